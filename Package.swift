@@ -1,0 +1,51 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "ArchiveService",
+    platforms: [.macOS(.v13)],
+    products: [
+        .library(name: "ArchiveCodec", targets: ["ArchiveCodec"]),
+        .executable(name: "archive-tool", targets: ["archive-tool"]),
+        .executable(name: "archive-service", targets: ["archive-service"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+    ],
+    targets: [
+        // Pure codec: property lists, JSON, the keyed-archive mapping and the depth probe.
+        // No threads, no sockets, no Foundation.
+        .target(name: "ArchiveCodec"),
+        .systemLibrary(
+            name: "CLibevent",
+            pkgConfig: "libevent_pthreads",
+            providers: [.apt(["libevent-dev"])]
+        ),
+        // Worker pool, HTTP front (the only code that touches libevent), configuration, metrics.
+        .target(
+            name: "ArchiveServer",
+            dependencies: [
+                "ArchiveCodec", "CLibevent",
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .executableTarget(
+            name: "archive-service",
+            dependencies: [
+                "ArchiveServer",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .executableTarget(
+            name: "archive-tool",
+            dependencies: [
+                "ArchiveCodec",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .testTarget(name: "ArchiveCodecTests", dependencies: ["ArchiveCodec"]),
+        .testTarget(name: "ArchiveServiceTests", dependencies: ["ArchiveServer", "ArchiveCodec"]),
+    ]
+)
