@@ -107,6 +107,8 @@ public final class ArchiveHTTPServer: @unchecked Sendable {
             let rc = pthread_join(thread, nil)
             precondition(rc == 0, "pthread_join failed with \(rc)")
         }
+        // Clients of requests abandoned by a drain timeout are told now, not after their job ends.
+        for loop in loops { loop.closeConnections() }
         // Jobs still running finish and post to mailboxes that still exist; jobs never started are dropped.
         context?.pool.shutdown(discardPending: true)
         for loop in loops { loop.teardown() }

@@ -39,7 +39,8 @@ enum LoopMessage: Sendable {
 final class EventLoop: @unchecked Sendable {
     let index: Int
     let base: OpaquePointer
-    private let http: OpaquePointer
+    /// Nil once `closeConnections()` ran.
+    private var http: OpaquePointer!
     private let context: ServerContext
     private var boundSocket: OpaquePointer?
     private var wakeEvent: OpaquePointer!
@@ -185,14 +186,22 @@ final class EventLoop: @unchecked Sendable {
         if rc < 0 { context.logger.error("event loop \(index) stopped with an error") }
     }
 
-    /// Frees every libevent object of this loop. Only after `run()` returned and no worker can post.
+    /// Closes the listener and every connection, abandoning requests still unanswered. Only after
+    /// `run()` returned. Workers may still `post`: the wake-up event outlives this.
+    func closeConnections() {
+        guard let http else { return }
+        evhttp_free(http)
+        self.http = nil
+    }
+
+    /// Frees every remaining libevent object of this loop. Only once no worker can post any more.
     func teardown() {
+        closeConnections()
         for event in signalEvents { event_free(event) }
         signalEvents.removeAll()
         if let drainTimer { event_free(drainTimer) }
         drainTimer = nil
         event_free(wakeEvent)
-        evhttp_free(http)          // also closes the listener and every connection
         event_base_free(base)
     }
 
