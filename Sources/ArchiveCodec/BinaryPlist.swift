@@ -1,0 +1,423 @@
+/// The kinds of value a property list holds. Sets are read as arrays ("tolerated").
+enum PlistKind: UInt8 {
+    case bool, int, real, date, data, asciiString, utf16String, uid, array, dict
+}
+
+/// An integer as a property list stores it: signed 64-bit, or unsigned 64-bit for values
+/// above `Int64.max` (Apple writes those in the 16-byte form).
+struct PlistInteger: Hashable {
+    var bits: UInt64
+    var isUnsigned: Bool
+
+    init(signed value: Int64) {
+        bits = UInt64(bitPattern: value)
+        isUnsigned = false
+    }
+
+    init(unsigned value: UInt64) {
+        bits = value
+        isUnsigned = value > UInt64(Int64.max)
+    }
+}
+
+/// Where one object's payload lives: `start` is the byte offset after the marker (and count),
+/// `count` the number of elements (characters, UTF-16 units, bytes, entries or refs).
+struct PlistObjectHeader {
+    var kind: PlistKind
+    var marker: UInt8
+    var start: Int
+    var count: Int
+}
+
+/// A binary property list (`bplist00`) validated once on creation: trailer, offset table,
+/// every object header and payload bound, every object reference, string encodings, and the
+/// absence of containers that contain themselves. Readers then use `BinaryPlistView`, which
+/// reads without re-checking bounds.
+struct BinaryPlist: @unchecked Sendable {
+    let bytes: [UInt8]
+    let offsetSize: Int
+    let refSize: Int
+    let objectCount: Int
+    let topObject: Int
+    let offsetTableStart: Int
+    /// Height of the tree below the top object, counting containers (the raw view's depth).
+    let rawDepth: Int
+
+    /// The raw view expands containers that are shared at the plist level; this bounds the
+    /// expansion so a small file cannot ask for an exponentially large answer.
+    static func expansionLimit(objectCount: Int) -> Int { 8 * objectCount + 1_000_000 }
+
+    init(bytes: [UInt8]) throws(CodecError) {
+        self.bytes = bytes
+        let length = bytes.count
+        guard length >= 8 + 32 else {
+            throw CodecError(.malformedPlist, "binary plist is truncated: \(length) bytes, the header and trailer alone take 40", byteOffset: length)
+        }
+        guard bytes[0..<6].elementsEqual("bplist".utf8) else {
+            throw CodecError(.malformedPlist, "missing bplist header", byteOffset: 0)
+        }
+        let trailer = length - 32
+        offsetSize = Int(bytes[trailer + 6])
+        refSize = Int(bytes[trailer + 7])
+        let objectCount64 = Self.readBigEndian(bytes, at: trailer + 8, size: 8)
+        let top64 = Self.readBigEndian(bytes, at: trailer + 16, size: 8)
+        let tableOffset64 = Self.readBigEndian(bytes, at: trailer + 24, size: 8)
+        guard (1...8).contains(offsetSize) else {
+            throw CodecError(.malformedPlist, "trailer offset size \(offsetSize) is not 1...8", byteOffset: trailer + 6)
+        }
+        guard (1...8).contains(refSize) else {
+            throw CodecError(.malformedPlist, "trailer object reference size \(refSize) is not 1...8", byteOffset: trailer + 7)
+        }
+        // Every object takes at least one byte, so a count above the file length is a lie.
+        guard objectCount64 >= 1, objectCount64 <= UInt64(length) else {
+            throw CodecError(.malformedPlist, "trailer claims \(objectCount64) objects in a \(length)-byte file", byteOffset: trailer + 8)
+        }
+        objectCount = Int(objectCount64)
+        guard top64 < objectCount64 else {
+            throw CodecError(.malformedPlist, "trailer top object \(top64) is not below the object count \(objectCount)", byteOffset: trailer + 16)
+        }
+        topObject = Int(top64)
+        let (tableSize, overflow) = objectCount.multipliedReportingOverflow(by: offsetSize)
+        guard tableOffset64 >= 9, tableOffset64 < UInt64(trailer), !overflow,
+            Int(tableOffset64) + tableSize <= trailer
+        else {
+            throw CodecError(.malformedPlist, "offset table (at \(tableOffset64), \(objectCount) × \(offsetSize) bytes) does not fit before the trailer", byteOffset: trailer + 24)
+        }
+        offsetTableStart = Int(tableOffset64)
+        guard refSize == 8 || objectCount <= 1 << (8 * refSize) else {
+            throw CodecError(.malformedPlist, "\(objectCount) objects cannot be addressed with \(refSize)-byte references", byteOffset: trailer + 7)
+        }
+        let (tableStart, objects, refs, top, offsets) = (offsetTableStart, objectCount, refSize, topObject, offsetSize)
+        rawDepth = try bytes.withUnsafeBufferPointer { (buffer) throws(CodecError) -> Int in
+            let view = BinaryPlistView(
+                bytes: buffer, offsetSize: offsets, refSize: refs, objectCount: objects,
+                offsetTableStart: tableStart)
+            for ref in 0..<objects {
+                try view.validateObject(ref)
+            }
+            return try view.checkAcyclicAndMeasure(from: top)
+        }
+    }
+
+    static func readBigEndian(_ bytes: [UInt8], at offset: Int, size: Int) -> UInt64 {
+        var value: UInt64 = 0
+        for index in offset..<(offset + size) { value = value << 8 | UInt64(bytes[index]) }
+        return value
+    }
+
+    func withView<R, E: Error>(_ body: (BinaryPlistView) throws(E) -> R) throws(E) -> R {
+        try bytes.withUnsafeBufferPointer { (buffer) throws(E) -> R in
+            try body(BinaryPlistView(
+                bytes: buffer, offsetSize: offsetSize, refSize: refSize, objectCount: objectCount,
+                offsetTableStart: offsetTableStart))
+        }
+    }
+}
+
+/// Reads a validated binary plist. Methods other than `validateObject` assume validation
+/// passed and do not re-check bounds.
+struct BinaryPlistView {
+    let bytes: UnsafeBufferPointer<UInt8>
+    let offsetSize: Int
+    let refSize: Int
+    let objectCount: Int
+    let offsetTableStart: Int
+
+    @inline(__always)
+    func readBigEndian(at offset: Int, size: Int) -> UInt64 {
+        var value: UInt64 = 0
+        var index = offset
+        let end = offset + size
+        while index < end {
+            value = value << 8 | UInt64(bytes[index])
+            index += 1
+        }
+        return value
+    }
+
+    @inline(__always)
+    func offset(of ref: Int) -> Int {
+        Int(truncatingIfNeeded: readBigEndian(at: offsetTableStart + ref * offsetSize, size: offsetSize))
+    }
+
+    /// The object reference stored at element `index` of a container's payload.
+    @inline(__always)
+    func childRef(_ header: PlistObjectHeader, _ index: Int) -> Int {
+        Int(truncatingIfNeeded: readBigEndian(at: header.start + index * refSize, size: refSize))
+    }
+
+    @inline(__always)
+    func header(of ref: Int) -> PlistObjectHeader {
+        let position = offset(of: ref)
+        let marker = bytes[position]
+        let low = Int(marker & 0x0F)
+        switch marker >> 4 {
+        case 0x0: return PlistObjectHeader(kind: .bool, marker: marker, start: position + 1, count: 0)
+        case 0x1: return PlistObjectHeader(kind: .int, marker: marker, start: position + 1, count: 1 << low)
+        case 0x2: return PlistObjectHeader(kind: .real, marker: marker, start: position + 1, count: 1 << low)
+        case 0x3: return PlistObjectHeader(kind: .date, marker: marker, start: position + 1, count: 8)
+        case 0x8: return PlistObjectHeader(kind: .uid, marker: marker, start: position + 1, count: low + 1)
+        default:
+            var start = position + 1
+            var count = low
+            if low == 0xF {
+                let intMarker = bytes[start]
+                let size = 1 << Int(intMarker & 0x0F)
+                count = Int(truncatingIfNeeded: readBigEndian(at: start + 1, size: size))
+                start += 1 + size
+            }
+            let kind: PlistKind
+            switch marker >> 4 {
+            case 0x4: kind = .data
+            case 0x5: kind = .asciiString
+            case 0x6: kind = .utf16String
+            case 0xD: kind = .dict
+            default: kind = .array  // 0xA array, 0xC set
+            }
+            return PlistObjectHeader(kind: kind, marker: marker, start: start, count: count)
+        }
+    }
+
+    // MARK: Values
+
+    func integer(_ header: PlistObjectHeader) -> PlistInteger {
+        switch header.count {
+        case 8: return PlistInteger(signed: Int64(bitPattern: readBigEndian(at: header.start, size: 8)))
+        case 16:
+            let high = readBigEndian(at: header.start, size: 8)
+            let low = readBigEndian(at: header.start + 8, size: 8)
+            return high == 0 ? PlistInteger(unsigned: low) : PlistInteger(signed: Int64(bitPattern: low))
+        default: return PlistInteger(signed: Int64(readBigEndian(at: header.start, size: header.count)))
+        }
+    }
+
+    func real(_ header: PlistObjectHeader) -> Double {
+        if header.count == 4 {
+            return Double(Float(bitPattern: UInt32(readBigEndian(at: header.start, size: 4))))
+        }
+        return Double(bitPattern: readBigEndian(at: header.start, size: 8))
+    }
+
+    func bool(_ header: PlistObjectHeader) -> Bool { header.marker == 0x09 }
+
+    func uid(_ header: PlistObjectHeader) -> UInt64 { readBigEndian(at: header.start, size: header.count) }
+
+    /// The payload bytes of a string (ASCII or big-endian UTF-16) or data object.
+    func payload(_ header: PlistObjectHeader) -> UnsafeBufferPointer<UInt8> {
+        let length = header.kind == .utf16String ? header.count * 2 : header.count
+        return UnsafeBufferPointer(rebasing: bytes[header.start..<(header.start + length)])
+    }
+
+    /// Whether `ref` is a string equal to the ASCII `literal`.
+    func isString(_ ref: Int, equalTo literal: StaticString) -> Bool {
+        let header = header(of: ref)
+        return literal.withUTF8Buffer { text -> Bool in
+            switch header.kind {
+            case .asciiString:
+                guard header.count == text.count else { return false }
+                for index in 0..<text.count where bytes[header.start + index] != text[index] {
+                    return false
+                }
+                return true
+            case .utf16String:
+                guard header.count == text.count else { return false }
+                for index in 0..<text.count
+                where bytes[header.start + 2 * index] != 0 || bytes[header.start + 2 * index + 1] != text[index] {
+                    return false
+                }
+                return true
+            default:
+                return false
+            }
+        }
+    }
+
+    /// Looks up `key` in a dict object; returns the value's object reference.
+    func value(in dict: PlistObjectHeader, forKey key: StaticString) -> Int? {
+        for index in 0..<dict.count where isString(childRef(dict, index), equalTo: key) {
+            return childRef(dict, dict.count + index)
+        }
+        return nil
+    }
+
+    // MARK: Validation
+
+    private func fail(_ message: String, at offset: Int) -> CodecError {
+        CodecError(.malformedPlist, message, byteOffset: offset)
+    }
+
+    /// Checks that object `ref` lies inside the file with a known marker, that its counts do
+    /// not overflow, that its references are in range, and that its text is valid.
+    func validateObject(_ ref: Int) throws(CodecError) {
+        let limit = bytes.count - 32
+        let position = offset(of: ref)
+        guard position >= 8, position < limit else {
+            throw fail("object \(ref) has offset \(position), outside the object area", at: offsetTableStart + ref * offsetSize)
+        }
+        let marker = bytes[position]
+        let low = Int(marker & 0x0F)
+        func need(_ end: Int) throws(CodecError) {
+            guard end <= limit else { throw fail("object \(ref) (marker 0x\(String(marker, radix: 16))) runs past the end of the object area", at: position) }
+        }
+        switch marker >> 4 {
+        case 0x0:
+            guard marker == 0x08 || marker == 0x09 else {
+                throw fail("unsupported marker 0x\(String(marker, radix: 16)) (null and fill are not plist values)", at: position)
+            }
+            return
+        case 0x1:
+            guard low <= 4 else { throw fail("integer of 2^\(low) bytes is not supported", at: position) }
+            try need(position + 1 + (1 << low))
+            if low == 4 {
+                let high = readBigEndian(at: position + 1, size: 8)
+                let lowBits = readBigEndian(at: position + 9, size: 8)
+                guard high == 0 || (high == UInt64.max && lowBits >> 63 == 1) else {
+                    throw fail("128-bit integer outside the signed and unsigned 64-bit range", at: position)
+                }
+            }
+            return
+        case 0x2:
+            guard low == 2 || low == 3 else { throw fail("real of 2^\(low) bytes is not supported", at: position) }
+            try need(position + 1 + (1 << low))
+            return
+        case 0x3:
+            guard marker == 0x33 else { throw fail("date marker must be 0x33", at: position) }
+            try need(position + 9)
+            return
+        case 0x8:
+            guard low <= 7 else { throw fail("UID of \(low + 1) bytes is not supported", at: position) }
+            try need(position + 2 + low)
+            return
+        case 0x4, 0x5, 0x6, 0xA, 0xC, 0xD:
+            break
+        default:
+            throw fail("unknown marker 0x\(String(marker, radix: 16))", at: position)
+        }
+        var start = position + 1
+        var count = low
+        if low == 0xF {
+            try need(start + 1)
+            let intMarker = bytes[start]
+            guard intMarker >> 4 == 0x1, intMarker & 0x0F <= 3 else {
+                throw fail("object \(ref) has a malformed length (marker 0x\(String(intMarker, radix: 16)))", at: start)
+            }
+            let size = 1 << Int(intMarker & 0x0F)
+            try need(start + 1 + size)
+            let count64 = readBigEndian(at: start + 1, size: size)
+            guard count64 <= UInt64(limit) else {
+                throw fail("object \(ref) claims \(count64) elements", at: start)
+            }
+            count = Int(count64)
+            start += 1 + size
+        }
+        let elementSize: Int
+        switch marker >> 4 {
+        case 0x4, 0x5: elementSize = 1
+        case 0x6: elementSize = 2
+        case 0xD: elementSize = 2 * refSize
+        default: elementSize = refSize
+        }
+        let (length, overflow) = count.multipliedReportingOverflow(by: elementSize)
+        guard !overflow, length <= limit - start else {
+            throw fail("object \(ref) claims \(count) elements, more than the file holds", at: position)
+        }
+        switch marker >> 4 {
+        case 0x5:
+            for index in start..<(start + length) where bytes[index] >= 0x80 {
+                throw fail("ASCII string object \(ref) holds byte 0x\(String(bytes[index], radix: 16))", at: index)
+            }
+        case 0x6:
+            try validateUTF16(start: start, count: count, ref: ref)
+        case 0xA, 0xC, 0xD:
+            let references = marker >> 4 == 0xD ? 2 * count : count
+            for index in 0..<references {
+                let child = Int(truncatingIfNeeded: readBigEndian(at: start + index * refSize, size: refSize))
+                guard child >= 0, child < objectCount else {
+                    throw fail("object \(ref) refers to object \(child); there are \(objectCount)", at: start + index * refSize)
+                }
+                if marker >> 4 == 0xD && index < count {
+                    let keyMarker = bytes[offset(of: child)] >> 4
+                    guard keyMarker == 0x5 || keyMarker == 0x6 else {
+                        throw fail("dictionary object \(ref) has a key (object \(child)) that is not a string", at: start + index * refSize)
+                    }
+                }
+            }
+        default:
+            break
+        }
+    }
+
+    private func validateUTF16(start: Int, count: Int, ref: Int) throws(CodecError) {
+        var index = 0
+        while index < count {
+            let unit = UInt16(bytes[start + 2 * index]) << 8 | UInt16(bytes[start + 2 * index + 1])
+            if unit >= 0xD800 && unit < 0xDC00 {
+                guard index + 1 < count else {
+                    throw fail("string object \(ref) ends inside a surrogate pair", at: start + 2 * index)
+                }
+                let next = UInt16(bytes[start + 2 * index + 2]) << 8 | UInt16(bytes[start + 2 * index + 3])
+                guard next >= 0xDC00 && next < 0xE000 else {
+                    throw fail("string object \(ref) has an unpaired high surrogate", at: start + 2 * index)
+                }
+                index += 2
+            } else if unit >= 0xDC00 && unit < 0xE000 {
+                throw fail("string object \(ref) has an unpaired low surrogate", at: start + 2 * index)
+            } else {
+                index += 1
+            }
+        }
+    }
+
+    /// Walks the containers reachable from `top` without recursion. Fails if a container
+    /// contains itself (directly or through other containers) or if the tree the raw view
+    /// would write is larger than `BinaryPlist.expansionLimit`. Returns the container height.
+    func checkAcyclicAndMeasure(from top: Int) throws(CodecError) -> Int {
+        // Per object: 0 = unseen, 1 = on the path, 2 = done.
+        var state = [UInt8](repeating: 0, count: objectCount)
+        var height = [UInt32](repeating: 0, count: objectCount)
+        var expanded = [UInt32](repeating: 1, count: objectCount)
+        let limit = min(BinaryPlist.expansionLimit(objectCount: objectCount), Int(UInt32.max))
+        var stack: [(ref: Int, next: Int)] = []
+        func isContainer(_ ref: Int) -> Bool {
+            let kind = bytes[offset(of: ref)] >> 4
+            return kind == 0xA || kind == 0xC || kind == 0xD
+        }
+        guard isContainer(top) else { return 0 }
+        stack.append((top, 0))
+        state[top] = 1
+        while let frame = stack.last {
+            let header = header(of: frame.ref)
+            let total = header.kind == .dict ? 2 * header.count : header.count
+            if frame.next < total {
+                stack[stack.count - 1].next += 1
+                let child = childRef(header, frame.next)
+                guard isContainer(child) else { continue }
+                switch state[child] {
+                case 0:
+                    state[child] = 1
+                    stack.append((child, 0))
+                case 1:
+                    throw fail("container object \(child) contains itself", at: offset(of: child))
+                default:
+                    break
+                }
+                continue
+            }
+            stack.removeLast()
+            state[frame.ref] = 2
+            var tallest: UInt32 = 0
+            var size = 1
+            for index in 0..<total {
+                let child = childRef(header, index)
+                tallest = max(tallest, height[child])
+                size += Int(expanded[child])
+            }
+            guard size <= limit else {
+                throw CodecError(.limitExceeded, "containers shared inside the plist would expand to more than \(limit) values", byteOffset: offset(of: frame.ref), found: size, limit: limit)
+            }
+            height[frame.ref] = tallest + 1
+            expanded[frame.ref] = UInt32(size)
+        }
+        return Int(height[top])
+    }
+}

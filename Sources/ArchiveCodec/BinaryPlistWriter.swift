@@ -1,0 +1,134 @@
+/// Writes a `PlistTree` as a binary property list (`bplist00`), every node an object, in
+/// node order. Strings that are pure ASCII are written as ASCII, others as UTF-16, the way
+/// Apple's writer does; integers take the smallest width Apple's reader accepts.
+enum BinaryPlistWriter {
+    static func write(_ tree: PlistTree, root: UInt32) -> [UInt8] {
+        let count = tree.nodes.count
+        let refSize = byteWidth(UInt64(max(count - 1, 0)))
+        var out: [UInt8] = []
+        out.reserveCapacity(min(tree.text.count + count * 8 + tree.children.count * refSize + 64, 1 << 30))
+        out.append(contentsOf: "bplist00".utf8)
+        var offsets = [Int](repeating: 0, count: count)
+        tree.text.withUnsafeBufferPointer { text in
+            tree.children.withUnsafeBufferPointer { children in
+                for index in 0..<count {
+                    offsets[index] = out.count
+                    let node = tree.nodes[index]
+                    switch node.kind {
+                    case .bool:
+                        out.append(node.bits == 0 ? 0x08 : 0x09)
+                    case .int:
+                        appendInteger(node.bits, isUnsigned: node.isUnsigned, to: &out)
+                    case .real:
+                        out.append(0x23)
+                        appendBigEndian(node.bits, size: 8, to: &out)
+                    case .date:
+                        out.append(0x33)
+                        appendBigEndian(node.bits, size: 8, to: &out)
+                    case .uid:
+                        let width = byteWidth(node.bits)
+                        out.append(0x80 | UInt8(width - 1))
+                        appendBigEndian(node.bits, size: width, to: &out)
+                    case .data:
+                        appendMarker(0x40, count: Int(node.count), to: &out)
+                        out.append(contentsOf: UnsafeBufferPointer(rebasing: text[Int(node.start)..<Int(node.start + node.count)]))
+                    case .asciiString, .utf16String:
+                        appendString(UnsafeBufferPointer(rebasing: text[Int(node.start)..<Int(node.start + node.count)]), to: &out)
+                    case .array:
+                        appendMarker(0xA0, count: Int(node.count), to: &out)
+                        for child in children[Int(node.start)..<Int(node.start + node.count)] {
+                            appendBigEndian(UInt64(child), size: refSize, to: &out)
+                        }
+                    case .dict:
+                        appendMarker(0xD0, count: Int(node.count), to: &out)
+                        for child in children[Int(node.start)..<Int(node.start + 2 * node.count)] {
+                            appendBigEndian(UInt64(child), size: refSize, to: &out)
+                        }
+                    }
+                }
+            }
+        }
+        let tableOffset = out.count
+        let offsetSize = byteWidth(UInt64(max(tableOffset, 1)))
+        for offset in offsets { appendBigEndian(UInt64(offset), size: offsetSize, to: &out) }
+        out.append(contentsOf: [0, 0, 0, 0, 0, 0])
+        out.append(UInt8(offsetSize))
+        out.append(UInt8(refSize))
+        appendBigEndian(UInt64(count), size: 8, to: &out)
+        appendBigEndian(UInt64(root), size: 8, to: &out)
+        appendBigEndian(UInt64(tableOffset), size: 8, to: &out)
+        return out
+    }
+
+    /// Bytes needed for `value` among the widths 1, 2, 4, 8.
+    static func byteWidth(_ value: UInt64) -> Int {
+        if value <= 0xFF { return 1 }
+        if value <= 0xFFFF { return 2 }
+        if value <= 0xFFFF_FFFF { return 4 }
+        return 8
+    }
+
+    @inline(__always)
+    static func appendBigEndian(_ value: UInt64, size: Int, to out: inout [UInt8]) {
+        var shift = 8 * (size - 1)
+        while shift >= 0 {
+            out.append(UInt8(truncatingIfNeeded: value >> UInt64(shift)))
+            shift -= 8
+        }
+    }
+
+    static func appendInteger(_ bits: UInt64, isUnsigned: Bool, to out: inout [UInt8]) {
+        if isUnsigned {
+            out.append(0x14)
+            appendBigEndian(0, size: 8, to: &out)
+            appendBigEndian(bits, size: 8, to: &out)
+        } else if Int64(bitPattern: bits) < 0 {
+            out.append(0x13)
+            appendBigEndian(bits, size: 8, to: &out)
+        } else {
+            // 1, 2 and 4-byte integers are read as unsigned; 8-byte ones as signed.
+            let width = byteWidth(bits)
+            out.append(0x10 | UInt8(width.trailingZeroBitCount))
+            appendBigEndian(bits, size: width, to: &out)
+        }
+    }
+
+    static func appendMarker(_ high: UInt8, count: Int, to out: inout [UInt8]) {
+        if count < 15 {
+            out.append(high | UInt8(count))
+        } else {
+            out.append(high | 0x0F)
+            appendInteger(UInt64(count), isUnsigned: false, to: &out)
+        }
+    }
+
+    /// `utf8` is valid UTF-8 (guaranteed by every producer of a `PlistTree`).
+    static func appendString(_ utf8: UnsafeBufferPointer<UInt8>, to out: inout [UInt8]) {
+        var isASCII = true
+        for byte in utf8 where byte >= 0x80 {
+            isASCII = false
+            break
+        }
+        if isASCII {
+            appendMarker(0x50, count: utf8.count, to: &out)
+            out.append(contentsOf: utf8)
+            return
+        }
+        var units: [UInt16] = []
+        units.reserveCapacity(utf8.count)
+        for scalar in String(decoding: utf8, as: UTF8.self).unicodeScalars {
+            if scalar.value >= 0x10000 {
+                let value = scalar.value - 0x10000
+                units.append(UInt16(0xD800 + (value >> 10)))
+                units.append(UInt16(0xDC00 + (value & 0x3FF)))
+            } else {
+                units.append(UInt16(scalar.value))
+            }
+        }
+        appendMarker(0x60, count: units.count, to: &out)
+        for unit in units {
+            out.append(UInt8(unit >> 8))
+            out.append(UInt8(unit & 0xFF))
+        }
+    }
+}

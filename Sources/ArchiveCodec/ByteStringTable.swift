@@ -1,0 +1,65 @@
+/// An open-addressing hash set of byte strings stored elsewhere (in a `PlistTree`'s text
+/// buffer), mapping each distinct string to one value. It exists so that interning the
+/// millions of repeated keys of a large archive allocates nothing per lookup.
+struct ByteStringTable {
+    private var slots: [UInt32] = []  // value + 1; 0 = empty
+    private var hashes: [UInt64] = []
+    private(set) var count = 0
+
+    static func hash(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
+        var hash: UInt64 = 0x9E37_79B9_7F4A_7C15 ^ UInt64(bytes.count)
+        var index = 0
+        let count = bytes.count
+        while index + 8 <= count {
+            var word: UInt64 = 0
+            for offset in 0..<8 { word |= UInt64(bytes[index + offset]) << (8 * offset) }
+            hash = (hash ^ word) &* 0xBF58_476D_1CE4_E5B9
+            hash ^= hash >> 31
+            index += 8
+        }
+        var tail: UInt64 = 0
+        var shift: UInt64 = 0
+        while index < count {
+            tail |= UInt64(bytes[index]) << shift
+            shift += 8
+            index += 1
+        }
+        hash = (hash ^ tail) &* 0x94D0_49BB_1331_11EB
+        hash ^= hash >> 29
+        return hash
+    }
+
+    /// Returns the value stored for a string equal to `key`, or stores `newValue()` for it.
+    /// `equals(value)` compares `key` with the string a stored value stands for.
+    mutating func findOrInsert(
+        hash: UInt64, equals: (UInt32) -> Bool, newValue: () -> UInt32
+    ) -> UInt32 {
+        if (count + 1) * 2 > slots.count { grow() }
+        let mask = slots.count - 1
+        var index = Int(truncatingIfNeeded: hash) & mask
+        while slots[index] != 0 {
+            if hashes[index] == hash && equals(slots[index] - 1) { return slots[index] - 1 }
+            index = (index + 1) & mask
+        }
+        let value = newValue()
+        slots[index] = value + 1
+        hashes[index] = hash
+        count += 1
+        return value
+    }
+
+    private mutating func grow() {
+        let oldSlots = slots
+        let oldHashes = hashes
+        let capacity = max(64, oldSlots.count * 2)
+        slots = Array(repeating: 0, count: capacity)
+        hashes = Array(repeating: 0, count: capacity)
+        let mask = slots.count - 1
+        for (position, slot) in oldSlots.enumerated() where slot != 0 {
+            var index = Int(truncatingIfNeeded: oldHashes[position]) & mask
+            while slots[index] != 0 { index = (index + 1) & mask }
+            slots[index] = slot
+            hashes[index] = oldHashes[position]
+        }
+    }
+}

@@ -1,0 +1,53 @@
+/// Every failure the codec reports. Nothing else is ever thrown by `ArchiveCodec`.
+///
+/// A `CodecError` always says what is wrong (`message`) and, when it is known, where:
+/// the byte offset in the input, the `$objects` index (UID) of the archive, or a JSON path
+/// such as `$.players[3].name` in the request document.
+public struct CodecError: Error, Sendable, Equatable, CustomStringConvertible {
+    public enum Kind: String, Sendable {
+        /// The bytes are not a readable property list (truncated, lying trailer or offsets,
+        /// bad XML, invalid UTF-8, a container that contains itself, …).
+        case malformedPlist
+        /// A well-formed property list that is not an NSKeyedArchiver archive.
+        case notKeyedArchive
+        /// A keyed archive whose object graph is broken (UID out of range, `$class` that is not
+        /// a class, mismatched `NS.keys`/`NS.objects`, …).
+        case invalidArchive
+        /// The request is not valid JSON.
+        case malformedJSON
+        /// Valid JSON that does not follow the archive mapping.
+        case invalidDocument
+        /// The input is nested deeper, or would expand larger, than the codec allows.
+        case limitExceeded
+    }
+
+    public let kind: Kind
+    public let message: String
+    public let byteOffset: Int?
+    public let uid: Int?
+    public let jsonPath: String?
+    /// For `limitExceeded`: the depth or size found and the limit it broke.
+    public let found: Int?
+    public let limit: Int?
+
+    public init(
+        _ kind: Kind, _ message: String, byteOffset: Int? = nil, uid: Int? = nil,
+        jsonPath: String? = nil, found: Int? = nil, limit: Int? = nil
+    ) {
+        self.kind = kind
+        self.message = message
+        self.byteOffset = byteOffset
+        self.uid = uid
+        self.jsonPath = jsonPath
+        self.found = found
+        self.limit = limit
+    }
+
+    public var description: String {
+        var text = "\(kind.rawValue): \(message)"
+        if let byteOffset { text += " (at byte \(byteOffset))" }
+        if let uid { text += " (UID \(uid))" }
+        if let jsonPath { text += " (at \(jsonPath))" }
+        return text
+    }
+}

@@ -1,0 +1,62 @@
+/// What the mapping knows about Foundation's archived classes: their usual `$classes`
+/// chains (omitted from JSON when an archive uses them, written back by the encoder), and
+/// which readable wrapper each class family uses.
+enum FoundationClasses {
+    /// Chains as Apple's `NSKeyedArchiver` writes them. Any other class defaults to
+    /// `[name, "NSObject"]`.
+    static let chains: [String: [String]] = [
+        "NSArray": ["NSArray", "NSObject"],
+        "NSMutableArray": ["NSMutableArray", "NSArray", "NSObject"],
+        "NSSet": ["NSSet", "NSObject"],
+        "NSMutableSet": ["NSMutableSet", "NSSet", "NSObject"],
+        "NSCountedSet": ["NSCountedSet", "NSMutableSet", "NSSet", "NSObject"],
+        "NSOrderedSet": ["NSOrderedSet", "NSObject"],
+        "NSMutableOrderedSet": ["NSMutableOrderedSet", "NSOrderedSet", "NSObject"],
+        "NSDictionary": ["NSDictionary", "NSObject"],
+        "NSMutableDictionary": ["NSMutableDictionary", "NSDictionary", "NSObject"],
+        "NSString": ["NSString", "NSObject"],
+        "NSMutableString": ["NSMutableString", "NSString", "NSObject"],
+        "NSData": ["NSData", "NSObject"],
+        "NSMutableData": ["NSMutableData", "NSData", "NSObject"],
+        "NSAttributedString": ["NSAttributedString", "NSObject"],
+        "NSMutableAttributedString": ["NSMutableAttributedString", "NSAttributedString", "NSObject"],
+        "NSByteCountFormatter": ["NSByteCountFormatter", "NSFormatter", "NSObject"],
+        "NSDateFormatter": ["NSDateFormatter", "NSFormatter", "NSObject"],
+        "NSNumberFormatter": ["NSNumberFormatter", "NSFormatter", "NSObject"],
+        "NSDateIntervalFormatter": ["NSDateIntervalFormatter", "NSFormatter", "NSObject"],
+        "NSISO8601DateFormatter": ["NSISO8601DateFormatter", "NSFormatter", "NSObject"],
+        "NSUnitLength": ["NSUnitLength", "NSDimension", "NSUnit", "NSObject"],
+        "NSUnitConverterLinear": ["NSUnitConverterLinear", "NSUnitConverter", "NSObject"],
+    ]
+
+    static func defaultChain(for name: String) -> [String] {
+        chains[name] ?? [name, "NSObject"]
+    }
+
+    /// The readable wrapper a class may use when its archived keys have the expected shape.
+    enum Family {
+        case array, set, orderedSet, dictionary, mutableString, data, date, uuid
+    }
+
+    static func family(of name: String) -> Family? {
+        switch name {
+        case "NSArray", "NSMutableArray": return .array
+        case "NSSet", "NSMutableSet": return .set
+        case "NSOrderedSet", "NSMutableOrderedSet": return .orderedSet
+        case "NSDictionary", "NSMutableDictionary": return .dictionary
+        case "NSMutableString": return .mutableString
+        case "NSData", "NSMutableData": return .data
+        case "NSDate": return .date
+        case "NSUUID": return .uuid
+        default: return nil
+        }
+    }
+
+    /// The class a wrapper means when the JSON gives no `$class`.
+    static let defaultArrayClass = "NSArray"
+    static let defaultSetClass = "NSSet"
+    static let defaultOrderedSetClass = "NSOrderedSet"
+    static let defaultDictionaryClass = "NSDictionary"
+    static let defaultStringClass = "NSMutableString"
+    static let defaultDataClass = "NSMutableData"
+}

@@ -1,0 +1,139 @@
+/// Which property-list dialect an archive arrived in or should be written as.
+public enum PlistFormat: Sendable { case binary, xml }
+
+/// Which JSON view of an archive to write: the readable mapping, or the plist itself.
+public enum ArchiveView: Sendable { case readable, raw }
+
+/// How one `$objects` entry is written in the readable view. Decided once, at parse time.
+enum ObjectForm: UInt8 {
+    case null  // UID 0
+    // Plain plist values stored as objects (NSString, NSNumber, NSData, plist dates).
+    case string, integer, real, bool, data, plistDate
+    // Foundation classes whose archived keys have the expected shape.
+    case array, set, orderedSet, stringKeyDictionary, pairDictionary, mutableString, classData, date, uuid
+    /// Any other class instance: class name plus archived keys.
+    case generic
+    /// A plain dict or array stored as an object (no `$class`), or a class entry used as a value.
+    case rawDict, rawArray
+
+    var isScalar: Bool { rawValue >= ObjectForm.string.rawValue && rawValue <= ObjectForm.plistDate.rawValue }
+}
+
+/// A keyed archive parsed and validated once: the plist layer (binary, or XML converted to
+/// binary), the archive layer (`$top`, `$objects`, every UID in range, every `$class` a
+/// class), the readable form of each object, and its reference count. Writing JSON from it
+/// then cannot fail.
+public struct KeyedArchive: Sendable {
+    let plist: BinaryPlist
+    public let sourceFormat: PlistFormat
+
+    /// Plist references of the archive's parts.
+    let archiverRef: Int
+    let versionRef: Int
+    let topRef: Int
+    let objectsRef: Int
+    let objectCount: Int
+
+    /// Per `$objects` entry.
+    let forms: [ObjectForm]
+    /// Class entry UID of each class instance (−1 otherwise).
+    let classOf: [Int32]
+    /// How many UID references (from `$top` and from objects, `$class` excluded) point at it.
+    let referenceCounts: [UInt32]
+    /// Whether the entry needs `$id`: shared or cyclic objects, and scalars that are not the
+    /// one object standing for their value (see `ScalarIdentity`).
+    let needsIdentity: [Bool]
+    /// Class entries used by instances, by UID.
+    let classes: [Int32: ClassInfo]
+
+    /// Whether the readable document is the root object itself rather than an envelope.
+    let isPlainRoot: Bool
+
+    struct ClassInfo: Sendable {
+        var name: String
+        /// nil when the class entry has no `$classes`.
+        var chain: [String]?
+        var hints: [String]?
+        var isDefaultChain: Bool
+    }
+
+    public init(parsing bytes: [UInt8]) throws(CodecError) {
+        if bytes.starts(with: "bplist".utf8) {
+            plist = try BinaryPlist(bytes: bytes)
+            sourceFormat = .binary
+        } else if Self.looksLikeXML(bytes) {
+            let (tree, root) = try XMLPlistReader.read(bytes)
+            plist = try BinaryPlist(bytes: BinaryPlistWriter.write(tree, root: root))
+            sourceFormat = .xml
+        } else if let embedded = Self.firstIndex(of: Array("bplist00".utf8), in: bytes) {
+            throw CodecError(.malformedPlist, "not a bare property list, but a binary plist starts at byte \(embedded): this looks like a protocol frame (e.g. DTX) that carries an archive; send the archive bytes alone", byteOffset: 0)
+        } else {
+            throw CodecError(.malformedPlist, "not a property list: expected a binary plist (bplist00) or XML", byteOffset: 0)
+        }
+        let parsed = plist
+        let analysis = try parsed.withView { (view) throws(CodecError) -> ArchiveAnalysis in
+            try ArchiveAnalysis(view: view, top: parsed.topObject)
+        }
+        archiverRef = analysis.archiverRef
+        versionRef = analysis.versionRef
+        topRef = analysis.topRef
+        objectsRef = analysis.objectsRef
+        objectCount = analysis.objectCount
+        forms = analysis.forms
+        classOf = analysis.classOf
+        referenceCounts = analysis.referenceCounts
+        needsIdentity = analysis.needsIdentity
+        classes = analysis.classes
+        isPlainRoot = analysis.isPlainRoot
+    }
+
+    static func firstIndex(of needle: [UInt8], in bytes: [UInt8]) -> Int? {
+        guard bytes.count >= needle.count else { return nil }
+        for start in 0...(bytes.count - needle.count) where bytes[start] == needle[0] {
+            if bytes[start..<(start + needle.count)].elementsEqual(needle) { return start }
+        }
+        return nil
+    }
+
+    static func looksLikeXML(_ bytes: [UInt8]) -> Bool {
+        var index = 0
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { index = 3 }
+        while index < bytes.count, bytes[index] == 0x20 || bytes[index] == 0x0A || bytes[index] == 0x0D || bytes[index] == 0x09 {
+            index += 1
+        }
+        return index < bytes.count && bytes[index] == UInt8(ascii: "<")
+    }
+
+    /// Depth the JSON writer reaches for `view`: nested containers for the raw view, nested
+    /// object and inline-container expansions for the readable one. Computed without recursion.
+    public func depth(of view: ArchiveView) -> Int {
+        switch view {
+        case .raw: return plist.rawDepth
+        case .readable: return plist.withView { DepthProbe(archive: self, view: $0).run() }
+        }
+    }
+
+    /// The archive as JSON text. Recurses `depth(of: view)` levels: callers with a bounded
+    /// stack compare that depth with `StackBudget.maxDepth(stackSize:)` first.
+    public func json(view: ArchiveView, pretty: Bool) -> [UInt8] {
+        let reserve = plist.bytes.count * 2
+        return plist.withView { plistView in
+            switch view {
+            case .raw:
+                var writer = RawWriter(view: plistView, out: JSONOutput(pretty: pretty, reserve: reserve))
+                writer.write(plist.topObject)
+                return writer.out.finish()
+            case .readable:
+                var writer = ReadableWriter(archive: self, view: plistView, out: JSONOutput(pretty: pretty, reserve: reserve))
+                writer.writeDocument()
+                return writer.out.finish()
+            }
+        }
+    }
+
+    /// Entry UID's plist reference.
+    @inline(__always)
+    func entryRef(_ uid: Int, _ view: BinaryPlistView) -> Int {
+        view.childRef(view.header(of: objectsRef), uid)
+    }
+}

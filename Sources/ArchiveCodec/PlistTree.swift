@@ -1,0 +1,151 @@
+/// A property list held flat: every value is a node in one array, containers list their
+/// children by node index. Built by the XML reader and the archive encoder, read by the
+/// plist writers. Flat storage means no value owns another, so releasing a tree of any
+/// depth is a constant-depth operation.
+///
+/// Scalars (strings, numbers, booleans, dates, data, UIDs) are interned: one node per
+/// distinct value, as Apple's writer does, which keeps repeated keys from bloating output.
+struct PlistTree {
+    struct Node {
+        /// Integer/real/date/UID bits, or 0/1 for booleans.
+        var bits: UInt64
+        /// Strings and data: offset in `text`. Containers: offset in `children`.
+        var start: UInt32
+        /// Strings and data: byte length. Arrays: element count. Dicts: entry count.
+        var count: UInt32
+        var kind: PlistKind
+        /// Integers only: the value is unsigned and above `Int64.max`.
+        var isUnsigned: Bool = false
+    }
+
+    private(set) var nodes: [Node] = []
+    /// Dict children are laid out as all keys, then all values (the binary plist order).
+    private(set) var children: [UInt32] = []
+    /// UTF-8 text of strings and bytes of data.
+    private(set) var text: [UInt8] = []
+
+    private var stringTable = ByteStringTable()
+    private var dataTable = ByteStringTable()
+    private var scalarTable: [ScalarKey: UInt32] = [:]
+
+    private struct ScalarKey: Hashable {
+        var kind: PlistKind
+        var bits: UInt64
+        var isUnsigned: Bool
+    }
+
+    /// Node counts, text and children are 32-bit; inputs are bounded far below that by the
+    /// body limit, but a hostile document must still fail cleanly rather than wrap.
+    static let maximumSize = Int(UInt32.max) - 1
+
+    func node(_ index: UInt32) -> Node { nodes[Int(index)] }
+
+    func child(_ node: Node, _ index: Int) -> UInt32 { children[Int(node.start) + index] }
+
+    func bytes(_ node: Node) -> ArraySlice<UInt8> {
+        text[Int(node.start)..<(Int(node.start) + Int(node.count))]
+    }
+
+    private mutating func append(_ node: Node) throws(CodecError) -> UInt32 {
+        guard nodes.count < Self.maximumSize, text.count < Self.maximumSize,
+            children.count < Self.maximumSize
+        else {
+            throw CodecError(.limitExceeded, "property list exceeds \(Self.maximumSize) values or bytes", limit: Self.maximumSize)
+        }
+        nodes.append(node)
+        return UInt32(nodes.count - 1)
+    }
+
+    // MARK: Scalars
+
+    mutating func string(_ utf8: UnsafeBufferPointer<UInt8>) throws(CodecError) -> UInt32 {
+        try internBytes(utf8, kind: .asciiString)
+    }
+
+    mutating func string(bytes: [UInt8]) throws(CodecError) -> UInt32 {
+        try bytes.withUnsafeBufferPointer { (buffer) throws(CodecError) -> UInt32 in try string(buffer) }
+    }
+
+    mutating func string(_ value: String) throws(CodecError) -> UInt32 {
+        try string(bytes: Array(value.utf8))
+    }
+
+    mutating func data(_ bytes: UnsafeBufferPointer<UInt8>) throws(CodecError) -> UInt32 {
+        try internBytes(bytes, kind: .data)
+    }
+
+    private mutating func internBytes(_ bytes: UnsafeBufferPointer<UInt8>, kind: PlistKind) throws(CodecError) -> UInt32 {
+        let hash = ByteStringTable.hash(bytes)
+        // The table is moved out while in use so the comparison can read `self` freely.
+        var table = ByteStringTable()
+        if kind == .data { swap(&table, &dataTable) } else { swap(&table, &stringTable) }
+        defer {
+            if kind == .data { swap(&table, &dataTable) } else { swap(&table, &stringTable) }
+        }
+        let newIndex = UInt32(truncatingIfNeeded: nodes.count)
+        let index = lookup(bytes, hash: hash, in: &table, newIndex: newIndex)
+        if index != newIndex { return index }
+        let start = UInt32(truncatingIfNeeded: text.count)
+        text.append(contentsOf: bytes)
+        return try append(Node(bits: 0, start: start, count: UInt32(truncatingIfNeeded: bytes.count), kind: kind))
+    }
+
+    /// Finds `bytes` among the interned strings (or data), or records `newIndex` for them.
+    private func lookup(
+        _ bytes: UnsafeBufferPointer<UInt8>, hash: UInt64, in table: inout ByteStringTable, newIndex: UInt32
+    ) -> UInt32 {
+        text.withUnsafeBufferPointer { text in
+            nodes.withUnsafeBufferPointer { nodes in
+                table.findOrInsert(
+                    hash: hash,
+                    equals: { index in
+                        let node = nodes[Int(index)]
+                        guard Int(node.count) == bytes.count else { return false }
+                        let start = Int(node.start)
+                        for offset in 0..<bytes.count where text[start + offset] != bytes[offset] {
+                            return false
+                        }
+                        return true
+                    },
+                    newValue: { newIndex })
+            }
+        }
+    }
+
+    private mutating func internScalar(_ kind: PlistKind, _ bits: UInt64, isUnsigned: Bool = false) throws(CodecError) -> UInt32 {
+        let key = ScalarKey(kind: kind, bits: bits, isUnsigned: isUnsigned)
+        if let existing = scalarTable[key] { return existing }
+        let index = try append(Node(bits: bits, start: 0, count: 0, kind: kind, isUnsigned: isUnsigned))
+        scalarTable[key] = index
+        return index
+    }
+
+    mutating func integer(_ value: PlistInteger) throws(CodecError) -> UInt32 {
+        try internScalar(.int, value.bits, isUnsigned: value.isUnsigned)
+    }
+
+    mutating func real(_ value: Double) throws(CodecError) -> UInt32 { try internScalar(.real, value.bitPattern) }
+
+    mutating func date(_ value: Double) throws(CodecError) -> UInt32 { try internScalar(.date, value.bitPattern) }
+
+    mutating func bool(_ value: Bool) throws(CodecError) -> UInt32 { try internScalar(.bool, value ? 1 : 0) }
+
+    mutating func uid(_ value: UInt64) throws(CodecError) -> UInt32 { try internScalar(.uid, value) }
+
+    // MARK: Containers
+
+    mutating func array(_ elements: some Collection<UInt32>) throws(CodecError) -> UInt32 {
+        let start = UInt32(truncatingIfNeeded: children.count)
+        children.append(contentsOf: elements)
+        return try append(Node(bits: 0, start: start, count: UInt32(truncatingIfNeeded: elements.count), kind: .array))
+    }
+
+    /// `entries` are key/value node pairs; keys must be string nodes.
+    mutating func dict(keys: some Collection<UInt32>, values: some Collection<UInt32>) throws(CodecError) -> UInt32 {
+        precondition(keys.count == values.count)
+        let start = UInt32(truncatingIfNeeded: children.count)
+        children.append(contentsOf: keys)
+        children.append(contentsOf: values)
+        return try append(Node(bits: 0, start: start, count: UInt32(truncatingIfNeeded: keys.count), kind: .dict))
+    }
+}

@@ -1,0 +1,411 @@
+/// Writes the readable JSON view of a validated archive (the mapping documented in
+/// README.md). Recursive: one level per object expanded and per inline container, exactly
+/// the levels `DepthProbe` counts, so callers can bound the stack before starting.
+struct ReadableWriter {
+    let archive: KeyedArchive
+    let view: BinaryPlistView
+    var out: JSONOutput
+    private var emitted: [Bool]
+    private let objectsHeader: PlistObjectHeader
+    private(set) var depth = 0
+    /// Deepest level reached; tests compare it with `DepthProbe`.
+    private(set) var maxDepth = 0
+
+    init(archive: KeyedArchive, view: BinaryPlistView, out: JSONOutput) {
+        self.archive = archive
+        self.view = view
+        self.out = out
+        emitted = Array(repeating: false, count: archive.objectCount)
+        objectsHeader = view.header(of: archive.objectsRef)
+    }
+
+    mutating func writeDocument() {
+        let top = view.header(of: archive.topRef)
+        if archive.isPlainRoot {
+            writeReference(Int(view.uid(view.header(of: view.childRef(top, 1)))), keyContext: false)
+            return
+        }
+        out.openObject()
+        if !view.isString(archive.archiverRef, equalTo: "NSKeyedArchiver") {
+            out.key("$archiver")
+            writePlainString(archive.archiverRef)
+        }
+        let version = view.integer(view.header(of: archive.versionRef))
+        if version != PlistInteger(signed: 100_000) {
+            out.key("$version")
+            writeInteger(version)
+        }
+        out.key("$top")
+        out.openObject()
+        for index in 0..<top.count {
+            writeKey(view.childRef(top, index))
+            let value = view.childRef(top, top.count + index)
+            if view.header(of: value).kind == .uid {
+                writeReference(Int(view.uid(view.header(of: value))), keyContext: false)
+            } else {
+                out.openObject()
+                out.key("$inline")
+                writeInlineBody(value)
+                out.closeObject()
+            }
+        }
+        out.closeObject()
+        out.closeObject()
+    }
+
+    // MARK: Objects
+
+    /// Writes the object `uid` refers to. In key context (an archived key of a class
+    /// instance) numbers are wrapped in `$number`, since bare numbers there mean inline.
+    mutating func writeReference(_ uid: Int, keyContext: Bool) {
+        if uid == 0 {
+            out.null()
+            return
+        }
+        let tracked = archive.needsIdentity[uid]
+        if tracked {
+            if emitted[uid] {
+                out.openObject()
+                out.key("$ref")
+                out.int(Int64(uid))
+                out.closeObject()
+                return
+            }
+            emitted[uid] = true
+        }
+        let ref = view.childRef(objectsHeader, uid)
+        let form = archive.forms[uid]
+        if form.isScalar {
+            writeScalarObject(uid: uid, ref: ref, form: form, keyContext: keyContext, tracked: tracked)
+            return
+        }
+        depth += 1
+        if depth > maxDepth { maxDepth = depth }
+        writeExpanded(uid: uid, ref: ref, form: form, tracked: tracked)
+        depth -= 1
+    }
+
+    private mutating func writeScalarObject(uid: Int, ref: Int, form: ObjectForm, keyContext: Bool, tracked: Bool) {
+        let header = view.header(of: ref)
+        if tracked {
+            out.openObject()
+            out.key("$id")
+            out.int(Int64(uid))
+            switch form {
+            case .string: out.key("$string")
+            case .data: out.key("$data")
+            case .plistDate: out.key("$plistDate")
+            default: out.key("$number")
+            }
+            writePlainScalar(header, form: form)
+            out.closeObject()
+            return
+        }
+        switch form {
+        case .string:
+            writePlainScalar(header, form: form)
+        case .data:
+            out.openObject()
+            out.key("$data")
+            writePlainScalar(header, form: form)
+            out.closeObject()
+        case .plistDate:
+            out.openObject()
+            out.key("$plistDate")
+            writePlainScalar(header, form: form)
+            out.closeObject()
+        default:
+            if keyContext {
+                out.openObject()
+                out.key("$number")
+                writePlainScalar(header, form: form)
+                out.closeObject()
+            } else {
+                writePlainScalar(header, form: form)
+            }
+        }
+    }
+
+    /// The value itself: a string, a number, base64 text for data, date text for dates.
+    private mutating func writePlainScalar(_ header: PlistObjectHeader, form: ObjectForm) {
+        switch header.kind {
+        case .asciiString: out.string(utf8: view.payload(header))
+        case .utf16String: out.string(utf16BigEndian: view.payload(header))
+        case .int: writeInteger(view.integer(header))
+        case .real: writeReal(view.real(header))
+        case .bool: out.bool(view.bool(header))
+        case .data: out.base64String(view.payload(header))
+        case .date: writeTime(view.real(PlistObjectHeader(kind: .real, marker: 0x23, start: header.start, count: 8)))
+        default: out.null()
+        }
+    }
+
+    private mutating func writeExpanded(uid: Int, ref: Int, form: ObjectForm, tracked: Bool) {
+        let header = view.header(of: ref)
+        let info = archive.classOf[uid] >= 0 ? archive.classes[archive.classOf[uid]] : nil
+        switch form {
+        case .array, .set:
+            let items = view.header(of: view.value(in: header, forKey: "NS.objects")!)
+            let defaultClass = form == .array ? FoundationClasses.defaultArrayClass : FoundationClasses.defaultSetClass
+            if form == .array && isBare(info, defaultClass: defaultClass, tracked: tracked) {
+                writeUIDArray(items)
+                return
+            }
+            out.openObject()
+            writeMeta(uid: uid, info: info, defaultClass: defaultClass, tracked: tracked)
+            out.key(form == .array ? "$array" : "$set")
+            writeUIDArray(items)
+            out.closeObject()
+        case .orderedSet:
+            out.openObject()
+            writeMeta(uid: uid, info: info, defaultClass: FoundationClasses.defaultOrderedSetClass, tracked: tracked)
+            out.key("$orderedSet")
+            out.openArray()
+            for value in orderedSetValues(header) {
+                writeReference(Int(view.uid(view.header(of: value))), keyContext: false)
+            }
+            out.closeArray()
+            out.closeObject()
+        case .stringKeyDictionary, .pairDictionary:
+            let keys = view.header(of: view.value(in: header, forKey: "NS.keys")!)
+            let values = view.header(of: view.value(in: header, forKey: "NS.objects")!)
+            let bare = form == .stringKeyDictionary
+                && isBare(info, defaultClass: FoundationClasses.defaultDictionaryClass, tracked: tracked)
+            if !bare {
+                out.openObject()
+                writeMeta(uid: uid, info: info, defaultClass: FoundationClasses.defaultDictionaryClass, tracked: tracked)
+                out.key("$dict")
+            }
+            if form == .stringKeyDictionary {
+                out.openObject()
+                for index in 0..<keys.count {
+                    let keyUID = Int(view.uid(view.header(of: view.childRef(keys, index))))
+                    writeKey(view.childRef(objectsHeader, keyUID))
+                    writeReference(Int(view.uid(view.header(of: view.childRef(values, index)))), keyContext: false)
+                }
+                out.closeObject()
+            } else {
+                out.openArray()
+                for index in 0..<keys.count {
+                    out.openArray()
+                    writeReference(Int(view.uid(view.header(of: view.childRef(keys, index)))), keyContext: false)
+                    writeReference(Int(view.uid(view.header(of: view.childRef(values, index)))), keyContext: false)
+                    out.closeArray()
+                }
+                out.closeArray()
+            }
+            if !bare { out.closeObject() }
+        case .mutableString, .classData, .date, .uuid:
+            out.openObject()
+            let (defaultClass, key, field): (String, StaticString, StaticString) =
+                switch form {
+                case .mutableString: ("", "$string", "NS.string")
+                case .classData: ("", "$data", "NS.data")
+                case .date: ("NSDate", "$date", "NS.time")
+                default: ("NSUUID", "$uuid", "NS.uuidbytes")
+                }
+            writeMeta(uid: uid, info: info, defaultClass: defaultClass, tracked: tracked)
+            out.key(key)
+            let value = view.header(of: view.value(in: header, forKey: field)!)
+            switch form {
+            case .date: writeTime(view.real(value))
+            case .uuid: out.rawString(Self.uuidText(view.payload(value)))
+            default: writePlainScalar(value, form: form == .classData ? .data : .string)
+            }
+            out.closeObject()
+        case .generic:
+            out.openObject()
+            writeMeta(uid: uid, info: info, defaultClass: "", tracked: tracked)
+            for index in 0..<header.count {
+                let key = view.childRef(header, index)
+                if view.isString(key, equalTo: "$class") { continue }
+                writeKey(key)
+                writeKeyValue(view.childRef(header, header.count + index))
+            }
+            out.closeObject()
+        default:  // rawDict, rawArray
+            out.openObject()
+            if tracked {
+                out.key("$id")
+                out.int(Int64(uid))
+            }
+            out.key("$plist")
+            writeInlineContainer(header)
+            out.closeObject()
+        }
+    }
+
+    private func isBare(_ info: KeyedArchive.ClassInfo?, defaultClass: String, tracked: Bool) -> Bool {
+        guard let info, !tracked else { return false }
+        return info.name == defaultClass && info.isDefaultChain && info.hints == nil
+    }
+
+    /// `$class` (unless it is the wrapper's default), `$classes` when not the usual chain,
+    /// `$classhints` when present, `$id` when the object is shared.
+    private mutating func writeMeta(uid: Int, info: KeyedArchive.ClassInfo?, defaultClass: String, tracked: Bool) {
+        if let info {
+            if info.name != defaultClass {
+                out.key("$class")
+                out.string(info.name)
+            }
+            if !info.isDefaultChain {
+                out.key("$classes")
+                if let chain = info.chain {
+                    out.openArray()
+                    for name in chain { out.string(name) }
+                    out.closeArray()
+                } else {
+                    out.null()
+                }
+            }
+            if let hints = info.hints {
+                out.key("$classhints")
+                out.openArray()
+                for name in hints { out.string(name) }
+                out.closeArray()
+            }
+        }
+        if tracked {
+            out.key("$id")
+            out.int(Int64(uid))
+        }
+    }
+
+    private mutating func writeUIDArray(_ items: PlistObjectHeader) {
+        out.openArray()
+        for index in 0..<items.count {
+            writeReference(Int(view.uid(view.header(of: view.childRef(items, index)))), keyContext: false)
+        }
+        out.closeArray()
+    }
+
+    /// Values of an ordered set's `NS.object.N` keys in index order (shape checked at parse).
+    func orderedSetValues(_ header: PlistObjectHeader) -> [Int] {
+        var values = [Int](repeating: 0, count: max(header.count - 1, 0))
+        for index in 0..<header.count {
+            var scalars: [UInt32] = []
+            ScalarIdentity.forEachScalar(view, view.header(of: view.childRef(header, index))) { scalars.append($0) }
+            guard scalars.count > 10, scalars[0] == UInt32(UInt8(ascii: "N")) else { continue }  // skips "$class"
+            var position = 0
+            for scalar in scalars[10...] { position = position * 10 + Int(scalar) - 0x30 }
+            values[position] = view.childRef(header, header.count + index)
+        }
+        return values
+    }
+
+    // MARK: Inline values
+
+    /// A value stored in a class instance's own dictionary: UIDs are references; numbers
+    /// and booleans are bare (inline); bytes are `$bytes`; anything else is `$inline`.
+    private mutating func writeKeyValue(_ ref: Int) {
+        let header = view.header(of: ref)
+        switch header.kind {
+        case .uid:
+            writeReference(Int(view.uid(header)), keyContext: true)
+        case .int:
+            writeInteger(view.integer(header))
+        case .real:
+            writeReal(view.real(header))
+        case .bool:
+            out.bool(view.bool(header))
+        case .data:
+            out.openObject()
+            out.key("$bytes")
+            out.base64String(view.payload(header))
+            out.closeObject()
+        default:
+            out.openObject()
+            out.key("$inline")
+            writeInlineBody(ref)
+            out.closeObject()
+        }
+    }
+
+    /// The content of an `$inline` wrapper.
+    private mutating func writeInlineBody(_ ref: Int) {
+        let header = view.header(of: ref)
+        switch header.kind {
+        case .asciiString, .utf16String:
+            writePlainScalar(header, form: .string)
+        case .date:
+            out.openObject()
+            out.key("$plistDate")
+            writePlainScalar(header, form: .plistDate)
+            out.closeObject()
+        case .array, .dict:
+            writeInlineContainer(header)
+        default:
+            writeKeyValue(ref)
+        }
+    }
+
+    private mutating func writeInlineContainer(_ header: PlistObjectHeader) {
+        depth += 1
+        if depth > maxDepth { maxDepth = depth }
+        if header.kind == .array {
+            out.openArray()
+            for index in 0..<header.count { writeKeyValue(view.childRef(header, index)) }
+            out.closeArray()
+        } else {
+            out.openObject()
+            for index in 0..<header.count {
+                writeKey(view.childRef(header, index))
+                writeKeyValue(view.childRef(header, header.count + index))
+            }
+            out.closeObject()
+        }
+        depth -= 1
+    }
+
+    // MARK: Scalars
+
+    private mutating func writeKey(_ ref: Int) {
+        let header = view.header(of: ref)
+        if header.kind == .utf16String {
+            out.key(utf16BigEndian: view.payload(header), escapeDollar: true)
+        } else {
+            out.key(utf8: view.payload(header), escapeDollar: true)
+        }
+    }
+
+    private mutating func writePlainString(_ ref: Int) {
+        writePlainScalar(view.header(of: ref), form: .string)
+    }
+
+    private mutating func writeInteger(_ value: PlistInteger) {
+        if value.isUnsigned { out.uint(value.bits) } else { out.int(Int64(bitPattern: value.bits)) }
+    }
+
+    /// Finite reals are JSON numbers with a `.` or exponent; NaN and infinities `$real`.
+    private mutating func writeReal(_ value: Double) {
+        if value.isFinite {
+            out.real(value)
+            return
+        }
+        out.openObject()
+        out.key("$real")
+        out.string(value.isNaN ? "NaN" : value < 0 ? "-Infinity" : "Infinity")
+        out.closeObject()
+    }
+
+    /// ISO 8601 text when it reads back exactly, else seconds since 2001 as a real.
+    private mutating func writeTime(_ time: Double) {
+        if let text = DateText.readable(time) {
+            out.rawString(text)
+        } else {
+            writeReal(time)
+        }
+    }
+
+    static func uuidText(_ bytes: UnsafeBufferPointer<UInt8>) -> [UInt8] {
+        let hex: [UInt8] = Array("0123456789ABCDEF".utf8)
+        var text: [UInt8] = []
+        text.reserveCapacity(36)
+        for (index, byte) in bytes.enumerated() {
+            if index == 4 || index == 6 || index == 8 || index == 10 { text.append(UInt8(ascii: "-")) }
+            text.append(hex[Int(byte >> 4)])
+            text.append(hex[Int(byte & 0xF)])
+        }
+        return text
+    }
+}

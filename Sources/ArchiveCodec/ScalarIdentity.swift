@@ -1,0 +1,139 @@
+/// Decides which `$objects` entries need an `$id` in the readable view.
+///
+/// Class instances need one when referenced more than once (shared or cyclic). Plain
+/// values (strings, numbers, data, plist dates) are written bare, and the encoder turns
+/// equal bare values into one shared entry, as Foundation does for literals and small
+/// numbers. So of the entries holding one value, the most referenced is written bare
+/// (the "canonical" one); any other entry with the same value is a distinct object and
+/// carries an `$id`, which keeps the archive's exact sharing through a round trip.
+enum ScalarIdentity {
+    static func identityFlags(
+        view: BinaryPlistView, objectsRef: Int, forms: [ObjectForm], referenceCounts: [UInt32]
+    ) -> [Bool] {
+        let count = forms.count
+        var flags = [Bool](repeating: false, count: count)
+        let objectsHeader = view.header(of: objectsRef)
+        // Value group leader of each scalar entry, found by hash then confirmed by equality.
+        var leaderByHash: [UInt64: Int32] = [:]
+        var collisions: [UInt64: [Int32]] = [:]
+        var leader = [Int32](repeating: -1, count: count)
+        var best = [Int32](repeating: -1, count: count)
+        for uid in 1..<max(count, 1) {
+            let form = forms[uid]
+            if !form.isScalar {
+                flags[uid] = referenceCounts[uid] >= 2
+                continue
+            }
+            let ref = view.childRef(objectsHeader, uid)
+            let hash = valueHash(view, ref, form)
+            var found: Int32 = -1
+            if let first = leaderByHash[hash] {
+                let firstRef = view.childRef(objectsHeader, Int(first))
+                if forms[Int(first)] == form && equal(view, firstRef, ref, form) {
+                    found = first
+                } else {
+                    for other in collisions[hash, default: []]
+                    where forms[Int(other)] == form && equal(view, view.childRef(objectsHeader, Int(other)), ref, form) {
+                        found = other
+                        break
+                    }
+                    if found < 0 { collisions[hash, default: []].append(Int32(uid)) }
+                }
+            } else {
+                leaderByHash[hash] = Int32(uid)
+            }
+            let group = found >= 0 ? Int(found) : uid
+            leader[uid] = Int32(group)
+            if best[group] < 0 || referenceCounts[uid] > referenceCounts[Int(best[group])] {
+                best[group] = Int32(uid)
+            }
+        }
+        for uid in 1..<max(count, 1) where leader[uid] >= 0 {
+            flags[uid] = best[Int(leader[uid])] != Int32(uid)
+        }
+        return flags
+    }
+
+    /// Hash of a scalar's value: strings by Unicode scalars (so ASCII and UTF-16 storage of
+    /// the same text agree), numbers by value, data by bytes.
+    static func valueHash(_ view: BinaryPlistView, _ ref: Int, _ form: ObjectForm) -> UInt64 {
+        let header = view.header(of: ref)
+        var hasher = Hasher()  // randomly seeded: crafted collisions cannot be planned
+        hasher.combine(form.rawValue)
+        switch form {
+        case .string:
+            // ASCII text hashes as its bytes whichever way it is stored; other text by scalars.
+            if header.kind == .asciiString {
+                hasher.combine(bytes: UnsafeRawBufferPointer(view.payload(header)))
+            } else {
+                var ascii: [UInt8] = []
+                var isASCII = true
+                forEachScalar(view, header) { scalar in
+                    if scalar < 0x80 { ascii.append(UInt8(scalar)) } else { isASCII = false }
+                }
+                if isASCII {
+                    hasher.combine(bytes: UnsafeRawBufferPointer(start: ascii, count: ascii.count))
+                } else {
+                    forEachScalar(view, header) { hasher.combine($0) }
+                }
+            }
+        case .data:
+            hasher.combine(bytes: UnsafeRawBufferPointer(view.payload(header)))
+        case .integer:
+            let value = view.integer(header)
+            hasher.combine(value.bits)
+            hasher.combine(value.isUnsigned)
+        case .real, .plistDate:
+            hasher.combine(view.real(PlistObjectHeader(kind: .real, marker: header.marker, start: header.start, count: header.count)).bitPattern)
+        case .bool:
+            hasher.combine(view.bool(header))
+        default:
+            break
+        }
+        return UInt64(bitPattern: Int64(hasher.finalize()))
+    }
+
+    static func equal(_ view: BinaryPlistView, _ a: Int, _ b: Int, _ form: ObjectForm) -> Bool {
+        let left = view.header(of: a)
+        let right = view.header(of: b)
+        switch form {
+        case .string:
+            var leftScalars: [UInt32] = []
+            var rightScalars: [UInt32] = []
+            forEachScalar(view, left) { leftScalars.append($0) }
+            forEachScalar(view, right) { rightScalars.append($0) }
+            return leftScalars == rightScalars
+        case .data:
+            return view.payload(left).elementsEqual(view.payload(right))
+        case .integer:
+            return view.integer(left) == view.integer(right)
+        case .real, .plistDate:
+            return view.real(left).bitPattern == view.real(right).bitPattern
+        case .bool:
+            return view.bool(left) == view.bool(right)
+        default:
+            return false
+        }
+    }
+
+    static func forEachScalar(_ view: BinaryPlistView, _ header: PlistObjectHeader, _ body: (UInt32) -> Void) {
+        let bytes = view.payload(header)
+        if header.kind == .asciiString {
+            for byte in bytes { body(UInt32(byte)) }
+            return
+        }
+        var index = 0
+        while index < header.count {
+            let unit = UInt32(bytes[2 * index]) << 8 | UInt32(bytes[2 * index + 1])
+            index += 1
+            if unit >= 0xD800 && unit < 0xDC00 {
+                let low = UInt32(bytes[2 * index]) << 8 | UInt32(bytes[2 * index + 1])
+                index += 1
+                body(0x10000 + ((unit - 0xD800) << 10) + (low - 0xDC00))
+            } else {
+                body(unit)
+            }
+        }
+    }
+}
+

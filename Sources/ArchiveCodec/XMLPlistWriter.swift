@@ -1,0 +1,121 @@
+/// Writes a `PlistTree` as an XML property list in Apple's layout (tab indentation, UIDs as
+/// `<dict><key>CF$UID</key><integer>N</integer></dict>`), walking containers with an explicit
+/// stack so any nesting depth is safe.
+///
+/// XML plist dates carry whole seconds only (Apple's format); sub-second plist dates are
+/// rounded down here. NSDate objects are unaffected: they store a real, not a plist date.
+enum XMLPlistWriter {
+    static func write(_ tree: PlistTree, root: UInt32) -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(min(tree.text.count * 2 + tree.nodes.count * 24 + 256, 1 << 30))
+        append(
+            "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<!DOCTYPE plist PUBLIC \"-//Apple//DTD PLIST 1.0//EN\" \"http://www.apple.com/DTDs/PropertyList-1.0.dtd\">\n<plist version=\"1.0\">\n",
+            to: &out)
+        // Each frame: a container node and the next child position to write.
+        var stack: [(node: UInt32, next: Int)] = []
+        func indent(_ depth: Int) {
+            for _ in 0..<depth { out.append(0x09) }
+        }
+        func writeScalarOrOpen(_ index: UInt32, depth: Int, key: UInt32?) {
+            let node = tree.node(index)
+            indent(depth)
+            if let key {
+                append("<key>", to: &out)
+                appendEscaped(tree.bytes(tree.node(key)), to: &out)
+                append("</key>\n", to: &out)
+                indent(depth)
+            }
+            switch node.kind {
+            case .bool:
+                append(node.bits == 0 ? "<false/>\n" : "<true/>\n", to: &out)
+            case .int:
+                append("<integer>", to: &out)
+                let text = node.isUnsigned ? String(node.bits) : String(Int64(bitPattern: node.bits))
+                out.append(contentsOf: text.utf8)
+                append("</integer>\n", to: &out)
+            case .real:
+                append("<real>", to: &out)
+                appendReal(Double(bitPattern: node.bits), to: &out)
+                append("</real>\n", to: &out)
+            case .date:
+                append("<date>", to: &out)
+                let time = Double(bitPattern: node.bits)
+                out.append(contentsOf: DateText.format(time.rounded(.down), fractionDigits: 0) ?? Array("2001-01-01T00:00:00Z".utf8))
+                append("</date>\n", to: &out)
+            case .data:
+                append("<data>", to: &out)
+                tree.text.withUnsafeBufferPointer { text in
+                    Base64.encode(UnsafeBufferPointer(rebasing: text[Int(node.start)..<Int(node.start + node.count)]), into: &out)
+                }
+                append("</data>\n", to: &out)
+            case .asciiString, .utf16String:
+                append("<string>", to: &out)
+                appendEscaped(tree.bytes(node), to: &out)
+                append("</string>\n", to: &out)
+            case .uid:
+                append("<dict>\n", to: &out)
+                indent(depth + 1)
+                append("<key>CF$UID</key>\n", to: &out)
+                indent(depth + 1)
+                append("<integer>", to: &out)
+                out.append(contentsOf: String(node.bits).utf8)
+                append("</integer>\n", to: &out)
+                indent(depth)
+                append("</dict>\n", to: &out)
+            case .array, .dict:
+                if node.count == 0 {
+                    append(node.kind == .array ? "<array/>\n" : "<dict/>\n", to: &out)
+                } else {
+                    append(node.kind == .array ? "<array>\n" : "<dict>\n", to: &out)
+                    stack.append((index, 0))
+                }
+            }
+        }
+        writeScalarOrOpen(root, depth: 0, key: nil)
+        while let frame = stack.last {
+            let node = tree.node(frame.node)
+            let depth = stack.count
+            if frame.next == Int(node.count) {
+                stack.removeLast()
+                indent(depth - 1)
+                append(node.kind == .array ? "</array>\n" : "</dict>\n", to: &out)
+                continue
+            }
+            stack[stack.count - 1].next += 1
+            if node.kind == .array {
+                writeScalarOrOpen(tree.child(node, frame.next), depth: depth, key: nil)
+            } else {
+                let key = tree.child(node, frame.next)
+                writeScalarOrOpen(tree.child(node, Int(node.count) + frame.next), depth: depth, key: key)
+            }
+        }
+        append("</plist>\n", to: &out)
+        return out
+    }
+
+    private static func append(_ literal: StaticString, to out: inout [UInt8]) {
+        literal.withUTF8Buffer { out.append(contentsOf: $0) }
+    }
+
+    private static func appendReal(_ value: Double, to out: inout [UInt8]) {
+        if value.isNaN {
+            append("nan", to: &out)
+        } else if value.isInfinite {
+            append(value < 0 ? "-infinity" : "+infinity", to: &out)
+        } else {
+            out.append(contentsOf: value.description.utf8)
+        }
+    }
+
+    private static func appendEscaped(_ text: ArraySlice<UInt8>, to out: inout [UInt8]) {
+        for byte in text {
+            switch byte {
+            case UInt8(ascii: "&"): append("&amp;", to: &out)
+            case UInt8(ascii: "<"): append("&lt;", to: &out)
+            case UInt8(ascii: ">"): append("&gt;", to: &out)
+            case 0x0D: append("&#13;", to: &out)
+            default: out.append(byte)
+            }
+        }
+    }
+}
