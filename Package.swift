@@ -46,6 +46,10 @@ let package = Package(
             ]
         ),
         .testTarget(name: "ArchiveCodecTests", dependencies: ["ArchiveCodec"]),
-        .testTarget(name: "ArchiveServiceTests", dependencies: ["ArchiveServer", "ArchiveCodec"]),
+        .testTarget(
+            name: "ArchiveServiceTests",
+            dependencies: ["ArchiveServer", "ArchiveCodec"],
+            exclude: ["Fixtures"]  // read by path (#filePath), not as bundle resources
+        ),
     ]
 )

@@ -90,7 +90,7 @@ final class Metrics: @unchecked Sendable {
         }
 
         header("archive_rejections_total", "counter",
-               "Requests refused without conversion: too_deep and body_too_large are 413, queue_full and draining are 503.")
+               "Requests refused without conversion: too_deep, limit_exceeded and body_too_large are 413; queue_full and draining are 503.")
         for reason in RejectionReason.allCases {
             out += "archive_rejections_total{reason=\"\(reason.rawValue)\"} \(rejections[reason] ?? 0)\n"
         }

@@ -15,6 +15,8 @@ struct Problem: Sendable, Error {
     var uid: Int? = nil
     var jsonPath: String? = nil
     var depth: Int? = nil
+    /// The size or nesting that broke a codec limit (with `limit`), when the codec says.
+    var found: Int? = nil
     var limit: Int? = nil
     var headers: [HTTPResponse.Header] = []
     /// Why a request was refused without being worked on, as counted in the rejection metrics.
@@ -31,6 +33,7 @@ struct Problem: Sendable, Error {
         if let uid { text += ",\"uid\":\(uid)" }
         if let jsonPath { text += ",\"jsonPath\":\(JSONText.quoted(jsonPath))" }
         if let depth { text += ",\"depth\":\(depth)" }
+        if let found { text += ",\"found\":\(found)" }
         if let limit { text += ",\"limit\":\(limit)" }
         text += "}"
         var response = HTTPResponse(status: status, contentType: "application/problem+json", headers: headers, body: Array(text.utf8))
@@ -41,6 +44,7 @@ struct Problem: Sendable, Error {
 
 enum RejectionReason: String, Sendable, CaseIterable {
     case tooDeep = "too_deep"
+    case limitExceeded = "limit_exceeded"
     case bodyTooLarge = "body_too_large"
     case queueFull = "queue_full"
     case draining = "draining"
@@ -103,7 +107,7 @@ extension Problem {
     }
 
     /// Maps a codec failure: unreadable input is 400; input that parses but is not a valid archive or
-    /// archive document is 422.
+    /// archive document is 422; input beyond one of the codec's own size or nesting limits is 413.
     init(_ error: CodecError, path: String) {
         let (slug, title, status): (String, String, Int32) = switch error.kind {
         case .malformedPlist: ("malformed-plist", "Malformed property list", 400)
@@ -111,8 +115,10 @@ extension Problem {
         case .notKeyedArchive: ("not-keyed-archive", "Not a keyed archive", 422)
         case .invalidArchive: ("invalid-archive", "Invalid keyed archive", 422)
         case .invalidDocument: ("invalid-document", "Invalid archive document", 422)
+        case .limitExceeded: ("limit-exceeded", "Input exceeds a codec limit", 413)
         }
         self.init(slug: slug, title: title, status: status, detail: error.message, instance: path,
-                  offset: error.byteOffset, uid: error.uid, jsonPath: error.jsonPath)
+                  offset: error.byteOffset, uid: error.uid, jsonPath: error.jsonPath, found: error.found,
+                  limit: error.limit, rejection: error.kind == .limitExceeded ? .limitExceeded : nil)
     }
 }

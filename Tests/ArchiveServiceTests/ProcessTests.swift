@@ -117,9 +117,10 @@ final class ProcessTests: XCTestCase {
     /// SIGTERM while clients are sending conversions: every request the server took is answered in
     /// full, later ones are refused at connect, and the process exits 0.
     func testSIGTERMDrainsAndExitsZero() throws {
-        let service = try Service(try executable(), arguments: ["--port", "0", "--host", "127.0.0.1", "--workers", "1"])
+        let service = try Service(try executable(), arguments: ["--port", "0", "--host", "127.0.0.1", "--workers", "1", "--stack-size", "8M"])
         let port = try XCTUnwrap(service.port(), service.text)
-        let archive = TestArchives.linkedList(count: 2_000)
+        // As deep as comfortably fits, so each conversion takes a while and several are in flight.
+        let archive = TestArchives.linkedList(count: max(1, StackBudget.maxDepth(stackSize: 8 << 20) / 2))
         let clients = (0..<16).map { _ in Background { try TestHTTPClient.post(port, "/v1/decode", archive) } }
         usleep(20_000)
         kill(service.process.processIdentifier, SIGTERM)
