@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
-# Bounded-time load test of archive-service with wrk: GET /healthz and POST /v1/decode of a ~1 KB
-# archive, each at 32 connections for DURATION seconds. Builds release, starts the server on
-# 127.0.0.1, prints requests/s, p99 latency and errors, then stops the server with SIGTERM.
+# Bounded-time load test of archive-service with wrk: GET /healthz, then POST /v1/decode of a ~1 KB
+# binary archive and of a ~1 KB XML archive, each at 32 connections for DURATION seconds. Builds
+# release, starts the server on 127.0.0.1, prints requests/s, p99 latency and errors, then stops the
+# server with SIGTERM and checks that it drained. Total run time about 3 x DURATION + build.
 #
 # Environment: PORT (default 28080), DURATION (default 10), CONNECTIONS (32), THREADS (2),
-# ARCHIVE (default: a 1,002-byte Apple fixture), SERVER_ARGS (extra flags for archive-service),
-# SKIP_BUILD=1 to reuse an existing release build.
+# ARCHIVE and XML_ARCHIVE (default: 1,376-byte and 1,002-byte Apple fixtures), SERVER_ARGS (extra
+# flags for archive-service), SKIP_BUILD=1 to reuse an existing release build.
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
@@ -13,7 +14,8 @@ PORT="${PORT:-28080}"
 DURATION="${DURATION:-10}"
 CONNECTIONS="${CONNECTIONS:-32}"
 THREADS="${THREADS:-2}"
-ARCHIVE="${ARCHIVE:-Tests/ArchiveServiceTests/Fixtures/scl-NSKeyedUnarchiver-EdgeInsetsTest.plist}"
+ARCHIVE="${ARCHIVE:-Tests/ArchiveServiceTests/Fixtures/goios_nsvalue.bin}"
+XML_ARCHIVE="${XML_ARCHIVE:-Tests/ArchiveServiceTests/Fixtures/scl-NSKeyedUnarchiver-EdgeInsetsTest.plist}"
 OUT="${OUT:-.build/load}"
 mkdir -p "$OUT"
 
@@ -41,16 +43,22 @@ for _ in $(seq 1 100); do
     sleep 0.1
 done
 curl -fsS "http://127.0.0.1:$PORT/healthz" >/dev/null || { echo "server did not start" >&2; cat "$OUT/server.log" >&2; exit 1; }
-curl -fsS -X POST --data-binary @"$ARCHIVE" "http://127.0.0.1:$PORT/v1/decode" >/dev/null \
-    || { echo "decode of $ARCHIVE failed" >&2; exit 1; }
+for archive in "$ARCHIVE" "$XML_ARCHIVE"; do
+    curl -fsS -X POST --data-binary @"$archive" "http://127.0.0.1:$PORT/v1/decode" >/dev/null \
+        || { echo "decode of $archive failed" >&2; exit 1; }
+done
 
-cat >"$OUT/post.lua" <<LUA
-local file = assert(io.open("$ARCHIVE", "rb"))
+post_script() {
+    cat >"$2" <<LUA
+local file = assert(io.open("$1", "rb"))
 wrk.method = "POST"
 wrk.body = file:read("*a")
 file:close()
 wrk.headers["Content-Type"] = "application/octet-stream"
 LUA
+}
+post_script "$ARCHIVE" "$OUT/post-binary.lua"
+post_script "$XML_ARCHIVE" "$OUT/post-xml.lua"
 
 summarize() {
     local name="$1" file="$2"
@@ -70,10 +78,13 @@ run() {
 echo "archive-service load test: $CONNECTIONS connections, $THREADS wrk threads, ${DURATION}s each, $(nproc) cores"
 echo "server: $BIN --host 127.0.0.1 --port $PORT ${SERVER_ARGS:-}"
 run healthz "http://127.0.0.1:$PORT/healthz"
-run decode -s "$OUT/post.lua" "http://127.0.0.1:$PORT/v1/decode"
+run decode-binary -s "$OUT/post-binary.lua" "http://127.0.0.1:$PORT/v1/decode"
+run decode-xml -s "$OUT/post-xml.lua" "http://127.0.0.1:$PORT/v1/decode"
 summarize "/healthz" "$OUT/healthz.txt"
-summarize "/v1/decode" "$OUT/decode.txt"
-echo "archive: $ARCHIVE ($(wc -c <"$ARCHIVE") bytes); full wrk output in $OUT/"
+summarize "decode bin" "$OUT/decode-binary.txt"
+summarize "decode xml" "$OUT/decode-xml.txt"
+echo "archives: $ARCHIVE ($(wc -c <"$ARCHIVE") bytes), $XML_ARCHIVE ($(wc -c <"$XML_ARCHIVE") bytes)"
+echo "full wrk output in $OUT/"
 stop_server
 trap - EXIT
 grep -q "stopped" "$OUT/server.log" && echo "server drained and stopped cleanly"

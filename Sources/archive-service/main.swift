@@ -76,11 +76,7 @@ struct ArchiveServiceCommand: ParsableCommand {
             throw ValidationError(error.message)
         }
 
-        LoggingSystem.bootstrap { label in
-            var handler = StreamLogHandler.standardOutput(label: label)
-            handler.logLevel = level
-            return handler
-        }
+        LoggingSystem.bootstrap { label in LineLogHandler(label: label, level: level) }
         var logger = Logger(label: "archive-service")
         logger.logLevel = level
 

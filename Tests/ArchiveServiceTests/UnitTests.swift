@@ -1,4 +1,5 @@
 @testable import ArchiveServer
+import Logging
 import ArchiveCodec
 import Foundation
 import XCTest
@@ -166,5 +167,26 @@ final class WorkerPoolTests: XCTestCase {
         gate.openGate()
         XCTAssertNotNil(stopper.wait())
         XCTAssertEqual(ran.values, [0])
+    }
+}
+
+final class LineLogHandlerTests: XCTestCase {
+    func testOneLogfmtLinePerEventWithQuotingAndSortedMetadata() throws {
+        var fds: [Int32] = [0, 0]
+        XCTAssertEqual(pipe(&fds), 0)
+        defer { close(fds[0]) }
+        var logger = Logger(label: "archive-service") { LineLogHandler(label: $0, level: .info, fd: fds[1]) }
+        logger[metadataKey: "loop"] = "1"
+        logger.info("POST /v1/decode 200", metadata: ["status": "200", "path": "/v1/decode", "note": "two words"])
+        logger.debug("hidden")
+        logger.warning("plain")
+        close(fds[1])
+        let text = String(decoding: FileHandle(fileDescriptor: fds[0]).readDataToEndOfFile(), as: UTF8.self)
+        let lines = text.split(separator: "\n")
+        XCTAssertEqual(lines.count, 2, text)
+        let first = String(lines[0])
+        XCTAssertTrue(first.hasPrefix("ts="), first)
+        XCTAssertTrue(first.contains("Z level=info logger=archive-service msg=\"POST /v1/decode 200\" loop=1 note=\"two words\" path=/v1/decode status=200"), first)
+        XCTAssertTrue(lines[1].contains("level=warning logger=archive-service msg=plain"), String(lines[1]))
     }
 }
