@@ -60,6 +60,8 @@ final class EventLoop: @unchecked Sendable {
     private var drainDeadline: UInt64 = 0
     private var flushGraceEnd: UInt64?
     private var exiting = false
+    private var acceptPauseTimer: OpaquePointer?
+    private var lastAcceptErrorLog: UInt64 = 0
 
     /// How long a drained loop waits for replies still being written to slow or vanished clients.
     private static let flushGraceNanos: UInt64 = 1_000_000_000
@@ -137,6 +139,12 @@ final class EventLoop: @unchecked Sendable {
                     throw ServerError("evhttp_bind_listener failed")
                 }
                 boundSocket = bound
+                evconnlistener_set_error_cb(listener) { listener, _ in
+                    // libevent passes the listener's callback argument, which evhttp owns; find the loop by base.
+                    guard let listener, let loop = EventLoop.registry.loop(for: evconnlistener_get_base(listener)) else { return }
+                    loop.acceptFailed(errno)
+                }
+                EventLoop.registry.register(self)
                 return try Self.localPort(of: evconnlistener_get_fd(listener))
             }
             lastError = errno
@@ -178,6 +186,36 @@ final class EventLoop: @unchecked Sendable {
         }
     }
 
+    /// `accept` failed (typically EMFILE: out of file descriptors). The listening socket stays readable,
+    /// so without a pause libevent would retry in a tight loop; stop accepting for a moment instead.
+    /// Connections already open keep being served and waiting clients stay in the kernel backlog.
+    private func acceptFailed(_ error: Int32) {
+        guard let boundSocket, acceptPauseTimer == nil else { return }
+        let now = monotonicNanoseconds()
+        if now &- lastAcceptErrorLog > 1_000_000_000 {
+            lastAcceptErrorLog = now
+            context.logger.error("accept failed: \(String(cString: strerror(error))); pausing accepts for 100 ms",
+                                 metadata: ["loop": .stringConvertible(index)])
+        }
+        evconnlistener_disable(evhttp_bound_socket_get_listener(boundSocket))
+        guard let timer = event_new(base, -1, 0, { _, _, raw in
+            EventLoop.from(raw).resumeAccepting()
+        }, unmanagedSelf) else { return resumeAccepting() }
+        var pause = timeval(tv_sec: 0, tv_usec: 100_000)
+        acceptPauseTimer = timer
+        if event_add(timer, &pause) != 0 { resumeAccepting() }
+    }
+
+    private func resumeAccepting() {
+        if let timer = acceptPauseTimer {
+            event_free(timer)
+            acceptPauseTimer = nil
+        }
+        if let boundSocket {
+            evconnlistener_enable(evhttp_bound_socket_get_listener(boundSocket))
+        }
+    }
+
     // MARK: Running
 
     /// Runs the loop on the calling thread until a drain completes or `exitNow` arrives.
@@ -196,6 +234,9 @@ final class EventLoop: @unchecked Sendable {
 
     /// Frees every remaining libevent object of this loop. Only once no worker can post any more.
     func teardown() {
+        EventLoop.registry.unregister(self)
+        if let acceptPauseTimer { event_free(acceptPauseTimer) }
+        acceptPauseTimer = nil
         closeConnections()
         for event in signalEvents { event_free(event) }
         signalEvents.removeAll()
@@ -241,6 +282,10 @@ final class EventLoop: @unchecked Sendable {
         if let boundSocket {
             evhttp_del_accept_socket(http, boundSocket)
             self.boundSocket = nil
+        }
+        if let acceptPauseTimer {
+            event_free(acceptPauseTimer)
+            self.acceptPauseTimer = nil
         }
         // A periodic check bounds the drain even if nothing else happens on this loop.
         if let timer = event_new(base, -1, Int16(EV_PERSIST), { _, _, raw in
@@ -374,8 +419,9 @@ final class EventLoop: @unchecked Sendable {
         guard let input = evhttp_request_get_input_buffer(request) else { return [] }
         let length = evbuffer_get_length(input)
         guard length > 0 else { return [] }
+        // evbuffer_remove (not copyout) so libevent's copy is released as soon as ours exists.
         return [UInt8](unsafeUninitializedCapacity: length) { buffer, count in
-            count = max(0, evbuffer_copyout(input, buffer.baseAddress, length))
+            count = max(0, Int(evbuffer_remove(input, buffer.baseAddress, length)))
         }
     }
 
@@ -438,6 +484,23 @@ extension HTTPMethod {
         default: self = .unknown
         }
     }
+}
+
+/// Maps event bases to their loops, for libevent callbacks whose argument is not ours.
+final class LoopRegistry: @unchecked Sendable {
+    private let mutex = PThreadMutex()
+    private var loops: [OpaquePointer: EventLoop] = [:]
+
+    func register(_ loop: EventLoop) { mutex.withLock { loops[loop.base] = loop } }
+    func unregister(_ loop: EventLoop) { _ = mutex.withLock { loops.removeValue(forKey: loop.base) } }
+    func loop(for base: OpaquePointer?) -> EventLoop? {
+        guard let base else { return nil }
+        return mutex.withLock { loops[base] }
+    }
+}
+
+extension EventLoop {
+    static let registry = LoopRegistry()
 }
 
 public struct ServerError: Error, Sendable, CustomStringConvertible {

@@ -58,7 +58,7 @@ public struct ServerConfiguration: Sendable, Equatable {
             throw fail("stack size must be at most \(Self.maximumStackSize) bytes, got \(stackSize)")
         }
         if !(0...1_000_000).contains(queueLimit) { throw fail("queue limit must be between 0 and 1000000, got \(queueLimit)") }
-        if !(1...(1 << 32)).contains(maxBodySize) { throw fail("max body size must be between 1 byte and 4 GiB, got \(maxBodySize)") }
+        if !(1...Int(Int32.max)).contains(maxBodySize) { throw fail("max body size must be between 1 byte and 2 GiB - 1, got \(maxBodySize)") }
         if !(1...86_400).contains(timeout) { throw fail("timeout must be between 1 and 86400 seconds, got \(timeout)") }
         if !(0...86_400).contains(drainTimeout) { throw fail("drain timeout must be between 0 and 86400 seconds, got \(drainTimeout)") }
     }
