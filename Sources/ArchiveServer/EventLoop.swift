@@ -40,9 +40,9 @@ final class EventLoop: @unchecked Sendable {
     let index: Int
     let base: OpaquePointer
     /// Nil once `closeConnections()` ran.
-    private var http: OpaquePointer!
-    private let context: ServerContext
-    private var boundSocket: OpaquePointer?
+    var http: OpaquePointer!
+    let context: ServerContext
+    var boundSocket: OpaquePointer?
     private var wakeEvent: OpaquePointer!
     private var drainTimer: OpaquePointer?
     private var signalEvents: [OpaquePointer] = []
@@ -53,22 +53,22 @@ final class EventLoop: @unchecked Sendable {
     private var mailbox: [LoopMessage] = []          // guarded by mailboxMutex
     private var spareMailbox: [LoopMessage] = []     // loop thread only
 
-    // Loop-thread state.
-    private var conversionsInFlight = 0
-    private var repliesUnflushed = 0
-    private var draining = false
+    // Loop-thread state (also used by the Listening and Requests extensions, on the loop thread only).
+    var conversionsInFlight = 0
+    var repliesUnflushed = 0
+    var draining = false
     private var drainDeadline: UInt64 = 0
     private var flushGraceEnd: UInt64?
     private var exiting = false
-    private var acceptPauseTimer: OpaquePointer?
-    private var lastAcceptErrorLog: UInt64 = 0
+    var acceptPauseTimer: OpaquePointer?
+    var lastAcceptErrorLog: UInt64 = 0
 
     /// How long a drained loop waits for replies still being written to slow or vanished clients.
     private static let flushGraceNanos: UInt64 = 1_000_000_000
 
-    private var unmanagedSelf: UnsafeMutableRawPointer { Unmanaged.passUnretained(self).toOpaque() }
+    var unmanagedSelf: UnsafeMutableRawPointer { Unmanaged.passUnretained(self).toOpaque() }
 
-    private static func from(_ raw: UnsafeMutableRawPointer?) -> EventLoop {
+    static func from(_ raw: UnsafeMutableRawPointer?) -> EventLoop {
         Unmanaged<EventLoop>.fromOpaque(raw!).takeUnretainedValue()
     }
 
@@ -107,73 +107,6 @@ final class EventLoop: @unchecked Sendable {
         wakeEvent = wake
     }
 
-    // MARK: Listening
-
-    /// Binds this loop's listening socket. With `reusePort` several loops bind the same port and the
-    /// kernel spreads connections across them. Returns the port actually bound.
-    func listen(host: String, port: Int, reusePort: Bool) throws(ServerError) -> Int {
-        var hints = addrinfo()
-        hints.ai_family = AF_UNSPEC
-        #if canImport(Glibc)
-        hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
-        #else
-        hints.ai_socktype = SOCK_STREAM
-        #endif
-        hints.ai_flags = AI_PASSIVE | AI_NUMERICSERV
-        var found: UnsafeMutablePointer<addrinfo>?
-        let rc = getaddrinfo(host, String(port), &hints, &found)
-        guard rc == 0, let first = found else {
-            throw ServerError("cannot resolve \(host): \(String(cString: gai_strerror(rc)))")
-        }
-        defer { freeaddrinfo(first) }
-
-        var flags = LEV_OPT_CLOSE_ON_FREE | LEV_OPT_CLOSE_ON_EXEC | LEV_OPT_REUSEABLE
-        if reusePort { flags |= LEV_OPT_REUSEABLE_PORT }
-        var lastError: Int32 = 0
-        var candidate: UnsafeMutablePointer<addrinfo>? = first
-        while let info = candidate {
-            if let listener = evconnlistener_new_bind(base, nil, nil, flags, 1024, info.pointee.ai_addr,
-                                                      Int32(info.pointee.ai_addrlen)) {
-                guard let bound = evhttp_bind_listener(http, listener) else {
-                    evconnlistener_free(listener)
-                    throw ServerError("evhttp_bind_listener failed")
-                }
-                boundSocket = bound
-                evconnlistener_set_error_cb(listener) { listener, _ in
-                    // libevent passes the listener's callback argument, which evhttp owns; find the loop by base.
-                    guard let listener, let loop = EventLoop.registry.loop(for: evconnlistener_get_base(listener)) else { return }
-                    loop.acceptFailed(errno)
-                }
-                EventLoop.registry.register(self)
-                return try Self.localPort(of: evconnlistener_get_fd(listener))
-            }
-            lastError = errno
-            candidate = info.pointee.ai_next
-        }
-        throw ServerError("cannot listen on \(host):\(port): \(String(cString: strerror(lastError)))")
-    }
-
-    private static func localPort(of fd: Int32) throws(ServerError) -> Int {
-        var storage = sockaddr_storage()
-        var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
-        let rc = withUnsafeMutablePointer(to: &storage) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
-        }
-        guard rc == 0 else { throw ServerError("getsockname failed: \(String(cString: strerror(errno)))") }
-        switch Int32(storage.ss_family) {
-        case AF_INET:
-            return withUnsafePointer(to: &storage) {
-                $0.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { Int(UInt16(bigEndian: $0.pointee.sin_port)) }
-            }
-        case AF_INET6:
-            return withUnsafePointer(to: &storage) {
-                $0.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { Int(UInt16(bigEndian: $0.pointee.sin6_port)) }
-            }
-        default:
-            throw ServerError("unexpected address family \(storage.ss_family)")
-        }
-    }
-
     /// Makes SIGTERM and SIGINT call `onSignal` on this loop. Call before `run()`.
     func handleSignals() throws(ServerError) {
         for signal in [SIGTERM, SIGINT] {
@@ -183,36 +116,6 @@ final class EventLoop: @unchecked Sendable {
                 throw ServerError("cannot install the handler for signal \(signal)")
             }
             signalEvents.append(event)
-        }
-    }
-
-    /// `accept` failed (typically EMFILE: out of file descriptors). The listening socket stays readable,
-    /// so without a pause libevent would retry in a tight loop; stop accepting for a moment instead.
-    /// Connections already open keep being served and waiting clients stay in the kernel backlog.
-    private func acceptFailed(_ error: Int32) {
-        guard let boundSocket, acceptPauseTimer == nil else { return }
-        let now = monotonicNanoseconds()
-        if now &- lastAcceptErrorLog > 1_000_000_000 {
-            lastAcceptErrorLog = now
-            context.logger.error("accept failed: \(String(cString: strerror(error))); pausing accepts for 100 ms",
-                                 metadata: ["loop": .stringConvertible(index)])
-        }
-        evconnlistener_disable(evhttp_bound_socket_get_listener(boundSocket))
-        guard let timer = event_new(base, -1, 0, { _, _, raw in
-            EventLoop.from(raw).resumeAccepting()
-        }, unmanagedSelf) else { return resumeAccepting() }
-        var pause = timeval(tv_sec: 0, tv_usec: 100_000)
-        acceptPauseTimer = timer
-        if event_add(timer, &pause) != 0 { resumeAccepting() }
-    }
-
-    private func resumeAccepting() {
-        if let timer = acceptPauseTimer {
-            event_free(timer)
-            acceptPauseTimer = nil
-        }
-        if let boundSocket {
-            evconnlistener_enable(evhttp_bound_socket_get_listener(boundSocket))
         }
     }
 
@@ -304,7 +207,7 @@ final class EventLoop: @unchecked Sendable {
         }
     }
 
-    private func checkDrained() {
+    func checkDrained() {
         guard draining, !exiting else { return }
         let now = monotonicNanoseconds()
         if conversionsInFlight == 0 {
@@ -329,182 +232,4 @@ final class EventLoop: @unchecked Sendable {
         context.logger.debug("event loop \(index) exiting: \(reason)")
         event_base_loopexit(base, nil)
     }
-
-    // MARK: Requests
-
-    private func handle(_ request: OpaquePointer) {
-        let start = monotonicNanoseconds()
-        let uri = evhttp_request_get_evhttp_uri(request)
-        let path = uri.flatMap { evhttp_uri_get_path($0) }.map { String(cString: $0) } ?? ""
-        var pending = PendingRequest(handle: RequestHandle(raw: request),
-                                     method: HTTPMethod(evhttp_request_get_command(request)),
-                                     path: path, route: nil, startNanos: start)
-        guard let route = Route(path: path) else {
-            return send(Problem.notFound(path: path).response(), to: pending)
-        }
-        pending.route = route
-        guard route.allowedMethods.contains(pending.method) else {
-            let problem = Problem.methodNotAllowed(method: pending.method.rawValue, path: path, allow: route.allowHeader)
-            return send(problem.response(), to: pending)
-        }
-        switch route {
-        case .healthz:
-            send(.json(200, "{\"status\":\"ok\"}"), to: pending)
-        case .readyz:
-            send(readiness(), to: pending)
-        case .metrics:
-            let text = context.renderMetrics()
-            send(HTTPResponse(status: 200, contentType: "text/plain; version=0.0.4; charset=utf-8", body: Array(text.utf8)),
-                 to: pending)
-        case .decode, .encode:
-            startConversion(route: route, request: request, uri: uri, pending: pending)
-        }
-    }
-
-    private func readiness() -> HTTPResponse {
-        if draining || context.isDraining {
-            return Problem.notReady(reason: "The server is shutting down.").response()
-        }
-        let pool = context.pool.snapshot
-        guard pool.hasCapacity else {
-            return Problem.notReady(reason: "All \(pool.threads) workers are busy and \(pool.queued) requests are queued (limit \(pool.queueLimit)).").response()
-        }
-        return .json(200, "{\"status\":\"ready\",\"workersBusy\":\(pool.busy),\"queued\":\(pool.queued)}")
-    }
-
-    private func startConversion(route: Route, request: OpaquePointer, uri: OpaquePointer?, pending: PendingRequest) {
-        var pending = pending
-        let path = pending.path
-        if draining {
-            return send(Problem.draining(path: path).response(), to: pending)
-        }
-        if route == .encode, let contentType = evhttp_find_header(evhttp_request_get_input_headers(request), "Content-Type") {
-            let value = String(cString: contentType)
-            if !isJSONMediaType(value) {
-                return send(Problem.unsupportedMediaType(value, path: path).response(), to: pending)
-            }
-        }
-        let conversion: ConversionRequest
-        do {
-            let query = QueryParameters(uri.flatMap { evhttp_uri_get_query($0) }.map { String(cString: $0) })
-            conversion = try ConversionRequest(route: route, query: query, path: path)
-        } catch {
-            return send(error.response(), to: pending)
-        }
-        let body = Self.readBody(request)
-        pending.bytesIn = body.count
-        if body.isEmpty {
-            return send(Problem.emptyBody(path: path).response(), to: pending)
-        }
-        let limit = context.configuration.maxBodySize
-        if body.count > limit {
-            return send(Problem.bodyTooLarge(size: body.count, limit: limit, path: path).response(), to: pending)
-        }
-
-        let context = self.context
-        let accepted = context.pool.submit { [pending] in
-            context.hooks.beforeConversion?()
-            let response = Conversion.run(conversion, body: body, depthLimit: context.depthLimit, path: pending.path)
-            self.post(.completed(pending, response))
-        }
-        if accepted {
-            conversionsInFlight += 1
-            context.metrics.conversionQueued()
-        } else {
-            send(Problem.overloaded(path: path).response(), to: pending)
-        }
-    }
-
-    private static func readBody(_ request: OpaquePointer) -> [UInt8] {
-        guard let input = evhttp_request_get_input_buffer(request) else { return [] }
-        let length = evbuffer_get_length(input)
-        guard length > 0 else { return [] }
-        // evbuffer_remove (not copyout) so libevent's copy is released as soon as ours exists.
-        return [UInt8](unsafeUninitializedCapacity: length) { buffer, count in
-            count = max(0, Int(evbuffer_remove(input, buffer.baseAddress, length)))
-        }
-    }
-
-    /// Sends `response` and records it. After this call the request may already be freed by libevent.
-    private func send(_ response: HTTPResponse, to pending: PendingRequest, finishesConversion: Bool = false) {
-        let request = pending.handle.raw
-        let headers = evhttp_request_get_output_headers(request)
-        evhttp_add_header(headers, "Content-Type", response.contentType)
-        for header in response.headers {
-            evhttp_add_header(headers, header.name, header.value)
-        }
-        if draining {
-            evhttp_add_header(headers, "Connection", "close")
-        }
-        if pending.method == .head {
-            // libevent sends whatever is in the output buffer, even for HEAD: send only the length.
-            evhttp_add_header(headers, "Content-Length", String(response.body.count))
-        } else if !response.body.isEmpty, let output = evhttp_request_get_output_buffer(request) {
-            let added = response.body.withUnsafeBytes { evbuffer_add(output, $0.baseAddress, $0.count) }
-            if added != 0 {
-                context.logger.error("out of memory while queueing a \(response.body.count)-byte reply")
-            }
-        }
-        // A request whose client already left has no connection; libevent frees it on send and never
-        // reports completion, so only connected requests are counted as unflushed.
-        if evhttp_request_get_connection(request) != nil {
-            repliesUnflushed += 1
-            evhttp_request_set_on_complete_cb(request, { _, raw in
-                EventLoop.from(raw).replyFlushed()
-            }, unmanagedSelf)
-        }
-        evhttp_send_reply(request, response.status, nil, nil)
-
-        let elapsed = monotonicNanoseconds() &- pending.startNanos
-        context.metrics.record(route: pending.route?.rawValue ?? Route.unmatchedLabel, status: response.status,
-                               seconds: Double(elapsed) / 1e9, bytesIn: pending.bytesIn, bytesOut: response.body.count,
-                               rejection: response.rejection, finishesConversion: finishesConversion)
-        context.accessLog.record(method: pending.method, path: pending.path, route: pending.route, status: response.status,
-                                 bytesIn: pending.bytesIn, bytesOut: response.body.count, nanoseconds: elapsed)
-    }
-
-    private func replyFlushed() {
-        repliesUnflushed -= 1
-        if draining { checkDrained() }
-    }
-}
-
-extension HTTPMethod {
-    init(_ command: evhttp_cmd_type) {
-        switch command {
-        case EVHTTP_REQ_GET: self = .get
-        case EVHTTP_REQ_POST: self = .post
-        case EVHTTP_REQ_HEAD: self = .head
-        case EVHTTP_REQ_PUT: self = .put
-        case EVHTTP_REQ_DELETE: self = .delete
-        case EVHTTP_REQ_OPTIONS: self = .options
-        case EVHTTP_REQ_TRACE: self = .trace
-        case EVHTTP_REQ_CONNECT: self = .connect
-        case EVHTTP_REQ_PATCH: self = .patch
-        default: self = .unknown
-        }
-    }
-}
-
-/// Maps event bases to their loops, for libevent callbacks whose argument is not ours.
-final class LoopRegistry: @unchecked Sendable {
-    private let mutex = PThreadMutex()
-    private var loops: [OpaquePointer: EventLoop] = [:]
-
-    func register(_ loop: EventLoop) { mutex.withLock { loops[loop.base] = loop } }
-    func unregister(_ loop: EventLoop) { _ = mutex.withLock { loops.removeValue(forKey: loop.base) } }
-    func loop(for base: OpaquePointer?) -> EventLoop? {
-        guard let base else { return nil }
-        return mutex.withLock { loops[base] }
-    }
-}
-
-extension EventLoop {
-    static let registry = LoopRegistry()
-}
-
-public struct ServerError: Error, Sendable, CustomStringConvertible {
-    public let message: String
-    init(_ message: String) { self.message = message }
-    public var description: String { message }
 }

@@ -1,0 +1,161 @@
+import CLibevent
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Request handling, on the loop thread: routing, the probes, handing conversions to the pool, replies.
+extension EventLoop {
+    func handle(_ request: OpaquePointer) {
+        let start = monotonicNanoseconds()
+        let uri = evhttp_request_get_evhttp_uri(request)
+        let path = uri.flatMap { evhttp_uri_get_path($0) }.map { String(cString: $0) } ?? ""
+        var pending = PendingRequest(handle: RequestHandle(raw: request),
+                                     method: HTTPMethod(evhttp_request_get_command(request)),
+                                     path: path, route: nil, startNanos: start)
+        guard let route = Route(path: path) else {
+            return send(Problem.notFound(path: path).response(), to: pending)
+        }
+        pending.route = route
+        guard route.allowedMethods.contains(pending.method) else {
+            let problem = Problem.methodNotAllowed(method: pending.method.rawValue, path: path, allow: route.allowHeader)
+            return send(problem.response(), to: pending)
+        }
+        switch route {
+        case .healthz:
+            send(.json(200, "{\"status\":\"ok\"}"), to: pending)
+        case .readyz:
+            send(readiness(), to: pending)
+        case .metrics:
+            let text = context.renderMetrics()
+            send(HTTPResponse(status: 200, contentType: "text/plain; version=0.0.4; charset=utf-8", body: Array(text.utf8)),
+                 to: pending)
+        case .decode, .encode:
+            startConversion(route: route, request: request, uri: uri, pending: pending)
+        }
+    }
+
+    private func readiness() -> HTTPResponse {
+        if draining || context.isDraining {
+            return Problem.notReady(reason: "The server is shutting down.").response()
+        }
+        let pool = context.pool.snapshot
+        guard pool.hasCapacity else {
+            return Problem.notReady(reason: "All \(pool.threads) workers are busy and \(pool.queued) requests are queued (limit \(pool.queueLimit)).").response()
+        }
+        return .json(200, "{\"status\":\"ready\",\"workersBusy\":\(pool.busy),\"queued\":\(pool.queued)}")
+    }
+
+    private func startConversion(route: Route, request: OpaquePointer, uri: OpaquePointer?, pending: PendingRequest) {
+        var pending = pending
+        let path = pending.path
+        if draining {
+            return send(Problem.draining(path: path).response(), to: pending)
+        }
+        if route == .encode, let contentType = evhttp_find_header(evhttp_request_get_input_headers(request), "Content-Type") {
+            let value = String(cString: contentType)
+            if !isJSONMediaType(value) {
+                return send(Problem.unsupportedMediaType(value, path: path).response(), to: pending)
+            }
+        }
+        let conversion: ConversionRequest
+        do {
+            let query = QueryParameters(uri.flatMap { evhttp_uri_get_query($0) }.map { String(cString: $0) })
+            conversion = try ConversionRequest(route: route, query: query, path: path)
+        } catch {
+            return send(error.response(), to: pending)
+        }
+        let body = Self.readBody(request)
+        pending.bytesIn = body.count
+        if body.isEmpty {
+            return send(Problem.emptyBody(path: path).response(), to: pending)
+        }
+        let limit = context.configuration.maxBodySize
+        if body.count > limit {
+            return send(Problem.bodyTooLarge(size: body.count, limit: limit, path: path).response(), to: pending)
+        }
+
+        let context = self.context
+        let accepted = context.pool.submit { [pending] in
+            context.hooks.beforeConversion?()
+            let response = Conversion.run(conversion, body: body, depthLimit: context.depthLimit, path: pending.path)
+            self.post(.completed(pending, response))
+        }
+        if accepted {
+            conversionsInFlight += 1
+            context.metrics.conversionQueued()
+        } else {
+            send(Problem.overloaded(path: path).response(), to: pending)
+        }
+    }
+
+    private static func readBody(_ request: OpaquePointer) -> [UInt8] {
+        guard let input = evhttp_request_get_input_buffer(request) else { return [] }
+        let length = evbuffer_get_length(input)
+        guard length > 0 else { return [] }
+        // evbuffer_remove (not copyout) so libevent's copy is released as soon as ours exists.
+        return [UInt8](unsafeUninitializedCapacity: length) { buffer, count in
+            count = max(0, Int(evbuffer_remove(input, buffer.baseAddress, length)))
+        }
+    }
+
+    /// Sends `response` and records it. After this call the request may already be freed by libevent.
+    func send(_ response: HTTPResponse, to pending: PendingRequest, finishesConversion: Bool = false) {
+        let request = pending.handle.raw
+        let headers = evhttp_request_get_output_headers(request)
+        evhttp_add_header(headers, "Content-Type", response.contentType)
+        for header in response.headers {
+            evhttp_add_header(headers, header.name, header.value)
+        }
+        if draining {
+            evhttp_add_header(headers, "Connection", "close")
+        }
+        if pending.method == .head {
+            // libevent sends whatever is in the output buffer, even for HEAD: send only the length.
+            evhttp_add_header(headers, "Content-Length", String(response.body.count))
+        } else if !response.body.isEmpty, let output = evhttp_request_get_output_buffer(request) {
+            let added = response.body.withUnsafeBytes { evbuffer_add(output, $0.baseAddress, $0.count) }
+            if added != 0 {
+                context.logger.error("out of memory while queueing a \(response.body.count)-byte reply")
+            }
+        }
+        // A request whose client already left has no connection; libevent frees it on send and never
+        // reports completion, so only connected requests are counted as unflushed.
+        if evhttp_request_get_connection(request) != nil {
+            repliesUnflushed += 1
+            evhttp_request_set_on_complete_cb(request, { _, raw in
+                EventLoop.from(raw).replyFlushed()
+            }, unmanagedSelf)
+        }
+        evhttp_send_reply(request, response.status, nil, nil)
+
+        let elapsed = monotonicNanoseconds() &- pending.startNanos
+        context.metrics.record(route: pending.route?.rawValue ?? Route.unmatchedLabel, status: response.status,
+                               seconds: Double(elapsed) / 1e9, bytesIn: pending.bytesIn, bytesOut: response.body.count,
+                               rejection: response.rejection, finishesConversion: finishesConversion)
+        context.accessLog.record(method: pending.method, path: pending.path, route: pending.route, status: response.status,
+                                 bytesIn: pending.bytesIn, bytesOut: response.body.count, nanoseconds: elapsed)
+    }
+
+    func replyFlushed() {
+        repliesUnflushed -= 1
+        if draining { checkDrained() }
+    }
+}
+extension HTTPMethod {
+    init(_ command: evhttp_cmd_type) {
+        switch command {
+        case EVHTTP_REQ_GET: self = .get
+        case EVHTTP_REQ_POST: self = .post
+        case EVHTTP_REQ_HEAD: self = .head
+        case EVHTTP_REQ_PUT: self = .put
+        case EVHTTP_REQ_DELETE: self = .delete
+        case EVHTTP_REQ_OPTIONS: self = .options
+        case EVHTTP_REQ_TRACE: self = .trace
+        case EVHTTP_REQ_CONNECT: self = .connect
+        case EVHTTP_REQ_PATCH: self = .patch
+        default: self = .unknown
+        }
+    }
+}
