@@ -42,6 +42,18 @@ public final class ArchiveHTTPServer: @unchecked Sendable {
         self.hooks = hooks
     }
 
+    /// A server started but never run still owns threads and sockets: stop and free them.
+    deinit {
+        guard state == .started else { return }
+        for loop in loops.dropFirst() { loop.post(.exitNow) }
+        for thread in loopThreads {
+            let rc = pthread_join(thread, nil)
+            precondition(rc == 0, "pthread_join failed with \(rc)")
+        }
+        context?.pool.shutdown(discardPending: true)
+        for loop in loops { loop.teardown() }
+    }
+
     /// The port bound by `start()`.
     public var port: Int { stateMutex.withLock { boundPort } }
 

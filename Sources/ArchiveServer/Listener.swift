@@ -115,7 +115,6 @@ final class LoopRegistry: @unchecked Sendable {
     }
 }
 
-/// The listening side of a loop: binding its socket, and pausing accepts when descriptors run out.
 extension EventLoop {
     static let registry = LoopRegistry()
 }
