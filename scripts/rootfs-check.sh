@@ -44,13 +44,17 @@ command -v curl >/dev/null || die "curl missing"
 
 root="${repo}/.rootfs/bookworm"
 server_pid=""
-cleanup() {
+stop_server() {
   if [[ -n "${server_pid}" ]] && kill -0 "${server_pid}" 2>/dev/null; then
     kill -TERM "${server_pid}" 2>/dev/null || true
     for _ in $(seq 50); do kill -0 "${server_pid}" 2>/dev/null || break; sleep 0.1; done
     kill -KILL "${server_pid}" 2>/dev/null || true
-    wait "${server_pid}" 2>/dev/null || true
   fi
+  [[ -z "${server_pid}" ]] || wait "${server_pid}" 2>/dev/null || true
+  server_pid=""
+}
+cleanup() {
+  stop_server
   for m in "${root}/proc" "${root}/dev"; do
     mountpoint -q "$m" 2>/dev/null && umount -l "$m"
   done
@@ -124,9 +128,10 @@ stage="$(awk '/^FROM /{ buf = "" ; next } { buf = buf $0 "\n" } END { printf "%s
 declare -A args=()
 env_vars=()
 user="root"
-entrypoint=""
-healthcheck=""
-json_argv() { python3 -c 'import json,shlex,sys; print(shlex.join(json.loads(sys.argv[1])))' "$1"; }
+entrypoint=()
+healthcheck=()
+# Exec-form JSON array -> one NUL-terminated word each (read with readarray -d '').
+json_argv() { python3 -c 'import json,sys; sys.stdout.write("".join(w + "\0" for w in json.loads(sys.argv[1])))' "$1"; }
 
 while IFS= read -r line; do
   [[ -z "${line//[[:space:]]/}" ]] && continue
@@ -163,13 +168,13 @@ while IFS= read -r line; do
       read -r -a kvs <<<"${rest}"
       env_vars+=("${kvs[@]}") ;;
     USER) user="${rest}" ;;
-    ENTRYPOINT) entrypoint="$(json_argv "${rest}")" ;;
-    HEALTHCHECK) healthcheck="$(json_argv "${rest#*CMD }")" ;;
+    ENTRYPOINT) readarray -d '' entrypoint < <(json_argv "${rest}") ;;
+    HEALTHCHECK) readarray -d '' healthcheck < <(json_argv "${rest#*CMD }") ;;
     EXPOSE|STOPSIGNAL|WORKDIR|LABEL) ;;
     *) die "rootfs-check does not know Dockerfile instruction ${instr}: extend it" ;;
   esac
 done <<<"${stage}"
-[[ -n "${entrypoint}" ]] || die "no ENTRYPOINT in the runtime stage"
+[[ ${#entrypoint[@]} -gt 0 ]] || die "no ENTRYPOINT in the runtime stage"
 
 # --- 3. shared libraries -----------------------------------------------------------------------
 for b in "${root}"/usr/local/bin/archive-*; do
@@ -180,9 +185,10 @@ log "all shared libraries resolve inside the root"
 
 # --- 4. run it ---------------------------------------------------------------------------------
 run_env=(/usr/bin/env -i PATH=/usr/local/bin:/usr/bin:/bin "${env_vars[@]}" "PORT=${port}")
-log "starting ${entrypoint} as ${user} on port ${port}"
-# shellcheck disable=SC2086  # entrypoint is a shell-quoted argv from the JSON form
-eval "chroot --userspec='${user}' '${root}' ${run_env[*]@Q} ${entrypoint}" \
+log "starting ${entrypoint[*]} as ${user} on port ${port}"
+# A simple command in the background: $! is chroot itself, which execs env, which execs
+# the server, so the PID we stop is the server's.
+chroot --userspec="${user}" "${root}" "${run_env[@]}" "${entrypoint[@]}" \
   >"${repo}/.rootfs/server.log" 2>&1 &
 server_pid=$!
 
@@ -196,10 +202,10 @@ done
 [[ "${code}" == 200 ]] || die "GET /healthz answered ${code}"
 log "GET /healthz from outside the root: 200 $(curl -s "http://127.0.0.1:${port}/healthz")"
 
-if [[ -n "${healthcheck}" ]]; then
-  eval "chroot --userspec='${user}' '${root}' ${run_env[*]@Q} ${healthcheck}" \
+if [[ ${#healthcheck[@]} -gt 0 ]]; then
+  chroot --userspec="${user}" "${root}" "${run_env[@]}" "${healthcheck[@]}" \
     || die "HEALTHCHECK command failed inside the root"
-  log "HEALTHCHECK (${healthcheck}) inside the root: exit 0"
+  log "HEALTHCHECK (${healthcheck[*]}) inside the root: exit 0"
 fi
 
 if [[ -x "${root}/usr/local/bin/archive-tool" ]]; then
@@ -213,4 +219,5 @@ if [[ -x "${root}/usr/local/bin/archive-tool" ]]; then
   fi
 fi
 
+stop_server
 log "OK: the runtime stage serves /healthz with only: ${args[RUNTIME_PACKAGES]:-?}"
