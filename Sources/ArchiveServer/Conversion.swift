@@ -1,0 +1,68 @@
+import ArchiveCodec
+
+/// What a conversion request asks for, parsed from its query string on the loop before it is queued,
+/// so a bad parameter costs no worker time.
+enum ConversionRequest: Sendable {
+    case decode(view: ArchiveView, pretty: Bool)
+    case encode(format: PlistFormat)
+
+    init(route: Route, query: QueryParameters, path: String) throws(Problem) {
+        switch route {
+        case .decode:
+            let view: ArchiveView
+            switch query["view"]?.lowercased() {
+            case nil, "readable": view = .readable
+            case "raw": view = .raw
+            case let other?: throw Problem.invalidQuery("view must be readable or raw, not \(other)", path: path)
+            }
+            self = .decode(view: view, pretty: try Self.flag(query, "pretty", path: path))
+        case .encode:
+            switch query["format"]?.lowercased() {
+            case nil, "binary", "bplist": self = .encode(format: .binary)
+            case "xml": self = .encode(format: .xml)
+            case let other?: throw Problem.invalidQuery("format must be binary or xml, not \(other)", path: path)
+            }
+        case .healthz, .readyz, .metrics:
+            preconditionFailure("\(route) is not a conversion")
+        }
+    }
+
+    private static func flag(_ query: QueryParameters, _ name: String, path: String) throws(Problem) -> Bool {
+        switch query[name]?.lowercased() {
+        case nil, "0", "false", "no": return false
+        case "", "1", "true", "yes": return true
+        case let other?: throw Problem.invalidQuery("\(name) must be 1 or 0 (or true/false), not \(other)", path: path)
+        }
+    }
+}
+
+/// The work done on a worker thread. Depth is always measured (without recursion) before anything
+/// recursive runs, so a worker never goes deeper than `depthLimit`, which the codec's `StackBudget`
+/// derived from the worker's stack size.
+enum Conversion {
+    static func run(_ request: ConversionRequest, body: [UInt8], depthLimit: Int, path: String) -> HTTPResponse {
+        do {
+            switch request {
+            case let .decode(view, pretty):
+                let archive = try KeyedArchive(parsing: body)
+                let depth = archive.depth(of: view)
+                guard depth <= depthLimit else {
+                    return Problem.tooDeep(depth: depth, limit: depthLimit, what: "archive", path: path).response()
+                }
+                return HTTPResponse(status: 200, contentType: "application/json",
+                                    body: archive.json(view: view, pretty: pretty))
+            case let .encode(format):
+                let document = try JSONDocument(parsing: body)
+                let depth = document.depth
+                guard depth <= depthLimit else {
+                    return Problem.tooDeep(depth: depth, limit: depthLimit, what: "JSON document", path: path).response()
+                }
+                let archive = try document.archive(format: format)
+                let contentType = format == .xml ? "application/xml" : "application/x-bplist"
+                return HTTPResponse(status: 200, contentType: contentType, body: archive)
+            }
+        } catch {
+            return Problem(error, path: path).response()
+        }
+    }
+}

@@ -1,0 +1,121 @@
+/// Request metrics shared by all event loops, rendered in the Prometheus text format (version 0.0.4).
+///
+/// Updated once per reply, on the loop thread that sends it; one mutex keeps the loops consistent.
+/// The critical section is a few additions, so contention stays negligible next to HTTP parsing.
+final class Metrics: @unchecked Sendable {
+    /// Upper bounds of the latency histogram buckets, in seconds.
+    static let latencyBuckets: [Double] = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10]
+
+    private struct Histogram {
+        var counts = [UInt64](repeating: 0, count: Metrics.latencyBuckets.count)
+        var sum = 0.0
+        var count: UInt64 = 0
+    }
+
+    private struct RouteStatus: Hashable {
+        var route: String
+        var status: Int32
+    }
+
+    private let mutex = PThreadMutex()
+    private var requests: [RouteStatus: UInt64] = [:]
+    private var latency: [String: Histogram] = [:]
+    private var rejections: [RejectionReason: UInt64] = [:]
+    private var bytesIn: UInt64 = 0
+    private var bytesOut: UInt64 = 0
+    private var conversionsInFlight = 0
+
+    /// Point-in-time values read when rendering.
+    struct Gauges {
+        var pool: WorkerPool.Snapshot
+        var inFlight: Int
+        var depthLimit: Int
+        var stackSize: Int
+        var draining: Bool
+    }
+
+    /// Conversion requests handed to the pool and not yet answered.
+    var inFlight: Int { mutex.withLock { conversionsInFlight } }
+
+    func conversionQueued() {
+        mutex.withLock { conversionsInFlight += 1 }
+    }
+
+    /// Counts one reply. `finishesConversion` is true for replies to requests counted by `conversionQueued()`.
+    func record(route: String, status: Int32, seconds: Double, bytesIn: Int, bytesOut: Int,
+                rejection: RejectionReason?, finishesConversion: Bool) {
+        mutex.lock()
+        defer { mutex.unlock() }
+        if finishesConversion { conversionsInFlight -= 1 }
+        requests[RouteStatus(route: route, status: status), default: 0] += 1
+        var histogram = latency.removeValue(forKey: route) ?? Histogram()
+        if let bucket = Self.latencyBuckets.firstIndex(where: { seconds <= $0 }) {
+            histogram.counts[bucket] += 1
+        }
+        histogram.sum += seconds
+        histogram.count += 1
+        latency[route] = histogram
+        if let rejection { rejections[rejection, default: 0] += 1 }
+        self.bytesIn &+= UInt64(bytesIn)
+        self.bytesOut &+= UInt64(bytesOut)
+    }
+
+    func render(_ gauges: Gauges) -> String {
+        let (requests, latency, rejections, bytesIn, bytesOut) = mutex.withLock {
+            (self.requests, self.latency, self.rejections, self.bytesIn, self.bytesOut)
+        }
+        var out = ""
+        out.reserveCapacity(4096)
+        func header(_ name: String, _ type: String, _ help: String) {
+            out += "# HELP \(name) \(help)\n# TYPE \(name) \(type)\n"
+        }
+
+        header("archive_http_requests_total", "counter", "HTTP requests answered, by route and status code.")
+        for key in requests.keys.sorted(by: { ($0.route, $0.status) < ($1.route, $1.status) }) {
+            out += "archive_http_requests_total{route=\"\(key.route)\",status=\"\(key.status)\"} \(requests[key]!)\n"
+        }
+
+        header("archive_http_request_duration_seconds", "histogram",
+               "Time from the request being read to its reply being handed to the socket, by route.")
+        for route in latency.keys.sorted() {
+            let histogram = latency[route]!
+            var cumulative: UInt64 = 0
+            for (index, bound) in Self.latencyBuckets.enumerated() {
+                cumulative += histogram.counts[index]
+                out += "archive_http_request_duration_seconds_bucket{route=\"\(route)\",le=\"\(bound)\"} \(cumulative)\n"
+            }
+            out += "archive_http_request_duration_seconds_bucket{route=\"\(route)\",le=\"+Inf\"} \(histogram.count)\n"
+            out += "archive_http_request_duration_seconds_sum{route=\"\(route)\"} \(histogram.sum)\n"
+            out += "archive_http_request_duration_seconds_count{route=\"\(route)\"} \(histogram.count)\n"
+        }
+
+        header("archive_rejections_total", "counter",
+               "Requests refused without conversion: too_deep and body_too_large are 413, queue_full and draining are 503.")
+        for reason in RejectionReason.allCases {
+            out += "archive_rejections_total{reason=\"\(reason.rawValue)\"} \(rejections[reason] ?? 0)\n"
+        }
+
+        header("archive_http_request_bytes_total", "counter", "Request body bytes received on the conversion endpoints.")
+        out += "archive_http_request_bytes_total \(bytesIn)\n"
+        header("archive_http_response_bytes_total", "counter", "Response body bytes sent.")
+        out += "archive_http_response_bytes_total \(bytesOut)\n"
+
+        header("archive_queue_depth", "gauge", "Conversion jobs waiting for a worker.")
+        out += "archive_queue_depth \(gauges.pool.queued)\n"
+        header("archive_queue_limit", "gauge", "Jobs that may wait before requests get 503.")
+        out += "archive_queue_limit \(gauges.pool.queueLimit)\n"
+        header("archive_workers_busy", "gauge", "Workers converting right now.")
+        out += "archive_workers_busy \(gauges.pool.busy)\n"
+        header("archive_workers", "gauge", "Worker threads in the pool.")
+        out += "archive_workers \(gauges.pool.threads)\n"
+        header("archive_requests_in_flight", "gauge", "Conversion requests accepted and not yet answered.")
+        out += "archive_requests_in_flight \(gauges.inFlight)\n"
+        header("archive_depth_limit", "gauge", "Deepest archive or JSON document accepted, derived from the worker stack size.")
+        out += "archive_depth_limit \(gauges.depthLimit)\n"
+        header("archive_worker_stack_bytes", "gauge", "Configured stack size of each worker thread.")
+        out += "archive_worker_stack_bytes \(gauges.stackSize)\n"
+        header("archive_draining", "gauge", "1 while a graceful shutdown is in progress.")
+        out += "archive_draining \(gauges.draining ? 1 : 0)\n"
+        return out
+    }
+}

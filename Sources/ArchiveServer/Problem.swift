@@ -1,0 +1,118 @@
+import ArchiveCodec
+
+/// An RFC 9457 problem document (`application/problem+json`): the body of every 4xx and 5xx reply.
+///
+/// `type` is `urn:archive-service:problem:<slug>`; the slugs are listed in docs/service.md and are
+/// stable, so clients can switch on them. The extension members say where the input is wrong
+/// (`offset`, `uid`, `jsonPath`) or by how much it is too deep (`depth`, `limit`), when known.
+struct Problem: Sendable, Error {
+    var slug: String
+    var title: String
+    var status: Int32
+    var detail: String
+    var instance: String? = nil
+    var offset: Int? = nil
+    var uid: Int? = nil
+    var jsonPath: String? = nil
+    var depth: Int? = nil
+    var limit: Int? = nil
+    var headers: [HTTPResponse.Header] = []
+    /// Why a request was refused without being worked on, as counted in the rejection metrics.
+    var rejection: RejectionReason? = nil
+
+    static let typePrefix = "urn:archive-service:problem:"
+
+    var type: String { Self.typePrefix + slug }
+
+    func response() -> HTTPResponse {
+        var text = "{\"type\":\(JSONText.quoted(type)),\"title\":\(JSONText.quoted(title)),\"status\":\(status),\"detail\":\(JSONText.quoted(detail))"
+        if let instance { text += ",\"instance\":\(JSONText.quoted(instance))" }
+        if let offset { text += ",\"offset\":\(offset)" }
+        if let uid { text += ",\"uid\":\(uid)" }
+        if let jsonPath { text += ",\"jsonPath\":\(JSONText.quoted(jsonPath))" }
+        if let depth { text += ",\"depth\":\(depth)" }
+        if let limit { text += ",\"limit\":\(limit)" }
+        text += "}"
+        var response = HTTPResponse(status: status, contentType: "application/problem+json", headers: headers, body: Array(text.utf8))
+        response.rejection = rejection
+        return response
+    }
+}
+
+enum RejectionReason: String, Sendable, CaseIterable {
+    case tooDeep = "too_deep"
+    case bodyTooLarge = "body_too_large"
+    case queueFull = "queue_full"
+    case draining = "draining"
+}
+
+extension Problem {
+    static func notFound(path: String) -> Problem {
+        Problem(slug: "not-found", title: "Not Found", status: 404,
+                detail: "No resource at \(path). Endpoints: POST /v1/decode, POST /v1/encode, GET /healthz, GET /readyz, GET /metrics.",
+                instance: path)
+    }
+
+    static func methodNotAllowed(method: String, path: String, allow: String) -> Problem {
+        Problem(slug: "method-not-allowed", title: "Method Not Allowed", status: 405,
+                detail: "\(path) does not support \(method); allowed: \(allow).", instance: path,
+                headers: [.init(name: "Allow", value: allow)])
+    }
+
+    static func emptyBody(path: String) -> Problem {
+        Problem(slug: "empty-body", title: "Empty request body", status: 400,
+                detail: "The request has no body; send the document to convert.", instance: path)
+    }
+
+    static func invalidQuery(_ detail: String, path: String) -> Problem {
+        Problem(slug: "invalid-query", title: "Invalid query parameter", status: 400, detail: detail, instance: path)
+    }
+
+    static func bodyTooLarge(size: Int, limit: Int, path: String) -> Problem {
+        Problem(slug: "body-too-large", title: "Request body too large", status: 413,
+                detail: "The body has \(size) bytes; the limit is \(limit).", instance: path, rejection: .bodyTooLarge)
+    }
+
+    static func unsupportedMediaType(_ contentType: String, path: String) -> Problem {
+        Problem(slug: "unsupported-media-type", title: "Unsupported Media Type", status: 415,
+                detail: "\(path) takes a JSON document (application/json or a +json type), not \(contentType).",
+                instance: path)
+    }
+
+    static func tooDeep(depth: Int, limit: Int, what: String, path: String) -> Problem {
+        Problem(slug: "too-deep", title: "Nesting too deep", status: 413,
+                detail: "The \(what) nests \(depth) levels deep; this server's worker stack admits at most \(limit). A larger --stack-size raises the limit.",
+                instance: path, depth: depth, limit: limit, rejection: .tooDeep)
+    }
+
+    static func overloaded(path: String) -> Problem {
+        Problem(slug: "overloaded", title: "Service Unavailable", status: 503,
+                detail: "All workers are busy and the queue is full; retry shortly.", instance: path,
+                headers: [.init(name: "Retry-After", value: "1")], rejection: .queueFull)
+    }
+
+    static func draining(path: String) -> Problem {
+        Problem(slug: "shutting-down", title: "Service Unavailable", status: 503,
+                detail: "The server is shutting down and takes no new work.", instance: path,
+                headers: [.init(name: "Retry-After", value: "1")], rejection: .draining)
+    }
+
+    static func notReady(reason: String) -> Problem {
+        Problem(slug: "not-ready", title: "Service Unavailable", status: 503, detail: reason, instance: "/readyz",
+                headers: [.init(name: "Retry-After", value: "1")])
+    }
+
+    /// Maps a codec failure: unreadable input is 400; input that parses but is not a valid archive or
+    /// archive document is 422.
+    init(_ error: CodecError, path: String) {
+        let (slug, title, status): (String, String, Int32) = switch error.kind {
+        case .malformedPlist: ("malformed-plist", "Malformed property list", 400)
+        case .malformedJSON: ("malformed-json", "Malformed JSON", 400)
+        case .notKeyedArchive: ("not-keyed-archive", "Not a keyed archive", 422)
+        case .invalidArchive: ("invalid-archive", "Invalid keyed archive", 422)
+        case .invalidDocument: ("invalid-document", "Invalid archive document", 422)
+        }
+        self.init(slug: slug, title: title, status: status, detail: error.message, instance: path,
+                  offset: error.byteOffset, uid: error.uid, jsonPath: error.jsonPath)
+    }
+}

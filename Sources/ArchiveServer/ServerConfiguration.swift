@@ -1,0 +1,97 @@
+import ArchiveCodec
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Everything the server can be told at start-up. Plain values: parsing flags and environment
+/// variables is the executable's job; `validate()` is the single place that says what is allowed.
+public struct ServerConfiguration: Sendable, Equatable {
+    /// Address to listen on; a numeric IPv4/IPv6 address or a resolvable host name.
+    public var host: String = "0.0.0.0"
+    /// TCP port; 0 asks the kernel for a free one (`ArchiveHTTPServer.start()` returns it).
+    public var port: Int = 8080
+    /// Conversion threads. Default: one per online core.
+    public var workers: Int = ServerConfiguration.onlineCores
+    /// libevent loops, each on its own thread with its own `SO_REUSEPORT` listener. They parse HTTP
+    /// and answer the probes; conversions never run on them. Default: one per core, at most 4.
+    public var eventLoops: Int = min(4, ServerConfiguration.onlineCores)
+    /// Stack size of every worker thread, in bytes. The depth limit is derived from it.
+    public var stackSize: Int = 8 << 20
+    /// Requests that may wait for a worker beyond those being worked on; one more gets 503.
+    public var queueLimit: Int = 64
+    /// Largest request body accepted, in bytes; larger bodies get 413 before they are buffered.
+    public var maxBodySize: Int = 64 << 20
+    /// Seconds a connection may stay idle, or take to send a request or read a reply.
+    public var timeout: Int = 30
+    /// Seconds a graceful shutdown waits for in-flight requests before it gives up on them.
+    public var drainTimeout: Int = 20
+    /// Whether SIGTERM and SIGINT start a graceful shutdown. Only one server per process may own
+    /// the signals (libevent delivers them to a single event base), so embedders and tests leave it off.
+    public var handleSignals: Bool = false
+
+    public init() {}
+
+    /// Deepest archive (or JSON document) accepted: the depth the codec's recursive writer or
+    /// encoder may reach on a worker thread with `stackSize` bytes of stack.
+    public var depthLimit: Int { StackBudget.maxDepth(stackSize: stackSize) }
+
+    public static var onlineCores: Int {
+        let n = sysconf(Int32(_SC_NPROCESSORS_ONLN))
+        return n > 0 ? Int(n) : 1
+    }
+
+    /// Largest stack accepted. Beyond this the limit is no longer the stack but memory per thread.
+    public static let maximumStackSize = 1 << 30
+
+    public func validate() throws(ConfigurationError) {
+        func fail(_ message: String) -> ConfigurationError { ConfigurationError(message: message) }
+        if host.isEmpty { throw fail("host must not be empty") }
+        if !(0...65_535).contains(port) { throw fail("port must be between 0 and 65535, got \(port)") }
+        if !(1...1_024).contains(workers) { throw fail("workers must be between 1 and 1024, got \(workers)") }
+        if !(1...64).contains(eventLoops) { throw fail("event loops must be between 1 and 64, got \(eventLoops)") }
+        if stackSize < StackBudget.minimumStackSize {
+            throw fail("stack size must be at least \(StackBudget.minimumStackSize) bytes (the codec's minimum), got \(stackSize)")
+        }
+        if stackSize > Self.maximumStackSize {
+            throw fail("stack size must be at most \(Self.maximumStackSize) bytes, got \(stackSize)")
+        }
+        if !(0...1_000_000).contains(queueLimit) { throw fail("queue limit must be between 0 and 1000000, got \(queueLimit)") }
+        if !(1...(1 << 32)).contains(maxBodySize) { throw fail("max body size must be between 1 byte and 4 GiB, got \(maxBodySize)") }
+        if !(1...86_400).contains(timeout) { throw fail("timeout must be between 1 and 86400 seconds, got \(timeout)") }
+        if !(0...86_400).contains(drainTimeout) { throw fail("drain timeout must be between 0 and 86400 seconds, got \(drainTimeout)") }
+    }
+
+    /// Parses a byte count: plain digits, or digits followed by K, M or G (powers of 1024), optionally
+    /// with a trailing "B" or "iB" ("512K", "64M", "8MiB", "1g"). Returns nil for anything else or on overflow.
+    public static func parseByteSize(_ text: String) -> Int? {
+        var s = Substring(text.trimmingWhitespace().lowercased())
+        if s.hasSuffix("ib") { s = s.dropLast(2) } else if s.hasSuffix("b") { s = s.dropLast() }
+        var multiplier = 1
+        switch s.last {
+        case "k": multiplier = 1 << 10
+        case "m": multiplier = 1 << 20
+        case "g": multiplier = 1 << 30
+        default: break
+        }
+        if multiplier != 1 { s = s.dropLast() }
+        guard !s.isEmpty, s.allSatisfy({ $0.isASCII && $0.isNumber }), let value = Int(s) else { return nil }
+        let (product, overflow) = value.multipliedReportingOverflow(by: multiplier)
+        return overflow ? nil : product
+    }
+}
+
+public struct ConfigurationError: Error, Sendable, CustomStringConvertible {
+    public let message: String
+    public var description: String { message }
+}
+
+extension String {
+    func trimmingWhitespace() -> String {
+        let scalars = unicodeScalars
+        guard let first = scalars.firstIndex(where: { !$0.properties.isWhitespace }) else { return "" }
+        let last = scalars.lastIndex(where: { !$0.properties.isWhitespace })!
+        return String(scalars[first...last])
+    }
+}

@@ -1,0 +1,58 @@
+import Logging
+
+/// Test and embedding hooks. Production leaves them empty.
+public struct ServerHooks: Sendable {
+    /// Runs on the worker thread at the start of every conversion job, before the body is parsed.
+    /// Tests use it to hold workers busy deterministically.
+    public var beforeConversion: (@Sendable () -> Void)?
+
+    public init(beforeConversion: (@Sendable () -> Void)? = nil) {
+        self.beforeConversion = beforeConversion
+    }
+}
+
+/// What every event loop shares: read-only settings plus the thread-safe pool and metrics.
+final class ServerContext: Sendable {
+    let configuration: ServerConfiguration
+    let depthLimit: Int
+    let pool: WorkerPool
+    let metrics: Metrics
+    let logger: Logger
+    let accessLog: AccessLog
+    let hooks: ServerHooks
+    private let drainState = DrainState()
+
+    init(configuration: ServerConfiguration, pool: WorkerPool, logger: Logger, hooks: ServerHooks) {
+        self.configuration = configuration
+        self.depthLimit = configuration.depthLimit
+        self.pool = pool
+        self.metrics = Metrics()
+        self.logger = logger
+        self.accessLog = AccessLog(logger: logger)
+        self.hooks = hooks
+    }
+
+    var isDraining: Bool { drainState.isDraining }
+
+    /// Marks the server draining; returns false if it already was.
+    func markDraining() -> Bool { drainState.mark() }
+
+    func renderMetrics() -> String {
+        metrics.render(.init(pool: pool.snapshot, inFlight: metrics.inFlight, depthLimit: depthLimit,
+                             stackSize: configuration.stackSize, draining: isDraining))
+    }
+}
+
+private final class DrainState: @unchecked Sendable {
+    private let mutex = PThreadMutex()
+    private var draining = false
+
+    var isDraining: Bool { mutex.withLock { draining } }
+
+    func mark() -> Bool {
+        mutex.withLock {
+            defer { draining = true }
+            return !draining
+        }
+    }
+}

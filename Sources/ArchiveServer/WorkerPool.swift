@@ -1,0 +1,156 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A fixed set of raw pthreads, each created with an exact stack size, fed from a bounded FIFO.
+///
+/// Raw pthreads rather than `Thread` or Dispatch because the stack size is what makes the depth limit
+/// safe: `Thread.stackSize` silently ignores small values and Dispatch threads have whatever stack the
+/// system gives them. The queue is bounded so that overload turns into an immediate 503 instead of
+/// unbounded memory and latency.
+///
+/// Capacity: `threadCount` jobs running plus `queueLimit` waiting. `submit` never blocks.
+/// Every worker holds a reference to the pool until it exits, so a pool lives until `shutdown()`.
+public final class WorkerPool: @unchecked Sendable {
+    public typealias Job = @Sendable () -> Void
+
+    public struct Snapshot: Sendable, Equatable {
+        public var threads: Int
+        public var busy: Int
+        public var queued: Int
+        public var queueLimit: Int
+        /// True while one more job would be accepted.
+        public var hasCapacity: Bool { busy + queued < threads + queueLimit && threads > 0 }
+    }
+
+    public let threadCount: Int
+    public let stackSize: Int
+    public let queueLimit: Int
+
+    private let mutex = PThreadMutex()
+    private let workAvailable = PThreadCondition()
+    // Guarded by `mutex`: ring buffer of waiting jobs, counts and lifecycle.
+    private var ring: [Job?]
+    private var head = 0
+    private var queued = 0
+    private var busy = 0
+    private var stopping = false
+    private var discardOnStop = false
+    private var threads: [pthread_t] = []
+
+    /// Starts `threadCount` threads with `stackSize`-byte stacks (rounded up to whole pages).
+    /// Throws, after stopping any thread it did start, if a thread cannot be created.
+    public init(threadCount: Int, stackSize: Int, queueLimit: Int) throws(WorkerPoolError) {
+        precondition(threadCount > 0 && queueLimit >= 0 && stackSize > 0)
+        self.threadCount = threadCount
+        self.queueLimit = queueLimit
+        let page = max(4096, Int(sysconf(Int32(_SC_PAGESIZE))))
+        self.stackSize = (stackSize + page - 1) / page * page
+        // Waiting jobs never exceed the capacity, so the ring never needs to grow.
+        ring = Array(repeating: nil, count: threadCount + queueLimit)
+
+        var attr = pthread_attr_t()
+        var rc = pthread_attr_init(&attr)
+        guard rc == 0 else { throw WorkerPoolError(call: "pthread_attr_init", code: rc) }
+        defer { pthread_attr_destroy(&attr) }
+        rc = pthread_attr_setstacksize(&attr, self.stackSize)
+        guard rc == 0 else { throw WorkerPoolError(call: "pthread_attr_setstacksize(\(self.stackSize))", code: rc) }
+        rc = pthread_attr_setdetachstate(&attr, Int32(PTHREAD_CREATE_JOINABLE))
+        guard rc == 0 else { throw WorkerPoolError(call: "pthread_attr_setdetachstate", code: rc) }
+
+        for _ in 0..<threadCount {
+            let context = Unmanaged.passRetained(self).toOpaque()
+            var thread = pthread_t()
+            rc = pthread_create(&thread, &attr, { raw in
+                let pool = Unmanaged<WorkerPool>.fromOpaque(raw!).takeRetainedValue()
+                pool.workerLoop()
+                return nil
+            }, context)
+            guard rc == 0 else {
+                Unmanaged<WorkerPool>.fromOpaque(context).release()
+                shutdown(discardPending: true)
+                throw WorkerPoolError(call: "pthread_create", code: rc)
+            }
+            mutex.withLock { threads.append(thread) }
+        }
+    }
+
+    /// Queues `job` unless the pool is full or stopping. Returns whether it was accepted.
+    public func submit(_ job: @escaping Job) -> Bool {
+        mutex.lock()
+        guard !stopping, busy + queued < threadCount + queueLimit else {
+            mutex.unlock()
+            return false
+        }
+        ring[(head + queued) % ring.count] = job
+        queued += 1
+        mutex.unlock()
+        workAvailable.signal()
+        return true
+    }
+
+    public var snapshot: Snapshot {
+        mutex.withLock { Snapshot(threads: threadCount, busy: busy, queued: queued, queueLimit: queueLimit) }
+    }
+
+    /// Stops the pool and joins every thread. Jobs already running always finish; waiting jobs run
+    /// first unless `discardPending`. Idempotent; must not be called from a worker thread.
+    public func shutdown(discardPending: Bool = false) {
+        mutex.withLock {
+            stopping = true
+            if discardPending { discardOnStop = true }
+        }
+        workAvailable.broadcast()
+        joinAll()
+    }
+
+    private func joinAll() {
+        let toJoin: [pthread_t] = mutex.withLock {
+            defer { threads.removeAll() }
+            return threads
+        }
+        for thread in toJoin {
+            let rc = pthread_join(thread, nil)
+            precondition(rc == 0, "pthread_join failed with \(rc)")
+        }
+    }
+
+    private func workerLoop() {
+        mutex.lock()
+        while true {
+            while queued == 0 && !stopping {
+                workAvailable.wait(mutex)
+            }
+            if stopping && (queued == 0 || discardOnStop) {
+                while queued > 0 { _ = dequeue() }
+                mutex.unlock()
+                return
+            }
+            let job = dequeue()
+            busy += 1
+            mutex.unlock()
+            job()
+            mutex.lock()
+            busy -= 1
+        }
+    }
+
+    /// Caller holds `mutex` and has checked `queued > 0`.
+    private func dequeue() -> Job {
+        let job = ring[head]!
+        ring[head] = nil
+        head = (head + 1) % ring.count
+        queued -= 1
+        return job
+    }
+}
+
+public struct WorkerPoolError: Error, Sendable, CustomStringConvertible {
+    public let call: String
+    public let code: Int32
+    public var description: String {
+        "\(call) failed: \(String(cString: strerror(code))) (\(code))"
+    }
+}
