@@ -54,8 +54,10 @@ enum Conversion {
             case let .encode(format):
                 let document = try JSONDocument(parsing: body)
                 let depth = document.depth
-                guard depth <= depthLimit else {
-                    return Problem.tooDeep(depth: depth, limit: depthLimit, what: "JSON document", path: path).response()
+                // The encoder's frames are larger than the writer's: scale the same stack.
+                let encodeLimit = depthLimit * StackBudget.bytesPerLevel / StackBudget.encodeBytesPerLevel
+                guard depth <= encodeLimit else {
+                    return Problem.tooDeep(depth: depth, limit: encodeLimit, what: "JSON document", path: path).response()
                 }
                 let archive = try document.archive(format: format)
                 let contentType = format == .xml ? "application/xml" : "application/x-bplist"

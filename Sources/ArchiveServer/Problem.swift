@@ -111,6 +111,7 @@ extension Problem {
         case .notKeyedArchive: ("not-keyed-archive", "Not a keyed archive", 422)
         case .invalidArchive: ("invalid-archive", "Invalid keyed archive", 422)
         case .invalidDocument: ("invalid-document", "Invalid archive document", 422)
+        case .limitExceeded: ("too-deep", "Input nested too deeply", 413)
         }
         self.init(slug: slug, title: title, status: status, detail: error.message, instance: path,
                   offset: error.byteOffset, uid: error.uid, jsonPath: error.jsonPath)
