@@ -174,6 +174,7 @@ struct ArchiveEncoder {
         }
     }
 
+    @inline(never)
     private mutating func encodeObjectNode(_ index: Int) throws(CodecError) -> Int {
         let meta = try readMeta(index)
         if let target = meta.ref {
@@ -193,18 +194,31 @@ struct ArchiveEncoder {
                 try fillDictionary(uid, meta: meta, keys: meta.data)
                 return uid
             }
-            let uid = uidFor(index, meta: meta)
-            var entries: [(StaticString?, [UInt8], UInt32)] = []
-            for (key, value) in meta.data {
-                path.append(.key(value - 1))
-                entries.append((nil, key, try encodeKeyValue(value)))
-                path.removeLast()
-            }
-            try fillInstance(uid, meta: meta, defaultClass: "", entries: [], extra: entries)
-            return uid
+            return try encodeGeneric(index, meta: meta)
         }
         path.append(.key(wrapper.node - 1))
         defer { path.removeLast() }
+        return try encodeWrapper(index, meta: meta, wrapper: wrapper)
+    }
+
+    /// A class instance with its archived keys (in key context).
+    @inline(never)
+    private mutating func encodeGeneric(_ index: Int, meta: Meta) throws(CodecError) -> Int {
+        let uid = uidFor(index, meta: meta)
+        var entries: [(StaticString?, [UInt8], UInt32)] = []
+        for (key, value) in meta.data {
+            path.append(.key(value - 1))
+            entries.append((nil, key, try encodeKeyValue(value)))
+            path.removeLast()
+        }
+        try fillInstance(uid, meta: meta, defaultClass: "", entries: [], extra: entries)
+        return uid
+    }
+
+    /// The readable wrappers (`$array`, `$dict`, `$date`, …). Kept apart from the generic
+    /// path so the frames on the recursion stay small.
+    @inline(never)
+    private mutating func encodeWrapper(_ index: Int, meta: Meta, wrapper: (name: String, node: Int)) throws(CodecError) -> Int {
         let value = document.node(wrapper.node)
         func requireNoClass() throws(CodecError) {
             guard meta.className == nil, meta.chain == nil, meta.hints == nil else {
@@ -353,6 +367,7 @@ struct ArchiveEncoder {
     }
 
     /// The content of `$inline` (or of `$plist`): a plist value held in place.
+    @inline(never)
     private mutating func encodeInlineBody(_ index: Int) throws(CodecError) -> UInt32 {
         let node = document.node(index)
         switch node.kind {
@@ -425,6 +440,7 @@ struct ArchiveEncoder {
         return objects.count - 1
     }
 
+    @inline(never)
     private mutating func fillInstance(
         _ uid: Int, meta: Meta, defaultClass: String, entries: [(StaticString, UInt32)],
         extra: [(StaticString?, [UInt8], UInt32)] = []
@@ -476,6 +492,7 @@ struct ArchiveEncoder {
     ]
 
     /// Sorts an object's members into the mapping's `$` keys and its data keys.
+    @inline(never)
     private mutating func readMeta(_ index: Int) throws(CodecError) -> Meta {
         var meta = Meta()
         let members = document.members(of: index)
@@ -536,6 +553,7 @@ struct ArchiveEncoder {
     }
 
     /// The member `named` when it is the object's only member.
+    @inline(never)
     private func singleMember(_ index: Int, named name: StaticString) -> (key: Int, value: Int)? {
         guard document.node(index).kind == .object, document.node(index).count == 1 else { return nil }
         let member = document.members(of: index)[0]
@@ -604,6 +622,7 @@ struct ArchiveEncoder {
         }
     }
 
+    @inline(never)
     private mutating func dataNode(_ index: Int) throws(CodecError) -> UInt32 {
         guard document.node(index).kind == .string else { throw fail("expected base64 text", at: index) }
         let text = Array(document.string(index))

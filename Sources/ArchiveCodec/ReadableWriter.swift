@@ -85,6 +85,7 @@ struct ReadableWriter {
         depth -= 1
     }
 
+    @inline(never)
     private mutating func writeScalarObject(uid: Int, ref: Int, form: ObjectForm, keyContext: Bool, tracked: Bool) {
         let header = view.header(of: ref)
         if tracked {
@@ -140,99 +141,126 @@ struct ReadableWriter {
         }
     }
 
+    /// Dispatches to one small function per form: each sits on the recursive path, so each
+    /// keeps its frame small (see `StackBudget`).
     private mutating func writeExpanded(uid: Int, ref: Int, form: ObjectForm, tracked: Bool) {
         let header = view.header(of: ref)
         let info = archive.classOf[uid] >= 0 ? archive.classes[archive.classOf[uid]] : nil
         switch form {
-        case .array, .set:
-            let items = view.header(of: view.value(in: header, forKey: "NS.objects")!)
-            let defaultClass = form == .array ? FoundationClasses.defaultArrayClass : FoundationClasses.defaultSetClass
-            if form == .array && isBare(info, defaultClass: defaultClass, tracked: tracked) {
-                writeUIDArray(items)
-                return
-            }
-            out.openObject()
-            writeMeta(uid: uid, info: info, defaultClass: defaultClass, tracked: tracked)
-            out.key(form == .array ? "$array" : "$set")
+        case .array, .set: writeCollection(uid: uid, header: header, form: form, info: info, tracked: tracked)
+        case .orderedSet: writeOrderedSet(uid: uid, header: header, info: info, tracked: tracked)
+        case .stringKeyDictionary, .pairDictionary: writeDictionary(uid: uid, header: header, form: form, info: info, tracked: tracked)
+        case .mutableString, .classData, .date, .uuid: writeValueClass(uid: uid, header: header, form: form, info: info, tracked: tracked)
+        case .generic: writeGeneric(uid: uid, header: header, info: info, tracked: tracked)
+        default: writeRawObject(uid: uid, header: header, tracked: tracked)
+        }
+    }
+
+    @inline(never)
+    private mutating func writeCollection(uid: Int, header: PlistObjectHeader, form: ObjectForm, info: KeyedArchive.ClassInfo?, tracked: Bool) {
+        let items = view.header(of: view.value(in: header, forKey: "NS.objects")!)
+        let defaultClass = form == .array ? FoundationClasses.defaultArrayClass : FoundationClasses.defaultSetClass
+        if form == .array && isBare(info, defaultClass: defaultClass, tracked: tracked) {
             writeUIDArray(items)
-            out.closeObject()
-        case .orderedSet:
+            return
+        }
+        out.openObject()
+        writeMeta(uid: uid, info: info, defaultClass: defaultClass, tracked: tracked)
+        out.key(form == .array ? "$array" : "$set")
+        writeUIDArray(items)
+        out.closeObject()
+    }
+
+    @inline(never)
+    private mutating func writeOrderedSet(uid: Int, header: PlistObjectHeader, info: KeyedArchive.ClassInfo?, tracked: Bool) {
+        out.openObject()
+        writeMeta(uid: uid, info: info, defaultClass: FoundationClasses.defaultOrderedSetClass, tracked: tracked)
+        out.key("$orderedSet")
+        out.openArray()
+        for value in orderedSetValues(header) {
+            writeReference(Int(view.uid(view.header(of: value))), keyContext: false)
+        }
+        out.closeArray()
+        out.closeObject()
+    }
+
+    @inline(never)
+    private mutating func writeDictionary(uid: Int, header: PlistObjectHeader, form: ObjectForm, info: KeyedArchive.ClassInfo?, tracked: Bool) {
+        let keys = view.header(of: view.value(in: header, forKey: "NS.keys")!)
+        let values = view.header(of: view.value(in: header, forKey: "NS.objects")!)
+        let bare = form == .stringKeyDictionary
+            && isBare(info, defaultClass: FoundationClasses.defaultDictionaryClass, tracked: tracked)
+        if !bare {
             out.openObject()
-            writeMeta(uid: uid, info: info, defaultClass: FoundationClasses.defaultOrderedSetClass, tracked: tracked)
-            out.key("$orderedSet")
-            out.openArray()
-            for value in orderedSetValues(header) {
-                writeReference(Int(view.uid(view.header(of: value))), keyContext: false)
+            writeMeta(uid: uid, info: info, defaultClass: FoundationClasses.defaultDictionaryClass, tracked: tracked)
+            out.key("$dict")
+        }
+        if form == .stringKeyDictionary {
+            out.openObject()
+            for index in 0..<keys.count {
+                let keyUID = Int(view.uid(view.header(of: view.childRef(keys, index))))
+                writeKey(view.childRef(objectsHeader, keyUID))
+                writeReference(Int(view.uid(view.header(of: view.childRef(values, index)))), keyContext: false)
             }
-            out.closeArray()
             out.closeObject()
-        case .stringKeyDictionary, .pairDictionary:
-            let keys = view.header(of: view.value(in: header, forKey: "NS.keys")!)
-            let values = view.header(of: view.value(in: header, forKey: "NS.objects")!)
-            let bare = form == .stringKeyDictionary
-                && isBare(info, defaultClass: FoundationClasses.defaultDictionaryClass, tracked: tracked)
-            if !bare {
-                out.openObject()
-                writeMeta(uid: uid, info: info, defaultClass: FoundationClasses.defaultDictionaryClass, tracked: tracked)
-                out.key("$dict")
-            }
-            if form == .stringKeyDictionary {
-                out.openObject()
-                for index in 0..<keys.count {
-                    let keyUID = Int(view.uid(view.header(of: view.childRef(keys, index))))
-                    writeKey(view.childRef(objectsHeader, keyUID))
-                    writeReference(Int(view.uid(view.header(of: view.childRef(values, index)))), keyContext: false)
-                }
-                out.closeObject()
-            } else {
+        } else {
+            out.openArray()
+            for index in 0..<keys.count {
                 out.openArray()
-                for index in 0..<keys.count {
-                    out.openArray()
-                    writeReference(Int(view.uid(view.header(of: view.childRef(keys, index)))), keyContext: false)
-                    writeReference(Int(view.uid(view.header(of: view.childRef(values, index)))), keyContext: false)
-                    out.closeArray()
-                }
+                writeReference(Int(view.uid(view.header(of: view.childRef(keys, index)))), keyContext: false)
+                writeReference(Int(view.uid(view.header(of: view.childRef(values, index)))), keyContext: false)
                 out.closeArray()
             }
-            if !bare { out.closeObject() }
-        case .mutableString, .classData, .date, .uuid:
-            out.openObject()
-            let (defaultClass, key, field): (String, StaticString, StaticString) =
-                switch form {
-                case .mutableString: ("", "$string", "NS.string")
-                case .classData: ("", "$data", "NS.data")
-                case .date: ("NSDate", "$date", "NS.time")
-                default: ("NSUUID", "$uuid", "NS.uuidbytes")
-                }
-            writeMeta(uid: uid, info: info, defaultClass: defaultClass, tracked: tracked)
-            out.key(key)
-            let value = view.header(of: view.value(in: header, forKey: field)!)
-            switch form {
-            case .date: writeTime(view.real(value))
-            case .uuid: out.rawString(Self.uuidText(view.payload(value)))
-            default: writePlainScalar(value, form: form == .classData ? .data : .string)
-            }
-            out.closeObject()
-        case .generic:
-            out.openObject()
-            writeMeta(uid: uid, info: info, defaultClass: "", tracked: tracked)
-            for index in 0..<header.count {
-                let key = view.childRef(header, index)
-                if view.isString(key, equalTo: "$class") { continue }
-                writeKey(key)
-                writeKeyValue(view.childRef(header, header.count + index))
-            }
-            out.closeObject()
-        default:  // rawDict, rawArray
-            out.openObject()
-            if tracked {
-                out.key("$id")
-                out.int(Int64(uid))
-            }
-            out.key("$plist")
-            writeInlineContainer(header)
-            out.closeObject()
+            out.closeArray()
         }
+        if !bare { out.closeObject() }
+    }
+
+    /// NSMutableString, NSData/NSMutableData, NSDate, NSUUID: one value, no children.
+    @inline(never)
+    private mutating func writeValueClass(uid: Int, header: PlistObjectHeader, form: ObjectForm, info: KeyedArchive.ClassInfo?, tracked: Bool) {
+        out.openObject()
+        let (defaultClass, key, field): (String, StaticString, StaticString) =
+            switch form {
+            case .mutableString: ("", "$string", "NS.string")
+            case .classData: ("", "$data", "NS.data")
+            case .date: ("NSDate", "$date", "NS.time")
+            default: ("NSUUID", "$uuid", "NS.uuidbytes")
+            }
+        writeMeta(uid: uid, info: info, defaultClass: defaultClass, tracked: tracked)
+        out.key(key)
+        let value = view.header(of: view.value(in: header, forKey: field)!)
+        switch form {
+        case .date: writeTime(view.real(value))
+        case .uuid: out.rawString(Self.uuidText(view.payload(value)))
+        default: writePlainScalar(value, form: form == .classData ? .data : .string)
+        }
+        out.closeObject()
+    }
+
+    @inline(never)
+    private mutating func writeGeneric(uid: Int, header: PlistObjectHeader, info: KeyedArchive.ClassInfo?, tracked: Bool) {
+        out.openObject()
+        writeMeta(uid: uid, info: info, defaultClass: "", tracked: tracked)
+        for index in 0..<header.count {
+            let key = view.childRef(header, index)
+            if view.isString(key, equalTo: "$class") { continue }
+            writeKey(key)
+            writeKeyValue(view.childRef(header, header.count + index))
+        }
+        out.closeObject()
+    }
+
+    @inline(never)
+    private mutating func writeRawObject(uid: Int, header: PlistObjectHeader, tracked: Bool) {
+        out.openObject()
+        if tracked {
+            out.key("$id")
+            out.int(Int64(uid))
+        }
+        out.key("$plist")
+        writeInlineContainer(header)
+        out.closeObject()
     }
 
     private func isBare(_ info: KeyedArchive.ClassInfo?, defaultClass: String, tracked: Bool) -> Bool {
@@ -242,6 +270,7 @@ struct ReadableWriter {
 
     /// `$class` (unless it is the wrapper's default), `$classes` when not the usual chain,
     /// `$classhints` when present, `$id` when the object is shared.
+    @inline(never)
     private mutating func writeMeta(uid: Int, info: KeyedArchive.ClassInfo?, defaultClass: String, tracked: Bool) {
         if let info {
             if info.name != defaultClass {

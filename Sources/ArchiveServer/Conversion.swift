@@ -36,26 +36,33 @@ enum ConversionRequest: Sendable {
     }
 }
 
+/// The depths a worker's stack admits, from the codec's `StackBudget` for the configured stack size.
+struct DepthLimits: Sendable {
+    /// Deepest readable JSON the decoder's writer may produce (`KeyedArchive.depth(of:)`).
+    var decode: Int
+    /// Deepest JSON document the encoder may take (`JSONDocument.depth`); its frames are larger.
+    var encode: Int
+}
+
 /// The work done on a worker thread. Depth is always measured (without recursion) before anything
-/// recursive runs, so a worker never goes deeper than `depthLimit`, which the codec's `StackBudget`
-/// derived from the worker's stack size.
+/// recursive runs, so a worker never goes deeper than its stack admits.
 enum Conversion {
-    static func run(_ request: ConversionRequest, body: [UInt8], depthLimit: Int, path: String) -> HTTPResponse {
+    static func run(_ request: ConversionRequest, body: [UInt8], limits: DepthLimits, path: String) -> HTTPResponse {
         do {
             switch request {
             case let .decode(view, pretty):
                 let archive = try KeyedArchive(parsing: body)
                 let depth = archive.depth(of: view)
-                guard depth <= depthLimit else {
-                    return Problem.tooDeep(depth: depth, limit: depthLimit, what: "archive", path: path).response()
+                guard depth <= limits.decode else {
+                    return Problem.tooDeep(depth: depth, limit: limits.decode, what: "archive", path: path).response()
                 }
                 return HTTPResponse(status: 200, contentType: "application/json",
                                     body: archive.json(view: view, pretty: pretty))
             case let .encode(format):
                 let document = try JSONDocument(parsing: body)
                 let depth = document.depth
-                guard depth <= depthLimit else {
-                    return Problem.tooDeep(depth: depth, limit: depthLimit, what: "JSON document", path: path).response()
+                guard depth <= limits.encode else {
+                    return Problem.tooDeep(depth: depth, limit: limits.encode, what: "JSON document", path: path).response()
                 }
                 let archive = try document.archive(format: format)
                 let contentType = format == .xml ? "application/xml" : "application/x-bplist"

@@ -29,7 +29,7 @@ final class Metrics: @unchecked Sendable {
     struct Gauges {
         var pool: WorkerPool.Snapshot
         var inFlight: Int
-        var depthLimit: Int
+        var limits: DepthLimits
         var stackSize: Int
         var draining: Bool
     }
@@ -110,8 +110,10 @@ final class Metrics: @unchecked Sendable {
         out += "archive_workers \(gauges.pool.threads)\n"
         header("archive_requests_in_flight", "gauge", "Conversion requests accepted and not yet answered.")
         out += "archive_requests_in_flight \(gauges.inFlight)\n"
-        header("archive_depth_limit", "gauge", "Deepest archive or JSON document accepted, derived from the worker stack size.")
-        out += "archive_depth_limit \(gauges.depthLimit)\n"
+        header("archive_depth_limit", "gauge", "Deepest archive (readable JSON depth) decode accepts, derived from the worker stack size.")
+        out += "archive_depth_limit \(gauges.limits.decode)\n"
+        header("archive_encode_depth_limit", "gauge", "Deepest JSON document encode accepts, derived from the worker stack size.")
+        out += "archive_encode_depth_limit \(gauges.limits.encode)\n"
         header("archive_worker_stack_bytes", "gauge", "Configured stack size of each worker thread.")
         out += "archive_worker_stack_bytes \(gauges.stackSize)\n"
         header("archive_draining", "gauge", "1 while a graceful shutdown is in progress.")

@@ -79,7 +79,7 @@ extension EventLoop {
         let context = self.context
         let accepted = context.pool.submit { [pending] in
             context.hooks.beforeConversion?()
-            let response = Conversion.run(conversion, body: body, depthLimit: context.depthLimit, path: pending.path)
+            let response = Conversion.run(conversion, body: body, limits: context.limits, path: pending.path)
             self.post(.completed(pending, response))
         }
         if accepted {

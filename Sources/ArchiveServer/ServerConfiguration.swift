@@ -33,9 +33,12 @@ public struct ServerConfiguration: Sendable, Equatable {
 
     public init() {}
 
-    /// Deepest archive (or JSON document) accepted: the depth the codec's recursive writer or
-    /// encoder may reach on a worker thread with `stackSize` bytes of stack.
+    /// Deepest archive accepted by decode: the depth the codec's recursive JSON writer may reach on
+    /// a worker thread with `stackSize` bytes of stack.
     public var depthLimit: Int { StackBudget.maxDepth(stackSize: stackSize) }
+
+    /// Deepest JSON document accepted by encode, on the same stack (the encoder's frames are larger).
+    public var encodeDepthLimit: Int { StackBudget.maxEncodeDepth(stackSize: stackSize) }
 
     public static var onlineCores: Int {
         let n = sysconf(Int32(_SC_NPROCESSORS_ONLN))

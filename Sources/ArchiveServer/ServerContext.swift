@@ -14,7 +14,7 @@ public struct ServerHooks: Sendable {
 /// What every event loop shares: read-only settings plus the thread-safe pool and metrics.
 final class ServerContext: Sendable {
     let configuration: ServerConfiguration
-    let depthLimit: Int
+    let limits: DepthLimits
     let pool: WorkerPool
     let metrics: Metrics
     let logger: Logger
@@ -24,7 +24,7 @@ final class ServerContext: Sendable {
 
     init(configuration: ServerConfiguration, pool: WorkerPool, logger: Logger, hooks: ServerHooks) {
         self.configuration = configuration
-        self.depthLimit = configuration.depthLimit
+        self.limits = DepthLimits(decode: configuration.depthLimit, encode: configuration.encodeDepthLimit)
         self.pool = pool
         self.metrics = Metrics()
         self.logger = logger
@@ -38,7 +38,7 @@ final class ServerContext: Sendable {
     func markDraining() -> Bool { drainState.mark() }
 
     func renderMetrics() -> String {
-        metrics.render(.init(pool: pool.snapshot, inFlight: metrics.inFlight, depthLimit: depthLimit,
+        metrics.render(.init(pool: pool.snapshot, inFlight: metrics.inFlight, limits: limits,
                              stackSize: configuration.stackSize, draining: isDraining))
     }
 }

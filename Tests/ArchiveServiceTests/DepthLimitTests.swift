@@ -50,6 +50,7 @@ final class DepthLimitTests: XCTestCase {
             var configuration = ServerConfiguration()
             configuration.stackSize = stack
             XCTAssertEqual(configuration.depthLimit, StackBudget.maxDepth(stackSize: stack))
+            XCTAssertEqual(configuration.encodeDepthLimit, StackBudget.maxEncodeDepth(stackSize: stack))
         }
         XCTAssertGreaterThan(StackBudget.maxDepth(stackSize: StackBudget.minimumStackSize), 0)
     }
@@ -78,12 +79,12 @@ final class DepthLimitTests: XCTestCase {
         assertTooDeep(try small.post("/v1/decode", archive), depth: archiveDepth, limit: small.server.depthLimit)
         XCTAssertEqual(try large.post("/v1/decode", archive).status, 200)
 
-        let document = nestedArrays(large.server.depthLimit)
+        XCTAssertLessThan(small.server.encodeDepthLimit, large.server.encodeDepthLimit)
+        let document = nestedArrays(large.server.encodeDepthLimit)
         let documentDepth = try JSONDocument(parsing: document).depth
-        XCTAssertLessThanOrEqual(documentDepth, large.server.depthLimit)
-        if documentDepth > small.server.depthLimit {
-            assertTooDeep(try small.post("/v1/encode", document), depth: documentDepth, limit: small.server.depthLimit)
-        }
+        XCTAssertLessThanOrEqual(documentDepth, large.server.encodeDepthLimit)
+        XCTAssertGreaterThan(documentDepth, small.server.encodeDepthLimit)
+        assertTooDeep(try small.post("/v1/encode", document), depth: documentDepth, limit: small.server.encodeDepthLimit)
         XCTAssertEqual(try large.post("/v1/encode", document).status, 200)
     }
 
@@ -91,13 +92,23 @@ final class DepthLimitTests: XCTestCase {
     /// a worker (no stack overflow, teardown included) and one level more is refused; cyclic and acyclic,
     /// several times over, and the process keeps serving. Same for a JSON document on encode.
     func testAtTheSmallestStackTheLimitIsExactAndSafe() throws {
+        try assertLimitIsExactAndSafe(stackSize: StackBudget.minimumStackSize)
+    }
+
+    /// The same at the default stack, where the reserve no longer hides an underestimated per-level
+    /// cost: thousands of levels, each of which must fit.
+    func testAtTheDefaultStackTheLimitIsExactAndSafe() throws {
+        try assertLimitIsExactAndSafe(stackSize: ServerConfiguration().stackSize)
+    }
+
+    private func assertLimitIsExactAndSafe(stackSize: Int, file: StaticString = #filePath, line: UInt = #line) throws {
         let server = try TestServer {
-            $0.stackSize = StackBudget.minimumStackSize
+            $0.stackSize = stackSize
             $0.workers = 1
         }
         defer { server.stop() }
         let limit = server.server.depthLimit
-        XCTAssertEqual(limit, StackBudget.maxDepth(stackSize: StackBudget.minimumStackSize))
+        XCTAssertEqual(limit, StackBudget.maxDepth(stackSize: stackSize))
 
         for tail in [TestArchives.Tail.nil, .cycle] {
             let count = try longestChain(withinDepth: limit, tail: tail)
@@ -121,15 +132,21 @@ final class DepthLimitTests: XCTestCase {
             XCTAssertEqual(try server.post("/v1/decode?view=raw", over).status, 200)
         }
 
-        var levels = limit
-        while try JSONDocument(parsing: nestedArrays(levels)).depth > limit { levels -= 1 }
+        let encodeLimit = server.server.encodeDepthLimit
+        XCTAssertEqual(encodeLimit, StackBudget.maxEncodeDepth(stackSize: stackSize))
+        var levels = encodeLimit
+        while levels > 1, try JSONDocument(parsing: nestedArrays(levels)).depth > encodeLimit { levels -= 1 }
         let document = nestedArrays(levels)
-        XCTAssertEqual(try server.post("/v1/encode", document).status, 200)
+        XCTAssertGreaterThanOrEqual(try JSONDocument(parsing: document).depth, encodeLimit - 2)
+        for format in ["binary", "xml"] {
+            let reply = try server.post("/v1/encode?format=\(format)", document)
+            XCTAssertEqual(reply.status, 200, reply.text.prefix(300) + "")
+        }
         var overLevels = levels + 1
-        while try JSONDocument(parsing: nestedArrays(overLevels)).depth <= limit, overLevels < levels + 64 { overLevels += 1 }
+        while try JSONDocument(parsing: nestedArrays(overLevels)).depth <= encodeLimit, overLevels < levels + 64 { overLevels += 1 }
         let overDocument = nestedArrays(overLevels)
         assertTooDeep(try server.post("/v1/encode", overDocument),
-                      depth: try JSONDocument(parsing: overDocument).depth, limit: limit)
+                      depth: try JSONDocument(parsing: overDocument).depth, limit: encodeLimit)
 
         XCTAssertEqual(try server.get("/healthz").status, 200)
     }

@@ -1,0 +1,60 @@
+# ArchiveService container image.
+#   docker build -t archive-service .
+#   docker run --rm -p 8080:8080 archive-service
+# Stage 1 builds both executables with the Swift runtime linked in statically, so the
+# runtime stage needs no Swift toolchain: only libevent (the HTTP front) plus what
+# debian:bookworm-slim already has (libc6, libstdc++6, libgcc-s1).
+# scripts/rootfs-check.sh proves the runtime stage without Docker, reading
+# RUNTIME_PACKAGES from this file: keep that ARG the only list of runtime packages.
+
+ARG SWIFT_IMAGE=swift:6.3.1-bookworm
+ARG RUNTIME_IMAGE=debian:bookworm-slim
+
+FROM ${SWIFT_IMAGE} AS build
+# hadolint ignore=DL3008
+RUN apt-get update \
+ && apt-get install -y --no-install-recommends libevent-dev \
+ && rm -rf /var/lib/apt/lists/*
+WORKDIR /src
+# Dependencies first, so source edits do not refetch them.
+COPY Package.swift ./
+RUN swift package resolve
+# Tests/ is copied because SwiftPM checks every declared target's folder exists.
+COPY Sources ./Sources
+COPY Tests ./Tests
+RUN swift build -c release --static-swift-stdlib \
+ && bin="$(swift build -c release --static-swift-stdlib --show-bin-path)" \
+ && install -D -m 0755 "${bin}/archive-service" /out/archive-service \
+ && install -D -m 0755 "${bin}/archive-tool" /out/archive-tool \
+ && strip --strip-debug /out/archive-service /out/archive-tool
+
+FROM ${RUNTIME_IMAGE}
+ARG RUNTIME_PACKAGES="libevent-2.1-7 libevent-pthreads-2.1-7"
+# Versions are not pinned: bookworm's point and security releases replace them on the
+# mirror, and a pin to a superseded version makes the build fail.
+# hadolint ignore=DL3008
+RUN apt-get update \
+ && apt-get install -y --no-install-recommends ${RUNTIME_PACKAGES} \
+ && rm -rf /var/lib/apt/lists/* \
+ && groupadd --gid 10001 archive \
+ && useradd --uid 10001 --gid archive --no-log-init --no-create-home --home-dir /nonexistent \
+      --shell /usr/sbin/nologin archive
+COPY --from=build /out/archive-service /out/archive-tool /usr/local/bin/
+COPY scripts/healthcheck.sh /usr/local/bin/healthcheck
+
+# Configuration (every setting also has a command-line flag; see README).
+# WORKERS unset = one worker per core; QUEUE_LIMIT / MAX_BODY_SIZE / TIMEOUT unset =
+# the service's built-in defaults.
+ENV HOST=0.0.0.0 \
+    PORT=8080 \
+    STACK_SIZE=8M \
+    LOG_LEVEL=info
+
+USER 10001:10001
+EXPOSE 8080
+# The service answers /healthz on its event loop, never behind queued work.
+HEALTHCHECK --interval=15s --timeout=3s --start-period=5s --retries=3 \
+  CMD ["/usr/local/bin/healthcheck"]
+# SIGTERM drains in-flight requests; give it time before SIGKILL (docker stop -t).
+STOPSIGNAL SIGTERM
+ENTRYPOINT ["/usr/local/bin/archive-service"]

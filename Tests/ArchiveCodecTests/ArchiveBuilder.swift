@@ -1,0 +1,106 @@
+@testable import ArchiveCodec
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Builds keyed archives for tests from a compact description of `$objects` entries.
+enum Entry {
+    case string(String)
+    case int(Int64)
+    case real(Double)
+    case bool(Bool)
+    case data([UInt8])
+    /// A class instance: class name and (key, value) pairs.
+    case object(String, [(String, Value)])
+    case array([Value])
+}
+
+indirect enum Value {
+    case uid(Int)
+    case int(Int64)
+    case real(Double)
+    case string(String)
+    case data([UInt8])
+    case array([Value])
+}
+
+func buildArchive(_ entries: [Entry], top: [(String, Value)] = [("root", .uid(1))], xml: Bool = false) throws -> [UInt8] {
+    var tree = PlistTree()
+    var classUIDs: [String: Int] = [:]
+    var objects: [UInt32] = [try tree.string("$null")]
+    var classEntries: [(String, Int)] = []
+    let classBase = entries.count + 1
+    for entry in entries {
+        if case .object(let name, _) = entry, classUIDs[name] == nil {
+            classUIDs[name] = classBase + classEntries.count
+            classEntries.append((name, classBase + classEntries.count))
+        }
+    }
+    func value(_ v: Value) throws -> UInt32 {
+        switch v {
+        case .uid(let u): return try tree.uid(UInt64(u))
+        case .int(let i): return try tree.integer(PlistInteger(signed: i))
+        case .real(let d): return try tree.real(d)
+        case .string(let s): return try tree.string(s)
+        case .data(let d): return try d.withUnsafeBufferPointer { try tree.data($0) }
+        case .array(let items): return try tree.array(items.map(value))
+        }
+    }
+    for entry in entries {
+        switch entry {
+        case .string(let s): objects.append(try tree.string(s))
+        case .int(let i): objects.append(try tree.integer(PlistInteger(signed: i)))
+        case .real(let d): objects.append(try tree.real(d))
+        case .bool(let b): objects.append(try tree.bool(b))
+        case .data(let d): objects.append(try d.withUnsafeBufferPointer { try tree.data($0) })
+        case .array(let items): objects.append(try tree.array(items.map(value)))
+        case .object(let name, let pairs):
+            var keys = [try tree.string("$class")]
+            var values = [try tree.uid(UInt64(classUIDs[name]!))]
+            for (k, v) in pairs {
+                keys.append(try tree.string(k))
+                values.append(try value(v))
+            }
+            objects.append(try tree.dict(keys: keys, values: values))
+        }
+    }
+    for (name, _) in classEntries {
+        let chain = FoundationClasses.defaultChain(for: name)
+        objects.append(try tree.dict(
+            keys: [try tree.string("$classname"), try tree.string("$classes")],
+            values: [try tree.string(name), try tree.array(chain.map { try tree.string($0) })]))
+    }
+    let topDict = try tree.dict(keys: try top.map { try tree.string($0.0) }, values: try top.map { try value($0.1) })
+    let root = try tree.dict(
+        keys: [try tree.string("$version"), try tree.string("$archiver"), try tree.string("$top"), try tree.string("$objects")],
+        values: [try tree.integer(PlistInteger(signed: 100_000)), try tree.string("NSKeyedArchiver"), topDict, try tree.array(objects)])
+    return xml ? XMLPlistWriter.write(tree, root: root) : BinaryPlistWriter.write(tree, root: root)
+}
+
+/// A linked list of `depth` Node objects; `cyclic` points the last back at the first.
+func chainArchive(depth: Int, cyclic: Bool = false) throws -> [UInt8] {
+    var entries: [Entry] = []
+    for i in 0..<depth {
+        let next = i + 1 < depth ? i + 2 : (cyclic ? 1 : 0)
+        entries.append(.object("Node", [("next", .uid(next)), ("n", .int(Int64(i)))]))
+    }
+    return try buildArchive(entries)
+}
+
+/// Runs `body` on a thread with a stack of `size` bytes (the tests' own deep recursion).
+func onThread(stackSize size: Int, _ body: @escaping () -> Void) {
+    final class Box { let body: () -> Void; init(_ b: @escaping () -> Void) { body = b } }
+    var attributes = pthread_attr_t()
+    pthread_attr_init(&attributes)
+    pthread_attr_setstacksize(&attributes, size)
+    var thread = pthread_t()
+    let box = Unmanaged.passRetained(Box(body)).toOpaque()
+    let rc = pthread_create(&thread, &attributes, { raw in
+        let box = Unmanaged<Box>.fromOpaque(raw!).takeRetainedValue()
+        box.body()
+        return nil
+    }, box)
+    precondition(rc == 0, "pthread_create failed: \(rc)")
+    pthread_join(thread, nil)
+    pthread_attr_destroy(&attributes)
+}

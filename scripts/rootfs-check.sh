@@ -1,0 +1,223 @@
+#!/bin/bash
+# Prove the Dockerfile's runtime stage works, without a Docker engine.
+#
+# 1. debootstrap --variant=minbase bookworm into .rootfs/bookworm (cached; --fresh redoes it),
+#    from the Debian mirror apt on this machine already uses.
+# 2. Replay the runtime stage of ./Dockerfile (everything after its last FROM) inside a
+#    chroot: ARG, RUN (via /bin/sh -c, so the same apt-get install and useradd run),
+#    COPY (--from=build /out/X takes the local release build of X), ENV, USER, ENTRYPOINT,
+#    HEALTHCHECK. Nothing else is installed into the root.
+# 3. Check every shared library of the binaries resolves inside the root (ldd).
+# 4. Start the ENTRYPOINT in the chroot as the USER with only the ENV, GET /healthz from
+#    outside (expect 200), run the HEALTHCHECK command inside (expect exit 0), and, when
+#    archive-tool was built, decode a fixture with it inside the root.
+# 5. Stop the server and unmount, also on failure.
+#
+# Needs root, debootstrap (apt-get install debootstrap) and curl. Takes 1-3 min the first
+# time (mostly debootstrap), seconds afterwards. Not part of .ci/run (see docs/shipping.md).
+#
+# Usage: scripts/rootfs-check.sh [--bin-dir DIR] [--port N] [--fresh]
+#   --bin-dir  where archive-service / archive-tool are (default: .build/release, which
+#              must be a `swift build -c release --static-swift-stdlib` build)
+set -euo pipefail
+
+repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+bin_dir="${repo}/.build/release"
+port=18080
+fresh=0
+while [[ $# -gt 0 ]]; do
+  case "$1" in
+    --bin-dir) bin_dir="$2"; shift 2 ;;
+    --port) port="$2"; shift 2 ;;
+    --fresh) fresh=1; shift ;;
+    *) echo "usage: $0 [--bin-dir DIR] [--port N] [--fresh]" >&2; exit 2 ;;
+  esac
+done
+
+die() { echo "rootfs-check: FAIL: $*" >&2; exit 1; }
+log() { echo "rootfs-check: $*" >&2; }
+
+[[ $EUID -eq 0 ]] || die "must run as root (debootstrap, chroot, mount)"
+command -v debootstrap >/dev/null || die "debootstrap missing: apt-get install -y debootstrap"
+command -v curl >/dev/null || die "curl missing"
+[[ -x "${bin_dir}/archive-service" ]] || die "${bin_dir}/archive-service not built (swift build -c release --static-swift-stdlib)"
+
+root="${repo}/.rootfs/bookworm"
+server_pid=""
+stop_server() {
+  if [[ -n "${server_pid}" ]] && kill -0 "${server_pid}" 2>/dev/null; then
+    kill -TERM "${server_pid}" 2>/dev/null || true
+    for _ in $(seq 50); do kill -0 "${server_pid}" 2>/dev/null || break; sleep 0.1; done
+    kill -KILL "${server_pid}" 2>/dev/null || true
+  fi
+  [[ -z "${server_pid}" ]] || wait "${server_pid}" 2>/dev/null || true
+  server_pid=""
+}
+cleanup() {
+  stop_server
+  for m in "${root}/proc" "${root}/dev"; do
+    mountpoint -q "$m" 2>/dev/null && umount -l "$m"
+  done
+  return 0
+}
+trap cleanup EXIT
+
+# The mirror apt already uses (deb822 .sources or one-line sources.list), not security.
+mirror="${MIRROR:-}"
+if [[ -z "${mirror}" ]]; then
+  mirror="$(cat /etc/apt/sources.list.d/*.sources 2>/dev/null \
+    | awk '/^URIs:/ { for (i = 2; i <= NF; i++) print $i }' \
+    | grep -E '/debian/?$' | head -n1 || true)"
+fi
+if [[ -z "${mirror}" ]]; then
+  mirror="$(grep -hE '^deb ' /etc/apt/sources.list 2>/dev/null \
+    | awk '{ print $2 }' | grep -E '/debian/?$' | head -n1 || true)"
+fi
+mirror="${mirror:-http://deb.debian.org/debian}"
+security="${SECURITY_MIRROR:-$(cat /etc/apt/sources.list.d/*.sources 2>/dev/null \
+  | awk '/^URIs:/ { for (i = 2; i <= NF; i++) print $i }' | grep -E '/debian-security/?$' | head -n1 || true)}"
+security="${security:-http://deb.debian.org/debian-security}"
+
+# Never delete through a bind mount left by an interrupted run (it would be the host's /dev).
+reset_root() {
+  for m in "${root}/proc" "${root}/dev"; do
+    mountpoint -q "$m" 2>/dev/null && umount -l "$m"
+  done
+  rm -rf --one-file-system "${root}"
+  mkdir -p "${root}"
+}
+
+# --- 1. minimal bookworm root ---------------------------------------------------------------
+if [[ ${fresh} -eq 1 || ! -f "${root}/.debootstrap-ok" ]]; then
+  log "debootstrap --variant=minbase bookworm ${root} ${mirror}"
+  reset_root
+  debootstrap --variant=minbase bookworm "${root}" "${mirror}" >"${repo}/.rootfs/debootstrap.log" 2>&1 \
+    || { tail -n 30 "${repo}/.rootfs/debootstrap.log" >&2; die "debootstrap failed"; }
+  touch "${root}/.debootstrap-ok"
+  # A fresh copy for each replay: the replay must start from the bare root.
+  tar -C "${root}" -cf "${repo}/.rootfs/bookworm-base.tar" .
+else
+  log "reusing debootstrapped root (restored from .rootfs/bookworm-base.tar)"
+  reset_root
+  tar -C "${root}" -xf "${repo}/.rootfs/bookworm-base.tar"
+fi
+cp /etc/resolv.conf "${root}/etc/resolv.conf"
+# The suites debian:bookworm-slim has enabled (debootstrap only sets up bookworm itself).
+rm -f "${root}/etc/apt/sources.list"
+cat >"${root}/etc/apt/sources.list.d/debian.sources" <<SOURCES
+Types: deb
+URIs: ${mirror}
+Suites: bookworm bookworm-updates
+Components: main
+Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
+
+Types: deb
+URIs: ${security}
+Suites: bookworm-security
+Components: main
+Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
+SOURCES
+mount -t proc proc "${root}/proc"
+mount --bind /dev "${root}/dev"
+
+# --- 2. replay the runtime stage --------------------------------------------------------------
+# Instructions after the last FROM, continuation lines joined, comments dropped.
+stage="$(awk '/^FROM /{ buf = "" ; next } { buf = buf $0 "\n" } END { printf "%s", buf }' "${repo}/Dockerfile" \
+  | grep -v '^[[:space:]]*#' | sed -e ':a' -e '/\\$/{N;s/\\\n//;ba' -e '}')"
+
+declare -A args=()
+env_vars=()
+user="root"
+entrypoint=()
+healthcheck=()
+# Exec-form JSON array -> one NUL-terminated word each (read with readarray -d '').
+json_argv() { python3 -c 'import json,sys; sys.stdout.write("".join(w + "\0" for w in json.loads(sys.argv[1])))' "$1"; }
+
+while IFS= read -r line; do
+  [[ -z "${line//[[:space:]]/}" ]] && continue
+  instr="${line%% *}"
+  rest="${line#* }"
+  case "${instr}" in
+    ARG)
+      name="${rest%%=*}"; value="${rest#*=}"; value="${value#\"}"; value="${value%\"}"
+      args["${name}"]="${value}" ;;
+    RUN)
+      log "RUN ${rest}"
+      arg_env=()
+      for k in "${!args[@]}"; do arg_env+=("${k}=${args[$k]}"); done
+      chroot "${root}" /usr/bin/env -i PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
+        DEBIAN_FRONTEND=noninteractive "${arg_env[@]}" /bin/sh -c "${rest}" >&2 \
+        || die "RUN failed: ${rest}" ;;
+    COPY)
+      read -r -a parts <<<"${rest}"
+      dest="${parts[-1]}"
+      unset 'parts[-1]'
+      for src in "${parts[@]}"; do
+        case "${src}" in
+          --from=*) continue ;;
+          /out/*) name="${src#/out/}"
+            if [[ -x "${bin_dir}/${name}" ]]; then from="${bin_dir}/${name}"
+            else log "COPY: ${bin_dir}/${name} not built, skipped"; continue; fi ;;
+          *) from="${repo}/${src}" ;;
+        esac
+        if [[ "${dest}" == */ ]]; then install -D -m 0755 "${from}" "${root}${dest}$(basename "${from}")"
+        else install -D -m 0755 "${from}" "${root}${dest}"; fi
+        log "COPY ${from} -> ${dest}"
+      done ;;
+    ENV)
+      read -r -a kvs <<<"${rest}"
+      env_vars+=("${kvs[@]}") ;;
+    USER) user="${rest}" ;;
+    ENTRYPOINT) readarray -d '' entrypoint < <(json_argv "${rest}") ;;
+    HEALTHCHECK) readarray -d '' healthcheck < <(json_argv "${rest#*CMD }") ;;
+    EXPOSE|STOPSIGNAL|WORKDIR|LABEL) ;;
+    *) die "rootfs-check does not know Dockerfile instruction ${instr}: extend it" ;;
+  esac
+done <<<"${stage}"
+[[ ${#entrypoint[@]} -gt 0 ]] || die "no ENTRYPOINT in the runtime stage"
+
+# --- 3. shared libraries -----------------------------------------------------------------------
+for b in "${root}"/usr/local/bin/archive-*; do
+  missing="$(chroot "${root}" ldd "/usr/local/bin/$(basename "$b")" | grep 'not found' || true)"
+  [[ -z "${missing}" ]] || die "$(basename "$b") has unresolved libraries in the runtime root: ${missing}"
+done
+log "all shared libraries resolve inside the root"
+
+# --- 4. run it ---------------------------------------------------------------------------------
+run_env=(/usr/bin/env -i PATH=/usr/local/bin:/usr/bin:/bin "${env_vars[@]}" "PORT=${port}")
+log "starting ${entrypoint[*]} as ${user} on port ${port}"
+# A simple command in the background: $! is chroot itself, which execs env, which execs
+# the server, so the PID we stop is the server's.
+chroot --userspec="${user}" "${root}" "${run_env[@]}" "${entrypoint[@]}" \
+  >"${repo}/.rootfs/server.log" 2>&1 &
+server_pid=$!
+
+code=000
+for _ in $(seq 100); do
+  kill -0 "${server_pid}" 2>/dev/null || { cat "${repo}/.rootfs/server.log" >&2; die "server exited"; }
+  code="$(curl -s -o /dev/null -w '%{http_code}' --max-time 2 "http://127.0.0.1:${port}/healthz" || true)"
+  [[ "${code}" == 200 ]] && break
+  sleep 0.1
+done
+[[ "${code}" == 200 ]] || die "GET /healthz answered ${code}"
+log "GET /healthz from outside the root: 200 $(curl -s "http://127.0.0.1:${port}/healthz")"
+
+if [[ ${#healthcheck[@]} -gt 0 ]]; then
+  chroot --userspec="${user}" "${root}" "${run_env[@]}" "${healthcheck[@]}" \
+    || die "HEALTHCHECK command failed inside the root"
+  log "HEALTHCHECK (${healthcheck[*]}) inside the root: exit 0"
+fi
+
+if [[ -x "${root}/usr/local/bin/archive-tool" ]]; then
+  fixture="$(find "${repo}/Tests" "${repo}/../shared/fixtures/apple" /work/shared/fixtures/apple \
+    -name goios_nsuuid.bin -print -quit 2>/dev/null || true)"
+  if [[ -n "${fixture}" ]]; then
+    install -m 0644 "${fixture}" "${root}/tmp/nsuuid.bin"
+    out="$(chroot --userspec="${user}" "${root}" /usr/local/bin/archive-tool decode /tmp/nsuuid.bin)" \
+      || die "archive-tool decode failed inside the root"
+    log "archive-tool decode inside the root: ${out}"
+  fi
+fi
+
+stop_server
+log "OK: the runtime stage serves /healthz with only: ${args[RUNTIME_PACKAGES]:-?}"
