@@ -47,6 +47,11 @@ struct DepthLimits: Sendable {
 /// The work done on a worker thread. Depth is always measured (without recursion) before anything
 /// recursive runs, so a worker never goes deeper than its stack admits.
 enum Conversion {
+    /// Deepest archive decoded with `?pretty=1`. Indentation grows with the square of the depth (each
+    /// line is indented by its level), so a 400 KB chain 18,000 levels deep would indent to over a
+    /// gigabyte; up to this depth the indentation stays under a few megabytes.
+    static let maxPrettyDepth = 1_000
+
     static func run(_ request: ConversionRequest, body: [UInt8], limits: DepthLimits, path: String) -> HTTPResponse {
         do {
             switch request {
@@ -55,6 +60,9 @@ enum Conversion {
                 let depth = archive.depth(of: view)
                 guard depth <= limits.decode else {
                     return Problem.tooDeep(depth: depth, limit: limits.decode, what: "archive", path: path).response()
+                }
+                guard !pretty || depth <= maxPrettyDepth else {
+                    return Problem.tooDeepToIndent(depth: depth, limit: maxPrettyDepth, path: path).response()
                 }
                 return HTTPResponse(status: 200, contentType: "application/json",
                                     body: archive.json(view: view, pretty: pretty))

@@ -89,6 +89,12 @@ extension Problem {
                 instance: path, depth: depth, limit: limit, rejection: .tooDeep)
     }
 
+    static func tooDeepToIndent(depth: Int, limit: Int, path: String) -> Problem {
+        Problem(slug: "too-deep-to-indent", title: "Nesting too deep to indent", status: 413,
+                detail: "The archive nests \(depth) levels deep; indented output (pretty=1) is limited to \(limit) levels because its size grows with the square of the depth. Ask for compact JSON instead.",
+                instance: path, depth: depth, limit: limit, rejection: .tooDeep)
+    }
+
     static func overloaded(path: String) -> Problem {
         Problem(slug: "overloaded", title: "Service Unavailable", status: 503,
                 detail: "All workers are busy and the queue is full; retry shortly.", instance: path,

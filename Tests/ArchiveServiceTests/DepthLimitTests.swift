@@ -66,6 +66,26 @@ final class DepthLimitTests: XCTestCase {
         XCTAssertTrue(try server.get("/metrics").text.contains("archive_rejections_total{reason=\"too_deep\"} 1\n"))
     }
 
+    /// Indented output grows with the square of the depth, so `pretty=1` is capped well below the stack
+    /// limit while compact output of the same archive converts.
+    func testPrettyOutputIsCappedForDeepArchives() throws {
+        let server = try TestServer { $0.stackSize = 64 << 20 }
+        defer { server.stop() }
+        let count = try longestChain(withinDepth: 1_200, tail: .nil)
+        let archive = TestArchives.linkedList(count: count)
+        let archiveDepth = try depth(archive)
+        XCTAssertGreaterThan(archiveDepth, 1_000)
+        XCTAssertLessThanOrEqual(archiveDepth, server.server.depthLimit)
+        let pretty = try server.post("/v1/decode?pretty=1", archive)
+        XCTAssertEqual(pretty.status, 413, pretty.text.prefix(300) + "")
+        XCTAssertEqual(pretty.jsonObject?["type"] as? String, "urn:archive-service:problem:too-deep-to-indent")
+        XCTAssertEqual(pretty.jsonObject?["depth"] as? Int, archiveDepth)
+        XCTAssertEqual(pretty.jsonObject?["limit"] as? Int, 1_000)
+        XCTAssertEqual(try server.post("/v1/decode", archive).status, 200)
+        let shallow = TestArchives.linkedList(count: try longestChain(withinDepth: 1_000, tail: .nil))
+        XCTAssertEqual(try server.post("/v1/decode?pretty=1", shallow).status, 200)
+    }
+
     func testLimitGrowsWithStackSize() throws {
         let small = try TestServer { $0.stackSize = StackBudget.minimumStackSize }
         defer { small.stop() }
@@ -121,11 +141,17 @@ final class DepthLimitTests: XCTestCase {
             let overDepth = try depth(over)
             XCTAssertGreaterThan(overDepth, limit)
             for _ in 0..<3 {
-                for pretty in ["0", "1"] {
-                    let reply = try server.post("/v1/decode?pretty=\(pretty)", atLimit)
-                    XCTAssertEqual(reply.status, 200, "\(tail): \(reply.text.prefix(300))")
-                }
+                let reply = try server.post("/v1/decode", atLimit)
+                XCTAssertEqual(reply.status, 200, "\(tail): \(reply.text.prefix(300))")
                 assertTooDeep(try server.post("/v1/decode", over), depth: overDepth, limit: limit)
+            }
+            let pretty = try server.post("/v1/decode?pretty=1", atLimit)
+            if atLimitDepth <= 1_000 {
+                XCTAssertEqual(pretty.status, 200, pretty.text.prefix(300) + "")
+            } else {
+                XCTAssertEqual(pretty.status, 413, pretty.text.prefix(300) + "")
+                XCTAssertEqual(pretty.jsonObject?["type"] as? String, "urn:archive-service:problem:too-deep-to-indent")
+                XCTAssertEqual(pretty.jsonObject?["limit"] as? Int, 1_000)
             }
             // The raw view of the same archive is flat: it converts even where the readable one may not.
             XCTAssertLessThanOrEqual(try depth(over, view: .raw), limit)
