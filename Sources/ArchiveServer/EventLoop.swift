@@ -63,6 +63,9 @@ final class EventLoop: @unchecked Sendable {
     var acceptPauseTimer: OpaquePointer?
     var lastAcceptErrorLog: UInt64 = 0
 
+    /// libevent 2.1's type for a request method it does not recognise (`EVHTTP_REQ_UNKNOWN_`).
+    static let unknownMethodBit: UInt16 = 1 << 15
+
     /// How long a drained loop waits for replies still being written to slow or vanished clients.
     private static let flushGraceNanos: UInt64 = 1_000_000_000
 
@@ -86,10 +89,12 @@ final class EventLoop: @unchecked Sendable {
         evhttp_set_timeout(http, Int32(config.timeout))
         evhttp_set_max_body_size(http, config.maxBodySize)
         evhttp_set_max_headers_size(http, 64 << 10)
-        // Accept every method libevent knows so that the router, not libevent, answers 405 with Allow.
+        // Let every method through so that the router, not libevent, answers 405 with Allow and a
+        // problem document. Bit 15 is libevent 2.1's internal EVHTTP_REQ_UNKNOWN_ (http-internal.h):
+        // without it, a method libevent does not know (QUERY, PROPFIND, …) gets libevent's HTML 501.
         let allMethods = [EVHTTP_REQ_GET, EVHTTP_REQ_POST, EVHTTP_REQ_HEAD, EVHTTP_REQ_PUT, EVHTTP_REQ_DELETE,
                           EVHTTP_REQ_OPTIONS, EVHTTP_REQ_TRACE, EVHTTP_REQ_CONNECT, EVHTTP_REQ_PATCH]
-        evhttp_set_allowed_methods(http, UInt16(allMethods.reduce(0) { $0 | $1.rawValue }))
+        evhttp_set_allowed_methods(http, UInt16(allMethods.reduce(0) { $0 | $1.rawValue }) | Self.unknownMethodBit)
         // Read an oversized body to its end before answering 413, so the client sees the reply
         // instead of a connection reset.
         _ = evhttp_set_flags(http, EVHTTP_SERVER_LINGERING_CLOSE)

@@ -59,7 +59,10 @@ extension Problem {
 
     static func methodNotAllowed(method: String, path: String, allow: String) -> Problem {
         Problem(slug: "method-not-allowed", title: "Method Not Allowed", status: 405,
-                detail: "\(path) does not support \(method); allowed: \(allow).", instance: path,
+                detail: method == HTTPMethod.unknown.rawValue
+                    ? "\(path) does not support this method; allowed: \(allow)."
+                    : "\(path) does not support \(method); allowed: \(allow).",
+                instance: path,
                 headers: [.init(name: "Allow", value: allow)])
     }
 

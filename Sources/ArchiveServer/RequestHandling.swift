@@ -108,7 +108,9 @@ extension EventLoop {
         for header in response.headers {
             evhttp_add_header(headers, header.name, header.value)
         }
-        if draining {
+        // libevent reads no body for a method it does not know: close rather than parse the body as
+        // the next request.
+        if draining || pending.method == .unknown {
             evhttp_add_header(headers, "Connection", "close")
         }
         if pending.method == .head {

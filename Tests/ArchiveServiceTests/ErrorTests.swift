@@ -47,6 +47,16 @@ final class ErrorTests: XCTestCase {
         XCTAssertEqual(patch.header("Allow"), "POST")
     }
 
+    func test405ForMethodsLibeventDoesNotKnow() throws {
+        for (method, path, allow) in [("QUERY", "/healthz", "GET, HEAD"), ("PROPFIND", "/v1/decode", "POST"), ("QUERY", "/v1/encode", "POST")] {
+            let reply = try TestHTTPClient.request(port: server.port, method: method, path: path,
+                                                   body: path == "/healthz" ? nil : Array("{}".utf8))
+            assertProblem(reply, status: 405, slug: "method-not-allowed")
+            XCTAssertEqual(reply.header("Allow"), allow, method)
+        }
+        assertProblem(try TestHTTPClient.request(port: server.port, method: "QUERY", path: "/nowhere"), status: 404, slug: "not-found")
+    }
+
     func test400EmptyBody() throws {
         assertProblem(try server.post("/v1/decode", []), status: 400, slug: "empty-body")
         assertProblem(try server.post("/v1/encode", [], contentType: "application/json"), status: 400, slug: "empty-body")
