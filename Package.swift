@@ -45,6 +45,14 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        // Time-bounded mutation fuzzer for the codec; run by scripts/fuzz_codec.sh.
+        .executableTarget(
+            name: "codec-fuzz",
+            dependencies: [
+                "ArchiveCodec",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
         .testTarget(name: "ArchiveCodecTests", dependencies: ["ArchiveCodec"]),
         .testTarget(
             name: "ArchiveServiceTests",

@@ -161,9 +161,19 @@ struct ArchiveAnalysis {
         let ref = view.childRef(view.header(of: objectsRef), classUID)
         let header = view.header(of: ref)
         guard header.kind == .dict, let nameRef = view.value(in: header, forKey: "$classname"),
-            let name = stringValue(nameRef)
+            let name = stringValue(nameRef), !name.isEmpty
         else {
-            throw invalid("$class of object \(user) points at entry \(classUID), which is not a class ($classname missing or not a string)", uid: user)
+            throw invalid("$class of object \(user) points at entry \(classUID), which is not a class ($classname missing, empty or not a string)", uid: user)
+        }
+        // The readable view has a place for these three keys only; anything else in a class
+        // dictionary would be dropped, so it is refused (the raw view shows such archives).
+        for index in 0..<header.count {
+            let key = view.childRef(header, index)
+            guard view.isString(key, equalTo: "$classname") || view.isString(key, equalTo: "$classes")
+                || view.isString(key, equalTo: "$classhints")
+            else {
+                throw invalid("class entry \(classUID) holds the key \(stringValue(key).map { "\"\($0)\"" } ?? "(not text)"); a class has only $classname, $classes and $classhints (the raw view, ?view=raw, shows it as it is)", uid: classUID)
+            }
         }
         var chain: [String]?
         if let chainRef = view.value(in: header, forKey: "$classes") {

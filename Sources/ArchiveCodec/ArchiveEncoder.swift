@@ -7,7 +7,7 @@ extension JSONDocument {
         let root = try encoder.encodeDocument()
         switch format {
         case .binary: return BinaryPlistWriter.write(encoder.tree, root: root)
-        case .xml: return XMLPlistWriter.write(encoder.tree, root: root)
+        case .xml: return try XMLPlistWriter.write(encoder.tree, root: root)
         }
     }
 }
@@ -454,6 +454,11 @@ struct ArchiveEncoder {
             values.append(value)
         }
         for (_, key, value) in extra {
+            // `$class` and the form's own keys are written above and below: a data key with
+            // the same name would make the archive hold that key twice.
+            if key.elementsEqual("$class".utf8) || entries.contains(where: { $0.0.description.utf8.elementsEqual(key) }) {
+                throw fail("the key \(String(decoding: key, as: UTF8.self)) is taken by the archive format in this object")
+            }
             keys.append(try tree.string(bytes: key))
             values.append(value)
         }

@@ -95,6 +95,7 @@ struct BinaryPlist: @unchecked Sendable {
             for ref in 0..<objects {
                 try view.validateObject(ref)
             }
+            try view.checkDuplicateKeys()
             return try view.checkAcyclicAndMeasure(from: top)
         }
     }
@@ -336,7 +337,12 @@ struct BinaryPlistView {
                     throw fail("object \(ref) refers to object \(child); there are \(objectCount)", at: start + index * refSize)
                 }
                 if marker >> 4 == 0xD && index < count {
-                    let keyMarker = bytes[offset(of: child)] >> 4
+                    // The key object may not have been validated yet: check its offset here.
+                    let keyPosition = offset(of: child)
+                    guard keyPosition >= 8, keyPosition < limit else {
+                        throw fail("object \(child) has offset \(keyPosition), outside the object area", at: offsetTableStart + child * offsetSize)
+                    }
+                    let keyMarker = bytes[keyPosition] >> 4
                     guard keyMarker == 0x5 || keyMarker == 0x6 else {
                         throw fail("dictionary object \(ref) has a key (object \(child)) that is not a string", at: start + index * refSize)
                     }

@@ -38,6 +38,42 @@ public struct JSONDocument: Sendable {
             var parser = JSONParser(source: buffer)
             try parser.parse(into: &self)
         }
+        try checkDuplicateKeys()
+    }
+
+    /// Objects that repeat a key are refused: which value wins is unspecified (RFC 8259 §4),
+    /// and an archive dictionary cannot hold a key twice. Small objects are checked pairwise,
+    /// larger ones through a randomly seeded hash set.
+    private func checkDuplicateKeys() throws(CodecError) {
+        var seen = Set<ArraySlice<UInt8>>()
+        for index in nodes.indices where nodes[index].kind == .object && nodes[index].count >= 2 {
+            let count = Int(nodes[index].count)
+            var keys: [Int] = []
+            keys.reserveCapacity(count)
+            var child = index + 1
+            for _ in 0..<count {
+                keys.append(child)
+                child += 1 + Int(nodes[child + 1].size)
+            }
+            var repeated: Int?
+            if count <= 12 {
+                search: for second in 1..<count {
+                    for first in 0..<second where string(keys[first]) == string(keys[second]) {
+                        repeated = keys[second]
+                        break search
+                    }
+                }
+            } else {
+                seen.removeAll(keepingCapacity: true)
+                for key in keys where !seen.insert(string(key)).inserted {
+                    repeated = key
+                    break
+                }
+            }
+            if let repeated {
+                throw CodecError(.malformedJSON, "an object repeats the key \"\(stringValue(repeated))\"", byteOffset: Int(nodes[repeated].offset))
+            }
+        }
     }
 
     fileprivate mutating func append(_ node: Node) -> Int {

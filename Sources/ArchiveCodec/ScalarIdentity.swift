@@ -72,7 +72,7 @@ enum ScalarIdentity {
                     if scalar < 0x80 { ascii.append(UInt8(scalar)) } else { isASCII = false }
                 }
                 if isASCII {
-                    hasher.combine(bytes: UnsafeRawBufferPointer(start: ascii, count: ascii.count))
+                    ascii.withUnsafeBytes { hasher.combine(bytes: $0) }
                 } else {
                     forEachScalar(view, header) { hasher.combine($0) }
                 }

@@ -2,10 +2,11 @@
 /// `<dict><key>CF$UID</key><integer>N</integer></dict>`), walking containers with an explicit
 /// stack so any nesting depth is safe.
 ///
-/// XML plist dates carry whole seconds only (Apple's format); sub-second plist dates are
-/// rounded down here. NSDate objects are unaffected: they store a real, not a plist date.
+/// XML plist dates carry whole seconds of the years 1…9999 only (Apple's format): sub-second
+/// plist dates are rounded down here, and a plist date outside those years (or not finite)
+/// is refused rather than replaced. NSDate objects are unaffected: they store a real.
 enum XMLPlistWriter {
-    static func write(_ tree: PlistTree, root: UInt32) -> [UInt8] {
+    static func write(_ tree: PlistTree, root: UInt32) throws(CodecError) -> [UInt8] {
         var out: [UInt8] = []
         out.reserveCapacity(min(tree.text.count * 2 + tree.nodes.count * 24 + 256, 1 << 30))
         append(
@@ -16,7 +17,7 @@ enum XMLPlistWriter {
         func indent(_ depth: Int) {
             for _ in 0..<depth { out.append(0x09) }
         }
-        func writeScalarOrOpen(_ index: UInt32, depth: Int, key: UInt32?) {
+        func writeScalarOrOpen(_ index: UInt32, depth: Int, key: UInt32?) throws(CodecError) {
             let node = tree.node(index)
             indent(depth)
             if let key {
@@ -40,7 +41,10 @@ enum XMLPlistWriter {
             case .date:
                 append("<date>", to: &out)
                 let time = Double(bitPattern: node.bits)
-                out.append(contentsOf: DateText.format(time.rounded(.down), fractionDigits: 0) ?? Array("2001-01-01T00:00:00Z".utf8))
+                guard time.isFinite, let text = DateText.format(time.rounded(.down), fractionDigits: 0) else {
+                    throw CodecError(.invalidDocument, "the plist date \(time) (seconds since 2001) is outside the years an XML plist can write (1…9999); ask for a binary archive")
+                }
+                out.append(contentsOf: text)
                 append("</date>\n", to: &out)
             case .data:
                 append("<data>", to: &out)
@@ -71,7 +75,7 @@ enum XMLPlistWriter {
                 }
             }
         }
-        writeScalarOrOpen(root, depth: 0, key: nil)
+        try writeScalarOrOpen(root, depth: 0, key: nil)
         while let frame = stack.last {
             let node = tree.node(frame.node)
             let depth = stack.count
@@ -83,10 +87,10 @@ enum XMLPlistWriter {
             }
             stack[stack.count - 1].next += 1
             if node.kind == .array {
-                writeScalarOrOpen(tree.child(node, frame.next), depth: depth, key: nil)
+                try writeScalarOrOpen(tree.child(node, frame.next), depth: depth, key: nil)
             } else {
                 let key = tree.child(node, frame.next)
-                writeScalarOrOpen(tree.child(node, Int(node.count) + frame.next), depth: depth, key: key)
+                try writeScalarOrOpen(tree.child(node, Int(node.count) + frame.next), depth: depth, key: key)
             }
         }
         append("</plist>\n", to: &out)

@@ -1,0 +1,151 @@
+/// Graph equivalence of two keyed archives, as PRODUCT.md defines "lossless".
+extension KeyedArchive {
+    /// Describes the first difference between this archive and `other`, or returns nil when
+    /// they are equivalent: the same graph reachable from the same `$top` keys, with the same
+    /// classes and class chains, keys, plist types and values, inline-versus-reference
+    /// placement, sharing and cycles. UID numbers and object order may differ: the walk pairs
+    /// the two archives' UIDs one to one and reports any pairing that breaks.
+    ///
+    /// Iterative (a work list, not recursion), so any depth is safe on any stack.
+    ///
+    /// With `plistDatesToWholeSeconds`, plist-level dates (not NSDate objects) only need to
+    /// agree on the whole second, which is all an XML plist can hold.
+    public func difference(from other: KeyedArchive, plistDatesToWholeSeconds: Bool = false) -> String? {
+        plist.withView { l in
+            other.plist.withView { r in
+                var checker = EquivalenceChecker(left: self, right: other, l: l, r: r)
+                checker.wholeSecondDates = plistDatesToWholeSeconds
+                return checker.run()
+            }
+        }
+    }
+}
+
+struct EquivalenceChecker {
+    let left: KeyedArchive, right: KeyedArchive
+    let l: BinaryPlistView, r: BinaryPlistView
+    var leftToRight: [Int: Int] = [:]
+    var rightToLeft: [Int: Int] = [:]
+    var pending: [(Int, Int, String)] = []  // plist refs to compare, with a path
+    var wholeSecondDates = false
+
+    init(left: KeyedArchive, right: KeyedArchive, l: BinaryPlistView, r: BinaryPlistView) {
+        self.left = left; self.right = right; self.l = l; self.r = r
+    }
+
+    func string(_ v: BinaryPlistView, _ ref: Int) -> String? {
+        let h = v.header(of: ref)
+        var scalars = String.UnicodeScalarView()
+        guard h.kind == .asciiString || h.kind == .utf16String else { return nil }
+        ScalarIdentity.forEachScalar(v, h) { scalars.append(Unicode.Scalar($0) ?? "\u{FFFD}") }
+        return String(scalars)
+    }
+
+    func dictEntries(_ v: BinaryPlistView, _ ref: Int) -> [String: Int] {
+        let h = v.header(of: ref)
+        var result: [String: Int] = [:]
+        for i in 0..<h.count { result[string(v, v.childRef(h, i)) ?? ""] = v.childRef(h, h.count + i) }
+        return result
+    }
+
+    /// A class dictionary's whole content as text (keys sorted), whatever its shape:
+    /// `$classname`, `$classes`, `$classhints` and anything else it holds. Iterative.
+    func classDescription(_ archive: KeyedArchive, _ v: BinaryPlistView, _ classUID: Int) -> String {
+        var text = ""
+        var work: [Int?] = [archive.entryRef(classUID, v)]  // nil closes a container
+        while let item = work.popLast() {
+            guard let ref = item else { text += ")"; continue }
+            let h = v.header(of: ref)
+            switch h.kind {
+            case .dict:
+                text += "d("
+                work.append(nil)
+                let entries = (0..<h.count).map { (key: string(v, v.childRef(h, $0)) ?? "", value: v.childRef(h, h.count + $0)) }
+                for entry in entries.sorted(by: { $0.key > $1.key }) {
+                    work.append(entry.value)
+                    text += entry.key.utf8.count.description + ":" + entry.key + "="
+                }
+            case .array:
+                text += "a("
+                work.append(nil)
+                for index in (0..<h.count).reversed() { work.append(v.childRef(h, index)) }
+            case .asciiString, .utf16String:
+                let value = string(v, ref) ?? ""
+                text += "s\(value.utf8.count):" + value
+            case .uid:
+                text += "u"
+            default:
+                text += "\(h.kind)\(Array(v.payload(h)))"
+            }
+            text += ","
+        }
+        return text
+    }
+
+    mutating func run() -> String? {
+        let lt = dictEntries(l, left.topRef), rt = dictEntries(r, right.topRef)
+        guard Set(lt.keys) == Set(rt.keys) else { return "$top keys differ: \(lt.keys.sorted()) vs \(rt.keys.sorted())" }
+        for key in lt.keys.sorted() { pending.append((lt[key]!, rt[key]!, "$top.\(key)")) }
+        while let (a, b, path) = pending.popLast() {
+            if let problem = compareValue(a, b, path) { return problem }
+        }
+        return nil
+    }
+
+    /// Compares two plist values in place (inline), queueing children.
+    mutating func compareValue(_ a: Int, _ b: Int, _ path: String) -> String? {
+        let ha = l.header(of: a), hb = r.header(of: b)
+        func kindClass(_ k: PlistKind) -> PlistKind { k == .utf16String ? .asciiString : k }
+        guard kindClass(ha.kind) == kindClass(hb.kind) else { return "\(path): plist types differ (\(ha.kind) vs \(hb.kind))" }
+        switch ha.kind {
+        case .uid:
+            return compareUID(Int(l.uid(ha)), Int(r.uid(hb)), path)
+        case .array:
+            guard ha.count == hb.count else { return "\(path): array lengths differ" }
+            for i in 0..<ha.count { pending.append((l.childRef(ha, i), r.childRef(hb, i), "\(path)[\(i)]")) }
+        case .dict:
+            let ea = dictEntries(l, a), eb = dictEntries(r, b)
+            guard Set(ea.keys) == Set(eb.keys) else { return "\(path): keys differ \(ea.keys.sorted()) vs \(eb.keys.sorted())" }
+            for key in ea.keys where key != "$class" { pending.append((ea[key]!, eb[key]!, "\(path).\(key)")) }
+        case .asciiString, .utf16String:
+            guard string(l, a) == string(r, b) else { return "\(path): strings differ" }
+        case .int:
+            guard l.integer(ha) == r.integer(hb) else { return "\(path): integers differ" }
+        case .real, .date:
+            let x = l.real(PlistObjectHeader(kind: .real, marker: ha.marker, start: ha.start, count: ha.count))
+            let y = r.real(PlistObjectHeader(kind: .real, marker: hb.marker, start: hb.start, count: hb.count))
+            if ha.kind == .date && wholeSecondDates {
+                guard x.rounded(.down) == y.rounded(.down) else { return "\(path): dates differ \(x) vs \(y)" }
+            } else {
+                guard x.bitPattern == y.bitPattern || (x.isNaN && y.isNaN) else { return "\(path): reals differ \(x) vs \(y)" }
+            }
+        case .bool:
+            guard l.bool(ha) == r.bool(hb) else { return "\(path): booleans differ" }
+        case .data:
+            guard l.payload(ha).elementsEqual(r.payload(hb)) else { return "\(path): data differ" }
+        }
+        return nil
+    }
+
+    /// Pairs two UIDs; the pairing must stay one-to-one (that is what preserves sharing).
+    mutating func compareUID(_ a: Int, _ b: Int, _ path: String) -> String? {
+        if a == 0 || b == 0 { return a == b ? nil : "\(path): nil versus an object" }
+        if let known = leftToRight[a] { return known == b ? nil : "\(path): sharing differs (UID \(a) already paired with \(known), now \(b))" }
+        if rightToLeft[b] != nil { return "\(path): sharing differs (right UID \(b) already paired)" }
+        leftToRight[a] = b
+        rightToLeft[b] = a
+        let ra = left.entryRef(a, l), rb = right.entryRef(b, r)
+        let ha = l.header(of: ra), hb = r.header(of: rb)
+        if ha.kind == .dict, hb.kind == .dict {
+            let ea = dictEntries(l, ra), eb = dictEntries(r, rb)
+            if let ca = ea["$class"], let cb = eb["$class"] {
+                let da = classDescription(left, l, Int(l.uid(l.header(of: ca))))
+                let db = classDescription(right, r, Int(r.uid(r.header(of: cb))))
+                guard da == db else { return "\(path): classes differ (\(da) vs \(db))" }
+            } else if (ea["$class"] == nil) != (eb["$class"] == nil) {
+                return "\(path): class instance versus plain dictionary"
+            }
+        }
+        return compareValue(ra, rb, path + "→\(a)")
+    }
+}
