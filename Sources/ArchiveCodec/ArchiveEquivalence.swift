@@ -26,7 +26,16 @@ struct EquivalenceChecker {
     let l: BinaryPlistView, r: BinaryPlistView
     var leftToRight: [Int: Int] = [:]
     var rightToLeft: [Int: Int] = [:]
-    var pending: [(Int, Int, String)] = []  // plist refs to compare, with a path
+    /// Plist refs still to compare, each with the path step that led to it.
+    var pending: [(Int, Int, Int)] = []
+    /// The walk's path steps; a path is rebuilt from them only to report a difference, since
+    /// carrying whole path strings would cost memory quadratic in the depth.
+    var steps: [(parent: Int, label: Label)] = []
+    var leftClasses: [Int: String] = [:], rightClasses: [Int: String] = [:]
+
+    enum Label {
+        case top(String), key(String), index(Int), uid(Int)
+    }
     var wholeSecondDates = false
 
     init(left: KeyedArchive, right: KeyedArchive, l: BinaryPlistView, r: BinaryPlistView) {
@@ -85,28 +94,54 @@ struct EquivalenceChecker {
     mutating func run() -> String? {
         let lt = dictEntries(l, left.topRef), rt = dictEntries(r, right.topRef)
         guard Set(lt.keys) == Set(rt.keys) else { return "$top keys differ: \(lt.keys.sorted()) vs \(rt.keys.sorted())" }
-        for key in lt.keys.sorted() { pending.append((lt[key]!, rt[key]!, "$top.\(key)")) }
+        for key in lt.keys.sorted() { pending.append((lt[key]!, rt[key]!, step(-1, .top(key)))) }
         while let (a, b, path) = pending.popLast() {
             if let problem = compareValue(a, b, path) { return problem }
         }
         return nil
     }
 
+    mutating func step(_ parent: Int, _ label: Label) -> Int {
+        steps.append((parent, label))
+        return steps.count - 1
+    }
+
+    /// The path of step `index` as text, such as `$top.root→1.next→2.items[3]`.
+    func describe(_ index: Int) -> String {
+        var labels: [Label] = []
+        var current = index
+        while current >= 0 {
+            labels.append(steps[current].label)
+            current = steps[current].parent
+        }
+        var text = ""
+        for label in labels.reversed() {
+            switch label {
+            case .top(let key): text += "$top.\(key)"
+            case .key(let key): text += ".\(key)"
+            case .index(let position): text += "[\(position)]"
+            case .uid(let uid): text += "→\(uid)"
+            }
+        }
+        return text
+    }
+
     /// Compares two plist values in place (inline), queueing children.
-    mutating func compareValue(_ a: Int, _ b: Int, _ path: String) -> String? {
+    mutating func compareValue(_ a: Int, _ b: Int, _ at: Int) -> String? {
+        var path: String { describe(at) }
         let ha = l.header(of: a), hb = r.header(of: b)
         func kindClass(_ k: PlistKind) -> PlistKind { k == .utf16String ? .asciiString : k }
         guard kindClass(ha.kind) == kindClass(hb.kind) else { return "\(path): plist types differ (\(ha.kind) vs \(hb.kind))" }
         switch ha.kind {
         case .uid:
-            return compareUID(Int(l.uid(ha)), Int(r.uid(hb)), path)
+            return compareUID(Int(l.uid(ha)), Int(r.uid(hb)), at)
         case .array:
             guard ha.count == hb.count else { return "\(path): array lengths differ" }
-            for i in 0..<ha.count { pending.append((l.childRef(ha, i), r.childRef(hb, i), "\(path)[\(i)]")) }
+            for i in 0..<ha.count { pending.append((l.childRef(ha, i), r.childRef(hb, i), step(at, .index(i)))) }
         case .dict:
             let ea = dictEntries(l, a), eb = dictEntries(r, b)
             guard Set(ea.keys) == Set(eb.keys) else { return "\(path): keys differ \(ea.keys.sorted()) vs \(eb.keys.sorted())" }
-            for key in ea.keys where key != "$class" { pending.append((ea[key]!, eb[key]!, "\(path).\(key)")) }
+            for key in ea.keys where key != "$class" { pending.append((ea[key]!, eb[key]!, step(at, .key(key)))) }
         case .asciiString, .utf16String:
             guard string(l, a) == string(r, b) else { return "\(path): strings differ" }
         case .int:
@@ -128,7 +163,8 @@ struct EquivalenceChecker {
     }
 
     /// Pairs two UIDs; the pairing must stay one-to-one (that is what preserves sharing).
-    mutating func compareUID(_ a: Int, _ b: Int, _ path: String) -> String? {
+    mutating func compareUID(_ a: Int, _ b: Int, _ at: Int) -> String? {
+        var path: String { describe(at) }
         if a == 0 || b == 0 { return a == b ? nil : "\(path): nil versus an object" }
         if let known = leftToRight[a] { return known == b ? nil : "\(path): sharing differs (UID \(a) already paired with \(known), now \(b))" }
         if rightToLeft[b] != nil { return "\(path): sharing differs (right UID \(b) already paired)" }
@@ -139,13 +175,16 @@ struct EquivalenceChecker {
         if ha.kind == .dict, hb.kind == .dict {
             let ea = dictEntries(l, ra), eb = dictEntries(r, rb)
             if let ca = ea["$class"], let cb = eb["$class"] {
-                let da = classDescription(left, l, Int(l.uid(l.header(of: ca))))
-                let db = classDescription(right, r, Int(r.uid(r.header(of: cb))))
+                let classA = Int(l.uid(l.header(of: ca))), classB = Int(r.uid(r.header(of: cb)))
+                let da = leftClasses[classA] ?? classDescription(left, l, classA)
+                let db = rightClasses[classB] ?? classDescription(right, r, classB)
+                leftClasses[classA] = da
+                rightClasses[classB] = db
                 guard da == db else { return "\(path): classes differ (\(da) vs \(db))" }
             } else if (ea["$class"] == nil) != (eb["$class"] == nil) {
                 return "\(path): class instance versus plain dictionary"
             }
         }
-        return compareValue(ra, rb, path + "→\(a)")
+        return compareValue(ra, rb, step(at, .uid(a)))
     }
 }

@@ -13,7 +13,21 @@ struct ArchiveTool: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "archive-tool",
         abstract: "Convert NSKeyedArchiver archives (binary or XML plists) to JSON and back.",
-        subcommands: [Decode.self, Encode.self])
+        subcommands: [Decode.self, Encode.self, Compare.self])
+}
+
+/// Options shared by the subcommands.
+struct StackOptions: ParsableArguments {
+    @Option(name: .customLong("stack-mib"), help: "Stack for the conversion, in MiB; sets the deepest input accepted (exit 3 beyond).")
+    var stackMiB = 512
+
+    var bytes: Int { stackMiB << 20 }
+
+    func validate() throws {
+        guard (1...65_536).contains(stackMiB), stackMiB << 20 >= StackBudget.minimumStackSize else {
+            throw ValidationError("--stack-mib must be between \(StackBudget.minimumStackSize >> 20) and 65536")
+        }
+    }
 }
 
 struct Decode: ParsableCommand {
@@ -28,10 +42,23 @@ struct Decode: ParsableCommand {
     @Flag(help: "Indent the JSON.")
     var pretty = false
 
+    @OptionGroup var stack: StackOptions
+
     func run() throws {
         let input = try readInput(file)
-        let archive = try reportingErrors { () throws(CodecError) in try KeyedArchive(parsing: input) }
-        writeOutput(archive.json(view: raw ? .raw : .readable, pretty: pretty))
+        let (view, pretty, stackSize) = (raw ? ArchiveView.raw : .readable, pretty, stack.bytes)
+        let result = onLargeStack(stackSize) { () -> Result<[UInt8], CodecError> in
+            Result { () throws(CodecError) -> [UInt8] in
+                let archive = try KeyedArchive(parsing: input)
+                let depth = archive.depth(of: view)
+                let limit = StackBudget.maxDepth(stackSize: stackSize)
+                guard depth <= limit else {
+                    throw CodecError(.limitExceeded, "the archive nests \(depth) levels deep; a \(stackSize >> 20) MiB stack converts up to \(limit) (raise --stack-mib)", found: depth, limit: limit)
+                }
+                return archive.json(view: view, pretty: pretty)
+            }
+        }
+        writeOutput(try reportingErrors { () throws(CodecError) in try result.get() })
     }
 }
 
@@ -44,17 +71,49 @@ struct Encode: ParsableCommand {
     @Flag(help: "Write an XML property list instead of a binary one.")
     var xml = false
 
+    @OptionGroup var stack: StackOptions
+
     func run() throws {
         let input = try readInput(file)
-        let output = try reportingErrors { () throws(CodecError) -> [UInt8] in
-            try JSONDocument(parsing: input).archive(format: xml ? .xml : .binary)
+        let (format, stackSize) = (xml ? PlistFormat.xml : .binary, stack.bytes)
+        let result = onLargeStack(stackSize) { () -> Result<[UInt8], CodecError> in
+            Result { () throws(CodecError) -> [UInt8] in
+                let document = try JSONDocument(parsing: input)
+                let limit = StackBudget.maxEncodeDepth(stackSize: stackSize)
+                guard document.depth <= limit else {
+                    throw CodecError(.limitExceeded, "the document nests \(document.depth) levels deep; a \(stackSize >> 20) MiB stack converts up to \(limit) (raise --stack-mib)", found: document.depth, limit: limit)
+                }
+                return try document.archive(format: format)
+            }
         }
-        writeOutput(output)
+        writeOutput(try reportingErrors { () throws(CodecError) in try result.get() })
     }
 }
 
-/// The tool runs on the main thread, whose stack (8 MiB by default, see `ulimit -s`) bounds
-/// the recursion of the converters; inputs nested deeper than the parsers allow are refused.
+struct Compare: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Whether two archives hold the same object graph (exit 0) or not (exit 1, first difference on stdout).",
+        discussion: "UID numbering, object order, binary versus XML and string storage may differ; classes, keys, values, sharing and cycles may not.")
+
+    @Argument(help: "First archive, or - for stdin.")
+    var first: String
+
+    @Argument(help: "Second archive.")
+    var second: String
+
+    func run() throws {
+        let (left, right) = (try readInput(first), try readInput(second))
+        let difference = try reportingErrors { () throws(CodecError) -> String? in
+            try KeyedArchive(parsing: left).difference(from: KeyedArchive(parsing: right))
+        }
+        if let difference {
+            writeAll("\(difference)\n", to: 1)
+            throw ExitCode(1)
+        }
+    }
+}
+
+/// Prints a codec error and exits 2, or 3 when a limit (depth, size) was exceeded.
 private func reportingErrors<T>(_ body: () throws(CodecError) -> T) throws -> T {
     do {
         return try body()

@@ -74,7 +74,7 @@ func buildArchive(_ entries: [Entry], top: [(String, Value)] = [("root", .uid(1)
     let root = try tree.dict(
         keys: [try tree.string("$version"), try tree.string("$archiver"), try tree.string("$top"), try tree.string("$objects")],
         values: [try tree.integer(PlistInteger(signed: 100_000)), try tree.string("NSKeyedArchiver"), topDict, try tree.array(objects)])
-    return xml ? XMLPlistWriter.write(tree, root: root) : BinaryPlistWriter.write(tree, root: root)
+    return xml ? try XMLPlistWriter.write(tree, root: root) : BinaryPlistWriter.write(tree, root: root)
 }
 
 /// A linked list of `depth` Node objects; `cyclic` points the last back at the first.
