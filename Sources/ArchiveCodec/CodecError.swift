@@ -43,6 +43,11 @@ public struct CodecError: Error, Sendable, Equatable, CustomStringConvertible {
         self.limit = limit
     }
 
+    /// The same error without `byteOffset`, for offsets that do not point into the caller's input.
+    func droppingByteOffset() -> CodecError {
+        CodecError(kind, message, uid: uid, jsonPath: jsonPath, found: found, limit: limit)
+    }
+
     public var description: String {
         var text = "\(kind.rawValue): \(message)"
         if let byteOffset { text += " (at byte \(byteOffset))" }

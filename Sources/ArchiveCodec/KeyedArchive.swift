@@ -63,16 +63,25 @@ public struct KeyedArchive: Sendable {
             sourceFormat = .binary
         } else if Self.looksLikeXML(bytes) {
             let (tree, root) = try XMLPlistReader.read(bytes)
-            plist = try BinaryPlist(bytes: BinaryPlistWriter.write(tree, root: root))
+            do {
+                plist = try BinaryPlist(bytes: BinaryPlistWriter.write(tree, root: root))
+            } catch {
+                throw error.droppingByteOffset()
+            }
             sourceFormat = .xml
         } else if let embedded = Self.firstIndex(of: Array("bplist00".utf8), in: bytes) {
             throw CodecError(.malformedPlist, "not a bare property list, but a binary plist starts at byte \(embedded): this looks like a protocol frame (e.g. DTX) that carries an archive; send the archive bytes alone", byteOffset: 0)
         } else {
             throw CodecError(.malformedPlist, "not a property list: expected a binary plist (bplist00) or XML", byteOffset: 0)
         }
-        let parsed = plist
+        let (parsed, format) = (plist, sourceFormat)
         let analysis = try parsed.withView { (view) throws(CodecError) -> ArchiveAnalysis in
-            try ArchiveAnalysis(view: view, top: parsed.topObject)
+            do throws(CodecError) {
+                return try ArchiveAnalysis(view: view, top: parsed.topObject)
+            } catch {
+                // Offsets found past the XML reader point into the binary plist it was turned into.
+                throw format == .xml ? error.droppingByteOffset() : error
+            }
         }
         archiverRef = analysis.archiverRef
         versionRef = analysis.versionRef

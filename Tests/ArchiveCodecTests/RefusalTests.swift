@@ -83,6 +83,20 @@ final class RefusalTests: XCTestCase {
         expect(.invalidArchive, emptyName, mentioning: "empty")
     }
 
+    func testErrorsInXMLArchivesCarryNoBinaryOffsets() throws {
+        // The XML is read into a binary plist before the archive is checked; offsets into that
+        // intermediate plist would point at the wrong bytes of the caller's XML.
+        let xml = try buildArchive([.object("N", [("next", .uid(97))])], xml: true)
+        XCTAssertThrowsError(try KeyedArchive(parsing: xml)) { error in
+            XCTAssertEqual((error as? CodecError)?.kind, .invalidArchive)
+            XCTAssertNil((error as? CodecError)?.byteOffset)
+            XCTAssertEqual((error as? CodecError)?.uid, 1)
+        }
+        XCTAssertThrowsError(try KeyedArchive(parsing: buildArchive([.object("N", [("next", .uid(97))])]))) { error in
+            XCTAssertNotNil((error as? CodecError)?.byteOffset, "binary input keeps its offsets")
+        }
+    }
+
     func testDataKeyNamedLikeTheClassKey() {
         let error = encodeError(#"{"$class":"Thing","$$class":"Other","x":1}"#)
         XCTAssertEqual(error?.kind, .invalidDocument)
