@@ -1,28 +1,52 @@
 #!/usr/bin/env bash
-# Measures the stack bytes one level of recursion costs in archive-tool's decoder and
-# encoder: for a stack size S (set with `ulimit -s`), binary-searches the deepest linked
-# list that converts without crashing; bytes per level = S / that depth.
-# Usage: scripts/measure_stack.sh [debug|release] [stack KiB]
+# Measures the stack one level of recursion costs in the codec, for every shape of nesting
+# (scripts/gen_deep_json.py lists them), decode and encode. For each, binary-searches the
+# most levels that convert on a STACK_MIB stack with the depth check off
+# (archive-tool --skip-depth-check), reads that input's depth (archive-tool depth) and
+# prints bytes per depth unit = (stack - reserve) / depth. StackBudget must hold the
+# largest figure of each column, with a margin.
+# Usage: scripts/measure_stack.sh [debug|release] [STACK_MIB]
 set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
 config=${1:-release}
-stack_kib=${2:-16384}
-tool=".build/$config/archive-tool"
+stack_mib=${2:-16}
+swift build -c "$config" --product archive-tool >/dev/null
+tool="$(swift build -c "$config" --show-bin-path)/archive-tool"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-probe() {  # $1 = decode|encode, $2 = depth → exit 0 when it survives
-    python3 scripts/gen_chain.py "$2" > "$work/chain.bin"
-    if [ "$1" = encode ]; then
-        (ulimit -s unlimited; "$tool" decode "$work/chain.bin" > "$work/chain.json")
-        (ulimit -s "$stack_kib"; "$tool" encode "$work/chain.json" > /dev/null 2>&1)
-    else
-        (ulimit -s "$stack_kib"; "$tool" decode "$work/chain.bin" > /dev/null 2>&1)
-    fi
+reserve=$((128 * 1024))
+
+make_input() {  # $1 mode, $2 shape, $3 levels -> path of the input to convert
+  python3 scripts/gen_deep_json.py "$2" "$3" > "$work/in.json"
+  if [[ $1 != encode ]]; then
+    "$tool" encode --stack-mib 8192 "$work/in.json" > "$work/in.bin"
+    echo "$work/in.bin"
+  else
+    echo "$work/in.json"
+  fi
 }
-for mode in decode encode; do
-    low=100 high=400000
-    while [ $((high - low)) -gt $((low / 100 + 1)) ]; do
-        mid=$(((low + high) / 2))
-        if probe "$mode" "$mid"; then low=$mid; else high=$mid; fi
+converts() {  # $1 mode, $2 input -> exit 0 when the conversion survives
+  local args=(decode)
+  case $1 in raw) args=(decode --raw) ;; encode) args=(encode) ;; esac
+  # The subshell (not replaced by exec: it has a second command) prints bash's
+  # "Segmentation fault" notice to its own stderr, which is discarded.
+  ( "$tool" "${args[@]}" --stack-mib "$stack_mib" --skip-depth-check "$2" > /dev/null 2>&1; exit $? ) 2>/dev/null
+}
+printf '%-8s %-7s %-8s %9s %9s %14s\n' config mode shape levels depth bytes/depth
+# (raw = decode --raw; "depth" is what archive-tool depth reports for that input)
+for mode in decode raw encode; do
+  shapes=(generic array dict wrapper set ordered pairs plist inline)
+  [[ $mode == raw ]] && shapes=(inline)  # the only shape that nests the plist itself
+  for shape in "${shapes[@]}"; do
+    low=1 high=$((stack_mib * 1024 * 1024 / 64))
+    while ((high - low > low / 200 + 1)); do
+      mid=$(((low + high) / 2))
+      if converts "$mode" "$(make_input "$mode" "$shape" "$mid")"; then low=$mid; else high=$mid; fi
     done
-    echo "$config $mode: stack $((stack_kib * 1024)) bytes, deepest chain $low, $((stack_kib * 1024 / low)) bytes/level"
+    label="$mode:"
+    [[ $mode == raw ]] && label="decode --raw:"
+    depth=$("$tool" depth "$(make_input "$mode" "$shape" "$low")" | grep -F "$label" | sed 's/.*depth \([0-9]*\).*/\1/')
+    printf '%-8s %-7s %-8s %9d %9d %14d\n' "$config" "$mode" "$shape" "$low" "$depth" \
+      $(((stack_mib * 1024 * 1024 - reserve) / depth))
+  done
 done

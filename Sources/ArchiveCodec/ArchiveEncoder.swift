@@ -198,7 +198,72 @@ struct ArchiveEncoder {
         }
         path.append(.key(wrapper.node - 1))
         defer { path.removeLast() }
-        return try encodeWrapper(index, meta: meta, wrapper: wrapper)
+        // Wrappers that hold further objects recurse: each gets a small function of its own,
+        // so that the big frame of the scalar wrappers is never on the recursion.
+        switch wrapper.name {
+        case "$array", "$set", "$orderedSet": return try encodeCollectionWrapper(index, meta: meta, wrapper: wrapper)
+        case "$dict": return try encodeDictWrapper(index, meta: meta, wrapper: wrapper)
+        case "$plist": return try encodePlistWrapper(index, meta: meta, wrapper: wrapper)
+        default: return try encodeWrapper(index, meta: meta, wrapper: wrapper)
+        }
+    }
+
+    @inline(never)
+    private mutating func encodeCollectionWrapper(_ index: Int, meta: Meta, wrapper: (name: String, node: Int)) throws(CodecError) -> Int {
+        guard document.node(wrapper.node).kind == .array else { throw fail("\(wrapper.name) takes an array", at: wrapper.node) }
+        let uid = uidFor(index, meta: meta)
+        let items = try encodeElements(document.elements(of: wrapper.node))
+        switch wrapper.name {
+        case "$orderedSet":
+            var extra: [(StaticString?, [UInt8], UInt32)] = []
+            for (position, item) in items.enumerated() { extra.append((nil, Array("NS.object.\(position)".utf8), item)) }
+            try fillInstance(uid, meta: meta, defaultClass: FoundationClasses.defaultOrderedSetClass, entries: [], extra: extra)
+        default:
+            try fillInstance(uid, meta: meta, defaultClass: wrapper.name == "$array" ? FoundationClasses.defaultArrayClass : FoundationClasses.defaultSetClass,
+                             entries: [("NS.objects", tree.array(items))])
+        }
+        return uid
+    }
+
+    @inline(never)
+    private mutating func encodeDictWrapper(_ index: Int, meta: Meta, wrapper: (name: String, node: Int)) throws(CodecError) -> Int {
+        let value = document.node(wrapper.node)
+        let uid = uidFor(index, meta: meta)
+        if value.kind == .object {
+            let dataKeys = try document.members(of: wrapper.node).map { (member) throws(CodecError) -> (key: [UInt8], node: Int) in
+                (try unescapedDataKey(member.key), member.value)
+            }
+            try fillDictionary(uid, meta: meta, keys: dataKeys)
+        } else if value.kind == .array {
+            var keys: [UInt32] = []
+            var values: [UInt32] = []
+            for (position, pair) in document.elements(of: wrapper.node).enumerated() {
+                path.append(.index(position))
+                guard document.node(pair).kind == .array, document.node(pair).count == 2 else {
+                    throw fail("$dict pairs are [key, value] arrays", at: pair)
+                }
+                keys.append(try tree.uid(UInt64(encodeObject(pair + 1))))
+                values.append(try tree.uid(UInt64(encodeObject(pair + 1 + Int(document.node(pair + 1).size)))))
+                path.removeLast()
+            }
+            try fillInstance(uid, meta: meta, defaultClass: FoundationClasses.defaultDictionaryClass,
+                             entries: [("NS.keys", tree.array(keys)), ("NS.objects", tree.array(values))])
+        } else {
+            throw fail("$dict takes an object or an array of [key, value] pairs", at: wrapper.node)
+        }
+        return uid
+    }
+
+    @inline(never)
+    private mutating func encodePlistWrapper(_ index: Int, meta: Meta, wrapper: (name: String, node: Int)) throws(CodecError) -> Int {
+        guard meta.className == nil, meta.chain == nil, meta.hints == nil else {
+            throw fail("$plist takes no $class, $classes or $classhints", at: index)
+        }
+        let kind = document.node(wrapper.node).kind
+        guard kind == .array || kind == .object else { throw fail("$plist takes an array or an object", at: wrapper.node) }
+        let uid = uidFor(index, meta: meta)
+        objects[uid] = try encodeInlineContainer(wrapper.node)
+        return uid
     }
 
     /// A class instance with its archived keys (in key context).
@@ -215,8 +280,7 @@ struct ArchiveEncoder {
         return uid
     }
 
-    /// The readable wrappers (`$array`, `$dict`, `$date`, …). Kept apart from the generic
-    /// path so the frames on the recursion stay small.
+    /// The wrappers of single values (`$string`, `$date`, `$uuid`, …), which do not recurse.
     @inline(never)
     private mutating func encodeWrapper(_ index: Int, meta: Meta, wrapper: (name: String, node: Int)) throws(CodecError) -> Int {
         let value = document.node(wrapper.node)
@@ -226,47 +290,6 @@ struct ArchiveEncoder {
             }
         }
         switch wrapper.name {
-        case "$array", "$set":
-            guard value.kind == .array else { throw fail("\(wrapper.name) takes an array", at: wrapper.node) }
-            let uid = uidFor(index, meta: meta)
-            let items = try encodeElements(document.elements(of: wrapper.node))
-            try fillInstance(uid, meta: meta, defaultClass: wrapper.name == "$array" ? FoundationClasses.defaultArrayClass : FoundationClasses.defaultSetClass,
-                             entries: [("NS.objects", tree.array(items))])
-            return uid
-        case "$orderedSet":
-            guard value.kind == .array else { throw fail("$orderedSet takes an array", at: wrapper.node) }
-            let uid = uidFor(index, meta: meta)
-            let items = try encodeElements(document.elements(of: wrapper.node))
-            var extra: [(StaticString?, [UInt8], UInt32)] = []
-            for (position, item) in items.enumerated() { extra.append((nil, Array("NS.object.\(position)".utf8), item)) }
-            try fillInstance(uid, meta: meta, defaultClass: FoundationClasses.defaultOrderedSetClass, entries: [], extra: extra)
-            return uid
-        case "$dict":
-            let uid = uidFor(index, meta: meta)
-            if value.kind == .object {
-                let dataKeys = try document.members(of: wrapper.node).map { (member) throws(CodecError) -> (key: [UInt8], node: Int) in
-                    (try unescapedDataKey(member.key), member.value)
-                }
-                try fillDictionary(uid, meta: meta, keys: dataKeys)
-            } else if value.kind == .array {
-                var keys: [UInt32] = []
-                var values: [UInt32] = []
-                for (position, pair) in document.elements(of: wrapper.node).enumerated() {
-                    path.append(.index(position))
-                    guard document.node(pair).kind == .array, document.node(pair).count == 2 else {
-                        throw fail("$dict pairs are [key, value] arrays", at: pair)
-                    }
-                    let both = document.elements(of: pair)
-                    keys.append(try tree.uid(UInt64(encodeObject(both[0]))))
-                    values.append(try tree.uid(UInt64(encodeObject(both[1]))))
-                    path.removeLast()
-                }
-                try fillInstance(uid, meta: meta, defaultClass: FoundationClasses.defaultDictionaryClass,
-                                 entries: [("NS.keys", tree.array(keys)), ("NS.objects", tree.array(values))])
-            } else {
-                throw fail("$dict takes an object or an array of [key, value] pairs", at: wrapper.node)
-            }
-            return uid
         case "$string":
             guard value.kind == .string else { throw fail("$string takes a string", at: wrapper.node) }
             let text = try tree.string(bytes: Array(document.string(wrapper.node)))
@@ -304,12 +327,6 @@ struct ArchiveEncoder {
             let uid = uidFor(index, meta: meta)
             let data = try bytes.withUnsafeBufferPointer { (buffer) throws(CodecError) -> UInt32 in try tree.data(buffer) }
             try fillInstance(uid, meta: meta, defaultClass: "NSUUID", entries: [("NS.uuidbytes", data)])
-            return uid
-        case "$plist":
-            try requireNoClass()
-            guard value.kind == .array || value.kind == .object else { throw fail("$plist takes an array or an object", at: wrapper.node) }
-            let uid = uidFor(index, meta: meta)
-            objects[uid] = try encodeInlineContainer(wrapper.node)
             return uid
         default:
             throw fail("\(wrapper.name) cannot stand for an object here (it belongs inside an instance's keys)", at: index)

@@ -309,6 +309,8 @@ struct ReadableWriter {
     }
 
     /// Values of an ordered set's `NS.object.N` keys in index order (shape checked at parse).
+    /// Not inlined: its temporaries would sit in `writeOrderedSet`'s frame, on the recursion.
+    @inline(never)
     func orderedSetValues(_ header: PlistObjectHeader) -> [Int] {
         var values = [Int](repeating: 0, count: max(header.count - 1, 0))
         for index in 0..<header.count {

@@ -13,13 +13,18 @@ struct ArchiveTool: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "archive-tool",
         abstract: "Convert NSKeyedArchiver archives (binary or XML plists) to JSON and back.",
-        subcommands: [Decode.self, Encode.self, Compare.self])
+        subcommands: [Decode.self, Encode.self, Compare.self, Depth.self])
 }
 
 /// Options shared by the subcommands.
 struct StackOptions: ParsableArguments {
     @Option(name: .customLong("stack-mib"), help: "Stack for the conversion, in MiB; sets the deepest input accepted (exit 3 beyond).")
     var stackMiB = 512
+
+    /// Converts without the depth check, to find where the stack really runs out
+    /// (`scripts/measure_stack.sh`); deeper input then crashes the tool.
+    @Flag(help: .hidden)
+    var skipDepthCheck = false
 
     var bytes: Int { stackMiB << 20 }
 
@@ -46,13 +51,13 @@ struct Decode: ParsableCommand {
 
     func run() throws {
         let input = try readInput(file)
-        let (view, pretty, stackSize) = (raw ? ArchiveView.raw : .readable, pretty, stack.bytes)
+        let (view, pretty, stackSize, stack) = (raw ? ArchiveView.raw : .readable, pretty, stack.bytes, stack)
         let result = onLargeStack(stackSize) { () -> Result<[UInt8], CodecError> in
             Result { () throws(CodecError) -> [UInt8] in
                 let archive = try KeyedArchive(parsing: input)
                 let depth = archive.depth(of: view)
                 let limit = StackBudget.maxDepth(stackSize: stackSize)
-                guard depth <= limit else {
+                guard depth <= limit || stack.skipDepthCheck else {
                     throw CodecError(.limitExceeded, "the archive nests \(depth) levels deep; a \(stackSize >> 20) MiB stack converts up to \(limit) (raise --stack-mib)", found: depth, limit: limit)
                 }
                 return archive.json(view: view, pretty: pretty)
@@ -75,12 +80,12 @@ struct Encode: ParsableCommand {
 
     func run() throws {
         let input = try readInput(file)
-        let (format, stackSize) = (xml ? PlistFormat.xml : .binary, stack.bytes)
+        let (format, stackSize, stack) = (xml ? PlistFormat.xml : .binary, stack.bytes, stack)
         let result = onLargeStack(stackSize) { () -> Result<[UInt8], CodecError> in
             Result { () throws(CodecError) -> [UInt8] in
                 let document = try JSONDocument(parsing: input)
                 let limit = StackBudget.maxEncodeDepth(stackSize: stackSize)
-                guard document.depth <= limit else {
+                guard document.depth <= limit || stack.skipDepthCheck else {
                     throw CodecError(.limitExceeded, "the document nests \(document.depth) levels deep; a \(stackSize >> 20) MiB stack converts up to \(limit) (raise --stack-mib)", found: document.depth, limit: limit)
                 }
                 return try document.archive(format: format)
@@ -110,6 +115,33 @@ struct Compare: ParsableCommand {
             writeAll("\(difference)\n", to: 1)
             throw ExitCode(1)
         }
+    }
+}
+
+struct Depth: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "How deep converting FILE recurses, and the stack that takes.",
+        discussion: "For an archive: the depth of its readable and raw JSON; for a JSON document: its nesting. Measured without recursion. The service answers 413 above the limit its --stack-size gives.")
+
+    @Argument(help: "Archive or JSON document, or - for stdin.")
+    var file: String
+
+    func run() throws {
+        let input = try readInput(file)
+        func line(_ what: String, _ depth: Int, bytesPerLevel: Int) -> String {
+            let stack = StackBudget.reserveBytes + depth * bytesPerLevel
+            return "\(what): depth \(depth), needs a stack of \((stack + (1 << 20) - 1) >> 20) MiB\n"
+        }
+        let text = try reportingErrors { () throws(CodecError) -> String in
+            if input.first(where: { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }).map({ $0 == UInt8(ascii: "{") || $0 == UInt8(ascii: "[") }) ?? false {
+                let document = try JSONDocument(parsing: input)
+                return line("encode", document.depth, bytesPerLevel: StackBudget.encodeBytesPerLevel)
+            }
+            let archive = try KeyedArchive(parsing: input)
+            return line("decode", archive.depth(of: .readable), bytesPerLevel: StackBudget.bytesPerLevel)
+                + line("decode --raw", archive.depth(of: .raw), bytesPerLevel: StackBudget.bytesPerLevel)
+        }
+        writeAll(text, to: 1)
     }
 }
 

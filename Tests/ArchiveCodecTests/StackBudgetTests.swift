@@ -1,0 +1,59 @@
+import ArchiveCodec
+import XCTest
+
+/// Every way the converters recurse, run at exactly the depth `StackBudget` admits on a stack
+/// just big enough for it: if a shape costs more per level than the budget says, the thread
+/// overflows its stack and the test process dies. (The shapes are those of
+/// scripts/gen_deep_json.py, which scripts/measure_stack.sh measures.)
+final class StackBudgetTests: XCTestCase {
+    static let shapes: [(name: String, prefix: String, suffix: String)] = [
+        ("generic", #"{"$class":"N","next":"#, "}"),
+        ("array", "[", "]"),
+        ("dict", #"{"a":"#, "}"),
+        ("wrapper", #"{"$class":"NSMutableArray","$array":["#, "]}"),
+        ("set", #"{"$set":["#, "]}"),
+        ("ordered", #"{"$orderedSet":["#, "]}"),
+        ("pairs", #"{"$dict":[[1,"#, "]]}"),
+        ("plist", #"{"$plist":["#, "]}"),
+        ("inline", #"{"$inline":["#, "]}"),
+    ]
+
+    static func document(_ shape: (name: String, prefix: String, suffix: String), levels: Int) -> [UInt8] {
+        let body = String(repeating: shape.prefix, count: levels) + "1" + String(repeating: shape.suffix, count: levels)
+        return Array((shape.name == "inline" ? #"{"$class":"X","k":"# + body + "}" : body).utf8)
+    }
+
+    /// The smallest page-rounded stack on which `depth` levels are admitted.
+    static func stack(for depth: Int, bytesPerLevel: Int) -> Int {
+        (StackBudget.reserveBytes + depth * bytesPerLevel + 4095) / 4096 * 4096
+    }
+
+    func testEveryShapeConvertsAtTheDepthLimit() throws {
+        let levels = 400
+        for shape in Self.shapes {
+            let json = Self.document(shape, levels: levels)
+            let document = try JSONDocument(parsing: json)
+            let encodeStack = Self.stack(for: document.depth, bytesPerLevel: StackBudget.encodeBytesPerLevel)
+            XCTAssertGreaterThanOrEqual(StackBudget.maxEncodeDepth(stackSize: encodeStack), document.depth)
+            var archive: [UInt8] = []
+            var failure: Error?
+            onThread(stackSize: encodeStack) {
+                do { archive = try document.archive(format: .binary) } catch { failure = error }
+            }
+            if let failure { throw failure }
+
+            let parsed = try KeyedArchive(parsing: archive)
+            for view in [ArchiveView.readable, .raw] {
+                let depth = parsed.depth(of: view)
+                let decodeStack = Self.stack(for: depth, bytesPerLevel: StackBudget.bytesPerLevel)
+                XCTAssertGreaterThanOrEqual(StackBudget.maxDepth(stackSize: decodeStack), depth)
+                var output: [UInt8] = []
+                onThread(stackSize: decodeStack) { output = parsed.json(view: view, pretty: false) }
+                XCTAssertFalse(output.isEmpty, shape.name)
+                if view == .readable {
+                    XCTAssertEqual(output, json, "\(shape.name): the readable view gives the document back")
+                }
+            }
+        }
+    }
+}
