@@ -115,7 +115,10 @@ struct ArchiveAnalysis {
 
     private mutating func classifyObjects() throws(CodecError) {
         let objectsHeader = view.header(of: objectsRef)
-        var classCache: [Int: Bool] = [:]
+        // Per class entry, read once: its family (nil = no readable wrapper). The class name
+        // is only needed again for an error message.
+        var familyOfClass = [FoundationClasses.Family?](repeating: nil, count: objectCount)
+        var classRead = [Bool](repeating: false, count: objectCount)
         for uid in 1..<max(objectCount, 1) {
             let ref = view.childRef(objectsHeader, uid)
             let header = view.header(of: ref)
@@ -143,16 +146,22 @@ struct ArchiveAnalysis {
                     throw invalid("$class of object \(uid) is UID \(classUID), outside $objects (\(objectCount) entries)", uid: uid)
                 }
                 let classIndex = Int(classUID)
-                if classCache[classIndex] == nil {
-                    classCache[classIndex] = true
-                    classes[Int32(classIndex)] = try readClass(classIndex, user: uid)
+                if !classRead[classIndex] {
+                    classRead[classIndex] = true
+                    let info = try readClass(classIndex, user: uid)
+                    classes[Int32(classIndex)] = info
+                    familyOfClass[classIndex] = FoundationClasses.family(of: info.name)
                 }
                 classOf[uid] = Int32(classIndex)
                 // Count the object's references, leaving out `$class` itself.
                 for index in 0..<header.count where !view.isString(view.childRef(header, index), equalTo: "$class") {
                     try countReferences(in: view.childRef(header, header.count + index), owner: uid)
                 }
-                forms[uid] = try classify(uid: uid, header: header, className: classes[Int32(classIndex)]!.name)
+                if let family = familyOfClass[classIndex] {
+                    forms[uid] = try classify(uid: uid, header: header, family: family, classIndex: classIndex)
+                } else {
+                    forms[uid] = .generic
+                }
             }
         }
     }
@@ -240,8 +249,7 @@ struct ArchiveAnalysis {
         return true
     }
 
-    private func classify(uid: Int, header: PlistObjectHeader, className: String) throws(CodecError) -> ObjectForm {
-        guard let family = FoundationClasses.family(of: className) else { return .generic }
+    private func classify(uid: Int, header: PlistObjectHeader, family: FoundationClasses.Family, classIndex: Int) throws(CodecError) -> ObjectForm {
         let keys = ownKeys(header)
         func single(_ name: StaticString) -> Int? {
             guard keys.count == 1, view.isString(keys[0].key, equalTo: name) else { return nil }
@@ -260,7 +268,7 @@ struct ArchiveAnalysis {
                 let keyCount = view.header(of: keysRef)
                 let valueCount = view.header(of: valuesRef)
                 if keyCount.kind == .array, valueCount.kind == .array, keyCount.count != valueCount.count {
-                    throw invalid("\(className) object \(uid) has \(keyCount.count) NS.keys but \(valueCount.count) NS.objects", uid: uid)
+                    throw invalid("\(classes[Int32(classIndex)]?.name ?? "") object \(uid) has \(keyCount.count) NS.keys but \(valueCount.count) NS.objects", uid: uid)
                 }
                 guard keys.count == 2, isUIDArray(keysRef), isUIDArray(valuesRef) else { return .generic }
                 // The string-key form is decided after scalar identities are known (see

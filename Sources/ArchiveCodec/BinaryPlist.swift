@@ -383,25 +383,33 @@ struct BinaryPlistView {
         var height = [UInt32](repeating: 0, count: objectCount)
         var expanded = [UInt32](repeating: 1, count: objectCount)
         let limit = min(BinaryPlist.expansionLimit(objectCount: objectCount), Int(UInt32.max))
-        var stack: [(ref: Int, next: Int)] = []
+        // Each frame keeps its object's header; dictionary keys are strings (validated), so
+        // only values are walked, and each key counts as one value in the expansion.
+        var stack: [(ref: Int, header: PlistObjectHeader, next: Int)] = []
         func isContainer(_ ref: Int) -> Bool {
             let kind = bytes[offset(of: ref)] >> 4
             return kind == 0xA || kind == 0xC || kind == 0xD
         }
+        func open(_ ref: Int) {
+            let header = header(of: ref)
+            stack.append((ref, header, header.kind == .dict ? header.count : 0))
+        }
         guard isContainer(top) else { return 0 }
-        stack.append((top, 0))
+        open(top)
         state[top] = 1
-        while let frame = stack.last {
-            let header = header(of: frame.ref)
+        while !stack.isEmpty {
+            let last = stack.count - 1
+            let header = stack[last].header
             let total = header.kind == .dict ? 2 * header.count : header.count
-            if frame.next < total {
-                stack[stack.count - 1].next += 1
-                let child = childRef(header, frame.next)
+            let next = stack[last].next
+            if next < total {
+                stack[last].next = next + 1
+                let child = childRef(header, next)
                 guard isContainer(child) else { continue }
                 switch state[child] {
                 case 0:
                     state[child] = 1
-                    stack.append((child, 0))
+                    open(child)
                 case 1:
                     throw fail("container object \(child) contains itself", at: offset(of: child))
                 default:
@@ -409,20 +417,22 @@ struct BinaryPlistView {
                 }
                 continue
             }
+            let ref = stack[last].ref
             stack.removeLast()
-            state[frame.ref] = 2
+            state[ref] = 2
             var tallest: UInt32 = 0
-            var size = 1
-            for index in 0..<total {
+            let first = header.kind == .dict ? header.count : 0
+            var size = 1 + first
+            for index in first..<total {
                 let child = childRef(header, index)
                 tallest = max(tallest, height[child])
                 size += Int(expanded[child])
             }
             guard size <= limit else {
-                throw CodecError(.limitExceeded, "containers shared inside the plist would expand to more than \(limit) values", byteOffset: offset(of: frame.ref), found: size, limit: limit)
+                throw CodecError(.limitExceeded, "containers shared inside the plist would expand to more than \(limit) values", byteOffset: offset(of: ref), found: size, limit: limit)
             }
-            height[frame.ref] = tallest + 1
-            expanded[frame.ref] = UInt32(size)
+            height[ref] = tallest + 1
+            expanded[ref] = UInt32(size)
         }
         return Int(height[top])
     }

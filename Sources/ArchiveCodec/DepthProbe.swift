@@ -5,107 +5,115 @@ struct DepthProbe {
     let archive: KeyedArchive
     let view: BinaryPlistView
 
-    /// One expansion the writer would have open: an object (by UID) or an inline container
-    /// (by plist ref), and the next child position to visit.
+    /// How a frame's children are found.
+    private enum Walk {
+        /// UIDs in one plist array (NSArray, NSSet, the values of a string-key dictionary).
+        case uidList
+        /// Keys and values alternately, from two plist arrays (dictionary of `$dict` pairs).
+        case pairLists
+        /// The values of an object's own dictionary, skipping `$class`.
+        case objectKeys
+        /// The children of a plist array or dictionary held inline.
+        case inline
+        /// An ordered set's values, in index order (`orderedLists`).
+        case ordered
+    }
+
+    /// One expansion the writer would have open and the next child position to visit.
+    /// Holds only plain values, so pushing and reading frames costs no reference counting.
     private struct Frame {
-        var isObject: Bool
-        var id: Int
+        var walk: Walk
+        var list: PlistObjectHeader
+        var second: PlistObjectHeader
         var position: Int
         var count: Int
-        /// Orderded sets only: child refs in index order.
-        var ordered: [Int]?
     }
 
     func run() -> Int {
+        let forms = archive.forms
+        let needsIdentity = archive.needsIdentity
         var emitted = [Bool](repeating: false, count: archive.objectCount)
         var stack: [Frame] = []
+        var orderedLists: [[Int]] = []
         var deepest = 0
         let objectsHeader = view.header(of: archive.objectsRef)
+        let none = PlistObjectHeader(kind: .array, marker: 0, start: 0, count: 0)
 
-        func push(_ frame: Frame) {
-            stack.append(frame)
-            deepest = max(deepest, stack.count)
-        }
-        /// A UID reached in the walk: opens a frame if the writer would expand it here.
-        func visit(uid: Int) {
-            guard uid != 0 else { return }
-            if archive.needsIdentity[uid] {
-                if emitted[uid] { return }
+        /// A UID reached in the walk: the frame the writer opens for it here, if any.
+        func open(uid: Int) -> Frame? {
+            guard uid != 0 else { return nil }
+            if needsIdentity[uid] {
+                if emitted[uid] { return nil }
                 emitted[uid] = true
             }
-            let form = archive.forms[uid]
-            if form.isScalar { return }
+            let form = forms[uid]
+            if form.isScalar { return nil }
             let header = view.header(of: view.childRef(objectsHeader, uid))
-            var frame = Frame(isObject: true, id: uid, position: 0, count: 0, ordered: nil)
             switch form {
-            case .array, .set:
-                frame.count = view.header(of: view.value(in: header, forKey: "NS.objects")!).count
-            case .stringKeyDictionary:
-                frame.count = view.header(of: view.value(in: header, forKey: "NS.objects")!).count
+            case .array, .set, .stringKeyDictionary:
+                let items = view.header(of: view.value(in: header, forKey: "NS.objects")!)
+                return Frame(walk: .uidList, list: items, second: none, position: 0, count: items.count)
             case .pairDictionary:
-                frame.count = 2 * view.header(of: view.value(in: header, forKey: "NS.objects")!).count
+                let keys = view.header(of: view.value(in: header, forKey: "NS.keys")!)
+                let values = view.header(of: view.value(in: header, forKey: "NS.objects")!)
+                return Frame(walk: .pairLists, list: keys, second: values, position: 0, count: 2 * values.count)
             case .orderedSet:
-                let writer = ReadableWriter(archive: archive, view: view, out: JSONOutput(pretty: false))
-                frame.ordered = writer.orderedSetValues(header)
-                frame.count = frame.ordered!.count
-            case .generic, .rawDict, .rawArray:
-                frame.count = header.count
+                orderedLists.append(ReadableWriter.orderedSetValues(view, header))
+                return Frame(walk: .ordered, list: none, second: none, position: 0, count: orderedLists[orderedLists.count - 1].count)
+            case .generic:
+                return Frame(walk: .objectKeys, list: header, second: none, position: 0, count: header.count)
+            case .rawDict, .rawArray:
+                return Frame(walk: .inline, list: header, second: none, position: 0, count: header.count)
             default:
-                frame.count = 0
+                return Frame(walk: .inline, list: none, second: none, position: 0, count: 0)
             }
-            push(frame)
         }
         /// A value inside an object's own dictionary or an inline container.
-        func visit(inline ref: Int) {
+        func open(inline ref: Int) -> Frame? {
             let header = view.header(of: ref)
             switch header.kind {
-            case .uid: visit(uid: Int(view.uid(header)))
-            case .array, .dict: push(Frame(isObject: false, id: ref, position: 0, count: header.count, ordered: nil))
-            default: break
+            case .uid: return open(uid: Int(view.uid(header)))
+            case .array, .dict: return Frame(walk: .inline, list: header, second: none, position: 0, count: header.count)
+            default: return nil
             }
         }
 
         let top = view.header(of: archive.topRef)
         for index in 0..<top.count {
-            visit(inline: view.childRef(top, top.count + index))
-            drain()
-        }
-        return deepest
-
-        func drain() {
-            while let frame = stack.last {
-                guard frame.position < frame.count else {
+            var next = open(inline: view.childRef(top, top.count + index))
+            while true {
+                if let frame = next {
+                    stack.append(frame)
+                    deepest = max(deepest, stack.count)
+                }
+                guard !stack.isEmpty else { break }
+                let last = stack.count - 1
+                let position = stack[last].position
+                guard position < stack[last].count else {
+                    if stack[last].walk == .ordered { orderedLists.removeLast() }
                     stack.removeLast()
+                    next = nil
                     continue
                 }
-                stack[stack.count - 1].position += 1
-                let index = frame.position
-                if !frame.isObject {
-                    let header = view.header(of: frame.id)
-                    visit(inline: view.childRef(header, header.kind == .dict ? header.count + index : index))
-                    continue
-                }
-                let header = view.header(of: view.childRef(objectsHeader, frame.id))
-                switch archive.forms[frame.id] {
-                case .array, .set, .stringKeyDictionary:
-                    let items = view.header(of: view.value(in: header, forKey: "NS.objects")!)
-                    visit(uid: Int(view.uid(view.header(of: view.childRef(items, index)))))
-                case .pairDictionary:
-                    let list = view.header(of: view.value(in: header, forKey: index % 2 == 0 ? "NS.keys" : "NS.objects")!)
-                    visit(uid: Int(view.uid(view.header(of: view.childRef(list, index / 2)))))
-                case .orderedSet:
-                    visit(uid: Int(view.uid(view.header(of: frame.ordered![index]))))
-                case .generic:
-                    if view.isString(view.childRef(header, index), equalTo: "$class") { continue }
-                    visit(inline: view.childRef(header, header.count + index))
-                case .rawDict:
-                    visit(inline: view.childRef(header, header.count + index))
-                case .rawArray:
-                    visit(inline: view.childRef(header, index))
-                default:
-                    break
+                stack[last].position = position + 1
+                let list = stack[last].list
+                switch stack[last].walk {
+                case .uidList:
+                    next = open(uid: Int(view.uid(view.header(of: view.childRef(list, position)))))
+                case .pairLists:
+                    let source = position % 2 == 0 ? list : stack[last].second
+                    next = open(uid: Int(view.uid(view.header(of: view.childRef(source, position / 2)))))
+                case .ordered:
+                    let ref = orderedLists[orderedLists.count - 1][position]
+                    next = open(uid: Int(view.uid(view.header(of: ref))))
+                case .objectKeys:
+                    next = view.isString(view.childRef(list, position), equalTo: "$class")
+                        ? nil : open(inline: view.childRef(list, list.count + position))
+                case .inline:
+                    next = open(inline: view.childRef(list, list.kind == .dict ? list.count + position : position))
                 }
             }
         }
+        return deepest
     }
 }

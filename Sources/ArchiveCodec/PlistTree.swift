@@ -27,6 +27,10 @@ struct PlistTree {
     private var stringTable = ByteStringTable()
     private var dataTable = ByteStringTable()
     private var scalarTable: [ScalarKey: UInt32] = [:]
+    /// Node of each UID value below `directUIDLimit` (`UInt32.max` = none yet). UIDs are
+    /// the most frequent scalar by far; an array lookup saves hashing each one.
+    private var uidNodes: [UInt32] = []
+    private static let directUIDLimit: UInt64 = 1 << 24
 
     private struct ScalarKey: Hashable {
         var kind: PlistKind
@@ -130,7 +134,17 @@ struct PlistTree {
 
     mutating func bool(_ value: Bool) throws(CodecError) -> UInt32 { try internScalar(.bool, value ? 1 : 0) }
 
-    mutating func uid(_ value: UInt64) throws(CodecError) -> UInt32 { try internScalar(.uid, value) }
+    mutating func uid(_ value: UInt64) throws(CodecError) -> UInt32 {
+        guard value < Self.directUIDLimit else { return try internScalar(.uid, value) }
+        let slot = Int(value)
+        if slot >= uidNodes.count {
+            uidNodes += repeatElement(UInt32.max, count: max(slot + 1, 2 * uidNodes.count) - uidNodes.count)
+        }
+        if uidNodes[slot] != UInt32.max { return uidNodes[slot] }
+        let index = try append(Node(bits: value, start: 0, count: 0, kind: .uid, isUnsigned: false))
+        uidNodes[slot] = index
+        return index
+    }
 
     // MARK: Containers
 

@@ -177,7 +177,7 @@ struct ReadableWriter {
         writeMeta(uid: uid, info: info, defaultClass: FoundationClasses.defaultOrderedSetClass, tracked: tracked)
         out.key("$orderedSet")
         out.openArray()
-        for value in orderedSetValues(header) {
+        for value in Self.orderedSetValues(view, header) {
             writeReference(Int(view.uid(view.header(of: value))), keyContext: false)
         }
         out.closeArray()
@@ -311,7 +311,7 @@ struct ReadableWriter {
     /// Values of an ordered set's `NS.object.N` keys in index order (shape checked at parse).
     /// Not inlined: its temporaries would sit in `writeOrderedSet`'s frame, on the recursion.
     @inline(never)
-    func orderedSetValues(_ header: PlistObjectHeader) -> [Int] {
+    static func orderedSetValues(_ view: BinaryPlistView, _ header: PlistObjectHeader) -> [Int] {
         var values = [Int](repeating: 0, count: max(header.count - 1, 0))
         for index in 0..<header.count {
             var scalars: [UInt32] = []

@@ -162,18 +162,23 @@ private func readInput(_ path: String) throws -> [UInt8] {
         throw ExitCode(1)
     }
     defer { if descriptor != 0 { close(descriptor) } }
-    var bytes: [UInt8] = []
-    var chunk = [UInt8](repeating: 0, count: 1 << 20)
+    // Read straight into the array, growing it geometrically (sized up front for files).
+    var status = stat()
+    let expected = fstat(descriptor, &status) == 0 && (status.st_mode & S_IFMT) == S_IFREG ? Int(status.st_size) : 0
+    var bytes = [UInt8](repeating: 0, count: max(expected + 1, 1 << 16))
+    var length = 0
     while true {
-        let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+        if length == bytes.count { bytes += repeatElement(0, count: bytes.count) }
+        let count = bytes.withUnsafeMutableBytes { read(descriptor, $0.baseAddress! + length, $0.count - length) }
         if count < 0 && errno == EINTR { continue }
         guard count >= 0 else {
             writeAll("archive-tool: cannot read \(path): \(String(cString: strerror(errno)))\n", to: 2)
             throw ExitCode(1)
         }
         if count == 0 { break }
-        bytes.append(contentsOf: chunk[0..<count])
+        length += count
     }
+    bytes.removeSubrange(length...)
     return bytes
 }
 
