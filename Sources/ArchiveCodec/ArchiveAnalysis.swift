@@ -12,11 +12,13 @@ struct ArchiveAnalysis {
     var needsIdentity: [Bool] = []
     var classes: [Int32: KeyedArchive.ClassInfo] = [:]
     var isPlainRoot = false
+    let classKeys: ClassKeyRefs
 
     private let view: BinaryPlistView
 
     init(view: BinaryPlistView, top: Int) throws(CodecError) {
         self.view = view
+        classKeys = ClassKeyRefs(view: view)
         try readEnvelope(top)
         forms = Array(repeating: .null, count: objectCount)
         classOf = Array(repeating: -1, count: objectCount)
@@ -134,7 +136,12 @@ struct ArchiveAnalysis {
                 forms[uid] = .rawArray
                 try countReferences(in: ref, owner: uid)
             case .dict:
-                guard let classRef = view.value(in: header, forKey: "$class") else {
+                var classRef: Int?
+                for index in 0..<header.count where classKeys.contains(view.childRef(header, index)) {
+                    classRef = view.childRef(header, header.count + index)
+                    break
+                }
+                guard let classRef else {
                     forms[uid] = .rawDict
                     try countReferences(in: ref, owner: uid)
                     continue
@@ -154,7 +161,7 @@ struct ArchiveAnalysis {
                 }
                 classOf[uid] = Int32(classIndex)
                 // Count the object's references, leaving out `$class` itself.
-                for index in 0..<header.count where !view.isString(view.childRef(header, index), equalTo: "$class") {
+                for index in 0..<header.count where !classKeys.contains(view.childRef(header, index)) {
                     try countReferences(in: view.childRef(header, header.count + index), owner: uid)
                 }
                 if let family = familyOfClass[classIndex] {
@@ -235,7 +242,7 @@ struct ArchiveAnalysis {
         var result: [(key: Int, value: Int)] = []
         for index in 0..<header.count {
             let key = view.childRef(header, index)
-            if !view.isString(key, equalTo: "$class") { result.append((key, view.childRef(header, header.count + index))) }
+            if !classKeys.contains(key) { result.append((key, view.childRef(header, header.count + index))) }
         }
         return result
     }

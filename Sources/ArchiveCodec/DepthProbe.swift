@@ -32,6 +32,7 @@ struct DepthProbe {
     func run() -> Int {
         let forms = archive.forms
         let needsIdentity = archive.needsIdentity
+        let classKeys = archive.classKeys
         var emitted = [Bool](repeating: false, count: archive.objectCount)
         var stack: [Frame] = []
         var orderedLists: [[Int]] = []
@@ -107,7 +108,7 @@ struct DepthProbe {
                     let ref = orderedLists[orderedLists.count - 1][position]
                     next = open(uid: Int(view.uid(view.header(of: ref))))
                 case .objectKeys:
-                    next = view.isString(view.childRef(list, position), equalTo: "$class")
+                    next = classKeys.contains(view.childRef(list, position))
                         ? nil : open(inline: view.childRef(list, list.count + position))
                 case .inline:
                     next = open(inline: view.childRef(list, list.kind == .dict ? list.count + position : position))

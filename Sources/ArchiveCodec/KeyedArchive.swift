@@ -48,6 +48,8 @@ public struct KeyedArchive: Sendable {
 
     /// Whether the readable document is the root object itself rather than an envelope.
     let isPlainRoot: Bool
+    /// The plist objects that are the key `$class`.
+    let classKeys: ClassKeyRefs
 
     struct ClassInfo: Sendable {
         var name: String
@@ -94,6 +96,7 @@ public struct KeyedArchive: Sendable {
         needsIdentity = analysis.needsIdentity
         classes = analysis.classes
         isPlainRoot = analysis.isPlainRoot
+        classKeys = analysis.classKeys
     }
 
     static func firstIndex(of needle: [UInt8], in bytes: [UInt8]) -> Int? {

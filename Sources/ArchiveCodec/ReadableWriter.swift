@@ -244,7 +244,7 @@ struct ReadableWriter {
         writeMeta(uid: uid, info: info, defaultClass: "", tracked: tracked)
         for index in 0..<header.count {
             let key = view.childRef(header, index)
-            if view.isString(key, equalTo: "$class") { continue }
+            if archive.classKeys.contains(key) { continue }
             writeKey(key)
             writeKeyValue(view.childRef(header, header.count + index))
         }
