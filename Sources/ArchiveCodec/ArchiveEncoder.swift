@@ -1,7 +1,7 @@
 extension JSONDocument {
     /// Builds the keyed archive this document describes (mapping in README.md) and writes it
-    /// as a binary or XML property list. Recurses once per nested JSON container, so at most
-    /// `depth` levels.
+    /// as a binary or XML property list. Never recurses on the document's nesting, so any
+    /// depth the parser accepts encodes on any stack.
     public func archive(format: PlistFormat) throws(CodecError) -> [UInt8] {
         var encoder = ArchiveEncoder(document: self)
         let root = try encoder.encodeDocument()
@@ -12,9 +12,11 @@ extension JSONDocument {
     }
 }
 
-/// JSON document → `PlistTree` of a keyed archive. Objects get UIDs in the order they are
-/// met; `$ref`s to objects not yet met reserve the UID, filled when the `$id` is reached.
-/// Equal bare strings and numbers share one entry; class entries are shared per class.
+/// JSON document → `PlistTree` of a keyed archive, without recursion: a reference to an
+/// object gets its UID at once and the object's content is filled later from a work list
+/// (`pending`), and nested inline plist containers are built with an explicit stack.
+/// `$ref`s to objects not yet met reserve the UID, filled when the `$id` is reached. Equal
+/// bare strings and numbers share one entry; class entries are shared per class.
 struct ArchiveEncoder {
     let document: JSONDocument
     var tree = PlistTree()
@@ -29,17 +31,15 @@ struct ArchiveEncoder {
     /// UID of the shared entry for each interned scalar plist node.
     private var unifiedUID: [UInt32: Int] = [:]
     private var classUIDs: [ClassKey: Int] = [:]
-    private var path: [PathPart] = []
+    /// Objects whose UID is handed out and whose content is still to build.
+    private var pending: [(index: Int, uid: Int, meta: Meta?)] = []
+    /// The object being filled: where errors without a node of their own are reported.
+    private var currentNode = 0
 
     private struct ClassKey: Hashable {
         var name: String
         var chain: [String]?
         var hints: [String]?
-    }
-
-    private enum PathPart {
-        case key(Int)
-        case index(Int)
     }
 
     private struct Meta {
@@ -60,17 +60,8 @@ struct ArchiveEncoder {
     // MARK: Errors
 
     private func fail(_ message: String, at node: Int? = nil) -> CodecError {
-        var text = "$"
-        for part in path {
-            switch part {
-            case .index(let index): text += "[\(index)]"
-            case .key(let keyNode):
-                let key = document.stringValue(keyNode)
-                let simple = !key.isEmpty && key.utf8.allSatisfy { ($0 >= 0x30 && $0 <= 0x39) || ($0 | 0x20 >= 0x61 && $0 | 0x20 <= 0x7A) || $0 == 0x5F || $0 == 0x24 }
-                text += simple ? ".\(key)" : "[\"\(key)\"]"
-            }
-        }
-        return CodecError(.invalidDocument, message, byteOffset: node.map { Int(document.node($0).offset) }, jsonPath: text)
+        let at = node ?? currentNode
+        return CodecError(.invalidDocument, message, byteOffset: Int(document.node(at).offset), jsonPath: document.path(to: at))
     }
 
     // MARK: Document
@@ -86,7 +77,6 @@ struct ArchiveEncoder {
         let members = rootNode.kind == .object ? document.members(of: 0) : []
         if let top = members.first(where: { document.string($0.key).elementsEqual("$top".utf8) }) {
             for member in members {
-                path = [.key(member.key)]
                 switch document.stringValue(member.key) {
                 case "$top":
                     guard document.node(member.value).kind == .object else { throw fail("$top must be an object", at: member.value) }
@@ -101,22 +91,20 @@ struct ArchiveEncoder {
                     throw fail("unexpected key beside $top (allowed: $archiver, $version)", at: member.value)
                 }
             }
-            path = [.key(top.key)]
             for member in document.members(of: top.value) {
-                path = [.key(top.key), .key(member.key)]
+                currentNode = member.value
                 topKeys.append(try tree.string(bytes: unescapedKey(member.key)))
                 if let inline = singleMember(member.value, named: "$inline") {
-                    path.append(.key(inline.key))
                     topValues.append(try encodeInlineBody(inline.value))
                 } else {
                     topValues.append(try tree.uid(UInt64(encodeObject(member.value))))
                 }
             }
-            path = []
         } else {
             topKeys.append(try tree.string("root"))
             topValues.append(try tree.uid(UInt64(encodeObject(0))))
         }
+        try fillPending()
         if let unresolved = objects.firstIndex(of: Self.unfilled) {
             let id = uidOfNode.first { $0.value == unresolved }.map { document.stringValue($0.key) } ?? "?"
             throw fail("$ref to $id \(id) whose object is not in a value position", at: nil)
@@ -154,7 +142,9 @@ struct ArchiveEncoder {
     // MARK: Object context
 
     /// Encodes a value that stands for an object (a `$top` value, a collection element, a
-    /// dictionary value, a referenced key of an instance); returns its UID.
+    /// dictionary value, a referenced key of an instance) and returns its UID. Values are
+    /// entered at once; containers and class instances get their UID now and their content
+    /// from `fillPending`, so no call here ever descends into the document.
     private mutating func encodeObject(_ index: Int) throws(CodecError) -> Int {
         let node = document.node(index)
         switch node.kind {
@@ -166,8 +156,7 @@ struct ArchiveEncoder {
             return try unified(scalarNumber(index))
         case .array:
             let uid = reserve()
-            let items = try encodeElements(document.elements(of: index))
-            try fillInstance(uid, meta: Meta(), defaultClass: FoundationClasses.defaultArrayClass, entries: [("NS.objects", tree.array(items))])
+            pending.append((index, uid, nil))
             return uid
         case .object:
             return try encodeObjectNode(index)
@@ -184,34 +173,68 @@ struct ArchiveEncoder {
             uidOfNode[target] = uid
             return uid
         }
-        guard let wrapper = meta.wrapper else {
-            guard meta.className != nil else {
-                // A plain JSON object: an NSDictionary with string keys.
-                guard meta.id == nil, meta.chain == nil, meta.hints == nil else {
-                    throw fail("an object with $id, $classes or $classhints needs $class or a value wrapper such as $dict", at: index)
+        if let wrapper = meta.wrapper {
+            switch wrapper.name {
+            case "$array", "$set", "$orderedSet", "$dict":
+                break
+            case "$plist":
+                guard meta.className == nil, meta.chain == nil, meta.hints == nil else {
+                    throw fail("$plist takes no $class, $classes or $classhints", at: index)
                 }
-                let uid = reserve()
-                try fillDictionary(uid, meta: meta, keys: meta.data)
-                return uid
+                let kind = document.node(wrapper.node).kind
+                guard kind == .array || kind == .object else { throw fail("$plist takes an array or an object", at: wrapper.node) }
+            default:
+                // Single values: nothing below them to defer.
+                return try encodeWrapper(index, meta: meta, wrapper: wrapper)
             }
-            return try encodeGeneric(index, meta: meta)
+        } else if meta.className == nil {
+            // A plain JSON object: an NSDictionary with string keys.
+            guard meta.id == nil, meta.chain == nil, meta.hints == nil else {
+                throw fail("an object with $id, $classes or $classhints needs $class or a value wrapper such as $dict", at: index)
+            }
         }
-        path.append(.key(wrapper.node - 1))
-        defer { path.removeLast() }
-        // Wrappers that hold further objects recurse: each gets a small function of its own,
-        // so that the big frame of the scalar wrappers is never on the recursion.
-        switch wrapper.name {
-        case "$array", "$set", "$orderedSet": return try encodeCollectionWrapper(index, meta: meta, wrapper: wrapper)
-        case "$dict": return try encodeDictWrapper(index, meta: meta, wrapper: wrapper)
-        case "$plist": return try encodePlistWrapper(index, meta: meta, wrapper: wrapper)
-        default: return try encodeWrapper(index, meta: meta, wrapper: wrapper)
+        let uid = uidFor(index, meta: meta)
+        pending.append((index, uid, meta))
+        return uid
+    }
+
+    /// Builds the content of every object handed a UID by `encodeObject`, last first; filling
+    /// one may hand out more.
+    private mutating func fillPending() throws(CodecError) {
+        while let (index, uid, meta) = pending.popLast() {
+            currentNode = index
+            guard let meta else {
+                let items = try encodeElements(document.elements(of: index))
+                try fillInstance(uid, meta: Meta(), defaultClass: FoundationClasses.defaultArrayClass, entries: [("NS.objects", tree.array(items))])
+                continue
+            }
+            guard let wrapper = meta.wrapper else {
+                if meta.className == nil {
+                    try fillDictionary(uid, meta: meta, keys: meta.data)
+                } else {
+                    try fillGeneric(uid, meta: meta)
+                }
+                continue
+            }
+            switch wrapper.name {
+            case "$dict": try fillDictWrapper(uid, meta: meta, wrapper: wrapper)
+            case "$plist": objects[uid] = try encodeInlineContainers(wrapper.node)
+            default: try fillCollectionWrapper(uid, meta: meta, wrapper: wrapper)
+            }
         }
     }
 
-    @inline(never)
-    private mutating func encodeCollectionWrapper(_ index: Int, meta: Meta, wrapper: (name: String, node: Int)) throws(CodecError) -> Int {
+    /// A class instance with its archived keys (in key context).
+    private mutating func fillGeneric(_ uid: Int, meta: Meta) throws(CodecError) {
+        var entries: [(StaticString?, [UInt8], UInt32)] = []
+        for (key, value) in meta.data {
+            entries.append((nil, key, try encodeKeyValue(value)))
+        }
+        try fillInstance(uid, meta: meta, defaultClass: "", entries: [], extra: entries)
+    }
+
+    private mutating func fillCollectionWrapper(_ uid: Int, meta: Meta, wrapper: (name: String, node: Int)) throws(CodecError) {
         guard document.node(wrapper.node).kind == .array else { throw fail("\(wrapper.name) takes an array", at: wrapper.node) }
-        let uid = uidFor(index, meta: meta)
         let items = try encodeElements(document.elements(of: wrapper.node))
         switch wrapper.name {
         case "$orderedSet":
@@ -222,13 +245,10 @@ struct ArchiveEncoder {
             try fillInstance(uid, meta: meta, defaultClass: wrapper.name == "$array" ? FoundationClasses.defaultArrayClass : FoundationClasses.defaultSetClass,
                              entries: [("NS.objects", tree.array(items))])
         }
-        return uid
     }
 
-    @inline(never)
-    private mutating func encodeDictWrapper(_ index: Int, meta: Meta, wrapper: (name: String, node: Int)) throws(CodecError) -> Int {
+    private mutating func fillDictWrapper(_ uid: Int, meta: Meta, wrapper: (name: String, node: Int)) throws(CodecError) {
         let value = document.node(wrapper.node)
-        let uid = uidFor(index, meta: meta)
         if value.kind == .object {
             let dataKeys = try document.members(of: wrapper.node).map { (member) throws(CodecError) -> (key: [UInt8], node: Int) in
                 (try unescapedDataKey(member.key), member.value)
@@ -237,47 +257,18 @@ struct ArchiveEncoder {
         } else if value.kind == .array {
             var keys: [UInt32] = []
             var values: [UInt32] = []
-            for (position, pair) in document.elements(of: wrapper.node).enumerated() {
-                path.append(.index(position))
+            for pair in document.elements(of: wrapper.node) {
                 guard document.node(pair).kind == .array, document.node(pair).count == 2 else {
                     throw fail("$dict pairs are [key, value] arrays", at: pair)
                 }
                 keys.append(try tree.uid(UInt64(encodeObject(pair + 1))))
                 values.append(try tree.uid(UInt64(encodeObject(pair + 1 + Int(document.node(pair + 1).size)))))
-                path.removeLast()
             }
             try fillInstance(uid, meta: meta, defaultClass: FoundationClasses.defaultDictionaryClass,
                              entries: [("NS.keys", tree.array(keys)), ("NS.objects", tree.array(values))])
         } else {
             throw fail("$dict takes an object or an array of [key, value] pairs", at: wrapper.node)
         }
-        return uid
-    }
-
-    @inline(never)
-    private mutating func encodePlistWrapper(_ index: Int, meta: Meta, wrapper: (name: String, node: Int)) throws(CodecError) -> Int {
-        guard meta.className == nil, meta.chain == nil, meta.hints == nil else {
-            throw fail("$plist takes no $class, $classes or $classhints", at: index)
-        }
-        let kind = document.node(wrapper.node).kind
-        guard kind == .array || kind == .object else { throw fail("$plist takes an array or an object", at: wrapper.node) }
-        let uid = uidFor(index, meta: meta)
-        objects[uid] = try encodeInlineContainer(wrapper.node)
-        return uid
-    }
-
-    /// A class instance with its archived keys (in key context).
-    @inline(never)
-    private mutating func encodeGeneric(_ index: Int, meta: Meta) throws(CodecError) -> Int {
-        let uid = uidFor(index, meta: meta)
-        var entries: [(StaticString?, [UInt8], UInt32)] = []
-        for (key, value) in meta.data {
-            path.append(.key(value - 1))
-            entries.append((nil, key, try encodeKeyValue(value)))
-            path.removeLast()
-        }
-        try fillInstance(uid, meta: meta, defaultClass: "", entries: [], extra: entries)
-        return uid
     }
 
     /// The wrappers of single values (`$string`, `$date`, `$uuid`, …), which do not recurse.
@@ -336,10 +327,8 @@ struct ArchiveEncoder {
     private mutating func encodeElements(_ elements: [Int]) throws(CodecError) -> [UInt32] {
         var items: [UInt32] = []
         items.reserveCapacity(elements.count)
-        for (position, element) in elements.enumerated() {
-            path.append(.index(position))
+        for element in elements {
             items.append(try tree.uid(UInt64(encodeObject(element))))
-            path.removeLast()
         }
         return items
     }
@@ -349,12 +338,10 @@ struct ArchiveEncoder {
         var values: [UInt32] = []
         var seen = Set<UInt32>()
         for (key, value) in dataKeys {
-            path.append(.key(value - 1))
             let keyNode = try tree.string(bytes: key)
             guard seen.insert(keyNode).inserted else { throw fail("duplicate dictionary key", at: value - 1) }
             keys.append(try tree.uid(UInt64(unified(keyNode))))
             values.append(try tree.uid(UInt64(encodeObject(value))))
-            path.removeLast()
         }
         try fillInstance(uid, meta: meta, defaultClass: FoundationClasses.defaultDictionaryClass,
                          entries: [("NS.keys", tree.array(keys)), ("NS.objects", tree.array(values))])
@@ -372,59 +359,79 @@ struct ArchiveEncoder {
         case .object:
             if let bytes = singleMember(index, named: "$bytes") { return try dataNode(bytes.value) }
             if let real = singleMember(index, named: "$real") { return try tree.real(nonFinite(real.value)) }
-            if let inline = singleMember(index, named: "$inline") {
-                path.append(.key(inline.key))
-                defer { path.removeLast() }
-                return try encodeInlineBody(inline.value)
-            }
+            if let inline = singleMember(index, named: "$inline") { return try encodeInlineBody(inline.value) }
             return try tree.uid(UInt64(encodeObject(index)))
         default:
             return try tree.uid(UInt64(encodeObject(index)))
         }
     }
 
-    /// The content of `$inline` (or of `$plist`): a plist value held in place.
-    @inline(never)
+    /// The content of `$inline`: a plist value held in place.
     private mutating func encodeInlineBody(_ index: Int) throws(CodecError) -> UInt32 {
+        if let leaf = try inlineLeaf(index) { return leaf }
+        return try encodeInlineContainers(index)
+    }
+
+    /// An inline value that is not a container, or nil for an array or a dictionary.
+    private mutating func inlineLeaf(_ index: Int) throws(CodecError) -> UInt32? {
         let node = document.node(index)
         switch node.kind {
         case .null: throw fail("$inline cannot hold null (a plist has no null)", at: index)
         case .string: return try tree.string(bytes: Array(document.string(index)))
         case .int, .uint, .real, .bool: return try scalarNumber(index)
-        case .array: return try encodeInlineContainer(index)
+        case .array: return nil
         case .object:
-            let members = document.members(of: index)
-            if members.count == 1 {
-                switch document.stringValue(members[0].key) {
-                case "$bytes", "$data": return try dataNode(members[0].value)
-                case "$real": return try tree.real(nonFinite(members[0].value))
-                case "$plistDate": return try tree.date(time(members[0].value))
-                default: break
-                }
+            guard node.count == 1 else { return nil }
+            let member = document.members(of: index)[0]
+            switch document.stringValue(member.key) {
+            case "$bytes", "$data": return try dataNode(member.value)
+            case "$real": return try tree.real(nonFinite(member.value))
+            case "$plistDate": return try tree.date(time(member.value))
+            default: return nil
             }
-            return try encodeInlineContainer(index)
         }
     }
 
-    private mutating func encodeInlineContainer(_ index: Int) throws(CodecError) -> UInt32 {
-        if document.node(index).kind == .array {
-            var items: [UInt32] = []
-            for (position, element) in document.elements(of: index).enumerated() {
-                path.append(.index(position))
-                items.append(try encodeKeyValue(element))
-                path.removeLast()
+    /// An inline plist array or dictionary (the content of `$inline` or `$plist`), with any
+    /// `$inline` containers nested in it, built children first with an explicit stack.
+    private mutating func encodeInlineContainers(_ root: Int) throws(CodecError) -> UInt32 {
+        struct Frame {
+            var isArray: Bool
+            var children: [Int]
+            var keys: [UInt32]
+            var values: [UInt32] = []
+        }
+        func open(_ index: Int) throws(CodecError) -> Frame {
+            if document.node(index).kind == .array {
+                return Frame(isArray: true, children: document.elements(of: index), keys: [])
             }
-            return try tree.array(items)
+            let members = document.members(of: index)
+            var keys: [UInt32] = []
+            for member in members { keys.append(try tree.string(bytes: unescapedDataKey(member.key))) }
+            return Frame(isArray: false, children: members.map(\.value), keys: keys)
         }
-        var keys: [UInt32] = []
-        var values: [UInt32] = []
-        for member in document.members(of: index) {
-            path.append(.key(member.key))
-            keys.append(try tree.string(bytes: unescapedDataKey(member.key)))
-            values.append(try encodeKeyValue(member.value))
-            path.removeLast()
+        var stack = [try open(root)]
+        while true {
+            let top = stack.count - 1
+            let next = stack[top].values.count
+            if next == stack[top].children.count {
+                let frame = stack.removeLast()
+                let built = frame.isArray ? try tree.array(frame.values) : try tree.dict(keys: frame.keys, values: frame.values)
+                if stack.isEmpty { return built }
+                stack[stack.count - 1].values.append(built)
+                continue
+            }
+            let child = stack[top].children[next]
+            if let inline = singleMember(child, named: "$inline") {
+                if let leaf = try inlineLeaf(inline.value) {
+                    stack[top].values.append(leaf)
+                } else {
+                    stack.append(try open(inline.value))
+                }
+            } else {
+                stack[top].values.append(try encodeKeyValue(child))
+            }
         }
-        return try tree.dict(keys: keys, values: values)
     }
 
     // MARK: Entries
@@ -528,8 +535,6 @@ struct ArchiveEncoder {
                 meta.data.append((Array(key.dropFirst()), member.value))
                 continue
             }
-            path.append(.key(member.key))
-            defer { path.removeLast() }
             let name = document.stringValue(member.key)
             switch name {
             case "$id":

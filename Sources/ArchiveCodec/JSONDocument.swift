@@ -135,6 +135,49 @@ public struct JSONDocument: Sendable {
     }
 
     func stringValue(_ index: Int) -> String { String(decoding: string(index), as: UTF8.self) }
+
+    /// Where node `target` is, as a JSON path: `$`, `$.name`, `$[3]`, `$["odd key"]`. Walks
+    /// down from the root, skipping subtrees by their size; meant for error messages.
+    func path(to target: Int) -> String {
+        var text = "$"
+        var current = 0
+        descent: while current != target, target < nodes.count {
+            let node = nodes[current]
+            var child = current + 1
+            switch node.kind {
+            case .array:
+                for position in 0..<Int(node.count) {
+                    let end = child + Int(nodes[child].size)
+                    if target < end {
+                        text += "[\(position)]"
+                        current = child
+                        continue descent
+                    }
+                    child = end
+                }
+            case .object:
+                for _ in 0..<Int(node.count) {
+                    let value = child + 1
+                    let end = value + Int(nodes[value].size)
+                    if target < end {
+                        let key = stringValue(child)
+                        let simple = !key.isEmpty && key.utf8.allSatisfy {
+                            ($0 >= 0x30 && $0 <= 0x39) || ($0 | 0x20 >= 0x61 && $0 | 0x20 <= 0x7A) || $0 == 0x5F || $0 == 0x24
+                        }
+                        text += simple ? ".\(key)" : "[\"\(key)\"]"
+                        if target == child { break descent }  // the key itself
+                        current = value
+                        continue descent
+                    }
+                    child = end
+                }
+            default:
+                break
+            }
+            break
+        }
+        return text
+    }
 }
 
 /// The iterative recursive-descent-free parser behind `JSONDocument`.

@@ -1,8 +1,8 @@
 /// How deep the recursive converters may go on a thread with a given stack.
 ///
-/// The readable JSON writer (decode) and the archive encoder recurse once per nesting level;
-/// everything else (parsing, validation, the depth probe, releasing results) is iterative or
-/// flat, so these per-level costs are the whole story. A level costs a different amount for
+/// The readable JSON writer (decode) recurses once per nesting level; everything else
+/// (parsing, validation, the depth probe, the encoder, releasing results) is iterative or
+/// flat, so this per-level cost is the whole story. A level costs a different amount for
 /// each shape of nesting (class instance, array, dictionary, set, ordered set, `$dict`
 /// pairs, `$plist`, inline plist containers): `scripts/measure_stack.sh` measures every shape
 /// (the most levels that convert on a 16 MiB stack with the check off; bytes per depth unit
@@ -14,16 +14,12 @@
 public enum StackBudget {
     #if DEBUG
     static let measuredDecodeBytesPerLevel = 4_816  // dictionaries; raw view 1,575
-    static let measuredEncodeBytesPerLevel = 10_670  // class instances
     #else
-    static let measuredDecodeBytesPerLevel = 524  // ordered sets; raw view 159
-    static let measuredEncodeBytesPerLevel = 2_242  // class instances
+    static let measuredDecodeBytesPerLevel = 478  // dictionaries; raw view 159
     #endif
 
     /// Stack bytes one level of the readable JSON writer may use (measured, plus margin).
     public static let bytesPerLevel = measuredDecodeBytesPerLevel * 5 / 4
-    /// Stack bytes one JSON nesting level of the encoder may use (measured, plus margin).
-    public static let encodeBytesPerLevel = measuredEncodeBytesPerLevel * 5 / 4
     /// Kept free for the frames below the recursion (worker loop, libc, the leaf calls).
     public static let reserveBytes = 128 * 1024
     /// The smallest stack the service accepts: enough for the reserve and a useful depth.
@@ -32,10 +28,5 @@ public enum StackBudget {
     /// Deepest readable view (`KeyedArchive.depth(of: .readable)`) safe on `stackSize`.
     public static func maxDepth(stackSize: Int) -> Int {
         max(0, (stackSize - reserveBytes) / bytesPerLevel)
-    }
-
-    /// Deepest JSON document (`JSONDocument.depth`) the encoder can take on `stackSize`.
-    public static func maxEncodeDepth(stackSize: Int) -> Int {
-        max(0, (stackSize - reserveBytes) / encodeBytesPerLevel)
     }
 }

@@ -22,8 +22,6 @@ public final class ArchiveHTTPServer: @unchecked Sendable {
     public let configuration: ServerConfiguration
     /// Deepest archive (readable JSON depth) this server decodes; deeper ones get 413.
     public var depthLimit: Int { configuration.depthLimit }
-    /// Deepest JSON document this server encodes; deeper ones get 413.
-    public var encodeDepthLimit: Int { configuration.encodeDepthLimit }
 
     private let logger: Logger
     private let hooks: ServerHooks
@@ -114,7 +112,6 @@ public final class ArchiveHTTPServer: @unchecked Sendable {
             "host": .string(configuration.host), "port": .stringConvertible(port),
             "workers": .stringConvertible(configuration.workers), "event_loops": .stringConvertible(configuration.eventLoops),
             "stack_size": .stringConvertible(configuration.stackSize), "depth_limit": .stringConvertible(depthLimit),
-            "encode_depth_limit": .stringConvertible(encodeDepthLimit),
         ])
         if shouldDrain { postDrain(force: false) }
         loops[0].run()

@@ -36,12 +36,11 @@ enum ConversionRequest: Sendable {
     }
 }
 
-/// The depths a worker's stack admits, from the codec's `StackBudget` for the configured stack size.
+/// The depth a worker's stack admits, from the codec's `StackBudget` for the configured stack
+/// size. Only decoding recurses: the encoder takes a document of any depth the parser accepts.
 struct DepthLimits: Sendable {
     /// Deepest readable JSON the decoder's writer may produce (`KeyedArchive.depth(of:)`).
     var decode: Int
-    /// Deepest JSON document the encoder may take (`JSONDocument.depth`); its frames are larger.
-    var encode: Int
 }
 
 /// The work done on a worker thread. Depth is always measured (without recursion) before anything
@@ -67,12 +66,7 @@ enum Conversion {
                 return HTTPResponse(status: 200, contentType: "application/json",
                                     body: archive.json(view: view, pretty: pretty))
             case let .encode(format):
-                let document = try JSONDocument(parsing: body)
-                let depth = document.depth
-                guard depth <= limits.encode else {
-                    return Problem.tooDeep(depth: depth, limit: limits.encode, what: "JSON document", path: path).response()
-                }
-                let archive = try document.archive(format: format)
+                let archive = try JSONDocument(parsing: body).archive(format: format)
                 let contentType = format == .xml ? "application/xml" : "application/x-bplist"
                 return HTTPResponse(status: 200, contentType: contentType, body: archive)
             }

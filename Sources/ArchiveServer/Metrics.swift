@@ -112,8 +112,6 @@ final class Metrics: @unchecked Sendable {
         out += "archive_requests_in_flight \(gauges.inFlight)\n"
         header("archive_depth_limit", "gauge", "Deepest archive (readable JSON depth) decode accepts, derived from the worker stack size.")
         out += "archive_depth_limit \(gauges.limits.decode)\n"
-        header("archive_encode_depth_limit", "gauge", "Deepest JSON document encode accepts, derived from the worker stack size.")
-        out += "archive_encode_depth_limit \(gauges.limits.encode)\n"
         header("archive_worker_stack_bytes", "gauge", "Configured stack size of each worker thread.")
         out += "archive_worker_stack_bytes \(gauges.stackSize)\n"
         header("archive_draining", "gauge", "1 while a graceful shutdown is in progress.")

@@ -37,9 +37,6 @@ public struct ServerConfiguration: Sendable, Equatable {
     /// a worker thread with `stackSize` bytes of stack.
     public var depthLimit: Int { StackBudget.maxDepth(stackSize: stackSize) }
 
-    /// Deepest JSON document accepted by encode, on the same stack (the encoder's frames are larger).
-    public var encodeDepthLimit: Int { StackBudget.maxEncodeDepth(stackSize: stackSize) }
-
     public static var onlineCores: Int {
         let n = sysconf(Int32(_SC_NPROCESSORS_ONLN))
         return n > 0 ? Int(n) : 1

@@ -24,7 +24,7 @@ final class ServerContext: Sendable {
 
     init(configuration: ServerConfiguration, pool: WorkerPool, logger: Logger, hooks: ServerHooks) {
         self.configuration = configuration
-        self.limits = DepthLimits(decode: configuration.depthLimit, encode: configuration.encodeDepthLimit)
+        self.limits = DepthLimits(decode: configuration.depthLimit)
         self.pool = pool
         self.metrics = Metrics()
         self.logger = logger

@@ -87,7 +87,7 @@ struct ArchiveServiceCommand: ParsableCommand {
             logger.critical("cannot start: \(error)")
             throw ExitCode.failure
         }
-        logger.info("depth limit \(server.depthLimit) levels for a \(config.stackSize)-byte worker stack (encode: \(server.encodeDepthLimit))")
+        logger.info("depth limit \(server.depthLimit) levels for a \(config.stackSize)-byte worker stack (decode; encode takes any depth)")
         server.run()
     }
 
