@@ -20,6 +20,7 @@ WORKDIR /src
 COPY Package.swift ./
 RUN swift package resolve
 # Tests/ is copied because SwiftPM checks every declared target's folder exists.
+# Only debug info is stripped: the symbol table stays for Swift's crash backtraces.
 COPY Sources ./Sources
 COPY Tests ./Tests
 RUN swift build -c release --static-swift-stdlib \
