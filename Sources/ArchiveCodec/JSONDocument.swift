@@ -8,19 +8,49 @@
 public struct JSONDocument: Sendable {
     enum Kind: UInt8 { case null, bool, int, uint, real, string, array, object }
 
+    /// One value, in 16 bytes (documents hold millions of them).
     struct Node {
-        /// Integer/real bits, or 0/1 for booleans.
+        /// Numbers: their bits (booleans 0 or 1). Strings: start of the unescaped UTF-8 in
+        /// `text` << 32 | its byte length. Arrays and objects: elements or members.
         var bits: UInt64
-        /// Strings: offset of the unescaped UTF-8 in `text`.
-        var start: UInt32
-        /// Strings: byte length. Arrays: elements. Objects: members.
-        var count: UInt32
-        /// Nodes in this subtree, itself included.
-        var size: UInt32
+        /// The kind (top 3 bits) and the nodes in this subtree, itself included (low 29).
+        private var kindAndSize: UInt32
         /// Byte offset of the value in the source, for error messages.
         var offset: UInt32
-        var kind: Kind
+
+        init(bits: UInt64, start: UInt32, count: UInt32, size: UInt32, offset: UInt32, kind: Kind) {
+            self.bits = kind == .string ? UInt64(start) << 32 | UInt64(count) : (kind == .array || kind == .object ? UInt64(count) : bits)
+            kindAndSize = UInt32(kind.rawValue) << 29 | size
+            self.offset = offset
+        }
+
+        var kind: Kind { Kind(rawValue: UInt8(kindAndSize >> 29))! }
+
+        var size: UInt32 {
+            get { kindAndSize & Self.sizeMask }
+            set { kindAndSize = kindAndSize & ~Self.sizeMask | newValue }
+        }
+
+        /// Strings only.
+        var start: UInt32 { UInt32(truncatingIfNeeded: bits >> 32) }
+
+        /// Strings: byte length. Arrays: elements. Objects: members. Others: 0.
+        var count: UInt32 {
+            get {
+                switch kind {
+                case .string, .array, .object: return UInt32(truncatingIfNeeded: bits)
+                default: return 0
+                }
+            }
+            set { bits = UInt64(newValue) }  // containers only
+        }
+
+        static let sizeMask: UInt32 = 1 << 29 - 1
     }
+
+    /// Largest document parsed: every node takes at least two bytes of source (but the last),
+    /// so the node count stays within the 29 bits `Node` keeps for subtree sizes.
+    public static let maximumSize = 1 << 30
 
     /// Nesting deeper than this is refused while parsing.
     public static let maximumNesting = 500_000
@@ -31,8 +61,8 @@ public struct JSONDocument: Sendable {
     public private(set) var depth = 0
 
     public init(parsing bytes: [UInt8]) throws(CodecError) {
-        guard bytes.count < Int(UInt32.max) else {
-            throw CodecError(.limitExceeded, "JSON document larger than 4 GiB", found: bytes.count, limit: Int(UInt32.max))
+        guard bytes.count <= Self.maximumSize else {
+            throw CodecError(.limitExceeded, "JSON document larger than 1 GiB", found: bytes.count, limit: Self.maximumSize)
         }
         try bytes.withUnsafeBufferPointer { (buffer) throws(CodecError) in
             var parser = JSONParser(source: buffer)
