@@ -55,7 +55,11 @@ struct ArchiveEncoder {
         var ref: Int?
     }
 
-    init(document: JSONDocument) { self.document = document }
+    init(document: JSONDocument) {
+        self.document = document
+        // The archive has at most about one plist value per JSON value, plus the UIDs.
+        tree.reserve(values: document.nodes.count * 2, textBytes: document.text.count)
+    }
 
     // MARK: Errors
 

@@ -6,8 +6,12 @@ struct ByteStringTable {
     private var hashes: [UInt64] = []
     private(set) var count = 0
 
+    /// Chosen per process, so that no input can be crafted to make its strings collide
+    /// (which would make interning quadratic).
+    private static let seed = UInt64.random(in: .min ... .max)
+
     static func hash(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
-        var hash: UInt64 = 0x9E37_79B9_7F4A_7C15 ^ UInt64(bytes.count)
+        var hash: UInt64 = (0x9E37_79B9_7F4A_7C15 ^ seed) &+ UInt64(bytes.count)
         var index = 0
         let count = bytes.count
         while index + 8 <= count {

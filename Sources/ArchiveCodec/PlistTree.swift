@@ -50,6 +50,14 @@ struct PlistTree {
         text[Int(node.start)..<(Int(node.start) + Int(node.count))]
     }
 
+    /// Reserves room for about `values` values and `textBytes` bytes of text. Reserved pages
+    /// cost no memory until written; growing by doubling would copy and touch them twice.
+    mutating func reserve(values: Int, textBytes: Int) {
+        nodes.reserveCapacity(min(values, Self.maximumSize))
+        children.reserveCapacity(min(values, Self.maximumSize))
+        text.reserveCapacity(min(textBytes, Self.maximumSize))
+    }
+
     private mutating func append(_ node: Node) throws(CodecError) -> UInt32 {
         guard nodes.count < Self.maximumSize, text.count < Self.maximumSize,
             children.count < Self.maximumSize
