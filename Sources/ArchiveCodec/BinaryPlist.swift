@@ -40,6 +40,8 @@ struct BinaryPlist: @unchecked Sendable {
     let objectCount: Int
     let topObject: Int
     let offsetTableStart: Int
+    /// The offset table, read once (every pass looks objects up by reference).
+    let offsets: [UInt32]
     /// Height of the tree below the top object, counting containers (the raw view's depth).
     let rawDepth: Int
 
@@ -50,6 +52,9 @@ struct BinaryPlist: @unchecked Sendable {
     init(bytes: [UInt8]) throws(CodecError) {
         self.bytes = bytes
         let length = bytes.count
+        guard length <= Int(UInt32.max) else {
+            throw CodecError(.limitExceeded, "binary plist larger than 4 GiB", found: length, limit: Int(UInt32.max))
+        }
         guard length >= 8 + 32 else {
             throw CodecError(.malformedPlist, "binary plist is truncated: \(length) bytes, the header and trailer alone take 40", byteOffset: length)
         }
@@ -87,16 +92,28 @@ struct BinaryPlist: @unchecked Sendable {
         guard refSize == 8 || objectCount <= 1 << (8 * refSize) else {
             throw CodecError(.malformedPlist, "\(objectCount) objects cannot be addressed with \(refSize)-byte references", byteOffset: trailer + 7)
         }
-        let (tableStart, objects, refs, top, offsets) = (offsetTableStart, objectCount, refSize, topObject, offsetSize)
-        rawDepth = try bytes.withUnsafeBufferPointer { (buffer) throws(CodecError) -> Int in
-            let view = BinaryPlistView(
-                bytes: buffer, offsetSize: offsets, refSize: refs, objectCount: objects,
-                offsetTableStart: tableStart)
-            for ref in 0..<objects {
-                try view.validateObject(ref)
+        // Read the table once; an entry outside the object area is reported where it is.
+        var table = [UInt32](repeating: 0, count: objectCount)
+        for ref in 0..<objectCount {
+            let position = Self.readBigEndian(bytes, at: offsetTableStart + ref * offsetSize, size: offsetSize)
+            guard position >= 8, position < UInt64(trailer) else {
+                throw CodecError(.malformedPlist, "object \(ref) has offset \(position), outside the object area", byteOffset: offsetTableStart + ref * offsetSize)
             }
-            try view.checkDuplicateKeys()
-            return try view.checkAcyclicAndMeasure(from: top)
+            table[ref] = UInt32(position)
+        }
+        offsets = table
+        let (tableStart, objects, refs, top, offsetWidth) = (offsetTableStart, objectCount, refSize, topObject, offsetSize)
+        rawDepth = try bytes.withUnsafeBufferPointer { (buffer) throws(CodecError) -> Int in
+            try table.withUnsafeBufferPointer { (offsetTable) throws(CodecError) -> Int in
+                let view = BinaryPlistView(
+                    bytes: buffer, offsets: offsetTable, offsetSize: offsetWidth, refSize: refs,
+                    objectCount: objects, offsetTableStart: tableStart)
+                for ref in 0..<objects {
+                    try view.validateObject(ref)
+                }
+                try view.checkDuplicateKeys()
+                return try view.checkAcyclicAndMeasure(from: top)
+            }
         }
     }
 
@@ -108,9 +125,11 @@ struct BinaryPlist: @unchecked Sendable {
 
     func withView<R, E: Error>(_ body: (BinaryPlistView) throws(E) -> R) throws(E) -> R {
         try bytes.withUnsafeBufferPointer { (buffer) throws(E) -> R in
-            try body(BinaryPlistView(
-                bytes: buffer, offsetSize: offsetSize, refSize: refSize, objectCount: objectCount,
-                offsetTableStart: offsetTableStart))
+            try offsets.withUnsafeBufferPointer { (offsetTable) throws(E) -> R in
+                try body(BinaryPlistView(
+                    bytes: buffer, offsets: offsetTable, offsetSize: offsetSize, refSize: refSize,
+                    objectCount: objectCount, offsetTableStart: offsetTableStart))
+            }
         }
     }
 }
@@ -119,6 +138,8 @@ struct BinaryPlist: @unchecked Sendable {
 /// passed and do not re-check bounds.
 struct BinaryPlistView {
     let bytes: UnsafeBufferPointer<UInt8>
+    /// Object offsets, each checked to lie in the object area.
+    let offsets: UnsafeBufferPointer<UInt32>
     let offsetSize: Int
     let refSize: Int
     let objectCount: Int
@@ -138,7 +159,7 @@ struct BinaryPlistView {
 
     @inline(__always)
     func offset(of ref: Int) -> Int {
-        Int(truncatingIfNeeded: readBigEndian(at: offsetTableStart + ref * offsetSize, size: offsetSize))
+        Int(offsets[ref])
     }
 
     /// The object reference stored at element `index` of a container's payload.
