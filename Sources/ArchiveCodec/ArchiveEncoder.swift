@@ -42,6 +42,14 @@ struct ArchiveEncoder {
         var hints: [String]?
     }
 
+    /// A data key as it stands in the document: its key node, and whether its first `$`
+    /// escapes a `$` (`$$name` is the key `$name`). Interned from the document's text without
+    /// copying it.
+    private struct DataKey {
+        var node: Int
+        var escaped: Bool
+    }
+
     private struct Meta {
         var id: String?
         var className: String?
@@ -51,7 +59,7 @@ struct ArchiveEncoder {
         /// The one value key of a wrapper (`$array`, `$dict`, …), with its node.
         var wrapper: (name: String, node: Int)?
         /// Data keys (already unescaped) of a generic object or NSDictionary.
-        var data: [(key: [UInt8], node: Int)] = []
+        var data: [(key: DataKey, node: Int)] = []
         var ref: Int?
     }
 
@@ -97,7 +105,7 @@ struct ArchiveEncoder {
             }
             for member in document.members(of: top.value) {
                 currentNode = member.value
-                topKeys.append(try tree.string(bytes: unescapedKey(member.key)))
+                topKeys.append(try keyString(dataKey(member.key)))
                 if let inline = singleMember(member.value, named: "$inline") {
                     topValues.append(try encodeInlineBody(inline.value))
                 } else {
@@ -230,9 +238,10 @@ struct ArchiveEncoder {
 
     /// A class instance with its archived keys (in key context).
     private mutating func fillGeneric(_ uid: Int, meta: Meta) throws(CodecError) {
-        var entries: [(StaticString?, [UInt8], UInt32)] = []
+        var entries: [(key: UInt32, value: UInt32)] = []
+        entries.reserveCapacity(meta.data.count)
         for (key, value) in meta.data {
-            entries.append((nil, key, try encodeKeyValue(value)))
+            entries.append((try keyString(key), try encodeKeyValue(value)))
         }
         try fillInstance(uid, meta: meta, defaultClass: "", entries: [], extra: entries)
     }
@@ -242,8 +251,8 @@ struct ArchiveEncoder {
         let items = try encodeElements(document.elements(of: wrapper.node))
         switch wrapper.name {
         case "$orderedSet":
-            var extra: [(StaticString?, [UInt8], UInt32)] = []
-            for (position, item) in items.enumerated() { extra.append((nil, Array("NS.object.\(position)".utf8), item)) }
+            var extra: [(key: UInt32, value: UInt32)] = []
+            for (position, item) in items.enumerated() { extra.append((try tree.string("NS.object.\(position)"), item)) }
             try fillInstance(uid, meta: meta, defaultClass: FoundationClasses.defaultOrderedSetClass, entries: [], extra: extra)
         default:
             try fillInstance(uid, meta: meta, defaultClass: wrapper.name == "$array" ? FoundationClasses.defaultArrayClass : FoundationClasses.defaultSetClass,
@@ -254,8 +263,8 @@ struct ArchiveEncoder {
     private mutating func fillDictWrapper(_ uid: Int, meta: Meta, wrapper: (name: String, node: Int)) throws(CodecError) {
         let value = document.node(wrapper.node)
         if value.kind == .object {
-            let dataKeys = try document.members(of: wrapper.node).map { (member) throws(CodecError) -> (key: [UInt8], node: Int) in
-                (try unescapedDataKey(member.key), member.value)
+            let dataKeys = try document.members(of: wrapper.node).map { (member) throws(CodecError) -> (key: DataKey, node: Int) in
+                (try dataKey(member.key), member.value)
             }
             try fillDictionary(uid, meta: meta, keys: dataKeys)
         } else if value.kind == .array {
@@ -337,12 +346,14 @@ struct ArchiveEncoder {
         return items
     }
 
-    private mutating func fillDictionary(_ uid: Int, meta: Meta, keys dataKeys: [(key: [UInt8], node: Int)]) throws(CodecError) {
+    private mutating func fillDictionary(_ uid: Int, meta: Meta, keys dataKeys: [(key: DataKey, node: Int)]) throws(CodecError) {
         var keys: [UInt32] = []
         var values: [UInt32] = []
+        keys.reserveCapacity(dataKeys.count)
+        values.reserveCapacity(dataKeys.count)
         var seen = Set<UInt32>()
         for (key, value) in dataKeys {
-            let keyNode = try tree.string(bytes: key)
+            let keyNode = try keyString(key)
             guard seen.insert(keyNode).inserted else { throw fail("duplicate dictionary key", at: value - 1) }
             keys.append(try tree.uid(UInt64(unified(keyNode))))
             values.append(try tree.uid(UInt64(encodeObject(value))))
@@ -411,7 +422,7 @@ struct ArchiveEncoder {
             }
             let members = document.members(of: index)
             var keys: [UInt32] = []
-            for member in members { keys.append(try tree.string(bytes: unescapedDataKey(member.key))) }
+            for member in members { keys.append(try keyString(dataKey(member.key))) }
             return Frame(isArray: false, children: members.map(\.value), keys: keys)
         }
         var stack = [try open(root)]
@@ -471,26 +482,30 @@ struct ArchiveEncoder {
     @inline(never)
     private mutating func fillInstance(
         _ uid: Int, meta: Meta, defaultClass: String, entries: [(StaticString, UInt32)],
-        extra: [(StaticString?, [UInt8], UInt32)] = []
+        extra: [(key: UInt32, value: UInt32)] = []
     ) throws(CodecError) {
         let name = meta.className ?? defaultClass
         guard !name.isEmpty else { throw fail("$class is required here") }
         var keys: [UInt32] = []
         var values: [UInt32] = []
+        keys.reserveCapacity(entries.count + extra.count + 1)
+        values.reserveCapacity(entries.count + extra.count + 1)
         for (key, value) in entries {
-            keys.append(try tree.string(key.description))
+            keys.append(try tree.string(static: key))
             values.append(value)
         }
-        for (_, key, value) in extra {
+        let classKey = try tree.string(static: "$class")
+        for (key, value) in extra {
             // `$class` and the form's own keys are written above and below: a data key with
-            // the same name would make the archive hold that key twice.
-            if key.elementsEqual("$class".utf8) || entries.contains(where: { $0.0.description.utf8.elementsEqual(key) }) {
-                throw fail("the key \(String(decoding: key, as: UTF8.self)) is taken by the archive format in this object")
+            // the same name would make the archive hold that key twice. (Strings are
+            // interned, so equal keys are the same node.)
+            if key == classKey || keys.prefix(entries.count).contains(key) {
+                throw fail("the key \(String(decoding: tree.bytes(tree.node(key)), as: UTF8.self)) is taken by the archive format in this object")
             }
-            keys.append(try tree.string(bytes: key))
+            keys.append(key)
             values.append(value)
         }
-        keys.append(try tree.string("$class"))
+        keys.append(classKey)
         values.append(try tree.uid(UInt64(classEntry(name: name, chain: meta.chainGiven ? meta.chain : FoundationClasses.defaultChain(for: name), hints: meta.hints))))
         objects[uid] = try tree.dict(keys: keys, values: values)
     }
@@ -532,11 +547,11 @@ struct ArchiveEncoder {
         for member in members {
             let key = document.string(member.key)
             guard key.first == UInt8(ascii: "$") else {
-                meta.data.append((Array(key), member.value))
+                meta.data.append((DataKey(node: member.key, escaped: false), member.value))
                 continue
             }
             if key.dropFirst().first == UInt8(ascii: "$") {
-                meta.data.append((Array(key.dropFirst()), member.value))
+                meta.data.append((DataKey(node: member.key, escaped: true), member.value))
                 continue
             }
             let name = document.stringValue(member.key)
@@ -592,18 +607,22 @@ struct ArchiveEncoder {
         return matches ? member : nil
     }
 
-    private func unescapedKey(_ keyNode: Int) throws(CodecError) -> [UInt8] {
-        try unescapedDataKey(keyNode)
-    }
-
     /// A data key: `$$name` stands for `$name`; a single leading `$` is the mapping's.
-    private func unescapedDataKey(_ keyNode: Int) throws(CodecError) -> [UInt8] {
+    private func dataKey(_ keyNode: Int) throws(CodecError) -> DataKey {
         let key = document.string(keyNode)
-        guard key.first == UInt8(ascii: "$") else { return Array(key) }
+        guard key.first == UInt8(ascii: "$") else { return DataKey(node: keyNode, escaped: false) }
         guard key.dropFirst().first == UInt8(ascii: "$") else {
             throw fail("key \(document.stringValue(keyNode)) starts with $; write a data key that starts with $ as $$", at: keyNode)
         }
-        return Array(key.dropFirst())
+        return DataKey(node: keyNode, escaped: true)
+    }
+
+    /// The plist string of a data key, interned straight from the document's text.
+    private mutating func keyString(_ key: DataKey) throws(CodecError) -> UInt32 {
+        let text = document.string(key.node)
+        return try text.withUnsafeBufferPointer { (buffer) throws(CodecError) -> UInt32 in
+            try tree.string(UnsafeBufferPointer(rebasing: buffer[(key.escaped ? 1 : 0)...]))
+        }
     }
 
     private mutating func scalarNumber(_ index: Int) throws(CodecError) -> UInt32 {

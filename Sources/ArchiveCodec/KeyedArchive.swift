@@ -125,6 +125,12 @@ public struct KeyedArchive: Sendable {
         }
     }
 
+    /// Deepest archive worth indenting: each line is indented by its level, so indented
+    /// output grows with the square of the depth (a 400 KB chain 18,000 levels deep would
+    /// indent to over a gigabyte); up to this depth it stays within a few megabytes. The
+    /// service and `archive-tool` refuse `pretty` beyond it.
+    public static let maximumPrettyDepth = 1_000
+
     /// The archive as JSON text. Recurses `depth(of: view)` levels: callers with a bounded
     /// stack compare that depth with `StackBudget.maxDepth(stackSize:)` first.
     public func json(view: ArchiveView, pretty: Bool) -> [UInt8] {

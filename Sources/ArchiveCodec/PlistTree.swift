@@ -78,6 +78,13 @@ struct PlistTree {
         try bytes.withUnsafeBufferPointer { (buffer) throws(CodecError) -> UInt32 in try string(buffer) }
     }
 
+    /// A literal key, interned without building a `String` (the encoder writes them for
+    /// every object).
+    mutating func string(static value: StaticString) throws(CodecError) -> UInt32 {
+        guard value.hasPointerRepresentation else { return try string(value.description) }
+        return try string(UnsafeBufferPointer(start: value.utf8Start, count: value.utf8CodeUnitCount))
+    }
+
     mutating func string(_ value: String) throws(CodecError) -> UInt32 {
         try string(bytes: Array(value.utf8))
     }

@@ -46,10 +46,8 @@ struct DepthLimits: Sendable {
 /// The work done on a worker thread. Depth is always measured (without recursion) before anything
 /// recursive runs, so a worker never goes deeper than its stack admits.
 enum Conversion {
-    /// Deepest archive decoded with `?pretty=1`. Indentation grows with the square of the depth (each
-    /// line is indented by its level), so a 400 KB chain 18,000 levels deep would indent to over a
-    /// gigabyte; up to this depth the indentation stays under a few megabytes.
-    static let maxPrettyDepth = 1_000
+    /// Deepest archive decoded with `?pretty=1` (see `KeyedArchive.maximumPrettyDepth`).
+    static let maxPrettyDepth = KeyedArchive.maximumPrettyDepth
 
     static func run(_ request: ConversionRequest, body: [UInt8], limits: DepthLimits, path: String) -> HTTPResponse {
         do {

@@ -44,8 +44,10 @@ struct Decode: ParsableCommand {
     @Flag(help: "Write the raw view: the property list itself as JSON, UIDs marked.")
     var raw = false
 
-    @Flag(help: "Indent the JSON.")
+    @Flag(help: "Indent the JSON (archives up to 1,000 levels deep).")
     var pretty = false
+
+    static let maxPrettyDepth = KeyedArchive.maximumPrettyDepth
 
     @OptionGroup var stack: StackOptions
 
@@ -57,6 +59,11 @@ struct Decode: ParsableCommand {
                 let archive = try KeyedArchive(parsing: input)
                 let depth = archive.depth(of: view)
                 let limit = StackBudget.maxDepth(stackSize: stackSize)
+                // Indentation grows with the square of the depth (each line is indented by its
+                // level), so indented output is capped as the service caps `?pretty=1`.
+                guard !pretty || depth <= Decode.maxPrettyDepth else {
+                    throw CodecError(.limitExceeded, "the archive nests \(depth) levels deep; indented output is limited to \(Decode.maxPrettyDepth) levels (its size grows with the square of the depth): leave out --pretty", found: depth, limit: Decode.maxPrettyDepth)
+                }
                 guard depth <= limit || stack.skipDepthCheck else {
                     throw CodecError(.limitExceeded, "the archive nests \(depth) levels deep; a \(stackSize >> 20) MiB stack converts up to \(limit) (raise --stack-mib)", found: depth, limit: limit)
                 }
