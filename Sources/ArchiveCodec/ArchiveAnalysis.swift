@@ -305,7 +305,10 @@ struct ArchiveAnalysis {
     func orderedSetIndices(_ keys: [(key: Int, value: Int)]) -> [Int]? {
         var ordered = [Int](repeating: -1, count: keys.count)
         for (key, value) in keys {
-            guard let name = stringValue(key), name.hasPrefix("NS.object."),
+            // "NS.object." and at most 19 digits: a longer key cannot name an index, and is
+            // not decoded (entries may share one dictionary with a huge key).
+            guard view.header(of: key).count <= 29,
+                let name = stringValue(key), name.hasPrefix("NS.object."),
                 let index = Int(name.dropFirst("NS.object.".count)), index >= 0, index < keys.count,
                 String(index) == name.dropFirst("NS.object.".count), ordered[index] == -1,
                 view.header(of: value).kind == .uid

@@ -31,8 +31,10 @@ struct ArchiveEncoder {
     /// UID of the shared entry for each interned scalar plist node.
     private var unifiedUID: [UInt32: Int] = [:]
     private var classUIDs: [ClassKey: Int] = [:]
-    /// Objects whose UID is handed out and whose content is still to build.
-    private var pending: [(index: Int, uid: Int, meta: Meta?)] = []
+    /// Objects whose UID is handed out and whose content is still to build: the JSON node
+    /// and the UID only (a wide array puts every element here at once, so entries are kept
+    /// small; an object's `Meta` is read again when it is filled).
+    private var pending: [(index: Int, uid: Int)] = []
     /// The object being filled: where errors without a node of their own are reported.
     private var currentNode = 0
 
@@ -168,7 +170,7 @@ struct ArchiveEncoder {
             return try unified(scalarNumber(index))
         case .array:
             let uid = reserve()
-            pending.append((index, uid, nil))
+            pending.append((index, uid))
             return uid
         case .object:
             return try encodeObjectNode(index)
@@ -206,20 +208,21 @@ struct ArchiveEncoder {
             }
         }
         let uid = uidFor(index, meta: meta)
-        pending.append((index, uid, meta))
+        pending.append((index, uid))
         return uid
     }
 
     /// Builds the content of every object handed a UID by `encodeObject`, last first; filling
     /// one may hand out more.
     private mutating func fillPending() throws(CodecError) {
-        while let (index, uid, meta) = pending.popLast() {
+        while let (index, uid) = pending.popLast() {
             currentNode = index
-            guard let meta else {
+            guard document.node(index).kind == .object else {
                 let items = try encodeElements(document.elements(of: index))
                 try fillInstance(uid, meta: Meta(), defaultClass: FoundationClasses.defaultArrayClass, entries: [("NS.objects", tree.array(items))])
                 continue
             }
+            let meta = try readMeta(index)
             guard let wrapper = meta.wrapper else {
                 if meta.className == nil {
                     try fillDictionary(uid, meta: meta, keys: meta.data)
@@ -230,7 +233,18 @@ struct ArchiveEncoder {
             }
             switch wrapper.name {
             case "$dict": try fillDictWrapper(uid, meta: meta, wrapper: wrapper)
-            case "$plist": objects[uid] = try encodeInlineContainers(wrapper.node)
+            case "$plist":
+                // As an `$objects` entry, a dictionary with `$class` would read back as a class
+                // instance.
+                if document.node(wrapper.node).kind == .object {
+                    for member in document.members(of: wrapper.node) {
+                        let key = try dataKey(member.key)
+                        if document.string(key.node).dropFirst(key.escaped ? 1 : 0).elementsEqual("$class".utf8) {
+                            throw fail("a $plist dictionary cannot hold the key $class: it would read back as a class instance", at: member.key)
+                        }
+                    }
+                }
+                objects[uid] = try encodeInlineContainers(wrapper.node)
             default: try fillCollectionWrapper(uid, meta: meta, wrapper: wrapper)
             }
         }

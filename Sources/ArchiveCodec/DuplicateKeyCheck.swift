@@ -5,42 +5,46 @@
 /// Keys are compared as text: an ASCII key and a UTF-16 key with the same characters are
 /// the same key. Runs after every object has been validated.
 extension BinaryPlistView {
-    /// Small dictionaries (the usual archived object) are checked pairwise; larger ones
-    /// through a randomly seeded hash, so crafted keys cannot force quadratic work.
-    static let pairwiseKeyLimit = 12
-
+    /// Every key object gets a text class once (equal text, equal class), found by a randomly
+    /// seeded hash and confirmed by comparison; dictionaries then compare classes, not text.
+    /// So the work is proportional to the distinct key objects' bytes plus the keys, however
+    /// many dictionaries share long keys.
     func checkDuplicateKeys() throws(CodecError) {
+        var classOfKey = [Int32](repeating: -1, count: objectCount)
+        var classesByHash: [Int: [(ref: Int, textClass: Int)]] = [:]
+        var seen = Set<Int>()
         for ref in 0..<objectCount where bytes[offset(of: ref)] >> 4 == 0xD {
-            let header = header(of: ref)
-            if let key = duplicateKey(header) {
-                throw CodecError(.malformedPlist, "dictionary object \(ref) holds the key object \(key) twice (or an equal key)",
-                                 byteOffset: offset(of: ref))
+            let dict = header(of: ref)
+            guard dict.count >= 2 else { continue }
+            seen.removeAll(keepingCapacity: true)
+            for index in 0..<dict.count {
+                let key = childRef(dict, index)
+                let textClass: Int
+                if classOfKey[key] >= 0 {
+                    textClass = Int(classOfKey[key])
+                } else {
+                    var hasher = Hasher()
+                    forEachUnit(of: key) { hasher.combine($0) }
+                    let hash = hasher.finalize()
+                    if let match = classesByHash[hash]?.first(where: { sameText($0.ref, key) }) {
+                        textClass = match.textClass
+                    } else {
+                        textClass = key
+                        classesByHash[hash, default: []].append((key, key))
+                    }
+                    classOfKey[key] = Int32(textClass)
+                }
+                // Small dictionaries (the usual archived object) compare their few classes
+                // directly; larger ones use a set.
+                let repeated = dict.count <= 12
+                    ? (0..<index).contains { classOfKey[childRef(dict, $0)] == Int32(textClass) }
+                    : !seen.insert(textClass).inserted
+                guard !repeated else {
+                    throw CodecError(.malformedPlist, "dictionary object \(ref) holds the key object \(key) twice (or an equal key)",
+                                     byteOffset: offset(of: ref))
+                }
             }
         }
-    }
-
-    /// A key reference that repeats an earlier key of `dict`, if any.
-    private func duplicateKey(_ dict: PlistObjectHeader) -> Int? {
-        let count = dict.count
-        if count < 2 { return nil }
-        if count <= Self.pairwiseKeyLimit {
-            for second in 1..<count {
-                let b = childRef(dict, second)
-                for first in 0..<second where sameText(childRef(dict, first), b) { return b }
-            }
-            return nil
-        }
-        var byHash: [Int: [Int]] = [:]
-        byHash.reserveCapacity(count)
-        for index in 0..<count {
-            let key = childRef(dict, index)
-            var hasher = Hasher()
-            forEachUnit(of: key) { hasher.combine($0) }
-            let hash = hasher.finalize()
-            if let earlier = byHash[hash], earlier.contains(where: { sameText($0, key) }) { return key }
-            byHash[hash, default: []].append(key)
-        }
-        return nil
     }
 
     /// Whether two validated string objects hold the same UTF-16 code units.

@@ -10,6 +10,12 @@ struct JSONOutput {
     private var needsComma = false
     private var afterKey = false
 
+    /// Bytes the writers may produce; past it they stop descending and the result is refused
+    /// (see `KeyedArchive.maximumJSONSize`). Checked by the writers, not on every append.
+    var limit = Int.max
+
+    var isOverLimit: Bool { bytes.count > limit }
+
     init(pretty: Bool, reserve: Int = 0) {
         self.pretty = pretty
         bytes.reserveCapacity(Swift.min(Swift.max(reserve, 64), 1 << 28))

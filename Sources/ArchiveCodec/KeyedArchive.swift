@@ -131,22 +131,38 @@ public struct KeyedArchive: Sendable {
     /// service and `archive-tool` refuse `pretty` beyond it.
     public static let maximumPrettyDepth = 1_000
 
+    /// The most JSON a conversion may produce from `inputSize` bytes. The readable view
+    /// writes a shared string (and the raw view a shared plist value) at every reference, so
+    /// a small archive can stand for an enormous document (100 KB of references to one long
+    /// string → 100 MB); past this size the conversion is refused instead of exhausting memory.
+    public static func maximumJSONSize(forInputSize inputSize: Int) -> Int {
+        max(64 << 20, 16 * inputSize)
+    }
+
     /// The archive as JSON text. Recurses `depth(of: view)` levels: callers with a bounded
-    /// stack compare that depth with `StackBudget.maxDepth(stackSize:)` first.
-    public func json(view: ArchiveView, pretty: Bool) -> [UInt8] {
-        let reserve = plist.bytes.count * 2
-        return plist.withView { plistView in
+    /// stack compare that depth with `StackBudget.maxDepth(stackSize:)` first. Throws
+    /// `limitExceeded` when the text would pass `maximumJSONSize(forInputSize:)`.
+    public func json(view: ArchiveView, pretty: Bool) throws(CodecError) -> [UInt8] {
+        let limit = Self.maximumJSONSize(forInputSize: plist.bytes.count)
+        let output = plist.withView { plistView -> JSONOutput in
+            var out = JSONOutput(pretty: pretty, reserve: min(plist.bytes.count * 2, limit))
+            out.limit = limit
             switch view {
             case .raw:
-                var writer = RawWriter(view: plistView, out: JSONOutput(pretty: pretty, reserve: reserve))
+                var writer = RawWriter(view: plistView, out: out)
                 writer.write(plist.topObject)
-                return writer.out.finish()
+                return writer.out
             case .readable:
-                var writer = ReadableWriter(archive: self, view: plistView, out: JSONOutput(pretty: pretty, reserve: reserve))
+                var writer = ReadableWriter(archive: self, view: plistView, out: out)
                 writer.writeDocument()
-                return writer.out.finish()
+                return writer.out
             }
         }
+        guard !output.isOverLimit else {
+            throw CodecError(.limitExceeded, "the JSON would be larger than \(limit) bytes for a \(plist.bytes.count)-byte archive: it repeats shared values at every reference", limit: limit)
+        }
+        var finished = output
+        return finished.finish()
     }
 
     /// Entry UID's plist reference.

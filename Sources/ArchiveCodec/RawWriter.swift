@@ -7,6 +7,7 @@ struct RawWriter {
     var out: JSONOutput
 
     mutating func write(_ ref: Int) {
+        if out.isOverLimit { return }
         let header = view.header(of: ref)
         switch header.kind {
         case .bool: out.bool(view.bool(header))
@@ -38,7 +39,7 @@ struct RawWriter {
             out.closeArray()
         case .dict:
             out.openObject()
-            for index in 0..<header.count {
+            for index in 0..<header.count where !out.isOverLimit {
                 let key = view.header(of: view.childRef(header, index))
                 if key.kind == .utf16String {
                     out.key(utf16BigEndian: view.payload(key), escapeDollar: false)

@@ -15,6 +15,7 @@ enum ScalarIdentity {
         let objectsHeader = view.header(of: objectsRef)
         // Value group leader of each scalar entry, found by hash then confirmed by equality.
         var leaderByHash: [UInt64: Int32] = [:]
+        var groupOfRef: [Int: Int32] = [:]
         var collisions: [UInt64: [Int32]] = [:]
         var leader = [Int32](repeating: -1, count: count)
         var best = [Int32](repeating: -1, count: count)
@@ -25,6 +26,14 @@ enum ScalarIdentity {
                 continue
             }
             let ref = view.childRef(objectsHeader, uid)
+            // Entries that are the same plist object share a group without hashing its value
+            // again: otherwise many entries pointing at one long string would cost entries ×
+            // length. Each distinct object is hashed (and compared) once.
+            if let known = groupOfRef[ref], forms[Int(known)] == form {
+                leader[uid] = known
+                if referenceCounts[uid] > referenceCounts[Int(best[Int(known)])] { best[Int(known)] = Int32(uid) }
+                continue
+            }
             let hash = valueHash(view, ref, form)
             var found: Int32 = -1
             if let first = leaderByHash[hash] {
@@ -44,6 +53,7 @@ enum ScalarIdentity {
             }
             let group = found >= 0 ? Int(found) : uid
             leader[uid] = Int32(group)
+            groupOfRef[ref] = Int32(group)
             if best[group] < 0 || referenceCounts[uid] > referenceCounts[Int(best[group])] {
                 best[group] = Int32(uid)
             }

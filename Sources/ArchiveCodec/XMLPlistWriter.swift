@@ -67,6 +67,11 @@ enum XMLPlistWriter {
                 indent(depth)
                 append("</dict>\n", to: &out)
             case .array, .dict:
+                if node.kind == .dict, node.count == 1, tree.bytes(tree.node(tree.child(node, 0))).elementsEqual("CF$UID".utf8),
+                    tree.node(tree.child(node, 1)).kind == .int
+                {
+                    throw CodecError(.invalidDocument, "a dictionary whose only key is CF$UID, with an integer, reads back from XML as a UID; ask for a binary archive")
+                }
                 if node.count == 0 {
                     append(node.kind == .array ? "<array/>\n" : "<dict/>\n", to: &out)
                 } else {

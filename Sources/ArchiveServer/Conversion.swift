@@ -62,7 +62,7 @@ enum Conversion {
                     return Problem.tooDeepToIndent(depth: depth, limit: maxPrettyDepth, path: path).response()
                 }
                 return HTTPResponse(status: 200, contentType: "application/json",
-                                    body: archive.json(view: view, pretty: pretty))
+                                    body: try archive.json(view: view, pretty: pretty))
             case let .encode(format):
                 let archive = try JSONDocument(parsing: body).archive(format: format)
                 let contentType = format == .xml ? "application/xml" : "application/x-bplist"

@@ -67,7 +67,7 @@ struct Decode: ParsableCommand {
                 guard depth <= limit || stack.skipDepthCheck else {
                     throw CodecError(.limitExceeded, "the archive nests \(depth) levels deep; a \(stackSize >> 20) MiB stack converts up to \(limit) (raise --stack-mib)", found: depth, limit: limit)
                 }
-                return archive.json(view: view, pretty: pretty)
+                return try archive.json(view: view, pretty: pretty)
             }
         }
         writeOutput(try reportingErrors { () throws(CodecError) in try result.get() })

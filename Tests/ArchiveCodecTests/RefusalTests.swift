@@ -97,6 +97,37 @@ final class RefusalTests: XCTestCase {
         }
     }
 
+    func testJSONLargerThanTheLimitForItsInputIsRefused() throws {
+        // 1,000 references to one 100 KB string: a 100 KB archive standing for 100 MB of JSON,
+        // through UIDs (readable view) and inside the plist itself (both views).
+        let long = String(repeating: "y", count: 100_000)
+        let throughUIDs = try buildArchive([.object("NSArray", [("NS.objects", .array(Array(repeating: .uid(2), count: 1_000)))]), .string(long)])
+        let inPlist = try buildArchive([.object("X", [("k", .array(Array(repeating: .string(long), count: 1_000)))])])
+        for (bytes, views) in [(throughUIDs, [ArchiveView.readable]), (inPlist, [.readable, .raw])] {
+            let archive = try KeyedArchive(parsing: bytes)
+            for view in views {
+                XCTAssertThrowsError(try archive.json(view: view, pretty: false), "\(view)") { error in
+                    XCTAssertEqual((error as? CodecError)?.kind, .limitExceeded)
+                    XCTAssertEqual((error as? CodecError)?.limit, KeyedArchive.maximumJSONSize(forInputSize: bytes.count))
+                }
+            }
+        }
+        let fine = try buildArchive([.object("NSArray", [("NS.objects", .array(Array(repeating: .uid(2), count: 100)))]), .string(long)])
+        XCTAssertNoThrow(try KeyedArchive(parsing: fine).json(view: .readable, pretty: false))
+    }
+
+    func testWhatXMLOrAnEntryCannotHoldIsRefusedOnEncode() throws {
+        // In XML, a dictionary whose only key is CF$UID with an integer is a UID.
+        let cfuid = try JSONDocument(parsing: Array(#"{"$class":"Foo","k":{"$inline":{"CF$UID":0}}}"#.utf8))
+        XCTAssertNoThrow(try cfuid.archive(format: .binary))
+        XCTAssertThrowsError(try cfuid.archive(format: .xml)) { error in
+            XCTAssertEqual((error as? CodecError)?.kind, .invalidDocument)
+        }
+        // An `$objects` entry with a `$class` key is a class instance, so `$plist` cannot hold one.
+        XCTAssertEqual(encodeError(#"{"$plist":{"$$class":1}}"#)?.kind, .invalidDocument)
+        XCTAssertNil(encodeError(#"{"$plist":{"$$klass":1}}"#))
+    }
+
     func testDataKeyNamedLikeTheClassKey() {
         let error = encodeError(#"{"$class":"Thing","$$class":"Other","x":1}"#)
         XCTAssertEqual(error?.kind, .invalidDocument)

@@ -47,7 +47,7 @@ final class StackBudgetTests: XCTestCase {
                 let decodeStack = Self.stack(for: depth, bytesPerLevel: StackBudget.bytesPerLevel)
                 XCTAssertGreaterThanOrEqual(StackBudget.maxDepth(stackSize: decodeStack), depth)
                 var output: [UInt8] = []
-                onThread(stackSize: decodeStack) { output = parsed.json(view: view, pretty: false) }
+                onThread(stackSize: decodeStack) { output = (try? parsed.json(view: view, pretty: false)) ?? [] }
                 XCTAssertFalse(output.isEmpty, shape.name)
                 if view == .readable {
                     XCTAssertEqual(output, json, "\(shape.name): the readable view gives the document back")
@@ -70,7 +70,7 @@ final class StackBudgetTests: XCTestCase {
             if let failure { throw failure }
             var back: [UInt8] = []
             let parsed = try KeyedArchive(parsing: archive)
-            onThread(stackSize: 1 << 30) { back = parsed.json(view: .readable, pretty: false) }
+            onThread(stackSize: 1 << 30) { back = (try? parsed.json(view: .readable, pretty: false)) ?? [] }
             XCTAssertEqual(back, json, shape.name)
         }
     }
