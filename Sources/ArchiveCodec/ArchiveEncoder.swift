@@ -658,13 +658,10 @@ struct ArchiveEncoder {
     private func nonFinite(_ index: Int) throws(CodecError) -> Double {
         let node = document.node(index)
         if node.kind == .real { return Double(bitPattern: node.bits) }
-        guard node.kind == .string else { throw fail("$real takes \"NaN\", \"Infinity\" or \"-Infinity\"", at: index) }
-        switch document.stringValue(index) {
-        case "NaN": return .nan
-        case "Infinity": return .infinity
-        case "-Infinity": return -.infinity
-        default: throw fail("$real takes \"NaN\", \"Infinity\" or \"-Infinity\"", at: index)
+        guard node.kind == .string, let value = NonFiniteReal.value(document.stringValue(index)) else {
+            throw fail("$real takes \"NaN\", \"NaN:\" and 16 hex digits of a NaN's bits, \"Infinity\" or \"-Infinity\"", at: index)
         }
+        return value
     }
 
     /// A time given as ISO 8601 text, or seconds since 2001-01-01 as a number.

@@ -152,7 +152,7 @@ struct EquivalenceChecker {
             if ha.kind == .date && wholeSecondDates {
                 guard x.rounded(.down) == y.rounded(.down) else { return "\(path): dates differ \(x) vs \(y)" }
             } else {
-                guard x.bitPattern == y.bitPattern || (x.isNaN && y.isNaN) else { return "\(path): reals differ \(x) vs \(y)" }
+                guard x.bitPattern == y.bitPattern else { return "\(path): reals differ \(x) vs \(y)" }
             }
         case .bool:
             guard l.bool(ha) == r.bool(hb) else { return "\(path): booleans differ" }

@@ -58,7 +58,7 @@ struct RawWriter {
         } else {
             out.openObject()
             out.key("$real")
-            out.string(value.isNaN ? "NaN" : value < 0 ? "-Infinity" : "Infinity")
+            out.string(NonFiniteReal.text(value))
             out.closeObject()
         }
     }

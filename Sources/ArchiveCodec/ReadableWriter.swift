@@ -418,7 +418,7 @@ struct ReadableWriter {
         }
         out.openObject()
         out.key("$real")
-        out.string(value.isNaN ? "NaN" : value < 0 ? "-Infinity" : "Infinity")
+        out.string(NonFiniteReal.text(value))
         out.closeObject()
     }
 

@@ -36,7 +36,7 @@ enum XMLPlistWriter {
                 append("</integer>\n", to: &out)
             case .real:
                 append("<real>", to: &out)
-                appendReal(Double(bitPattern: node.bits), to: &out)
+                try appendReal(Double(bitPattern: node.bits), to: &out)
                 append("</real>\n", to: &out)
             case .date:
                 append("<date>", to: &out)
@@ -106,8 +106,12 @@ enum XMLPlistWriter {
         literal.withUTF8Buffer { out.append(contentsOf: $0) }
     }
 
-    private static func appendReal(_ value: Double, to out: inout [UInt8]) {
+    private static func appendReal(_ value: Double, to out: inout [UInt8]) throws(CodecError) {
         if value.isNaN {
+            // XML writes every NaN as "nan", which reads back as the usual quiet NaN.
+            guard value.bitPattern == NonFiniteReal.canonicalNaN else {
+                throw CodecError(.invalidDocument, "the NaN with bits \(NonFiniteReal.text(value).dropFirst(4)) cannot be written in XML (it reads back as the usual NaN); ask for a binary archive")
+            }
             append("nan", to: &out)
         } else if value.isInfinite {
             append(value < 0 ? "-infinity" : "+infinity", to: &out)
