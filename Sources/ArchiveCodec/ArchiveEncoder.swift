@@ -31,6 +31,8 @@ struct ArchiveEncoder {
     /// UID of the shared entry for each interned scalar plist node.
     private var unifiedUID: [UInt32: Int] = [:]
     private var classUIDs: [ClassKey: Int] = [:]
+    /// Class entries with the usual chain and no hints, by name.
+    private var usualClassUIDs: [String: Int] = [:]
     /// Objects whose UID is handed out and whose content is still to build: the JSON node
     /// and the UID only (a wide array puts every element here at once, so entries are kept
     /// small; an object's `Meta` is read again when it is filled).
@@ -520,7 +522,19 @@ struct ArchiveEncoder {
             values.append(value)
         }
         keys.append(classKey)
-        values.append(try tree.uid(UInt64(classEntry(name: name, chain: meta.chainGiven ? meta.chain : FoundationClasses.defaultChain(for: name), hints: meta.hints))))
+        let classUID: Int
+        if !meta.chainGiven, meta.hints == nil {
+            // The common case, once per instance: look the class up by name alone.
+            if let known = usualClassUIDs[name] {
+                classUID = known
+            } else {
+                classUID = try classEntry(name: name, chain: FoundationClasses.defaultChain(for: name), hints: nil)
+                usualClassUIDs[name] = classUID
+            }
+        } else {
+            classUID = try classEntry(name: name, chain: meta.chainGiven ? meta.chain : FoundationClasses.defaultChain(for: name), hints: meta.hints)
+        }
+        values.append(try tree.uid(UInt64(classUID)))
         objects[uid] = try tree.dict(keys: keys, values: values)
     }
 
