@@ -571,8 +571,11 @@ struct ArchiveEncoder {
     @inline(never)
     private mutating func readMeta(_ index: Int) throws(CodecError) -> Meta {
         var meta = Meta()
-        let members = document.members(of: index)
-        for member in members {
+        let memberCount = Int(document.node(index).count)
+        var next = index + 1  // members are walked in place: no array per object
+        for _ in 0..<memberCount {
+            let member = (key: next, value: next + 1)
+            next += 1 + Int(document.node(next + 1).size)
             let key = document.string(member.key)
             guard key.first == UInt8(ascii: "$") else {
                 meta.data.append((DataKey(node: member.key, escaped: false), member.value))
@@ -587,7 +590,7 @@ struct ArchiveEncoder {
             case "$id":
                 meta.id = try idKey(member.value)
             case "$ref":
-                guard members.count == 1 else { throw fail("$ref stands alone in its object", at: index) }
+                guard memberCount == 1 else { throw fail("$ref stands alone in its object", at: index) }
                 let key = try idKey(member.value)
                 guard let target = nodeOfID[key] else { throw fail("$ref to an $id that no object defines", at: member.value) }
                 meta.ref = target
