@@ -11,6 +11,7 @@ of scripts/hostile_check.sh):
   pretty_wide.json       1,000 levels of $dict pairs with 20,000 nulls at the bottom
   flat_arrays.json       [[],[],...] of 1 MB (500,000 objects to encode)
   nan_payloads.bplist    two NaNs with different bit patterns (must not merge silently)
+  deep_inline.json       200,000 nested $inline containers (XML indentation was quadratic)
 
 Usage: gen_hostile.py DIR
 """
@@ -59,6 +60,7 @@ def main():
     nan = nan.replace(struct.pack(">d", 1.25), struct.pack(">Q", 0x7FF8000000000000))
     nan = nan.replace(struct.pack(">d", 2.5), struct.pack(">Q", 0xFFF8000000000001))
     write("nan_payloads.bplist", nan)
+    write("deep_inline.json", '{"$class":"X","k":' + '{"$inline":[' * 200_000 + "1" + "]}" * 200_000 + "}")
 
 
 if __name__ == "__main__":

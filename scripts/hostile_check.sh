@@ -29,4 +29,6 @@ run pretty_wide.json encode
 run pretty_wide.bplist decode --pretty
 run flat_arrays.json encode
 run flat_arrays.json encode --xml
+run deep_inline.json encode
+run deep_inline.json encode --xml
 exit "$status"

@@ -6,6 +6,8 @@
 /// plist dates are rounded down here, and a plist date outside those years (or not finite)
 /// is refused rather than replaced. NSDate objects are unaffected: they store a real.
 enum XMLPlistWriter {
+    static let maximumIndent = 64
+
     static func write(_ tree: PlistTree, root: UInt32) throws(CodecError) -> [UInt8] {
         var out: [UInt8] = []
         out.reserveCapacity(min(tree.text.count * 2 + tree.nodes.count * 24 + 256, 1 << 30))
@@ -14,8 +16,11 @@ enum XMLPlistWriter {
             to: &out)
         // Each frame: a container node and the next child position to write.
         var stack: [(node: UInt32, next: Int)] = []
+        // One tab per level, as Apple writes, up to `maximumIndent`: deeper lines keep that
+        // indentation, since tabs per level would grow the output with the square of the
+        // depth (200,000 levels would need 40 GB). Whitespace between elements means nothing.
         func indent(_ depth: Int) {
-            for _ in 0..<depth { out.append(0x09) }
+            for _ in 0..<min(depth, Self.maximumIndent) { out.append(0x09) }
         }
         func writeScalarOrOpen(_ index: UInt32, depth: Int, key: UInt32?) throws(CodecError) {
             let node = tree.node(index)

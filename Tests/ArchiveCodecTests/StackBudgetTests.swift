@@ -74,4 +74,18 @@ final class StackBudgetTests: XCTestCase {
             XCTAssertEqual(back, json, shape.name)
         }
     }
+
+    /// XML indentation stops growing past a depth, so deep documents give XML linear in their
+    /// size (one tab per level would make 100,000 levels 10 GB), and it still reads back.
+    func testDeepXMLStaysLinear() throws {
+        let levels = 100_000
+        let json = Self.document(Self.shapes.first { $0.name == "inline" }!, levels: levels)
+        let document = try JSONDocument(parsing: json)
+        let xml = try document.archive(format: .xml)
+        XCTAssertLessThan(xml.count, 200 * levels)
+        var back: [UInt8] = []
+        let parsed = try KeyedArchive(parsing: xml)
+        onThread(stackSize: 1 << 30) { back = (try? parsed.json(view: .readable, pretty: false)) ?? [] }
+        XCTAssertEqual(back, json)
+    }
 }
