@@ -237,13 +237,10 @@ struct ArchiveEncoder {
             case "$dict": try fillDictWrapper(uid, meta: meta, wrapper: wrapper)
             case "$plist":
                 // As an `$objects` entry, a dictionary with `$class` would read back as a class
-                // instance.
+                // instance. (Only `$$class` unescapes to it; a bare `$class` is refused as a key.)
                 if document.node(wrapper.node).kind == .object {
-                    for member in document.members(of: wrapper.node) {
-                        let key = try dataKey(member.key)
-                        if document.string(key.node).dropFirst(key.escaped ? 1 : 0).elementsEqual("$class".utf8) {
-                            throw fail("a $plist dictionary cannot hold the key $class: it would read back as a class instance", at: member.key)
-                        }
+                    for member in document.members(of: wrapper.node) where document.string(member.key).elementsEqual("$$class".utf8) {
+                        throw fail("a $plist dictionary cannot hold the key $class: it would read back as a class instance", at: member.key)
                     }
                 }
                 objects[uid] = try encodeInlineContainers(wrapper.node)
@@ -367,10 +364,9 @@ struct ArchiveEncoder {
         var values: [UInt32] = []
         keys.reserveCapacity(dataKeys.count)
         values.reserveCapacity(dataKeys.count)
-        var seen = Set<UInt32>()
+        // No key repeats: the parser refuses repeated JSON keys, and unescaping `$$` is one to one.
         for (key, value) in dataKeys {
             let keyNode = try keyString(key)
-            guard seen.insert(keyNode).inserted else { throw fail("duplicate dictionary key", at: value - 1) }
             keys.append(try tree.uid(UInt64(unified(keyNode))))
             values.append(try tree.uid(UInt64(encodeObject(value))))
         }
@@ -522,20 +518,19 @@ struct ArchiveEncoder {
             values.append(value)
         }
         keys.append(classKey)
-        let classUID: Int
-        if !meta.chainGiven, meta.hints == nil {
-            // The common case, once per instance: look the class up by name alone.
-            if let known = usualClassUIDs[name] {
-                classUID = known
-            } else {
-                classUID = try classEntry(name: name, chain: FoundationClasses.defaultChain(for: name), hints: nil)
-                usualClassUIDs[name] = classUID
-            }
-        } else {
-            classUID = try classEntry(name: name, chain: meta.chainGiven ? meta.chain : FoundationClasses.defaultChain(for: name), hints: meta.hints)
-        }
-        values.append(try tree.uid(UInt64(classUID)))
+        values.append(try tree.uid(UInt64(classEntry(name: name, meta: meta))))
         objects[uid] = try tree.dict(keys: keys, values: values)
+    }
+
+    /// The class entry for an instance of `name` with `meta`'s `$classes` and `$classhints`,
+    /// shared by every instance with the same ones. Most instances use the usual chain and no
+    /// hints: those are found by name alone, without building a chain or a `ClassKey`.
+    private mutating func classEntry(name: String, meta: Meta) throws(CodecError) -> Int {
+        let usual = !meta.chainGiven && meta.hints == nil
+        if usual, let uid = usualClassUIDs[name] { return uid }
+        let uid = try classEntry(name: name, chain: meta.chainGiven ? meta.chain : FoundationClasses.defaultChain(for: name), hints: meta.hints)
+        if usual { usualClassUIDs[name] = uid }
+        return uid
     }
 
     private mutating func classEntry(name: String, chain: [String]?, hints: [String]?) throws(CodecError) -> Int {

@@ -102,12 +102,10 @@ struct BinaryPlist: @unchecked Sendable {
             table[ref] = UInt32(position)
         }
         offsets = table
-        let (tableStart, objects, refs, top, offsetWidth) = (offsetTableStart, objectCount, refSize, topObject, offsetSize)
+        let (objects, refs, top) = (objectCount, refSize, topObject)
         rawDepth = try bytes.withUnsafeBufferPointer { (buffer) throws(CodecError) -> Int in
             try table.withUnsafeBufferPointer { (offsetTable) throws(CodecError) -> Int in
-                let view = BinaryPlistView(
-                    bytes: buffer, offsets: offsetTable, offsetSize: offsetWidth, refSize: refs,
-                    objectCount: objects, offsetTableStart: tableStart)
+                let view = BinaryPlistView(bytes: buffer, offsets: offsetTable, refSize: refs, objectCount: objects)
                 for ref in 0..<objects {
                     try view.validateObject(ref)
                 }
@@ -126,9 +124,7 @@ struct BinaryPlist: @unchecked Sendable {
     func withView<R, E: Error>(_ body: (BinaryPlistView) throws(E) -> R) throws(E) -> R {
         try bytes.withUnsafeBufferPointer { (buffer) throws(E) -> R in
             try offsets.withUnsafeBufferPointer { (offsetTable) throws(E) -> R in
-                try body(BinaryPlistView(
-                    bytes: buffer, offsets: offsetTable, offsetSize: offsetSize, refSize: refSize,
-                    objectCount: objectCount, offsetTableStart: offsetTableStart))
+                try body(BinaryPlistView(bytes: buffer, offsets: offsetTable, refSize: refSize, objectCount: objectCount))
             }
         }
     }
@@ -140,10 +136,8 @@ struct BinaryPlistView {
     let bytes: UnsafeBufferPointer<UInt8>
     /// Object offsets, each checked to lie in the object area.
     let offsets: UnsafeBufferPointer<UInt32>
-    let offsetSize: Int
     let refSize: Int
     let objectCount: Int
-    let offsetTableStart: Int
 
     @inline(__always)
     func readBigEndian(at offset: Int, size: Int) -> UInt64 {
@@ -272,10 +266,7 @@ struct BinaryPlistView {
     /// not overflow, that its references are in range, and that its text is valid.
     func validateObject(_ ref: Int) throws(CodecError) {
         let limit = bytes.count - 32
-        let position = offset(of: ref)
-        guard position >= 8, position < limit else {
-            throw fail("object \(ref) has offset \(position), outside the object area", at: offsetTableStart + ref * offsetSize)
-        }
+        let position = offset(of: ref)  // in the object area: checked when the table was read
         let marker = bytes[position]
         let low = Int(marker & 0x0F)
         func need(_ end: Int) throws(CodecError) {
@@ -358,12 +349,8 @@ struct BinaryPlistView {
                     throw fail("object \(ref) refers to object \(child); there are \(objectCount)", at: start + index * refSize)
                 }
                 if marker >> 4 == 0xD && index < count {
-                    // The key object may not have been validated yet: check its offset here.
-                    let keyPosition = offset(of: child)
-                    guard keyPosition >= 8, keyPosition < limit else {
-                        throw fail("object \(child) has offset \(keyPosition), outside the object area", at: offsetTableStart + child * offsetSize)
-                    }
-                    let keyMarker = bytes[keyPosition] >> 4
+                    // The key may not be validated yet, but its offset is (table read first).
+                    let keyMarker = bytes[offset(of: child)] >> 4
                     guard keyMarker == 0x5 || keyMarker == 0x6 else {
                         throw fail("dictionary object \(ref) has a key (object \(child)) that is not a string", at: start + index * refSize)
                     }

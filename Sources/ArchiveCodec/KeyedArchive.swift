@@ -144,7 +144,7 @@ public struct KeyedArchive: Sendable {
     /// `limitExceeded` when the text would pass `maximumJSONSize(forInputSize:)`.
     public func json(view: ArchiveView, pretty: Bool) throws(CodecError) -> [UInt8] {
         let limit = Self.maximumJSONSize(forInputSize: plist.bytes.count)
-        let output = plist.withView { plistView -> JSONOutput in
+        var output = plist.withView { plistView -> JSONOutput in
             var out = JSONOutput(pretty: pretty, reserve: min(plist.bytes.count * 2, limit))
             out.limit = limit
             switch view {
@@ -161,8 +161,7 @@ public struct KeyedArchive: Sendable {
         guard !output.isOverLimit else {
             throw CodecError(.limitExceeded, "the JSON would be larger than \(limit) bytes for a \(plist.bytes.count)-byte archive: it repeats shared values at every reference", limit: limit)
         }
-        var finished = output
-        return finished.finish()
+        return output.finish()
     }
 
     /// Entry UID's plist reference.

@@ -15,7 +15,7 @@ enum ScalarIdentity {
         let objectsHeader = view.header(of: objectsRef)
         // Value group leader of each scalar entry, found by hash then confirmed by equality.
         var leaderByHash: [UInt64: Int32] = [:]
-        var groupOfRef: [Int: Int32] = [:]
+        var groupOfRef = [Int32](repeating: -1, count: view.objectCount)
         var collisions: [UInt64: [Int32]] = [:]
         var leader = [Int32](repeating: -1, count: count)
         var best = [Int32](repeating: -1, count: count)
@@ -29,7 +29,8 @@ enum ScalarIdentity {
             // Entries that are the same plist object share a group without hashing its value
             // again: otherwise many entries pointing at one long string would cost entries ×
             // length. Each distinct object is hashed (and compared) once.
-            if let known = groupOfRef[ref], forms[Int(known)] == form {
+            let known = groupOfRef[ref]
+            if known >= 0, forms[Int(known)] == form {
                 leader[uid] = known
                 if referenceCounts[uid] > referenceCounts[Int(best[Int(known)])] { best[Int(known)] = Int32(uid) }
                 continue
@@ -108,11 +109,7 @@ enum ScalarIdentity {
         let right = view.header(of: b)
         switch form {
         case .string:
-            var leftScalars: [UInt32] = []
-            var rightScalars: [UInt32] = []
-            forEachScalar(view, left) { leftScalars.append($0) }
-            forEachScalar(view, right) { rightScalars.append($0) }
-            return leftScalars == rightScalars
+            return view.sameText(a, b)
         case .data:
             return view.payload(left).elementsEqual(view.payload(right))
         case .integer:
