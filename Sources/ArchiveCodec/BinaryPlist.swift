@@ -92,17 +92,22 @@ struct BinaryPlist: @unchecked Sendable {
         guard refSize == 8 || objectCount <= 1 << (8 * refSize) else {
             throw CodecError(.malformedPlist, "\(objectCount) objects cannot be addressed with \(refSize)-byte references", byteOffset: trailer + 7)
         }
+        let (objects, refs, top, tableStart, entrySize) = (objectCount, refSize, topObject, offsetTableStart, offsetSize)
         // Read the table once; an entry outside the object area is reported where it is.
-        var table = [UInt32](repeating: 0, count: objectCount)
-        for ref in 0..<objectCount {
-            let position = Self.readBigEndian(bytes, at: offsetTableStart + ref * offsetSize, size: offsetSize)
-            guard position >= 8, position < UInt64(trailer) else {
-                throw CodecError(.malformedPlist, "object \(ref) has offset \(position), outside the object area", byteOffset: offsetTableStart + ref * offsetSize)
+        let table = try bytes.withUnsafeBufferPointer { (buffer) throws(CodecError) -> [UInt32] in
+            let reader = BinaryPlistView(bytes: buffer, offsets: UnsafeBufferPointer(start: nil, count: 0), refSize: refs, objectCount: 0)
+            return try [UInt32](unsafeUninitializedCapacity: objects) { (table, initialized) throws(CodecError) in
+                for ref in 0..<objects {
+                    let position = reader.readBigEndian(at: tableStart + ref * entrySize, size: entrySize)
+                    guard position >= 8, position < UInt64(trailer) else {
+                        throw CodecError(.malformedPlist, "object \(ref) has offset \(position), outside the object area", byteOffset: tableStart + ref * entrySize)
+                    }
+                    table[ref] = UInt32(position)
+                    initialized = ref + 1
+                }
             }
-            table[ref] = UInt32(position)
         }
         offsets = table
-        let (objects, refs, top) = (objectCount, refSize, topObject)
         rawDepth = try bytes.withUnsafeBufferPointer { (buffer) throws(CodecError) -> Int in
             try table.withUnsafeBufferPointer { (offsetTable) throws(CodecError) -> Int in
                 let view = BinaryPlistView(bytes: buffer, offsets: offsetTable, refSize: refs, objectCount: objects)
@@ -139,16 +144,21 @@ struct BinaryPlistView {
     let refSize: Int
     let objectCount: Int
 
+    /// Reads `size` (1...8) bytes at `offset` as a big-endian number; the common widths
+    /// (every reference and offset) are one unaligned load.
     @inline(__always)
     func readBigEndian(at offset: Int, size: Int) -> UInt64 {
-        var value: UInt64 = 0
-        var index = offset
-        let end = offset + size
-        while index < end {
-            value = value << 8 | UInt64(bytes[index])
-            index += 1
+        let base = UnsafeRawPointer(bytes.baseAddress!) + offset
+        switch size {
+        case 1: return UInt64(base.load(as: UInt8.self))
+        case 2: return UInt64(UInt16(bigEndian: base.loadUnaligned(as: UInt16.self)))
+        case 4: return UInt64(UInt32(bigEndian: base.loadUnaligned(as: UInt32.self)))
+        case 8: return UInt64(bigEndian: base.loadUnaligned(as: UInt64.self))
+        default:
+            var value: UInt64 = 0
+            for index in 0..<size { value = value << 8 | UInt64(base.load(fromByteOffset: index, as: UInt8.self)) }
+            return value
         }
-        return value
     }
 
     @inline(__always)

@@ -163,21 +163,31 @@ private func readInput(_ path: String) throws -> [UInt8] {
     // Read straight into the array, growing it geometrically (sized up front for files).
     var status = stat()
     let expected = fstat(descriptor, &status) == 0 && (status.st_mode & S_IFMT) == S_IFREG ? Int(status.st_size) : 0
-    var bytes = [UInt8](repeating: 0, count: max(expected + 1, 1 << 16))
-    var length = 0
-    while true {
-        if length == bytes.count { bytes += repeatElement(0, count: bytes.count) }
-        let count = bytes.withUnsafeMutableBytes { read(descriptor, $0.baseAddress! + length, $0.count - length) }
-        if count < 0 && errno == EINTR { continue }
-        guard count >= 0 else {
-            writeAll("archive-tool: cannot read \(path): \(String(cString: strerror(errno)))\n", to: 2)
-            throw ExitCode(1)
+    // The array's storage is filled by read(2) directly: no zero fill, no copy.
+    var capacity = max(expected + 1, 1 << 16)
+    var bytes: [UInt8] = []
+    var failure: Int32 = 0
+    while failure == 0 {
+        let previous = bytes
+        var finished = false
+        bytes = [UInt8](unsafeUninitializedCapacity: capacity) { buffer, length in
+            previous.withUnsafeBufferPointer { old in
+                if !old.isEmpty { buffer.baseAddress!.update(from: old.baseAddress!, count: old.count) }
+            }
+            length = previous.count
+            while length < capacity {
+                let count = read(descriptor, buffer.baseAddress! + length, capacity - length)
+                if count < 0 && errno == EINTR { continue }
+                if count < 0 { failure = errno; return }
+                if count == 0 { finished = true; return }
+                length += count
+            }
         }
-        if count == 0 { break }
-        length += count
+        if finished { return bytes }
+        capacity *= 2
     }
-    bytes.removeSubrange(length...)
-    return bytes
+    writeAll("archive-tool: cannot read \(path): \(String(cString: strerror(failure)))\n", to: 2)
+    throw ExitCode(1)
 }
 
 private func writeOutput(_ bytes: [UInt8]) {
