@@ -3,27 +3,34 @@ extension JSONDocument {
     /// as a binary or XML property list. Never recurses on the document's nesting, so any
     /// depth the parser accepts encodes on any stack.
     public func archive(format: PlistFormat) throws(CodecError) -> [UInt8] {
-        var encoder = ArchiveEncoder(document: self)
-        let root = try encoder.encodeDocument()
         switch format {
-        case .binary: return BinaryPlistWriter.write(encoder.tree, root: root)
-        case .xml: return try XMLPlistWriter.write(encoder.tree, root: root)
+        case .binary:
+            var encoder = ArchiveEncoder(document: self, tree: BinaryPlistBuilder())
+            let root = try encoder.encodeDocument()
+            // Moved out, so that finishing in place copies nothing.
+            var builder = BinaryPlistBuilder()
+            swap(&builder, &encoder.tree)
+            return builder.finish(root: root)
+        case .xml:
+            var encoder = ArchiveEncoder(document: self, tree: PlistTree())
+            let root = try encoder.encodeDocument()
+            return try XMLPlistWriter.write(encoder.tree, root: root)
         }
     }
 }
 
-/// JSON document → `PlistTree` of a keyed archive, without recursion: a reference to an
+/// JSON document → the property list of a keyed archive (into any `PlistBuilding`), without recursion: a reference to an
 /// object gets its UID at once and the object's content is filled later from a work list
 /// (`pending`), and nested inline plist containers are built with an explicit stack.
 /// `$ref`s to objects not yet met reserve the UID, filled when the `$id` is reached. Equal
 /// bare strings and numbers share one entry; class entries are shared per class.
-struct ArchiveEncoder {
+struct ArchiveEncoder<Tree: PlistBuilding> {
     let document: JSONDocument
-    var tree = PlistTree()
+    var tree: Tree
 
     /// Plist node of each `$objects` entry; `unfilled` until its content is built.
     private var objects: [UInt32] = [0]
-    private static let unfilled = UInt32.max
+    private static var unfilled: UInt32 { .max }
     /// UID of each JSON node that carries an `$id`.
     private var uidOfNode: [Int: Int] = [:]
     /// JSON node that carries each `$id` (keys rendered as "i:5" or "s:name").
@@ -67,10 +74,11 @@ struct ArchiveEncoder {
         var ref: Int?
     }
 
-    init(document: JSONDocument) {
+    init(document: JSONDocument, tree: Tree) {
         self.document = document
+        self.tree = tree
         // The archive has at most about one plist value per JSON value, plus the UIDs.
-        tree.reserve(values: document.nodes.count * 2, textBytes: document.text.count)
+        self.tree.reserve(values: document.nodes.count * 2, bytes: document.text.count)
     }
 
     // MARK: Errors
@@ -422,12 +430,7 @@ struct ArchiveEncoder {
     /// An inline plist array or dictionary (the content of `$inline` or `$plist`), with any
     /// `$inline` containers nested in it, built children first with an explicit stack.
     private mutating func encodeInlineContainers(_ root: Int) throws(CodecError) -> UInt32 {
-        struct Frame {
-            var isArray: Bool
-            var children: [Int]
-            var keys: [UInt32]
-            var values: [UInt32] = []
-        }
+        typealias Frame = InlineContainerFrame
         func open(_ index: Int) throws(CodecError) -> Frame {
             if document.node(index).kind == .array {
                 return Frame(isArray: true, children: document.elements(of: index), keys: [])
@@ -512,7 +515,7 @@ struct ArchiveEncoder {
             // the same name would make the archive hold that key twice. (Strings are
             // interned, so equal keys are the same node.)
             if key == classKey || keys.prefix(entries.count).contains(key) {
-                throw fail("the key \(String(decoding: tree.bytes(tree.node(key)), as: UTF8.self)) is taken by the archive format in this object")
+                throw fail("the key \(tree.text(of: key)) is taken by the archive format in this object")
             }
             keys.append(key)
             values.append(value)
@@ -557,11 +560,6 @@ struct ArchiveEncoder {
 
     // MARK: Reading the document
 
-    private static let wrappers: Set<String> = [
-        "$array", "$set", "$orderedSet", "$dict", "$string", "$data", "$number", "$real",
-        "$plistDate", "$date", "$uuid", "$plist", "$bytes", "$inline",
-    ]
-
     /// Sorts an object's members into the mapping's `$` keys and its data keys.
     @inline(never)
     private mutating func readMeta(_ index: Int) throws(CodecError) -> Meta {
@@ -599,7 +597,7 @@ struct ArchiveEncoder {
                 if document.node(member.value).kind != .null { meta.chain = try stringList(member.value) }
             case "$classhints":
                 meta.hints = try stringList(member.value)
-            case _ where Self.wrappers.contains(name):
+            case _ where encoderWrappers.contains(name):
                 guard meta.wrapper == nil else { throw fail("an object holds one value wrapper, not two", at: member.value) }
                 meta.wrapper = (name, member.value)
             case "$top", "$archiver", "$version":
@@ -730,4 +728,18 @@ struct ArchiveEncoder {
         }
         return bytes
     }
+}
+
+/// The mapping's value wrappers: an object holds at most one.
+private let encoderWrappers: Set<String> = [
+    "$array", "$set", "$orderedSet", "$dict", "$string", "$data", "$number", "$real",
+    "$plistDate", "$date", "$uuid", "$plist", "$bytes", "$inline",
+]
+
+/// One inline container being built by `ArchiveEncoder.encodeInlineContainers`.
+private struct InlineContainerFrame {
+    var isArray: Bool
+    var children: [Int]
+    var keys: [UInt32]
+    var values: [UInt32] = []
 }

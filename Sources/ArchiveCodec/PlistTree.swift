@@ -5,7 +5,7 @@
 ///
 /// Scalars (strings, numbers, booleans, dates, data, UIDs) are interned: one node per
 /// distinct value, as Apple's writer does, which keeps repeated keys from bloating output.
-struct PlistTree {
+struct PlistTree: PlistBuilding {
     struct Node {
         /// Integer/real/date/UID bits, or 0/1 for booleans.
         var bits: UInt64
@@ -50,13 +50,13 @@ struct PlistTree {
         text[Int(node.start)..<(Int(node.start) + Int(node.count))]
     }
 
-    /// Reserves room for about `values` values and `textBytes` bytes of text. Reserved pages
-    /// cost no memory until written; growing by doubling would copy and touch them twice.
-    mutating func reserve(values: Int, textBytes: Int) {
+    mutating func reserve(values: Int, bytes: Int) {
         nodes.reserveCapacity(min(values, Self.maximumSize))
         children.reserveCapacity(min(values, Self.maximumSize))
-        text.reserveCapacity(min(textBytes, Self.maximumSize))
+        text.reserveCapacity(min(bytes, Self.maximumSize))
     }
+
+    func text(of index: UInt32) -> String { String(decoding: bytes(node(index)), as: UTF8.self) }
 
     private mutating func append(_ node: Node) throws(CodecError) -> UInt32 {
         guard nodes.count < Self.maximumSize, text.count < Self.maximumSize,
@@ -72,21 +72,6 @@ struct PlistTree {
 
     mutating func string(_ utf8: UnsafeBufferPointer<UInt8>) throws(CodecError) -> UInt32 {
         try internBytes(utf8, kind: .asciiString)
-    }
-
-    mutating func string(bytes: [UInt8]) throws(CodecError) -> UInt32 {
-        try bytes.withUnsafeBufferPointer { (buffer) throws(CodecError) -> UInt32 in try string(buffer) }
-    }
-
-    /// A literal key, interned without building a `String` (the encoder writes them for
-    /// every object).
-    mutating func string(static value: StaticString) throws(CodecError) -> UInt32 {
-        guard value.hasPointerRepresentation else { return try string(value.description) }
-        return try string(UnsafeBufferPointer(start: value.utf8Start, count: value.utf8CodeUnitCount))
-    }
-
-    mutating func string(_ value: String) throws(CodecError) -> UInt32 {
-        try string(bytes: Array(value.utf8))
     }
 
     mutating func data(_ bytes: UnsafeBufferPointer<UInt8>) throws(CodecError) -> UInt32 {

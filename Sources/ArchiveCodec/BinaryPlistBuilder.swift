@@ -1,0 +1,276 @@
+/// Builds a binary property list (`bplist00`) as its values arrive: each value is written
+/// out at once, in arrival order, and its index is its object number. Nothing of a value is
+/// kept besides its bytes and its offset, so building takes about the memory of the result.
+///
+/// References are written 4 bytes wide while building, because the object count is not
+/// known until the end; `finish` narrows them in place to the width Apple's writer would
+/// choose (1 or 2 bytes) when the count allows. Strings that are pure ASCII are written as
+/// ASCII, others as UTF-16, and integers take the smallest width Apple's reader accepts,
+/// as `BinaryPlistWriter` does.
+struct BinaryPlistBuilder: PlistBuilding {
+    private var out: [UInt8] = Array("bplist00".utf8)
+    /// Start of each object in `out`.
+    private var offsets: [UInt32] = []
+    /// Strings and data, by marker and payload (one table: the marker is compared too).
+    private var payloads = ByteStringTable()
+    private var scalars: [ScalarKey: UInt32] = [:]
+    private var falseObject = UInt32.max
+    private var trueObject = UInt32.max
+    /// Object of each UID value below `directUIDLimit` (`UInt32.max` = none yet). UIDs are
+    /// the most frequent scalar by far; an array lookup saves hashing each one.
+    private var uidObjects: [UInt32] = []
+    private static let directUIDLimit: UInt64 = 1 << 24
+    /// UTF-16 big-endian bytes of the string being interned, when it is not ASCII.
+    private var utf16: [UInt8] = []
+
+    private struct ScalarKey: Hashable {
+        var kind: PlistKind
+        var bits: UInt64
+        var isUnsigned: Bool
+    }
+
+    /// Offsets and references are 32-bit while building.
+    static let maximumSize = Int(UInt32.max) - 1
+
+    mutating func reserve(values: Int, bytes: Int) {
+        offsets.reserveCapacity(min(values, Self.maximumSize))
+        // An object takes a marker byte and a 4-byte reference from its container, at least.
+        out.reserveCapacity(min(bytes + 5 * values, Self.maximumSize))
+    }
+
+    /// Starts a new object at the end of `out` and returns its index.
+    private mutating func begin() throws(CodecError) -> UInt32 {
+        guard offsets.count < Self.maximumSize, out.count < Self.maximumSize else {
+            throw CodecError(.limitExceeded, "property list exceeds \(Self.maximumSize) objects or bytes", limit: Self.maximumSize)
+        }
+        offsets.append(UInt32(out.count))
+        return UInt32(offsets.count - 1)
+    }
+
+    // MARK: Strings and data
+
+    mutating func string(_ utf8: UnsafeBufferPointer<UInt8>) throws(CodecError) -> UInt32 {
+        var isASCII = true
+        for byte in utf8 where byte >= 0x80 {
+            isASCII = false
+            break
+        }
+        if isASCII { return try intern(utf8, high: 0x50, count: utf8.count) }
+        utf16.removeAll(keepingCapacity: true)
+        for scalar in String(decoding: utf8, as: UTF8.self).unicodeScalars {
+            for unit in scalar.utf16 {
+                utf16.append(UInt8(unit >> 8))
+                utf16.append(UInt8(truncatingIfNeeded: unit))
+            }
+        }
+        var units: [UInt8] = []
+        swap(&units, &utf16)
+        defer { swap(&units, &utf16) }
+        return try units.withUnsafeBufferPointer { (buffer) throws(CodecError) -> UInt32 in
+            try intern(buffer, high: 0x60, count: buffer.count / 2)
+        }
+    }
+
+    mutating func data(_ bytes: UnsafeBufferPointer<UInt8>) throws(CodecError) -> UInt32 {
+        try intern(bytes, high: 0x40, count: bytes.count)
+    }
+
+    /// The object holding `payload` under marker `high` (data, ASCII or UTF-16 string),
+    /// written now if no equal one was.
+    private mutating func intern(_ payload: UnsafeBufferPointer<UInt8>, high: UInt8, count: Int) throws(CodecError) -> UInt32 {
+        let hash = ByteStringTable.hash(payload) ^ UInt64(high)
+        // The table is moved out while in use so the comparison can read `self` freely.
+        var table = ByteStringTable()
+        swap(&table, &payloads)
+        defer { swap(&table, &payloads) }
+        let newIndex = UInt32(truncatingIfNeeded: offsets.count)
+        let found = out.withUnsafeBufferPointer { out in
+            offsets.withUnsafeBufferPointer { offsets in
+                table.findOrInsert(
+                    hash: hash,
+                    equals: { index in
+                        let (marker, start, stored) = Self.header(out, at: Int(offsets[Int(index)]))
+                        guard marker & 0xF0 == high, stored == count else { return false }
+                        return UnsafeBufferPointer(rebasing: out[start..<(start + payload.count)]).elementsEqual(payload)
+                    },
+                    newValue: { newIndex })
+            }
+        }
+        if found != newIndex { return found }
+        let index = try begin()
+        BinaryPlistWriter.appendMarker(high, count: count, to: &out)
+        out.append(contentsOf: payload)
+        return index
+    }
+
+    /// Marker, payload start and element count of the object at `position`.
+    private static func header(_ out: UnsafeBufferPointer<UInt8>, at position: Int) -> (marker: UInt8, start: Int, count: Int) {
+        let marker = out[position]
+        guard marker & 0x0F == 0x0F else { return (marker, position + 1, Int(marker & 0x0F)) }
+        let size = 1 << Int(out[position + 1] & 0x0F)
+        var count = 0
+        for index in 0..<size { count = count << 8 | Int(out[position + 2 + index]) }
+        return (marker, position + 2 + size, count)
+    }
+
+    func text(of index: UInt32) -> String {
+        out.withUnsafeBufferPointer { out in
+            let (marker, start, count) = Self.header(out, at: Int(offsets[Int(index)]))
+            if marker & 0xF0 == 0x60 {
+                let units = (0..<count).map { UInt16(out[start + 2 * $0]) << 8 | UInt16(out[start + 2 * $0 + 1]) }
+                return String(decoding: units, as: UTF16.self)
+            }
+            return String(decoding: UnsafeBufferPointer(rebasing: out[start..<(start + count)]), as: UTF8.self)
+        }
+    }
+
+    // MARK: Scalars
+
+    private mutating func internScalar(_ kind: PlistKind, _ bits: UInt64, isUnsigned: Bool = false) throws(CodecError) -> UInt32 {
+        let key = ScalarKey(kind: kind, bits: bits, isUnsigned: isUnsigned)
+        if let existing = scalars[key] { return existing }
+        let index = try begin()
+        switch kind {
+        case .int:
+            BinaryPlistWriter.appendInteger(bits, isUnsigned: isUnsigned, to: &out)
+        case .real:
+            out.append(0x23)
+            appendBigEndian(bits)
+        default:  // .date
+            out.append(0x33)
+            appendBigEndian(bits)
+        }
+        scalars[key] = index
+        return index
+    }
+
+    mutating func integer(_ value: PlistInteger) throws(CodecError) -> UInt32 {
+        try internScalar(.int, value.bits, isUnsigned: value.isUnsigned)
+    }
+
+    mutating func real(_ value: Double) throws(CodecError) -> UInt32 { try internScalar(.real, value.bitPattern) }
+
+    mutating func date(_ value: Double) throws(CodecError) -> UInt32 { try internScalar(.date, value.bitPattern) }
+
+    mutating func bool(_ value: Bool) throws(CodecError) -> UInt32 {
+        if value, trueObject != UInt32.max { return trueObject }
+        if !value, falseObject != UInt32.max { return falseObject }
+        let index = try begin()
+        out.append(value ? 0x09 : 0x08)
+        if value { trueObject = index } else { falseObject = index }
+        return index
+    }
+
+    mutating func uid(_ value: UInt64) throws(CodecError) -> UInt32 {
+        let slot = Int(truncatingIfNeeded: value)
+        if value < Self.directUIDLimit, slot < uidObjects.count, uidObjects[slot] != UInt32.max {
+            return uidObjects[slot]
+        }
+        if value >= Self.directUIDLimit, let existing = scalars[ScalarKey(kind: .uid, bits: value, isUnsigned: false)] {
+            return existing
+        }
+        let index = try begin()
+        let width = BinaryPlistWriter.byteWidth(value)
+        out.append(0x80 | UInt8(width - 1))
+        BinaryPlistWriter.appendBigEndian(value, size: width, to: &out)
+        if value < Self.directUIDLimit {
+            if slot >= uidObjects.count {
+                uidObjects += repeatElement(UInt32.max, count: max(slot + 1, 2 * uidObjects.count) - uidObjects.count)
+            }
+            uidObjects[slot] = index
+        } else {
+            scalars[ScalarKey(kind: .uid, bits: value, isUnsigned: false)] = index
+        }
+        return index
+    }
+
+    @inline(__always)
+    private mutating func appendBigEndian(_ value: UInt64) {
+        withUnsafeBytes(of: value.bigEndian) { out.append(contentsOf: $0) }
+    }
+
+    // MARK: Containers
+
+    mutating func array(_ elements: some Collection<UInt32>) throws(CodecError) -> UInt32 {
+        let index = try begin()
+        BinaryPlistWriter.appendMarker(0xA0, count: elements.count, to: &out)
+        appendReferences(elements)
+        return index
+    }
+
+    mutating func dict(keys: some Collection<UInt32>, values: some Collection<UInt32>) throws(CodecError) -> UInt32 {
+        precondition(keys.count == values.count)
+        let index = try begin()
+        BinaryPlistWriter.appendMarker(0xD0, count: keys.count, to: &out)
+        appendReferences(keys)
+        appendReferences(values)
+        return index
+    }
+
+    /// Appends 4-byte big-endian references (see `finish`).
+    private mutating func appendReferences(_ references: some Collection<UInt32>) {
+        let start = out.count
+        out.append(contentsOf: repeatElement(0, count: 4 * references.count))
+        out.withUnsafeMutableBytes { bytes in
+            var position = start
+            for reference in references {
+                bytes.storeBytes(of: reference.bigEndian, toByteOffset: position, as: UInt32.self)
+                position += 4
+            }
+        }
+    }
+
+    // MARK: Finishing
+
+    /// The complete file with `root` as its top object. References narrow to the fewest
+    /// bytes that address every object; offsets take the fewest that reach the table.
+    consuming func finish(root: UInt32) -> [UInt8] {
+        let count = offsets.count
+        let refSize = BinaryPlistWriter.byteWidth(UInt64(max(count - 1, 0)))
+        if refSize < 4 { narrowReferences(to: refSize) }
+        let tableOffset = out.count
+        let offsetSize = BinaryPlistWriter.byteWidth(UInt64(max(tableOffset, 1)))
+        out.reserveCapacity(out.count + count * offsetSize + 32)
+        for offset in offsets { BinaryPlistWriter.appendBigEndian(UInt64(offset), size: offsetSize, to: &out) }
+        out.append(contentsOf: [0, 0, 0, 0, 0, 0, UInt8(offsetSize), UInt8(refSize)])
+        appendBigEndian(UInt64(count))
+        appendBigEndian(UInt64(root))
+        appendBigEndian(UInt64(tableOffset))
+        return out
+    }
+
+    /// Rewrites every object front to back with `refSize`-byte references. Objects only
+    /// shrink, so each moves down to where the previous one ended, never over bytes still
+    /// to be read.
+    private mutating func narrowReferences(to refSize: Int) {
+        let end = out.count
+        var written = 8
+        out.withUnsafeMutableBufferPointer { bytes in
+            let raw = UnsafeMutableRawPointer(bytes.baseAddress!)
+            for index in offsets.indices {
+                let position = Int(offsets[index])
+                let next = index + 1 < offsets.count ? Int(offsets[index + 1]) : end
+                offsets[index] = UInt32(written)
+                let (marker, start, count) = Self.header(UnsafeBufferPointer(bytes), at: position)
+                guard marker >> 4 == 0xA || marker >> 4 == 0xD else {
+                    (raw + written).copyMemory(from: raw + position, byteCount: next - position)
+                    written += next - position
+                    continue
+                }
+                (raw + written).copyMemory(from: raw + position, byteCount: start - position)
+                written += start - position
+                let references = marker >> 4 == 0xD ? 2 * count : count
+                for reference in 0..<references {
+                    let value = UInt32(bigEndian: (raw + start + 4 * reference).loadUnaligned(as: UInt32.self))
+                    if refSize == 1 {
+                        raw.storeBytes(of: UInt8(truncatingIfNeeded: value), toByteOffset: written, as: UInt8.self)
+                    } else {
+                        raw.storeBytes(of: UInt16(truncatingIfNeeded: value).bigEndian, toByteOffset: written, as: UInt16.self)
+                    }
+                    written += refSize
+                }
+            }
+        }
+        out.removeSubrange(written...)
+    }
+}
