@@ -19,59 +19,57 @@ extension JSONDocument {
     }
 }
 
-/// JSON document → the property list of a keyed archive (into any `PlistBuilding`), without recursion: a reference to an
-/// object gets its UID at once and the object's content is filled later from a work list
-/// (`pending`), and nested inline plist containers are built with an explicit stack.
-/// `$ref`s to objects not yet met reserve the UID, filled when the `$id` is reached. Equal
-/// bare strings and numbers share one entry; class entries are shared per class.
+/// JSON document → the property list of a keyed archive (into any `PlistBuilding`), without
+/// recursion: a reference to an object gets its UID at once and the object's content is
+/// filled later from a work list (`pending`), and nested inline plist containers are built
+/// with an explicit stack. `$ref`s to objects not yet met reserve the UID, filled when the
+/// `$id` is reached. Equal bare strings and numbers share one entry; class entries are
+/// shared per class.
+///
+/// Per object nothing is allocated: `ObjectMeta` holds node indices, members are walked in
+/// place, and reference lists are assembled on one shared stack (`scratch`).
 struct ArchiveEncoder<Tree: PlistBuilding> {
     let document: JSONDocument
     var tree: Tree
 
-    /// Plist node of each `$objects` entry; `unfilled` until its content is built.
+    /// Plist value of each `$objects` entry; `unfilled` until its content is built.
     private var objects: [UInt32] = [0]
     private static var unfilled: UInt32 { .max }
     /// UID of each JSON node that carries an `$id`.
     private var uidOfNode: [Int: Int] = [:]
-    /// JSON node that carries each `$id` (keys rendered as "i:5" or "s:name").
-    private var nodeOfID: [String: Int] = [:]
-    /// UID of the shared entry for each interned scalar plist node.
+    /// JSON node that carries each `$id`.
+    private var nodeOfID: [IDKey: Int] = [:]
+    /// UID of the shared entry for each interned scalar plist value.
     private var unifiedUID: [UInt32: Int] = [:]
     private var classUIDs: [ClassKey: Int] = [:]
-    /// Class entries with the usual chain and no hints, by name.
-    private var usualClassUIDs: [String: Int] = [:]
+    /// Class entries with the usual chain and no hints, by their interned name string.
+    private var usualClassUIDs: [UInt32: Int] = [:]
     /// Objects whose UID is handed out and whose content is still to build: the JSON node
     /// and the UID only (a wide array puts every element here at once, so entries are kept
-    /// small; an object's `Meta` is read again when it is filled).
+    /// small; an object's meta is read again when it is filled).
     private var pending: [(index: Int, uid: Int)] = []
+    /// Reference lists under construction, innermost last. Each user appends above what is
+    /// there and removes its part before returning, so nested uses never disturb each other.
+    private var scratch: [UInt32] = []
     /// The object being filled: where errors without a node of their own are reported.
     private var currentNode = 0
+
+    private enum IDKey: Hashable {
+        case signed(Int64), unsigned(UInt64), text(String)
+
+        var description: String {
+            switch self {
+            case .signed(let value): "\(value)"
+            case .unsigned(let value): "\(value)"
+            case .text(let value): value
+            }
+        }
+    }
 
     private struct ClassKey: Hashable {
         var name: String
         var chain: [String]?
         var hints: [String]?
-    }
-
-    /// A data key as it stands in the document: its key node, and whether its first `$`
-    /// escapes a `$` (`$$name` is the key `$name`). Interned from the document's text without
-    /// copying it.
-    private struct DataKey {
-        var node: Int
-        var escaped: Bool
-    }
-
-    private struct Meta {
-        var id: String?
-        var className: String?
-        var chain: [String]?
-        var chainGiven = false
-        var hints: [String]?
-        /// The one value key of a wrapper (`$array`, `$dict`, …), with its node.
-        var wrapper: (name: String, node: Int)?
-        /// Data keys (already unescaped) of a generic object or NSDictionary.
-        var data: [(key: DataKey, node: Int)] = []
-        var ref: Int?
     }
 
     init(document: JSONDocument, tree: Tree) {
@@ -84,22 +82,20 @@ struct ArchiveEncoder<Tree: PlistBuilding> {
     // MARK: Errors
 
     private func fail(_ message: String, at node: Int? = nil) -> CodecError {
-        let at = node ?? currentNode
-        return CodecError(.invalidDocument, message, byteOffset: Int(document.node(at).offset), jsonPath: document.path(to: at))
+        document.invalid(message, at: node ?? currentNode)
     }
 
     // MARK: Document
 
     mutating func encodeDocument() throws(CodecError) -> UInt32 {
         try collectIDs()
-        objects[0] = try tree.string("$null")
+        objects[0] = try tree.string(static: "$null")
         var archiver = "NSKeyedArchiver"
         var version = PlistInteger(signed: 100_000)
         var topKeys: [UInt32] = []
         var topValues: [UInt32] = []
-        let rootNode = document.node(0)
-        let members = rootNode.kind == .object ? document.members(of: 0) : []
-        if let top = members.first(where: { document.string($0.key).elementsEqual("$top".utf8) }) {
+        let members = document.node(0).kind == .object ? document.members(of: 0) : []
+        if let top = members.first(where: { document.stringEquals($0.key, "$top") }) {
             for member in members {
                 switch document.stringValue(member.key) {
                 case "$top":
@@ -117,49 +113,55 @@ struct ArchiveEncoder<Tree: PlistBuilding> {
             }
             for member in document.members(of: top.value) {
                 currentNode = member.value
-                topKeys.append(try keyString(dataKey(member.key)))
-                if let inline = singleMember(member.value, named: "$inline") {
+                topKeys.append(try dataKeyString(member.key))
+                if let inline = document.singleMember(member.value, named: "$inline") {
                     topValues.append(try encodeInlineBody(inline.value))
                 } else {
                     topValues.append(try tree.uid(UInt64(encodeObject(member.value))))
                 }
             }
         } else {
-            topKeys.append(try tree.string("root"))
+            topKeys.append(try tree.string(static: "root"))
             topValues.append(try tree.uid(UInt64(encodeObject(0))))
         }
         try fillPending()
         if let unresolved = objects.firstIndex(of: Self.unfilled) {
-            let id = uidOfNode.first { $0.value == unresolved }.map { document.stringValue($0.key) } ?? "?"
+            let id = uidOfNode.first { $0.value == unresolved }
+                .flatMap { try? document.meta(of: $0.key).id }
+                .flatMap { try? idKey($0).description } ?? "?"
             throw fail("$ref to $id \(id) whose object is not in a value position", at: nil)
         }
         let top = try tree.dict(keys: topKeys, values: topValues)
         let objectArray = try tree.array(objects)
         return try tree.dict(
-            keys: [try tree.string("$version"), try tree.string("$archiver"), try tree.string("$top"), try tree.string("$objects")],
+            keys: [try tree.string(static: "$version"), try tree.string(static: "$archiver"), try tree.string(static: "$top"), try tree.string(static: "$objects")],
             values: [try tree.integer(version), try tree.string(archiver), top, objectArray])
     }
 
     /// Finds every `$id` first, so that `$ref`s may point forward as well as back.
     private mutating func collectIDs() throws(CodecError) {
         for index in 0..<document.nodes.count where document.node(index).kind == .object {
-            for member in document.members(of: index) where document.string(member.key).elementsEqual("$id".utf8) {
-                let key = try idKey(member.value)
-                guard nodeOfID[key] == nil else {
-                    throw CodecError(.invalidDocument, "$id \(key.dropFirst(2)) is defined twice", byteOffset: Int(document.node(member.value).offset))
+            var key = index + 1
+            for _ in 0..<Int(document.node(index).count) {
+                let value = key + 1
+                defer { key = value + Int(document.node(value).size) }
+                guard document.stringEquals(key, "$id") else { continue }
+                let id = try idKey(value)
+                guard nodeOfID[id] == nil else {
+                    throw CodecError(.invalidDocument, "$id \(id.description) is defined twice", byteOffset: Int(document.node(value).offset))
                 }
-                nodeOfID[key] = index
+                nodeOfID[id] = index
             }
         }
     }
 
-    private func idKey(_ node: Int) throws(CodecError) -> String {
+    private func idKey(_ node: Int) throws(CodecError) -> IDKey {
+        try document.checkID(node)
         let value = document.node(node)
         switch value.kind {
-        case .int: return "i:\(Int64(bitPattern: value.bits))"
-        case .uint: return "i:\(value.bits)"
-        case .string: return "s:" + document.stringValue(node)
-        default: throw CodecError(.invalidDocument, "$id and $ref take an integer or a string", byteOffset: Int(value.offset))
+        case .int: return .signed(Int64(bitPattern: value.bits))
+        case .uint: return .unsigned(value.bits)
+        default: return .text(document.stringValue(node))
         }
     }
 
@@ -175,7 +177,7 @@ struct ArchiveEncoder<Tree: PlistBuilding> {
         case .null:
             return 0
         case .string:
-            return try unified(tree.string(bytes: Array(document.string(index))))
+            return try unified(stringValue(index))
         case .int, .uint, .real, .bool:
             return try unified(scalarNumber(index))
         case .array:
@@ -189,8 +191,9 @@ struct ArchiveEncoder<Tree: PlistBuilding> {
 
     @inline(never)
     private mutating func encodeObjectNode(_ index: Int) throws(CodecError) -> Int {
-        let meta = try readMeta(index)
-        if let target = meta.ref {
+        let meta = try document.meta(of: index)
+        if let ref = meta.ref {
+            guard let target = nodeOfID[try idKey(ref)] else { throw fail("$ref to an $id that no object defines", at: ref) }
             if let uid = uidOfNode[target] { return uid }
             let uid = objects.count
             objects.append(Self.unfilled)
@@ -198,10 +201,10 @@ struct ArchiveEncoder<Tree: PlistBuilding> {
             return uid
         }
         if let wrapper = meta.wrapper {
-            switch wrapper.name {
-            case "$array", "$set", "$orderedSet", "$dict":
+            switch wrapper.kind {
+            case .array, .set, .orderedSet, .dict:
                 break
-            case "$plist":
+            case .plist:
                 guard meta.className == nil, meta.chain == nil, meta.hints == nil else {
                     throw fail("$plist takes no $class, $classes or $classhints", at: index)
                 }
@@ -228,26 +231,28 @@ struct ArchiveEncoder<Tree: PlistBuilding> {
         while let (index, uid) = pending.popLast() {
             currentNode = index
             guard document.node(index).kind == .object else {
-                let items = try encodeElements(document.elements(of: index))
-                try fillInstance(uid, meta: Meta(), defaultClass: FoundationClasses.defaultArrayClass, entries: [("NS.objects", tree.array(items))])
+                let start = scratch.count
+                scratch.append(try tree.string(static: "NS.objects"))
+                scratch.append(try encodeElements(index))
+                try fillInstance(uid, meta: ObjectMeta(), defaultClass: FoundationClasses.defaultArrayClassName, pairsFrom: start, ownPairs: 1)
                 continue
             }
-            let meta = try readMeta(index)
+            let meta = try document.meta(of: index)
             guard let wrapper = meta.wrapper else {
                 if meta.className == nil {
-                    try fillDictionary(uid, meta: meta, keys: meta.data)
+                    try fillDictionary(uid, meta: meta, members: index, allKeysData: false)
                 } else {
-                    try fillGeneric(uid, meta: meta)
+                    try fillGeneric(uid, index: index, meta: meta)
                 }
                 continue
             }
-            switch wrapper.name {
-            case "$dict": try fillDictWrapper(uid, meta: meta, wrapper: wrapper)
-            case "$plist":
+            switch wrapper.kind {
+            case .dict: try fillDictWrapper(uid, meta: meta, wrapper: wrapper.node)
+            case .plist:
                 // As an `$objects` entry, a dictionary with `$class` would read back as a class
                 // instance. (Only `$$class` unescapes to it; a bare `$class` is refused as a key.)
                 if document.node(wrapper.node).kind == .object {
-                    for member in document.members(of: wrapper.node) where document.string(member.key).elementsEqual("$$class".utf8) {
+                    for member in document.members(of: wrapper.node) where document.stringEquals(member.key, "$$class") {
                         throw fail("a $plist dictionary cannot hold the key $class: it would read back as a class instance", at: member.key)
                     }
                 }
@@ -258,128 +263,158 @@ struct ArchiveEncoder<Tree: PlistBuilding> {
     }
 
     /// A class instance with its archived keys (in key context).
-    private mutating func fillGeneric(_ uid: Int, meta: Meta) throws(CodecError) {
-        var entries: [(key: UInt32, value: UInt32)] = []
-        entries.reserveCapacity(meta.data.count)
-        for (key, value) in meta.data {
-            entries.append((try keyString(key), try encodeKeyValue(value)))
-        }
-        try fillInstance(uid, meta: meta, defaultClass: "", entries: [], extra: entries)
-    }
-
-    private mutating func fillCollectionWrapper(_ uid: Int, meta: Meta, wrapper: (name: String, node: Int)) throws(CodecError) {
-        guard document.node(wrapper.node).kind == .array else { throw fail("\(wrapper.name) takes an array", at: wrapper.node) }
-        let items = try encodeElements(document.elements(of: wrapper.node))
-        switch wrapper.name {
-        case "$orderedSet":
-            var extra: [(key: UInt32, value: UInt32)] = []
-            for (position, item) in items.enumerated() { extra.append((try tree.string("NS.object.\(position)"), item)) }
-            try fillInstance(uid, meta: meta, defaultClass: FoundationClasses.defaultOrderedSetClass, entries: [], extra: extra)
-        default:
-            try fillInstance(uid, meta: meta, defaultClass: wrapper.name == "$array" ? FoundationClasses.defaultArrayClass : FoundationClasses.defaultSetClass,
-                             entries: [("NS.objects", tree.array(items))])
-        }
-    }
-
-    private mutating func fillDictWrapper(_ uid: Int, meta: Meta, wrapper: (name: String, node: Int)) throws(CodecError) {
-        let value = document.node(wrapper.node)
-        if value.kind == .object {
-            let dataKeys = try document.members(of: wrapper.node).map { (member) throws(CodecError) -> (key: DataKey, node: Int) in
-                (try dataKey(member.key), member.value)
+    private mutating func fillGeneric(_ uid: Int, index: Int, meta: ObjectMeta) throws(CodecError) {
+        let start = scratch.count
+        var key = index + 1
+        for _ in 0..<Int(document.node(index).count) {
+            let value = key + 1
+            if document.isDataKey(key) {
+                scratch.append(try dataKeyString(key))
+                scratch.append(try encodeKeyValue(value))
             }
-            try fillDictionary(uid, meta: meta, keys: dataKeys)
+            key = value + Int(document.node(value).size)
+        }
+        try fillInstance(uid, meta: meta, defaultClass: nil, pairsFrom: start, ownPairs: 0)
+    }
+
+    private mutating func fillCollectionWrapper(_ uid: Int, meta: ObjectMeta, wrapper: (kind: ValueWrapper, node: Int)) throws(CodecError) {
+        guard document.node(wrapper.node).kind == .array else { throw fail("\(wrapper.kind.name) takes an array", at: wrapper.node) }
+        let start = scratch.count
+        switch wrapper.kind {
+        case .orderedSet:
+            var element = wrapper.node + 1
+            for position in 0..<Int(document.node(wrapper.node).count) {
+                scratch.append(try tree.string("NS.object.\(position)"))
+                scratch.append(try tree.uid(UInt64(encodeObject(element))))
+                element += Int(document.node(element).size)
+            }
+            try fillInstance(uid, meta: meta, defaultClass: FoundationClasses.defaultOrderedSetClassName, pairsFrom: start, ownPairs: 0)
+        default:
+            scratch.append(try tree.string(static: "NS.objects"))
+            scratch.append(try encodeElements(wrapper.node))
+            try fillInstance(uid, meta: meta, defaultClass: wrapper.kind == .array ? FoundationClasses.defaultArrayClassName : FoundationClasses.defaultSetClassName,
+                             pairsFrom: start, ownPairs: 1)
+        }
+    }
+
+    private mutating func fillDictWrapper(_ uid: Int, meta: ObjectMeta, wrapper: Int) throws(CodecError) {
+        let value = document.node(wrapper)
+        if value.kind == .object {
+            try fillDictionary(uid, meta: meta, members: wrapper, allKeysData: true)
         } else if value.kind == .array {
-            var keys: [UInt32] = []
-            var values: [UInt32] = []
-            for pair in document.elements(of: wrapper.node) {
+            let start = scratch.count
+            var pair = wrapper + 1
+            for _ in 0..<Int(value.count) {
                 guard document.node(pair).kind == .array, document.node(pair).count == 2 else {
                     throw fail("$dict pairs are [key, value] arrays", at: pair)
                 }
-                keys.append(try tree.uid(UInt64(encodeObject(pair + 1))))
-                values.append(try tree.uid(UInt64(encodeObject(pair + 1 + Int(document.node(pair + 1).size)))))
+                scratch.append(try tree.uid(UInt64(encodeObject(pair + 1))))
+                scratch.append(try tree.uid(UInt64(encodeObject(pair + 1 + Int(document.node(pair + 1).size)))))
+                pair += Int(document.node(pair).size)
             }
-            try fillInstance(uid, meta: meta, defaultClass: FoundationClasses.defaultDictionaryClass,
-                             entries: [("NS.keys", tree.array(keys)), ("NS.objects", tree.array(values))])
+            try fillKeysAndObjects(uid, meta: meta, pairsFrom: start)
         } else {
-            throw fail("$dict takes an object or an array of [key, value] pairs", at: wrapper.node)
+            throw fail("$dict takes an object or an array of [key, value] pairs", at: wrapper)
         }
+    }
+
+    /// An NSDictionary from the members of object `index`: its data keys (or, for `$dict`'s
+    /// object, all its keys, which must then be data keys).
+    private mutating func fillDictionary(_ uid: Int, meta: ObjectMeta, members index: Int, allKeysData: Bool) throws(CodecError) {
+        let start = scratch.count
+        var key = index + 1
+        // No key repeats: the parser refuses repeated JSON keys, and unescaping `$$` is one to one.
+        for _ in 0..<Int(document.node(index).count) {
+            let value = key + 1
+            if allKeysData || document.isDataKey(key) {
+                scratch.append(try tree.uid(UInt64(unified(dataKeyString(key)))))
+                scratch.append(try tree.uid(UInt64(encodeObject(value))))
+            }
+            key = value + Int(document.node(value).size)
+        }
+        try fillKeysAndObjects(uid, meta: meta, pairsFrom: start)
+    }
+
+    /// An NSDictionary instance from the (key UID, value UID) pairs on `scratch` from `start`.
+    private mutating func fillKeysAndObjects(_ uid: Int, meta: ObjectMeta, pairsFrom start: Int) throws(CodecError) {
+        let count = (scratch.count - start) / 2
+        let lists = scratch.count
+        for position in 0..<count { scratch.append(scratch[start + 2 * position]) }
+        for position in 0..<count { scratch.append(scratch[start + 2 * position + 1]) }
+        let keys = try tree.array(scratch[lists..<(lists + count)])
+        let values = try tree.array(scratch[(lists + count)...])
+        scratch.removeSubrange(start...)
+        scratch.append(try tree.string(static: "NS.keys"))
+        scratch.append(keys)
+        scratch.append(try tree.string(static: "NS.objects"))
+        scratch.append(values)
+        try fillInstance(uid, meta: meta, defaultClass: FoundationClasses.defaultDictionaryClassName, pairsFrom: start, ownPairs: 2)
     }
 
     /// The wrappers of single values (`$string`, `$date`, `$uuid`, …), which do not recurse.
     @inline(never)
-    private mutating func encodeWrapper(_ index: Int, meta: Meta, wrapper: (name: String, node: Int)) throws(CodecError) -> Int {
+    private mutating func encodeWrapper(_ index: Int, meta: ObjectMeta, wrapper: (kind: ValueWrapper, node: Int)) throws(CodecError) -> Int {
         let value = document.node(wrapper.node)
         func requireNoClass() throws(CodecError) {
             guard meta.className == nil, meta.chain == nil, meta.hints == nil else {
-                throw fail("\(wrapper.name) takes no $class, $classes or $classhints", at: index)
+                throw fail("\(wrapper.kind.name) takes no $class, $classes or $classhints", at: index)
             }
         }
-        switch wrapper.name {
-        case "$string":
+        switch wrapper.kind {
+        case .string:
             guard value.kind == .string else { throw fail("$string takes a string", at: wrapper.node) }
-            let text = try tree.string(bytes: Array(document.string(wrapper.node)))
+            let text = try stringValue(wrapper.node)
             if meta.className != nil {
-                let uid = uidFor(index, meta: meta)
-                try fillInstance(uid, meta: meta, defaultClass: "", entries: [("NS.string", text)])
-                return uid
+                return try instance(index, meta: meta, defaultClass: nil, key: "NS.string", value: text)
             }
             return try scalarEntry(text, meta: meta, index: index)
-        case "$data":
-            let bytes = try dataNode(wrapper.node)
+        case .data:
+            let bytes = try dataValue(wrapper.node)
             if meta.className != nil {
-                let uid = uidFor(index, meta: meta)
-                try fillInstance(uid, meta: meta, defaultClass: "", entries: [("NS.data", bytes)])
-                return uid
+                return try instance(index, meta: meta, defaultClass: nil, key: "NS.data", value: bytes)
             }
             return try scalarEntry(bytes, meta: meta, index: index)
-        case "$number":
+        case .number:
             try requireNoClass()
-            return try scalarEntry(numberNode(wrapper.node), meta: meta, index: index)
-        case "$real":
+            return try scalarEntry(numberValue(wrapper.node), meta: meta, index: index)
+        case .real:
             try requireNoClass()
-            return try scalarEntry(tree.real(nonFinite(wrapper.node)), meta: meta, index: index)
-        case "$plistDate":
+            return try scalarEntry(tree.real(document.nonFinite(wrapper.node)), meta: meta, index: index)
+        case .plistDate:
             try requireNoClass()
-            return try scalarEntry(tree.date(time(wrapper.node)), meta: meta, index: index)
-        case "$date":
-            let uid = uidFor(index, meta: meta)
-            try fillInstance(uid, meta: meta, defaultClass: "NSDate", entries: [("NS.time", tree.real(time(wrapper.node)))])
-            return uid
-        case "$uuid":
-            guard value.kind == .string, let bytes = Self.uuidBytes(document.string(wrapper.node)) else {
-                throw fail("$uuid takes text like E621E1F8-C36C-495A-93FC-0C247A3E6E5F", at: wrapper.node)
-            }
-            let uid = uidFor(index, meta: meta)
+            return try scalarEntry(tree.date(document.time(wrapper.node)), meta: meta, index: index)
+        case .date:
+            return try instance(index, meta: meta, defaultClass: "NSDate", key: "NS.time", value: tree.real(document.time(wrapper.node)))
+        case .uuid:
+            let bytes = try document.uuidBytes(wrapper.node)
             let data = try bytes.withUnsafeBufferPointer { (buffer) throws(CodecError) -> UInt32 in try tree.data(buffer) }
-            try fillInstance(uid, meta: meta, defaultClass: "NSUUID", entries: [("NS.uuidbytes", data)])
-            return uid
+            return try instance(index, meta: meta, defaultClass: "NSUUID", key: "NS.uuidbytes", value: data)
         default:
-            throw fail("\(wrapper.name) cannot stand for an object here (it belongs inside an instance's keys)", at: index)
+            throw fail("\(wrapper.kind.name) cannot stand for an object here (it belongs inside an instance's keys)", at: index)
         }
     }
 
-    private mutating func encodeElements(_ elements: [Int]) throws(CodecError) -> [UInt32] {
-        var items: [UInt32] = []
-        items.reserveCapacity(elements.count)
-        for element in elements {
-            items.append(try tree.uid(UInt64(encodeObject(element))))
-        }
-        return items
+    /// A new instance entry with one archived key; returns its UID.
+    private mutating func instance(_ index: Int, meta: ObjectMeta, defaultClass: StaticString?, key: StaticString, value: UInt32) throws(CodecError) -> Int {
+        let uid = uidFor(index, meta: meta)
+        let start = scratch.count
+        scratch.append(try tree.string(static: key))
+        scratch.append(value)
+        try fillInstance(uid, meta: meta, defaultClass: defaultClass, pairsFrom: start, ownPairs: 1)
+        return uid
     }
 
-    private mutating func fillDictionary(_ uid: Int, meta: Meta, keys dataKeys: [(key: DataKey, node: Int)]) throws(CodecError) {
-        var keys: [UInt32] = []
-        var values: [UInt32] = []
-        keys.reserveCapacity(dataKeys.count)
-        values.reserveCapacity(dataKeys.count)
-        // No key repeats: the parser refuses repeated JSON keys, and unescaping `$$` is one to one.
-        for (key, value) in dataKeys {
-            let keyNode = try keyString(key)
-            keys.append(try tree.uid(UInt64(unified(keyNode))))
-            values.append(try tree.uid(UInt64(encodeObject(value))))
+    /// Builds the plist array of UIDs for the elements of array `index`; returns the array.
+    private mutating func encodeElements(_ index: Int) throws(CodecError) -> UInt32 {
+        let start = scratch.count
+        var element = index + 1
+        for _ in 0..<Int(document.node(index).count) {
+            scratch.append(try tree.uid(UInt64(encodeObject(element))))
+            element += Int(document.node(element).size)
         }
-        try fillInstance(uid, meta: meta, defaultClass: FoundationClasses.defaultDictionaryClass,
-                         entries: [("NS.keys", tree.array(keys)), ("NS.objects", tree.array(values))])
+        let array = try tree.array(scratch[start...])
+        scratch.removeSubrange(start...)
+        return array
     }
 
     // MARK: Key context
@@ -392,9 +427,9 @@ struct ArchiveEncoder<Tree: PlistBuilding> {
         case .int, .uint, .real, .bool:
             return try scalarNumber(index)
         case .object:
-            if let bytes = singleMember(index, named: "$bytes") { return try dataNode(bytes.value) }
-            if let real = singleMember(index, named: "$real") { return try tree.real(nonFinite(real.value)) }
-            if let inline = singleMember(index, named: "$inline") { return try encodeInlineBody(inline.value) }
+            if let bytes = document.singleMember(index, named: "$bytes") { return try dataValue(bytes.value) }
+            if let real = document.singleMember(index, named: "$real") { return try tree.real(document.nonFinite(real.value)) }
+            if let inline = document.singleMember(index, named: "$inline") { return try encodeInlineBody(inline.value) }
             return try tree.uid(UInt64(encodeObject(index)))
         default:
             return try tree.uid(UInt64(encodeObject(index)))
@@ -412,18 +447,16 @@ struct ArchiveEncoder<Tree: PlistBuilding> {
         let node = document.node(index)
         switch node.kind {
         case .null: throw fail("$inline cannot hold null (a plist has no null)", at: index)
-        case .string: return try tree.string(bytes: Array(document.string(index)))
+        case .string: return try stringValue(index)
         case .int, .uint, .real, .bool: return try scalarNumber(index)
         case .array: return nil
         case .object:
             guard node.count == 1 else { return nil }
-            let member = document.members(of: index)[0]
-            switch document.stringValue(member.key) {
-            case "$bytes", "$data": return try dataNode(member.value)
-            case "$real": return try tree.real(nonFinite(member.value))
-            case "$plistDate": return try tree.date(time(member.value))
-            default: return nil
-            }
+            let (key, value) = (index + 1, index + 2)
+            if document.stringEquals(key, "$bytes") || document.stringEquals(key, "$data") { return try dataValue(value) }
+            if document.stringEquals(key, "$real") { return try tree.real(document.nonFinite(value)) }
+            if document.stringEquals(key, "$plistDate") { return try tree.date(document.time(value)) }
+            return nil
         }
     }
 
@@ -437,7 +470,7 @@ struct ArchiveEncoder<Tree: PlistBuilding> {
             }
             let members = document.members(of: index)
             var keys: [UInt32] = []
-            for member in members { keys.append(try keyString(dataKey(member.key))) }
+            for member in members { keys.append(try dataKeyString(member.key)) }
             return Frame(isArray: false, children: members.map(\.value), keys: keys)
         }
         var stack = [try open(root)]
@@ -452,7 +485,7 @@ struct ArchiveEncoder<Tree: PlistBuilding> {
                 continue
             }
             let child = stack[top].children[next]
-            if let inline = singleMember(child, named: "$inline") {
+            if let inline = document.singleMember(child, named: "$inline") {
                 if let leaf = try inlineLeaf(inline.value) {
                     stack[top].values.append(leaf)
                 } else {
@@ -472,7 +505,7 @@ struct ArchiveEncoder<Tree: PlistBuilding> {
     }
 
     /// The UID for an object node: the one a forward `$ref` reserved, or a new one.
-    private mutating func uidFor(_ index: Int, meta: Meta) -> Int {
+    private mutating func uidFor(_ index: Int, meta: ObjectMeta) -> Int {
         if meta.id != nil, let uid = uidOfNode[index] { return uid }
         let uid = reserve()
         if meta.id != nil { uidOfNode[index] = uid }
@@ -480,7 +513,7 @@ struct ArchiveEncoder<Tree: PlistBuilding> {
     }
 
     /// The entry for a plain value: shared with every equal bare value, unless it has an `$id`.
-    private mutating func scalarEntry(_ value: UInt32, meta: Meta, index: Int) throws(CodecError) -> Int {
+    private mutating func scalarEntry(_ value: UInt32, meta: ObjectMeta, index: Int) throws(CodecError) -> Int {
         if meta.id == nil { return unified(value) }
         let uid = uidFor(index, meta: meta)
         objects[uid] = value
@@ -494,61 +527,68 @@ struct ArchiveEncoder<Tree: PlistBuilding> {
         return objects.count - 1
     }
 
+    /// Fills entry `uid` with an instance dictionary: the (key, value) pairs on `scratch` from
+    /// `start` (the first `ownPairs` are the form's own keys, such as `NS.objects`; the rest
+    /// are data keys, which may not repeat them or `$class`), then `$class`. Removes the pairs.
     @inline(never)
     private mutating func fillInstance(
-        _ uid: Int, meta: Meta, defaultClass: String, entries: [(StaticString, UInt32)],
-        extra: [(key: UInt32, value: UInt32)] = []
+        _ uid: Int, meta: ObjectMeta, defaultClass: StaticString?, pairsFrom start: Int, ownPairs: Int
     ) throws(CodecError) {
-        let name = meta.className ?? defaultClass
-        guard !name.isEmpty else { throw fail("$class is required here") }
-        var keys: [UInt32] = []
-        var values: [UInt32] = []
-        keys.reserveCapacity(entries.count + extra.count + 1)
-        values.reserveCapacity(entries.count + extra.count + 1)
-        for (key, value) in entries {
-            keys.append(try tree.string(static: key))
-            values.append(value)
-        }
+        guard meta.className != nil || defaultClass != nil else { throw fail("$class is required here") }
+        let count = (scratch.count - start) / 2
         let classKey = try tree.string(static: "$class")
-        for (key, value) in extra {
+        for pair in ownPairs..<count {
             // `$class` and the form's own keys are written above and below: a data key with
             // the same name would make the archive hold that key twice. (Strings are
-            // interned, so equal keys are the same node.)
-            if key == classKey || keys.prefix(entries.count).contains(key) {
+            // interned, so equal keys are the same value.)
+            let key = scratch[start + 2 * pair]
+            if key == classKey || (0..<ownPairs).contains(where: { scratch[start + 2 * $0] == key }) {
                 throw fail("the key \(tree.text(of: key)) is taken by the archive format in this object")
             }
-            keys.append(key)
-            values.append(value)
         }
-        keys.append(classKey)
-        values.append(try tree.uid(UInt64(classEntry(name: name, meta: meta))))
-        objects[uid] = try tree.dict(keys: keys, values: values)
+        let classUID = try classEntry(meta: meta, defaultClass: defaultClass)
+        let lists = scratch.count
+        for pair in 0..<count { scratch.append(scratch[start + 2 * pair]) }
+        scratch.append(classKey)
+        for pair in 0..<count { scratch.append(scratch[start + 2 * pair + 1]) }
+        scratch.append(try tree.uid(UInt64(classUID)))
+        objects[uid] = try tree.dict(keys: scratch[lists..<(lists + count + 1)], values: scratch[(lists + count + 1)...])
+        scratch.removeSubrange(start...)
     }
 
-    /// The class entry for an instance of `name` with `meta`'s `$classes` and `$classhints`,
-    /// shared by every instance with the same ones. Most instances use the usual chain and no
-    /// hints: those are found by name alone, without building a chain or a `ClassKey`.
-    private mutating func classEntry(name: String, meta: Meta) throws(CodecError) -> Int {
+    /// The class entry for an instance with `meta`'s `$class` (or `defaultClass`),
+    /// `$classes` and `$classhints`, shared by every instance with the same ones. Most
+    /// instances use the usual chain and no hints: those are found by the interned name
+    /// alone, without building a chain or a `ClassKey`.
+    private mutating func classEntry(meta: ObjectMeta, defaultClass: StaticString?) throws(CodecError) -> Int {
+        let nameValue: UInt32
+        if let className = meta.className {
+            nameValue = try stringValue(className)
+        } else {
+            nameValue = try tree.string(static: defaultClass ?? "")
+        }
         let usual = !meta.chainGiven && meta.hints == nil
-        if usual, let uid = usualClassUIDs[name] { return uid }
-        let uid = try classEntry(name: name, chain: meta.chainGiven ? meta.chain : FoundationClasses.defaultChain(for: name), hints: meta.hints)
-        if usual { usualClassUIDs[name] = uid }
+        if usual, let uid = usualClassUIDs[nameValue] { return uid }
+        let name = meta.className.map { document.stringValue($0) } ?? defaultClass?.description ?? ""
+        let chain = meta.chainGiven ? meta.chain.map { document.stringList($0) } : FoundationClasses.defaultChain(for: name)
+        let uid = try classEntry(name: name, chain: chain, hints: meta.hints.map { document.stringList($0) })
+        if usual { usualClassUIDs[nameValue] = uid }
         return uid
     }
 
     private mutating func classEntry(name: String, chain: [String]?, hints: [String]?) throws(CodecError) -> Int {
         let key = ClassKey(name: name, chain: chain, hints: hints)
         if let uid = classUIDs[key] { return uid }
-        var keys = [try tree.string("$classname")]
+        var keys = [try tree.string(static: "$classname")]
         var values = [try tree.string(name)]
         if let chain {
-            keys.append(try tree.string("$classes"))
+            keys.append(try tree.string(static: "$classes"))
             var names: [UInt32] = []
             for item in chain { names.append(try tree.string(item)) }
             values.append(try tree.array(names))
         }
         if let hints {
-            keys.append(try tree.string("$classhints"))
+            keys.append(try tree.string(static: "$classhints"))
             var names: [UInt32] = []
             for item in hints { names.append(try tree.string(item)) }
             values.append(try tree.array(names))
@@ -558,94 +598,23 @@ struct ArchiveEncoder<Tree: PlistBuilding> {
         return objects.count - 1
     }
 
-    // MARK: Reading the document
+    // MARK: Values from the document
 
-    /// Sorts an object's members into the mapping's `$` keys and its data keys.
-    @inline(never)
-    private mutating func readMeta(_ index: Int) throws(CodecError) -> Meta {
-        var meta = Meta()
-        let memberCount = Int(document.node(index).count)
-        var next = index + 1  // members are walked in place: no array per object
-        for _ in 0..<memberCount {
-            let member = (key: next, value: next + 1)
-            next += 1 + Int(document.node(next + 1).size)
-            let key = document.string(member.key)
-            guard key.first == UInt8(ascii: "$") else {
-                meta.data.append((DataKey(node: member.key, escaped: false), member.value))
-                continue
-            }
-            if key.dropFirst().first == UInt8(ascii: "$") {
-                meta.data.append((DataKey(node: member.key, escaped: true), member.value))
-                continue
-            }
-            let name = document.stringValue(member.key)
-            switch name {
-            case "$id":
-                meta.id = try idKey(member.value)
-            case "$ref":
-                guard memberCount == 1 else { throw fail("$ref stands alone in its object", at: index) }
-                let key = try idKey(member.value)
-                guard let target = nodeOfID[key] else { throw fail("$ref to an $id that no object defines", at: member.value) }
-                meta.ref = target
-            case "$class":
-                guard document.node(member.value).kind == .string, !document.string(member.value).isEmpty else {
-                    throw fail("$class takes a class name", at: member.value)
-                }
-                meta.className = document.stringValue(member.value)
-            case "$classes":
-                meta.chainGiven = true
-                if document.node(member.value).kind != .null { meta.chain = try stringList(member.value) }
-            case "$classhints":
-                meta.hints = try stringList(member.value)
-            case _ where encoderWrappers.contains(name):
-                guard meta.wrapper == nil else { throw fail("an object holds one value wrapper, not two", at: member.value) }
-                meta.wrapper = (name, member.value)
-            case "$top", "$archiver", "$version":
-                throw fail("\(name) belongs only at the top of the document", at: member.value)
-            default:
-                throw fail("unknown key \(name); a data key that starts with $ is written with $$", at: member.key)
-            }
-        }
-        if meta.wrapper != nil, !meta.data.isEmpty {
-            throw fail("\(meta.wrapper!.name) objects hold no data keys", at: index)
-        }
-        return meta
+    /// The plist string of string node `index`, interned straight from the document's text.
+    private mutating func stringValue(_ index: Int) throws(CodecError) -> UInt32 {
+        try document.string(index).withUnsafeBufferPointer { (buffer) throws(CodecError) -> UInt32 in try tree.string(buffer) }
     }
 
-    private func stringList(_ index: Int) throws(CodecError) -> [String] {
-        guard document.node(index).kind == .array else { throw fail("expected an array of class names", at: index) }
-        var names: [String] = []
-        for element in document.elements(of: index) {
-            guard document.node(element).kind == .string else { throw fail("expected an array of class names", at: element) }
-            names.append(document.stringValue(element))
-        }
-        return names
-    }
-
-    /// The member `named` when it is the object's only member.
-    @inline(never)
-    private func singleMember(_ index: Int, named name: StaticString) -> (key: Int, value: Int)? {
-        guard document.node(index).kind == .object, document.node(index).count == 1 else { return nil }
-        let member = document.members(of: index)[0]
-        let matches = name.withUTF8Buffer { document.string(member.key).elementsEqual($0) }
-        return matches ? member : nil
-    }
-
-    /// A data key: `$$name` stands for `$name`; a single leading `$` is the mapping's.
-    private func dataKey(_ keyNode: Int) throws(CodecError) -> DataKey {
-        let key = document.string(keyNode)
-        guard key.first == UInt8(ascii: "$") else { return DataKey(node: keyNode, escaped: false) }
-        guard key.dropFirst().first == UInt8(ascii: "$") else {
+    /// The plist string of data key `keyNode`: `$$name` stands for `$name`; a key with a
+    /// single leading `$` belongs to the mapping and is refused here.
+    private mutating func dataKeyString(_ keyNode: Int) throws(CodecError) -> UInt32 {
+        let text = document.string(keyNode)
+        let escaped = text.first == UInt8(ascii: "$")
+        guard !escaped || text.dropFirst().first == UInt8(ascii: "$") else {
             throw fail("key \(document.stringValue(keyNode)) starts with $; write a data key that starts with $ as $$", at: keyNode)
         }
-        return DataKey(node: keyNode, escaped: true)
-    }
-
-    /// The plist string of a data key, interned straight from the document's text.
-    private mutating func keyString(_ key: DataKey) throws(CodecError) -> UInt32 {
-        let text = document.string(key.node)
         return try text.withUnsafeBufferPointer { (buffer) throws(CodecError) -> UInt32 in
-            try tree.string(UnsafeBufferPointer(rebasing: buffer[(key.escaped ? 1 : 0)...]))
+            try tree.string(UnsafeBufferPointer(rebasing: buffer[(escaped ? 1 : 0)...]))
         }
     }
 
@@ -660,81 +629,17 @@ struct ArchiveEncoder<Tree: PlistBuilding> {
         }
     }
 
-    private mutating func numberNode(_ index: Int) throws(CodecError) -> UInt32 {
-        if let real = singleMember(index, named: "$real") { return try tree.real(nonFinite(real.value)) }
+    private mutating func numberValue(_ index: Int) throws(CodecError) -> UInt32 {
+        if let real = document.singleMember(index, named: "$real") { return try tree.real(document.nonFinite(real.value)) }
         return try scalarNumber(index)
     }
 
-    private func nonFinite(_ index: Int) throws(CodecError) -> Double {
-        let node = document.node(index)
-        if node.kind == .real { return Double(bitPattern: node.bits) }
-        guard node.kind == .string, let value = NonFiniteReal.value(document.stringValue(index)) else {
-            throw fail("$real takes \"NaN\", \"NaN:\" and 16 hex digits of a NaN's bits, \"Infinity\" or \"-Infinity\"", at: index)
-        }
-        return value
-    }
-
-    /// A time given as ISO 8601 text, or seconds since 2001-01-01 as a number.
-    private func time(_ index: Int) throws(CodecError) -> Double {
-        let node = document.node(index)
-        switch node.kind {
-        case .string:
-            guard let value = DateText.parse(document.string(index)) else {
-                throw fail("expected a time like 2001-01-01T00:00:00Z (optionally with up to 9 fraction digits)", at: index)
-            }
-            return value
-        case .int: return Double(Int64(bitPattern: node.bits))
-        case .uint: return Double(node.bits)
-        case .real: return Double(bitPattern: node.bits)
-        case .object:
-            if let real = singleMember(index, named: "$real") { return try nonFinite(real.value) }
-            throw fail("expected a time as text or seconds since 2001", at: index)
-        default: throw fail("expected a time as text or seconds since 2001", at: index)
-        }
-    }
-
     @inline(never)
-    private mutating func dataNode(_ index: Int) throws(CodecError) -> UInt32 {
-        guard document.node(index).kind == .string else { throw fail("expected base64 text", at: index) }
-        let text = Array(document.string(index))
-        var bytes: [UInt8] = []
-        let bad = text.withUnsafeBufferPointer { Base64.decode($0, into: &bytes) }
-        if let bad { throw fail("invalid base64 at character \(bad)", at: index) }
+    private mutating func dataValue(_ index: Int) throws(CodecError) -> UInt32 {
+        let bytes = try document.base64Bytes(index)
         return try bytes.withUnsafeBufferPointer { (buffer) throws(CodecError) -> UInt32 in try tree.data(buffer) }
     }
-
-    static func uuidBytes(_ text: ArraySlice<UInt8>) -> [UInt8]? {
-        let chars = Array(text)
-        guard chars.count == 36 else { return nil }
-        var bytes: [UInt8] = []
-        var index = 0
-        func hexValue(_ char: UInt8) -> UInt8? {
-            switch char {
-            case 0x30...0x39: return char - 0x30
-            case 0x41...0x46: return char - 0x41 + 10
-            case 0x61...0x66: return char - 0x61 + 10
-            default: return nil
-            }
-        }
-        while index < 36 {
-            if index == 8 || index == 13 || index == 18 || index == 23 {
-                guard chars[index] == UInt8(ascii: "-") else { return nil }
-                index += 1
-                continue
-            }
-            guard let high = hexValue(chars[index]), let low = hexValue(chars[index + 1]) else { return nil }
-            bytes.append(high << 4 | low)
-            index += 2
-        }
-        return bytes
-    }
 }
-
-/// The mapping's value wrappers: an object holds at most one.
-private let encoderWrappers: Set<String> = [
-    "$array", "$set", "$orderedSet", "$dict", "$string", "$data", "$number", "$real",
-    "$plistDate", "$date", "$uuid", "$plist", "$bytes", "$inline",
-]
 
 /// One inline container being built by `ArchiveEncoder.encodeInlineContainers`.
 private struct InlineContainerFrame {

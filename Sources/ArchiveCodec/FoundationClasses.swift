@@ -52,11 +52,16 @@ enum FoundationClasses {
         }
     }
 
-    /// The class a wrapper means when the JSON gives no `$class`.
-    static let defaultArrayClass = "NSArray"
-    static let defaultSetClass = "NSSet"
-    static let defaultOrderedSetClass = "NSOrderedSet"
-    static let defaultDictionaryClass = "NSDictionary"
+    /// The class a wrapper means when the JSON gives no `$class`. (Static strings for the
+    /// encoder, which interns them without building a `String`; `String`s for the writers.)
+    static let defaultArrayClassName: StaticString = "NSArray"
+    static let defaultSetClassName: StaticString = "NSSet"
+    static let defaultOrderedSetClassName: StaticString = "NSOrderedSet"
+    static let defaultDictionaryClassName: StaticString = "NSDictionary"
+    static let defaultArrayClass = defaultArrayClassName.description
+    static let defaultSetClass = defaultSetClassName.description
+    static let defaultOrderedSetClass = defaultOrderedSetClassName.description
+    static let defaultDictionaryClass = defaultDictionaryClassName.description
     static let defaultStringClass = "NSMutableString"
     static let defaultDataClass = "NSMutableData"
 }
