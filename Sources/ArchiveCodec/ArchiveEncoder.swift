@@ -39,8 +39,9 @@ struct ArchiveEncoder<Tree: PlistBuilding> {
     private var uidOfNode: [Int: Int] = [:]
     /// JSON node that carries each `$id`.
     private var nodeOfID: [IDKey: Int] = [:]
-    /// UID of the shared entry for each interned scalar plist value.
-    private var unifiedUID: [UInt32: Int] = [:]
+    /// UID of the shared entry for each interned scalar plist value, by value index
+    /// (0 = none yet: UID 0 is `$null`, never shared).
+    private var unifiedUID: [UInt32] = []
     private var classUIDs: [ClassKey: Int] = [:]
     /// Class entries with the usual chain and no hints, by their interned name string.
     private var usualClassUIDs: [UInt32: Int] = [:]
@@ -521,9 +522,13 @@ struct ArchiveEncoder<Tree: PlistBuilding> {
     }
 
     private mutating func unified(_ value: UInt32) -> Int {
-        if let uid = unifiedUID[value] { return uid }
+        let slot = Int(value)
+        if slot < unifiedUID.count, unifiedUID[slot] != 0 { return Int(unifiedUID[slot]) }
+        if slot >= unifiedUID.count {
+            unifiedUID += repeatElement(0, count: max(slot + 1, 2 * unifiedUID.count) - unifiedUID.count)
+        }
         objects.append(value)
-        unifiedUID[value] = objects.count - 1
+        unifiedUID[slot] = UInt32(truncatingIfNeeded: objects.count - 1)
         return objects.count - 1
     }
 

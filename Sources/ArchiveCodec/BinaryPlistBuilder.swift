@@ -13,7 +13,7 @@ struct BinaryPlistBuilder: PlistBuilding {
     private var offsets: [UInt32] = []
     /// Strings and data, by marker and payload (one table: the marker is compared too).
     private var payloads = ByteStringTable()
-    private var scalars: [ScalarKey: UInt32] = [:]
+    private var scalars = ScalarTable()
     private var falseObject = UInt32.max
     private var trueObject = UInt32.max
     /// Object of each UID value below `directUIDLimit` (`UInt32.max` = none yet). UIDs are
@@ -23,10 +23,9 @@ struct BinaryPlistBuilder: PlistBuilding {
     /// UTF-16 big-endian bytes of the string being interned, when it is not ASCII.
     private var utf16: [UInt8] = []
 
-    private struct ScalarKey: Hashable {
-        var kind: PlistKind
-        var bits: UInt64
-        var isUnsigned: Bool
+    /// `ScalarTable` tag of a scalar: its kind, and for integers whether it is unsigned.
+    private static func tag(_ kind: PlistKind, isUnsigned: Bool) -> UInt8 {
+        (kind.rawValue + 1) << 1 | (isUnsigned ? 1 : 0)
     }
 
     /// Offsets and references are 32-bit while building.
@@ -91,7 +90,8 @@ struct BinaryPlistBuilder: PlistBuilding {
                     equals: { index in
                         let (marker, start, stored) = Self.header(out, at: Int(offsets[Int(index)]))
                         guard marker & 0xF0 == high, stored == count else { return false }
-                        return UnsafeBufferPointer(rebasing: out[start..<(start + payload.count)]).elementsEqual(payload)
+                        guard let source = payload.baseAddress else { return true }
+                        return ByteStringTable.bytesEqual(out.baseAddress! + start, source, count: payload.count)
                     },
                     newValue: { newIndex })
             }
@@ -127,8 +127,8 @@ struct BinaryPlistBuilder: PlistBuilding {
     // MARK: Scalars
 
     private mutating func internScalar(_ kind: PlistKind, _ bits: UInt64, isUnsigned: Bool = false) throws(CodecError) -> UInt32 {
-        let key = ScalarKey(kind: kind, bits: bits, isUnsigned: isUnsigned)
-        if let existing = scalars[key] { return existing }
+        let tag = Self.tag(kind, isUnsigned: isUnsigned)
+        if let existing = scalars.find(tag: tag, bits: bits) { return existing }
         let index = try begin()
         switch kind {
         case .int:
@@ -140,7 +140,7 @@ struct BinaryPlistBuilder: PlistBuilding {
             out.append(0x33)
             appendBigEndian(bits)
         }
-        scalars[key] = index
+        scalars.insert(tag: tag, bits: bits, value: index)
         return index
     }
 
@@ -166,7 +166,7 @@ struct BinaryPlistBuilder: PlistBuilding {
         if value < Self.directUIDLimit, slot < uidObjects.count, uidObjects[slot] != UInt32.max {
             return uidObjects[slot]
         }
-        if value >= Self.directUIDLimit, let existing = scalars[ScalarKey(kind: .uid, bits: value, isUnsigned: false)] {
+        if value >= Self.directUIDLimit, let existing = scalars.find(tag: Self.tag(.uid, isUnsigned: false), bits: value) {
             return existing
         }
         let index = try begin()
@@ -179,7 +179,7 @@ struct BinaryPlistBuilder: PlistBuilding {
             }
             uidObjects[slot] = index
         } else {
-            scalars[ScalarKey(kind: .uid, bits: value, isUnsigned: false)] = index
+            scalars.insert(tag: Self.tag(.uid, isUnsigned: false), bits: value, value: index)
         }
         return index
     }

@@ -12,11 +12,12 @@ struct ByteStringTable {
 
     static func hash(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
         var hash: UInt64 = (0x9E37_79B9_7F4A_7C15 ^ seed) &+ UInt64(bytes.count)
+        guard let base = bytes.baseAddress else { return hash }
+        let raw = UnsafeRawPointer(base)
         var index = 0
         let count = bytes.count
         while index + 8 <= count {
-            var word: UInt64 = 0
-            for offset in 0..<8 { word |= UInt64(bytes[index + offset]) << (8 * offset) }
+            let word = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: index, as: UInt64.self))
             hash = (hash ^ word) &* 0xBF58_476D_1CE4_E5B9
             hash ^= hash >> 31
             index += 8
@@ -24,13 +25,28 @@ struct ByteStringTable {
         var tail: UInt64 = 0
         var shift: UInt64 = 0
         while index < count {
-            tail |= UInt64(bytes[index]) << shift
+            tail |= UInt64(raw.load(fromByteOffset: index, as: UInt8.self)) << shift
             shift += 8
             index += 1
         }
         hash = (hash ^ tail) &* 0x94D0_49BB_1331_11EB
         hash ^= hash >> 29
         return hash
+    }
+
+    /// Whether `count` bytes at `first` and `second` are equal, a word at a time.
+    @inline(__always)
+    static func bytesEqual(_ first: UnsafeRawPointer, _ second: UnsafeRawPointer, count: Int) -> Bool {
+        var index = 0
+        while index + 8 <= count {
+            guard first.loadUnaligned(fromByteOffset: index, as: UInt64.self) == second.loadUnaligned(fromByteOffset: index, as: UInt64.self) else { return false }
+            index += 8
+        }
+        while index < count {
+            guard first.load(fromByteOffset: index, as: UInt8.self) == second.load(fromByteOffset: index, as: UInt8.self) else { return false }
+            index += 1
+        }
+        return true
     }
 
     /// Returns the value stored for a string equal to `key`, or stores `newValue()` for it.

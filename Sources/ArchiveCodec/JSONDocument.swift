@@ -76,33 +76,37 @@ public struct JSONDocument: Sendable {
     /// larger ones through a randomly seeded hash set.
     private func checkDuplicateKeys() throws(CodecError) {
         var seen = Set<ArraySlice<UInt8>>()
-        for index in nodes.indices where nodes[index].kind == .object && nodes[index].count >= 2 {
-            let count = Int(nodes[index].count)
-            var keys: [Int] = []
-            keys.reserveCapacity(count)
-            var child = index + 1
-            for _ in 0..<count {
-                keys.append(child)
-                child += 1 + Int(nodes[child + 1].size)
+        var keys: [Int] = []
+        let repeated = text.withUnsafeBufferPointer { text -> Int? in
+            func equal(_ first: Node, _ second: Node) -> Bool {
+                first.count == second.count
+                    && (first.count == 0 || ByteStringTable.bytesEqual(text.baseAddress! + Int(first.start), text.baseAddress! + Int(second.start), count: Int(first.count)))
             }
-            var repeated: Int?
-            if count <= 12 {
-                search: for second in 1..<count {
-                    for first in 0..<second where string(keys[first]) == string(keys[second]) {
-                        repeated = keys[second]
-                        break search
+            for index in nodes.indices where nodes[index].kind == .object && nodes[index].count >= 2 {
+                let count = Int(nodes[index].count)
+                keys.removeAll(keepingCapacity: true)
+                var child = index + 1
+                for _ in 0..<count {
+                    keys.append(child)
+                    child += 1 + Int(nodes[child + 1].size)
+                }
+                if count <= 12 {
+                    for second in 1..<count {
+                        for first in 0..<second where equal(nodes[keys[first]], nodes[keys[second]]) {
+                            return keys[second]
+                        }
+                    }
+                } else {
+                    seen.removeAll(keepingCapacity: true)
+                    for key in keys where !seen.insert(string(key)).inserted {
+                        return key
                     }
                 }
-            } else {
-                seen.removeAll(keepingCapacity: true)
-                for key in keys where !seen.insert(string(key)).inserted {
-                    repeated = key
-                    break
-                }
             }
-            if let repeated {
-                throw CodecError(.malformedJSON, "an object repeats the key \"\(stringValue(repeated))\"", byteOffset: Int(nodes[repeated].offset))
-            }
+            return nil
+        }
+        if let repeated {
+            throw CodecError(.malformedJSON, "an object repeats the key \"\(stringValue(repeated))\"", byteOffset: Int(nodes[repeated].offset))
         }
     }
 
@@ -365,6 +369,15 @@ private struct JSONParser {
             }
             guard digits() > 0 else { throw fail("invalid number: digits must follow the exponent", at: start) }
             isReal = true
+        }
+        // Up to 18 digits cannot overflow: read them directly, without building text.
+        let magnitudeDigits = position - start - (negative ? 1 : 0)
+        if !isReal, magnitudeDigits <= 18 {
+            var magnitude: Int64 = 0
+            for offset in (negative ? start + 1 : start)..<position { magnitude = magnitude &* 10 &+ Int64(source[offset] &- 0x30) }
+            let value = negative ? -magnitude : magnitude
+            _ = document.append(.init(bits: UInt64(bitPattern: value), start: 0, count: 0, size: 1, offset: UInt32(start), kind: .int))
+            return
         }
         let textValue = String(decoding: UnsafeBufferPointer(rebasing: source[start..<position]), as: UTF8.self)
         if isReal {

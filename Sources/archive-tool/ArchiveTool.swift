@@ -85,9 +85,12 @@ struct Encode: ParsableCommand {
 
     /// The encoder does not recurse: any depth the JSON parser accepts encodes on any stack.
     func run() throws {
-        let input = try readInput(file)
+        var input: [UInt8]? = try readInput(file)
+        let document = try reportingErrors { () throws(CodecError) -> JSONDocument in try JSONDocument(parsing: input!) }
+        // The document keeps what it needs of the text: the input goes before the archive is built.
+        input = nil
         let output = try reportingErrors { () throws(CodecError) -> [UInt8] in
-            try JSONDocument(parsing: input).archive(format: xml ? .xml : .binary)
+            try document.archive(format: xml ? .xml : .binary)
         }
         writeOutput(output)
     }

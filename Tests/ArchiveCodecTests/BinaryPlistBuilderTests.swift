@@ -1,0 +1,66 @@
+@testable import ArchiveCodec
+import XCTest
+
+/// `BinaryPlistBuilder` writes objects as the encoder produces them and narrows references at
+/// the end; `PlistTree` + `BinaryPlistWriter` lay out the same calls after the fact. Fed the
+/// same calls they must produce the same bytes, at every reference width.
+final class BinaryPlistBuilderTests: XCTestCase {
+    /// The archive through the tree and the one-shot writer (the reference layout).
+    private func throughTree(_ document: JSONDocument) throws -> [UInt8] {
+        var encoder = ArchiveEncoder(document: document, tree: PlistTree())
+        let root = try encoder.encodeDocument()
+        return BinaryPlistWriter.write(encoder.tree, root: root)
+    }
+
+    private func trailer(_ bytes: [UInt8]) -> (refSize: Int, objects: Int) {
+        let start = bytes.count - 32
+        let objects = bytes[(start + 8)..<(start + 16)].reduce(0) { $0 << 8 | Int($1) }
+        return (Int(bytes[start + 7]), objects)
+    }
+
+    private func checkSameBytes(_ json: String, file: StaticString = #filePath, line: UInt = #line) throws -> [UInt8] {
+        let document = try JSONDocument(parsing: Array(json.utf8))
+        let built = try document.archive(format: .binary)
+        XCTAssertEqual(built, try throughTree(document), "builder and tree layouts differ", file: file, line: line)
+        return built
+    }
+
+    func testEveryFixtureBuildsTheSameBytesAsTheTree() throws {
+        for name in fixtureNames() {
+            let archive = try KeyedArchive(parsing: fixture(name))
+            let json = try archive.json(view: .readable, pretty: false)
+            _ = try checkSameBytes(String(decoding: json, as: UTF8.self))
+        }
+    }
+
+    /// Arrays of distinct strings whose archives cross 256 and 65,536 objects (each item is a
+    /// string and its UID, about 2N + 23 objects): references narrow to 1, then 2, then stay
+    /// 4 bytes, and every archive reads back.
+    func testReferenceWidthsAtTheirBoundaries() throws {
+        var widths = Set<Int>()
+        for count in Array(105...130) + Array(32_748...32_766) {
+            let items = (0..<count).map { "\"s\($0)\"" }.joined(separator: ",")
+            let built = try checkSameBytes("[\(items)]")
+            let (refSize, objects) = trailer(built)
+            let needed = objects - 1 <= 0xFF ? 1 : objects - 1 <= 0xFFFF ? 2 : 4
+            XCTAssertEqual(refSize, needed, "\(objects) objects")
+            widths.insert(refSize)
+            let back = try KeyedArchive(parsing: built).json(view: .readable, pretty: false)
+            XCTAssertEqual(try JSONDocument(parsing: back).archive(format: .binary).count, built.count)
+        }
+        XCTAssertEqual(widths, [1, 2, 4], "the counts must cross both boundaries")
+    }
+
+    func testStringsAndDataAreInternedByEncodingAndKind() throws {
+        // "é" twice and "日本" twice are one UTF-16 object each; "abc" as a string and as
+        // data are two objects; "abc" and "abd" differ in the last byte only.
+        let json = #"{"$top":{"a":{"$class":"T","x":"é","y":"é","z":"日本","w":"日本","s":"abc","d":{"$bytes":"YWJj"},"t":"abd","e":"😀"}}}"#
+        let built = try checkSameBytes(json)
+        let archive = try KeyedArchive(parsing: built)
+        let back = String(decoding: try archive.json(view: .readable, pretty: false), as: UTF8.self)
+        for text in ["\"x\":\"é\"", "\"y\":\"é\"", "\"z\":\"日本\"", "\"s\":\"abc\"", "\"d\":{\"$bytes\":\"YWJj\"}", "\"t\":\"abd\"", "\"e\":\"😀\""] {
+            XCTAssertTrue(back.contains(text), "\(text) missing from \(back)")
+        }
+        XCTAssertEqual(archive.difference(from: try KeyedArchive(parsing: throughTree(JSONDocument(parsing: Array(json.utf8))))), nil)
+    }
+}
