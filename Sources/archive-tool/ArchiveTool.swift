@@ -14,6 +14,11 @@ struct ArchiveTool: ParsableCommand {
         commandName: "archive-tool",
         abstract: "Convert NSKeyedArchiver archives (binary or XML plists) to JSON and back.",
         subcommands: [Decode.self, Encode.self, Compare.self, Depth.self])
+
+    static func main() {
+        HugePages.reexecWithHugePagesIfUseful()
+        main(nil)
+    }
 }
 
 /// Options shared by the subcommands.

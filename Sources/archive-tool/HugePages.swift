@@ -1,0 +1,33 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Large conversions fault in their memory 4 KiB at a time: decoding the 50 MB game save
+/// took 42,800 page faults, a quarter of its time in the kernel. glibc's malloc asks for
+/// transparent huge pages (2 MiB) when its `glibc.malloc.hugetlb=1` tunable is set, and
+/// Debian's kernels grant them to processes that ask (`madvise` mode). Tunables are read at
+/// process start only, so the tool re-executes itself once with the tunable set (about a
+/// millisecond). BENCHMARKS.md has the measurements.
+///
+/// Nothing happens when `GLIBC_TUNABLES` is already set (set it to anything, even empty, to
+/// opt out), when huge pages are off or always on, or when re-executing fails.
+enum HugePages {
+    static func reexecWithHugePagesIfUseful() {
+        #if os(Linux)
+        guard getenv("GLIBC_TUNABLES") == nil, isMadviseMode() else { return }
+        guard setenv("GLIBC_TUNABLES", "glibc.malloc.hugetlb=1", 1) == 0 else { return }
+        execv("/proc/self/exe", CommandLine.unsafeArgv)
+        // Still here: exec failed. Carry on without huge pages.
+        unsetenv("GLIBC_TUNABLES")
+        #endif
+    }
+
+    /// Whether the kernel gives huge pages to memory that asks for them, and only then.
+    private static func isMadviseMode() -> Bool {
+        guard let file = fopen("/sys/kernel/mm/transparent_hugepage/enabled", "r") else { return false }
+        defer { fclose(file) }
+        var line = [UInt8](repeating: 0, count: 128)
+        let read = fread(&line, 1, line.count - 1, file)
+        return String(decoding: line.prefix(read), as: UTF8.self).contains("[madvise]")
+    }
+}
