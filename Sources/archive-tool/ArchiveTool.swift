@@ -14,11 +14,6 @@ struct ArchiveTool: ParsableCommand {
         commandName: "archive-tool",
         abstract: "Convert NSKeyedArchiver archives (binary or XML plists) to JSON and back.",
         subcommands: [Decode.self, Encode.self, Compare.self, Depth.self])
-
-    static func main() {
-        HugePages.reexecWithHugePagesIfUseful()
-        main(nil)
-    }
 }
 
 /// Options shared by the subcommands.
@@ -57,6 +52,7 @@ struct Decode: ParsableCommand {
     @OptionGroup var stack: StackOptions
 
     func run() throws {
+        HugePages.reexecIfWorthIt(forInput: file)
         let input = try readInput(file)
         let (view, pretty, stackSize, stack) = (raw ? ArchiveView.raw : .readable, pretty, stack.bytes, stack)
         let result = onLargeStack(stackSize) { () -> Result<[UInt8], CodecError> in
@@ -90,6 +86,7 @@ struct Encode: ParsableCommand {
 
     /// The encoder does not recurse: any depth the JSON parser accepts encodes on any stack.
     func run() throws {
+        HugePages.reexecIfWorthIt(forInput: file)
         var input: [UInt8]? = try readInput(file)
         let document = try reportingErrors { () throws(CodecError) -> JSONDocument in try JSONDocument(parsing: input!) }
         // The document keeps what it needs of the text: the input goes before the archive is built.

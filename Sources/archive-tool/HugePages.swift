@@ -6,15 +6,21 @@ import Glibc
 /// took 42,800 page faults, a quarter of its time in the kernel. glibc's malloc asks for
 /// transparent huge pages (2 MiB) when its `glibc.malloc.hugetlb=1` tunable is set, and
 /// Debian's kernels grant them to processes that ask (`madvise` mode). Tunables are read at
-/// process start only, so the tool re-executes itself once with the tunable set (about a
-/// millisecond). BENCHMARKS.md has the measurements.
+/// process start only, so the tool re-executes itself once with the tunable set. That costs
+/// about 3 ms, which inputs below `threshold` do not win back (5 MB: even), so it is done for
+/// large input files only. BENCHMARKS.md has the measurements.
 ///
 /// Nothing happens when `GLIBC_TUNABLES` is already set (set it to anything, even empty, to
 /// opt out), when huge pages are off or always on, or when re-executing fails.
 enum HugePages {
-    static func reexecWithHugePagesIfUseful() {
+    static let threshold = 8 << 20
+
+    static func reexecIfWorthIt(forInput path: String) {
         #if os(Linux)
-        guard getenv("GLIBC_TUNABLES") == nil, isMadviseMode() else { return }
+        var status = stat()
+        guard path != "-", stat(path, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG,
+            Int(status.st_size) >= threshold, getenv("GLIBC_TUNABLES") == nil, isMadviseMode()
+        else { return }
         guard setenv("GLIBC_TUNABLES", "glibc.malloc.hugetlb=1", 1) == 0 else { return }
         execv("/proc/self/exe", CommandLine.unsafeArgv)
         // Still here: exec failed. Carry on without huge pages.
