@@ -14,16 +14,44 @@ struct JSONOutput {
     /// (see `KeyedArchive.maximumJSONSize`). Checked by the writers, not on every append.
     var limit = Int.max
 
-    var isOverLimit: Bool { bytes.count > limit }
+    /// When set, receives the text in pieces of about `drainSize` bytes as it is written,
+    /// so that the buffer stays that small whatever the document's size.
+    private let sink: ((UnsafeBufferPointer<UInt8>) -> Void)?
+    static let drainSize = 1 << 20
+    /// Bytes already handed to the sink.
+    private var drained = 0
 
-    init(pretty: Bool, reserve: Int = 0) {
+    var isOverLimit: Bool { drained + bytes.count > limit }
+
+    init(pretty: Bool, reserve: Int = 0, sink: ((UnsafeBufferPointer<UInt8>) -> Void)? = nil) {
         self.pretty = pretty
-        bytes.reserveCapacity(Swift.min(Swift.max(reserve, 64), 1 << 28))
+        self.sink = sink
+        let capacity = sink == nil ? reserve : Self.drainSize + Self.drainSize / 4
+        bytes.reserveCapacity(Swift.min(Swift.max(capacity, 64), 1 << 28))
     }
 
-    /// Takes the text written so far; the writer must not be used afterwards.
+    /// The writers' check between values: whether the text has passed `limit` (they then
+    /// stop descending). With a sink, hands it the text so far once that passes `drainSize`.
+    @inline(__always)
+    mutating func reachedLimit() -> Bool {
+        if bytes.count >= Self.drainSize, let sink { drain(into: sink) }
+        return isOverLimit
+    }
+
+    private mutating func drain(into sink: (UnsafeBufferPointer<UInt8>) -> Void) {
+        bytes.withUnsafeBufferPointer(sink)
+        drained += bytes.count
+        bytes.removeAll(keepingCapacity: true)
+    }
+
+    /// Takes the text written so far (with a sink: hands over the rest and returns nothing);
+    /// the writer must not be used afterwards.
     mutating func finish() -> [UInt8] {
         if pretty { bytes.append(0x0A) }
+        if let sink {
+            drain(into: sink)
+            return []
+        }
         return bytes
     }
 

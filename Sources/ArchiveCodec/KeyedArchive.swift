@@ -143,9 +143,21 @@ public struct KeyedArchive: Sendable {
     /// stack compare that depth with `StackBudget.maxDepth(stackSize:)` first. Throws
     /// `limitExceeded` when the text would pass `maximumJSONSize(forInputSize:)`.
     public func json(view: ArchiveView, pretty: Bool) throws(CodecError) -> [UInt8] {
+        try render(view: view, pretty: pretty, sink: nil)
+    }
+
+    /// The archive as JSON text handed to `sink` in pieces of about a megabyte as it is
+    /// written, so that memory does not grow with the document. The same contract as
+    /// `json(view:pretty:)`, except that the size limit is found after part of the text
+    /// has gone to the sink: a `limitExceeded` error means what it received is incomplete.
+    public func writeJSON(view: ArchiveView, pretty: Bool, to sink: @escaping (UnsafeBufferPointer<UInt8>) -> Void) throws(CodecError) {
+        _ = try render(view: view, pretty: pretty, sink: sink)
+    }
+
+    private func render(view: ArchiveView, pretty: Bool, sink: ((UnsafeBufferPointer<UInt8>) -> Void)?) throws(CodecError) -> [UInt8] {
         let limit = Self.maximumJSONSize(forInputSize: plist.bytes.count)
         var output = plist.withView { plistView -> JSONOutput in
-            var out = JSONOutput(pretty: pretty, reserve: min(plist.bytes.count * 2, limit))
+            var out = JSONOutput(pretty: pretty, reserve: min(plist.bytes.count * 2, limit), sink: sink)
             out.limit = limit
             switch view {
             case .raw:

@@ -7,7 +7,7 @@ struct RawWriter {
     var out: JSONOutput
 
     mutating func write(_ ref: Int) {
-        if out.isOverLimit { return }
+        if out.reachedLimit() { return }
         let header = view.header(of: ref)
         switch header.kind {
         case .bool: out.bool(view.bool(header))
@@ -39,7 +39,7 @@ struct RawWriter {
             out.closeArray()
         case .dict:
             out.openObject()
-            for index in 0..<header.count where !out.isOverLimit {
+            for index in 0..<header.count where !out.reachedLimit() {
                 let key = view.header(of: view.childRef(header, index))
                 if key.kind == .utf16String {
                     out.key(utf16BigEndian: view.payload(key), escapeDollar: false)

@@ -58,7 +58,7 @@ struct ReadableWriter {
     /// Writes the object `uid` refers to. In key context (an archived key of a class
     /// instance) numbers are wrapped in `$number`, since bare numbers there mean inline.
     mutating func writeReference(_ uid: Int, keyContext: Bool) {
-        if out.isOverLimit { return }
+        if out.reachedLimit() { return }
         if uid == 0 {
             out.null()
             return
@@ -330,7 +330,7 @@ struct ReadableWriter {
     /// A value stored in a class instance's own dictionary: UIDs are references; numbers
     /// and booleans are bare (inline); bytes are `$bytes`; anything else is `$inline`.
     private mutating func writeKeyValue(_ ref: Int) {
-        if out.isOverLimit { return }
+        if out.reachedLimit() { return }
         let header = view.header(of: ref)
         switch header.kind {
         case .uid:
@@ -393,7 +393,7 @@ struct ReadableWriter {
     // MARK: Scalars
 
     private mutating func writeKey(_ ref: Int) {
-        if out.isOverLimit { return }
+        if out.reachedLimit() { return }
         let header = view.header(of: ref)
         if header.kind == .utf16String {
             out.key(utf16BigEndian: view.payload(header), escapeDollar: true)

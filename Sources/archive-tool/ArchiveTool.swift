@@ -55,8 +55,12 @@ struct Decode: ParsableCommand {
         HugePages.reexecIfWorthIt(forInput: file)
         let input = try readInput(file)
         let (view, pretty, stackSize, stack) = (raw ? ArchiveView.raw : .readable, pretty, stack.bytes, stack)
-        let result = onLargeStack(stackSize) { () -> Result<[UInt8], CodecError> in
-            Result { () throws(CodecError) -> [UInt8] in
+        // The conversion thread hands the JSON over in pieces; this thread writes them out
+        // meanwhile, so the copy into the kernel overlaps the conversion on a second core.
+        let pipe = ChunkPipe(capacity: 4)
+        let result = onLargeStack(stackSize, whileRunning: { pipe.drain { chunk in chunk.withUnsafeBytes { writeAll($0, to: 1) } } }) { () -> Result<Void, CodecError> in
+            defer { pipe.close() }
+            return Result { () throws(CodecError) in
                 let archive = try KeyedArchive(parsing: input)
                 let depth = archive.depth(of: view)
                 let limit = StackBudget.maxDepth(stackSize: stackSize)
@@ -68,10 +72,10 @@ struct Decode: ParsableCommand {
                 guard depth <= limit || stack.skipDepthCheck else {
                     throw CodecError(.limitExceeded, "the archive nests \(depth) levels deep; a \(stackSize >> 20) MiB stack converts up to \(limit) (raise --stack-mib)", found: depth, limit: limit)
                 }
-                return try archive.json(view: view, pretty: pretty)
+                try archive.writeJSON(view: view, pretty: pretty) { pipe.push(Array($0)) }
             }
         }
-        writeOutput(try reportingErrors { () throws(CodecError) in try result.get() })
+        try reportingErrors { () throws(CodecError) in try result.get() }
     }
 }
 

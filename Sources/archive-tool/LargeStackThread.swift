@@ -6,23 +6,26 @@ import Glibc
 import Darwin
 #endif
 
-/// What a conversion produced: output bytes or the codec's error.
-typealias Conversion = Result<[UInt8], CodecError>
-
-/// A conversion handed to the thread, which stores its result; joined before it is read.
+/// Work handed to the thread; it stores its own result (joined before that is read).
 private final class Job: @unchecked Sendable {
-    let body: () -> Conversion
-    var result: Conversion?
-    init(_ body: @escaping () -> Conversion) { self.body = body }
+    let body: () -> Void
+    init(_ body: @escaping () -> Void) { self.body = body }
 }
 
-/// Runs `body` on a new thread with `stackSize` bytes of stack and returns its result.
+private final class ResultBox<T>: @unchecked Sendable {
+    var value: T?
+}
+
+/// Runs `body` on a new thread with `stackSize` bytes of stack and returns its result. The
+/// calling thread meanwhile runs `whileRunning` (which must return once `body` is done,
+/// such as writing out what `body` produces), then joins the thread.
 ///
 /// The converters recurse once per nesting level, so the tool gives them a stack of a known
 /// size (the main thread's is whatever `ulimit -s` says) and checks depth against it first.
 /// The stack is reserved address space: pages are only committed as deep inputs touch them.
-func onLargeStack(_ stackSize: Int, _ body: @escaping () -> Conversion) -> Conversion {
-    let job = Job(body)
+func onLargeStack<T>(_ stackSize: Int, whileRunning: () -> Void = {}, _ body: @escaping () -> T) -> T {
+    let box = ResultBox<T>()
+    let job = Job { box.value = body() }
     var attributes = pthread_attr_t()
     precondition(pthread_attr_init(&attributes) == 0, "pthread_attr_init failed")
     defer { pthread_attr_destroy(&attributes) }
@@ -36,17 +39,18 @@ func onLargeStack(_ stackSize: Int, _ body: @escaping () -> Conversion) -> Conve
     let context = Unmanaged.passRetained(job).toOpaque()
     let created = pthread_create(&thread, &attributes, { context in
         let job = Unmanaged<Job>.fromOpaque(context!).takeRetainedValue()
-        job.result = job.body()
+        job.body()
         return nil
     }, context)
     guard created == 0 else {
         Unmanaged<Job>.fromOpaque(context).release()
         fatalError("pthread_create with a \(stackSize)-byte stack failed: \(created)")
     }
+    whileRunning()
     #if canImport(Glibc)
     precondition(pthread_join(thread, nil) == 0, "pthread_join failed")
     #else
     precondition(pthread_join(thread!, nil) == 0, "pthread_join failed")
     #endif
-    return job.result!
+    return box.value!
 }
