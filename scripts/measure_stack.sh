@@ -6,7 +6,7 @@
 # (archive-tool --skip-depth-check), reads that input's depth (archive-tool depth) and
 # prints bytes per depth unit = (stack - reserve) / depth. StackBudget must hold the
 # largest figure, with a margin.
-# Usage: scripts/measure_stack.sh [debug|release] [STACK_MIB]
+# Usage: [SHAPES="dict generic"] scripts/measure_stack.sh [debug|release] [STACK_MIB]
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 config=${1:-release}
@@ -32,7 +32,7 @@ converts() {  # $1 mode, $2 input -> exit 0 when the conversion survives
 printf '%-8s %-7s %-8s %9s %9s %14s\n' config mode shape levels depth bytes/depth
 # (raw = decode --raw; "depth" is what archive-tool depth reports for that input)
 for mode in decode raw; do
-  shapes=(generic array dict wrapper set ordered pairs plist inline)
+  read -r -a shapes <<<"${SHAPES:-generic array dict wrapper set ordered pairs plist inline}"
   [[ $mode == raw ]] && shapes=(inline)  # the only shape that nests the plist itself
   for shape in "${shapes[@]}"; do
     low=1 high=$((stack_mib * 1024 * 1024 / 64))

@@ -144,21 +144,17 @@ struct BinaryPlistView {
     let refSize: Int
     let objectCount: Int
 
-    /// Reads `size` (1...8) bytes at `offset` as a big-endian number; the common widths
-    /// (every reference and offset) are one unaligned load.
+    /// Reads `size` (1...8) bytes at `offset` as a big-endian number, as one 8-byte load
+    /// shifted into place. Reading up to 7 bytes past the value is safe: every value read lies
+    /// in the object area or the offset table, and the 32-byte trailer follows them.
+    ///
+    /// Stack: the recursive writers inline this everywhere. Against a byte loop it costs them
+    /// 97 more bytes per dictionary level (478, measured: exactly `StackBudget`'s figure;
+    /// a switch per width cost 111); it saves a loop per reference on every pass.
     @inline(__always)
     func readBigEndian(at offset: Int, size: Int) -> UInt64 {
-        let base = UnsafeRawPointer(bytes.baseAddress!) + offset
-        switch size {
-        case 1: return UInt64(base.load(as: UInt8.self))
-        case 2: return UInt64(UInt16(bigEndian: base.loadUnaligned(as: UInt16.self)))
-        case 4: return UInt64(UInt32(bigEndian: base.loadUnaligned(as: UInt32.self)))
-        case 8: return UInt64(bigEndian: base.loadUnaligned(as: UInt64.self))
-        default:
-            var value: UInt64 = 0
-            for index in 0..<size { value = value << 8 | UInt64(base.load(fromByteOffset: index, as: UInt8.self)) }
-            return value
-        }
+        let word = UInt64(bigEndian: UnsafeRawPointer(bytes.baseAddress!).loadUnaligned(fromByteOffset: offset, as: UInt64.self))
+        return word >> UInt64(64 - 8 * size)
     }
 
     @inline(__always)

@@ -34,10 +34,18 @@ struct JSONOutput {
     /// stop descending). With a sink, hands it the text so far once that passes `drainSize`.
     @inline(__always)
     mutating func reachedLimit() -> Bool {
-        if bytes.count >= Self.drainSize, let sink { drain(into: sink) }
+        if bytes.count >= Self.drainSize { drainToSink() }
         return isOverLimit
     }
 
+    @inline(never)
+    private mutating func drainToSink() {
+        if let sink { drain(into: sink) }
+    }
+
+    /// Out of line: the writers recurse, and inlining this into each of their frames would
+    /// make every level of a deep archive take more stack (see `StackBudget`).
+    @inline(never)
     private mutating func drain(into sink: (UnsafeBufferPointer<UInt8>) -> Void) {
         bytes.withUnsafeBufferPointer(sink)
         drained += bytes.count
