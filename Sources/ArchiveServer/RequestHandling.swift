@@ -77,16 +77,17 @@ extension EventLoop {
         }
 
         let context = self.context
+        let handedOver = RequestBody(body)
         let accepted = context.pool.submit { [pending] in
             context.hooks.beforeConversion?()
-            let response = Conversion.run(conversion, body: body, limits: context.limits, path: pending.path)
+            let response = Conversion.run(conversion, body: handedOver, limits: context.limits, path: pending.path)
             self.post(.completed(pending, response))
             #if canImport(Glibc)
             // A large conversion frees millions of small blocks; glibc keeps them in this
             // worker's arena, so a process that once converted a big archive would stay big.
             // Trimming hands the free pages back (a few milliseconds, next to the conversion's
             // hundreds).
-            if body.count >= Self.trimThreshold { malloc_trim(0) }
+            if handedOver.count >= Self.trimThreshold { malloc_trim(0) }
             #endif
         }
         if accepted {
