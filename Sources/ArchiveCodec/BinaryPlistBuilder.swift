@@ -32,9 +32,11 @@ struct BinaryPlistBuilder: PlistBuilding {
     static let maximumSize = Int(UInt32.max) - 1
 
     mutating func reserve(values: Int, bytes: Int) {
-        offsets.reserveCapacity(min(values, Self.maximumSize))
+        // Estimates, capped: a reservation is address space the system must agree to lend,
+        // and past 1 GiB growing by doubling costs little next to the work.
+        offsets.reserveCapacity(min(values, 1 << 28))
         // An object takes a marker byte and a 4-byte reference from its container, at least.
-        out.reserveCapacity(min(bytes + 5 * values, Self.maximumSize))
+        out.reserveCapacity(min(bytes + 5 * values, 1 << 30))
     }
 
     /// Starts a new object at the end of `out` and returns its index.

@@ -115,7 +115,7 @@ public struct JSONDocument: Sendable {
     /// (`1,`), six or more in typical ones. Reserved pages cost no memory until written.
     fileprivate mutating func reserve(forSourceLength length: Int) {
         text.reserveCapacity(length)
-        nodes.reserveCapacity(length / 6 + 16)
+        nodes.reserveCapacity(min(length / 6 + 16, 1 << 26))  // at most 1 GiB of address space
     }
 
     fileprivate mutating func append(_ node: Node) -> Int {

@@ -51,9 +51,10 @@ struct PlistTree: PlistBuilding {
     }
 
     mutating func reserve(values: Int, bytes: Int) {
-        nodes.reserveCapacity(min(values, Self.maximumSize))
-        children.reserveCapacity(min(values, Self.maximumSize))
-        text.reserveCapacity(min(bytes, Self.maximumSize))
+        // Capped near 1 GiB each: a reservation is address space the system must agree to lend.
+        nodes.reserveCapacity(min(values, 1 << 26))
+        children.reserveCapacity(min(values, 1 << 28))
+        text.reserveCapacity(min(bytes, 1 << 30))
     }
 
     func text(of index: UInt32) -> String { String(decoding: bytes(node(index)), as: UTF8.self) }
