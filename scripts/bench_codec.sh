@@ -5,7 +5,8 @@
 #   archive-tool encode FILE.json > FILE.out.bin  (JSON -> archive)
 # on game saves of ~5 MB and ~50 MB from scripts/gen_game_save.py (deterministic).
 #
-# Time: hyperfine, median of --runs runs after one warm-up (input in the page cache).
+# Time: hyperfine, median of --runs runs after one warm-up, the input read into the page cache
+# right before each run (see measure()).
 # Memory: peak RSS from one extra run under /usr/bin/time -v.
 # Prints a markdown table (also written to bench-out/results.md): MB/s (MB = 10^6 bytes,
 # of the command's input), peak RSS / input size, decode speed / plistutil speed, and
@@ -59,10 +60,15 @@ rows="${out}/rows.tsv"
 measure() {
   local size=$1 name=$2 input=$3 output=$4 cmd=$5
   local json="${out}/hf-${name}-${size}.json"
+  # The input is read into the page cache right before each run: this machine's memory
+  # reclaim (DAMON pageout) evicts files idle for a second or two, and reading them back from
+  # disk added 30-130 ms of noise to a 0.5 s conversion. Every command gets the same.
   timeout 900 hyperfine --style basic --warmup 1 --runs "${runs}" --export-json "${json}" \
+    --prepare "cat '${input}' > /dev/null" \
     --command-name "${name}" "${cmd}" >&2 || die "${name} (${size} MB) failed or timed out: ${cmd}"
   [[ -s "${output}" ]] || die "${name} produced no output"
   local rss
+  cat "${input}" > /dev/null
   timeout 900 /usr/bin/time -v -o "${out}/time-${name}-${size}.txt" bash -c "${cmd}" \
     || die "${name} (${size} MB) failed under /usr/bin/time"
   rss="$(awk -F': ' '/Maximum resident set size/ { print $2 }' "${out}/time-${name}-${size}.txt")"
