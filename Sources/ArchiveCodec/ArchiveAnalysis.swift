@@ -10,11 +10,13 @@ struct ArchiveAnalysis {
     var classOf: [Int32] = []
     var referenceCounts: [UInt32] = []
     var needsIdentity: [Bool] = []
-    var classes: [Int32: KeyedArchive.ClassInfo] = [:]
+    var classInfos: [KeyedArchive.ClassInfo] = []
     var isPlainRoot = false
     let classKeys: ClassKeyRefs
 
     private let view: BinaryPlistView
+    /// Work list of `countReferences`, kept between calls (it runs once per value).
+    private var pendingRefs: [Int] = []
 
     init(view: BinaryPlistView, top: Int) throws(CodecError) {
         self.view = view
@@ -86,26 +88,45 @@ struct ArchiveAnalysis {
             && view.integer(view.header(of: version)) == PlistInteger(signed: 100_000)
     }
 
-    /// Counts every UID inside `ref` (an inline value, walked without recursion).
+    /// Counts every UID inside `ref` (an inline value, walked without recursion). Most values
+    /// are a UID or a scalar, counted without touching the shared work list.
     private mutating func countReferences(in ref: Int, owner: Int) throws(CodecError) {
-        var pending = [ref]
-        while let next = pending.popLast() {
+        let header = view.header(of: ref)
+        switch header.kind {
+        case .uid:
+            try countUID(header, at: ref, owner: owner)
+            return
+        case .array, .dict:
+            break
+        default:
+            return
+        }
+        let base = pendingRefs.count
+        pendingRefs.append(ref)
+        while pendingRefs.count > base {
+            let next = pendingRefs.removeLast()
             let header = view.header(of: next)
             switch header.kind {
             case .uid:
-                let target = view.uid(header)
-                guard target < UInt64(objectCount) else {
-                    throw CodecError(.invalidArchive, "UID \(target) is out of range: $objects has \(objectCount) entries (referenced from \(owner < 0 ? "$top" : "object \(owner)"))", byteOffset: view.offset(of: next), uid: owner < 0 ? nil : owner)
-                }
-                if referenceCounts[Int(target)] < UInt32.max { referenceCounts[Int(target)] += 1 }
+                try countUID(header, at: next, owner: owner)
             case .array:
-                for index in 0..<header.count { pending.append(view.childRef(header, index)) }
+                for index in 0..<header.count { pendingRefs.append(view.childRef(header, index)) }
             case .dict:
-                for index in 0..<header.count { pending.append(view.childRef(header, header.count + index)) }
+                for index in 0..<header.count { pendingRefs.append(view.childRef(header, header.count + index)) }
             default:
                 break
             }
         }
+    }
+
+    @inline(__always)
+    private mutating func countUID(_ header: PlistObjectHeader, at ref: Int, owner: Int) throws(CodecError) {
+        let target = view.uid(header)
+        guard target < UInt64(objectCount) else {
+            pendingRefs.removeAll()
+            throw CodecError(.invalidArchive, "UID \(target) is out of range: $objects has \(objectCount) entries (referenced from \(owner < 0 ? "$top" : "object \(owner)"))", byteOffset: view.offset(of: ref), uid: owner < 0 ? nil : owner)
+        }
+        if referenceCounts[Int(target)] < UInt32.max { referenceCounts[Int(target)] += 1 }
     }
 
     private mutating func countTopReferences() throws(CodecError) {
@@ -120,7 +141,8 @@ struct ArchiveAnalysis {
         // Per class entry, read once: its family (nil = no readable wrapper). The class name
         // is only needed again for an error message.
         var familyOfClass = [FoundationClasses.Family?](repeating: nil, count: objectCount)
-        var classRead = [Bool](repeating: false, count: objectCount)
+        /// Index in `classInfos` of each class entry read so far (−1: not read).
+        var infoOfClass = [Int32](repeating: -1, count: objectCount)
         for uid in 1..<max(objectCount, 1) {
             let ref = view.childRef(objectsHeader, uid)
             let header = view.header(of: ref)
@@ -153,19 +175,19 @@ struct ArchiveAnalysis {
                     throw invalid("$class of object \(uid) is UID \(classUID), outside $objects (\(objectCount) entries)", uid: uid)
                 }
                 let classIndex = Int(classUID)
-                if !classRead[classIndex] {
-                    classRead[classIndex] = true
+                if infoOfClass[classIndex] < 0 {
                     let info = try readClass(classIndex, user: uid)
-                    classes[Int32(classIndex)] = info
+                    infoOfClass[classIndex] = Int32(classInfos.count)
+                    classInfos.append(info)
                     familyOfClass[classIndex] = FoundationClasses.family(of: info.name)
                 }
-                classOf[uid] = Int32(classIndex)
+                classOf[uid] = infoOfClass[classIndex]
                 // Count the object's references, leaving out `$class` itself.
                 for index in 0..<header.count where !classKeys.contains(view.childRef(header, index)) {
                     try countReferences(in: view.childRef(header, header.count + index), owner: uid)
                 }
                 if let family = familyOfClass[classIndex] {
-                    forms[uid] = try classify(uid: uid, header: header, family: family, classIndex: classIndex)
+                    forms[uid] = try classify(uid: uid, header: header, family: family, className: classInfos[Int(classOf[uid])].name)
                 } else {
                     forms[uid] = .generic
                 }
@@ -205,9 +227,7 @@ struct ArchiveAnalysis {
             }
             hints = names
         }
-        return KeyedArchive.ClassInfo(
-            name: name, chain: chain, hints: hints,
-            isDefaultChain: chain == FoundationClasses.defaultChain(for: name))
+        return KeyedArchive.ClassInfo(name: name, chain: chain, hints: hints)
     }
 
     func stringValue(_ ref: Int) -> String? {
@@ -256,7 +276,7 @@ struct ArchiveAnalysis {
         return true
     }
 
-    private func classify(uid: Int, header: PlistObjectHeader, family: FoundationClasses.Family, classIndex: Int) throws(CodecError) -> ObjectForm {
+    private func classify(uid: Int, header: PlistObjectHeader, family: FoundationClasses.Family, className: String) throws(CodecError) -> ObjectForm {
         let keys = ownKeys(header)
         func single(_ name: StaticString) -> Int? {
             guard keys.count == 1, view.isString(keys[0].key, equalTo: name) else { return nil }
@@ -275,7 +295,7 @@ struct ArchiveAnalysis {
                 let keyCount = view.header(of: keysRef)
                 let valueCount = view.header(of: valuesRef)
                 if keyCount.kind == .array, valueCount.kind == .array, keyCount.count != valueCount.count {
-                    throw invalid("\(classes[Int32(classIndex)]?.name ?? "") object \(uid) has \(keyCount.count) NS.keys but \(valueCount.count) NS.objects", uid: uid)
+                    throw invalid("\(className) object \(uid) has \(keyCount.count) NS.keys but \(valueCount.count) NS.objects", uid: uid)
                 }
                 guard keys.count == 2, isUIDArray(keysRef), isUIDArray(valuesRef) else { return .generic }
                 // The string-key form is decided after scalar identities are known (see

@@ -230,27 +230,38 @@ struct BinaryPlistView {
         return UnsafeBufferPointer(rebasing: bytes[header.start..<(header.start + length)])
     }
 
-    /// Whether `ref` is a string equal to the ASCII `literal`.
+    /// Whether `ref` is a string equal to the ASCII `literal` (the mapping's keys, looked up
+    /// for nearly every object: compared in place, without a closure).
     func isString(_ ref: Int, equalTo literal: StaticString) -> Bool {
         let header = header(of: ref)
-        return literal.withUTF8Buffer { text -> Bool in
-            switch header.kind {
-            case .asciiString:
-                guard header.count == text.count else { return false }
-                for index in 0..<text.count where bytes[header.start + index] != text[index] {
-                    return false
-                }
-                return true
-            case .utf16String:
-                guard header.count == text.count else { return false }
-                for index in 0..<text.count
-                where bytes[header.start + 2 * index] != 0 || bytes[header.start + 2 * index + 1] != text[index] {
-                    return false
-                }
-                return true
-            default:
+        guard literal.hasPointerRepresentation else {
+            return isString(ref, equalTo: literal.description)
+        }
+        let count = literal.utf8CodeUnitCount
+        guard header.count == count else { return false }
+        let text = literal.utf8Start
+        switch header.kind {
+        case .asciiString:
+            for index in 0..<count where bytes[header.start + index] != text[index] { return false }
+            return true
+        case .utf16String:
+            for index in 0..<count
+            where bytes[header.start + 2 * index] != 0 || bytes[header.start + 2 * index + 1] != text[index] {
                 return false
             }
+            return true
+        default:
+            return false
+        }
+    }
+
+    /// The slow path of `isString(_:equalTo:)` for a literal held as a single scalar.
+    private func isString(_ ref: Int, equalTo text: String) -> Bool {
+        let header = header(of: ref)
+        switch header.kind {
+        case .asciiString: return payload(header).elementsEqual(text.utf8)
+        case .utf16String: return (0..<header.count).map { UInt16(bytes[header.start + 2 * $0]) << 8 | UInt16(bytes[header.start + 2 * $0 + 1]) }.elementsEqual(text.utf16)
+        default: return false
         }
     }
 
@@ -391,35 +402,51 @@ struct BinaryPlistView {
     /// Walks the containers reachable from `top` without recursion. Fails if a container
     /// contains itself (directly or through other containers) or if the tree the raw view
     /// would write is larger than `BinaryPlist.expansionLimit`. Returns the container height.
+    /// One pass: each frame sums its children's height and expansion as it meets them (a
+    /// child container's when it is done), so no child is read twice.
     func checkAcyclicAndMeasure(from top: Int) throws(CodecError) -> Int {
         // Per object: 0 = unseen, 1 = on the path, 2 = done.
         var state = [UInt8](repeating: 0, count: objectCount)
+        // Filled for containers when they are done; other values are height 0, one value.
         var height = [UInt32](repeating: 0, count: objectCount)
         var expanded = [UInt32](repeating: 1, count: objectCount)
         let limit = min(BinaryPlist.expansionLimit(objectCount: objectCount), Int(UInt32.max))
         // Each frame keeps its object's header; dictionary keys are strings (validated), so
         // only values are walked, and each key counts as one value in the expansion.
-        var stack: [(ref: Int, header: PlistObjectHeader, next: Int)] = []
+        struct Frame {
+            var ref: Int
+            var header: PlistObjectHeader
+            var next: Int
+            var tallest: UInt32 = 0
+            var size: Int
+        }
+        var stack: [Frame] = []
         func isContainer(_ ref: Int) -> Bool {
             let kind = bytes[offset(of: ref)] >> 4
             return kind == 0xA || kind == 0xC || kind == 0xD
         }
         func open(_ ref: Int) {
             let header = header(of: ref)
-            stack.append((ref, header, header.kind == .dict ? header.count : 0))
+            let keys = header.kind == .dict ? header.count : 0
+            stack.append(Frame(ref: ref, header: header, next: keys, size: 1 + keys))
+        }
+        func tooLarge(_ frame: Frame) -> CodecError {
+            CodecError(.limitExceeded, "containers shared inside the plist would expand to more than \(limit) values", byteOffset: offset(of: frame.ref), found: frame.size, limit: limit)
         }
         guard isContainer(top) else { return 0 }
         open(top)
         state[top] = 1
-        while !stack.isEmpty {
-            let last = stack.count - 1
+        while let last = stack.indices.last {
             let header = stack[last].header
             let total = header.kind == .dict ? 2 * header.count : header.count
             let next = stack[last].next
             if next < total {
                 stack[last].next = next + 1
                 let child = childRef(header, next)
-                guard isContainer(child) else { continue }
+                guard isContainer(child) else {
+                    stack[last].size += 1
+                    continue
+                }
                 switch state[child] {
                 case 0:
                     state[child] = 1
@@ -427,26 +454,22 @@ struct BinaryPlistView {
                 case 1:
                     throw fail("container object \(child) contains itself", at: offset(of: child))
                 default:
-                    break
+                    stack[last].tallest = max(stack[last].tallest, height[child])
+                    stack[last].size += Int(expanded[child])
+                    guard stack[last].size <= limit else { throw tooLarge(stack[last]) }
                 }
                 continue
             }
-            let ref = stack[last].ref
-            stack.removeLast()
-            state[ref] = 2
-            var tallest: UInt32 = 0
-            let first = header.kind == .dict ? header.count : 0
-            var size = 1 + first
-            for index in first..<total {
-                let child = childRef(header, index)
-                tallest = max(tallest, height[child])
-                size += Int(expanded[child])
+            let frame = stack.removeLast()
+            guard frame.size <= limit else { throw tooLarge(frame) }
+            state[frame.ref] = 2
+            height[frame.ref] = frame.tallest + 1
+            expanded[frame.ref] = UInt32(frame.size)
+            if let parent = stack.indices.last {
+                stack[parent].tallest = max(stack[parent].tallest, frame.tallest + 1)
+                stack[parent].size += frame.size
+                guard stack[parent].size <= limit else { throw tooLarge(stack[parent]) }
             }
-            guard size <= limit else {
-                throw CodecError(.limitExceeded, "containers shared inside the plist would expand to more than \(limit) values", byteOffset: offset(of: ref), found: size, limit: limit)
-            }
-            height[ref] = tallest + 1
-            expanded[ref] = UInt32(size)
         }
         return Int(height[top])
     }

@@ -214,6 +214,13 @@ struct JSONOutput {
         needsComma = true
     }
 
+    /// Writes a value given as JSON text already (such as a string escaped once, quotes included).
+    mutating func encoded(_ json: [UInt8]) {
+        beginValue()
+        bytes.append(contentsOf: json)
+        needsComma = true
+    }
+
     /// Writes a string value whose content is already JSON-safe ASCII (base64, dates, UUIDs).
     mutating func rawString(_ ascii: [UInt8]) {
         beginValue()

@@ -36,27 +36,44 @@ public struct KeyedArchive: Sendable {
 
     /// Per `$objects` entry.
     let forms: [ObjectForm]
-    /// Class entry UID of each class instance (−1 otherwise).
+    /// Index in `classInfos` of each class instance's class (−1 otherwise).
     let classOf: [Int32]
     /// How many UID references (from `$top` and from objects, `$class` excluded) point at it.
     let referenceCounts: [UInt32]
     /// Whether the entry needs `$id`: shared or cyclic objects, and scalars that are not the
     /// one object standing for their value (see `ScalarIdentity`).
     let needsIdentity: [Bool]
-    /// Class entries used by instances, by UID.
-    let classes: [Int32: ClassInfo]
+    /// The class entries instances use, each read once.
+    let classInfos: [ClassInfo]
 
     /// Whether the readable document is the root object itself rather than an envelope.
     let isPlainRoot: Bool
     /// The plist objects that are the key `$class`.
     let classKeys: ClassKeyRefs
 
-    struct ClassInfo: Sendable {
-        var name: String
+    /// A class entry as the readable view writes it. A class (instances share one, and the
+    /// writer reaches it for every instance: a reference costs one retain, not three).
+    final class ClassInfo: Sendable {
+        let name: String
         /// nil when the class entry has no `$classes`.
-        var chain: [String]?
-        var hints: [String]?
-        var isDefaultChain: Bool
+        let chain: [String]?
+        let hints: [String]?
+        let isDefaultChain: Bool
+        /// The usual chain and no hints: with the wrapper's default name, no `$class` at all.
+        let isPlain: Bool
+        /// `name` as a JSON string, quotes included, escaped once.
+        let quotedName: [UInt8]
+
+        init(name: String, chain: [String]?, hints: [String]?) {
+            self.name = name
+            self.chain = chain
+            self.hints = hints
+            isDefaultChain = chain == FoundationClasses.defaultChain(for: name)
+            isPlain = isDefaultChain && hints == nil
+            var text = JSONOutput(pretty: false)
+            text.string(name)
+            quotedName = text.finish()
+        }
     }
 
     public init(parsing bytes: [UInt8]) throws(CodecError) {
@@ -94,7 +111,7 @@ public struct KeyedArchive: Sendable {
         classOf = analysis.classOf
         referenceCounts = analysis.referenceCounts
         needsIdentity = analysis.needsIdentity
-        classes = analysis.classes
+        classInfos = analysis.classInfos
         isPlainRoot = analysis.isPlainRoot
         classKeys = analysis.classKeys
     }

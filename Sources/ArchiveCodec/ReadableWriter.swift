@@ -146,7 +146,7 @@ struct ReadableWriter {
     /// keeps its frame small (see `StackBudget`).
     private mutating func writeExpanded(uid: Int, ref: Int, form: ObjectForm, tracked: Bool) {
         let header = view.header(of: ref)
-        let info = archive.classOf[uid] >= 0 ? archive.classes[archive.classOf[uid]] : nil
+        let info = archive.classOf[uid] >= 0 ? archive.classInfos[Int(archive.classOf[uid])] : nil
         switch form {
         case .array, .set: writeCollection(uid: uid, header: header, form: form, info: info, tracked: tracked)
         case .orderedSet: writeOrderedSet(uid: uid, header: header, info: info, tracked: tracked)
@@ -265,8 +265,8 @@ struct ReadableWriter {
     }
 
     private func isBare(_ info: KeyedArchive.ClassInfo?, defaultClass: String, tracked: Bool) -> Bool {
-        guard let info, !tracked else { return false }
-        return info.name == defaultClass && info.isDefaultChain && info.hints == nil
+        guard let info, !tracked, info.isPlain else { return false }
+        return info.name == defaultClass
     }
 
     /// `$class` (unless it is the wrapper's default), `$classes` when not the usual chain,
@@ -276,7 +276,7 @@ struct ReadableWriter {
         if let info {
             if info.name != defaultClass {
                 out.key("$class")
-                out.string(info.name)
+                out.encoded(info.quotedName)
             }
             if !info.isDefaultChain {
                 out.key("$classes")
