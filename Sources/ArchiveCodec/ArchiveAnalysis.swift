@@ -43,13 +43,9 @@ struct ArchiveAnalysis {
             let keys = view.header(of: keysRef)
             seen.removeAll(keepingCapacity: true)
             var allStrings = true
-            func keyUID(_ index: Int) -> Int { Int(view.uid(view.header(of: view.childRef(keys, index)))) }
             for index in 0..<keys.count {
-                let key = keyUID(index)
-                // Small dictionaries (the usual case) look for a repeat pairwise, larger ones
-                // through a set.
-                let repeated = keys.count <= 12 ? (0..<index).contains { keyUID($0) == key } : !seen.insert(key).inserted
-                if forms[key] != .string || needsIdentity[key] || repeated {
+                let key = Int(view.uid(view.header(of: view.childRef(keys, index))))
+                if forms[key] != .string || needsIdentity[key] || !seen.insert(key).inserted {
                     allStrings = false
                     break
                 }
