@@ -14,7 +14,7 @@ enum ScalarIdentity {
         var flags = [Bool](repeating: false, count: count)
         let objectsHeader = view.header(of: objectsRef)
         // Value group leader of each scalar entry, found by hash then confirmed by equality.
-        var leaderByHash: [UInt64: Int32] = [:]
+        var leaderByHash = ScalarTable()  // tag 1, keyed by the value hash
         var groupOfRef = [Int32](repeating: -1, count: view.objectCount)
         var collisions: [UInt64: [Int32]] = [:]
         var leader = [Int32](repeating: -1, count: count)
@@ -37,7 +37,7 @@ enum ScalarIdentity {
             }
             let hash = valueHash(view, ref, form)
             var found: Int32 = -1
-            if let first = leaderByHash[hash] {
+            if let first = leaderByHash.find(tag: 1, bits: hash).map(Int32.init) {
                 let firstRef = view.childRef(objectsHeader, Int(first))
                 if forms[Int(first)] == form && equal(view, firstRef, ref, form) {
                     found = first
@@ -50,7 +50,7 @@ enum ScalarIdentity {
                     if found < 0 { collisions[hash, default: []].append(Int32(uid)) }
                 }
             } else {
-                leaderByHash[hash] = Int32(uid)
+                leaderByHash.insert(tag: 1, bits: hash, value: UInt32(uid))
             }
             let group = found >= 0 ? Int(found) : uid
             leader[uid] = Int32(group)
@@ -66,42 +66,45 @@ enum ScalarIdentity {
     }
 
     /// Hash of a scalar's value: strings by Unicode scalars (so ASCII and UTF-16 storage of
-    /// the same text agree), numbers by value, data by bytes.
+    /// the same text agree), numbers by value, data by bytes. Seeded per process
+    /// (`ByteStringTable.hash`), so crafted collisions cannot be planned.
     static func valueHash(_ view: BinaryPlistView, _ ref: Int, _ form: ObjectForm) -> UInt64 {
         let header = view.header(of: ref)
-        var hasher = Hasher()  // randomly seeded: crafted collisions cannot be planned
-        hasher.combine(form.rawValue)
+        let content: UInt64
         switch form {
         case .string:
             // ASCII text hashes as its bytes whichever way it is stored; other text by scalars.
             if header.kind == .asciiString {
-                hasher.combine(bytes: UnsafeRawBufferPointer(view.payload(header)))
+                content = ByteStringTable.hash(view.payload(header))
             } else {
                 var ascii: [UInt8] = []
                 var isASCII = true
                 forEachScalar(view, header) { scalar in
                     if scalar < 0x80 { ascii.append(UInt8(scalar)) } else { isASCII = false }
                 }
-                if isASCII {
-                    ascii.withUnsafeBytes { hasher.combine(bytes: $0) }
-                } else {
-                    forEachScalar(view, header) { hasher.combine($0) }
+                if !isASCII {
+                    ascii.removeAll()
+                    forEachScalar(view, header) { scalar in withUnsafeBytes(of: scalar.littleEndian) { ascii.append(contentsOf: $0) } }
                 }
+                content = ascii.withUnsafeBufferPointer { ByteStringTable.hash($0) } ^ (isASCII ? 0 : 0x5555)
             }
         case .data:
-            hasher.combine(bytes: UnsafeRawBufferPointer(view.payload(header)))
+            content = ByteStringTable.hash(view.payload(header))
         case .integer:
             let value = view.integer(header)
-            hasher.combine(value.bits)
-            hasher.combine(value.isUnsigned)
+            content = hashWord(value.bits) ^ (value.isUnsigned ? 0xAAAA : 0)
         case .real, .plistDate:
-            hasher.combine(view.real(PlistObjectHeader(kind: .real, marker: header.marker, start: header.start, count: header.count)).bitPattern)
+            content = hashWord(view.real(PlistObjectHeader(kind: .real, marker: header.marker, start: header.start, count: header.count)).bitPattern)
         case .bool:
-            hasher.combine(view.bool(header))
+            content = view.bool(header) ? 1 : 2
         default:
-            break
+            content = 0
         }
-        return UInt64(bitPattern: Int64(hasher.finalize()))
+        return content &+ UInt64(form.rawValue) &* 0x9E37_79B9_7F4A_7C15
+    }
+
+    private static func hashWord(_ value: UInt64) -> UInt64 {
+        withUnsafeBytes(of: value.littleEndian) { raw in raw.withMemoryRebound(to: UInt8.self) { ByteStringTable.hash($0) } }
     }
 
     static func equal(_ view: BinaryPlistView, _ a: Int, _ b: Int, _ form: ObjectForm) -> Bool {
