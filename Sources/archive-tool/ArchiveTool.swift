@@ -36,7 +36,13 @@ struct StackOptions: ParsableArguments {
 }
 
 struct Decode: ParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Archive → JSON on stdout.")
+    static let configuration = CommandConfiguration(
+        abstract: "Archive → JSON on stdout.",
+        discussion: """
+            The JSON is written while it is produced. Every check but the size limit comes first; \
+            a refusal for size (exit 3) can come after part of the JSON: stdout redirected to a \
+            file is then cut back to where it began, a pipe has received the part.
+            """)
 
     @Argument(help: "Archive file (binary or XML plist), or - for stdin.")
     var file: String
@@ -58,7 +64,8 @@ struct Decode: ParsableCommand {
         // The conversion thread hands the JSON over in pieces; this thread writes them out
         // meanwhile, so the copy into the kernel overlaps the conversion on a second core.
         let pipe = ChunkPipe(capacity: 4)
-        let result = onLargeStack(stackSize, whileRunning: { pipe.drain { chunk in chunk.withUnsafeBytes { writeAll($0, to: 1) } } }) { () -> Result<Void, CodecError> in
+        let output = StreamedOutput(descriptor: 1)
+        let result = onLargeStack(stackSize, whileRunning: { pipe.drain { output.write($0) } }) { () -> Result<Void, CodecError> in
             defer { pipe.close() }
             return Result { () throws(CodecError) in
                 let archive = try KeyedArchive(parsing: input)
@@ -75,7 +82,9 @@ struct Decode: ParsableCommand {
                 try archive.writeJSON(view: view, pretty: pretty) { pipe.push(Array($0)) }
             }
         }
+        if case .failure = result { output.discard() }
         try reportingErrors { () throws(CodecError) in try result.get() }
+        try output.check()
     }
 }
 
@@ -98,7 +107,7 @@ struct Encode: ParsableCommand {
         let output = try reportingErrors { () throws(CodecError) -> [UInt8] in
             try document.archive(format: xml ? .xml : .binary)
         }
-        writeOutput(output)
+        try writeOutput(output)
     }
 }
 
@@ -199,22 +208,67 @@ private func readInput(_ path: String) throws -> [UInt8] {
     throw ExitCode(1)
 }
 
-private func writeOutput(_ bytes: [UInt8]) {
-    bytes.withUnsafeBytes { writeAll($0, to: 1) }
+private func writeOutput(_ bytes: [UInt8]) throws {
+    let output = StreamedOutput(descriptor: 1)
+    output.write(bytes)
+    try output.check()
 }
 
 private func writeAll(_ text: String, to descriptor: Int32) {
-    Array(text.utf8).withUnsafeBytes { writeAll($0, to: descriptor) }
+    Array(text.utf8).withUnsafeBytes { _ = writeAll($0, to: descriptor) }
 }
 
-private func writeAll(_ buffer: UnsafeRawBufferPointer, to descriptor: Int32) {
+/// Writes the whole buffer; returns errno on failure (0 on success).
+private func writeAll(_ buffer: UnsafeRawBufferPointer, to descriptor: Int32) -> Int32 {
     var offset = 0
     while offset < buffer.count {
         let written = write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
         if written < 0 {
             if errno == EINTR { continue }
-            return
+            return errno
         }
         offset += written
+    }
+    return 0
+}
+
+/// stdout for output written in pieces. A write error is kept and reported once the
+/// conversion is over (exit 1), and further pieces are dropped. When stdout is a regular
+/// file (`decode f > out.json`), `discard()` cuts it back to where this run began, so a
+/// conversion refused after its first pieces went out leaves no truncated JSON behind;
+/// a pipe cannot take back what it passed on.
+final class StreamedOutput: @unchecked Sendable {
+    private let descriptor: Int32
+    /// Offset in the file where this run's output starts; nil when stdout is not a file.
+    private let start: off_t?
+    private var failure: Int32 = 0
+
+    init(descriptor: Int32) {
+        self.descriptor = descriptor
+        var status = stat()
+        if fstat(descriptor, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG {
+            // Appending (`>>`) writes at the end whatever the offset says.
+            let appending = fcntl(descriptor, F_GETFL) & O_APPEND != 0
+            let position = appending ? status.st_size : lseek(descriptor, 0, SEEK_CUR)
+            start = position >= 0 ? position : nil
+        } else {
+            start = nil
+        }
+    }
+
+    func write(_ bytes: [UInt8]) {
+        guard failure == 0 else { return }
+        failure = bytes.withUnsafeBytes { writeAll($0, to: descriptor) }
+    }
+
+    func discard() {
+        guard let start, ftruncate(descriptor, start) == 0 else { return }
+        _ = lseek(descriptor, start, SEEK_SET)
+    }
+
+    func check() throws {
+        guard failure != 0 else { return }
+        writeAll("archive-tool: cannot write the output: \(String(cString: strerror(failure)))\n", to: 2)
+        throw ExitCode(1)
     }
 }
