@@ -28,6 +28,8 @@ struct BinaryPlistBuilder: PlistBuilding {
         (kind.rawValue + 1) << 1 | (isUnsigned ? 1 : 0)
     }
 
+    private static let zeros = [UInt8](repeating: 0, count: 4096)
+
     /// Offsets and references are 32-bit while building.
     static let maximumSize = Int(UInt32.max) - 1
 
@@ -209,10 +211,18 @@ struct BinaryPlistBuilder: PlistBuilding {
         return index
     }
 
-    /// Appends 4-byte big-endian references (see `finish`).
+    /// Appends 4-byte big-endian references (see `finish`): room is made by copying zeros
+    /// (appending a repeated element goes a byte at a time), then the references are stored.
     private mutating func appendReferences(_ references: some Collection<UInt32>) {
         let start = out.count
-        out.append(contentsOf: repeatElement(0, count: 4 * references.count))
+        var remaining = 4 * references.count
+        Self.zeros.withUnsafeBufferPointer { zeros in
+            while remaining > 0 {
+                let length = min(remaining, zeros.count)
+                out.append(contentsOf: UnsafeBufferPointer(rebasing: zeros[0..<length]))
+                remaining -= length
+            }
+        }
         out.withUnsafeMutableBytes { bytes in
             var position = start
             for reference in references {

@@ -50,9 +50,17 @@ extension JSONDocument {
         CodecError(.invalidDocument, message, byteOffset: Int(self.node(node).offset), jsonPath: path(to: node))
     }
 
-    /// Whether string node `index` holds exactly `literal`.
+    /// Whether string node `index` holds exactly `literal` (asked for nearly every member:
+    /// lengths first, then the bytes in place).
     func stringEquals(_ index: Int, _ literal: StaticString) -> Bool {
-        literal.withUTF8Buffer { string(index).elementsEqual($0) }
+        let node = node(index)
+        let count = literal.utf8CodeUnitCount
+        guard node.kind == .string, Int(node.count) == count else { return false }
+        guard count > 0 else { return true }
+        guard literal.hasPointerRepresentation else { return string(index).elementsEqual(literal.description.utf8) }
+        return text.withUnsafeBufferPointer { text in
+            ByteStringTable.bytesEqual(text.baseAddress! + Int(node.start), literal.utf8Start, count: count)
+        }
     }
 
     /// Whether member key `index` is a data key: plain, or starting with `$$` (which stands
