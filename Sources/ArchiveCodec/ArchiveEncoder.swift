@@ -338,10 +338,7 @@ struct ArchiveEncoder<Tree: PlistBuilding> {
 
     /// An NSDictionary instance from the (key UID, value UID) pairs on `scratch` from `start`.
     private mutating func fillKeysAndObjects(_ uid: Int, meta: ObjectMeta, pairsFrom start: Int) throws(CodecError) {
-        let count = (scratch.count - start) / 2
-        let lists = scratch.count
-        for position in 0..<count { scratch.append(scratch[start + 2 * position]) }
-        for position in 0..<count { scratch.append(scratch[start + 2 * position + 1]) }
+        let (lists, count) = splitPairs(from: start)
         let keys = try tree.array(scratch[lists..<(lists + count)])
         let values = try tree.array(scratch[(lists + count)...])
         scratch.removeSubrange(start...)
@@ -552,13 +549,21 @@ struct ArchiveEncoder<Tree: PlistBuilding> {
             }
         }
         let classUID = try classEntry(meta: meta, defaultClass: defaultClass)
+        scratch.append(classKey)
+        scratch.append(try tree.uid(UInt64(classUID)))
+        let (lists, total) = splitPairs(from: start)
+        objects[uid] = try tree.dict(keys: scratch[lists..<(lists + total)], values: scratch[(lists + total)...])
+        scratch.removeSubrange(start...)
+    }
+
+    /// Appends, after the (key, value) pairs on `scratch` from `start`, all their keys and
+    /// then all their values; returns where the keys begin and how many pairs there are.
+    private mutating func splitPairs(from start: Int) -> (lists: Int, count: Int) {
+        let count = (scratch.count - start) / 2
         let lists = scratch.count
         for pair in 0..<count { scratch.append(scratch[start + 2 * pair]) }
-        scratch.append(classKey)
         for pair in 0..<count { scratch.append(scratch[start + 2 * pair + 1]) }
-        scratch.append(try tree.uid(UInt64(classUID)))
-        objects[uid] = try tree.dict(keys: scratch[lists..<(lists + count + 1)], values: scratch[(lists + count + 1)...])
-        scratch.removeSubrange(start...)
+        return (lists, count)
     }
 
     /// The class entry for an instance with `meta`'s `$class` (or `defaultClass`),

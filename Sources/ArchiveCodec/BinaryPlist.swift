@@ -148,9 +148,10 @@ struct BinaryPlistView {
     /// shifted into place. Reading up to 7 bytes past the value is safe: every value read lies
     /// in the object area or the offset table, and the 32-byte trailer follows them.
     ///
-    /// Stack: the recursive writers inline this everywhere. Against a byte loop it costs them
-    /// 97 more bytes per dictionary level (478, measured: exactly `StackBudget`'s figure;
-    /// a switch per width cost 111); it saves a loop per reference on every pass.
+    /// Stack: the recursive writers inline this everywhere, and their frames grow with it
+    /// (at 2889b8a, 381 → 478 bytes per dictionary level against a byte loop, 492 with a
+    /// switch per width; BENCHMARKS.md section 2). It saves a loop per reference on every
+    /// pass; re-measure the stack after changing it.
     @inline(__always)
     func readBigEndian(at offset: Int, size: Int) -> UInt64 {
         let word = UInt64(bigEndian: UnsafeRawPointer(bytes.baseAddress!).loadUnaligned(fromByteOffset: offset, as: UInt64.self))

@@ -53,19 +53,9 @@ struct BinaryPlistBuilder: PlistBuilding {
     // MARK: Strings and data
 
     mutating func string(_ utf8: UnsafeBufferPointer<UInt8>) throws(CodecError) -> UInt32 {
-        var isASCII = true
-        for byte in utf8 where byte >= 0x80 {
-            isASCII = false
-            break
-        }
-        if isASCII { return try intern(utf8, high: 0x50, count: utf8.count) }
+        if BinaryPlistWriter.isASCII(utf8) { return try intern(utf8, high: 0x50, count: utf8.count) }
         utf16.removeAll(keepingCapacity: true)
-        for scalar in String(decoding: utf8, as: UTF8.self).unicodeScalars {
-            for unit in scalar.utf16 {
-                utf16.append(UInt8(unit >> 8))
-                utf16.append(UInt8(truncatingIfNeeded: unit))
-            }
-        }
+        BinaryPlistWriter.appendUTF16BigEndian(utf8, to: &utf16)
         var units: [UInt8] = []
         swap(&units, &utf16)
         defer { swap(&units, &utf16) }

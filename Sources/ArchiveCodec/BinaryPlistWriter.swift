@@ -104,31 +104,32 @@ enum BinaryPlistWriter {
 
     /// `utf8` is valid UTF-8 (guaranteed by every producer of a `PlistTree`).
     static func appendString(_ utf8: UnsafeBufferPointer<UInt8>, to out: inout [UInt8]) {
-        var isASCII = true
-        for byte in utf8 where byte >= 0x80 {
-            isASCII = false
-            break
-        }
-        if isASCII {
+        if isASCII(utf8) {
             appendMarker(0x50, count: utf8.count, to: &out)
             out.append(contentsOf: utf8)
             return
         }
-        var units: [UInt16] = []
-        units.reserveCapacity(utf8.count)
+        let start = out.count
+        appendUTF16BigEndian(utf8, to: &out)
+        let units = (out.count - start) / 2
+        // The marker goes before the units; its size depends on their count.
+        var marker: [UInt8] = []
+        appendMarker(0x60, count: units, to: &marker)
+        out.insert(contentsOf: marker, at: start)
+    }
+
+    static func isASCII(_ utf8: UnsafeBufferPointer<UInt8>) -> Bool {
+        for byte in utf8 where byte >= 0x80 { return false }
+        return true
+    }
+
+    /// The UTF-16 code units of valid UTF-8 text, big-endian, as binary plists store them.
+    static func appendUTF16BigEndian(_ utf8: UnsafeBufferPointer<UInt8>, to out: inout [UInt8]) {
         for scalar in String(decoding: utf8, as: UTF8.self).unicodeScalars {
-            if scalar.value >= 0x10000 {
-                let value = scalar.value - 0x10000
-                units.append(UInt16(0xD800 + (value >> 10)))
-                units.append(UInt16(0xDC00 + (value & 0x3FF)))
-            } else {
-                units.append(UInt16(scalar.value))
+            for unit in scalar.utf16 {
+                out.append(UInt8(unit >> 8))
+                out.append(UInt8(truncatingIfNeeded: unit))
             }
-        }
-        appendMarker(0x60, count: units.count, to: &out)
-        for unit in units {
-            out.append(UInt8(unit >> 8))
-            out.append(UInt8(unit & 0xFF))
         }
     }
 }

@@ -63,6 +63,8 @@ public struct KeyedArchive: Sendable {
         let isPlain: Bool
         /// `name` as a JSON string, quotes included, escaped once.
         let quotedName: [UInt8]
+        /// The readable wrapper instances may use (nil: none, always generic).
+        let family: FoundationClasses.Family?
 
         init(name: String, chain: [String]?, hints: [String]?) {
             self.name = name
@@ -73,6 +75,7 @@ public struct KeyedArchive: Sendable {
             var text = JSONOutput(pretty: false)
             text.string(name)
             quotedName = text.finish()
+            family = FoundationClasses.family(of: name)
         }
     }
 

@@ -106,11 +106,8 @@ struct PlistTree: PlistBuilding {
                     equals: { index in
                         let node = nodes[Int(index)]
                         guard Int(node.count) == bytes.count else { return false }
-                        let start = Int(node.start)
-                        for offset in 0..<bytes.count where text[start + offset] != bytes[offset] {
-                            return false
-                        }
-                        return true
+                        guard let source = bytes.baseAddress else { return true }
+                        return ByteStringTable.bytesEqual(text.baseAddress! + Int(node.start), source, count: bytes.count)
                     },
                     newValue: { newIndex })
             }
