@@ -26,34 +26,35 @@ extension JSONDocument {
 /// `$id` is reached. Equal bare strings and numbers share one entry; class entries are
 /// shared per class.
 ///
-/// Per object nothing is allocated: `ObjectMeta` holds node indices, members are walked in
+/// Per object nothing is allocated: `ObjectMeta` holds value handles, members are walked in
 /// place, and reference lists are assembled on one shared stack (`scratch`).
 struct ArchiveEncoder<Tree: PlistBuilding> {
+    typealias Value = JSONDocument.Value
     let document: JSONDocument
     var tree: Tree
 
     /// Plist value of each `$objects` entry; `unfilled` until its content is built.
     private var objects: [UInt32] = [0]
     private static var unfilled: UInt32 { .max }
-    /// UID of each JSON node that carries an `$id`.
-    private var uidOfNode: [Int: Int] = [:]
-    /// JSON node that carries each `$id`.
-    private var nodeOfID: [IDKey: Int] = [:]
+    /// UID of each object that carries an `$id`, by the object's source offset.
+    private var uidOfObject: [UInt32: Int] = [:]
+    /// The object that carries each `$id`.
+    private var objectOfID: [IDKey: Value] = [:]
     /// UID of the shared entry for each interned scalar plist value, by value index
     /// (0 = none yet: UID 0 is `$null`, never shared).
     private var unifiedUID: [UInt32] = []
     private var classUIDs: [ClassKey: Int] = [:]
     /// Class entries with the usual chain and no hints, by their interned name string.
     private var usualClassUIDs: [UInt32: Int] = [:]
-    /// Objects whose UID is handed out and whose content is still to build: the JSON node
+    /// Objects whose UID is handed out and whose content is still to build: the JSON value
     /// and the UID only (a wide array puts every element here at once, so entries are kept
     /// small; an object's meta is read again when it is filled).
-    private var pending: [(index: Int, uid: Int)] = []
+    private var pending: [(value: Value, uid: Int)] = []
     /// Reference lists under construction, innermost last. Each user appends above what is
     /// there and removes its part before returning, so nested uses never disturb each other.
     private var scratch: [UInt32] = []
-    /// The object being filled: where errors without a node of their own are reported.
-    private var currentNode = 0
+    /// The object being filled: where errors without a value of their own are reported.
+    private var current: Value
 
     private enum IDKey: Hashable {
         case signed(Int64), unsigned(UInt64), text(String)
@@ -76,14 +77,15 @@ struct ArchiveEncoder<Tree: PlistBuilding> {
     init(document: JSONDocument, tree: Tree) {
         self.document = document
         self.tree = tree
-        // The archive has at most about one plist value per JSON value, plus the UIDs.
-        self.tree.reserve(values: document.nodes.count * 2, bytes: document.text.count)
+        current = document.root
+        // The archive has at most about one plist value per JSON value or key, plus the UIDs.
+        self.tree.reserve(values: document.valueCount * 3, bytes: document.source.count)
     }
 
     // MARK: Errors
 
-    private func fail(_ message: String, at node: Int? = nil) -> CodecError {
-        document.invalid(message, at: node ?? currentNode)
+    private func fail(_ message: String, at value: Value? = nil) -> CodecError {
+        document.invalid(message, at: value ?? current)
     }
 
     // MARK: Document
@@ -95,25 +97,29 @@ struct ArchiveEncoder<Tree: PlistBuilding> {
         var version = PlistInteger(signed: 100_000)
         var topKeys: [UInt32] = []
         var topValues: [UInt32] = []
-        let members = document.node(0).kind == .object ? document.members(of: 0) : []
+        let root = document.root
+        let members = document.kind(root) == .object ? document.members(of: root) : []
         if let top = members.first(where: { document.stringEquals($0.key, "$top") }) {
             for member in members {
                 switch document.stringValue(member.key) {
                 case "$top":
-                    guard document.node(member.value).kind == .object else { throw fail("$top must be an object", at: member.value) }
+                    guard document.kind(member.value) == .object else { throw fail("$top must be an object", at: member.value) }
                 case "$archiver":
-                    guard document.node(member.value).kind == .string else { throw fail("$archiver must be a string", at: member.value) }
+                    guard document.kind(member.value) == .string else { throw fail("$archiver must be a string", at: member.value) }
                     archiver = document.stringValue(member.value)
                 case "$version":
-                    let node = document.node(member.value)
-                    guard node.kind == .int || node.kind == .uint else { throw fail("$version must be an integer", at: member.value) }
-                    version = node.kind == .int ? PlistInteger(signed: Int64(bitPattern: node.bits)) : PlistInteger(unsigned: node.bits)
+                    let number = document.kind(member.value) == .number ? document.number(member.value) : .real(0)
+                    switch number {
+                    case .signed(let value): version = PlistInteger(signed: value)
+                    case .unsigned(let value): version = PlistInteger(unsigned: value)
+                    case .real: throw fail("$version must be an integer", at: member.value)
+                    }
                 default:
                     throw fail("unexpected key beside $top (allowed: $archiver, $version)", at: member.value)
                 }
             }
             for member in document.members(of: top.value) {
-                currentNode = member.value
+                current = member.value
                 topKeys.append(try dataKeyString(member.key))
                 if let inline = document.singleMember(member.value, named: "$inline") {
                     topValues.append(try encodeInlineBody(inline.value))
@@ -123,14 +129,13 @@ struct ArchiveEncoder<Tree: PlistBuilding> {
             }
         } else {
             topKeys.append(try tree.string(static: "root"))
-            topValues.append(try tree.uid(UInt64(encodeObject(0))))
+            topValues.append(try tree.uid(UInt64(encodeObject(root))))
         }
         try fillPending()
         if let unresolved = objects.firstIndex(of: Self.unfilled) {
-            let id = uidOfNode.first { $0.value == unresolved }
-                .flatMap { try? document.meta(of: $0.key).id }
-                .flatMap { try? idKey($0).description } ?? "?"
-            throw fail("$ref to $id \(id) whose object is not in a value position", at: nil)
+            let id = uidOfObject.first { $0.value == unresolved }
+                .flatMap { entry in objectOfID.first { $0.value.offset == entry.key }?.key.description }
+            throw fail("$ref to $id \(id ?? "?") whose object is not in a value position", at: nil)
         }
         let top = try tree.dict(keys: topKeys, values: topValues)
         let objectArray = try tree.array(objects)
@@ -141,28 +146,27 @@ struct ArchiveEncoder<Tree: PlistBuilding> {
 
     /// Finds every `$id` first, so that `$ref`s may point forward as well as back.
     private mutating func collectIDs() throws(CodecError) {
-        for index in 0..<document.nodes.count where document.node(index).kind == .object {
-            var key = index + 1
-            for _ in 0..<Int(document.node(index).count) {
-                let value = key + 1
-                defer { key = value + Int(document.node(value).size) }
+        for (index, entry) in document.containers.enumerated() where document.source[Int(entry.start)] == UInt8(ascii: "{") {
+            let object = Value(offset: entry.start, container: UInt32(index))
+            var cursor = document.children(of: object)
+            while let (key, value) = document.nextMember(&cursor) {
                 guard document.stringEquals(key, "$id") else { continue }
                 let id = try idKey(value)
-                guard nodeOfID[id] == nil else {
-                    throw CodecError(.invalidDocument, "$id \(id.description) is defined twice", byteOffset: Int(document.node(value).offset))
+                guard objectOfID[id] == nil else {
+                    throw CodecError(.invalidDocument, "$id \(id.description) is defined twice", byteOffset: Int(value.offset))
                 }
-                nodeOfID[id] = index
+                objectOfID[id] = object
             }
         }
     }
 
-    private func idKey(_ node: Int) throws(CodecError) -> IDKey {
-        try document.checkID(node)
-        let value = document.node(node)
-        switch value.kind {
-        case .int: return .signed(Int64(bitPattern: value.bits))
-        case .uint: return .unsigned(value.bits)
-        default: return .text(document.stringValue(node))
+    private func idKey(_ value: Value) throws(CodecError) -> IDKey {
+        try document.checkID(value)
+        guard document.kind(value) == .number else { return .text(document.stringValue(value)) }
+        switch document.number(value) {
+        case .signed(let id): return .signed(id)
+        case .unsigned(let id): return .unsigned(id)
+        case .real: return .text("")  // refused by checkID
         }
     }
 
@@ -172,33 +176,32 @@ struct ArchiveEncoder<Tree: PlistBuilding> {
     /// dictionary value, a referenced key of an instance) and returns its UID. Values are
     /// entered at once; containers and class instances get their UID now and their content
     /// from `fillPending`, so no call here ever descends into the document.
-    private mutating func encodeObject(_ index: Int) throws(CodecError) -> Int {
-        let node = document.node(index)
-        switch node.kind {
+    private mutating func encodeObject(_ value: Value) throws(CodecError) -> Int {
+        switch document.kind(value) {
         case .null:
             return 0
         case .string:
-            return try unified(stringValue(index))
-        case .int, .uint, .real, .bool:
-            return try unified(scalarNumber(index))
+            return try unified(stringValue(value))
+        case .number, .bool:
+            return try unified(scalarNumber(value))
         case .array:
             let uid = reserve()
-            pending.append((index, uid))
+            pending.append((value, uid))
             return uid
         case .object:
-            return try encodeObjectNode(index)
+            return try encodeObjectValue(value)
         }
     }
 
     @inline(never)
-    private mutating func encodeObjectNode(_ index: Int) throws(CodecError) -> Int {
-        let meta = try document.meta(of: index)
+    private mutating func encodeObjectValue(_ object: Value) throws(CodecError) -> Int {
+        let meta = try document.meta(of: object)
         if let ref = meta.ref {
-            guard let target = nodeOfID[try idKey(ref)] else { throw fail("$ref to an $id that no object defines", at: ref) }
-            if let uid = uidOfNode[target] { return uid }
+            guard let target = objectOfID[try idKey(ref)] else { throw fail("$ref to an $id that no object defines", at: ref) }
+            if let uid = uidOfObject[target.offset] { return uid }
             let uid = objects.count
             objects.append(Self.unfilled)
-            uidOfNode[target] = uid
+            uidOfObject[target.offset] = uid
             return uid
         }
         if let wrapper = meta.wrapper {
@@ -207,43 +210,43 @@ struct ArchiveEncoder<Tree: PlistBuilding> {
                 break
             case .plist:
                 guard meta.className == nil, meta.chain == nil, meta.hints == nil else {
-                    throw fail("$plist takes no $class, $classes or $classhints", at: index)
+                    throw fail("$plist takes no $class, $classes or $classhints", at: object)
                 }
-                let kind = document.node(wrapper.node).kind
+                let kind = document.kind(wrapper.node)
                 guard kind == .array || kind == .object else { throw fail("$plist takes an array or an object", at: wrapper.node) }
             default:
                 // Single values: nothing below them to defer.
-                return try encodeWrapper(index, meta: meta, wrapper: wrapper)
+                return try encodeWrapper(object, meta: meta, wrapper: wrapper)
             }
         } else if meta.className == nil {
             // A plain JSON object: an NSDictionary with string keys.
             guard meta.id == nil, meta.chain == nil, meta.hints == nil else {
-                throw fail("an object with $id, $classes or $classhints needs $class or a value wrapper such as $dict", at: index)
+                throw fail("an object with $id, $classes or $classhints needs $class or a value wrapper such as $dict", at: object)
             }
         }
-        let uid = uidFor(index, meta: meta)
-        pending.append((index, uid))
+        let uid = uidFor(object, meta: meta)
+        pending.append((object, uid))
         return uid
     }
 
     /// Builds the content of every object handed a UID by `encodeObject`, last first; filling
     /// one may hand out more.
     private mutating func fillPending() throws(CodecError) {
-        while let (index, uid) = pending.popLast() {
-            currentNode = index
-            guard document.node(index).kind == .object else {
+        while let (value, uid) = pending.popLast() {
+            current = value
+            guard document.kind(value) == .object else {
                 let start = scratch.count
                 scratch.append(try tree.string(static: "NS.objects"))
-                scratch.append(try encodeElements(index))
+                scratch.append(try encodeElements(value))
                 try fillInstance(uid, meta: ObjectMeta(), defaultClass: FoundationClasses.defaultArrayClassName, pairsFrom: start, ownPairs: 1)
                 continue
             }
-            let meta = try document.meta(of: index)
+            let meta = try document.meta(of: value)
             guard let wrapper = meta.wrapper else {
                 if meta.className == nil {
-                    try fillDictionary(uid, meta: meta, members: index, allKeysData: false)
+                    try fillDictionary(uid, meta: meta, members: value, allKeysData: false)
                 } else {
-                    try fillGeneric(uid, index: index, meta: meta)
+                    try fillGeneric(uid, object: value, meta: meta)
                 }
                 continue
             }
@@ -252,7 +255,7 @@ struct ArchiveEncoder<Tree: PlistBuilding> {
             case .plist:
                 // As an `$objects` entry, a dictionary with `$class` would read back as a class
                 // instance. (Only `$$class` unescapes to it; a bare `$class` is refused as a key.)
-                if document.node(wrapper.node).kind == .object {
+                if document.kind(wrapper.node) == .object {
                     for member in document.members(of: wrapper.node) where document.stringEquals(member.key, "$$class") {
                         throw fail("a $plist dictionary cannot hold the key $class: it would read back as a class instance", at: member.key)
                     }
@@ -264,30 +267,28 @@ struct ArchiveEncoder<Tree: PlistBuilding> {
     }
 
     /// A class instance with its archived keys (in key context).
-    private mutating func fillGeneric(_ uid: Int, index: Int, meta: ObjectMeta) throws(CodecError) {
+    private mutating func fillGeneric(_ uid: Int, object: Value, meta: ObjectMeta) throws(CodecError) {
         let start = scratch.count
-        var key = index + 1
-        for _ in 0..<Int(document.node(index).count) {
-            let value = key + 1
-            if document.isDataKey(key) {
-                scratch.append(try dataKeyString(key))
-                scratch.append(try encodeKeyValue(value))
-            }
-            key = value + Int(document.node(value).size)
+        var cursor = document.children(of: object)
+        while let (key, value) = document.nextMember(&cursor) {
+            guard document.isDataKey(key) else { continue }
+            scratch.append(try dataKeyString(key))
+            scratch.append(try encodeKeyValue(value))
         }
         try fillInstance(uid, meta: meta, defaultClass: nil, pairsFrom: start, ownPairs: 0)
     }
 
-    private mutating func fillCollectionWrapper(_ uid: Int, meta: ObjectMeta, wrapper: (kind: ValueWrapper, node: Int)) throws(CodecError) {
-        guard document.node(wrapper.node).kind == .array else { throw fail("\(wrapper.kind.name) takes an array", at: wrapper.node) }
+    private mutating func fillCollectionWrapper(_ uid: Int, meta: ObjectMeta, wrapper: (kind: ValueWrapper, node: Value)) throws(CodecError) {
+        guard document.kind(wrapper.node) == .array else { throw fail("\(wrapper.kind.name) takes an array", at: wrapper.node) }
         let start = scratch.count
         switch wrapper.kind {
         case .orderedSet:
-            var element = wrapper.node + 1
-            for position in 0..<Int(document.node(wrapper.node).count) {
+            var cursor = document.children(of: wrapper.node)
+            var position = 0
+            while let element = document.nextElement(&cursor) {
                 scratch.append(try tree.string("NS.object.\(position)"))
                 scratch.append(try tree.uid(UInt64(encodeObject(element))))
-                element += Int(document.node(element).size)
+                position += 1
             }
             try fillInstance(uid, meta: meta, defaultClass: FoundationClasses.defaultOrderedSetClassName, pairsFrom: start, ownPairs: 0)
         default:
@@ -298,40 +299,37 @@ struct ArchiveEncoder<Tree: PlistBuilding> {
         }
     }
 
-    private mutating func fillDictWrapper(_ uid: Int, meta: ObjectMeta, wrapper: Int) throws(CodecError) {
-        let value = document.node(wrapper)
-        if value.kind == .object {
+    private mutating func fillDictWrapper(_ uid: Int, meta: ObjectMeta, wrapper: Value) throws(CodecError) {
+        switch document.kind(wrapper) {
+        case .object:
             try fillDictionary(uid, meta: meta, members: wrapper, allKeysData: true)
-        } else if value.kind == .array {
+        case .array:
             let start = scratch.count
-            var pair = wrapper + 1
-            for _ in 0..<Int(value.count) {
-                guard document.node(pair).kind == .array, document.node(pair).count == 2 else {
+            var pairs = document.children(of: wrapper)
+            while let pair = document.nextElement(&pairs) {
+                guard document.kind(pair) == .array, document.count(pair) == 2 else {
                     throw fail("$dict pairs are [key, value] arrays", at: pair)
                 }
-                scratch.append(try tree.uid(UInt64(encodeObject(pair + 1))))
-                scratch.append(try tree.uid(UInt64(encodeObject(pair + 1 + Int(document.node(pair + 1).size)))))
-                pair += Int(document.node(pair).size)
+                var cursor = document.children(of: pair)
+                scratch.append(try tree.uid(UInt64(encodeObject(document.nextElement(&cursor)!))))
+                scratch.append(try tree.uid(UInt64(encodeObject(document.nextElement(&cursor)!))))
             }
             try fillKeysAndObjects(uid, meta: meta, pairsFrom: start)
-        } else {
+        default:
             throw fail("$dict takes an object or an array of [key, value] pairs", at: wrapper)
         }
     }
 
-    /// An NSDictionary from the members of object `index`: its data keys (or, for `$dict`'s
+    /// An NSDictionary from the members of `object`: its data keys (or, for `$dict`'s
     /// object, all its keys, which must then be data keys).
-    private mutating func fillDictionary(_ uid: Int, meta: ObjectMeta, members index: Int, allKeysData: Bool) throws(CodecError) {
+    private mutating func fillDictionary(_ uid: Int, meta: ObjectMeta, members object: Value, allKeysData: Bool) throws(CodecError) {
         let start = scratch.count
-        var key = index + 1
         // No key repeats: the parser refuses repeated JSON keys, and unescaping `$$` is one to one.
-        for _ in 0..<Int(document.node(index).count) {
-            let value = key + 1
-            if allKeysData || document.isDataKey(key) {
-                scratch.append(try tree.uid(UInt64(unified(dataKeyString(key)))))
-                scratch.append(try tree.uid(UInt64(encodeObject(value))))
-            }
-            key = value + Int(document.node(value).size)
+        var cursor = document.children(of: object)
+        while let (key, value) = document.nextMember(&cursor) {
+            guard allKeysData || document.isDataKey(key) else { continue }
+            scratch.append(try tree.uid(UInt64(unified(dataKeyString(key)))))
+            scratch.append(try tree.uid(UInt64(encodeObject(value))))
         }
         try fillKeysAndObjects(uid, meta: meta, pairsFrom: start)
     }
@@ -351,50 +349,49 @@ struct ArchiveEncoder<Tree: PlistBuilding> {
 
     /// The wrappers of single values (`$string`, `$date`, `$uuid`, …), which do not recurse.
     @inline(never)
-    private mutating func encodeWrapper(_ index: Int, meta: ObjectMeta, wrapper: (kind: ValueWrapper, node: Int)) throws(CodecError) -> Int {
-        let value = document.node(wrapper.node)
+    private mutating func encodeWrapper(_ object: Value, meta: ObjectMeta, wrapper: (kind: ValueWrapper, node: Value)) throws(CodecError) -> Int {
         func requireNoClass() throws(CodecError) {
             guard meta.className == nil, meta.chain == nil, meta.hints == nil else {
-                throw fail("\(wrapper.kind.name) takes no $class, $classes or $classhints", at: index)
+                throw fail("\(wrapper.kind.name) takes no $class, $classes or $classhints", at: object)
             }
         }
         switch wrapper.kind {
         case .string:
-            guard value.kind == .string else { throw fail("$string takes a string", at: wrapper.node) }
+            guard document.kind(wrapper.node) == .string else { throw fail("$string takes a string", at: wrapper.node) }
             let text = try stringValue(wrapper.node)
             if meta.className != nil {
-                return try instance(index, meta: meta, defaultClass: nil, key: "NS.string", value: text)
+                return try instance(object, meta: meta, defaultClass: nil, key: "NS.string", value: text)
             }
-            return try scalarEntry(text, meta: meta, index: index)
+            return try scalarEntry(text, meta: meta, object: object)
         case .data:
             let bytes = try dataValue(wrapper.node)
             if meta.className != nil {
-                return try instance(index, meta: meta, defaultClass: nil, key: "NS.data", value: bytes)
+                return try instance(object, meta: meta, defaultClass: nil, key: "NS.data", value: bytes)
             }
-            return try scalarEntry(bytes, meta: meta, index: index)
+            return try scalarEntry(bytes, meta: meta, object: object)
         case .number:
             try requireNoClass()
-            return try scalarEntry(numberValue(wrapper.node), meta: meta, index: index)
+            return try scalarEntry(numberValue(wrapper.node), meta: meta, object: object)
         case .real:
             try requireNoClass()
-            return try scalarEntry(tree.real(document.nonFinite(wrapper.node)), meta: meta, index: index)
+            return try scalarEntry(tree.real(document.nonFinite(wrapper.node)), meta: meta, object: object)
         case .plistDate:
             try requireNoClass()
-            return try scalarEntry(tree.date(document.time(wrapper.node)), meta: meta, index: index)
+            return try scalarEntry(tree.date(document.time(wrapper.node)), meta: meta, object: object)
         case .date:
-            return try instance(index, meta: meta, defaultClass: "NSDate", key: "NS.time", value: tree.real(document.time(wrapper.node)))
+            return try instance(object, meta: meta, defaultClass: "NSDate", key: "NS.time", value: tree.real(document.time(wrapper.node)))
         case .uuid:
             let bytes = try document.uuidBytes(wrapper.node)
             let data = try bytes.withUnsafeBufferPointer { (buffer) throws(CodecError) -> UInt32 in try tree.data(buffer) }
-            return try instance(index, meta: meta, defaultClass: "NSUUID", key: "NS.uuidbytes", value: data)
+            return try instance(object, meta: meta, defaultClass: "NSUUID", key: "NS.uuidbytes", value: data)
         default:
-            throw fail("\(wrapper.kind.name) cannot stand for an object here (it belongs inside an instance's keys)", at: index)
+            throw fail("\(wrapper.kind.name) cannot stand for an object here (it belongs inside an instance's keys)", at: object)
         }
     }
 
     /// A new instance entry with one archived key; returns its UID.
-    private mutating func instance(_ index: Int, meta: ObjectMeta, defaultClass: StaticString?, key: StaticString, value: UInt32) throws(CodecError) -> Int {
-        let uid = uidFor(index, meta: meta)
+    private mutating func instance(_ object: Value, meta: ObjectMeta, defaultClass: StaticString?, key: StaticString, value: UInt32) throws(CodecError) -> Int {
+        let uid = uidFor(object, meta: meta)
         let start = scratch.count
         scratch.append(try tree.string(static: key))
         scratch.append(value)
@@ -402,71 +399,69 @@ struct ArchiveEncoder<Tree: PlistBuilding> {
         return uid
     }
 
-    /// Builds the plist array of UIDs for the elements of array `index`; returns the array.
-    private mutating func encodeElements(_ index: Int) throws(CodecError) -> UInt32 {
+    /// Builds the plist array of UIDs for the elements of `array`; returns the array.
+    private mutating func encodeElements(_ array: Value) throws(CodecError) -> UInt32 {
         let start = scratch.count
-        var element = index + 1
-        for _ in 0..<Int(document.node(index).count) {
+        var cursor = document.children(of: array)
+        while let element = document.nextElement(&cursor) {
             scratch.append(try tree.uid(UInt64(encodeObject(element))))
-            element += Int(document.node(element).size)
         }
-        let array = try tree.array(scratch[start...])
+        let built = try tree.array(scratch[start...])
         scratch.removeSubrange(start...)
-        return array
+        return built
     }
 
     // MARK: Key context
 
     /// Encodes the value of an instance's archived key: numbers and booleans inline,
     /// `$bytes` inline data, `$inline` anything inline, everything else a UID reference.
-    private mutating func encodeKeyValue(_ index: Int) throws(CodecError) -> UInt32 {
-        let node = document.node(index)
-        switch node.kind {
-        case .int, .uint, .real, .bool:
-            return try scalarNumber(index)
+    private mutating func encodeKeyValue(_ value: Value) throws(CodecError) -> UInt32 {
+        switch document.kind(value) {
+        case .number, .bool:
+            return try scalarNumber(value)
         case .object:
-            if let bytes = document.singleMember(index, named: "$bytes") { return try dataValue(bytes.value) }
-            if let real = document.singleMember(index, named: "$real") { return try tree.real(document.nonFinite(real.value)) }
-            if let inline = document.singleMember(index, named: "$inline") { return try encodeInlineBody(inline.value) }
-            return try tree.uid(UInt64(encodeObject(index)))
+            if let bytes = document.singleMember(value, named: "$bytes") { return try dataValue(bytes.value) }
+            if let real = document.singleMember(value, named: "$real") { return try tree.real(document.nonFinite(real.value)) }
+            if let inline = document.singleMember(value, named: "$inline") { return try encodeInlineBody(inline.value) }
+            return try tree.uid(UInt64(encodeObject(value)))
         default:
-            return try tree.uid(UInt64(encodeObject(index)))
+            return try tree.uid(UInt64(encodeObject(value)))
         }
     }
 
     /// The content of `$inline`: a plist value held in place.
-    private mutating func encodeInlineBody(_ index: Int) throws(CodecError) -> UInt32 {
-        if let leaf = try inlineLeaf(index) { return leaf }
-        return try encodeInlineContainers(index)
+    private mutating func encodeInlineBody(_ value: Value) throws(CodecError) -> UInt32 {
+        if let leaf = try inlineLeaf(value) { return leaf }
+        return try encodeInlineContainers(value)
     }
 
     /// An inline value that is not a container, or nil for an array or a dictionary.
-    private mutating func inlineLeaf(_ index: Int) throws(CodecError) -> UInt32? {
-        let node = document.node(index)
-        switch node.kind {
-        case .null: throw fail("$inline cannot hold null (a plist has no null)", at: index)
-        case .string: return try stringValue(index)
-        case .int, .uint, .real, .bool: return try scalarNumber(index)
+    private mutating func inlineLeaf(_ value: Value) throws(CodecError) -> UInt32? {
+        switch document.kind(value) {
+        case .null: throw fail("$inline cannot hold null (a plist has no null)", at: value)
+        case .string: return try stringValue(value)
+        case .number, .bool: return try scalarNumber(value)
         case .array: return nil
         case .object:
-            guard node.count == 1 else { return nil }
-            let (key, value) = (index + 1, index + 2)
-            if document.stringEquals(key, "$bytes") || document.stringEquals(key, "$data") { return try dataValue(value) }
-            if document.stringEquals(key, "$real") { return try tree.real(document.nonFinite(value)) }
-            if document.stringEquals(key, "$plistDate") { return try tree.date(document.time(value)) }
+            guard document.count(value) == 1 else { return nil }
+            var cursor = document.children(of: value)
+            let (key, inner) = document.nextMember(&cursor)!
+            if document.stringEquals(key, "$bytes") || document.stringEquals(key, "$data") { return try dataValue(inner) }
+            if document.stringEquals(key, "$real") { return try tree.real(document.nonFinite(inner)) }
+            if document.stringEquals(key, "$plistDate") { return try tree.date(document.time(inner)) }
             return nil
         }
     }
 
     /// An inline plist array or dictionary (the content of `$inline` or `$plist`), with any
     /// `$inline` containers nested in it, built children first with an explicit stack.
-    private mutating func encodeInlineContainers(_ root: Int) throws(CodecError) -> UInt32 {
+    private mutating func encodeInlineContainers(_ root: Value) throws(CodecError) -> UInt32 {
         typealias Frame = InlineContainerFrame
-        func open(_ index: Int) throws(CodecError) -> Frame {
-            if document.node(index).kind == .array {
-                return Frame(isArray: true, children: document.elements(of: index), keys: [])
+        func open(_ container: Value) throws(CodecError) -> Frame {
+            if document.kind(container) == .array {
+                return Frame(isArray: true, children: document.elements(of: container), keys: [])
             }
-            let members = document.members(of: index)
+            let members = document.members(of: container)
             var keys: [UInt32] = []
             for member in members { keys.append(try dataKeyString(member.key)) }
             return Frame(isArray: false, children: members.map(\.value), keys: keys)
@@ -502,18 +497,18 @@ struct ArchiveEncoder<Tree: PlistBuilding> {
         return objects.count - 1
     }
 
-    /// The UID for an object node: the one a forward `$ref` reserved, or a new one.
-    private mutating func uidFor(_ index: Int, meta: ObjectMeta) -> Int {
-        if meta.id != nil, let uid = uidOfNode[index] { return uid }
+    /// The UID for an object: the one a forward `$ref` reserved, or a new one.
+    private mutating func uidFor(_ object: Value, meta: ObjectMeta) -> Int {
+        if meta.id != nil, let uid = uidOfObject[object.offset] { return uid }
         let uid = reserve()
-        if meta.id != nil { uidOfNode[index] = uid }
+        if meta.id != nil { uidOfObject[object.offset] = uid }
         return uid
     }
 
     /// The entry for a plain value: shared with every equal bare value, unless it has an `$id`.
-    private mutating func scalarEntry(_ value: UInt32, meta: ObjectMeta, index: Int) throws(CodecError) -> Int {
+    private mutating func scalarEntry(_ value: UInt32, meta: ObjectMeta, object: Value) throws(CodecError) -> Int {
         if meta.id == nil { return unified(value) }
-        let uid = uidFor(index, meta: meta)
+        let uid = uidFor(object, meta: meta)
         objects[uid] = value
         return uid
     }
@@ -610,43 +605,44 @@ struct ArchiveEncoder<Tree: PlistBuilding> {
 
     // MARK: Values from the document
 
-    /// The plist string of string node `index`, interned straight from the document's text.
-    private mutating func stringValue(_ index: Int) throws(CodecError) -> UInt32 {
-        try document.string(index).withUnsafeBufferPointer { (buffer) throws(CodecError) -> UInt32 in try tree.string(buffer) }
+    /// The plist string of string `value`, interned straight from the document's text.
+    private mutating func stringValue(_ value: Value) throws(CodecError) -> UInt32 {
+        try document.withString(value) { (text) throws(CodecError) -> UInt32 in try tree.string(text) }
     }
 
-    /// The plist string of data key `keyNode`: `$$name` stands for `$name`; a key with a
-    /// single leading `$` belongs to the mapping and is refused here.
-    private mutating func dataKeyString(_ keyNode: Int) throws(CodecError) -> UInt32 {
-        let text = document.string(keyNode)
-        let escaped = text.first == UInt8(ascii: "$")
-        guard !escaped || text.dropFirst().first == UInt8(ascii: "$") else {
-            throw fail("key \(document.stringValue(keyNode)) starts with $; write a data key that starts with $ as $$", at: keyNode)
-        }
-        return try text.withUnsafeBufferPointer { (buffer) throws(CodecError) -> UInt32 in
-            try tree.string(UnsafeBufferPointer(rebasing: buffer[(escaped ? 1 : 0)...]))
-        }
-    }
-
-    private mutating func scalarNumber(_ index: Int) throws(CodecError) -> UInt32 {
-        let node = document.node(index)
-        switch node.kind {
-        case .int: return try tree.integer(PlistInteger(signed: Int64(bitPattern: node.bits)))
-        case .uint: return try tree.integer(PlistInteger(unsigned: node.bits))
-        case .real: return try tree.real(Double(bitPattern: node.bits))
-        case .bool: return try tree.bool(node.bits != 0)
-        default: throw fail("expected a number or a boolean", at: index)
+    /// The plist string of data key `key`: `$$name` stands for `$name`; a key with a single
+    /// leading `$` belongs to the mapping and is refused here.
+    private mutating func dataKeyString(_ key: Value) throws(CodecError) -> UInt32 {
+        try document.withString(key) { (text) throws(CodecError) -> UInt32 in
+            let escaped = text.first == UInt8(ascii: "$")
+            guard !escaped || (text.count > 1 && text[1] == UInt8(ascii: "$")) else {
+                throw fail("key \(String(decoding: text, as: UTF8.self)) starts with $; write a data key that starts with $ as $$", at: key)
+            }
+            return try tree.string(UnsafeBufferPointer(rebasing: text[(escaped ? 1 : 0)...]))
         }
     }
 
-    private mutating func numberValue(_ index: Int) throws(CodecError) -> UInt32 {
-        if let real = document.singleMember(index, named: "$real") { return try tree.real(document.nonFinite(real.value)) }
-        return try scalarNumber(index)
+    private mutating func scalarNumber(_ value: Value) throws(CodecError) -> UInt32 {
+        switch document.kind(value) {
+        case .bool: return try tree.bool(document.bool(value))
+        case .number:
+            switch document.number(value) {
+            case .signed(let integer): return try tree.integer(PlistInteger(signed: integer))
+            case .unsigned(let integer): return try tree.integer(PlistInteger(unsigned: integer))
+            case .real(let real): return try tree.real(real)
+            }
+        default: throw fail("expected a number or a boolean", at: value)
+        }
+    }
+
+    private mutating func numberValue(_ value: Value) throws(CodecError) -> UInt32 {
+        if let real = document.singleMember(value, named: "$real") { return try tree.real(document.nonFinite(real.value)) }
+        return try scalarNumber(value)
     }
 
     @inline(never)
-    private mutating func dataValue(_ index: Int) throws(CodecError) -> UInt32 {
-        let bytes = try document.base64Bytes(index)
+    private mutating func dataValue(_ value: Value) throws(CodecError) -> UInt32 {
+        let bytes = try document.base64Bytes(value)
         return try bytes.withUnsafeBufferPointer { (buffer) throws(CodecError) -> UInt32 in try tree.data(buffer) }
     }
 }
@@ -654,7 +650,7 @@ struct ArchiveEncoder<Tree: PlistBuilding> {
 /// One inline container being built by `ArchiveEncoder.encodeInlineContainers`.
 private struct InlineContainerFrame {
     var isArray: Bool
-    var children: [Int]
+    var children: [JSONDocument.Value]
     var keys: [UInt32]
     var values: [UInt32] = []
 }

@@ -57,7 +57,7 @@ enum DateText {
     }
 
     /// Reads `YYYY-MM-DDTHH:MM:SS[.f{1,9}]Z`. Nil for anything else.
-    static func parse(_ text: ArraySlice<UInt8>) -> Double? {
+    static func parse(_ text: some Collection<UInt8>) -> Double? {
         let chars = Array(text)
         guard chars.count >= 20, chars.last == UInt8(ascii: "Z") else { return nil }
         func number(_ start: Int, _ length: Int) -> Int64? {

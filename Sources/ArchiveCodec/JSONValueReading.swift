@@ -2,53 +2,54 @@
 /// base64 data and UUID text. Each refuses a value of the wrong shape with an error at its
 /// node.
 extension JSONDocument {
-    /// A real: a JSON number, or `{"$real": …}` text for NaN and the infinities.
-    func nonFinite(_ index: Int) throws(CodecError) -> Double {
-        let node = node(index)
-        if node.kind == .real { return Double(bitPattern: node.bits) }
-        guard node.kind == .string, let value = NonFiniteReal.value(stringValue(index)) else {
-            throw invalid("$real takes \"NaN\", \"NaN:\" and 16 hex digits of a NaN's bits, \"Infinity\" or \"-Infinity\"", at: index)
+    /// A real: a JSON real, or `{"$real": …}` text for NaN and the infinities.
+    func nonFinite(_ value: Value) throws(CodecError) -> Double {
+        if kind(value) == .number, case .real(let real) = number(value) { return real }
+        guard kind(value) == .string, let real = NonFiniteReal.value(stringValue(value)) else {
+            throw invalid("$real takes \"NaN\", \"NaN:\" and 16 hex digits of a NaN's bits, \"Infinity\" or \"-Infinity\"", at: value)
         }
-        return value
+        return real
     }
 
     /// A time given as ISO 8601 text, or seconds since 2001-01-01 as a number.
-    func time(_ index: Int) throws(CodecError) -> Double {
-        let node = node(index)
-        switch node.kind {
+    func time(_ value: Value) throws(CodecError) -> Double {
+        switch kind(value) {
         case .string:
-            guard let value = DateText.parse(string(index)) else {
-                throw invalid("expected a time like 2001-01-01T00:00:00Z (optionally with up to 9 fraction digits)", at: index)
+            guard let time = withString(value, { DateText.parse($0) }) else {
+                throw invalid("expected a time like 2001-01-01T00:00:00Z (optionally with up to 9 fraction digits)", at: value)
             }
-            return value
-        case .int: return Double(Int64(bitPattern: node.bits))
-        case .uint: return Double(node.bits)
-        case .real: return Double(bitPattern: node.bits)
+            return time
+        case .number:
+            switch number(value) {
+            case .signed(let seconds): return Double(seconds)
+            case .unsigned(let seconds): return Double(seconds)
+            case .real(let seconds): return seconds
+            }
         case .object:
-            if let real = singleMember(index, named: "$real") { return try nonFinite(real.value) }
-            throw invalid("expected a time as text or seconds since 2001", at: index)
-        default: throw invalid("expected a time as text or seconds since 2001", at: index)
+            if let real = singleMember(value, named: "$real") { return try nonFinite(real.value) }
+            throw invalid("expected a time as text or seconds since 2001", at: value)
+        default: throw invalid("expected a time as text or seconds since 2001", at: value)
         }
     }
 
     /// The bytes of base64 text (`$data`, `$bytes`).
-    func base64Bytes(_ index: Int) throws(CodecError) -> [UInt8] {
-        guard node(index).kind == .string else { throw invalid("expected base64 text", at: index) }
+    func base64Bytes(_ value: Value) throws(CodecError) -> [UInt8] {
+        guard kind(value) == .string else { throw invalid("expected base64 text", at: value) }
         var bytes: [UInt8] = []
-        let bad = string(index).withUnsafeBufferPointer { Base64.decode($0, into: &bytes) }
-        if let bad { throw invalid("invalid base64 at character \(bad)", at: index) }
+        let bad = withString(value) { Base64.decode($0, into: &bytes) }
+        if let bad { throw invalid("invalid base64 at character \(bad)", at: value) }
         return bytes
     }
 
     /// The 16 bytes of UUID text like E621E1F8-C36C-495A-93FC-0C247A3E6E5F.
-    func uuidBytes(_ index: Int) throws(CodecError) -> [UInt8] {
-        guard node(index).kind == .string, let bytes = Self.uuidBytes(string(index)) else {
-            throw invalid("$uuid takes text like E621E1F8-C36C-495A-93FC-0C247A3E6E5F", at: index)
+    func uuidBytes(_ value: Value) throws(CodecError) -> [UInt8] {
+        guard kind(value) == .string, let bytes = withString(value, { Self.uuidBytes($0) }) else {
+            throw invalid("$uuid takes text like E621E1F8-C36C-495A-93FC-0C247A3E6E5F", at: value)
         }
         return bytes
     }
 
-    static func uuidBytes(_ text: ArraySlice<UInt8>) -> [UInt8]? {
+    static func uuidBytes(_ text: some Collection<UInt8>) -> [UInt8]? {
         let chars = Array(text)
         guard chars.count == 36 else { return nil }
         var bytes: [UInt8] = []

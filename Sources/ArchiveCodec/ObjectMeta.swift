@@ -1,16 +1,17 @@
 /// The mapping's `$` keys of one JSON object, sorted out from its data keys (README.md,
-/// "JSON mapping"). Holds node indices only: reading it allocates nothing, so the encoder can
+/// "JSON mapping"). Holds value handles only: reading it allocates nothing, so the encoder can
 /// read it for every object, twice.
 struct ObjectMeta {
-    /// Value nodes of `$id`, `$ref`, `$class`, `$classes`, `$classhints`.
-    var id: Int?
-    var ref: Int?
-    var className: Int?
-    var chain: Int?
+    typealias Value = JSONDocument.Value
+    /// Values of `$id`, `$ref`, `$class`, `$classes`, `$classhints`.
+    var id: Value?
+    var ref: Value?
+    var className: Value?
+    var chain: Value?
     /// `$classes` is present (its value may be null: a class entry without `$classes`).
     var chainGiven = false
-    var hints: Int?
-    var wrapper: (kind: ValueWrapper, node: Int)?
+    var hints: Value?
+    var wrapper: (kind: ValueWrapper, node: Value)?
     /// Members that are data keys (plain, or `$$`-escaped).
     var dataKeyCount = 0
 }
@@ -45,57 +46,55 @@ private enum MetaKey {
 }
 
 extension JSONDocument {
-    /// An `invalidDocument` error at `node`, with its byte offset and JSON path.
-    func invalid(_ message: String, at node: Int) -> CodecError {
-        CodecError(.invalidDocument, message, byteOffset: Int(self.node(node).offset), jsonPath: path(to: node))
+    /// An `invalidDocument` error at `value`, with its byte offset and JSON path.
+    func invalid(_ message: String, at value: Value) -> CodecError {
+        CodecError(.invalidDocument, message, byteOffset: Int(value.offset), jsonPath: path(to: value))
     }
 
-    /// Whether string node `index` holds exactly `literal` (asked for nearly every member:
-    /// lengths first, then the bytes in place).
-    func stringEquals(_ index: Int, _ literal: StaticString) -> Bool {
-        let node = node(index)
-        let count = literal.utf8CodeUnitCount
-        guard node.kind == .string, Int(node.count) == count else { return false }
-        guard count > 0 else { return true }
-        guard literal.hasPointerRepresentation else { return string(index).elementsEqual(literal.description.utf8) }
-        return text.withUnsafeBufferPointer { text in
-            ByteStringTable.bytesEqual(text.baseAddress! + Int(node.start), literal.utf8Start, count: count)
+    /// Whether `value` is a string holding exactly `literal` (asked for nearly every
+    /// member: compared in place).
+    func stringEquals(_ value: Value, _ literal: StaticString) -> Bool {
+        guard kind(value) == .string else { return false }
+        return withString(value) { text in
+            guard text.count == literal.utf8CodeUnitCount else { return false }
+            guard text.count > 0 else { return true }
+            guard literal.hasPointerRepresentation else { return text.elementsEqual(literal.description.utf8) }
+            return ByteStringTable.bytesEqual(text.baseAddress!, literal.utf8Start, count: text.count)
         }
     }
 
-    /// Whether member key `index` is a data key: plain, or starting with `$$` (which stands
+    /// Whether member key `key` is a data key: plain, or starting with `$$` (which stands
     /// for a key starting with `$`). Any other key starting with `$` belongs to the mapping.
-    func isDataKey(_ index: Int) -> Bool {
-        let key = string(index)
-        return key.first != UInt8(ascii: "$") || key.dropFirst().first == UInt8(ascii: "$")
+    func isDataKey(_ key: Value) -> Bool {
+        withString(key) { text in text.first != UInt8(ascii: "$") || (text.count > 1 && text[1] == UInt8(ascii: "$")) }
     }
 
-    private func metaKey(_ index: Int) -> MetaKey? {
-        let key = string(index)
-        switch key.count {
-        case 3 where stringEquals(index, "$id"): return .id
-        case 4 where stringEquals(index, "$ref"): return .ref
-        case 4 where stringEquals(index, "$top"): return .topOnly
-        case 6 where stringEquals(index, "$class"): return .className
-        case 8 where stringEquals(index, "$classes"): return .classes
-        case 8 where stringEquals(index, "$version"), 9 where stringEquals(index, "$archiver"): return .topOnly
-        case 11 where stringEquals(index, "$classhints"): return .classHints
-        default:
-            for wrapper in ValueWrapper.allCases where wrapper.name.utf8CodeUnitCount == key.count && stringEquals(index, wrapper.name) {
-                return .wrapper(wrapper)
+    private func metaKey(_ key: Value) -> MetaKey? {
+        withString(key) { text in
+            func equals(_ literal: StaticString) -> Bool {
+                text.count == literal.utf8CodeUnitCount && ByteStringTable.bytesEqual(text.baseAddress!, literal.utf8Start, count: text.count)
             }
-            return nil
+            switch text.count {
+            case 3 where equals("$id"): return .id
+            case 4 where equals("$ref"): return .ref
+            case 4 where equals("$top"): return .topOnly
+            case 6 where equals("$class"): return .className
+            case 8 where equals("$classes"): return .classes
+            case 8 where equals("$version"), 9 where equals("$archiver"): return .topOnly
+            case 11 where equals("$classhints"): return .classHints
+            default:
+                for wrapper in ValueWrapper.allCases where equals(wrapper.name) { return .wrapper(wrapper) }
+                return nil
+            }
         }
     }
 
-    /// Reads and checks the `$` keys of object `index`.
-    func meta(of index: Int) throws(CodecError) -> ObjectMeta {
+    /// Reads and checks the `$` keys of object `object`.
+    func meta(of object: Value) throws(CodecError) -> ObjectMeta {
         var meta = ObjectMeta()
-        let memberCount = Int(node(index).count)
-        var key = index + 1  // members are walked in place
-        for _ in 0..<memberCount {
-            let value = key + 1
-            defer { key = value + Int(node(value).size) }
+        let memberCount = count(object)
+        var cursor = children(of: object)  // members are walked in place
+        while let (key, value) = nextMember(&cursor) {
             if isDataKey(key) {
                 meta.dataKeyCount += 1
                 continue
@@ -105,15 +104,15 @@ extension JSONDocument {
                 try checkID(value)
                 meta.id = value
             case .ref:
-                guard memberCount == 1 else { throw invalid("$ref stands alone in its object", at: index) }
+                guard memberCount == 1 else { throw invalid("$ref stands alone in its object", at: object) }
                 try checkID(value)
                 meta.ref = value
             case .className:
-                guard node(value).kind == .string, node(value).count > 0 else { throw invalid("$class takes a class name", at: value) }
+                guard kind(value) == .string, withString(value, { !$0.isEmpty }) else { throw invalid("$class takes a class name", at: value) }
                 meta.className = value
             case .classes:
                 meta.chainGiven = true
-                if node(value).kind != .null {
+                if kind(value) != .null {
                     try checkStringList(value)
                     meta.chain = value
                 }
@@ -130,36 +129,41 @@ extension JSONDocument {
             }
         }
         if let wrapper = meta.wrapper, meta.dataKeyCount > 0 {
-            throw invalid("\(wrapper.kind.name) objects hold no data keys", at: index)
+            throw invalid("\(wrapper.kind.name) objects hold no data keys", at: object)
         }
         return meta
     }
 
     /// `$id` and `$ref` values are integers or strings.
-    func checkID(_ index: Int) throws(CodecError) {
-        switch node(index).kind {
-        case .int, .uint, .string: return
-        default: throw CodecError(.invalidDocument, "$id and $ref take an integer or a string", byteOffset: Int(node(index).offset))
+    func checkID(_ value: Value) throws(CodecError) {
+        switch kind(value) {
+        case .string: return
+        case .number:
+            if case .real = number(value) { break }
+            return
+        default: break
         }
+        throw CodecError(.invalidDocument, "$id and $ref take an integer or a string", byteOffset: Int(value.offset))
     }
 
-    private func checkStringList(_ index: Int) throws(CodecError) {
-        guard node(index).kind == .array else { throw invalid("expected an array of class names", at: index) }
-        var element = index + 1
-        for _ in 0..<Int(node(index).count) {
-            guard node(element).kind == .string else { throw invalid("expected an array of class names", at: element) }
-            element += 1
+    private func checkStringList(_ list: Value) throws(CodecError) {
+        guard kind(list) == .array else { throw invalid("expected an array of class names", at: list) }
+        var cursor = children(of: list)
+        while let element = nextElement(&cursor) {
+            guard kind(element) == .string else { throw invalid("expected an array of class names", at: element) }
         }
     }
 
     /// The strings of an array checked by `meta(of:)` (`$classes`, `$classhints`).
-    func stringList(_ index: Int) -> [String] {
-        (0..<Int(node(index).count)).map { stringValue(index + 1 + $0) }
+    func stringList(_ list: Value) -> [String] {
+        elements(of: list).map(stringValue)
     }
 
-    /// The member `name` of object `index` when it is the only member, as (key, value).
-    func singleMember(_ index: Int, named name: StaticString) -> (key: Int, value: Int)? {
-        guard node(index).kind == .object, node(index).count == 1, stringEquals(index + 1, name) else { return nil }
-        return (index + 1, index + 2)
+    /// The member `name` of `object` when it is an object with that one member.
+    func singleMember(_ object: Value, named name: StaticString) -> (key: Value, value: Value)? {
+        guard kind(object) == .object, count(object) == 1 else { return nil }
+        var cursor = children(of: object)
+        guard let member = nextMember(&cursor), stringEquals(member.key, name) else { return nil }
+        return member
     }
 }

@@ -1,0 +1,193 @@
+/// Byte-level reading of JSON text shared by `JSONParser` (which validates) and
+/// `JSONDocument` (which reads again what the parser accepted). Functions that take
+/// validated text say so: they do not check bounds the grammar already guarantees.
+enum JSONText {
+    /// Whitespace, `,` and `:`: in validated text, what lies between one value (or key) and
+    /// the next.
+    @inline(__always)
+    static func isSeparator(_ byte: UInt8) -> Bool {
+        byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 || byte == UInt8(ascii: ",") || byte == UInt8(ascii: ":")
+    }
+
+    @inline(__always)
+    static func isWhitespace(_ byte: UInt8) -> Bool {
+        byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09
+    }
+
+    /// Just past the validated scalar (string, number, literal) starting at `position`.
+    static func scalarEnd(_ source: UnsafeBufferPointer<UInt8>, at position: Int) -> Int {
+        switch source[position] {
+        case UInt8(ascii: "\""): return stringSpan(source, quote: position).end + 1
+        case UInt8(ascii: "t"), UInt8(ascii: "n"): return position + 4
+        case UInt8(ascii: "f"): return position + 5
+        default:
+            var end = position + 1
+            while end < source.count, isNumberByte(source[end]) { end += 1 }
+            return end
+        }
+    }
+
+    @inline(__always)
+    private static func isNumberByte(_ byte: UInt8) -> Bool {
+        (byte >= 0x30 && byte <= 0x39) || byte == UInt8(ascii: ".") || byte == UInt8(ascii: "e") || byte == UInt8(ascii: "E")
+            || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "+")
+    }
+
+    /// The content of the validated string whose opening quote is at `quote`: from `start`
+    /// to the closing quote at `end`, and whether it holds escapes.
+    static func stringSpan(_ source: UnsafeBufferPointer<UInt8>, quote: Int) -> (start: Int, end: Int, escaped: Bool) {
+        var position = quote + 1
+        var escaped = false
+        while true {
+            let byte = source[position]
+            if byte == UInt8(ascii: "\"") { return (quote + 1, position, escaped) }
+            if byte == UInt8(ascii: "\\") {
+                escaped = true
+                position += 2  // the escaped character is never the closing quote
+            } else {
+                position += 1
+            }
+        }
+    }
+
+    /// What went wrong with an escape sequence.
+    enum EscapeProblem: Error {
+        case unterminated, invalid, truncatedUnicode, invalidUnicode, unpairedHigh, unpairedLow
+
+        var message: String {
+            switch self {
+            case .unterminated: "unterminated escape"
+            case .invalid: "invalid escape"
+            case .truncatedUnicode: "truncated \\u escape"
+            case .invalidUnicode: "invalid \\u escape"
+            case .unpairedHigh: "unpaired high surrogate escape"
+            case .unpairedLow: "unpaired low surrogate escape"
+            }
+        }
+    }
+
+    /// The escape sequence whose backslash is at `position`: the Unicode scalar it stands
+    /// for and how many source bytes it takes (a surrogate pair written as two `\u`
+    /// escapes is one scalar).
+    static func escape(_ source: UnsafeBufferPointer<UInt8>, at position: Int) throws(EscapeProblem) -> (scalar: UInt32, length: Int) {
+        guard position + 1 < source.count else { throw .unterminated }
+        switch source[position + 1] {
+        case UInt8(ascii: "\""): return (0x22, 2)
+        case UInt8(ascii: "\\"): return (0x5C, 2)
+        case UInt8(ascii: "/"): return (0x2F, 2)
+        case UInt8(ascii: "b"): return (0x08, 2)
+        case UInt8(ascii: "f"): return (0x0C, 2)
+        case UInt8(ascii: "n"): return (0x0A, 2)
+        case UInt8(ascii: "r"): return (0x0D, 2)
+        case UInt8(ascii: "t"): return (0x09, 2)
+        case UInt8(ascii: "u"):
+            let unit = try hex4(source, at: position + 2)
+            if unit >= 0xDC00 && unit < 0xE000 { throw .unpairedLow }
+            guard unit >= 0xD800 && unit < 0xDC00 else { return (unit, 6) }
+            guard position + 7 < source.count, source[position + 6] == UInt8(ascii: "\\"), source[position + 7] == UInt8(ascii: "u") else {
+                throw .unpairedHigh
+            }
+            let low = try hex4(source, at: position + 8)
+            guard low >= 0xDC00 && low < 0xE000 else { throw .unpairedHigh }
+            return (0x10000 + ((unit - 0xD800) << 10) + (low - 0xDC00), 12)
+        default:
+            throw .invalid
+        }
+    }
+
+    private static func hex4(_ source: UnsafeBufferPointer<UInt8>, at start: Int) throws(EscapeProblem) -> UInt32 {
+        guard start + 4 <= source.count else { throw .truncatedUnicode }
+        var value: UInt32 = 0
+        for position in start..<(start + 4) {
+            let byte = source[position]
+            let digit: UInt32
+            switch byte {
+            case 0x30...0x39: digit = UInt32(byte - 0x30)
+            case 0x41...0x46: digit = UInt32(byte - 0x41 + 10)
+            case 0x61...0x66: digit = UInt32(byte - 0x61 + 10)
+            default: throw .invalidUnicode
+            }
+            value = value << 4 | digit
+        }
+        return value
+    }
+
+    /// Appends the unescaped UTF-8 of the validated string content starting at `start`.
+    static func unescape(_ source: UnsafeBufferPointer<UInt8>, from start: Int, into text: inout [UInt8]) {
+        var position = start
+        var runStart = start
+        while true {
+            let byte = source[position]
+            if byte == UInt8(ascii: "\"") { break }
+            guard byte == UInt8(ascii: "\\") else {
+                position += 1
+                continue
+            }
+            text.append(contentsOf: UnsafeBufferPointer(rebasing: source[runStart..<position]))
+            // Validated: the escape is well formed. U+FFFD keeps a broken invariant visible.
+            let (scalar, length) = (try? escape(source, at: position)) ?? (0xFFFD, 2)
+            UTF8Encoding.append(scalar: scalar, to: &text)
+            position += length
+            runStart = position
+        }
+        text.append(contentsOf: UnsafeBufferPointer(rebasing: source[runStart..<position]))
+    }
+}
+
+/// A JSON number as the mapping reads it: an integer that fits 64 bits signed, one that
+/// needs the unsigned range, or a real.
+enum JSONNumber: Equatable {
+    case signed(Int64), unsigned(UInt64), real(Double)
+
+    /// Reads and checks the number at `start` against JSON's grammar; returns it and where
+    /// it ends. Integers outside −2^63 … 2^64−1 and reals outside a double's range are
+    /// refused, not rounded.
+    static func read(_ source: UnsafeBufferPointer<UInt8>, at start: Int) throws(CodecError) -> (number: JSONNumber, end: Int) {
+        var position = start
+        func fail(_ message: String) -> CodecError { CodecError(.malformedJSON, message, byteOffset: start) }
+        func digits() -> Int {
+            let first = position
+            while position < source.count, source[position] >= 0x30, source[position] <= 0x39 { position += 1 }
+            return position - first
+        }
+        let negative = source[position] == UInt8(ascii: "-")
+        if negative { position += 1 }
+        guard position < source.count, source[position] >= 0x30, source[position] <= 0x39 else { throw fail("invalid number") }
+        if source[position] == 0x30 {
+            position += 1
+        } else {
+            _ = digits()
+        }
+        var isReal = false
+        if position < source.count, source[position] == UInt8(ascii: ".") {
+            position += 1
+            guard digits() > 0 else { throw fail("invalid number: digits must follow '.'") }
+            isReal = true
+        }
+        if position < source.count, source[position] == UInt8(ascii: "e") || source[position] == UInt8(ascii: "E") {
+            position += 1
+            if position < source.count, source[position] == UInt8(ascii: "+") || source[position] == UInt8(ascii: "-") {
+                position += 1
+            }
+            guard digits() > 0 else { throw fail("invalid number: digits must follow the exponent") }
+            isReal = true
+        }
+        // Up to 18 digits cannot overflow: read them directly, without building text.
+        let magnitudeDigits = position - start - (negative ? 1 : 0)
+        if !isReal, magnitudeDigits <= 18 {
+            var magnitude: Int64 = 0
+            for offset in (negative ? start + 1 : start)..<position { magnitude = magnitude &* 10 &+ Int64(source[offset] &- 0x30) }
+            return (.signed(negative ? -magnitude : magnitude), position)
+        }
+        let text = String(decoding: UnsafeBufferPointer(rebasing: source[start..<position]), as: UTF8.self)
+        if isReal {
+            guard let value = Double(text), value.isFinite else {
+                throw CodecError(.invalidDocument, "real \(text.prefix(40)) is outside the range of a double", byteOffset: start)
+            }
+            return (.real(value), position)
+        }
+        if let value = Int64(text) { return (.signed(value), position) }
+        if !negative, let value = UInt64(text) { return (.unsigned(value), position) }
+        throw CodecError(.invalidDocument, "integer \(text.prefix(40)) is outside −2^63 … 2^64−1", byteOffset: start)
+    }
+}
