@@ -146,17 +146,12 @@ struct ArchiveEncoder<Tree: PlistBuilding> {
 
     /// Finds every `$id` first, so that `$ref`s may point forward as well as back.
     private mutating func collectIDs() throws(CodecError) {
-        for (index, entry) in document.containers.enumerated() where document.source[Int(entry.start)] == UInt8(ascii: "{") {
-            let object = Value(offset: entry.start, container: UInt32(index))
-            var cursor = document.children(of: object)
-            while let (key, value) = document.nextMember(&cursor) {
-                guard document.stringEquals(key, "$id") else { continue }
-                let id = try idKey(value)
-                guard objectOfID[id] == nil else {
-                    throw CodecError(.invalidDocument, "$id \(id.description) is defined twice", byteOffset: Int(value.offset))
-                }
-                objectOfID[id] = object
+        for (object, value) in document.notedMembers {
+            let id = try idKey(value)
+            guard objectOfID[id] == nil else {
+                throw CodecError(.invalidDocument, "$id \(id.description) is defined twice", byteOffset: Int(value.offset))
             }
+            objectOfID[id] = object
         }
     }
 

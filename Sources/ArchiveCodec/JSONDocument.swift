@@ -19,10 +19,23 @@ public struct JSONDocument: Sendable {
     struct Value: Equatable {
         /// First byte of the value in the source (a string's opening quote).
         let offset: UInt32
-        /// Index in `containers` for arrays and objects; `scalar` otherwise.
-        let container: UInt32
+        /// Arrays and objects: their entry in `containers`. Scalars: their length in the
+        /// source, with `escapedBit` set for a string that holds escapes.
+        let payload: UInt32
 
-        static let scalar = UInt32.max
+        static let escapedBit: UInt32 = 1 << 31
+
+        init(offset: UInt32, payload: UInt32) {
+            self.offset = offset
+            self.payload = payload
+        }
+
+        init(offset: Int, scalarEnd end: Int, escaped: Bool) {
+            self.offset = UInt32(offset)
+            payload = UInt32(end - offset) | (escaped ? Self.escapedBit : 0)
+        }
+
+        var container: Int { Int(payload) }
     }
 
     /// An array or an object. Entries are in document order, so the containers nested in
@@ -58,19 +71,26 @@ public struct JSONDocument: Sendable {
     /// Values in the document, member keys not counted.
     let valueCount: Int
 
+    /// Every member whose key is `notedKey`, as (object, value), in document order.
+    let notedMembers: [(object: Value, value: Value)]
+
+    /// The key the parser lists members of: the archive mapping finds every `$id` before it
+    /// encodes anything, and this saves it a pass over the whole document.
+    static let notedKey: StaticString = "$id"
+
     public init(parsing bytes: [UInt8]) throws(CodecError) {
         guard bytes.count <= Self.maximumSize else {
             throw CodecError(.limitExceeded, "JSON document larger than 1 GiB", found: bytes.count, limit: Self.maximumSize)
         }
         let index = try bytes.withUnsafeBufferPointer { (buffer) throws(CodecError) -> JSONParser.Index in
-            var parser = JSONParser(source: buffer)
+            var parser = JSONParser(source: buffer, notingKey: Self.notedKey)
             return try parser.parse()
         }
         source = bytes
         containers = index.containers
         depth = index.depth
         valueCount = index.valueCount
-        try checkDuplicateKeys()
+        notedMembers = index.noted
     }
 
     // MARK: Values
@@ -78,6 +98,16 @@ public struct JSONDocument: Sendable {
     var root: Value {
         var cursor = Cursor(position: 0, nextContainer: 0, remaining: 1)
         return nextElement(&cursor)!
+    }
+
+    /// The object at index entry `container`.
+    func container(_ container: Int) -> Value {
+        Value(offset: containers[container].start, payload: UInt32(container))
+    }
+
+    func isContainer(_ value: Value) -> Bool {
+        let byte = source[Int(value.offset)]
+        return byte == UInt8(ascii: "{") || byte == UInt8(ascii: "[")
     }
 
     func kind(_ value: Value) -> Kind {
@@ -93,7 +123,7 @@ public struct JSONDocument: Sendable {
 
     /// Elements of an array, members of an object; 0 for scalars.
     func count(_ value: Value) -> Int {
-        value.container == Value.scalar ? 0 : Int(containers[Int(value.container)].count)
+        isContainer(value) ? Int(containers[value.container].count) : 0
     }
 
     func bool(_ value: Value) -> Bool { source[Int(value.offset)] == UInt8(ascii: "t") }
@@ -109,9 +139,9 @@ public struct JSONDocument: Sendable {
 
     /// A cursor before the first child of container `value`.
     func children(of value: Value) -> Cursor {
-        guard value.container != Value.scalar else { return Cursor(position: 0, nextContainer: 0, remaining: 0) }
-        let entry = containers[Int(value.container)]
-        return Cursor(position: Int(entry.start) + 1, nextContainer: value.container + 1, remaining: entry.count)
+        guard isContainer(value) else { return Cursor(position: 0, nextContainer: 0, remaining: 0) }
+        let entry = containers[value.container]
+        return Cursor(position: Int(entry.start) + 1, nextContainer: value.payload + 1, remaining: entry.count)
     }
 
     /// The next element of an array (or the next key or value of an object, one at a time).
@@ -140,10 +170,11 @@ public struct JSONDocument: Sendable {
                 let entry = containers[Int(container)]
                 cursor.nextContainer += 1 + entry.descendants
                 cursor.position = Int(entry.end)
-                return Value(offset: UInt32(position), container: container)
+                return Value(offset: UInt32(position), payload: container)
             }
-            cursor.position = JSONText.scalarEnd(source, at: position)
-            return Value(offset: UInt32(position), container: Value.scalar)
+            let (end, escaped) = JSONText.scalarEnd(source, at: position)
+            cursor.position = end
+            return Value(offset: position, scalarEnd: end, escaped: escaped)
         }
     }
 
@@ -174,12 +205,8 @@ public struct JSONDocument: Sendable {
     ) throws(Failure) -> Result {
         try source.withUnsafeBufferPointer { (source) throws(Failure) -> Result in
             let start = Int(value.offset) + 1
-            var position = start
-            while true {
-                let byte = source[position]
-                if byte == UInt8(ascii: "\"") { return try body(UnsafeBufferPointer(rebasing: source[start..<position])) }
-                if byte == UInt8(ascii: "\\") { break }
-                position += 1
+            if value.payload & Value.escapedBit == 0 {
+                return try body(UnsafeBufferPointer(rebasing: source[start..<(start + Int(value.payload) - 2)]))
             }
             var text: [UInt8] = []
             JSONText.unescape(source, from: start, into: &text)
@@ -190,51 +217,6 @@ public struct JSONDocument: Sendable {
     func stringValue(_ value: Value) -> String { withString(value) { String(decoding: $0, as: UTF8.self) } }
 
     func stringBytes(_ value: Value) -> [UInt8] { withString(value) { Array($0) } }
-
-    // MARK: Checks
-
-    /// Objects that repeat a key are refused: which value wins is unspecified (RFC 8259 §4),
-    /// and an archive dictionary cannot hold a key twice. Small objects are checked pairwise,
-    /// larger ones through a randomly seeded hash set.
-    private func checkDuplicateKeys() throws(CodecError) {
-        var seen = Set<[UInt8]>()
-        var keys: [Value] = []
-        for (index, entry) in containers.enumerated() where entry.count >= 2 && source[Int(entry.start)] == UInt8(ascii: "{") {
-            let object = Value(offset: entry.start, container: UInt32(index))
-            keys.removeAll(keepingCapacity: true)
-            var cursor = children(of: object)
-            while let member = nextMember(&cursor) { keys.append(member.key) }
-            if keys.count <= 12 {
-                for second in 1..<keys.count {
-                    for first in 0..<second where sameString(keys[first], keys[second]) {
-                        throw repeatedKey(keys[second])
-                    }
-                }
-            } else {
-                seen.removeAll(keepingCapacity: true)
-                for key in keys where !seen.insert(stringBytes(key)).inserted {
-                    throw repeatedKey(key)
-                }
-            }
-        }
-    }
-
-    private func repeatedKey(_ key: Value) -> CodecError {
-        CodecError(.malformedJSON, "an object repeats the key \"\(stringValue(key))\"", byteOffset: Int(key.offset))
-    }
-
-    /// Whether two strings have the same text, compared in the source when neither holds an
-    /// escape.
-    private func sameString(_ first: Value, _ second: Value) -> Bool {
-        let plain = source.withUnsafeBufferPointer { source -> Bool? in
-            let one = JSONText.stringSpan(source, quote: Int(first.offset))
-            let two = JSONText.stringSpan(source, quote: Int(second.offset))
-            guard !one.escaped, !two.escaped else { return nil }
-            return one.end - one.start == two.end - two.start
-                && ByteStringTable.bytesEqual(source.baseAddress! + one.start, source.baseAddress! + two.start, count: one.end - one.start)
-        }
-        return plain ?? (stringBytes(first) == stringBytes(second))
-    }
 
     // MARK: Locations
 

@@ -1,19 +1,33 @@
 /// Validates JSON text and indexes its containers for `JSONDocument`. Iterative: the open
 /// containers are an explicit stack, so any nesting up to `JSONDocument.maximumNesting` is
-/// safe for the thread's stack. Scalars are checked and skipped, not stored.
+/// safe for the thread's stack. Scalars are checked and skipped, not stored. Objects that
+/// repeat a key are refused when they close: which value wins is unspecified (RFC 8259 §4),
+/// and an archive dictionary cannot hold a key twice.
 struct JSONParser {
+    typealias Value = JSONDocument.Value
+
     /// What parsing leaves behind.
     struct Index {
         var containers: [JSONDocument.Container] = []
         var depth = 0
         var valueCount = 0
+        var noted: [(object: Value, value: Value)] = []
     }
 
     private let source: UnsafeBufferPointer<UInt8>
+    private let notedKey: StaticString
     private var position = 0
     private var index = Index()
+    /// Keys of the objects open now, innermost last (each `Open` knows where its own begin).
+    private var keys: [Value] = []
+    /// The object whose member named `notedKey` is being read, if one is.
+    private var noting: Int?
+    private var seen = Set<[UInt8]>()
 
-    init(source: UnsafeBufferPointer<UInt8>) { self.source = source }
+    init(source: UnsafeBufferPointer<UInt8>, notingKey: StaticString) {
+        self.source = source
+        notedKey = notingKey
+    }
 
     private func fail(_ message: String, at offset: Int? = nil) -> CodecError {
         CodecError(.malformedJSON, message, byteOffset: offset ?? position)
@@ -23,10 +37,12 @@ struct JSONParser {
         while position < source.count, JSONText.isWhitespace(source[position]) { position += 1 }
     }
 
-    /// Containers open at this moment, with whether they are objects.
+    /// Containers open at this moment, with whether they are objects and where their keys
+    /// begin in `keys`.
     private struct Open {
         var container: Int
         var isObject: Bool
+        var firstKey: Int
     }
 
     mutating func parse() throws(CodecError) -> Index {
@@ -44,7 +60,9 @@ struct JSONParser {
                 guard position < source.count, source[position] == UInt8(ascii: "\"") else {
                     throw fail("expected a string key")
                 }
-                try skipString()
+                let key = try skipString()
+                keys.append(key)
+                if isNotedKey(key) { noting = open.container }
                 skipWhitespace()
                 guard position < source.count, source[position] == UInt8(ascii: ":") else {
                     throw fail("expected ':' after an object key")
@@ -62,20 +80,20 @@ struct JSONParser {
                 }
                 let container = index.containers.count
                 index.containers.append(JSONDocument.Container(start: UInt32(position), end: 0, count: 0, descendants: 0))
-                stack.append(Open(container: container, isObject: isObject))
+                note(Value(offset: UInt32(position), payload: UInt32(container)))
+                stack.append(Open(container: container, isObject: isObject, firstKey: keys.count))
                 index.depth = max(index.depth, stack.count)
                 position += 1
                 skipWhitespace()
                 let closer = isObject ? UInt8(ascii: "}") : UInt8(ascii: "]")
                 if position < source.count && source[position] == closer {
                     position += 1
-                    stack.removeLast()
-                    close(container)
+                    try close(stack.removeLast())
                 } else {
                     continue
                 }
             } else {
-                try skipScalar()
+                note(try skipScalar())
             }
             // After a complete value: a comma continues the container, a closer ends it.
             while true {
@@ -96,19 +114,75 @@ struct JSONParser {
                     throw fail(open.isObject ? "expected ',' or '}'" : "expected ',' or ']'")
                 }
                 position += 1
-                stack.removeLast()
-                close(open.container)
+                try close(stack.removeLast())
             }
         }
     }
 
-    /// Records the end of `container`, whose closer was just consumed.
-    private mutating func close(_ container: Int) {
+    /// Records the end of container `open`, whose closer was just consumed, and checks an
+    /// object's keys: small objects pairwise, larger ones through a randomly seeded hash set.
+    private mutating func close(_ open: Open) throws(CodecError) {
+        let container = open.container
         index.containers[container].end = UInt32(position)
         index.containers[container].descendants = UInt32(index.containers.count - container - 1)
+        guard open.isObject else { return }
+        defer { keys.removeSubrange(open.firstKey...) }
+        let count = keys.count - open.firstKey
+        if count <= 12 {
+            for second in open.firstKey..<keys.count {
+                for first in open.firstKey..<second where sameText(keys[first], keys[second]) {
+                    throw repeatedKey(keys[second])
+                }
+            }
+        } else {
+            seen.removeAll(keepingCapacity: true)
+            for key in keys[open.firstKey...] where !seen.insert(text(of: key)).inserted {
+                throw repeatedKey(key)
+            }
+        }
     }
 
-    private mutating func skipScalar() throws(CodecError) {
+    private func repeatedKey(_ key: Value) -> CodecError {
+        CodecError(.malformedJSON, "an object repeats the key \"\(String(decoding: text(of: key), as: UTF8.self))\"", byteOffset: Int(key.offset))
+    }
+
+    /// The unescaped text of string `key`.
+    private func text(of key: Value) -> [UInt8] {
+        let start = Int(key.offset) + 1
+        guard key.payload & Value.escapedBit != 0 else { return Array(source[start..<(start + Int(key.payload) - 2)]) }
+        var text: [UInt8] = []
+        JSONText.unescape(source, from: start, into: &text)
+        return text
+    }
+
+    /// Whether two strings have the same text: compared in the source when neither holds an
+    /// escape (an escaped string can equal a plain one only if it is no longer).
+    private func sameText(_ first: Value, _ second: Value) -> Bool {
+        if (first.payload | second.payload) & Value.escapedBit == 0 {
+            return first.payload == second.payload
+                && ByteStringTable.bytesEqual(source.baseAddress! + Int(first.offset), source.baseAddress! + Int(second.offset), count: Int(first.payload))
+        }
+        return text(of: first) == text(of: second)
+    }
+
+    private func isNotedKey(_ key: Value) -> Bool {
+        let length = notedKey.utf8CodeUnitCount
+        if key.payload & Value.escapedBit == 0 {
+            return Int(key.payload) == length + 2
+                && ByteStringTable.bytesEqual(source.baseAddress! + Int(key.offset) + 1, notedKey.utf8Start, count: length)
+        }
+        return text(of: key).elementsEqual(UnsafeBufferPointer(start: notedKey.utf8Start, count: length))
+    }
+
+    /// Lists `value` if it is the value of a noted member.
+    private mutating func note(_ value: Value) {
+        guard let object = noting else { return }
+        noting = nil
+        index.noted.append((JSONDocument.Value(offset: index.containers[object].start, payload: UInt32(object)), value))
+    }
+
+    private mutating func skipScalar() throws(CodecError) -> Value {
+        let start = position
         func literal(_ word: StaticString) -> Bool {
             word.withUTF8Buffer { text in
                 guard source.count - position >= text.count else { return false }
@@ -120,7 +194,7 @@ struct JSONParser {
         let byte = source[position]
         switch byte {
         case UInt8(ascii: "\""):
-            try skipString()
+            return try skipString()
         case UInt8(ascii: "t"), UInt8(ascii: "f"), UInt8(ascii: "n"):
             guard literal("true") || literal("false") || literal("null") else { throw fail("invalid literal") }
         case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
@@ -128,19 +202,32 @@ struct JSONParser {
         default:
             throw fail("unexpected character '\(Unicode.Scalar(byte))'")
         }
+        return Value(offset: start, scalarEnd: position, escaped: false)
     }
 
     /// Checks the string at the opening quote: UTF-8, no raw control characters, escapes
-    /// well formed (surrogates paired).
-    private mutating func skipString() throws(CodecError) {
+    /// well formed (surrogates paired). Runs of plain ASCII are passed eight bytes at a time.
+    private mutating func skipString() throws(CodecError) -> Value {
         let quote = position
+        var escaped = false
         position += 1
+        let raw = UnsafeRawPointer(source.baseAddress!)
         while true {
+            while position + 8 <= source.count {
+                let word = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: position, as: UInt64.self))
+                let marks = JSONText.bytesEqual(word, UInt8(ascii: "\"")) | JSONText.bytesEqual(word, UInt8(ascii: "\\"))
+                    | JSONText.bytesBelow(word, 0x20) | (word & 0x8080_8080_8080_8080)
+                if marks != 0 {
+                    position += marks.trailingZeroBitCount / 8
+                    break
+                }
+                position += 8
+            }
             guard position < source.count else { throw fail("unterminated string", at: quote) }
             let byte = source[position]
             if byte == UInt8(ascii: "\"") {
                 position += 1
-                return
+                return Value(offset: quote, scalarEnd: position, escaped: escaped)
             }
             if byte == UInt8(ascii: "\\") {
                 do {
@@ -148,6 +235,7 @@ struct JSONParser {
                 } catch {
                     throw fail(error.message)
                 }
+                escaped = true
                 continue
             }
             if byte < 0x20 { throw fail("unescaped control character in string") }

@@ -1,0 +1,77 @@
+@testable import ArchiveCodec
+import XCTest
+
+/// `JSONDocument` keeps the source and reads scalars from it when reached: escapes, string
+/// ends, number ends and error locations must come out the same wherever a value sits.
+final class JSONDocumentTests: XCTestCase {
+    private func archive(_ json: String, file: StaticString = #filePath, line: UInt = #line) throws -> [UInt8] {
+        try JSONDocument(parsing: Array(json.utf8)).archive(format: .binary)
+    }
+
+    func testEscapedTextEncodesLikeItsPlainForm() throws {
+        let pairs = [
+            (#"{"$class":"Pl\u0061yer","n\u0061me":"Ann\n\"Q\" \\ \/","$id":"p\u00e9","me":{"$ref":"pé"}}"#,
+             "{\"$class\":\"Player\",\"name\":\"Ann\\n\\\"Q\\\" \\\\ /\",\"$id\":\"pé\",\"me\":{\"$ref\":\"pé\"}}"),
+            // `$id` written with an escape is still found before encoding starts.
+            (#"{"$class":"A","\u0024id":7,"self":{"$ref":7}}"#, #"{"$class":"A","$id":7,"self":{"$ref":7}}"#),
+            (#"{"k\ud83d\ude00":["\u0000","\t\u001f",{"$string":"\ud834\udd1e"}]}"#, "{\"k😀\":[\"\\u0000\",\"\\t\\u001f\",{\"$string\":\"𝄞\"}]}"),
+            (" \n{ \"a\" : [ 1 , -2.5e3 , 18446744073709551615 , true , null ] , \"b\" : { } , \"c\" : [ ] } \t",
+             #"{"a":[1,-2500.0,18446744073709551615,true,null],"b":{},"c":[]}"#),
+        ]
+        for (escaped, plain) in pairs {
+            XCTAssertEqual(try archive(escaped), try archive(plain), escaped)
+        }
+    }
+
+    func testScalarDocuments() throws {
+        for json in ["5", " -12 ", "\"text\"", "\"t\\u00e9xt\"", "true", "false", "1.5", "18446744073709551615"] {
+            let archive = try KeyedArchive(parsing: archive(json))
+            let back = try archive.json(view: .readable, pretty: false)
+            XCTAssertEqual(try archive.difference(from: KeyedArchive(parsing: JSONDocument(parsing: back).archive(format: .binary))), nil, json)
+        }
+    }
+
+    func testErrorsPointAtTheValueAfterTrickyStrings() throws {
+        let json = #"{"a\"]},[":["x\\",{"\\":"}"},{"$class":5}]}"#
+        let bytes = Array(json.utf8)
+        XCTAssertThrowsError(try JSONDocument(parsing: bytes).archive(format: .binary)) { error in
+            let error = error as! CodecError
+            XCTAssertEqual(error.byteOffset, bytes.firstIndex(of: UInt8(ascii: "5")), "\(error)")
+            XCTAssertEqual(error.jsonPath, #"$["a"]},["][2].$class"#, "\(error)")
+        }
+    }
+
+    func testRepeatedKeysFoundInEveryObjectSize() {
+        let wide = (0..<40).map { "\"k\($0)\":0" }
+        for json in ["{\"a\":1,\"\\u0061\":2}", "[{\"x\":{}},{\"b\":1,\"c\":{\"b\":2},\"b\":3}]",
+                     "{" + (wide + ["\"k\\u0031\":1"]).joined(separator: ",") + "}"] {
+            XCTAssertThrowsError(try JSONDocument(parsing: Array(json.utf8)), json) { error in
+                XCTAssertTrue("\(error)".contains("repeats the key"), "\(error)")
+            }
+        }
+        // The same key in sibling and nested objects is fine.
+        XCTAssertNoThrow(try JSONDocument(parsing: Array(("{" + wide.joined(separator: ",") + ",\"n\":{" + wide.joined(separator: ",") + "}}").utf8)))
+    }
+
+    func testMalformedStringsAreRefusedWhereTheyBreak() {
+        let cases: [(String, String, Int)] = [
+            ("[\"abcdefghij\u{01}\"]", "control character", 12),
+            ("[\"abcdefgh\\x\"]", "invalid escape", 10),
+            ("[\"abcdefghijklmnop", "unterminated string", 1),
+            ("[\"\\ud800\"]", "unpaired high surrogate", 2),
+            ("[\"\\udc00\"]", "unpaired low surrogate", 2),
+        ]
+        for (json, message, offset) in cases {
+            XCTAssertThrowsError(try JSONDocument(parsing: Array(json.utf8)), json) { error in
+                let error = error as! CodecError
+                XCTAssertTrue(error.message.contains(message), "\(json): \(error)")
+                XCTAssertEqual(error.byteOffset, offset, "\(json): \(error)")
+            }
+        }
+        var invalidUTF8 = Array("[\"abcdefghijk".utf8)
+        invalidUTF8 += [0xC3, 0x28, 0x22, 0x5D]
+        XCTAssertThrowsError(try JSONDocument(parsing: invalidUTF8)) { error in
+            XCTAssertEqual((error as! CodecError).byteOffset, 13)
+        }
+    }
+}
