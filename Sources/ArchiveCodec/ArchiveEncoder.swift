@@ -17,6 +17,19 @@ extension JSONDocument {
             return try XMLPlistWriter.write(encoder.tree, root: root)
         }
     }
+
+    /// Builds the binary archive as `archive(format: .binary)` does, but hands it to `sink`
+    /// in pieces of about a megabyte while it is built, so that it never sits in memory
+    /// whole. References are then 4 bytes wide whatever the object count (the in-memory
+    /// form narrows them). An error can come after pieces went out: what `sink` received
+    /// is then incomplete.
+    public func writeArchive(to sink: @escaping (UnsafeBufferPointer<UInt8>) -> Void) throws(CodecError) {
+        var encoder = ArchiveEncoder(document: self, tree: BinaryPlistBuilder(sink: sink))
+        let root = try encoder.encodeDocument()
+        var builder = BinaryPlistBuilder()
+        swap(&builder, &encoder.tree)
+        _ = builder.finish(root: root)
+    }
 }
 
 /// JSON document → the property list of a keyed archive (into any `PlistBuilding`), without
@@ -512,7 +525,8 @@ struct ArchiveEncoder<Tree: PlistBuilding> {
         let slot = Int(value)
         if slot < unifiedUID.count, unifiedUID[slot] != 0 { return Int(unifiedUID[slot]) }
         if slot >= unifiedUID.count {
-            unifiedUID += repeatElement(0, count: max(slot + 1, 2 * unifiedUID.count) - unifiedUID.count)
+            // Grown to the slot only: the array's capacity still doubles, untouched.
+            unifiedUID += repeatElement(0, count: slot + 1 - unifiedUID.count)
         }
         objects.append(value)
         unifiedUID[slot] = UInt32(truncatingIfNeeded: objects.count - 1)

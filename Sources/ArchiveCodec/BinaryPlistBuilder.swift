@@ -1,18 +1,35 @@
 /// Builds a binary property list (`bplist00`) as its values arrive: each value is written
 /// out at once, in arrival order, and its index is its object number. Nothing of a value is
 /// kept besides its bytes and its offset, so building takes about the memory of the result.
+/// Given a sink, the builder hands the file over in pieces of about a megabyte instead, and
+/// keeps only the strings and data it interns (to find repeats): the result never sits in
+/// memory whole.
 ///
 /// References are written 4 bytes wide while building, because the object count is not
-/// known until the end; `finish` narrows them in place to the width Apple's writer would
-/// choose (1 or 2 bytes) when the count allows. Strings that are pure ASCII are written as
-/// ASCII, others as UTF-16, and integers take the smallest width Apple's reader accepts,
-/// as `BinaryPlistWriter` does.
+/// known until the end; without a sink, `finish` narrows them in place to the width
+/// Apple's writer would choose (1 or 2 bytes) when the count allows (with one, they stay 4
+/// bytes: readers take any width). Strings that are pure ASCII are written as ASCII,
+/// others as UTF-16, and integers take the smallest width Apple's reader accepts, as
+/// `BinaryPlistWriter` does.
 struct BinaryPlistBuilder: PlistBuilding {
+    typealias Sink = (UnsafeBufferPointer<UInt8>) -> Void
+
     private var out: [UInt8] = Array("bplist00".utf8)
-    /// Start of each object in `out`.
+    private let sink: Sink?
+    /// `sink != nil`, kept apart: reading an optional closure costs a retain and a release.
+    private let isStreaming: Bool
+    /// Bytes handed to the sink so far: `out` holds the file from here on.
+    private var flushed = 0
+    /// Start of each object in the file.
     private var offsets: [UInt32] = []
-    /// Strings and data, by marker and payload (one table: the marker is compared too).
+    /// Strings and data, by marker and payload (one table: the marker is compared too). The
+    /// table's values index `interned`.
     private var payloads = ByteStringTable()
+    /// Each interned string or data: its object, and where its bytes (marker first) are in
+    /// `out` (without a sink) or in `kept` (with one).
+    private var interned: [(object: UInt32, position: UInt32)] = []
+    /// The bytes of every interned object, when `out` does not keep them.
+    private var kept: [UInt8] = []
     private var scalars = ScalarTable()
     private var falseObject = UInt32.max
     private var trueObject = UInt32.max
@@ -33,21 +50,38 @@ struct BinaryPlistBuilder: PlistBuilding {
     /// Offsets and references are 32-bit while building.
     static let maximumSize = Int(UInt32.max) - 1
 
+    /// A sink takes pieces once `out` holds this much.
+    static let pieceSize = 1 << 20
+
+    /// Without a sink, `finish` returns the whole file; with one, the file goes to `sink`.
+    init(sink: Sink? = nil) {
+        self.sink = sink
+        isStreaming = sink != nil
+    }
+
     mutating func reserve(values: Int, bytes: Int) {
         // Estimates, capped: a reservation is address space the system must agree to lend,
         // and past 1 GiB growing by doubling costs little next to the work.
         offsets.reserveCapacity(min(values, 1 << 28))
         // An object takes a marker byte and a 4-byte reference from its container, at least.
-        out.reserveCapacity(min(bytes + 5 * values, 1 << 30))
+        out.reserveCapacity(!isStreaming ? min(bytes + 5 * values, 1 << 30) : 2 * Self.pieceSize)
     }
 
-    /// Starts a new object at the end of `out` and returns its index.
+    /// Starts a new object at the end of `out` and returns its index. The object before it
+    /// is complete, so this is where a piece goes to the sink.
     private mutating func begin() throws(CodecError) -> UInt32 {
-        guard offsets.count < Self.maximumSize, out.count < Self.maximumSize else {
+        if isStreaming, out.count >= Self.pieceSize, let sink { flush(sink) }
+        guard offsets.count < Self.maximumSize, flushed + out.count < Self.maximumSize else {
             throw CodecError(.limitExceeded, "property list exceeds \(Self.maximumSize) objects or bytes", limit: Self.maximumSize)
         }
-        offsets.append(UInt32(out.count))
+        offsets.append(UInt32(flushed + out.count))
         return UInt32(offsets.count - 1)
+    }
+
+    private mutating func flush(_ sink: Sink) {
+        out.withUnsafeBufferPointer { sink($0) }
+        flushed += out.count
+        out.removeAll(keepingCapacity: true)
     }
 
     // MARK: Strings and data
@@ -76,25 +110,47 @@ struct BinaryPlistBuilder: PlistBuilding {
         var table = ByteStringTable()
         swap(&table, &payloads)
         defer { swap(&table, &payloads) }
-        let newIndex = UInt32(truncatingIfNeeded: offsets.count)
-        let found = out.withUnsafeBufferPointer { out in
-            offsets.withUnsafeBufferPointer { offsets in
-                table.findOrInsert(
-                    hash: hash,
-                    equals: { index in
-                        let (marker, start, stored) = Self.header(out, at: Int(offsets[Int(index)]))
-                        guard marker & 0xF0 == high, stored == count else { return false }
-                        guard let source = payload.baseAddress else { return true }
-                        return ByteStringTable.bytesEqual(out.baseAddress! + start, source, count: payload.count)
-                    },
-                    newValue: { newIndex })
+        let newEntry = UInt32(truncatingIfNeeded: interned.count)
+        // Read in place (a copy of `out` held here would make the next append copy it all).
+        let found = interned.withUnsafeBufferPointer { interned in
+            if isStreaming {
+                return kept.withUnsafeBufferPointer { store in
+                    Self.find(payload, high: high, count: count, hash: hash, in: &table, store: store, interned: interned, newEntry: newEntry)
+                }
+            }
+            return out.withUnsafeBufferPointer { store in
+                Self.find(payload, high: high, count: count, hash: hash, in: &table, store: store, interned: interned, newEntry: newEntry)
             }
         }
-        if found != newIndex { return found }
+        if found != newEntry { return interned[Int(found)].object }
         let index = try begin()
+        let start = out.count
         BinaryPlistWriter.appendMarker(high, count: count, to: &out)
         out.append(contentsOf: payload)
+        if !isStreaming {
+            interned.append((index, UInt32(start)))
+        } else {
+            interned.append((index, UInt32(kept.count)))
+            kept.append(contentsOf: out[start...])
+        }
         return index
+    }
+
+    /// The `interned` entry whose bytes in `store` are `payload` under marker `high`, or
+    /// `newEntry`, inserted into `table`, when there is none.
+    private static func find(
+        _ payload: UnsafeBufferPointer<UInt8>, high: UInt8, count: Int, hash: UInt64, in table: inout ByteStringTable,
+        store: UnsafeBufferPointer<UInt8>, interned: UnsafeBufferPointer<(object: UInt32, position: UInt32)>, newEntry: UInt32
+    ) -> UInt32 {
+        table.findOrInsert(
+            hash: hash,
+            equals: { entry in
+                let (marker, start, stored) = header(store, at: Int(interned[Int(entry)].position))
+                guard marker & 0xF0 == high, stored == count else { return false }
+                guard let source = payload.baseAddress else { return true }
+                return ByteStringTable.bytesEqual(store.baseAddress! + start, source, count: payload.count)
+            },
+            newValue: { newEntry })
     }
 
     /// Marker, payload start and element count of the object at `position`.
@@ -108,8 +164,9 @@ struct BinaryPlistBuilder: PlistBuilding {
     }
 
     func text(of index: UInt32) -> String {
-        out.withUnsafeBufferPointer { out in
-            let (marker, start, count) = Self.header(out, at: Int(offsets[Int(index)]))
+        guard let entry = interned.first(where: { $0.object == index }) else { return "?" }
+        return (!isStreaming ? out : kept).withUnsafeBufferPointer { out in
+            let (marker, start, count) = Self.header(out, at: Int(entry.position))
             if marker & 0xF0 == 0x60 {
                 let units = (0..<count).map { UInt16(out[start + 2 * $0]) << 8 | UInt16(out[start + 2 * $0 + 1]) }
                 return String(decoding: units, as: UTF16.self)
@@ -169,7 +226,8 @@ struct BinaryPlistBuilder: PlistBuilding {
         BinaryPlistWriter.appendBigEndian(value, size: width, to: &out)
         if value < Self.directUIDLimit {
             if slot >= uidObjects.count {
-                uidObjects += repeatElement(UInt32.max, count: max(slot + 1, 2 * uidObjects.count) - uidObjects.count)
+                // Grown to the slot only: the array's capacity still doubles, untouched.
+                uidObjects += repeatElement(UInt32.max, count: slot + 1 - uidObjects.count)
             }
             uidObjects[slot] = index
         } else {
@@ -224,21 +282,33 @@ struct BinaryPlistBuilder: PlistBuilding {
 
     // MARK: Finishing
 
-    /// The complete file with `root` as its top object. References narrow to the fewest
-    /// bytes that address every object; offsets take the fewest that reach the table.
+    /// The complete file with `root` as its top object: returned, or without a sink, handed
+    /// to the sink (then the result is empty). Without a sink, references narrow to the
+    /// fewest bytes that address every object; offsets take the fewest that reach the table.
     consuming func finish(root: UInt32) -> [UInt8] {
+        // What is kept for interning is not needed any more.
+        payloads = ByteStringTable()
+        kept = []
+        interned = []
+        scalars = ScalarTable()
+        uidObjects = []
         let count = offsets.count
-        let refSize = BinaryPlistWriter.byteWidth(UInt64(max(count - 1, 0)))
+        let refSize = !isStreaming ? BinaryPlistWriter.byteWidth(UInt64(max(count - 1, 0))) : 4
         if refSize < 4 { narrowReferences(to: refSize) }
-        let tableOffset = out.count
+        let tableOffset = flushed + out.count
         let offsetSize = BinaryPlistWriter.byteWidth(UInt64(max(tableOffset, 1)))
-        out.reserveCapacity(out.count + count * offsetSize + 32)
-        for offset in offsets { BinaryPlistWriter.appendBigEndian(UInt64(offset), size: offsetSize, to: &out) }
+        if !isStreaming { out.reserveCapacity(out.count + count * offsetSize + 32) }
+        for offset in offsets {
+            BinaryPlistWriter.appendBigEndian(UInt64(offset), size: offsetSize, to: &out)
+            if isStreaming, out.count >= Self.pieceSize, let sink { flush(sink) }
+        }
         out.append(contentsOf: [0, 0, 0, 0, 0, 0, UInt8(offsetSize), UInt8(refSize)])
         appendBigEndian(UInt64(count))
         appendBigEndian(UInt64(root))
         appendBigEndian(UInt64(tableOffset))
-        return out
+        guard let sink else { return out }
+        flush(sink)
+        return []
     }
 
     /// Rewrites every object front to back with `refSize`-byte references. Objects only

@@ -21,7 +21,7 @@ struct JSONParser {
     /// Keys of the objects open now, innermost last (each `Open` knows where its own begin).
     private var keys: [Value] = []
     /// The object whose member named `notedKey` is being read, if one is.
-    private var noting: Int?
+    private var noting: Value?
     private var seen = Set<[UInt8]>()
 
     init(source: UnsafeBufferPointer<UInt8>, notingKey: StaticString) {
@@ -41,6 +41,7 @@ struct JSONParser {
     /// begin in `keys`.
     private struct Open {
         var container: Int
+        var start: UInt32
         var isObject: Bool
         var firstKey: Int
     }
@@ -62,7 +63,7 @@ struct JSONParser {
                 }
                 let key = try skipString()
                 keys.append(key)
-                if isNotedKey(key) { noting = open.container }
+                if isNotedKey(key) { noting = Value(offset: open.start, payload: UInt32(open.container)) }
                 skipWhitespace()
                 guard position < source.count, source[position] == UInt8(ascii: ":") else {
                     throw fail("expected ':' after an object key")
@@ -79,9 +80,9 @@ struct JSONParser {
                     throw CodecError(.limitExceeded, "JSON nesting deeper than \(JSONDocument.maximumNesting)", byteOffset: position, found: stack.count + 1, limit: JSONDocument.maximumNesting)
                 }
                 let container = index.containers.count
-                index.containers.append(JSONDocument.Container(start: UInt32(position), end: 0, count: 0, descendants: 0))
+                index.containers.append(JSONDocument.Container(end: 0, count: 0, descendants: 0))
                 note(Value(offset: UInt32(position), payload: UInt32(container)))
-                stack.append(Open(container: container, isObject: isObject, firstKey: keys.count))
+                stack.append(Open(container: container, start: UInt32(position), isObject: isObject, firstKey: keys.count))
                 index.depth = max(index.depth, stack.count)
                 position += 1
                 skipWhitespace()
@@ -178,7 +179,7 @@ struct JSONParser {
     private mutating func note(_ value: Value) {
         guard let object = noting else { return }
         noting = nil
-        index.noted.append((JSONDocument.Value(offset: index.containers[object].start, payload: UInt32(object)), value))
+        index.noted.append((object, value))
     }
 
     private mutating func skipScalar() throws(CodecError) -> Value {

@@ -89,7 +89,13 @@ struct Decode: ParsableCommand {
 }
 
 struct Encode: ParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "JSON → archive on stdout (binary unless --xml).")
+    static let configuration = CommandConfiguration(
+        abstract: "JSON → archive on stdout (binary unless --xml).",
+        discussion: """
+            A binary archive from a document of 8 MiB or more is written while it is built: a \
+            refusal (exit 2 or 3) can then come after part of it: stdout redirected to a file is \
+            cut back to where it began, a pipe has received the part.
+            """)
 
     @Argument(help: "JSON document, or - for stdin.")
     var file: String
@@ -97,17 +103,26 @@ struct Encode: ParsableCommand {
     @Flag(help: "Write an XML property list instead of a binary one.")
     var xml = false
 
+    /// Documents from this size on are written while they are encoded (binary only).
+    static let streamingThreshold = 8 << 20
+
     /// The encoder does not recurse: any depth the JSON parser accepts encodes on any stack.
     func run() throws {
         HugePages.reexecIfWorthIt(forInput: file)
-        var input: [UInt8]? = try readInput(file)
-        let document = try reportingErrors { () throws(CodecError) -> JSONDocument in try JSONDocument(parsing: input!) }
-        // The document keeps what it needs of the text: the input goes before the archive is built.
-        input = nil
-        let output = try reportingErrors { () throws(CodecError) -> [UInt8] in
-            try document.archive(format: xml ? .xml : .binary)
+        let input = try readInput(file)
+        let document = try reportingErrors { () throws(CodecError) -> JSONDocument in try JSONDocument(parsing: input) }
+        guard !xml, input.count >= Encode.streamingThreshold else {
+            let archive = try reportingErrors { () throws(CodecError) -> [UInt8] in
+                try document.archive(format: xml ? .xml : .binary)
+            }
+            return try writeOutput(archive)
         }
-        try writeOutput(output)
+        // Large archives go out in pieces as they are built, so they never sit in memory whole.
+        let output = StreamedOutput(descriptor: 1)
+        let result = Result { () throws(CodecError) in try document.writeArchive { output.write($0) } }
+        if case .failure = result { output.discard() }
+        try reportingErrors { () throws(CodecError) in try result.get() }
+        try output.check()
     }
 }
 
@@ -257,8 +272,12 @@ final class StreamedOutput: @unchecked Sendable {
     }
 
     func write(_ bytes: [UInt8]) {
+        bytes.withUnsafeBufferPointer { write($0) }
+    }
+
+    func write(_ bytes: UnsafeBufferPointer<UInt8>) {
         guard failure == 0 else { return }
-        failure = bytes.withUnsafeBytes { writeAll($0, to: descriptor) }
+        failure = writeAll(UnsafeRawBufferPointer(bytes), to: descriptor)
     }
 
     func discard() {

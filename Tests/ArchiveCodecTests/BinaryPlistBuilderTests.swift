@@ -63,4 +63,45 @@ final class BinaryPlistBuilderTests: XCTestCase {
         }
         XCTAssertEqual(archive.difference(from: try KeyedArchive(parsing: throughTree(JSONDocument(parsing: Array(json.utf8))))), nil)
     }
+
+    /// The archive through a sink, pieces joined, and how many pieces there were.
+    private func streamed(_ document: JSONDocument) throws -> (bytes: [UInt8], pieces: Int) {
+        var bytes: [UInt8] = []
+        var pieces = 0
+        try document.writeArchive { piece in
+            bytes.append(contentsOf: piece)
+            pieces += 1
+        }
+        return (bytes, pieces)
+    }
+
+    /// Streamed archives keep 4-byte references; otherwise they are the in-memory layout, so
+    /// past 65,536 objects (4-byte references either way) the bytes are the same.
+    func testStreamedArchivesMatchTheInMemoryOnes() throws {
+        for name in fixtureNames() {
+            let archive = try KeyedArchive(parsing: fixture(name))
+            let document = try JSONDocument(parsing: archive.json(view: .readable, pretty: false))
+            let (bytes, _) = try streamed(document)
+            XCTAssertEqual(trailer(bytes).refSize, 4, name)
+            XCTAssertEqual(try KeyedArchive(parsing: bytes).difference(from: archive), nil, name)
+        }
+        // About 120,000 objects and 3 MB: several pieces, references 4 bytes wide in both.
+        let items = (0..<60_000).map { "\"item number \($0) of the streamed array\"" }.joined(separator: ",")
+        let document = try JSONDocument(parsing: Array("{\"$top\":{\"list\":[\(items)],\"data\":{\"$data\":\"AAECAw==\"}}}".utf8))
+        let (bytes, pieces) = try streamed(document)
+        XCTAssertGreaterThan(pieces, 2)
+        XCTAssertEqual(bytes, try document.archive(format: .binary))
+    }
+
+    func testStreamingStopsAtTheFirstErrorWithPartOfTheArchiveSent() throws {
+        // Every item is written before the dangling `$ref` is found at the end.
+        let items = (0..<60_000).map { "\"item \($0) before the bad reference\"" }.joined(separator: ",")
+        let document = try JSONDocument(parsing: Array("[\(items),{\"$ref\":\"nowhere\"}]".utf8))
+        var received = 0
+        XCTAssertThrowsError(try document.writeArchive { received += $0.count }) { error in
+            XCTAssertEqual((error as? CodecError)?.kind, .invalidDocument, "\(error)")
+        }
+        XCTAssertThrowsError(try document.archive(format: .binary))
+        XCTAssertGreaterThan(received, 0, "pieces go out while building")
+    }
 }

@@ -1,0 +1,93 @@
+import ArchiveCodec
+import Foundation
+import XCTest
+
+/// The `archive-tool` executable: files in, stdout out, exit codes, and what is left in a
+/// redirected stdout when a streamed conversion is refused part way.
+final class ArchiveToolTests: XCTestCase {
+    private var scratch: URL!
+
+    override func setUpWithError() throws {
+        scratch = FileManager.default.temporaryDirectory.appendingPathComponent("archive-tool-tests-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+    }
+
+    override func tearDown() {
+        try? FileManager.default.removeItem(at: scratch)
+    }
+
+    private func tool() throws -> URL {
+        let exe = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+        let candidate = exe.deletingLastPathComponent().appendingPathComponent("archive-tool")
+        guard FileManager.default.isExecutableFile(atPath: candidate.path) else {
+            throw XCTSkip("archive-tool is not built next to the tests (\(candidate.path)); run `swift build` first")
+        }
+        return candidate
+    }
+
+    /// Runs the tool with stdout going to `output` (opened for appending to what it holds)
+    /// and returns the exit status and stderr.
+    private func run(_ arguments: [String], stdout output: URL) throws -> (status: Int32, stderr: String) {
+        if !FileManager.default.fileExists(atPath: output.path) {
+            FileManager.default.createFile(atPath: output.path, contents: nil)
+        }
+        let handle = try FileHandle(forWritingTo: output)
+        defer { try? handle.close() }
+        try handle.seekToEnd()
+        let process = Process()
+        process.executableURL = try tool()
+        process.arguments = arguments
+        process.standardOutput = handle
+        let errors = Pipe()
+        process.standardError = errors
+        try process.run()
+        let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        return (process.terminationStatus, text)
+    }
+
+    /// A JSON array of `count` distinct strings (about 40 bytes each), then `tail`.
+    private func bigDocument(count: Int, tail: String) throws -> URL {
+        var text = "["
+        text.reserveCapacity(count * 44)
+        for index in 0..<count { text += "\"entry \(index) of a document streamed out\"," }
+        text += tail + "]"
+        let url = scratch.appendingPathComponent("big-\(count).json")
+        try Data(text.utf8).write(to: url)
+        return url
+    }
+
+    func testDecodeThenEncodeRoundTripsAFixture() throws {
+        let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Fixtures/apple")
+        let name = try XCTUnwrap(try FileManager.default.contentsOfDirectory(atPath: fixtures.path).sorted().first { $0.hasSuffix(".plist") && !$0.contains("dtx") })
+        let json = scratch.appendingPathComponent("fixture.json")
+        let copy = scratch.appendingPathComponent("fixture.plist")
+        XCTAssertEqual(try run(["decode", fixtures.appendingPathComponent(name).path], stdout: json).status, 0)
+        XCTAssertEqual(try run(["encode", json.path], stdout: copy).status, 0)
+        let original = try KeyedArchive(parsing: Array(Data(contentsOf: fixtures.appendingPathComponent(name))))
+        XCTAssertNil(try KeyedArchive(parsing: Array(Data(contentsOf: copy))).difference(from: original), name)
+    }
+
+    /// Past 8 MiB the archive is written while it is built; it must be the same graph.
+    func testLargeDocumentIsStreamedOut() throws {
+        let input = try bigDocument(count: 220_000, tail: "\"last\"")
+        let output = scratch.appendingPathComponent("big.plist")
+        let (status, errors) = try run(["encode", input.path], stdout: output)
+        XCTAssertEqual(status, 0, errors)
+        let streamed = try KeyedArchive(parsing: Array(Data(contentsOf: output)))
+        let inMemory = try KeyedArchive(parsing: JSONDocument(parsing: Array(Data(contentsOf: input))).archive(format: .binary))
+        XCTAssertNil(streamed.difference(from: inMemory))
+    }
+
+    /// A refusal found after pieces went out leaves a redirected stdout as it was before.
+    func testRefusedStreamLeavesTheOutputFileAsItWas() throws {
+        let input = try bigDocument(count: 220_000, tail: "{\"$ref\":\"nowhere\"}")
+        let output = scratch.appendingPathComponent("kept.txt")
+        try Data("earlier content\n".utf8).write(to: output)
+        let (status, errors) = try run(["encode", input.path], stdout: output)
+        XCTAssertEqual(status, 2, errors)
+        XCTAssertTrue(errors.contains("$ref"), errors)
+        XCTAssertEqual(String(decoding: try Data(contentsOf: output), as: UTF8.self), "earlier content\n")
+    }
+}
