@@ -22,7 +22,8 @@ struct JSONParser {
     private var keys: [Value] = []
     /// The object whose member named `notedKey` is being read, if one is.
     private var noting: Value?
-    private var seen = Set<[UInt8]>()
+    /// Unescaped text of the key being hashed, when it holds escapes.
+    private var unescaped: [UInt8] = []
 
     init(source: UnsafeBufferPointer<UInt8>, notingKey: StaticString) {
         self.source = source
@@ -121,7 +122,8 @@ struct JSONParser {
     }
 
     /// Records the end of container `open`, whose closer was just consumed, and checks an
-    /// object's keys: small objects pairwise, larger ones through a randomly seeded hash set.
+    /// object's keys: small objects pairwise, larger ones through a randomly seeded hash
+    /// table of their positions in `keys` (nothing allocated per key).
     private mutating func close(_ open: Open) throws(CodecError) {
         let container = open.container
         index.containers[container].end = UInt32(position)
@@ -136,11 +138,25 @@ struct JSONParser {
                 }
             }
         } else {
-            seen.removeAll(keepingCapacity: true)
-            for key in keys[open.firstKey...] where !seen.insert(text(of: key)).inserted {
-                throw repeatedKey(key)
+            var table = ByteStringTable()
+            for position in open.firstKey..<keys.count {
+                let key = keys[position]
+                let hash = hashText(of: key)
+                let found = table.findOrInsert(hash: hash, equals: { sameText(keys[Int($0)], key) }, newValue: { UInt32(position) })
+                if found != UInt32(position) { throw repeatedKey(key) }
             }
         }
+    }
+
+    /// The hash of string `key`'s unescaped text.
+    private mutating func hashText(of key: Value) -> UInt64 {
+        let start = Int(key.offset) + 1
+        guard key.payload & Value.escapedBit != 0 else {
+            return ByteStringTable.hash(UnsafeBufferPointer(rebasing: source[start..<(start + Int(key.payload) - 2)]))
+        }
+        unescaped.removeAll(keepingCapacity: true)
+        JSONText.unescape(source, from: start, into: &unescaped)
+        return unescaped.withUnsafeBufferPointer { ByteStringTable.hash($0) }
     }
 
     private func repeatedKey(_ key: Value) -> CodecError {
