@@ -91,16 +91,29 @@ struct RoundTripOracle {
 
     private mutating func checkDocument(_ input: [UInt8]) -> String? {
         let encoded: [UInt8]
+        let document: JSONDocument
         do {
-            encoded = try JSONDocument(parsing: input).archive(format: .binary)
+            document = try JSONDocument(parsing: input)
+            encoded = try document.archive(format: .binary)
         } catch {
             refused += 1
             return nil
         }
+        let archive: KeyedArchive
         do {
-            _ = try KeyedArchive(parsing: encoded)
+            archive = try KeyedArchive(parsing: encoded)
         } catch {
             return "a JSON document encoded into an archive that does not decode: \(error)"
+        }
+        // The streamed form (large documents in archive-tool) must hold the same graph.
+        var streamed: [UInt8] = []
+        do {
+            try document.writeArchive { streamed.append(contentsOf: $0) }
+            if let difference = try KeyedArchive(parsing: streamed).difference(from: archive) {
+                return "the streamed archive differs from the one built in memory: \(difference)"
+            }
+        } catch {
+            return "a JSON document that encodes in memory fails when streamed: \(error)"
         }
         return checkArchive(encoded)
     }
