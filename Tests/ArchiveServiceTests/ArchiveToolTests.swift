@@ -16,14 +16,7 @@ final class ArchiveToolTests: XCTestCase {
         try? FileManager.default.removeItem(at: scratch)
     }
 
-    private func tool() throws -> URL {
-        let exe = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
-        let candidate = exe.deletingLastPathComponent().appendingPathComponent("archive-tool")
-        guard FileManager.default.isExecutableFile(atPath: candidate.path) else {
-            throw XCTSkip("archive-tool is not built next to the tests (\(candidate.path)); run `swift build` first")
-        }
-        return candidate
-    }
+    private func tool() throws -> URL { try builtExecutable("archive-tool") }
 
     /// Runs the tool with stdout going to `output` (opened for appending to what it holds)
     /// and returns the exit status and stderr.

@@ -4,15 +4,7 @@ import XCTest
 
 /// The `archive-service` executable itself: flags, environment, start-up log, SIGTERM.
 final class ProcessTests: XCTestCase {
-    /// The executable is built next to the test bundle by `swift build` / `swift test`.
-    private func executable() throws -> URL {
-        let exe = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
-        let candidate = exe.deletingLastPathComponent().appendingPathComponent("archive-service")
-        guard FileManager.default.isExecutableFile(atPath: candidate.path) else {
-            throw XCTSkip("archive-service is not built next to the tests (\(candidate.path)); run `swift build` first")
-        }
-        return candidate
-    }
+    private func executable() throws -> URL { try builtExecutable("archive-service") }
 
     /// A started process whose standard output is collected line by line.
     private final class Service: @unchecked Sendable {
