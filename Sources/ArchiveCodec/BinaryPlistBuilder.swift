@@ -81,7 +81,14 @@ struct BinaryPlistBuilder: PlistBuilding {
     private mutating func flush(_ sink: Sink) {
         out.withUnsafeBufferPointer { sink($0) }
         flushed += out.count
-        out.removeAll(keepingCapacity: true)
+        // An object far larger than a piece (a long array's references) grew `out`: let
+        // that room go rather than keep it for the rest of the run.
+        if out.capacity > 4 * Self.pieceSize {
+            out = []
+            out.reserveCapacity(2 * Self.pieceSize)
+        } else {
+            out.removeAll(keepingCapacity: true)
+        }
     }
 
     // MARK: Strings and data
@@ -126,12 +133,21 @@ struct BinaryPlistBuilder: PlistBuilding {
         let index = try begin()
         let start = out.count
         BinaryPlistWriter.appendMarker(high, count: count, to: &out)
-        out.append(contentsOf: payload)
-        if !isStreaming {
+        guard isStreaming else {
             interned.append((index, UInt32(start)))
+            out.append(contentsOf: payload)
+            return index
+        }
+        interned.append((index, UInt32(kept.count)))
+        kept.append(contentsOf: out[start...])
+        kept.append(contentsOf: payload)
+        if payload.count >= Self.pieceSize, let sink {
+            // A large payload goes to the sink as it is, rather than through `out`.
+            flush(sink)
+            sink(payload)
+            flushed += payload.count
         } else {
-            interned.append((index, UInt32(kept.count)))
-            kept.append(contentsOf: out[start...])
+            out.append(contentsOf: payload)
         }
         return index
     }

@@ -202,9 +202,12 @@ public struct JSONDocument: Sendable {
             if value.payload & Value.escapedBit == 0 {
                 return try body(UnsafeBufferPointer(rebasing: source[start..<(start + Int(value.payload) - 2)]))
             }
-            var text: [UInt8] = []
-            JSONText.unescape(source, from: start, into: &text)
-            return try text.withUnsafeBufferPointer(body)
+            // Unescaped text is never longer than its source: short ones go on the stack.
+            let bound = Int(value.payload & ~Value.escapedBit) - 2
+            return try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: bound) { (room) throws(Failure) -> Result in
+                let count = JSONText.unescape(source, from: start, writingTo: room.baseAddress!)
+                return try body(UnsafeBufferPointer(start: room.baseAddress!, count: count))
+            }
         }
     }
 

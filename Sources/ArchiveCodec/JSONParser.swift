@@ -132,11 +132,7 @@ struct JSONParser {
         defer { keys.removeSubrange(open.firstKey...) }
         let count = keys.count - open.firstKey
         if count <= 12 {
-            for second in open.firstKey..<keys.count {
-                for first in open.firstKey..<second where sameText(keys[first], keys[second]) {
-                    throw repeatedKey(keys[second])
-                }
-            }
+            if let repeated = repeatedKeyPairwise(from: open.firstKey) { throw repeatedKey(repeated) }
         } else {
             var table = ByteStringTable()
             for position in open.firstKey..<keys.count {
@@ -145,6 +141,46 @@ struct JSONParser {
                 let found = table.findOrInsert(hash: hash, equals: { sameText(keys[Int($0)], key) }, newValue: { UInt32(position) })
                 if found != UInt32(position) { throw repeatedKey(key) }
             }
+        }
+    }
+
+    /// The first key from `keys[first...]` that repeats an earlier one, compared pairwise.
+    /// Keys with escapes are unescaped once each into `unescaped` first, so a pair costs a
+    /// length check and at most one comparison of bytes.
+    private mutating func repeatedKeyPairwise(from first: Int) -> Value? {
+        let plain = keys[first...].allSatisfy { $0.payload & Value.escapedBit == 0 }
+        if plain {
+            for second in first..<keys.count {
+                for earlier in first..<second where sameText(keys[earlier], keys[second]) { return keys[second] }
+            }
+            return nil
+        }
+        // Each key's text: (in `unescaped`?, start, length).
+        unescaped.removeAll(keepingCapacity: true)
+        var texts: [(inScratch: Bool, start: Int, count: Int)] = []
+        texts.reserveCapacity(keys.count - first)
+        for key in keys[first...] {
+            let start = Int(key.offset) + 1
+            if key.payload & Value.escapedBit == 0 {
+                texts.append((false, start, Int(key.payload) - 2))
+            } else {
+                let scratchStart = unescaped.count
+                JSONText.unescape(source, from: start, into: &unescaped)
+                texts.append((true, scratchStart, unescaped.count - scratchStart))
+            }
+        }
+        return unescaped.withUnsafeBufferPointer { scratch -> Value? in
+            func base(_ text: (inScratch: Bool, start: Int, count: Int)) -> UnsafePointer<UInt8> {
+                (text.inScratch ? scratch.baseAddress! : source.baseAddress!) + text.start
+            }
+            for second in texts.indices {
+                for earlier in 0..<second where texts[earlier].count == texts[second].count {
+                    if texts[second].count == 0 || ByteStringTable.bytesEqual(base(texts[earlier]), base(texts[second]), count: texts[second].count) {
+                        return keys[first + second]
+                    }
+                }
+            }
+            return nil
         }
     }
 

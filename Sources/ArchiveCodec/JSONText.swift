@@ -147,23 +147,46 @@ enum JSONText {
 
     /// Appends the unescaped UTF-8 of the validated string content starting at `start`.
     static func unescape(_ source: UnsafeBufferPointer<UInt8>, from start: Int, into text: inout [UInt8]) {
+        let bound = stringSpan(source, quote: start - 1).end - start
+        let old = text.count
+        text.append(contentsOf: repeatElement(0, count: bound))
+        let written = text.withUnsafeMutableBufferPointer { unescape(source, from: start, writingTo: $0.baseAddress! + old) }
+        text.removeLast(bound - written)
+    }
+
+    /// Writes the unescaped UTF-8 of the validated string content starting at `start` to
+    /// `out` (a label apart from the appending form: `&array` would convert to a pointer), which must have room for the content's length in the source (unescaping never
+    /// lengthens text); returns the bytes written.
+    static func unescape(_ source: UnsafeBufferPointer<UInt8>, from start: Int, writingTo out: UnsafeMutablePointer<UInt8>) -> Int {
         var position = start
-        var runStart = start
+        var written = 0
+        func put(_ byte: UInt32) {
+            out[written] = UInt8(truncatingIfNeeded: byte)
+            written += 1
+        }
         while true {
             let byte = source[position]
-            if byte == UInt8(ascii: "\"") { break }
+            if byte == UInt8(ascii: "\"") { return written }
             guard byte == UInt8(ascii: "\\") else {
+                out[written] = byte
+                written += 1
                 position += 1
                 continue
             }
-            text.append(contentsOf: UnsafeBufferPointer(rebasing: source[runStart..<position]))
             // Validated: the escape is well formed. U+FFFD keeps a broken invariant visible.
             let (scalar, length) = (try? escape(source, at: position)) ?? (0xFFFD, 2)
-            UTF8Encoding.append(scalar: scalar, to: &text)
+            switch scalar {
+            case ..<0x80:
+                put(scalar)
+            case ..<0x800:
+                put(0xC0 | scalar >> 6); put(0x80 | scalar & 0x3F)
+            case ..<0x10000:
+                put(0xE0 | scalar >> 12); put(0x80 | scalar >> 6 & 0x3F); put(0x80 | scalar & 0x3F)
+            default:
+                put(0xF0 | scalar >> 18); put(0x80 | scalar >> 12 & 0x3F); put(0x80 | scalar >> 6 & 0x3F); put(0x80 | scalar & 0x3F)
+            }
             position += length
-            runStart = position
         }
-        text.append(contentsOf: UnsafeBufferPointer(rebasing: source[runStart..<position]))
     }
 }
 

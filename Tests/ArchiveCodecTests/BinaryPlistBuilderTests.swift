@@ -91,6 +91,14 @@ final class BinaryPlistBuilderTests: XCTestCase {
         let (bytes, pieces) = try streamed(document)
         XCTAssertGreaterThan(pieces, 2)
         XCTAssertEqual(bytes, try document.archive(format: .binary))
+        // Strings and data past a piece's size go to the sink on their own; repeats still
+        // share one object.
+        let long = String(repeating: "long text ", count: 300_000)
+        let large = try JSONDocument(parsing: Array(#"{"$top":{"a":"\#(long)","b":"\#(long)","c":{"$data":"\#(Array(repeating: "AAEC", count: 400_000).joined())"},"d":"é\#(long)"}}"#.utf8))
+        let (largeBytes, _) = try streamed(large)
+        let inMemory = try large.archive(format: .binary)
+        XCTAssertEqual(try KeyedArchive(parsing: largeBytes).difference(from: KeyedArchive(parsing: inMemory)), nil)
+        XCTAssertEqual(trailer(largeBytes).objects, trailer(inMemory).objects, "the repeated long string is one object in both")
     }
 
     func testStreamingStopsAtTheFirstErrorWithPartOfTheArchiveSent() throws {

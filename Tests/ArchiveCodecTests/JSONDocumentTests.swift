@@ -49,6 +49,9 @@ final class JSONDocumentTests: XCTestCase {
                 XCTAssertTrue("\(error)".contains("repeats the key"), "\(error)")
             }
         }
+        // Distinct keys written with escapes are distinct, at every object size.
+        XCTAssertNoThrow(try JSONDocument(parsing: Array(#"{"\u006b0":0,"\u006b1":1,"k\u0032":2,"k":3}"#.utf8)))
+        XCTAssertNoThrow(try JSONDocument(parsing: Array(("{" + (0..<40).map { "\"\\u006b\($0)\":0" }.joined(separator: ",") + "}").utf8)))
         // The same key in sibling and nested objects is fine.
         XCTAssertNoThrow(try JSONDocument(parsing: Array(("{" + wide.joined(separator: ",") + ",\"n\":{" + wide.joined(separator: ",") + "}}").utf8)))
     }
