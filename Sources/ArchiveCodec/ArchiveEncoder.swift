@@ -5,11 +5,7 @@ extension JSONDocument {
     public func archive(format: PlistFormat) throws(CodecError) -> [UInt8] {
         switch format {
         case .binary:
-            var encoder = ArchiveEncoder(document: self, tree: BinaryPlistBuilder())
-            let root = try encoder.encodeDocument()
-            // Moved out, so that finishing in place copies nothing.
-            var builder = BinaryPlistBuilder()
-            swap(&builder, &encoder.tree)
+            let (root, builder) = try build(into: BinaryPlistBuilder())
             return builder.finish(root: root)
         case .xml:
             var encoder = ArchiveEncoder(document: self, tree: PlistTree())
@@ -24,11 +20,19 @@ extension JSONDocument {
     /// form narrows them). An error can come after pieces went out: what `sink` received
     /// is then incomplete.
     public func writeArchive(to sink: @escaping (UnsafeBufferPointer<UInt8>) -> Void) throws(CodecError) {
-        var encoder = ArchiveEncoder(document: self, tree: BinaryPlistBuilder(sink: sink))
-        let root = try encoder.encodeDocument()
-        var builder = BinaryPlistBuilder()
-        swap(&builder, &encoder.tree)
+        let (root, builder) = try build(into: BinaryPlistBuilder(sink: sink))
         _ = builder.finish(root: root)
+    }
+
+    /// Encodes into `builder` and hands it back with the root. The encoder's own tables
+    /// (UIDs, shared entries, work lists) are gone when this returns, before the caller
+    /// finishes the file; the builder is moved out, so finishing in place copies nothing.
+    private func build(into builder: BinaryPlistBuilder) throws(CodecError) -> (root: UInt32, builder: BinaryPlistBuilder) {
+        var encoder = ArchiveEncoder(document: self, tree: builder)
+        let root = try encoder.encodeDocument()
+        var built = BinaryPlistBuilder()
+        swap(&built, &encoder.tree)
+        return (root, built)
     }
 }
 
