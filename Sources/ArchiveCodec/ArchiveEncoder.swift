@@ -63,10 +63,10 @@ struct ArchiveEncoder<Tree: PlistBuilding> {
     private var classUIDs: [ClassKey: Int] = [:]
     /// Class entries with the usual chain and no hints, by their interned name string.
     private var usualClassUIDs: [UInt32: Int] = [:]
-    /// Objects whose UID is handed out and whose content is still to build: the JSON value
-    /// and the UID only (a wide array puts every element here at once, so entries are kept
-    /// small; an object's meta is read again when it is filled).
-    private var pending: [(value: Value, uid: Int)] = []
+    /// Objects whose UID is handed out and whose content is still to build (a wide array
+    /// puts every element here at once, so entries are kept small: the common shapes carry
+    /// what filling needs, others have their meta read again when filled).
+    private var pending: [PendingObject] = []
     /// Reference lists under construction, innermost last. Each user appends above what is
     /// there and removes its part before returning, so nested uses never disturb each other.
     private var scratch: [UInt32] = []
@@ -198,7 +198,7 @@ struct ArchiveEncoder<Tree: PlistBuilding> {
             return try unified(scalarNumber(value))
         case .array:
             let uid = reserve()
-            pending.append((value, uid))
+            pending.append(PendingObject(value: value, uid: uid, shape: .array))
             return uid
         case .object:
             return try encodeObjectValue(value)
@@ -237,21 +237,33 @@ struct ArchiveEncoder<Tree: PlistBuilding> {
             }
         }
         let uid = uidFor(object, meta: meta)
-        pending.append((object, uid))
+        pending.append(PendingObject(value: object, uid: uid, meta: meta))
         return uid
     }
 
     /// Builds the content of every object handed a UID by `encodeObject`, last first; filling
     /// one may hand out more.
     private mutating func fillPending() throws(CodecError) {
-        while let (value, uid) = pending.popLast() {
+        while let next = pending.popLast() {
+            let (value, uid) = (next.value, Int(next.uid))
             current = value
-            guard document.kind(value) == .object else {
+            switch next.shape {
+            case .array:
                 let start = scratch.count
                 scratch.append(try tree.string(static: "NS.objects"))
                 scratch.append(try encodeElements(value))
                 try fillInstance(uid, meta: ObjectMeta(), defaultClass: FoundationClasses.defaultArrayClassName, pairsFrom: start, ownPairs: 1)
                 continue
+            case .plainDictionary:
+                try fillDictionary(uid, meta: ObjectMeta(), members: value, allKeysData: false)
+                continue
+            case .instance:
+                var meta = ObjectMeta()
+                meta.className = next.className
+                try fillGeneric(uid, object: value, meta: meta)
+                continue
+            case .other:
+                break
             }
             let meta = try document.meta(of: value)
             guard let wrapper = meta.wrapper else {
@@ -666,4 +678,43 @@ private struct InlineContainerFrame {
     var children: [JSONDocument.Value]
     var keys: [UInt32]
     var values: [UInt32] = []
+}
+
+/// An object waiting in `ArchiveEncoder.pending`: its value, its UID, and when its shape is
+/// one of the common ones, what filling it needs, so its `$` keys are not read twice.
+private struct PendingObject {
+    enum Shape: UInt8 {
+        /// A JSON array (an NSArray).
+        case array
+        /// A JSON object without `$` keys but `$id` (an NSDictionary).
+        case plainDictionary
+        /// `$class` (and perhaps `$id`) with data keys: the usual chain, no hints.
+        case instance
+        /// Anything else: the meta is read again.
+        case other
+    }
+
+    let value: JSONDocument.Value
+    let uid: UInt32
+    let shape: Shape
+    /// The `$class` value of an `instance`.
+    let className: JSONDocument.Value?
+
+    init(value: JSONDocument.Value, uid: Int, shape: Shape) {
+        self.value = value
+        self.uid = UInt32(truncatingIfNeeded: uid)
+        self.shape = shape
+        className = nil
+    }
+
+    init(value: JSONDocument.Value, uid: Int, meta: ObjectMeta) {
+        self.value = value
+        self.uid = UInt32(truncatingIfNeeded: uid)
+        className = meta.className
+        if meta.wrapper != nil || meta.chainGiven || meta.hints != nil {
+            shape = .other
+        } else {
+            shape = meta.className == nil ? .plainDictionary : .instance
+        }
+    }
 }
