@@ -224,8 +224,8 @@ struct ArchiveEncoder<Tree: PlistBuilding> {
                 guard meta.className == nil, meta.chain == nil, meta.hints == nil else {
                     throw fail("$plist takes no $class, $classes or $classhints", at: object)
                 }
-                let kind = document.kind(wrapper.node)
-                guard kind == .array || kind == .object else { throw fail("$plist takes an array or an object", at: wrapper.node) }
+                let kind = document.kind(wrapper.value)
+                guard kind == .array || kind == .object else { throw fail("$plist takes an array or an object", at: wrapper.value) }
             default:
                 // Single values: nothing below them to defer.
                 return try encodeWrapper(object, meta: meta, wrapper: wrapper)
@@ -275,16 +275,16 @@ struct ArchiveEncoder<Tree: PlistBuilding> {
                 continue
             }
             switch wrapper.kind {
-            case .dict: try fillDictWrapper(uid, meta: meta, wrapper: wrapper.node)
+            case .dict: try fillDictWrapper(uid, meta: meta, wrapper: wrapper.value)
             case .plist:
                 // As an `$objects` entry, a dictionary with `$class` would read back as a class
                 // instance. (Only `$$class` unescapes to it; a bare `$class` is refused as a key.)
-                if document.kind(wrapper.node) == .object {
-                    for member in document.members(of: wrapper.node) where document.stringEquals(member.key, "$$class") {
+                if document.kind(wrapper.value) == .object {
+                    for member in document.members(of: wrapper.value) where document.stringEquals(member.key, "$$class") {
                         throw fail("a $plist dictionary cannot hold the key $class: it would read back as a class instance", at: member.key)
                     }
                 }
-                objects[uid] = try encodeInlineContainers(wrapper.node)
+                objects[uid] = try encodeInlineContainers(wrapper.value)
             default: try fillCollectionWrapper(uid, meta: meta, wrapper: wrapper)
             }
         }
@@ -302,12 +302,12 @@ struct ArchiveEncoder<Tree: PlistBuilding> {
         try fillInstance(uid, meta: meta, defaultClass: nil, pairsFrom: start, ownPairs: 0)
     }
 
-    private mutating func fillCollectionWrapper(_ uid: Int, meta: ObjectMeta, wrapper: (kind: ValueWrapper, node: Value)) throws(CodecError) {
-        guard document.kind(wrapper.node) == .array else { throw fail("\(wrapper.kind.name) takes an array", at: wrapper.node) }
+    private mutating func fillCollectionWrapper(_ uid: Int, meta: ObjectMeta, wrapper: (kind: ValueWrapper, value: Value)) throws(CodecError) {
+        guard document.kind(wrapper.value) == .array else { throw fail("\(wrapper.kind.name) takes an array", at: wrapper.value) }
         let start = scratch.count
         switch wrapper.kind {
         case .orderedSet:
-            var cursor = document.children(of: wrapper.node)
+            var cursor = document.children(of: wrapper.value)
             var position = 0
             while let element = document.nextElement(&cursor) {
                 scratch.append(try tree.string("NS.object.\(position)"))
@@ -317,7 +317,7 @@ struct ArchiveEncoder<Tree: PlistBuilding> {
             try fillInstance(uid, meta: meta, defaultClass: FoundationClasses.defaultOrderedSetClassName, pairsFrom: start, ownPairs: 0)
         default:
             scratch.append(try tree.string(static: "NS.objects"))
-            scratch.append(try encodeElements(wrapper.node))
+            scratch.append(try encodeElements(wrapper.value))
             try fillInstance(uid, meta: meta, defaultClass: wrapper.kind == .array ? FoundationClasses.defaultArrayClassName : FoundationClasses.defaultSetClassName,
                              pairsFrom: start, ownPairs: 1)
         }
@@ -373,7 +373,7 @@ struct ArchiveEncoder<Tree: PlistBuilding> {
 
     /// The wrappers of single values (`$string`, `$date`, `$uuid`, …), which do not recurse.
     @inline(never)
-    private mutating func encodeWrapper(_ object: Value, meta: ObjectMeta, wrapper: (kind: ValueWrapper, node: Value)) throws(CodecError) -> Int {
+    private mutating func encodeWrapper(_ object: Value, meta: ObjectMeta, wrapper: (kind: ValueWrapper, value: Value)) throws(CodecError) -> Int {
         func requireNoClass() throws(CodecError) {
             guard meta.className == nil, meta.chain == nil, meta.hints == nil else {
                 throw fail("\(wrapper.kind.name) takes no $class, $classes or $classhints", at: object)
@@ -381,31 +381,31 @@ struct ArchiveEncoder<Tree: PlistBuilding> {
         }
         switch wrapper.kind {
         case .string:
-            guard document.kind(wrapper.node) == .string else { throw fail("$string takes a string", at: wrapper.node) }
-            let text = try stringValue(wrapper.node)
+            guard document.kind(wrapper.value) == .string else { throw fail("$string takes a string", at: wrapper.value) }
+            let text = try stringValue(wrapper.value)
             if meta.className != nil {
                 return try instance(object, meta: meta, defaultClass: nil, key: "NS.string", value: text)
             }
             return try scalarEntry(text, meta: meta, object: object)
         case .data:
-            let bytes = try dataValue(wrapper.node)
+            let bytes = try dataValue(wrapper.value)
             if meta.className != nil {
                 return try instance(object, meta: meta, defaultClass: nil, key: "NS.data", value: bytes)
             }
             return try scalarEntry(bytes, meta: meta, object: object)
         case .number:
             try requireNoClass()
-            return try scalarEntry(numberValue(wrapper.node), meta: meta, object: object)
+            return try scalarEntry(numberValue(wrapper.value), meta: meta, object: object)
         case .real:
             try requireNoClass()
-            return try scalarEntry(tree.real(document.nonFinite(wrapper.node)), meta: meta, object: object)
+            return try scalarEntry(tree.real(document.nonFinite(wrapper.value)), meta: meta, object: object)
         case .plistDate:
             try requireNoClass()
-            return try scalarEntry(tree.date(document.time(wrapper.node)), meta: meta, object: object)
+            return try scalarEntry(tree.date(document.time(wrapper.value)), meta: meta, object: object)
         case .date:
-            return try instance(object, meta: meta, defaultClass: "NSDate", key: "NS.time", value: tree.real(document.time(wrapper.node)))
+            return try instance(object, meta: meta, defaultClass: "NSDate", key: "NS.time", value: tree.real(document.time(wrapper.value)))
         case .uuid:
-            let bytes = try document.uuidBytes(wrapper.node)
+            let bytes = try document.uuidBytes(wrapper.value)
             let data = try bytes.withUnsafeBufferPointer { (buffer) throws(CodecError) -> UInt32 in try tree.data(buffer) }
             return try instance(object, meta: meta, defaultClass: "NSUUID", key: "NS.uuidbytes", value: data)
         default:

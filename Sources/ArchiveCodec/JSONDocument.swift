@@ -5,8 +5,8 @@
 ///
 /// Why this shape: a node per value cost 16 bytes for each of millions of values plus a copy
 /// of every string, about 3× the source; the index takes 12 bytes per container only (a
-/// game save has one container per seven values), so a parsed document costs little more
-/// than its source.
+/// game save has one container per seven values and keys), so a parsed document costs
+/// little more than its source.
 ///
 /// Parsing is iterative (any nesting is safe for the stack) and strict: exact UTF-8
 /// validation, no lone surrogates, integers and reals kept apart, integers exact over

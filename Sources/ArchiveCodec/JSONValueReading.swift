@@ -1,6 +1,6 @@
 /// Reading the mapping's typed values out of a `JSONDocument`: times, non-finite reals,
-/// base64 data and UUID text. Each refuses a value of the wrong shape with an error at its
-/// node.
+/// base64 data and UUID text. Each refuses a value of the wrong shape with an error at that
+/// value.
 extension JSONDocument {
     /// A real: a JSON real, or `{"$real": …}` text for NaN and the infinities.
     func nonFinite(_ value: Value) throws(CodecError) -> Double {

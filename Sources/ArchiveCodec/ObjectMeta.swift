@@ -1,6 +1,5 @@
 /// The mapping's `$` keys of one JSON object, sorted out from its data keys (README.md,
-/// "JSON mapping"). Holds value handles only: reading it allocates nothing, so the encoder can
-/// read it for every object, twice.
+/// "JSON mapping"). Holds value handles only: reading it allocates nothing.
 struct ObjectMeta {
     typealias Value = JSONDocument.Value
     /// Values of `$id`, `$ref`, `$class`, `$classes`, `$classhints`.
@@ -11,7 +10,7 @@ struct ObjectMeta {
     /// `$classes` is present (its value may be null: a class entry without `$classes`).
     var chainGiven = false
     var hints: Value?
-    var wrapper: (kind: ValueWrapper, node: Value)?
+    var wrapper: (kind: ValueWrapper, value: Value)?
     /// Members that are data keys (plain, or `$$`-escaped).
     var dataKeyCount = 0
 }
