@@ -9,6 +9,9 @@ struct HTTPResponse: Sendable {
     var contentType: String
     var headers: [Header] = []
     var body: [UInt8]
+    /// A large conversion's reply, written straight into a libevent buffer; used instead of
+    /// `body` when set.
+    var buffered: ReplyBuffer? = nil
     /// Set when the request was refused (not converted), for the rejection metrics.
     var rejection: RejectionReason? = nil
 
@@ -18,6 +21,14 @@ struct HTTPResponse: Sendable {
         self.headers = headers
         self.body = body
     }
+
+    init(status: Int32, contentType: String, buffered: ReplyBuffer) {
+        self.init(status: status, contentType: contentType, body: [])
+        self.buffered = buffered
+    }
+
+    /// Bytes in the body, wherever it is held.
+    var bodyCount: Int { buffered?.count ?? body.count }
 
     static func json(_ status: Int32, _ text: String) -> HTTPResponse {
         HTTPResponse(status: status, contentType: "application/json", body: Array(text.utf8))

@@ -126,11 +126,16 @@ extension EventLoop {
         }
         if pending.method == .head {
             // libevent sends whatever is in the output buffer, even for HEAD: send only the length.
-            evhttp_add_header(headers, "Content-Length", String(response.body.count))
-        } else if !response.body.isEmpty, let output = evhttp_request_get_output_buffer(request) {
-            let added = response.body.withUnsafeBytes { evbuffer_add(output, $0.baseAddress, $0.count) }
-            if added != 0 {
-                context.logger.error("out of memory while queueing a \(response.body.count)-byte reply")
+            evhttp_add_header(headers, "Content-Length", String(response.bodyCount))
+        } else if response.bodyCount > 0, let output = evhttp_request_get_output_buffer(request) {
+            let added: Bool
+            if let buffered = response.buffered {
+                added = buffered.move(into: output)
+            } else {
+                added = response.body.withUnsafeBytes { evbuffer_add(output, $0.baseAddress, $0.count) } == 0
+            }
+            if !added {
+                context.logger.error("out of memory while queueing a \(response.bodyCount)-byte reply")
             }
         }
         // A request whose client already left has no connection; libevent frees it on send and never
@@ -145,10 +150,10 @@ extension EventLoop {
 
         let elapsed = monotonicNanoseconds() &- pending.startNanos
         context.metrics.record(route: pending.route?.rawValue ?? Route.unmatchedLabel, status: response.status,
-                               seconds: Double(elapsed) / 1e9, bytesIn: pending.bytesIn, bytesOut: response.body.count,
+                               seconds: Double(elapsed) / 1e9, bytesIn: pending.bytesIn, bytesOut: response.bodyCount,
                                rejection: response.rejection, finishesConversion: finishesConversion)
         context.accessLog.record(method: pending.method, path: pending.path, route: pending.route, status: response.status,
-                                 bytesIn: pending.bytesIn, bytesOut: response.body.count, nanoseconds: elapsed)
+                                 bytesIn: pending.bytesIn, bytesOut: response.bodyCount, nanoseconds: elapsed)
     }
 
     func replyFlushed() {

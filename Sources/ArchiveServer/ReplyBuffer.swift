@@ -1,0 +1,41 @@
+import CLibevent
+
+/// A reply body built in a libevent buffer while the codec writes it, piece by piece, on a
+/// worker. The loop thread then moves its contents into the request's output buffer without
+/// copying (`evbuffer_add_buffer`), so a large reply exists once in memory instead of twice
+/// (a Swift array, then libevent's copy of it).
+///
+/// Thread contract: the buffer has no lock. The worker that creates it is its only user until
+/// it hands the finished reply to the loop (through the completion queue, whose mutex orders
+/// the two), and the loop is its only user after that.
+final class ReplyBuffer: @unchecked Sendable {
+    private let buffer: OpaquePointer
+    /// Bytes appended so far.
+    private(set) var count = 0
+    /// Set when libevent could not take a piece (out of memory); the reply is then unusable.
+    private(set) var failed = false
+
+    init?() {
+        guard let buffer = evbuffer_new() else { return nil }
+        self.buffer = buffer
+    }
+
+    deinit {
+        evbuffer_free(buffer)
+    }
+
+    func append(_ piece: UnsafeBufferPointer<UInt8>) {
+        guard !failed, let base = piece.baseAddress else { return }
+        if evbuffer_add(buffer, base, piece.count) == 0 {
+            count += piece.count
+        } else {
+            failed = true
+        }
+    }
+
+    /// Moves everything into `output` (a request's output buffer); returns false if libevent
+    /// refused. Loop thread only.
+    func move(into output: OpaquePointer) -> Bool {
+        evbuffer_add_buffer(output, buffer) == 0
+    }
+}
