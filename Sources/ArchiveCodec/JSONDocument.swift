@@ -202,12 +202,21 @@ public struct JSONDocument: Sendable {
             if value.payload & Value.escapedBit == 0 {
                 return try body(UnsafeBufferPointer(rebasing: source[start..<(start + Int(value.payload) - 2)]))
             }
-            // Unescaped text is never longer than its source: short ones go on the stack.
+            // Unescaped text is never longer than its source. Short ones go on the stack (at
+            // most a kilobyte, whatever the thread's stack: workers may have small ones).
             let bound = Int(value.payload & ~Value.escapedBit) - 2
-            return try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: bound) { (room) throws(Failure) -> Result in
-                let count = JSONText.unescape(source, from: start, writingTo: room.baseAddress!)
-                return try body(UnsafeBufferPointer(start: room.baseAddress!, count: count))
+            func unescaped(into room: UnsafeMutablePointer<UInt8>) throws(Failure) -> Result {
+                let count = JSONText.unescape(source, from: start, writingTo: room)
+                return try body(UnsafeBufferPointer(start: room, count: count))
             }
+            guard bound > 1024 else {
+                return try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 1024) { (room) throws(Failure) -> Result in
+                    try unescaped(into: room.baseAddress!)
+                }
+            }
+            let room = UnsafeMutablePointer<UInt8>.allocate(capacity: bound)
+            defer { room.deallocate() }
+            return try unescaped(into: room)
         }
     }
 
