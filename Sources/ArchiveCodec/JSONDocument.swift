@@ -222,8 +222,6 @@ public struct JSONDocument: Sendable {
 
     func stringValue(_ value: Value) -> String { withString(value) { String(decoding: $0, as: UTF8.self) } }
 
-    func stringBytes(_ value: Value) -> [UInt8] { withString(value) { Array($0) } }
-
     // MARK: Locations
 
     /// Where `target` is, as a JSON path: `$`, `$.name`, `$[3]`, `$["odd key"]`. Walks down

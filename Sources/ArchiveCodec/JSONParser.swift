@@ -18,12 +18,20 @@ struct JSONParser {
     private let notedKey: StaticString
     private var position = 0
     private var index = Index()
+    /// A key of an open object: `count` bytes of text, between its quotes in the source or,
+    /// for a key with escapes, in `keyText` from `start` (unescaped once, when read).
+    private struct Key {
+        var value: Value
+        var start: UInt32
+        var count: UInt32
+    }
+
     /// Keys of the objects open now, innermost last (each `Open` knows where its own begin).
-    private var keys: [Value] = []
+    private var keys: [Key] = []
+    /// Unescaped text of the open objects' keys that hold escapes, innermost last.
+    private var keyText: [UInt8] = []
     /// The object whose member named `notedKey` is being read, if one is.
     private var noting: Value?
-    /// Unescaped text of the key being hashed, when it holds escapes.
-    private var unescaped: [UInt8] = []
 
     init(source: UnsafeBufferPointer<UInt8>, notingKey: StaticString) {
         self.source = source
@@ -45,6 +53,7 @@ struct JSONParser {
         var start: UInt32
         var isObject: Bool
         var firstKey: Int
+        var firstKeyText: Int
     }
 
     mutating func parse() throws(CodecError) -> Index {
@@ -62,9 +71,8 @@ struct JSONParser {
                 guard position < source.count, source[position] == UInt8(ascii: "\"") else {
                     throw fail("expected a string key")
                 }
-                let key = try skipString()
-                keys.append(key)
-                if isNotedKey(key) { noting = Value(offset: open.start, payload: UInt32(open.container)) }
+                try readKey()
+                if keyEquals(keys.count - 1, notedKey) { noting = Value(offset: open.start, payload: UInt32(open.container)) }
                 skipWhitespace()
                 guard position < source.count, source[position] == UInt8(ascii: ":") else {
                     throw fail("expected ':' after an object key")
@@ -83,7 +91,7 @@ struct JSONParser {
                 let container = index.containers.count
                 index.containers.append(JSONDocument.Container(end: 0, count: 0, descendants: 0))
                 note(Value(offset: UInt32(position), payload: UInt32(container)))
-                stack.append(Open(container: container, start: UInt32(position), isObject: isObject, firstKey: keys.count))
+                stack.append(Open(container: container, start: UInt32(position), isObject: isObject, firstKey: keys.count, firstKeyText: keyText.count))
                 index.depth = max(index.depth, stack.count)
                 position += 1
                 skipWhitespace()
@@ -121,110 +129,88 @@ struct JSONParser {
         }
     }
 
-    /// Records the end of container `open`, whose closer was just consumed, and checks an
-    /// object's keys: small objects pairwise, larger ones through a randomly seeded hash
-    /// table of their positions in `keys` (nothing allocated per key).
+    /// Records the end of container `open`, whose closer was just consumed, and refuses an
+    /// object that repeats a key.
     private mutating func close(_ open: Open) throws(CodecError) {
         let container = open.container
         index.containers[container].end = UInt32(position)
         index.containers[container].descendants = UInt32(index.containers.count - container - 1)
         guard open.isObject else { return }
-        defer { keys.removeSubrange(open.firstKey...) }
-        let count = keys.count - open.firstKey
-        if count <= 12 {
-            if let repeated = repeatedKeyPairwise(from: open.firstKey) { throw repeatedKey(repeated) }
-        } else {
-            var table = ByteStringTable()
-            for position in open.firstKey..<keys.count {
-                let key = keys[position]
-                let hash = hashText(of: key)
-                let found = table.findOrInsert(hash: hash, equals: { sameText(keys[Int($0)], key) }, newValue: { UInt32(position) })
-                if found != UInt32(position) { throw repeatedKey(key) }
+        defer {
+            keys.removeSubrange(open.firstKey...)
+            keyText.removeSubrange(open.firstKeyText...)
+        }
+        let source = source
+        let repeated = keys.withUnsafeBufferPointer { keys in
+            keyText.withUnsafeBufferPointer { scratch in
+                Self.firstRepeated(UnsafeBufferPointer(rebasing: keys[open.firstKey...]), source: source, scratch: scratch)
             }
+        }
+        if let repeated {
+            let key = keys[open.firstKey + repeated]
+            let name = keyText.withUnsafeBufferPointer { String(decoding: Self.text(of: key, source: source, scratch: $0), as: UTF8.self) }
+            throw CodecError(.malformedJSON, "an object repeats the key \"\(name)\"", byteOffset: Int(key.value.offset))
         }
     }
 
-    /// The first key from `keys[first...]` that repeats an earlier one, compared pairwise.
-    /// Keys with escapes are unescaped once each into `unescaped` first, so a pair costs a
-    /// length check and at most one comparison of bytes.
-    private mutating func repeatedKeyPairwise(from first: Int) -> Value? {
-        let plain = keys[first...].allSatisfy { $0.payload & Value.escapedBit == 0 }
-        if plain {
-            for second in first..<keys.count {
-                for earlier in first..<second where sameText(keys[earlier], keys[second]) { return keys[second] }
-            }
-            return nil
-        }
-        // Each key's text: (in `unescaped`?, start, length).
-        unescaped.removeAll(keepingCapacity: true)
-        var texts: [(inScratch: Bool, start: Int, count: Int)] = []
-        texts.reserveCapacity(keys.count - first)
-        for key in keys[first...] {
-            let start = Int(key.offset) + 1
-            if key.payload & Value.escapedBit == 0 {
-                texts.append((false, start, Int(key.payload) - 2))
-            } else {
-                let scratchStart = unescaped.count
-                JSONText.unescape(source, from: start, into: &unescaped)
-                texts.append((true, scratchStart, unescaped.count - scratchStart))
-            }
-        }
-        return unescaped.withUnsafeBufferPointer { scratch -> Value? in
-            func base(_ text: (inScratch: Bool, start: Int, count: Int)) -> UnsafePointer<UInt8> {
-                (text.inScratch ? scratch.baseAddress! : source.baseAddress!) + text.start
-            }
-            for second in texts.indices {
-                for earlier in 0..<second where texts[earlier].count == texts[second].count {
-                    if texts[second].count == 0 || ByteStringTable.bytesEqual(base(texts[earlier]), base(texts[second]), count: texts[second].count) {
-                        return keys[first + second]
-                    }
+    /// The position in `keys` of the first key that repeats an earlier one: up to 12 keys
+    /// pairwise, more through a randomly seeded hash table of their positions (nothing
+    /// allocated per key).
+    private static func firstRepeated(
+        _ keys: UnsafeBufferPointer<Key>, source: UnsafeBufferPointer<UInt8>, scratch: UnsafeBufferPointer<UInt8>
+    ) -> Int? {
+        func text(_ position: Int) -> UnsafeBufferPointer<UInt8> { Self.text(of: keys[position], source: source, scratch: scratch) }
+        if keys.count <= 12 {
+            for second in keys.indices {
+                for first in 0..<second where keys[first].count == keys[second].count && same(text(first), text(second)) {
+                    return second
                 }
             }
             return nil
         }
-    }
-
-    /// The hash of string `key`'s unescaped text.
-    private mutating func hashText(of key: Value) -> UInt64 {
-        let start = Int(key.offset) + 1
-        guard key.payload & Value.escapedBit != 0 else {
-            return ByteStringTable.hash(UnsafeBufferPointer(rebasing: source[start..<(start + Int(key.payload) - 2)]))
+        var table = ByteStringTable()
+        for position in keys.indices {
+            let found = table.findOrInsert(
+                hash: ByteStringTable.hash(text(position)),
+                equals: { same(text(Int($0)), text(position)) },
+                newValue: { UInt32(position) })
+            if found != UInt32(position) { return position }
         }
-        unescaped.removeAll(keepingCapacity: true)
-        JSONText.unescape(source, from: start, into: &unescaped)
-        return unescaped.withUnsafeBufferPointer { ByteStringTable.hash($0) }
+        return nil
     }
 
-    private func repeatedKey(_ key: Value) -> CodecError {
-        CodecError(.malformedJSON, "an object repeats the key \"\(String(decoding: text(of: key), as: UTF8.self))\"", byteOffset: Int(key.offset))
-    }
-
-    /// The unescaped text of string `key`.
-    private func text(of key: Value) -> [UInt8] {
-        let start = Int(key.offset) + 1
-        guard key.payload & Value.escapedBit != 0 else { return Array(source[start..<(start + Int(key.payload) - 2)]) }
-        var text: [UInt8] = []
-        JSONText.unescape(source, from: start, into: &text)
-        return text
-    }
-
-    /// Whether two strings have the same text: compared in the source when neither holds an
-    /// escape (an escaped string can equal a plain one only if it is no longer).
-    private func sameText(_ first: Value, _ second: Value) -> Bool {
-        if (first.payload | second.payload) & Value.escapedBit == 0 {
-            return first.payload == second.payload
-                && ByteStringTable.bytesEqual(source.baseAddress! + Int(first.offset), source.baseAddress! + Int(second.offset), count: Int(first.payload))
+    /// Reads the key at the cursor into `keys`, unescaping it into `keyText` if it holds escapes.
+    private mutating func readKey() throws(CodecError) {
+        let value = try skipString()
+        let content = Int(value.offset) + 1
+        guard value.payload & Value.escapedBit != 0 else {
+            keys.append(Key(value: value, start: 0, count: value.payload - 2))
+            return
         }
-        return text(of: first) == text(of: second)
+        let start = keyText.count
+        JSONText.unescape(source, from: content, into: &keyText)
+        keys.append(Key(value: value, start: UInt32(start), count: UInt32(keyText.count - start)))
     }
 
-    private func isNotedKey(_ key: Value) -> Bool {
-        let length = notedKey.utf8CodeUnitCount
-        if key.payload & Value.escapedBit == 0 {
-            return Int(key.payload) == length + 2
-                && ByteStringTable.bytesEqual(source.baseAddress! + Int(key.offset) + 1, notedKey.utf8Start, count: length)
+    /// The text of `key`: between its quotes in `source`, or in `scratch` (`keyText`).
+    private static func text(of key: Key, source: UnsafeBufferPointer<UInt8>, scratch: UnsafeBufferPointer<UInt8>) -> UnsafeBufferPointer<UInt8> {
+        if key.value.payload & Value.escapedBit != 0 {
+            return UnsafeBufferPointer(rebasing: scratch[Int(key.start)..<Int(key.start + key.count)])
         }
-        return text(of: key).elementsEqual(UnsafeBufferPointer(start: notedKey.utf8Start, count: length))
+        let content = Int(key.value.offset) + 1
+        return UnsafeBufferPointer(rebasing: source[content..<(content + Int(key.count))])
+    }
+
+    /// Whether `keys[index]` is `literal` (asked of every key: lengths first, no closure).
+    private func keyEquals(_ index: Int, _ literal: StaticString) -> Bool {
+        let key = keys[index]
+        guard Int(key.count) == literal.utf8CodeUnitCount else { return false }
+        let source = source
+        return keyText.withUnsafeBufferPointer { JSONText.text(Self.text(of: key, source: source, scratch: $0), equals: literal) }
+    }
+
+    private static func same(_ first: UnsafeBufferPointer<UInt8>, _ second: UnsafeBufferPointer<UInt8>) -> Bool {
+        first.count == second.count && (first.isEmpty || ByteStringTable.bytesEqual(first.baseAddress!, second.baseAddress!, count: first.count))
     }
 
     /// Lists `value` if it is the value of a noted member.

@@ -9,6 +9,15 @@ enum JSONText {
         byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 || byte == UInt8(ascii: ",") || byte == UInt8(ascii: ":")
     }
 
+    /// Whether `text` is exactly `literal`: lengths first, then the bytes in place.
+    @inline(__always)
+    static func text(_ text: UnsafeBufferPointer<UInt8>, equals literal: StaticString) -> Bool {
+        guard text.count == literal.utf8CodeUnitCount else { return false }
+        guard text.count > 0 else { return true }
+        guard literal.hasPointerRepresentation else { return text.elementsEqual(literal.description.utf8) }
+        return ByteStringTable.bytesEqual(text.baseAddress!, literal.utf8Start, count: text.count)
+    }
+
     @inline(__always)
     static func isWhitespace(_ byte: UInt8) -> Bool {
         byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09

@@ -54,12 +54,7 @@ extension JSONDocument {
     /// member: compared in place).
     func stringEquals(_ value: Value, _ literal: StaticString) -> Bool {
         guard kind(value) == .string else { return false }
-        return withString(value) { text in
-            guard text.count == literal.utf8CodeUnitCount else { return false }
-            guard text.count > 0 else { return true }
-            guard literal.hasPointerRepresentation else { return text.elementsEqual(literal.description.utf8) }
-            return ByteStringTable.bytesEqual(text.baseAddress!, literal.utf8Start, count: text.count)
-        }
+        return withString(value) { JSONText.text($0, equals: literal) }
     }
 
     /// Whether member key `key` is a data key: plain, or starting with `$$` (which stands
@@ -70,9 +65,7 @@ extension JSONDocument {
 
     private func metaKey(_ key: Value) -> MetaKey? {
         withString(key) { text in
-            func equals(_ literal: StaticString) -> Bool {
-                text.count == literal.utf8CodeUnitCount && ByteStringTable.bytesEqual(text.baseAddress!, literal.utf8Start, count: text.count)
-            }
+            func equals(_ literal: StaticString) -> Bool { JSONText.text(text, equals: literal) }
             switch text.count {
             case 3 where equals("$id"): return .id
             case 4 where equals("$ref"): return .ref

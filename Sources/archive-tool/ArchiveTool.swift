@@ -82,9 +82,7 @@ struct Decode: ParsableCommand {
                 try archive.writeJSON(view: view, pretty: pretty) { pipe.push(Array($0)) }
             }
         }
-        if case .failure = result { output.discard() }
-        try reportingErrors { () throws(CodecError) in try result.get() }
-        try output.check()
+        try output.conclude(result)
     }
 }
 
@@ -120,9 +118,7 @@ struct Encode: ParsableCommand {
         // Large archives go out in pieces as they are built, so they never sit in memory whole.
         let output = StreamedOutput(descriptor: 1)
         let result = Result { () throws(CodecError) in try document.writeArchive { output.write($0) } }
-        if case .failure = result { output.discard() }
-        try reportingErrors { () throws(CodecError) in try result.get() }
-        try output.check()
+        try output.conclude(result)
     }
 }
 
@@ -249,7 +245,7 @@ private func writeAll(_ buffer: UnsafeRawBufferPointer, to descriptor: Int32) ->
 
 /// stdout for output written in pieces. A write error is kept and reported once the
 /// conversion is over (exit 1), and further pieces are dropped. When stdout is a regular
-/// file (`decode f > out.json`), `discard()` cuts it back to where this run began, so a
+/// file (`decode f > out.json`), a refused run (`conclude`) cuts it back to where this run began, so a
 /// conversion refused after its first pieces went out leaves no truncated JSON behind;
 /// a pipe cannot take back what it passed on.
 final class StreamedOutput: @unchecked Sendable {
@@ -280,9 +276,17 @@ final class StreamedOutput: @unchecked Sendable {
         failure = writeAll(UnsafeRawBufferPointer(bytes), to: descriptor)
     }
 
-    func discard() {
+    private func discard() {
         guard let start, ftruncate(descriptor, start) == 0 else { return }
         _ = lseek(descriptor, start, SEEK_SET)
+    }
+
+    /// Ends a run whose output went out in pieces: a refused conversion's partial output is
+    /// discarded (as far as stdout allows) and the error reported, then write errors are.
+    func conclude(_ result: Result<Void, CodecError>) throws {
+        if case .failure = result { discard() }
+        try reportingErrors { () throws(CodecError) in try result.get() }
+        try check()
     }
 
     func check() throws {

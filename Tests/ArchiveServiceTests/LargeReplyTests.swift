@@ -3,17 +3,8 @@ import XCTest
 
 /// Conversions of bodies from `Conversion.bufferedReplyThreshold` (1 MiB) on write their reply
 /// into a libevent buffer as the codec produces it; the bytes must be what the codec makes.
-final class LargeReplyTests: XCTestCase {
-    var server: TestServer!
-
-    override func setUpWithError() throws {
-        server = try TestServer()
-    }
-
-    override func tearDown() {
-        server.stop()
-        server = nil
-    }
+/// (The endpoint tests' server, set up per test.)
+extension EndpointTests {
 
     /// About 2.4 MB of JSON: an array of distinct strings, with a shared object and a cycle.
     private func largeDocument() -> [UInt8] {
