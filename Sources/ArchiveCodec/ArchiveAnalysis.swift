@@ -18,9 +18,9 @@ struct ArchiveAnalysis {
     /// Work list of `countReferences`, kept between calls (it runs once per value).
     private var pendingRefs: [Int] = []
 
-    init(view: BinaryPlistView, top: Int) throws(CodecError) {
+    init(view: BinaryPlistView, top: Int, classKeys: ClassKeyRefs) throws(CodecError) {
         self.view = view
-        classKeys = ClassKeyRefs(view: view)
+        self.classKeys = classKeys
         try readEnvelope(top)
         forms = Array(repeating: .null, count: objectCount)
         classOf = Array(repeating: -1, count: objectCount)

@@ -40,10 +40,16 @@ struct BinaryPlist: @unchecked Sendable {
     let objectCount: Int
     let topObject: Int
     let offsetTableStart: Int
-    /// The offset table, read once (every pass looks objects up by reference).
-    let offsets: [UInt32]
+    /// The objects holding the text `$class` (see `ClassKeyRefs`), found while validating.
+    let classKeyRefs: [Int]
+    /// The raw view's depth when validation had to walk the containers to prove they hold
+    /// no cycle; nil when they form a tree (the usual file), measured only if asked for.
+    private let measuredRawDepth: Int?
+
     /// Height of the tree below the top object, counting containers (the raw view's depth).
-    let rawDepth: Int
+    var rawDepth: Int {
+        measuredRawDepth ?? withView { view in (try? view.checkAcyclicAndMeasure(from: topObject)) ?? Int.max }
+    }
 
     /// The raw view expands containers that are shared at the plist level; this bounds the
     /// expansion so a small file cannot ask for an exponentially large answer.
@@ -93,30 +99,23 @@ struct BinaryPlist: @unchecked Sendable {
             throw CodecError(.malformedPlist, "\(objectCount) objects cannot be addressed with \(refSize)-byte references", byteOffset: trailer + 7)
         }
         let (objects, refs, top, tableStart, entrySize) = (objectCount, refSize, topObject, offsetTableStart, offsetSize)
-        // Read the table once; an entry outside the object area is reported where it is.
-        let table = try bytes.withUnsafeBufferPointer { (buffer) throws(CodecError) -> [UInt32] in
-            let reader = BinaryPlistView(bytes: buffer, offsets: UnsafeBufferPointer(start: nil, count: 0), refSize: refs, objectCount: 0)
-            return try [UInt32](unsafeUninitializedCapacity: objects) { (table, initialized) throws(CodecError) in
-                for ref in 0..<objects {
-                    let position = reader.readBigEndian(at: tableStart + ref * entrySize, size: entrySize)
-                    guard position >= 8, position < UInt64(trailer) else {
-                        throw CodecError(.malformedPlist, "object \(ref) has offset \(position), outside the object area", byteOffset: tableStart + ref * entrySize)
-                    }
-                    table[ref] = UInt32(position)
-                    initialized = ref + 1
+        (classKeyRefs, measuredRawDepth) = try bytes.withUnsafeBufferPointer { (buffer) throws(CodecError) -> ([Int], Int?) in
+            let view = BinaryPlistView(bytes: buffer, tableStart: tableStart, offsetSize: entrySize, refSize: refs, objectCount: objects)
+            // Every table entry is checked before any object is read through it.
+            for ref in 0..<objects {
+                let position = view.readBigEndian(at: tableStart + ref * entrySize, size: entrySize)
+                guard position >= 8, position < UInt64(trailer) else {
+                    throw CodecError(.malformedPlist, "object \(ref) has offset \(position), outside the object area", byteOffset: tableStart + ref * entrySize)
                 }
             }
-        }
-        offsets = table
-        rawDepth = try bytes.withUnsafeBufferPointer { (buffer) throws(CodecError) -> Int in
-            try table.withUnsafeBufferPointer { (offsetTable) throws(CodecError) -> Int in
-                let view = BinaryPlistView(bytes: buffer, offsets: offsetTable, refSize: refs, objectCount: objects)
-                for ref in 0..<objects {
-                    try view.validateObject(ref)
-                }
+            var check = ObjectRangeCheck(view: view, range: 0..<objects)
+            try check.run()
+            if check.keyTextsRepeat() {
                 try view.checkDuplicateKeys()
-                return try view.checkAcyclicAndMeasure(from: top)
+            } else if let repeated = check.repeatedKey {
+                throw repeated
             }
+            return (check.classKeyRefs, check.containersFormTree(top: top) ? nil : try view.checkAcyclicAndMeasure(from: top))
         }
     }
 
@@ -128,19 +127,19 @@ struct BinaryPlist: @unchecked Sendable {
 
     func withView<R, E: Error>(_ body: (BinaryPlistView) throws(E) -> R) throws(E) -> R {
         try bytes.withUnsafeBufferPointer { (buffer) throws(E) -> R in
-            try offsets.withUnsafeBufferPointer { (offsetTable) throws(E) -> R in
-                try body(BinaryPlistView(bytes: buffer, offsets: offsetTable, refSize: refSize, objectCount: objectCount))
-            }
+            try body(BinaryPlistView(bytes: buffer, tableStart: offsetTableStart, offsetSize: offsetSize, refSize: refSize, objectCount: objectCount))
         }
     }
 }
 
-/// Reads a validated binary plist. Methods other than `validateObject` assume validation
+/// Reads a validated binary plist (see `ObjectRangeCheck`). Methods assume validation
 /// passed and do not re-check bounds.
 struct BinaryPlistView {
     let bytes: UnsafeBufferPointer<UInt8>
-    /// Object offsets, each checked to lie in the object area.
-    let offsets: UnsafeBufferPointer<UInt32>
+    /// Where the offset table starts and how wide its entries are. Entries are read in place
+    /// (a copy would be as large as the table); each was checked to lie in the object area.
+    let tableStart: Int
+    let offsetSize: Int
     let refSize: Int
     let objectCount: Int
 
@@ -160,7 +159,12 @@ struct BinaryPlistView {
 
     @inline(__always)
     func offset(of ref: Int) -> Int {
-        Int(offsets[ref])
+        Int(truncatingIfNeeded: readBigEndian(at: tableStart &+ ref &* offsetSize, size: offsetSize))
+    }
+
+    func isContainer(_ ref: Int) -> Bool {
+        let kind = bytes[offset(of: ref)] >> 4
+        return kind == 0xA || kind == 0xC || kind == 0xD
     }
 
     /// The object reference stored at element `index` of a container's payload.
@@ -274,130 +278,8 @@ struct BinaryPlistView {
         return nil
     }
 
-    // MARK: Validation
-
-    private func fail(_ message: String, at offset: Int) -> CodecError {
+    func fail(_ message: String, at offset: Int) -> CodecError {
         CodecError(.malformedPlist, message, byteOffset: offset)
-    }
-
-    /// Checks that object `ref` lies inside the file with a known marker, that its counts do
-    /// not overflow, that its references are in range, and that its text is valid.
-    func validateObject(_ ref: Int) throws(CodecError) {
-        let limit = bytes.count - 32
-        let position = offset(of: ref)  // in the object area: checked when the table was read
-        let marker = bytes[position]
-        let low = Int(marker & 0x0F)
-        func need(_ end: Int) throws(CodecError) {
-            guard end <= limit else { throw fail("object \(ref) (marker 0x\(String(marker, radix: 16))) runs past the end of the object area", at: position) }
-        }
-        switch marker >> 4 {
-        case 0x0:
-            guard marker == 0x08 || marker == 0x09 else {
-                throw fail("unsupported marker 0x\(String(marker, radix: 16)) (null and fill are not plist values)", at: position)
-            }
-            return
-        case 0x1:
-            guard low <= 4 else { throw fail("integer of 2^\(low) bytes is not supported", at: position) }
-            try need(position + 1 + (1 << low))
-            if low == 4 {
-                let high = readBigEndian(at: position + 1, size: 8)
-                let lowBits = readBigEndian(at: position + 9, size: 8)
-                guard high == 0 || (high == UInt64.max && lowBits >> 63 == 1) else {
-                    throw fail("128-bit integer outside the signed and unsigned 64-bit range", at: position)
-                }
-            }
-            return
-        case 0x2:
-            guard low == 2 || low == 3 else { throw fail("real of 2^\(low) bytes is not supported", at: position) }
-            try need(position + 1 + (1 << low))
-            return
-        case 0x3:
-            guard marker == 0x33 else { throw fail("date marker must be 0x33", at: position) }
-            try need(position + 9)
-            return
-        case 0x8:
-            guard low <= 7 else { throw fail("UID of \(low + 1) bytes is not supported", at: position) }
-            try need(position + 2 + low)
-            return
-        case 0x4, 0x5, 0x6, 0xA, 0xC, 0xD:
-            break
-        default:
-            throw fail("unknown marker 0x\(String(marker, radix: 16))", at: position)
-        }
-        var start = position + 1
-        var count = low
-        if low == 0xF {
-            try need(start + 1)
-            let intMarker = bytes[start]
-            guard intMarker >> 4 == 0x1, intMarker & 0x0F <= 3 else {
-                throw fail("object \(ref) has a malformed length (marker 0x\(String(intMarker, radix: 16)))", at: start)
-            }
-            let size = 1 << Int(intMarker & 0x0F)
-            try need(start + 1 + size)
-            let count64 = readBigEndian(at: start + 1, size: size)
-            guard count64 <= UInt64(limit) else {
-                throw fail("object \(ref) claims \(count64) elements", at: start)
-            }
-            count = Int(count64)
-            start += 1 + size
-        }
-        let elementSize: Int
-        switch marker >> 4 {
-        case 0x4, 0x5: elementSize = 1
-        case 0x6: elementSize = 2
-        case 0xD: elementSize = 2 * refSize
-        default: elementSize = refSize
-        }
-        let (length, overflow) = count.multipliedReportingOverflow(by: elementSize)
-        guard !overflow, length <= limit - start else {
-            throw fail("object \(ref) claims \(count) elements, more than the file holds", at: position)
-        }
-        switch marker >> 4 {
-        case 0x5:
-            for index in start..<(start + length) where bytes[index] >= 0x80 {
-                throw fail("ASCII string object \(ref) holds byte 0x\(String(bytes[index], radix: 16))", at: index)
-            }
-        case 0x6:
-            try validateUTF16(start: start, count: count, ref: ref)
-        case 0xA, 0xC, 0xD:
-            let references = marker >> 4 == 0xD ? 2 * count : count
-            for index in 0..<references {
-                let child = Int(truncatingIfNeeded: readBigEndian(at: start + index * refSize, size: refSize))
-                guard child >= 0, child < objectCount else {
-                    throw fail("object \(ref) refers to object \(child); there are \(objectCount)", at: start + index * refSize)
-                }
-                if marker >> 4 == 0xD && index < count {
-                    // The key may not be validated yet, but its offset is (table read first).
-                    let keyMarker = bytes[offset(of: child)] >> 4
-                    guard keyMarker == 0x5 || keyMarker == 0x6 else {
-                        throw fail("dictionary object \(ref) has a key (object \(child)) that is not a string", at: start + index * refSize)
-                    }
-                }
-            }
-        default:
-            break
-        }
-    }
-
-    private func validateUTF16(start: Int, count: Int, ref: Int) throws(CodecError) {
-        var index = 0
-        while index < count {
-            let unit = UInt16(bytes[start + 2 * index]) << 8 | UInt16(bytes[start + 2 * index + 1])
-            if unit >= 0xD800 && unit < 0xDC00 {
-                guard index + 1 < count else {
-                    throw fail("string object \(ref) ends inside a surrogate pair", at: start + 2 * index)
-                }
-                let next = UInt16(bytes[start + 2 * index + 2]) << 8 | UInt16(bytes[start + 2 * index + 3])
-                guard next >= 0xDC00 && next < 0xE000 else {
-                    throw fail("string object \(ref) has an unpaired high surrogate", at: start + 2 * index)
-                }
-                index += 2
-            } else if unit >= 0xDC00 && unit < 0xE000 {
-                throw fail("string object \(ref) has an unpaired low surrogate", at: start + 2 * index)
-            } else {
-                index += 1
-            }
-        }
     }
 
     /// Walks the containers reachable from `top` without recursion. Fails if a container
@@ -422,10 +304,6 @@ struct BinaryPlistView {
             var size: Int
         }
         var stack: [Frame] = []
-        func isContainer(_ ref: Int) -> Bool {
-            let kind = bytes[offset(of: ref)] >> 4
-            return kind == 0xA || kind == 0xC || kind == 0xD
-        }
         func open(_ ref: Int) {
             let header = header(of: ref)
             let keys = header.kind == .dict ? header.count : 0

@@ -8,15 +8,9 @@ struct ClassKeyRefs: Sendable {
     private var refs: [Int] = []
     private var set: Set<Int> = []
 
-    init(view: BinaryPlistView) {
-        for ref in 0..<view.objectCount {
-            // "$class" is six characters: ASCII marker 0x56 or UTF-16 marker 0x66, or 0x5F /
-            // 0x6F with the length spelled out (valid, though Apple's writer never does it).
-            let marker = view.bytes[view.offset(of: ref)]
-            if (marker == 0x56 || marker == 0x66 || marker == 0x5F || marker == 0x6F) && view.isString(ref, equalTo: "$class") {
-                refs.append(ref)
-            }
-        }
+    /// `refs`: the objects holding the text `$class`, in any order (`ObjectRangeCheck`).
+    init(refs: [Int]) {
+        self.refs = refs
         if refs.count > 4 { set = Set(refs) }
     }
 

@@ -5,6 +5,8 @@
 /// Keys are compared as text: an ASCII key and a UTF-16 key with the same characters are
 /// the same key. Runs after every object has been validated.
 extension BinaryPlistView {
+    /// The exact check, run when two distinct key objects hold equal text (`ObjectRangeCheck`
+    /// finds keys repeated by reference in every other file).
     /// Every key object gets a text class once (equal text, equal class), found by a randomly
     /// seeded hash and confirmed by comparison; dictionaries then compare classes, not text.
     /// So the work is proportional to the distinct key objects' bytes plus the keys, however
@@ -39,12 +41,13 @@ extension BinaryPlistView {
                 let repeated = dict.count <= 12
                     ? (0..<index).contains { classOfKey[childRef(dict, $0)] == Int32(textClass) }
                     : !seen.insert(textClass).inserted
-                guard !repeated else {
-                    throw CodecError(.malformedPlist, "dictionary object \(ref) holds the key object \(key) twice (or an equal key)",
-                                     byteOffset: offset(of: ref))
-                }
+                guard !repeated else { throw Self.repeatedKeyError(dict: ref, key: key, at: offset(of: ref)) }
             }
         }
+    }
+
+    static func repeatedKeyError(dict: Int, key: Int, at offset: Int) -> CodecError {
+        CodecError(.malformedPlist, "dictionary object \(dict) holds the key object \(key) twice (or an equal key)", byteOffset: offset)
     }
 
     /// Whether two validated string objects hold the same UTF-16 code units.

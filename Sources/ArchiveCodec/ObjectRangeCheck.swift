@@ -1,0 +1,312 @@
+/// Validates a range of a binary plist's objects (markers, bounds, counts without overflow,
+/// references in range, dictionary keys being strings, text encodings) and, in the same
+/// pass, gathers what the whole-file checks need, so that no later pass has to read
+/// every object again or keep an array as long as the object table:
+///
+/// - which objects are dictionary keys (the repeated-key check compares their text once);
+/// - which objects are referenced by a container once, and which more than once (a file in
+///   which no container has two parents, and the top none, holds a tree of containers: no
+///   cycle, no expansion larger than the file, and the full walk can be skipped);
+/// - which objects hold the text `$class`;
+/// - the first dictionary that holds one key object twice (reported only after every object
+///   validated, so the first malformed object is still the error a file gets).
+///
+/// Ranges are independent: a caller may check several at once and merge them in order.
+struct ObjectRangeCheck {
+    let view: BinaryPlistView
+    let range: Range<Int>
+    private(set) var keys: Bitmap
+    private(set) var referenced: Bitmap
+    private(set) var referencedAgain: Bitmap
+    private(set) var classKeyRefs: [Int] = []
+    private(set) var repeatedKey: CodecError?
+    /// Key references of the dictionary being checked, when it has too many to compare pairwise.
+    private var scratch: [Int] = []
+
+    init(view: BinaryPlistView, range: Range<Int>) {
+        self.view = view
+        self.range = range
+        keys = Bitmap(count: view.objectCount)
+        referenced = Bitmap(count: view.objectCount)
+        referencedAgain = Bitmap(count: view.objectCount)
+    }
+
+    mutating func run() throws(CodecError) {
+        for ref in range { try check(ref) }
+    }
+
+    /// Checks that object `ref` lies inside the file with a known marker, that its counts do
+    /// not overflow, that its references are in range (dictionary keys being strings), and
+    /// that its text is valid; notes what the whole-file checks need.
+    private mutating func check(_ ref: Int) throws(CodecError) {
+        let bytes = view.bytes
+        let limit = bytes.count - 32
+        let position = view.offset(of: ref)  // in the object area: the table was checked first
+        let marker = bytes[position]
+        let low = Int(marker & 0x0F)
+        func need(_ end: Int) throws(CodecError) {
+            guard end <= limit else { throw view.fail("object \(ref) (marker 0x\(String(marker, radix: 16))) runs past the end of the object area", at: position) }
+        }
+        switch marker >> 4 {
+        case 0x0:
+            guard marker == 0x08 || marker == 0x09 else {
+                throw view.fail("unsupported marker 0x\(String(marker, radix: 16)) (null and fill are not plist values)", at: position)
+            }
+            return
+        case 0x1:
+            guard low <= 4 else { throw view.fail("integer of 2^\(low) bytes is not supported", at: position) }
+            try need(position + 1 + (1 << low))
+            if low == 4 {
+                let high = view.readBigEndian(at: position + 1, size: 8)
+                let lowBits = view.readBigEndian(at: position + 9, size: 8)
+                guard high == 0 || (high == UInt64.max && lowBits >> 63 == 1) else {
+                    throw view.fail("128-bit integer outside the signed and unsigned 64-bit range", at: position)
+                }
+            }
+            return
+        case 0x2:
+            guard low == 2 || low == 3 else { throw view.fail("real of 2^\(low) bytes is not supported", at: position) }
+            try need(position + 1 + (1 << low))
+            return
+        case 0x3:
+            guard marker == 0x33 else { throw view.fail("date marker must be 0x33", at: position) }
+            try need(position + 9)
+            return
+        case 0x8:
+            guard low <= 7 else { throw view.fail("UID of \(low + 1) bytes is not supported", at: position) }
+            try need(position + 2 + low)
+            return
+        case 0x4, 0x5, 0x6, 0xA, 0xC, 0xD:
+            break
+        default:
+            throw view.fail("unknown marker 0x\(String(marker, radix: 16))", at: position)
+        }
+        var start = position + 1
+        var count = low
+        if low == 0xF {
+            try need(start + 1)
+            let intMarker = bytes[start]
+            guard intMarker >> 4 == 0x1, intMarker & 0x0F <= 3 else {
+                throw view.fail("object \(ref) has a malformed length (marker 0x\(String(intMarker, radix: 16)))", at: start)
+            }
+            let size = 1 << Int(intMarker & 0x0F)
+            try need(start + 1 + size)
+            let count64 = view.readBigEndian(at: start + 1, size: size)
+            guard count64 <= UInt64(limit) else {
+                throw view.fail("object \(ref) claims \(count64) elements", at: start)
+            }
+            count = Int(count64)
+            start += 1 + size
+        }
+        let refSize = view.refSize
+        let elementSize: Int
+        switch marker >> 4 {
+        case 0x4, 0x5: elementSize = 1
+        case 0x6: elementSize = 2
+        case 0xD: elementSize = 2 * refSize
+        default: elementSize = refSize
+        }
+        let (length, overflow) = count.multipliedReportingOverflow(by: elementSize)
+        guard !overflow, length <= limit - start else {
+            throw view.fail("object \(ref) claims \(count) elements, more than the file holds", at: position)
+        }
+        switch marker >> 4 {
+        case 0x5:
+            for index in start..<(start + length) where bytes[index] >= 0x80 {
+                throw view.fail("ASCII string object \(ref) holds byte 0x\(String(bytes[index], radix: 16))", at: index)
+            }
+            if count == 6 && view.isString(ref, equalTo: "$class") { classKeyRefs.append(ref) }
+        case 0x6:
+            try validateUTF16(start: start, count: count, ref: ref)
+            if count == 6 && view.isString(ref, equalTo: "$class") { classKeyRefs.append(ref) }
+        case 0xA, 0xC:
+            for index in 0..<count {
+                let child = try childInRange(start + index * refSize, of: ref)
+                referenced.insert(child, notingRepeatsIn: &referencedAgain)
+            }
+        case 0xD:
+            var seen = KeySpread()
+            for index in 0..<count {
+                let at = start + index * refSize
+                let key = try childInRange(at, of: ref)
+                // The key may not be validated yet, but its offset is (table checked first).
+                let keyMarker = bytes[view.offset(of: key)] >> 4
+                guard keyMarker == 0x5 || keyMarker == 0x6 else {
+                    throw view.fail("dictionary object \(ref) has a key (object \(key)) that is not a string", at: at)
+                }
+                keys.insert(key)
+                seen.note(key)
+            }
+            for index in count..<(2 * count) {
+                let child = try childInRange(start + index * refSize, of: ref)
+                referenced.insert(child, notingRepeatsIn: &referencedAgain)
+            }
+            if seen.mayRepeat, repeatedKey == nil, let key = repeatedKeyRef(start: start, count: count) {
+                repeatedKey = BinaryPlistView.repeatedKeyError(dict: ref, key: key, at: position)
+            }
+        default:
+            break
+        }
+    }
+
+    @inline(__always)
+    private func childInRange(_ at: Int, of ref: Int) throws(CodecError) -> Int {
+        let child = Int(truncatingIfNeeded: view.readBigEndian(at: at, size: view.refSize))
+        guard child >= 0, child < view.objectCount else {
+            throw view.fail("object \(ref) refers to object \(child); there are \(view.objectCount)", at: at)
+        }
+        return child
+    }
+
+    private func validateUTF16(start: Int, count: Int, ref: Int) throws(CodecError) {
+        let bytes = view.bytes
+        var index = 0
+        while index < count {
+            let unit = UInt16(bytes[start + 2 * index]) << 8 | UInt16(bytes[start + 2 * index + 1])
+            if unit >= 0xD800 && unit < 0xDC00 {
+                guard index + 1 < count else {
+                    throw view.fail("string object \(ref) ends inside a surrogate pair", at: start + 2 * index)
+                }
+                let next = UInt16(bytes[start + 2 * index + 2]) << 8 | UInt16(bytes[start + 2 * index + 3])
+                guard next >= 0xDC00 && next < 0xE000 else {
+                    throw view.fail("string object \(ref) has an unpaired high surrogate", at: start + 2 * index)
+                }
+                index += 2
+            } else if unit >= 0xDC00 && unit < 0xE000 {
+                throw view.fail("string object \(ref) has an unpaired low surrogate", at: start + 2 * index)
+            } else {
+                index += 1
+            }
+        }
+    }
+
+    /// A key object the dictionary holds twice, if any (equal text in distinct objects is
+    /// the whole-file check's business).
+    private mutating func repeatedKeyRef(start: Int, count: Int) -> Int? {
+        scratch.removeAll(keepingCapacity: true)
+        for index in 0..<count { scratch.append(Int(truncatingIfNeeded: view.readBigEndian(at: start + index * view.refSize, size: view.refSize))) }
+        scratch.sort()
+        for index in 1..<scratch.count where scratch[index] == scratch[index - 1] { return scratch[index] }
+        return nil
+    }
+
+    /// Combines checks of consecutive ranges, `self` first.
+    mutating func merge(_ later: ObjectRangeCheck) {
+        keys.formUnion(later.keys)
+        referencedAgain.formUnion(later.referencedAgain)
+        referencedAgain.formUnion(intersectionOf: referenced, later.referenced)
+        referenced.formUnion(later.referenced)
+        classKeyRefs += later.classKeyRefs
+        if repeatedKey == nil { repeatedKey = later.repeatedKey }
+    }
+
+    /// Whether the containers reachable from `top` form a tree: no container is referenced
+    /// twice and the top is not referenced at all. Then no container contains itself and
+    /// the raw view expands to at most one value per object.
+    func containersFormTree(top: Int) -> Bool {
+        if view.isContainer(top) && referenced.contains(top) { return false }
+        return !referencedAgain.contains { view.isContainer($0) }
+    }
+
+    /// Whether two distinct key objects hold the same text (then a dictionary could hold an
+    /// equal key twice through different objects, and the exact check must run).
+    func keyTextsRepeat() -> Bool {
+        var firstByHash = ScalarTable()
+        var collisions: [UInt64: [Int]] = [:]
+        var repeated = false
+        keys.forEach { key in
+            if repeated { return }
+            let hash = ScalarIdentity.valueHash(view, key, .string)
+            guard let first = firstByHash.find(tag: 1, bits: hash).map(Int.init) else {
+                firstByHash.insert(tag: 1, bits: hash, value: UInt32(key))
+                return
+            }
+            if view.sameText(first, key) || collisions[hash, default: []].contains(where: { view.sameText($0, key) }) {
+                repeated = true
+            } else {
+                collisions[hash, default: []].append(key)
+            }
+        }
+        return repeated
+    }
+}
+
+/// Proves cheaply that a dictionary's key references are distinct: each key sets one bit
+/// of two 64-bit masks, chosen by two different hashes; if either mask never saw a bit set
+/// twice, no two keys are equal. Only dictionaries failing both (few, at 6 keys ~5 %) are
+/// sorted and compared.
+struct KeySpread {
+    private var first: UInt64 = 0
+    private var second: UInt64 = 0
+    private var firstClash = false
+    private var secondClash = false
+
+    @inline(__always)
+    mutating func note(_ key: Int) {
+        let hash = UInt64(truncatingIfNeeded: key) &* 0x9E37_79B9_7F4A_7C15
+        let a: UInt64 = 1 << (hash >> 58)
+        let b: UInt64 = 1 << ((hash >> 52) & 63)
+        if first & a != 0 { firstClash = true }
+        if second & b != 0 { secondClash = true }
+        first |= a
+        second |= b
+    }
+
+    var mayRepeat: Bool { firstClash && secondClash }
+}
+
+/// One bit per plist object.
+struct Bitmap {
+    private var words: [UInt64]
+
+    init(count: Int) {
+        words = [UInt64](repeating: 0, count: (count + 63) / 64)
+    }
+
+    @inline(__always)
+    func contains(_ index: Int) -> Bool {
+        words[index >> 6] & (1 << UInt64(index & 63)) != 0
+    }
+
+    @inline(__always)
+    mutating func insert(_ index: Int) {
+        words[index >> 6] |= 1 << UInt64(index & 63)
+    }
+
+    /// Sets the bit; if it was already set, sets it in `repeats` too.
+    @inline(__always)
+    mutating func insert(_ index: Int, notingRepeatsIn repeats: inout Bitmap) {
+        let bit: UInt64 = 1 << UInt64(index & 63)
+        let word = words[index >> 6]
+        if word & bit != 0 { repeats.words[index >> 6] |= bit } else { words[index >> 6] = word | bit }
+    }
+
+    mutating func formUnion(_ other: Bitmap) {
+        for index in words.indices { words[index] |= other.words[index] }
+    }
+
+    mutating func formUnion(intersectionOf a: Bitmap, _ b: Bitmap) {
+        for index in words.indices { words[index] |= a.words[index] & b.words[index] }
+    }
+
+    func forEach(_ body: (Int) -> Void) {
+        for (wordIndex, word) in words.enumerated() where word != 0 {
+            var rest = word
+            while rest != 0 {
+                body(wordIndex << 6 | rest.trailingZeroBitCount)
+                rest &= rest - 1
+            }
+        }
+    }
+
+    func contains(where predicate: (Int) -> Bool) -> Bool {
+        for (wordIndex, word) in words.enumerated() where word != 0 {
+            var rest = word
+            while rest != 0 {
+                if predicate(wordIndex << 6 | rest.trailingZeroBitCount) { return true }
+                rest &= rest - 1
+            }
+        }
+        return false
+    }
+}
