@@ -55,7 +55,8 @@ struct BinaryPlist: @unchecked Sendable {
     /// expansion so a small file cannot ask for an exponentially large answer.
     static func expansionLimit(objectCount: Int) -> Int { 8 * objectCount + 1_000_000 }
 
-    init(bytes: [UInt8]) throws(CodecError) {
+    /// `parallelism`: validation runs over ranges of objects, at the same time if it allows.
+    init(bytes: [UInt8], parallelism: Parallelism = .serial) throws(CodecError) {
         self.bytes = bytes
         let length = bytes.count
         guard length <= Int(UInt32.max) else {
@@ -102,14 +103,28 @@ struct BinaryPlist: @unchecked Sendable {
         (classKeyRefs, measuredRawDepth) = try bytes.withUnsafeBufferPointer { (buffer) throws(CodecError) -> ([Int], Int?) in
             let view = BinaryPlistView(bytes: buffer, tableStart: tableStart, offsetSize: entrySize, refSize: refs, objectCount: objects)
             // Every table entry is checked before any object is read through it.
-            for ref in 0..<objects {
-                let position = view.readBigEndian(at: tableStart + ref * entrySize, size: entrySize)
-                guard position >= 8, position < UInt64(trailer) else {
-                    throw CodecError(.malformedPlist, "object \(ref) has offset \(position), outside the object area", byteOffset: tableStart + ref * entrySize)
+            let ranges = parallelism.ranges(of: objects, minimum: 1 << 16)
+            let misplaced = parallelism.map(ranges) { range in
+                range.first { ref in
+                    let position = view.readBigEndian(at: tableStart + ref * entrySize, size: entrySize)
+                    return position < 8 || position >= UInt64(trailer)
                 }
             }
-            var check = ObjectRangeCheck(view: view, range: 0..<objects)
-            try check.run()
+            if let ref = misplaced.lazy.compactMap({ $0 }).first {
+                let position = view.readBigEndian(at: tableStart + ref * entrySize, size: entrySize)
+                throw CodecError(.malformedPlist, "object \(ref) has offset \(position), outside the object area", byteOffset: tableStart + ref * entrySize)
+            }
+            let checks = parallelism.map(ranges) { range -> Result<ObjectRangeCheck, CodecError> in
+                var check = ObjectRangeCheck(view: view, range: range)
+                do throws(CodecError) {
+                    try check.run()
+                    return .success(check)
+                } catch {
+                    return .failure(error)
+                }
+            }
+            var check = try checks[0].get()
+            for later in checks.dropFirst() { check.merge(try later.get()) }
             if check.keyTextsRepeat() {
                 try view.checkDuplicateKeys()
             } else if let repeated = check.repeatedKey {

@@ -79,14 +79,16 @@ public struct KeyedArchive: Sendable {
         }
     }
 
-    public init(parsing bytes: [UInt8]) throws(CodecError) {
+    /// `parallelism`: how the independent parts of validation may share threads (the
+    /// result is the same for every choice).
+    public init(parsing bytes: [UInt8], parallelism: Parallelism = .serial) throws(CodecError) {
         if bytes.starts(with: "bplist".utf8) {
-            plist = try BinaryPlist(bytes: bytes)
+            plist = try BinaryPlist(bytes: bytes, parallelism: parallelism)
             sourceFormat = .binary
         } else if Self.looksLikeXML(bytes) {
             let (tree, root) = try XMLPlistReader.read(bytes)
             do {
-                plist = try BinaryPlist(bytes: BinaryPlistWriter.write(tree, root: root))
+                plist = try BinaryPlist(bytes: BinaryPlistWriter.write(tree, root: root), parallelism: parallelism)
             } catch {
                 throw error.droppingByteOffset()
             }

@@ -14,8 +14,9 @@ enum ScalarIdentity {
         var flags = [Bool](repeating: false, count: count)
         let objectsHeader = view.header(of: objectsRef)
         // Value group leader of each scalar entry, found by hash then confirmed by equality.
-        var leaderByHash = ScalarTable()  // tag 1, keyed by the value hash
-        var groupOfRef = [Int32](repeating: -1, count: view.objectCount)
+        // Tag 1: keyed by the value hash. Tag 2: keyed by plist object, its group (a table,
+        // not an array as long as the file's object table: scalar entries are far fewer).
+        var leaderByHash = ScalarTable()
         var collisions: [UInt64: [Int32]] = [:]
         var leader = [Int32](repeating: -1, count: count)
         var best = [Int32](repeating: -1, count: count)
@@ -29,8 +30,7 @@ enum ScalarIdentity {
             // Entries that are the same plist object share a group without hashing its value
             // again: otherwise many entries pointing at one long string would cost entries ×
             // length. Each distinct object is hashed (and compared) once.
-            let known = groupOfRef[ref]
-            if known >= 0, forms[Int(known)] == form {
+            if let known = leaderByHash.find(tag: 2, bits: UInt64(ref)).map(Int32.init), forms[Int(known)] == form {
                 leader[uid] = known
                 if referenceCounts[uid] > referenceCounts[Int(best[Int(known)])] { best[Int(known)] = Int32(uid) }
                 continue
@@ -54,7 +54,7 @@ enum ScalarIdentity {
             }
             let group = found >= 0 ? Int(found) : uid
             leader[uid] = Int32(group)
-            groupOfRef[ref] = Int32(group)
+            if leaderByHash.find(tag: 2, bits: UInt64(ref)) == nil { leaderByHash.insert(tag: 2, bits: UInt64(ref), value: UInt32(group)) }
             if best[group] < 0 || referenceCounts[uid] > referenceCounts[Int(best[group])] {
                 best[group] = Int32(uid)
             }

@@ -68,7 +68,7 @@ struct Decode: ParsableCommand {
         let result = onLargeStack(stackSize, whileRunning: { pipe.drain { output.write($0) } }) { () -> Result<Void, CodecError> in
             defer { pipe.close() }
             return Result { () throws(CodecError) in
-                let archive = try KeyedArchive(parsing: input)
+                let archive = try KeyedArchive(parsing: input, parallelism: coreParallelism())
                 let depth = archive.depth(of: view)
                 let limit = StackBudget.maxDepth(stackSize: stackSize)
                 // Indentation grows with the square of the depth (each line is indented by its

@@ -16,16 +16,15 @@ private final class ResultBox<T>: @unchecked Sendable {
     var value: T?
 }
 
-/// Runs `body` on a new thread with `stackSize` bytes of stack and returns its result. The
-/// calling thread meanwhile runs `whileRunning` (which must return once `body` is done,
-/// such as writing out what `body` produces), then joins the thread.
-///
-/// The converters recurse once per nesting level, so the tool gives them a stack of a known
-/// size (the main thread's is whatever `ulimit -s` says) and checks depth against it first.
-/// The stack is reserved address space: pages are only committed as deep inputs touch them.
-func onLargeStack<T>(_ stackSize: Int, whileRunning: () -> Void = {}, _ body: @escaping () -> T) -> T {
-    let box = ResultBox<T>()
-    let job = Job { box.value = body() }
+#if canImport(Glibc)
+typealias ThreadHandle = pthread_t
+#else
+typealias ThreadHandle = pthread_t?
+#endif
+
+/// Starts `body` on a new thread with `stackSize` bytes of stack; `join` waits for it.
+func startThread(stackSize: Int, _ body: @escaping () -> Void) -> ThreadHandle {
+    let job = Job(body)
     var attributes = pthread_attr_t()
     precondition(pthread_attr_init(&attributes) == 0, "pthread_attr_init failed")
     defer { pthread_attr_destroy(&attributes) }
@@ -46,11 +45,49 @@ func onLargeStack<T>(_ stackSize: Int, whileRunning: () -> Void = {}, _ body: @e
         Unmanaged<Job>.fromOpaque(context).release()
         fatalError("pthread_create with a \(stackSize)-byte stack failed: \(created)")
     }
-    whileRunning()
+    return thread
+}
+
+func join(_ thread: ThreadHandle) {
     #if canImport(Glibc)
     precondition(pthread_join(thread, nil) == 0, "pthread_join failed")
     #else
     precondition(pthread_join(thread!, nil) == 0, "pthread_join failed")
     #endif
+}
+
+/// Runs `body` on a new thread with `stackSize` bytes of stack and returns its result. The
+/// calling thread meanwhile runs `whileRunning` (which must return once `body` is done,
+/// such as writing out what `body` produces), then joins the thread.
+///
+/// The converters recurse once per nesting level, so the tool gives them a stack of a known
+/// size (the main thread's is whatever `ulimit -s` says) and checks depth against it first.
+/// The stack is reserved address space: pages are only committed as deep inputs touch them.
+func onLargeStack<T>(_ stackSize: Int, whileRunning: () -> Void = {}, _ body: @escaping () -> T) -> T {
+    let box = ResultBox<T>()
+    let thread = startThread(stackSize: stackSize) { box.value = body() }
+    whileRunning()
+    join(thread)
     return box.value!
+}
+
+/// The tool's `Parallelism`: one job per core, job 0 on the calling thread and each other
+/// job on a thread of its own, all joined before returning. The jobs (validation ranges)
+/// do not recurse, so the threads get the usual 8 MiB stack.
+func coreParallelism() -> Parallelism {
+    let cores = Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))
+    return Parallelism(width: min(max(cores, 1), 8)) { jobs, job in
+        withoutActuallyEscaping(job) { job in
+            let shared = SharedJob(job)
+            let threads = (1..<max(jobs, 1)).map { index in startThread(stackSize: 8 << 20) { shared.body(index) } }
+            if jobs > 0 { job(0) }
+            threads.forEach(join)
+        }
+    }
+}
+
+/// A job closure called from several threads; the codec gives each call its own result slot.
+private final class SharedJob: @unchecked Sendable {
+    let body: (Int) -> Void
+    init(_ body: @escaping (Int) -> Void) { self.body = body }
 }

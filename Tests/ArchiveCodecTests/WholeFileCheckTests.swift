@@ -122,4 +122,33 @@ final class WholeFileCheckTests: XCTestCase {
         }
         XCTAssertGreaterThan(checked, 10)
     }
+
+    /// Validation split over ranges gives the same archive, and the same first error, as one
+    /// pass, whichever order the ranges run in.
+    func testValidationInRangesMatchesOnePass() throws {
+        let items = (0..<70_000).map { "\"s\($0)\"" }.joined(separator: ",")
+        let file = try JSONDocument(parsing: Array("{\"$array\":[\(items)]}".utf8)).archive(format: .binary)
+        let reversed = Parallelism(width: 3) { jobs, job in
+            for index in (0..<jobs).reversed() { job(index) }
+        }
+        let serial = try KeyedArchive(parsing: file)
+        XCTAssertGreaterThan(serial.plist.objectCount, 2 << 16)  // two ranges at least
+        let split = try KeyedArchive(parsing: file, parallelism: reversed)
+        XCTAssertEqual(try split.json(view: .readable, pretty: false), try serial.json(view: .readable, pretty: false))
+        // Break one string in the first third and one in the last: the first is reported.
+        var broken = file
+        let (early, late) = serial.plist.withView { view in (view.offset(of: 1000), view.offset(of: serial.plist.objectCount - 1000)) }
+        broken[early] = 0x70
+        broken[late] = 0x70
+        func failure(_ parallelism: Parallelism) -> CodecError? {
+            do {
+                _ = try KeyedArchive(parsing: broken, parallelism: parallelism)
+                return nil
+            } catch {
+                return error
+            }
+        }
+        XCTAssertEqual(failure(reversed)?.byteOffset, early)
+        XCTAssertEqual(failure(reversed)?.message, failure(.serial)?.message)
+    }
 }

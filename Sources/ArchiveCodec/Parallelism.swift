@@ -1,0 +1,42 @@
+/// How a conversion may spread its independent passes over threads the codec does not own.
+///
+/// The codec starts no threads. Passes whose work splits into disjoint ranges (validating a
+/// binary plist's objects) ask `run` to perform `jobs` closures, each writing only its own
+/// result; `run` may call them one after another or at the same time on other threads, and
+/// returns when all have finished. Results are combined in job order, so the outcome (and
+/// which error a bad file gets) is the same for every `width`.
+///
+/// `archive-tool` lends one conversion both cores; the service keeps `.serial`, since its
+/// workers already run one conversion per core.
+public struct Parallelism: Sendable {
+    /// How many jobs are worth making.
+    public let width: Int
+    let run: @Sendable (_ jobs: Int, _ job: (Int) -> Void) -> Void
+
+    /// `run(jobs, job)` must call `job(0)` … `job(jobs − 1)` exactly once each, on any
+    /// threads, and return after the last has returned.
+    public init(width: Int, run: @escaping @Sendable (_ jobs: Int, _ job: (Int) -> Void) -> Void) {
+        self.width = max(1, width)
+        self.run = run
+    }
+
+    public static let serial = Parallelism(width: 1) { jobs, job in
+        for index in 0..<jobs { job(index) }
+    }
+
+    /// `count` items cut into at most `width` ranges of at least `minimum` items each.
+    func ranges(of count: Int, minimum: Int) -> [Range<Int>] {
+        let parts = max(1, min(width, count / max(minimum, 1)))
+        return (0..<parts).map { part in (count * part / parts)..<(count * (part + 1) / parts) }
+    }
+
+    /// Runs `body` over each range of `ranges` as one job and returns the results in order.
+    func map<T>(_ ranges: [Range<Int>], _ body: (Range<Int>) -> T) -> [T] {
+        if ranges.count == 1 { return [body(ranges[0])] }
+        let results = UnsafeMutableBufferPointer<T?>.allocate(capacity: ranges.count)
+        results.initialize(repeating: nil)
+        defer { results.deinitialize().deallocate() }
+        run(ranges.count) { index in results[index] = body(ranges[index]) }
+        return results.map { $0! }
+    }
+}
