@@ -6,7 +6,7 @@ struct DepthProbe {
     let view: BinaryPlistView
 
     /// How a frame's children are found.
-    private enum Walk {
+    enum Walk {
         /// UIDs in one plist array (NSArray, NSSet, the values of a string-key dictionary).
         case uidList
         /// Keys and values alternately, from two plist arrays (dictionary of `$dict` pairs).
@@ -21,15 +21,33 @@ struct DepthProbe {
 
     /// One expansion the writer would have open and the next child position to visit.
     /// Holds only plain values, so pushing and reading frames costs no reference counting.
-    private struct Frame {
+    struct Frame {
         var walk: Walk
         var list: PlistObjectHeader
         var second: PlistObjectHeader
         var position: Int
         var count: Int
+        /// The object expanded (its `$objects` index), or −1 for an inline container.
+        var uid: Int
     }
 
-    func run() -> Int {
+    /// Where the writer stands when it is about to write reference number `reference` (in
+    /// the order it writes them): the expansions it has open, the `$top` entry it is in,
+    /// and which objects it has written by then. `ReadableWriter.resume` writes the rest
+    /// of the document from here.
+    struct Checkpoint {
+        let reference: Int
+        /// The object referred to there, and whether as an archived key's value.
+        let uid: Int
+        let keyContext: Bool
+        let frames: [Frame]
+        let topIndex: Int
+        let emitted: [Bool]
+    }
+
+    /// The depth; when `checkpointAt` is given and the writer writes that many references,
+    /// also where it stands before the next one.
+    func run(checkpointAt stop: Int? = nil) -> (depth: Int, checkpoint: Checkpoint?) {
         let forms = archive.forms
         let needsIdentity = archive.needsIdentity
         let classKeys = archive.classKeys
@@ -37,11 +55,18 @@ struct DepthProbe {
         var stack: [Frame] = []
         var orderedLists: [[Int]] = []
         var deepest = 0
+        var references = 0
+        var checkpoint: Checkpoint?
+        var topIndex = 0
         let objectsHeader = view.header(of: archive.objectsRef)
         let none = PlistObjectHeader(kind: .array, marker: 0, start: 0, count: 0)
 
         /// A UID reached in the walk: the frame the writer opens for it here, if any.
-        func open(uid: Int) -> Frame? {
+        func open(uid: Int, keyContext: Bool) -> Frame? {
+            if references == stop {
+                checkpoint = Checkpoint(reference: references, uid: uid, keyContext: keyContext, frames: stack, topIndex: topIndex, emitted: emitted)
+            }
+            references += 1
             guard uid != 0 else { return nil }
             if needsIdentity[uid] {
                 if emitted[uid] { return nil }
@@ -53,35 +78,37 @@ struct DepthProbe {
             switch form {
             case .array, .set, .stringKeyDictionary:
                 let items = view.header(of: view.value(in: header, forKey: "NS.objects")!)
-                return Frame(walk: .uidList, list: items, second: none, position: 0, count: items.count)
+                return Frame(walk: .uidList, list: items, second: none, position: 0, count: items.count, uid: uid)
             case .pairDictionary:
                 let keys = view.header(of: view.value(in: header, forKey: "NS.keys")!)
                 let values = view.header(of: view.value(in: header, forKey: "NS.objects")!)
-                return Frame(walk: .pairLists, list: keys, second: values, position: 0, count: 2 * values.count)
+                return Frame(walk: .pairLists, list: keys, second: values, position: 0, count: 2 * values.count, uid: uid)
             case .orderedSet:
                 orderedLists.append(ReadableWriter.orderedSetValues(view, header))
-                return Frame(walk: .ordered, list: none, second: none, position: 0, count: orderedLists[orderedLists.count - 1].count)
+                return Frame(walk: .ordered, list: header, second: none, position: 0, count: orderedLists[orderedLists.count - 1].count, uid: uid)
             case .generic:
-                return Frame(walk: .objectKeys, list: header, second: none, position: 0, count: header.count)
+                return Frame(walk: .objectKeys, list: header, second: none, position: 0, count: header.count, uid: uid)
             case .rawDict, .rawArray:
-                return Frame(walk: .inline, list: header, second: none, position: 0, count: header.count)
+                return Frame(walk: .inline, list: header, second: none, position: 0, count: header.count, uid: uid)
             default:
-                return Frame(walk: .inline, list: none, second: none, position: 0, count: 0)
+                return Frame(walk: .inline, list: none, second: none, position: 0, count: 0, uid: uid)
             }
         }
-        /// A value inside an object's own dictionary or an inline container.
-        func open(inline ref: Int) -> Frame? {
+        /// A value inside an object's own dictionary or an inline container (`keyContext`), or
+        /// a `$top` value.
+        func open(inline ref: Int, keyContext: Bool = true) -> Frame? {
             let header = view.header(of: ref)
             switch header.kind {
-            case .uid: return open(uid: Int(view.uid(header)))
-            case .array, .dict: return Frame(walk: .inline, list: header, second: none, position: 0, count: header.count)
+            case .uid: return open(uid: Int(view.uid(header)), keyContext: keyContext)
+            case .array, .dict: return Frame(walk: .inline, list: header, second: none, position: 0, count: header.count, uid: -1)
             default: return nil
             }
         }
 
         let top = view.header(of: archive.topRef)
         for index in 0..<top.count {
-            var next = open(inline: view.childRef(top, top.count + index))
+            topIndex = index
+            var next = open(inline: view.childRef(top, top.count + index), keyContext: false)
             while true {
                 if let frame = next {
                     stack.append(frame)
@@ -100,13 +127,13 @@ struct DepthProbe {
                 let list = stack[last].list
                 switch stack[last].walk {
                 case .uidList:
-                    next = open(uid: Int(view.uid(view.header(of: view.childRef(list, position)))))
+                    next = open(uid: Int(view.uid(view.header(of: view.childRef(list, position)))), keyContext: false)
                 case .pairLists:
                     let source = position % 2 == 0 ? list : stack[last].second
-                    next = open(uid: Int(view.uid(view.header(of: view.childRef(source, position / 2)))))
+                    next = open(uid: Int(view.uid(view.header(of: view.childRef(source, position / 2)))), keyContext: false)
                 case .ordered:
                     let ref = orderedLists[orderedLists.count - 1][position]
-                    next = open(uid: Int(view.uid(view.header(of: ref))))
+                    next = open(uid: Int(view.uid(view.header(of: ref))), keyContext: false)
                 case .objectKeys:
                     next = classKeys.contains(view.childRef(list, position))
                         ? nil : open(inline: view.childRef(list, list.count + position))
@@ -115,6 +142,6 @@ struct DepthProbe {
                 }
             }
         }
-        return deepest
+        return (deepest, checkpoint)
     }
 }

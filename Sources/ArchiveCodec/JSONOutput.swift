@@ -23,6 +23,14 @@ struct JSONOutput {
 
     var isOverLimit: Bool { drained + bytes.count > limit }
 
+    /// Where `stop()` cut the text, and whether a value written next there would have had
+    /// a comma before it.
+    private(set) var stoppedAt: Int?
+    private(set) var commaAtStop = false
+
+    /// Bytes of text so far (up to the stop, if stopped).
+    var textCount: Int { drained + (stoppedAt ?? bytes.count) }
+
     init(pretty: Bool, reserve: Int = 0, sink: ((UnsafeBufferPointer<UInt8>) -> Void)? = nil) {
         self.pretty = pretty
         self.sink = sink
@@ -40,7 +48,22 @@ struct JSONOutput {
 
     @inline(never)
     private mutating func drainToSink() {
-        if let sink { drain(into: sink) }
+        if let sink, stoppedAt == nil { drain(into: sink) }
+    }
+
+    /// Ends the text here, for another writer to go on from (`ReadableWriter.resume`): the
+    /// writer then stops descending (`reachedLimit`), and what it appends while unwinding
+    /// (the brackets it had open) is dropped by `finish`.
+    mutating func stop() {
+        stoppedAt = bytes.count
+        commaAtStop = needsComma && !afterKey
+        limit = -1
+    }
+
+    /// For the writer that goes on from a stop: its first value gets a comma, which the
+    /// caller drops when the stopped text has `commaAtStop` false.
+    mutating func continueAfterValue() {
+        needsComma = true
     }
 
     /// Out of line: the writers recurse, and inlining this into each of their frames would
@@ -55,6 +78,7 @@ struct JSONOutput {
     /// Takes the text written so far (with a sink: hands over the rest and returns nothing);
     /// the writer must not be used afterwards.
     mutating func finish() -> [UInt8] {
+        if let stoppedAt { bytes.removeSubrange(stoppedAt...) }
         if pretty { bytes.append(0x0A) }
         if let sink {
             drain(into: sink)

@@ -143,7 +143,7 @@ public struct KeyedArchive: Sendable {
     public func depth(of view: ArchiveView) -> Int {
         switch view {
         case .raw: return plist.rawDepth
-        case .readable: return plist.withView { DepthProbe(archive: self, view: $0).run() }
+        case .readable: return plist.withView { DepthProbe(archive: self, view: $0).run().depth }
         }
     }
 
@@ -176,7 +176,7 @@ public struct KeyedArchive: Sendable {
         _ = try render(view: view, pretty: pretty, sink: sink)
     }
 
-    private func render(view: ArchiveView, pretty: Bool, sink: ((UnsafeBufferPointer<UInt8>) -> Void)?) throws(CodecError) -> [UInt8] {
+    func render(view: ArchiveView, pretty: Bool, sink: ((UnsafeBufferPointer<UInt8>) -> Void)?) throws(CodecError) -> [UInt8] {
         let limit = Self.maximumJSONSize(forInputSize: plist.bytes.count)
         var output = plist.withView { plistView -> JSONOutput in
             var out = JSONOutput(pretty: pretty, reserve: min(plist.bytes.count * 2, limit), sink: sink)
@@ -192,10 +192,12 @@ public struct KeyedArchive: Sendable {
                 return writer.out
             }
         }
-        guard !output.isOverLimit else {
-            throw CodecError(.limitExceeded, "the JSON would be larger than \(limit) bytes for a \(plist.bytes.count)-byte archive: it repeats shared values at every reference", limit: limit)
-        }
+        guard !output.isOverLimit else { throw tooMuchJSON(limit: limit) }
         return output.finish()
+    }
+
+    func tooMuchJSON(limit: Int) -> CodecError {
+        CodecError(.limitExceeded, "the JSON would be larger than \(limit) bytes for a \(plist.bytes.count)-byte archive: it repeats shared values at every reference", limit: limit)
     }
 
     /// Entry UID's plist reference.

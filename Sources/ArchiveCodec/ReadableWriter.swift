@@ -6,16 +6,22 @@ struct ReadableWriter {
     let view: BinaryPlistView
     var out: JSONOutput
     private var emitted: [Bool]
-    private let objectsHeader: PlistObjectHeader
+    let objectsHeader: PlistObjectHeader
     private(set) var depth = 0
     /// Deepest level reached; tests compare it with `DepthProbe`.
     private(set) var maxDepth = 0
+    /// References written so far (`DepthProbe` counts them in the same order).
+    private var references = 0
+    /// The writer stops (`JSONOutput.stop`) when about to write this reference: another
+    /// writer resumes the document there (`resume(from:)`).
+    var stopAt = Int.max
 
-    init(archive: KeyedArchive, view: BinaryPlistView, out: JSONOutput) {
+    /// `emitted`: the objects already written in full, when resuming part way.
+    init(archive: KeyedArchive, view: BinaryPlistView, out: JSONOutput, emitted: [Bool]? = nil) {
         self.archive = archive
         self.view = view
         self.out = out
-        emitted = Array(repeating: false, count: archive.objectCount)
+        self.emitted = emitted ?? Array(repeating: false, count: archive.objectCount)
         objectsHeader = view.header(of: archive.objectsRef)
     }
 
@@ -37,7 +43,13 @@ struct ReadableWriter {
         }
         out.key("$top")
         out.openObject()
-        for index in 0..<top.count {
+        writeTopEntries(top, from: 0)
+        out.closeObject()
+        out.closeObject()
+    }
+
+    mutating func writeTopEntries(_ top: PlistObjectHeader, from start: Int) {
+        for index in start..<top.count {
             writeKey(view.childRef(top, index))
             let value = view.childRef(top, top.count + index)
             if view.header(of: value).kind == .uid {
@@ -49,8 +61,6 @@ struct ReadableWriter {
                 out.closeObject()
             }
         }
-        out.closeObject()
-        out.closeObject()
     }
 
     // MARK: Objects
@@ -58,6 +68,8 @@ struct ReadableWriter {
     /// Writes the object `uid` refers to. In key context (an archived key of a class
     /// instance) numbers are wrapped in `$number`, since bare numbers there mean inline.
     mutating func writeReference(_ uid: Int, keyContext: Bool) {
+        if references == stopAt { out.stop() }
+        references += 1
         if out.reachedLimit() { return }
         if uid == 0 {
             out.null()
@@ -178,11 +190,16 @@ struct ReadableWriter {
         writeMeta(uid: uid, info: info, defaultClass: FoundationClasses.defaultOrderedSetClass, tracked: tracked)
         out.key("$orderedSet")
         out.openArray()
-        for value in Self.orderedSetValues(view, header) {
-            writeReference(Int(view.uid(view.header(of: value))), keyContext: false)
-        }
+        writeOrderedItems(Self.orderedSetValues(view, header), from: 0)
         out.closeArray()
         out.closeObject()
+    }
+
+    @inline(__always)
+    mutating func writeOrderedItems(_ values: [Int], from start: Int) {
+        for value in values[start...] {
+            writeReference(Int(view.uid(view.header(of: value))), keyContext: false)
+        }
     }
 
     @inline(never)
@@ -198,23 +215,33 @@ struct ReadableWriter {
         }
         if form == .stringKeyDictionary {
             out.openObject()
-            for index in 0..<keys.count {
-                let keyUID = Int(view.uid(view.header(of: view.childRef(keys, index))))
-                writeKey(view.childRef(objectsHeader, keyUID))
-                writeReference(Int(view.uid(view.header(of: view.childRef(values, index)))), keyContext: false)
-            }
+            writeStringKeyEntries(keys, values, from: 0)
             out.closeObject()
         } else {
             out.openArray()
-            for index in 0..<keys.count {
-                out.openArray()
-                writeReference(Int(view.uid(view.header(of: view.childRef(keys, index)))), keyContext: false)
-                writeReference(Int(view.uid(view.header(of: view.childRef(values, index)))), keyContext: false)
-                out.closeArray()
-            }
+            writePairs(keys, values, from: 0)
             out.closeArray()
         }
         if !bare { out.closeObject() }
+    }
+
+    @inline(__always)
+    mutating func writeStringKeyEntries(_ keys: PlistObjectHeader, _ values: PlistObjectHeader, from start: Int) {
+        for index in start..<keys.count {
+            let keyUID = Int(view.uid(view.header(of: view.childRef(keys, index))))
+            writeKey(view.childRef(objectsHeader, keyUID))
+            writeReference(Int(view.uid(view.header(of: view.childRef(values, index)))), keyContext: false)
+        }
+    }
+
+    @inline(__always)
+    mutating func writePairs(_ keys: PlistObjectHeader, _ values: PlistObjectHeader, from start: Int) {
+        for index in start..<keys.count {
+            out.openArray()
+            writeReference(Int(view.uid(view.header(of: view.childRef(keys, index)))), keyContext: false)
+            writeReference(Int(view.uid(view.header(of: view.childRef(values, index)))), keyContext: false)
+            out.closeArray()
+        }
     }
 
     /// NSMutableString, NSData/NSMutableData, NSDate, NSUUID: one value, no children.
@@ -243,13 +270,18 @@ struct ReadableWriter {
     private mutating func writeGeneric(uid: Int, header: PlistObjectHeader, info: KeyedArchive.ClassInfo?, tracked: Bool) {
         out.openObject()
         writeMeta(uid: uid, info: info, defaultClass: "", tracked: tracked)
-        for index in 0..<header.count {
+        writeGenericMembers(header, from: 0)
+        out.closeObject()
+    }
+
+    @inline(__always)
+    mutating func writeGenericMembers(_ header: PlistObjectHeader, from start: Int) {
+        for index in start..<header.count {
             let key = view.childRef(header, index)
             if archive.classKeys.contains(key) { continue }
             writeKey(key)
             writeKeyValue(view.childRef(header, header.count + index))
         }
-        out.closeObject()
     }
 
     @inline(never)
@@ -264,7 +296,7 @@ struct ReadableWriter {
         out.closeObject()
     }
 
-    private func isBare(_ info: KeyedArchive.ClassInfo?, defaultClass: String, tracked: Bool) -> Bool {
+    func isBare(_ info: KeyedArchive.ClassInfo?, defaultClass: String, tracked: Bool) -> Bool {
         guard let info, !tracked, info.isPlain else { return false }
         return info.name == defaultClass
     }
@@ -303,10 +335,15 @@ struct ReadableWriter {
 
     private mutating func writeUIDArray(_ items: PlistObjectHeader) {
         out.openArray()
-        for index in 0..<items.count {
+        writeUIDItems(items, from: 0)
+        out.closeArray()
+    }
+
+    @inline(__always)
+    mutating func writeUIDItems(_ items: PlistObjectHeader, from start: Int) {
+        for index in start..<items.count {
             writeReference(Int(view.uid(view.header(of: view.childRef(items, index)))), keyContext: false)
         }
-        out.closeArray()
     }
 
     /// Values of an ordered set's `NS.object.N` keys in index order (shape checked at parse).
@@ -377,17 +414,26 @@ struct ReadableWriter {
         if depth > maxDepth { maxDepth = depth }
         if header.kind == .array {
             out.openArray()
-            for index in 0..<header.count { writeKeyValue(view.childRef(header, index)) }
+            writeInlineMembers(header, from: 0)
             out.closeArray()
         } else {
             out.openObject()
-            for index in 0..<header.count {
-                writeKey(view.childRef(header, index))
-                writeKeyValue(view.childRef(header, header.count + index))
-            }
+            writeInlineMembers(header, from: 0)
             out.closeObject()
         }
         depth -= 1
+    }
+
+    @inline(__always)
+    mutating func writeInlineMembers(_ header: PlistObjectHeader, from start: Int) {
+        if header.kind == .array {
+            for index in start..<header.count { writeKeyValue(view.childRef(header, index)) }
+        } else {
+            for index in start..<header.count {
+                writeKey(view.childRef(header, index))
+                writeKeyValue(view.childRef(header, header.count + index))
+            }
+        }
     }
 
     // MARK: Scalars

@@ -68,8 +68,10 @@ struct Decode: ParsableCommand {
         let result = onLargeStack(stackSize, whileRunning: { pipe.drain { output.write($0) } }) { () -> Result<Void, CodecError> in
             defer { pipe.close() }
             return Result { () throws(CodecError) in
-                let archive = try KeyedArchive(parsing: input, parallelism: coreParallelism())
-                let depth = archive.depth(of: view)
+                let cores = coreParallelism(stackSize: stackSize)
+                let archive = try KeyedArchive(parsing: input, parallelism: cores)
+                let plan = archive.plan(view: view, pretty: pretty, parallelism: cores)
+                let depth = plan.depth
                 let limit = StackBudget.maxDepth(stackSize: stackSize)
                 // Indentation grows with the square of the depth (each line is indented by its
                 // level), so indented output is capped as the service caps `?pretty=1`.
@@ -79,7 +81,7 @@ struct Decode: ParsableCommand {
                 guard depth <= limit || stack.skipDepthCheck else {
                     throw CodecError(.limitExceeded, "the archive nests \(depth) levels deep; a \(stackSize >> 20) MiB stack converts up to \(limit) (raise --stack-mib)", found: depth, limit: limit)
                 }
-                try archive.writeJSON(view: view, pretty: pretty) { pipe.push(Array($0)) }
+                try archive.writeJSON(view: view, pretty: pretty, plan: plan, parallelism: cores) { pipe.push(Array($0)) }
             }
         }
         try output.conclude(result)

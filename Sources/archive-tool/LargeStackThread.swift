@@ -72,14 +72,14 @@ func onLargeStack<T>(_ stackSize: Int, whileRunning: () -> Void = {}, _ body: @e
 }
 
 /// The tool's `Parallelism`: one job per core, job 0 on the calling thread and each other
-/// job on a thread of its own, all joined before returning. The jobs (validation ranges)
-/// do not recurse, so the threads get the usual 8 MiB stack.
-func coreParallelism() -> Parallelism {
+/// job on a thread of its own with `stackSize` bytes of stack (a JSON writer's job recurses
+/// as deep as the conversion thread's), all joined before returning.
+func coreParallelism(stackSize: Int) -> Parallelism {
     let cores = Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))
     return Parallelism(width: min(max(cores, 1), 8)) { jobs, job in
         withoutActuallyEscaping(job) { job in
             let shared = SharedJob(job)
-            let threads = (1..<max(jobs, 1)).map { index in startThread(stackSize: 8 << 20) { shared.body(index) } }
+            let threads = (1..<max(jobs, 1)).map { index in startThread(stackSize: stackSize) { shared.body(index) } }
             if jobs > 0 { job(0) }
             threads.forEach(join)
         }
