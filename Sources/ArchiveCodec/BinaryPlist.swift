@@ -103,7 +103,7 @@ struct BinaryPlist: @unchecked Sendable {
         (classKeyRefs, measuredRawDepth) = try bytes.withUnsafeBufferPointer { (buffer) throws(CodecError) -> ([Int], Int?) in
             let view = BinaryPlistView(bytes: buffer, tableStart: tableStart, offsetSize: entrySize, refSize: refs, objectCount: objects)
             // Every table entry is checked before any object is read through it.
-            let ranges = parallelism.ranges(of: objects, minimum: 1 << 16)
+            let ranges = parallelism.ranges(of: objects)
             let misplaced = parallelism.map(ranges) { range in
                 range.first { ref in
                     let position = view.readBigEndian(at: tableStart + ref * entrySize, size: entrySize)
@@ -164,8 +164,9 @@ struct BinaryPlistView {
     ///
     /// Stack: the recursive writers inline this everywhere, and their frames grow with it
     /// (at 2889b8a, 381 → 478 bytes per dictionary level against a byte loop, 492 with a
-    /// switch per width; BENCHMARKS.md section 2). It saves a loop per reference on every
-    /// pass; re-measure the stack after changing it.
+    /// switch per width; 492 again once object offsets were read in place at 9f7bbb0;
+    /// BENCHMARKS.md section 2). It saves a loop per reference on every pass; re-measure
+    /// the stack after changing it.
     @inline(__always)
     func readBigEndian(at offset: Int, size: Int) -> UInt64 {
         let word = UInt64(bigEndian: UnsafeRawPointer(bytes.baseAddress!).loadUnaligned(fromByteOffset: offset, as: UInt64.self))

@@ -11,12 +11,17 @@
 public struct Parallelism: Sendable {
     /// How many jobs are worth making.
     public let width: Int
+    /// The least work worth a job of its own, in objects (validation) or references (the
+    /// JSON writer): below it, starting and joining costs more than the job saves. Tests
+    /// and the fuzzer set 1 to make small inputs take the parallel paths.
+    public let smallestPart: Int
     let run: @Sendable (_ jobs: Int, _ job: (Int) -> Void) -> Void
 
     /// `run(jobs, job)` must call `job(0)` … `job(jobs − 1)` exactly once each, on any
     /// threads, and return after the last has returned.
-    public init(width: Int, run: @escaping @Sendable (_ jobs: Int, _ job: (Int) -> Void) -> Void) {
+    public init(width: Int, smallestPart: Int = 1 << 15, run: @escaping @Sendable (_ jobs: Int, _ job: (Int) -> Void) -> Void) {
         self.width = max(1, width)
+        self.smallestPart = max(1, smallestPart)
         self.run = run
     }
 
@@ -24,9 +29,9 @@ public struct Parallelism: Sendable {
         for index in 0..<jobs { job(index) }
     }
 
-    /// `count` items cut into at most `width` ranges of at least `minimum` items each.
-    func ranges(of count: Int, minimum: Int) -> [Range<Int>] {
-        let parts = max(1, min(width, count / max(minimum, 1)))
+    /// `count` items cut into at most `width` ranges of at least `smallestPart` items each.
+    func ranges(of count: Int) -> [Range<Int>] {
+        let parts = max(1, min(width, count / smallestPart))
         return (0..<parts).map { part in (count * part / parts)..<(count * (part + 1) / parts) }
     }
 

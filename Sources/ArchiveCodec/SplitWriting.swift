@@ -7,16 +7,14 @@ public struct WritePlan: Sendable {
 }
 
 extension KeyedArchive {
-    /// Below this many references one writer is quicker than two and a join.
-    static let smallestSplit = 1 << 15
-
     /// The plan for writing `view`. With `parallelism` of width 2 or more, the compact
-    /// readable view of a large archive is cut at its middle reference (counted from the
-    /// reference counts; every reference is written once, unreachable objects aside).
+    /// readable view of an archive with at least twice `smallestPart` references is cut at
+    /// its middle reference (counted from the reference counts: every reference is written
+    /// once, unreachable objects aside).
     public func plan(view: ArchiveView, pretty: Bool, parallelism: Parallelism = .serial) -> WritePlan {
         guard view == .readable else { return WritePlan(depth: depth(of: view), checkpoint: nil) }
         let references = referenceCounts.reduce(0) { $0 + Int($1) }
-        let cut = parallelism.width >= 2 && !pretty && references >= Self.smallestSplit ? references / 2 : nil
+        let cut = parallelism.width >= 2 && !pretty && references >= 2 * parallelism.smallestPart ? references / 2 : nil
         let (depth, checkpoint) = plist.withView { DepthProbe(archive: self, view: $0).run(checkpointAt: cut) }
         return WritePlan(depth: depth, checkpoint: checkpoint)
     }

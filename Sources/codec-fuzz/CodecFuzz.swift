@@ -118,6 +118,24 @@ struct RoundTripOracle {
         return checkArchive(encoded)
     }
 
+    /// Validation in ranges and two writers meeting at the middle reference (what
+    /// archive-tool does with two cores) must give one writer's text; jobs run in reverse
+    /// order and every input is cut, however small.
+    private func checkParallelPaths(_ input: [UInt8], json: [UInt8]) -> String? {
+        let halves = Parallelism(width: 2, smallestPart: 1) { jobs, job in
+            for index in (0..<jobs).reversed() { job(index) }
+        }
+        do {
+            let archive = try KeyedArchive(parsing: input, parallelism: halves)
+            let plan = archive.plan(view: .readable, pretty: false, parallelism: halves)
+            var text: [UInt8] = []
+            try archive.writeJSON(view: .readable, pretty: false, plan: plan, parallelism: halves) { text += $0 }
+            return text == json ? nil : "two writers wrote other JSON than one"
+        } catch {
+            return "the archive fails when validated in ranges or written in halves: \(error)"
+        }
+    }
+
     private mutating func checkArchive(_ input: [UInt8]) -> String? {
         let archive: KeyedArchive
         do {
@@ -140,6 +158,7 @@ struct RoundTripOracle {
             refused += 1  // larger than the JSON size limit
             return nil
         }
+        if let problem = checkParallelPaths(input, json: json) { return problem }
         let document: JSONDocument
         do {
             document = try JSONDocument(parsing: json)

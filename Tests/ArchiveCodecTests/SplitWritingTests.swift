@@ -86,7 +86,7 @@ final class SplitWritingTests: XCTestCase {
         let list = Entry.object("NSArray", [("NS.objects", .array((1...400).map { .uid($0) } + (1...40_000).map { _ in .uid(1) }))])
         let bytes = try buildArchive(teams + [list], top: [("root", .uid(401))])
         let archive = try KeyedArchive(parsing: bytes)
-        let threads = Parallelism(width: 2) { jobs, job in
+        let threads = Parallelism(width: 2, smallestPart: 1 << 10) { jobs, job in
             withoutActuallyEscaping(job) { job in
                 let box = JobBox(job)
                 let done = DispatchSemaphore(value: 0)

@@ -128,7 +128,7 @@ final class WholeFileCheckTests: XCTestCase {
     func testValidationInRangesMatchesOnePass() throws {
         let items = (0..<70_000).map { "\"s\($0)\"" }.joined(separator: ",")
         let file = try JSONDocument(parsing: Array("{\"$array\":[\(items)]}".utf8)).archive(format: .binary)
-        let reversed = Parallelism(width: 3) { jobs, job in
+        let reversed = Parallelism(width: 3, smallestPart: 1 << 16) { jobs, job in
             for index in (0..<jobs).reversed() { job(index) }
         }
         let serial = try KeyedArchive(parsing: file)
