@@ -269,6 +269,9 @@ struct JSONOutput {
         literal.withUTF8Buffer { bytes.append(contentsOf: $0) }
     }
 
+    /// Out of line: `int` sits on the writers' recursive path (`$ref`), and this keeps its
+    /// scratch out of their frames.
+    @inline(never)
     private mutating func appendDecimal(_ value: UInt64) {
         if value < 10 {
             bytes.append(UInt8(truncatingIfNeeded: value) &+ 0x30)
@@ -278,12 +281,14 @@ struct JSONOutput {
         var count = 0
         var rest = value
         withUnsafeMutableBytes(of: &digits) { scratch in
+            let base = scratch.baseAddress!.assumingMemoryBound(to: UInt8.self)
             while rest > 0 {
-                scratch[23 - count] = UInt8(truncatingIfNeeded: rest % 10) &+ 0x30
+                base[23 - count] = UInt8(truncatingIfNeeded: rest % 10) &+ 0x30
                 rest /= 10
                 count += 1
             }
-            bytes.append(contentsOf: scratch[(24 - count)...])
+            // A typed buffer takes the array's memcpy path (a raw slice went byte by byte).
+            bytes.append(contentsOf: UnsafeBufferPointer(start: base + (24 - count), count: count))
         }
     }
 
