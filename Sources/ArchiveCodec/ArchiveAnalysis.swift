@@ -10,6 +10,7 @@ struct ArchiveAnalysis {
     var classOf: [Int32] = []
     var referenceCounts: [UInt32] = []
     var needsIdentity: [Bool] = []
+    var lists: [UInt64] = []
     var classInfos: [KeyedArchive.ClassInfo] = []
     var isPlainRoot = false
     let classKeys: ClassKeyRefs
@@ -25,6 +26,7 @@ struct ArchiveAnalysis {
         forms = Array(repeating: .null, count: objectCount)
         classOf = Array(repeating: -1, count: objectCount)
         referenceCounts = Array(repeating: 0, count: objectCount)
+        lists = Array(repeating: 0, count: objectCount)
         try countTopReferences()
         try classifyObjects()
         needsIdentity = ScalarIdentity.identityFlags(
@@ -35,12 +37,9 @@ struct ArchiveAnalysis {
     /// A dictionary is written as a JSON object when every key is a string that needs no
     /// identity of its own and no key repeats; otherwise as `[key, value]` pairs.
     private mutating func refineDictionaries() {
-        let objectsHeader = view.header(of: objectsRef)
         var seen = Set<Int>()
         for uid in 0..<objectCount where forms[uid] == .pairDictionary {
-            let header = view.header(of: view.childRef(objectsHeader, uid))
-            guard let keysRef = view.value(in: header, forKey: "NS.keys") else { continue }
-            let keys = view.header(of: keysRef)
+            let keys = view.header(of: KeyedArchive.keyList(lists[uid]))
             seen.removeAll(keepingCapacity: true)
             var allStrings = true
             for index in 0..<keys.count {
@@ -258,7 +257,7 @@ struct ArchiveAnalysis {
         return true
     }
 
-    private func classify(uid: Int, header: PlistObjectHeader, family: FoundationClasses.Family, className: String) throws(CodecError) -> ObjectForm {
+    private mutating func classify(uid: Int, header: PlistObjectHeader, family: FoundationClasses.Family, className: String) throws(CodecError) -> ObjectForm {
         let keys = ownKeys(header)
         func single(_ name: StaticString) -> Int? {
             guard keys.count == 1, view.isString(keys[0].key, equalTo: name) else { return nil }
@@ -267,6 +266,7 @@ struct ArchiveAnalysis {
         switch family {
         case .array, .set:
             guard let items = single("NS.objects"), isUIDArray(items) else { return .generic }
+            lists[uid] = UInt64(items)
             return family == .array ? .array : .set
         case .orderedSet:
             return orderedSetIndices(keys) != nil ? .orderedSet : .generic
@@ -280,6 +280,7 @@ struct ArchiveAnalysis {
                     throw invalid("\(className) object \(uid) has \(keyCount.count) NS.keys but \(valueCount.count) NS.objects", uid: uid)
                 }
                 guard keys.count == 2, isUIDArray(keysRef), isUIDArray(valuesRef) else { return .generic }
+                lists[uid] = UInt64(keysRef) << 32 | UInt64(valuesRef)
                 // The string-key form is decided after scalar identities are known (see
                 // `ScalarIdentity.refineDictionaries`); pairs are always correct.
                 return .pairDictionary

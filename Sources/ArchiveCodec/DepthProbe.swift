@@ -77,11 +77,11 @@ struct DepthProbe {
             let header = view.header(of: view.childRef(objectsHeader, uid))
             switch form {
             case .array, .set, .stringKeyDictionary:
-                let items = view.header(of: view.value(in: header, forKey: "NS.objects")!)
+                let items = view.header(of: KeyedArchive.itemList(archive.lists[uid]))
                 return Frame(walk: .uidList, list: items, second: none, position: 0, count: items.count, uid: uid)
             case .pairDictionary:
-                let keys = view.header(of: view.value(in: header, forKey: "NS.keys")!)
-                let values = view.header(of: view.value(in: header, forKey: "NS.objects")!)
+                let keys = view.header(of: KeyedArchive.keyList(archive.lists[uid]))
+                let values = view.header(of: KeyedArchive.itemList(archive.lists[uid]))
                 return Frame(walk: .pairLists, list: keys, second: values, position: 0, count: 2 * values.count, uid: uid)
             case .orderedSet:
                 orderedLists.append(ReadableWriter.orderedSetValues(view, header))

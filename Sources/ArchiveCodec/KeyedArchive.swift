@@ -43,6 +43,10 @@ public struct KeyedArchive: Sendable {
     /// Whether the entry needs `$id`: shared or cyclic objects, and scalars that are not the
     /// one object standing for their value (see `ScalarIdentity`).
     let needsIdentity: [Bool]
+    /// Per collection entry (forms array, set, and both dictionary forms), the plist
+    /// references of its lists, found once while classifying: `NS.objects` in the low 32
+    /// bits, `NS.keys` (dictionaries) in the high ones. Zero for other entries.
+    let lists: [UInt64]
     /// The class entries instances use, each read once.
     let classInfos: [ClassInfo]
 
@@ -116,6 +120,7 @@ public struct KeyedArchive: Sendable {
         classOf = analysis.classOf
         referenceCounts = analysis.referenceCounts
         needsIdentity = analysis.needsIdentity
+        lists = analysis.lists
         classInfos = analysis.classInfos
         isPlainRoot = analysis.isPlainRoot
         classKeys = analysis.classKeys
@@ -199,6 +204,12 @@ public struct KeyedArchive: Sendable {
     func tooMuchJSON(limit: Int) -> CodecError {
         CodecError(.limitExceeded, "the JSON would be larger than \(limit) bytes for a \(plist.bytes.count)-byte archive: it repeats shared values at every reference", limit: limit)
     }
+
+    @inline(__always)
+    static func itemList(_ lists: UInt64) -> Int { Int(truncatingIfNeeded: lists & 0xFFFF_FFFF) }
+
+    @inline(__always)
+    static func keyList(_ lists: UInt64) -> Int { Int(truncatingIfNeeded: lists >> 32) }
 
     /// Entry UID's plist reference.
     @inline(__always)

@@ -171,7 +171,7 @@ struct ReadableWriter {
 
     @inline(never)
     private mutating func writeCollection(uid: Int, header: PlistObjectHeader, form: ObjectForm, info: KeyedArchive.ClassInfo?, tracked: Bool) {
-        let items = view.header(of: view.value(in: header, forKey: "NS.objects")!)
+        let items = view.header(of: KeyedArchive.itemList(archive.lists[uid]))
         let defaultClass = form == .array ? FoundationClasses.defaultArrayClass : FoundationClasses.defaultSetClass
         if form == .array && isBare(info, defaultClass: defaultClass, tracked: tracked) {
             writeUIDArray(items)
@@ -204,8 +204,8 @@ struct ReadableWriter {
 
     @inline(never)
     private mutating func writeDictionary(uid: Int, header: PlistObjectHeader, form: ObjectForm, info: KeyedArchive.ClassInfo?, tracked: Bool) {
-        let keys = view.header(of: view.value(in: header, forKey: "NS.keys")!)
-        let values = view.header(of: view.value(in: header, forKey: "NS.objects")!)
+        let keys = view.header(of: KeyedArchive.keyList(archive.lists[uid]))
+        let values = view.header(of: KeyedArchive.itemList(archive.lists[uid]))
         let bare = form == .stringKeyDictionary
             && isBare(info, defaultClass: FoundationClasses.defaultDictionaryClass, tracked: tracked)
         if !bare {

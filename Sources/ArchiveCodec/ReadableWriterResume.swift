@@ -33,7 +33,7 @@ extension ReadableWriter {
         let header = view.header(of: view.childRef(objectsHeader, uid))
         switch frame.walk {
         case .uidList where form == .stringKeyDictionary:
-            writeStringKeyEntries(view.header(of: view.value(in: header, forKey: "NS.keys")!), frame.list, from: done)
+            writeStringKeyEntries(view.header(of: KeyedArchive.keyList(archive.lists[uid])), frame.list, from: done)
             out.closeObject()
             if !isBare(info, defaultClass: FoundationClasses.defaultDictionaryClass, tracked: tracked) { out.closeObject() }
         case .uidList:
