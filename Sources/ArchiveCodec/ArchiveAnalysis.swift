@@ -40,11 +40,20 @@ struct ArchiveAnalysis {
         var seen = Set<Int>()
         for uid in 0..<objectCount where forms[uid] == .pairDictionary {
             let keys = view.header(of: KeyedArchive.keyList(lists[uid]))
-            seen.removeAll(keepingCapacity: true)
+            var spread = KeySpread()
             var allStrings = true
             for index in 0..<keys.count {
                 let key = Int(view.uid(view.header(of: view.childRef(keys, index))))
-                if forms[key] != .string || needsIdentity[key] || !seen.insert(key).inserted {
+                if forms[key] != .string || needsIdentity[key] {
+                    allStrings = false
+                    break
+                }
+                spread.note(key)
+            }
+            // Repeats are looked for only when the masks cannot rule them out.
+            if allStrings && spread.mayRepeat {
+                seen.removeAll(keepingCapacity: true)
+                for index in 0..<keys.count where !seen.insert(Int(view.uid(view.header(of: view.childRef(keys, index))))).inserted {
                     allStrings = false
                     break
                 }
@@ -91,25 +100,38 @@ struct ArchiveAnalysis {
     /// list is kept between calls: this runs once per value, and a new array each time cost
     /// 6 % of a decode's instructions.
     private mutating func countReferences(in ref: Int, owner: Int) throws(CodecError) {
+        // Most values are a UID or a scalar: no work list for them.
+        let first = view.header(of: ref)
+        if first.kind == .uid {
+            try count(first, at: ref, owner: owner)
+            return
+        }
+        guard first.kind == .array || first.kind == .dict else { return }
+        // Inline containers: UIDs are counted as met, nested containers wait on the list.
         pendingRefs.removeAll(keepingCapacity: true)
         pendingRefs.append(ref)
         while let next = pendingRefs.popLast() {
             let header = view.header(of: next)
-            switch header.kind {
-            case .uid:
-                let target = view.uid(header)
-                guard target < UInt64(objectCount) else {
-                    throw CodecError(.invalidArchive, "UID \(target) is out of range: $objects has \(objectCount) entries (referenced from \(owner < 0 ? "$top" : "object \(owner)"))", byteOffset: view.offset(of: next), uid: owner < 0 ? nil : owner)
+            let values = header.kind == .dict ? header.count..<(2 * header.count) : 0..<header.count
+            for index in values {
+                let child = view.childRef(header, index)
+                let childHeader = view.header(of: child)
+                switch childHeader.kind {
+                case .uid: try count(childHeader, at: child, owner: owner)
+                case .array, .dict: pendingRefs.append(child)
+                default: break
                 }
-                if referenceCounts[Int(target)] < UInt32.max { referenceCounts[Int(target)] += 1 }
-            case .array:
-                for index in 0..<header.count { pendingRefs.append(view.childRef(header, index)) }
-            case .dict:
-                for index in 0..<header.count { pendingRefs.append(view.childRef(header, header.count + index)) }
-            default:
-                break
             }
         }
+    }
+
+    @inline(__always)
+    private mutating func count(_ uid: PlistObjectHeader, at ref: Int, owner: Int) throws(CodecError) {
+        let target = view.uid(uid)
+        guard target < UInt64(objectCount) else {
+            throw CodecError(.invalidArchive, "UID \(target) is out of range: $objects has \(objectCount) entries (referenced from \(owner < 0 ? "$top" : "object \(owner)"))", byteOffset: view.offset(of: ref), uid: owner < 0 ? nil : owner)
+        }
+        if referenceCounts[Int(target)] < UInt32.max { referenceCounts[Int(target)] += 1 }
     }
 
     private mutating func countTopReferences() throws(CodecError) {
