@@ -19,7 +19,8 @@ struct ArchiveAnalysis {
     /// Work list of `countReferences`, kept between calls (it runs once per value).
     private var pendingRefs: [Int] = []
 
-    init(view: BinaryPlistView, top: Int, classKeys: ClassKeyRefs) throws(CodecError) {
+    /// `sharedObjects`: `BinaryPlist.sharedObjects`.
+    init(view: BinaryPlistView, top: Int, classKeys: ClassKeyRefs, sharedObjects: Bitmap) throws(CodecError) {
         self.view = view
         self.classKeys = classKeys
         try readEnvelope(top)
@@ -30,7 +31,7 @@ struct ArchiveAnalysis {
         try countTopReferences()
         try classifyObjects()
         needsIdentity = ScalarIdentity.identityFlags(
-            view: view, objectsRef: objectsRef, forms: forms, referenceCounts: referenceCounts)
+            view: view, objectsRef: objectsRef, forms: forms, referenceCounts: referenceCounts, sharedObjects: sharedObjects)
         refineDictionaries()
     }
 
@@ -146,6 +147,8 @@ struct ArchiveAnalysis {
         // Index in `classInfos` of each class entry read so far (−1: not read); each entry is
         // read once, however many instances use it.
         var infoOfClass = [Int32](repeating: -1, count: objectCount)
+        // Each class's wrapper family, read per instance without retaining its ClassInfo.
+        var families: [FoundationClasses.Family?] = []
         for uid in 1..<max(objectCount, 1) {
             let ref = view.childRef(objectsHeader, uid)
             let header = view.header(of: ref)
@@ -182,15 +185,15 @@ struct ArchiveAnalysis {
                     let info = try readClass(classIndex, user: uid)
                     infoOfClass[classIndex] = Int32(classInfos.count)
                     classInfos.append(info)
+                    families.append(info.family)
                 }
                 classOf[uid] = infoOfClass[classIndex]
                 // Count the object's references, leaving out `$class` itself.
                 for index in 0..<header.count where !classKeys.contains(view.childRef(header, index)) {
                     try countReferences(in: view.childRef(header, header.count + index), owner: uid)
                 }
-                let info = classInfos[Int(classOf[uid])]
-                if let family = info.family {
-                    forms[uid] = try classify(uid: uid, header: header, family: family, className: info.name)
+                if let family = families[Int(classOf[uid])] {
+                    forms[uid] = try classify(uid: uid, header: header, family: family)
                 } else {
                     forms[uid] = .generic
                 }
@@ -260,6 +263,19 @@ struct ArchiveAnalysis {
 
     // MARK: Readable forms
 
+    /// How many keys a class instance has besides `$class`, and the first of them with its
+    /// value (the Foundation forms have one or two; no array is made for them).
+    private func firstOwnKey(_ header: PlistObjectHeader) -> (count: Int, key: Int, value: Int) {
+        var found = (count: 0, key: -1, value: -1)
+        for index in 0..<header.count {
+            let key = view.childRef(header, index)
+            if classKeys.contains(key) { continue }
+            if found.count == 0 { found = (0, key, view.childRef(header, header.count + index)) }
+            found.count += 1
+        }
+        return found
+    }
+
     /// The keys of a class instance other than `$class`, as (key ref, value ref).
     private func ownKeys(_ header: PlistObjectHeader) -> [(key: Int, value: Int)] {
         var result: [(key: Int, value: Int)] = []
@@ -279,11 +295,11 @@ struct ArchiveAnalysis {
         return true
     }
 
-    private mutating func classify(uid: Int, header: PlistObjectHeader, family: FoundationClasses.Family, className: String) throws(CodecError) -> ObjectForm {
-        let keys = ownKeys(header)
+    private mutating func classify(uid: Int, header: PlistObjectHeader, family: FoundationClasses.Family) throws(CodecError) -> ObjectForm {
+        let own = firstOwnKey(header)
         func single(_ name: StaticString) -> Int? {
-            guard keys.count == 1, view.isString(keys[0].key, equalTo: name) else { return nil }
-            return keys[0].value
+            guard own.count == 1, view.isString(own.key, equalTo: name) else { return nil }
+            return own.value
         }
         switch family {
         case .array, .set:
@@ -291,7 +307,7 @@ struct ArchiveAnalysis {
             lists[uid] = UInt64(items)
             return family == .array ? .array : .set
         case .orderedSet:
-            return orderedSetIndices(keys) != nil ? .orderedSet : .generic
+            return orderedSetIndices(ownKeys(header)) != nil ? .orderedSet : .generic
         case .dictionary:
             let keysRef = view.value(in: header, forKey: "NS.keys")
             let valuesRef = view.value(in: header, forKey: "NS.objects")
@@ -299,9 +315,9 @@ struct ArchiveAnalysis {
                 let keyCount = view.header(of: keysRef)
                 let valueCount = view.header(of: valuesRef)
                 if keyCount.kind == .array, valueCount.kind == .array, keyCount.count != valueCount.count {
-                    throw invalid("\(className) object \(uid) has \(keyCount.count) NS.keys but \(valueCount.count) NS.objects", uid: uid)
+                    throw invalid("\(classInfos[Int(classOf[uid])].name) object \(uid) has \(keyCount.count) NS.keys but \(valueCount.count) NS.objects", uid: uid)
                 }
-                guard keys.count == 2, isUIDArray(keysRef), isUIDArray(valuesRef) else { return .generic }
+                guard own.count == 2, isUIDArray(keysRef), isUIDArray(valuesRef) else { return .generic }
                 lists[uid] = UInt64(keysRef) << 32 | UInt64(valuesRef)
                 // The string-key form is decided after scalar identities are known (see
                 // `ScalarIdentity.refineDictionaries`); pairs are always correct.

@@ -42,6 +42,9 @@ struct BinaryPlist: @unchecked Sendable {
     let offsetTableStart: Int
     /// The objects holding the text `$class` (see `ClassKeyRefs`), found while validating.
     let classKeyRefs: [Int]
+    /// The objects some container refers to more than once in all (the rest have one
+    /// referrer at most: e.g. a scalar no two `$objects` entries share).
+    let sharedObjects: Bitmap
     /// The raw view's depth when validation had to walk the containers to prove they hold
     /// no cycle; nil when they form a tree (the usual file), measured only if asked for.
     private let measuredRawDepth: Int?
@@ -100,7 +103,7 @@ struct BinaryPlist: @unchecked Sendable {
             throw CodecError(.malformedPlist, "\(objectCount) objects cannot be addressed with \(refSize)-byte references", byteOffset: trailer + 7)
         }
         let (objects, refs, top, tableStart, entrySize) = (objectCount, refSize, topObject, offsetTableStart, offsetSize)
-        (classKeyRefs, measuredRawDepth) = try bytes.withUnsafeBufferPointer { (buffer) throws(CodecError) -> ([Int], Int?) in
+        (classKeyRefs, sharedObjects, measuredRawDepth) = try bytes.withUnsafeBufferPointer { (buffer) throws(CodecError) -> ([Int], Bitmap, Int?) in
             let view = BinaryPlistView(bytes: buffer, tableStart: tableStart, offsetSize: entrySize, refSize: refs, objectCount: objects)
             // Every table entry is checked before any object is read through it.
             let ranges = parallelism.ranges(of: objects)
@@ -130,7 +133,7 @@ struct BinaryPlist: @unchecked Sendable {
             } else if let repeated = check.repeatedKey {
                 throw repeated
             }
-            return (check.classKeyRefs, check.containersFormTree(top: top) ? nil : try view.checkAcyclicAndMeasure(from: top))
+            return (check.classKeyRefs, check.referencedAgain, check.containersFormTree(top: top) ? nil : try view.checkAcyclicAndMeasure(from: top))
         }
     }
 

@@ -8,7 +8,7 @@
 /// carries an `$id`, which keeps the archive's exact sharing through a round trip.
 enum ScalarIdentity {
     static func identityFlags(
-        view: BinaryPlistView, objectsRef: Int, forms: [ObjectForm], referenceCounts: [UInt32]
+        view: BinaryPlistView, objectsRef: Int, forms: [ObjectForm], referenceCounts: [UInt32], sharedObjects: Bitmap
     ) -> [Bool] {
         let count = forms.count
         var flags = [Bool](repeating: false, count: count)
@@ -29,8 +29,10 @@ enum ScalarIdentity {
             let ref = view.childRef(objectsHeader, uid)
             // Entries that are the same plist object share a group without hashing its value
             // again: otherwise many entries pointing at one long string would cost entries ×
-            // length. Each distinct object is hashed (and compared) once.
-            if let known = leaderByHash.find(tag: 2, bits: UInt64(ref)).map(Int32.init), forms[Int(known)] == form {
+            // length. Each distinct object is hashed (and compared) once. An object with one
+            // referrer belongs to this entry alone and is not looked up.
+            let shared = sharedObjects.contains(ref)
+            if shared, let known = leaderByHash.find(tag: 2, bits: UInt64(ref)).map(Int32.init), forms[Int(known)] == form {
                 leader[uid] = known
                 if referenceCounts[uid] > referenceCounts[Int(best[Int(known)])] { best[Int(known)] = Int32(uid) }
                 continue
@@ -54,7 +56,7 @@ enum ScalarIdentity {
             }
             let group = found >= 0 ? Int(found) : uid
             leader[uid] = Int32(group)
-            if leaderByHash.find(tag: 2, bits: UInt64(ref)) == nil { leaderByHash.insert(tag: 2, bits: UInt64(ref), value: UInt32(group)) }
+            if shared, leaderByHash.find(tag: 2, bits: UInt64(ref)) == nil { leaderByHash.insert(tag: 2, bits: UInt64(ref), value: UInt32(group)) }
             if best[group] < 0 || referenceCounts[uid] > referenceCounts[Int(best[group])] {
                 best[group] = Int32(uid)
             }
