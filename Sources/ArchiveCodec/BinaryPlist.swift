@@ -45,6 +45,10 @@ struct BinaryPlist: @unchecked Sendable {
     /// The objects some container refers to more than once in all (the rest have one
     /// referrer at most: e.g. a scalar no two `$objects` entries share).
     let sharedObjects: Bitmap
+    /// Arrays, sets and dictionaries in the file.
+    let containerCount: Int
+    /// Whether no container has two parents (and the top none): each is then reached once.
+    var containersFormTree: Bool { measuredRawDepth == nil }
     /// The raw view's depth when validation had to walk the containers to prove they hold
     /// no cycle; nil when they form a tree (the usual file), measured only if asked for.
     private let measuredRawDepth: Int?
@@ -103,7 +107,7 @@ struct BinaryPlist: @unchecked Sendable {
             throw CodecError(.malformedPlist, "\(objectCount) objects cannot be addressed with \(refSize)-byte references", byteOffset: trailer + 7)
         }
         let (objects, refs, top, tableStart, entrySize) = (objectCount, refSize, topObject, offsetTableStart, offsetSize)
-        (classKeyRefs, sharedObjects, measuredRawDepth) = try bytes.withUnsafeBufferPointer { (buffer) throws(CodecError) -> ([Int], Bitmap, Int?) in
+        (classKeyRefs, sharedObjects, containerCount, measuredRawDepth) = try bytes.withUnsafeBufferPointer { (buffer) throws(CodecError) -> ([Int], Bitmap, Int, Int?) in
             let view = BinaryPlistView(bytes: buffer, tableStart: tableStart, offsetSize: entrySize, refSize: refs, objectCount: objects)
             // Every table entry is checked before any object is read through it.
             let ranges = parallelism.ranges(of: objects)
@@ -133,7 +137,7 @@ struct BinaryPlist: @unchecked Sendable {
             } else if let repeated = check.repeatedKey {
                 throw repeated
             }
-            return (check.classKeyRefs, check.referencedAgain, check.containersFormTree(top: top) ? nil : try view.checkAcyclicAndMeasure(from: top))
+            return (check.classKeyRefs, check.referencedAgain, check.containerCount, check.containersFormTree(top: top) ? nil : try view.checkAcyclicAndMeasure(from: top))
         }
     }
 

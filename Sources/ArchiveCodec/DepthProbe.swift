@@ -46,8 +46,9 @@ struct DepthProbe {
     }
 
     /// The depth; when `checkpointAt` is given and the writer writes that many references,
-    /// also where it stands before the next one.
-    func run(checkpointAt stop: Int? = nil) -> (depth: Int, checkpoint: Checkpoint?) {
+    /// also where it stands before the next one. `endingThere`: return at the checkpoint
+    /// (the depth is then only that of the part walked).
+    func run(checkpointAt stop: Int? = nil, endingThere: Bool = false) -> (depth: Int, checkpoint: Checkpoint?) {
         let forms = archive.forms
         let needsIdentity = archive.needsIdentity
         let classKeys = archive.classKeys
@@ -106,7 +107,7 @@ struct DepthProbe {
         }
 
         let top = view.header(of: archive.topRef)
-        for index in 0..<top.count {
+        for index in 0..<top.count where !(endingThere && checkpoint != nil) {
             topIndex = index
             var next = open(inline: view.childRef(top, top.count + index), keyContext: false)
             while true {
@@ -114,7 +115,7 @@ struct DepthProbe {
                     stack.append(frame)
                     deepest = max(deepest, stack.count)
                 }
-                guard !stack.isEmpty else { break }
+                guard !stack.isEmpty, !(endingThere && checkpoint != nil) else { break }
                 let last = stack.count - 1
                 let position = stack[last].position
                 guard position < stack[last].count else {

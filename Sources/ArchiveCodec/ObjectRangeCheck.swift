@@ -19,6 +19,8 @@ struct ObjectRangeCheck {
     private(set) var referenced: Bitmap
     private(set) var referencedAgain: Bitmap
     private(set) var classKeyRefs: [Int] = []
+    /// Arrays, sets and dictionaries in the range.
+    private(set) var containerCount = 0
     private(set) var repeatedKey: CodecError?
     /// Key references of the dictionary being checked, when it has too many to compare pairwise.
     private var scratch: [Int] = []
@@ -120,11 +122,13 @@ struct ObjectRangeCheck {
             try validateUTF16(start: start, count: count, ref: ref)
             if count == 6 && view.isString(ref, equalTo: "$class") { classKeyRefs.append(ref) }
         case 0xA, 0xC:
+            containerCount += 1
             for index in 0..<count {
                 let child = try childInRange(start + index * refSize, of: ref)
                 referenced.insert(child, notingRepeatsIn: &referencedAgain)
             }
         case 0xD:
+            containerCount += 1
             var seen = KeySpread()
             for index in 0..<count {
                 let at = start + index * refSize
@@ -197,6 +201,7 @@ struct ObjectRangeCheck {
         referencedAgain.formUnion(intersectionOf: referenced, later.referenced)
         referenced.formUnion(later.referenced)
         classKeyRefs += later.classKeyRefs
+        containerCount += later.containerCount
         if repeatedKey == nil { repeatedKey = later.repeatedKey }
     }
 

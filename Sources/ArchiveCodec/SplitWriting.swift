@@ -1,8 +1,14 @@
-/// What writing an archive's JSON takes, found by one pass before any writing: the depth
-/// the writer will recurse to (callers check it against their stack), and, when the
-/// conversion may use two threads, where to cut the readable view so that each writes half.
+/// What writing an archive's JSON takes, found before any writing: the depth the writer
+/// will recurse to (callers check it against their stack), and, when the conversion may use
+/// two threads, where to cut the readable view so that each writes half.
 public struct WritePlan: Sendable {
+    /// The depth, or an upper bound on it (`isBound`) when the probe was left to run
+    /// beside the first writer.
     public let depth: Int
+    public let isBound: Bool
+    /// The reference at which the second writer takes over, if the view is cut.
+    let cut: Int?
+    /// Where the first writer stands at the cut; nil when the second writer's job finds it.
     let checkpoint: DepthProbe.Checkpoint?
 }
 
@@ -11,12 +17,24 @@ extension KeyedArchive {
     /// readable view of an archive with at least twice `smallestPart` references is cut at
     /// its middle reference (counted from the reference counts: every reference is written
     /// once, unreachable objects aside).
-    public func plan(view: ArchiveView, pretty: Bool, parallelism: Parallelism = .serial) -> WritePlan {
-        guard view == .readable else { return WritePlan(depth: depth(of: view), checkpoint: nil) }
+    ///
+    /// `depthLimit`: the deepest the caller's stack allows. When the archive provably
+    /// stays within it (its containers form a tree, so no level of the writer expands the
+    /// same container twice: the depth is at most the container count), a cut view skips
+    /// the probe here: the second writer's job walks to the cut itself while the first
+    /// writer starts.
+    public func plan(view: ArchiveView, pretty: Bool, parallelism: Parallelism = .serial, depthLimit: Int? = nil) -> WritePlan {
+        guard view == .readable else { return WritePlan(depth: depth(of: view), isBound: false, cut: nil, checkpoint: nil) }
         let references = referenceCounts.reduce(0) { $0 + Int($1) }
-        let cut = parallelism.width >= 2 && !pretty && references >= 2 * parallelism.smallestPart ? references / 2 : nil
+        guard parallelism.width >= 2, !pretty, references >= 2 * parallelism.smallestPart else {
+            return WritePlan(depth: depth(of: view), isBound: false, cut: nil, checkpoint: nil)
+        }
+        let cut = references / 2
+        if let depthLimit, plist.containersFormTree, plist.containerCount <= depthLimit {
+            return WritePlan(depth: plist.containerCount, isBound: true, cut: cut, checkpoint: nil)
+        }
         let (depth, checkpoint) = plist.withView { DepthProbe(archive: self, view: $0).run(checkpointAt: cut) }
-        return WritePlan(depth: depth, checkpoint: checkpoint)
+        return WritePlan(depth: depth, isBound: false, cut: cut, checkpoint: checkpoint)
     }
 
     /// `writeJSON(view:pretty:to:)` following `plan`: when it has a cut, two writers run as
@@ -25,25 +43,30 @@ extension KeyedArchive {
     /// (from job 0's thread); the second writes the rest into memory, handed to `sink` once
     /// the first is done. The text is the same as one writer's.
     public func writeJSON(view: ArchiveView, pretty: Bool, plan: WritePlan, parallelism: Parallelism, to sink: @escaping (UnsafeBufferPointer<UInt8>) -> Void) throws(CodecError) {
-        guard let checkpoint = plan.checkpoint, view == .readable, !pretty else {
+        guard let cut = plan.cut, view == .readable, !pretty else {
             _ = try render(view: view, pretty: pretty, sink: sink)
             return
         }
-        _ = try renderSplit(at: checkpoint, parallelism: parallelism, sink: sink)
+        _ = try renderSplit(at: cut, checkpoint: plan.checkpoint, parallelism: parallelism, sink: sink)
     }
 
-    /// The readable view written by two writers meeting at `checkpoint`.
-    func renderSplit(at checkpoint: DepthProbe.Checkpoint, parallelism: Parallelism, sink: ((UnsafeBufferPointer<UInt8>) -> Void)?) throws(CodecError) -> [UInt8] {
+    /// The readable view written by two writers meeting at reference `cut`, where the first
+    /// stands as `checkpoint` says (found by the second writer's job when nil). If the
+    /// document has fewer references than that, the first writer writes it all.
+    func renderSplit(at cut: Int, checkpoint known: DepthProbe.Checkpoint?, parallelism: Parallelism, sink: ((UnsafeBufferPointer<UInt8>) -> Void)?) throws(CodecError) -> [UInt8] {
         let limit = Self.maximumJSONSize(forInputSize: plist.bytes.count)
-        var parts = plist.withView { view in
-            parallelism.map([0..<1, 1..<2]) { job -> JSONOutput in
+        let parts = plist.withView { view in
+            parallelism.map([0..<1, 1..<2]) { job -> JSONOutput? in
                 if job.lowerBound == 0 {
                     var out = JSONOutput(pretty: false, reserve: min(plist.bytes.count, limit), sink: sink)
                     out.limit = limit
                     var writer = ReadableWriter(archive: self, view: view, out: out)
-                    writer.stopAt = checkpoint.reference
+                    writer.stopAt = cut
                     writer.writeDocument()
                     return writer.out
+                }
+                guard let checkpoint = known ?? DepthProbe(archive: self, view: view).run(checkpointAt: cut, endingThere: true).checkpoint else {
+                    return nil
                 }
                 var out = JSONOutput(pretty: false, reserve: min(plist.bytes.count / 2, limit))
                 out.limit = limit
@@ -53,15 +76,21 @@ extension KeyedArchive {
                 return writer.out
             }
         }
+        guard var first = parts[0] else { return [] }  // job 0 always writes
+        guard var second = parts[1] else {
+            // No reference numbered `cut`: the first writer wrote the whole document.
+            guard !first.isOverLimit else { throw tooMuchJSON(limit: limit) }
+            return first.finish()
+        }
         // The first writer reaches the cut unless it passed the limit before it.
-        guard parts[0].stoppedAt != nil, !parts[1].isOverLimit else { throw tooMuchJSON(limit: limit) }
-        let firstCount = parts[0].textCount
-        let rest = parts[1].finish()
+        guard first.stoppedAt != nil, !second.isOverLimit else { throw tooMuchJSON(limit: limit) }
+        let firstCount = first.textCount
+        let rest = second.finish()
         // The second part opens with a comma; it belongs there only if the first part
         // stopped where a value would have needed one.
-        let skip = rest.first == UInt8(ascii: ",") && !parts[0].commaAtStop ? 1 : 0
+        let skip = rest.first == UInt8(ascii: ",") && !first.commaAtStop ? 1 : 0
         guard firstCount + rest.count - skip <= limit else { throw tooMuchJSON(limit: limit) }
-        var text = parts[0].finish()
+        var text = first.finish()
         guard let sink else {
             text += rest[skip...]
             return text

@@ -70,9 +70,9 @@ struct Decode: ParsableCommand {
             return Result { () throws(CodecError) in
                 let cores = coreParallelism(stackSize: stackSize)
                 let archive = try KeyedArchive(parsing: input, parallelism: cores)
-                let plan = archive.plan(view: view, pretty: pretty, parallelism: cores)
-                let depth = plan.depth
                 let limit = StackBudget.maxDepth(stackSize: stackSize)
+                let plan = archive.plan(view: view, pretty: pretty, parallelism: cores, depthLimit: limit)
+                let depth = plan.depth
                 // Indentation grows with the square of the depth (each line is indented by its
                 // level), so indented output is capped as the service caps `?pretty=1`.
                 guard !pretty || depth <= Decode.maxPrettyDepth else {

@@ -16,7 +16,9 @@ final class SplitWritingTests: XCTestCase {
         for cut in Swift.stride(from: 0, through: references, by: stride) {
             let (_, checkpoint) = archive.plist.withView { DepthProbe(archive: archive, view: $0).run(checkpointAt: cut) }
             guard let checkpoint else { continue }
-            let split = try archive.renderSplit(at: checkpoint, parallelism: .serial, sink: nil)
+            let split = try archive.renderSplit(at: cut, checkpoint: checkpoint, parallelism: .serial, sink: nil)
+            // The same cut with the probe left to the second writer's job.
+            XCTAssertEqual(try archive.renderSplit(at: cut, checkpoint: nil, parallelism: .serial, sink: nil), split, file: file, line: line)
             if split != whole {
                 XCTFail("\(name): cut at reference \(cut) of \(references) differs:\n\(String(decoding: split, as: UTF8.self).prefix(600))\nexpected:\n\(String(decoding: whole, as: UTF8.self).prefix(600))", file: file, line: line)
                 return
@@ -24,6 +26,8 @@ final class SplitWritingTests: XCTestCase {
             cuts += 1
         }
         XCTAssertGreaterThan(cuts, 0, name, file: file, line: line)
+        // A cut past the last reference: the first writer writes everything.
+        XCTAssertEqual(try archive.renderSplit(at: references + 1, checkpoint: nil, parallelism: .serial, sink: nil), whole, name, file: file, line: line)
     }
 
     func testEveryCutOfEveryFixture() throws {
@@ -102,6 +106,15 @@ final class SplitWritingTests: XCTestCase {
         }
         let plan = archive.plan(view: .readable, pretty: false, parallelism: threads)
         XCTAssertNotNil(plan.checkpoint)
+        XCTAssertFalse(plan.isBound)
+        // With a stack known to be deep enough, the probe runs beside the first writer.
+        let bounded = archive.plan(view: .readable, pretty: false, parallelism: threads, depthLimit: 1 << 20)
+        XCTAssertTrue(bounded.isBound)
+        XCTAssertNil(bounded.checkpoint)
+        XCTAssertGreaterThanOrEqual(bounded.depth, plan.depth)
+        var boundedPieces: [UInt8] = []
+        try archive.writeJSON(view: .readable, pretty: false, plan: bounded, parallelism: threads) { boundedPieces += $0 }
+        XCTAssertEqual(boundedPieces, try archive.json(view: .readable, pretty: false))
         var pieces: [UInt8] = []
         try archive.writeJSON(view: .readable, pretty: false, plan: plan, parallelism: threads) { pieces += $0 }
         XCTAssertEqual(pieces, try archive.json(view: .readable, pretty: false))
