@@ -50,41 +50,55 @@ extension KeyedArchive {
         _ = try renderSplit(at: cut, checkpoint: plan.checkpoint, parallelism: parallelism, sink: sink)
     }
 
+    /// The most text the second writer holds in memory while the first writes: its half of
+    /// an ordinary archive's JSON fits easily; a document that repeats shared values enough
+    /// to pass it (up to `maximumJSONSize`) has its second half written again, streamed,
+    /// once the first is out, so memory stays bounded as with one writer.
+    static func secondHalfBuffer(forInputSize inputSize: Int) -> Int {
+        max(16 << 20, 2 * inputSize)
+    }
+
     /// The readable view written by two writers meeting at reference `cut`, where the first
     /// stands as `checkpoint` says (found by the second writer's job when nil). If the
     /// document has fewer references than that, the first writer writes it all.
-    func renderSplit(at cut: Int, checkpoint known: DepthProbe.Checkpoint?, parallelism: Parallelism, sink: ((UnsafeBufferPointer<UInt8>) -> Void)?) throws(CodecError) -> [UInt8] {
+    /// `buffering`: tests' override of `secondHalfBuffer`.
+    func renderSplit(at cut: Int, checkpoint known: DepthProbe.Checkpoint?, parallelism: Parallelism, sink: ((UnsafeBufferPointer<UInt8>) -> Void)?, buffering: Int? = nil) throws(CodecError) -> [UInt8] {
         let limit = Self.maximumJSONSize(forInputSize: plist.bytes.count)
+        let buffered = min(limit, buffering ?? Self.secondHalfBuffer(forInputSize: plist.bytes.count))
         let parts = plist.withView { view in
-            parallelism.map([0..<1, 1..<2]) { job -> JSONOutput? in
+            parallelism.map([0..<1, 1..<2]) { job -> (out: JSONOutput, checkpoint: DepthProbe.Checkpoint?) in
                 if job.lowerBound == 0 {
                     var out = JSONOutput(pretty: false, reserve: min(plist.bytes.count, limit), sink: sink)
                     out.limit = limit
                     var writer = ReadableWriter(archive: self, view: view, out: out)
                     writer.stopAt = cut
                     writer.writeDocument()
-                    return writer.out
+                    return (writer.out, nil)
                 }
+                var out = JSONOutput(pretty: false, reserve: min(plist.bytes.count / 2, buffered))
                 guard let checkpoint = known ?? DepthProbe(archive: self, view: view).run(checkpointAt: cut, endingThere: true).checkpoint else {
-                    return nil
+                    return (out, nil)
                 }
-                var out = JSONOutput(pretty: false, reserve: min(plist.bytes.count / 2, limit))
-                out.limit = limit
+                out.limit = buffered
                 out.continueAfterValue()
                 var writer = ReadableWriter(archive: self, view: view, out: out, emitted: checkpoint.emitted)
                 writer.resume(from: checkpoint)
-                return writer.out
+                return (writer.out, checkpoint)
             }
         }
-        guard var first = parts[0] else { return [] }  // job 0 always writes
-        guard var second = parts[1] else {
+        var first = parts[0].out
+        guard let checkpoint = parts[1].checkpoint else {
             // No reference numbered `cut`: the first writer wrote the whole document.
             guard !first.isOverLimit else { throw tooMuchJSON(limit: limit) }
             return first.finish()
         }
         // The first writer reaches the cut unless it passed the limit before it.
-        guard first.stoppedAt != nil, !second.isOverLimit else { throw tooMuchJSON(limit: limit) }
+        guard first.stoppedAt != nil else { throw tooMuchJSON(limit: limit) }
         let firstCount = first.textCount
+        var second = parts[1].out
+        if second.isOverLimit {
+            return try streamSecondHalf(after: &first, from: checkpoint, limit: limit, sink: sink)
+        }
         let rest = second.finish()
         // The second part opens with a comma; it belongs there only if the first part
         // stopped where a value would have needed one.
@@ -104,5 +118,23 @@ extension KeyedArchive {
             }
         }
         return []
+    }
+
+    /// The second half written after the first, straight to `sink` (see `secondHalfBuffer`).
+    private func streamSecondHalf(after first: inout JSONOutput, from checkpoint: DepthProbe.Checkpoint, limit: Int, sink: ((UnsafeBufferPointer<UInt8>) -> Void)?) throws(CodecError) -> [UInt8] {
+        let firstCount = first.textCount
+        var text = first.finish()
+        let rest = plist.withView { view -> JSONOutput in
+            var out = JSONOutput(pretty: false, sink: sink)
+            out.limit = limit - firstCount
+            if first.commaAtStop { out.continueAfterValue() }
+            var writer = ReadableWriter(archive: self, view: view, out: out, emitted: checkpoint.emitted)
+            writer.resume(from: checkpoint)
+            return writer.out
+        }
+        var second = rest
+        guard !second.isOverLimit else { throw tooMuchJSON(limit: limit) }
+        text += second.finish()
+        return text
     }
 }

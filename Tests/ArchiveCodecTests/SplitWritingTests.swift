@@ -17,8 +17,12 @@ final class SplitWritingTests: XCTestCase {
             let (_, checkpoint) = archive.plist.withView { DepthProbe(archive: archive, view: $0).run(checkpointAt: cut) }
             guard let checkpoint else { continue }
             let split = try archive.renderSplit(at: cut, checkpoint: checkpoint, parallelism: .serial, sink: nil)
-            // The same cut with the probe left to the second writer's job.
+            // The same cut with the probe left to the second writer's job, and with the
+            // second half too large to hold (written again, streamed, after the first).
             XCTAssertEqual(try archive.renderSplit(at: cut, checkpoint: nil, parallelism: .serial, sink: nil), split, file: file, line: line)
+            var streamed: [UInt8] = []
+            let returned = try archive.renderSplit(at: cut, checkpoint: checkpoint, parallelism: .serial, sink: { streamed += $0 }, buffering: 8)
+            XCTAssertEqual(returned + streamed, whole, "\(name): cut \(cut), second half streamed", file: file, line: line)
             if split != whole {
                 XCTFail("\(name): cut at reference \(cut) of \(references) differs:\n\(String(decoding: split, as: UTF8.self).prefix(600))\nexpected:\n\(String(decoding: whole, as: UTF8.self).prefix(600))", file: file, line: line)
                 return
