@@ -99,13 +99,15 @@ final class SplitWritingTests: XCTestCase {
                 let box = JobBox(job)
                 let done = DispatchSemaphore(value: 0)
                 let worker = Thread {
-                    box.job(1)
+                    box.job?(1)
                     done.signal()
                 }
                 worker.stackSize = 64 << 20
                 worker.start()
                 job(0)
                 done.wait()
+                // The Thread keeps its block (and so the box) alive; the job must not escape.
+                box.job = nil
             }
         }
         let plan = archive.plan(view: .readable, pretty: false, parallelism: threads)
@@ -126,6 +128,6 @@ final class SplitWritingTests: XCTestCase {
 }
 
 private final class JobBox: @unchecked Sendable {
-    let job: (Int) -> Void
+    var job: ((Int) -> Void)?
     init(_ job: @escaping (Int) -> Void) { self.job = job }
 }

@@ -50,6 +50,19 @@ final class ArchiveToolTests: XCTestCase {
         return url
     }
 
+    /// An archive large enough for both cores (validation in halves, two writers): the
+    /// tool's text is the codec's one-writer text.
+    func testDecodeOnTwoCoresWritesTheOneWriterText() throws {
+        let source = try bigDocument(count: 140_000, tail: "{\"$class\":\"Thing\",\"$id\":9,\"me\":{\"$ref\":9}}")
+        let archive = scratch.appendingPathComponent("big.bin")
+        XCTAssertEqual(try run(["encode", source.path], stdout: archive).status, 0)
+        let decoded = scratch.appendingPathComponent("big.out.json")
+        let result = try run(["decode", archive.path], stdout: decoded)
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let expected = try KeyedArchive(parsing: Array(Data(contentsOf: archive))).json(view: .readable, pretty: false)
+        XCTAssertEqual(Array(try Data(contentsOf: decoded)), expected)
+    }
+
     func testDecodeThenEncodeRoundTripsAFixture() throws {
         let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent("Fixtures/apple")
