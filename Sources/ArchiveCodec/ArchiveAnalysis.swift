@@ -100,15 +100,20 @@ struct ArchiveAnalysis {
     /// Counts every UID inside `ref` (an inline value, walked without recursion). The work
     /// list is kept between calls: this runs once per value, and a new array each time cost
     /// 6 % of a decode's instructions.
-    private mutating func countReferences(in ref: Int, owner: Int) throws(CodecError) {
+    /// Returns whether `ref` is an array of UIDs only (what `classify` asks of NS.objects
+    /// and NS.keys, answered here without walking the array again).
+    @discardableResult
+    private mutating func countReferences(in ref: Int, owner: Int) throws(CodecError) -> Bool {
         // Most values are a UID or a scalar: no work list for them.
         let first = view.header(of: ref)
         if first.kind == .uid {
             try count(first, at: ref, owner: owner)
-            return
+            return false
         }
-        guard first.kind == .array || first.kind == .dict else { return }
+        guard first.kind == .array || first.kind == .dict else { return false }
         // Inline containers: UIDs are counted as met, nested containers wait on the list.
+        var onlyUIDs = first.kind == .array
+        var isTop = true
         pendingRefs.removeAll(keepingCapacity: true)
         pendingRefs.append(ref)
         while let next = pendingRefs.popLast() {
@@ -119,11 +124,16 @@ struct ArchiveAnalysis {
                 let childHeader = view.header(of: child)
                 switch childHeader.kind {
                 case .uid: try count(childHeader, at: child, owner: owner)
-                case .array, .dict: pendingRefs.append(child)
-                default: break
+                case .array, .dict:
+                    pendingRefs.append(child)
+                    onlyUIDs = onlyUIDs && !isTop
+                default:
+                    onlyUIDs = onlyUIDs && !isTop
                 }
             }
+            isTop = false
         }
+        return onlyUIDs
     }
 
     @inline(__always)
@@ -188,12 +198,17 @@ struct ArchiveAnalysis {
                     families.append(info.family)
                 }
                 classOf[uid] = infoOfClass[classIndex]
-                // Count the object's references, leaving out `$class` itself.
+                // Count the object's references, leaving out `$class` itself, and note the
+                // (first two) values that are arrays of UIDs.
+                var uidArrays = (-1, -1)
                 for index in 0..<header.count where !classKeys.contains(view.childRef(header, index)) {
-                    try countReferences(in: view.childRef(header, header.count + index), owner: uid)
+                    let value = view.childRef(header, header.count + index)
+                    if try countReferences(in: value, owner: uid) {
+                        if uidArrays.0 < 0 { uidArrays.0 = value } else if uidArrays.1 < 0 { uidArrays.1 = value }
+                    }
                 }
                 if let family = families[Int(classOf[uid])] {
-                    forms[uid] = try classify(uid: uid, header: header, family: family)
+                    forms[uid] = try classify(uid: uid, header: header, family: family, uidArrays: uidArrays)
                 } else {
                     forms[uid] = .generic
                 }
@@ -295,8 +310,12 @@ struct ArchiveAnalysis {
         return true
     }
 
-    private mutating func classify(uid: Int, header: PlistObjectHeader, family: FoundationClasses.Family) throws(CodecError) -> ObjectForm {
+    /// `uidArrays`: values already found to be arrays of UIDs (−1: none).
+    private mutating func classify(uid: Int, header: PlistObjectHeader, family: FoundationClasses.Family, uidArrays: (Int, Int)) throws(CodecError) -> ObjectForm {
         let own = firstOwnKey(header)
+        func isUIDArray(_ ref: Int) -> Bool {
+            ref == uidArrays.0 || ref == uidArrays.1 || self.isUIDArray(ref)
+        }
         func single(_ name: StaticString) -> Int? {
             guard own.count == 1, view.isString(own.key, equalTo: name) else { return nil }
             return own.value
