@@ -44,7 +44,7 @@ struct ArchiveAnalysis {
             var spread = KeySpread()
             var allStrings = true
             for index in 0..<keys.count {
-                let key = Int(view.uid(view.header(of: view.childRef(keys, index))))
+                let key = view.uidValue(of: view.childRef(keys, index))
                 if forms[key] != .string || needsIdentity[key] {
                     allStrings = false
                     break
@@ -54,7 +54,7 @@ struct ArchiveAnalysis {
             // Repeats are looked for only when the masks cannot rule them out.
             if allStrings && spread.mayRepeat {
                 seen.removeAll(keepingCapacity: true)
-                for index in 0..<keys.count where !seen.insert(Int(view.uid(view.header(of: view.childRef(keys, index))))).inserted {
+                for index in 0..<keys.count where !seen.insert(view.uidValue(of: view.childRef(keys, index))).inserted {
                     allStrings = false
                     break
                 }

@@ -252,6 +252,14 @@ struct BinaryPlistView {
 
     func uid(_ header: PlistObjectHeader) -> UInt64 { readBigEndian(at: header.start, size: header.count) }
 
+    /// The value of `ref`, an object already known to be a UID in range (the lists the
+    /// analysis classified), read without building its header.
+    @inline(__always)
+    func uidValue(of ref: Int) -> Int {
+        let position = offset(of: ref)
+        return Int(truncatingIfNeeded: readBigEndian(at: position + 1, size: Int(bytes[position] & 0x0F) + 1))
+    }
+
     /// The payload bytes of a string (ASCII or big-endian UTF-16) or data object.
     func payload(_ header: PlistObjectHeader) -> UnsafeBufferPointer<UInt8> {
         let length = header.kind == .utf16String ? header.count * 2 : header.count

@@ -128,13 +128,13 @@ struct DepthProbe {
                 let list = stack[last].list
                 switch stack[last].walk {
                 case .uidList:
-                    next = open(uid: Int(view.uid(view.header(of: view.childRef(list, position)))), keyContext: false)
+                    next = open(uid: view.uidValue(of: view.childRef(list, position)), keyContext: false)
                 case .pairLists:
                     let source = position % 2 == 0 ? list : stack[last].second
-                    next = open(uid: Int(view.uid(view.header(of: view.childRef(source, position / 2)))), keyContext: false)
+                    next = open(uid: view.uidValue(of: view.childRef(source, position / 2)), keyContext: false)
                 case .ordered:
                     let ref = orderedLists[orderedLists.count - 1][position]
-                    next = open(uid: Int(view.uid(view.header(of: ref))), keyContext: false)
+                    next = open(uid: view.uidValue(of: ref), keyContext: false)
                 case .objectKeys:
                     next = classKeys.contains(view.childRef(list, position))
                         ? nil : open(inline: view.childRef(list, list.count + position))

@@ -28,7 +28,7 @@ struct ReadableWriter {
     mutating func writeDocument() {
         let top = view.header(of: archive.topRef)
         if archive.isPlainRoot {
-            writeReference(Int(view.uid(view.header(of: view.childRef(top, 1)))), keyContext: false)
+            writeReference(view.uidValue(of: view.childRef(top, 1)), keyContext: false)
             return
         }
         out.openObject()
@@ -53,7 +53,7 @@ struct ReadableWriter {
             writeKey(view.childRef(top, index))
             let value = view.childRef(top, top.count + index)
             if view.header(of: value).kind == .uid {
-                writeReference(Int(view.uid(view.header(of: value))), keyContext: false)
+                writeReference(view.uidValue(of: value), keyContext: false)
             } else {
                 out.openObject()
                 out.key("$inline")
@@ -198,7 +198,7 @@ struct ReadableWriter {
     @inline(__always)
     mutating func writeOrderedItems(_ values: [Int], from start: Int) {
         for value in values[start...] {
-            writeReference(Int(view.uid(view.header(of: value))), keyContext: false)
+            writeReference(view.uidValue(of: value), keyContext: false)
         }
     }
 
@@ -228,9 +228,9 @@ struct ReadableWriter {
     @inline(__always)
     mutating func writeStringKeyEntries(_ keys: PlistObjectHeader, _ values: PlistObjectHeader, from start: Int) {
         for index in start..<keys.count {
-            let keyUID = Int(view.uid(view.header(of: view.childRef(keys, index))))
+            let keyUID = view.uidValue(of: view.childRef(keys, index))
             writeKey(view.childRef(objectsHeader, keyUID))
-            writeReference(Int(view.uid(view.header(of: view.childRef(values, index)))), keyContext: false)
+            writeReference(view.uidValue(of: view.childRef(values, index)), keyContext: false)
         }
     }
 
@@ -238,8 +238,8 @@ struct ReadableWriter {
     mutating func writePairs(_ keys: PlistObjectHeader, _ values: PlistObjectHeader, from start: Int) {
         for index in start..<keys.count {
             out.openArray()
-            writeReference(Int(view.uid(view.header(of: view.childRef(keys, index)))), keyContext: false)
-            writeReference(Int(view.uid(view.header(of: view.childRef(values, index)))), keyContext: false)
+            writeReference(view.uidValue(of: view.childRef(keys, index)), keyContext: false)
+            writeReference(view.uidValue(of: view.childRef(values, index)), keyContext: false)
             out.closeArray()
         }
     }
@@ -342,7 +342,7 @@ struct ReadableWriter {
     @inline(__always)
     mutating func writeUIDItems(_ items: PlistObjectHeader, from start: Int) {
         for index in start..<items.count {
-            writeReference(Int(view.uid(view.header(of: view.childRef(items, index)))), keyContext: false)
+            writeReference(view.uidValue(of: view.childRef(items, index)), keyContext: false)
         }
     }
 

@@ -44,7 +44,7 @@ extension ReadableWriter {
             // Children alternate key, value; a pair is its own array.
             let keys = frame.list, values = frame.second
             if done % 2 == 1 {
-                writeReference(Int(view.uid(view.header(of: view.childRef(values, done / 2)))), keyContext: false)
+                writeReference(view.uidValue(of: view.childRef(values, done / 2)), keyContext: false)
             }
             out.closeArray()
             writePairs(keys, values, from: (done + 1) / 2)
