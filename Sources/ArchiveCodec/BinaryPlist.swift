@@ -40,8 +40,8 @@ struct BinaryPlist: @unchecked Sendable {
     let objectCount: Int
     let topObject: Int
     let offsetTableStart: Int
-    /// The objects holding the text `$class` (see `ClassKeyRefs`), found while validating.
-    let classKeyRefs: [Int]
+    /// The objects holding the text `$class`, found while validating.
+    let classKeys: ClassKeyRefs
     /// The objects some container refers to more than once in all (the rest have one
     /// referrer at most: e.g. a scalar no two `$objects` entries share).
     let sharedObjects: Bitmap
@@ -107,7 +107,7 @@ struct BinaryPlist: @unchecked Sendable {
             throw CodecError(.malformedPlist, "\(objectCount) objects cannot be addressed with \(refSize)-byte references", byteOffset: trailer + 7)
         }
         let (objects, refs, top, tableStart, entrySize) = (objectCount, refSize, topObject, offsetTableStart, offsetSize)
-        (classKeyRefs, sharedObjects, containerCount, measuredRawDepth) = try bytes.withUnsafeBufferPointer { (buffer) throws(CodecError) -> ([Int], Bitmap, Int, Int?) in
+        (classKeys, sharedObjects, containerCount, measuredRawDepth) = try bytes.withUnsafeBufferPointer { (buffer) throws(CodecError) -> (ClassKeyRefs, Bitmap, Int, Int?) in
             let view = BinaryPlistView(bytes: buffer, tableStart: tableStart, offsetSize: entrySize, refSize: refs, objectCount: objects)
             // Every table entry is checked before any object is read through it.
             let ranges = parallelism.ranges(of: objects)
@@ -137,7 +137,7 @@ struct BinaryPlist: @unchecked Sendable {
             } else if let repeated = check.repeatedKey {
                 throw repeated
             }
-            return (check.classKeyRefs, check.referencedAgain, check.containerCount, check.containersFormTree(top: top) ? nil : try view.checkAcyclicAndMeasure(from: top))
+            return (ClassKeyRefs(refs: check.classKeyRefs), check.referencedAgain, check.containerCount, check.containersFormTree(top: top) ? nil : try view.checkAcyclicAndMeasure(from: top))
         }
     }
 

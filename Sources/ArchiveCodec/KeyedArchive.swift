@@ -105,7 +105,7 @@ public struct KeyedArchive: Sendable {
         let (parsed, format) = (plist, sourceFormat)
         let analysis = try parsed.withView { (view) throws(CodecError) -> ArchiveAnalysis in
             do throws(CodecError) {
-                return try ArchiveAnalysis(view: view, top: parsed.topObject, classKeys: ClassKeyRefs(refs: parsed.classKeyRefs), sharedObjects: parsed.sharedObjects)
+                return try ArchiveAnalysis(view: view, top: parsed.topObject, classKeys: parsed.classKeys, sharedObjects: parsed.sharedObjects)
             } catch {
                 // Offsets found past the XML reader point into the binary plist it was turned into.
                 throw format == .xml ? error.droppingByteOffset() : error

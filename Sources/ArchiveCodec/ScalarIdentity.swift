@@ -32,7 +32,8 @@ enum ScalarIdentity {
             // length. Each distinct object is hashed (and compared) once. An object with one
             // referrer belongs to this entry alone and is not looked up.
             let shared = sharedObjects.contains(ref)
-            if shared, let known = leaderByHash.find(tag: 2, bits: UInt64(ref)).map(Int32.init), forms[Int(known)] == form {
+            let knownGroup = shared ? leaderByHash.find(tag: 2, bits: UInt64(ref)).map(Int32.init) : nil
+            if let known = knownGroup, forms[Int(known)] == form {
                 leader[uid] = known
                 if referenceCounts[uid] > referenceCounts[Int(best[Int(known)])] { best[Int(known)] = Int32(uid) }
                 continue
@@ -56,7 +57,7 @@ enum ScalarIdentity {
             }
             let group = found >= 0 ? Int(found) : uid
             leader[uid] = Int32(group)
-            if shared, leaderByHash.find(tag: 2, bits: UInt64(ref)) == nil { leaderByHash.insert(tag: 2, bits: UInt64(ref), value: UInt32(group)) }
+            if shared && knownGroup == nil { leaderByHash.insert(tag: 2, bits: UInt64(ref), value: UInt32(group)) }
             if best[group] < 0 || referenceCounts[uid] > referenceCounts[Int(best[group])] {
                 best[group] = Int32(uid)
             }

@@ -81,9 +81,7 @@ extension KeyedArchive {
                 }
                 out.limit = buffered
                 out.continueAfterValue()
-                var writer = ReadableWriter(archive: self, view: view, out: out, emitted: checkpoint.emitted)
-                writer.resume(from: checkpoint)
-                return (writer.out, checkpoint)
+                return (writingRest(from: checkpoint, view: view, into: out), checkpoint)
             }
         }
         var first = parts[0].out
@@ -124,17 +122,21 @@ extension KeyedArchive {
     private func streamSecondHalf(after first: inout JSONOutput, from checkpoint: DepthProbe.Checkpoint, limit: Int, sink: ((UnsafeBufferPointer<UInt8>) -> Void)?) throws(CodecError) -> [UInt8] {
         let firstCount = first.textCount
         var text = first.finish()
-        let rest = plist.withView { view -> JSONOutput in
+        var second = plist.withView { view -> JSONOutput in
             var out = JSONOutput(pretty: false, sink: sink)
             out.limit = limit - firstCount
             if first.commaAtStop { out.continueAfterValue() }
-            var writer = ReadableWriter(archive: self, view: view, out: out, emitted: checkpoint.emitted)
-            writer.resume(from: checkpoint)
-            return writer.out
+            return writingRest(from: checkpoint, view: view, into: out)
         }
-        var second = rest
         guard !second.isOverLimit else { throw tooMuchJSON(limit: limit) }
         text += second.finish()
         return text
+    }
+
+    /// The document from `checkpoint` to its end, written into `out`.
+    private func writingRest(from checkpoint: DepthProbe.Checkpoint, view: BinaryPlistView, into out: JSONOutput) -> JSONOutput {
+        var writer = ReadableWriter(archive: self, view: view, out: out, emitted: checkpoint.emitted)
+        writer.resume(from: checkpoint)
+        return writer.out
     }
 }

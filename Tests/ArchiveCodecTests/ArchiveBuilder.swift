@@ -77,6 +77,19 @@ func buildArchive(_ entries: [Entry], top: [(String, Value)] = [("root", .uid(1)
     return xml ? try XMLPlistWriter.write(tree, root: root) : BinaryPlistWriter.write(tree, root: root)
 }
 
+/// Up to `most` keys `k0`, `k1`, … each holding the UID of a random entry in 0...`count`
+/// (0 being nil): the links of a random object graph.
+func randomLinks(most: Int, count: Int, using generator: inout some RandomNumberGenerator) -> [(String, Value)] {
+    (0..<Int.random(in: 0...most, using: &generator)).map { index in
+        ("k\(index)", Value.uid(Int.random(in: 0...count, using: &generator)))
+    }
+}
+
+/// The values of `links` without nil UIDs (what an array of objects may hold).
+func nonNilValues(_ links: [(String, Value)]) -> [Value] {
+    links.map(\.1).filter { if case .uid(let target) = $0 { return target > 0 } else { return true } }
+}
+
 /// A linked list of `depth` Node objects; `cyclic` points the last back at the first.
 func chainArchive(depth: Int, cyclic: Bool = false) throws -> [UInt8] {
     var entries: [Entry] = []

@@ -133,10 +133,8 @@ final class GraphTests: XCTestCase {
             let count = Int.random(in: 1...40, using: &generator)
             var entries: [Entry] = []
             for _ in 0..<count {
-                let links = (0..<Int.random(in: 0...3, using: &generator)).map { index in
-                    ("k\(index)", Value.uid(Int.random(in: 0...count, using: &generator)))
-                }
-                entries.append(Bool.random() ? .object("N", links) : .object("NSArray", [("NS.objects", .array(links.map { $0.1 }.filter { if case .uid(let u) = $0 { return u > 0 } else { return true } }))]))
+                let links = randomLinks(most: 3, count: count, using: &generator)
+                entries.append(Bool.random() ? .object("N", links) : .object("NSArray", [("NS.objects", .array(nonNilValues(links)))]))
             }
             let archive = try buildArchive(entries)
             let parsed = try KeyedArchive(parsing: archive)

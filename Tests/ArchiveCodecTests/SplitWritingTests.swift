@@ -72,10 +72,8 @@ final class SplitWritingTests: XCTestCase {
             let count = Int.random(in: 1...30, using: &generator)
             var entries: [Entry] = []
             for _ in 0..<count {
-                let links = (0..<Int.random(in: 0...4, using: &generator)).map { index in
-                    ("k\(index)", Value.uid(Int.random(in: 0...count, using: &generator)))
-                }
-                let uids = links.map(\.1).filter { if case .uid(let target) = $0 { return target > 0 } else { return true } }
+                let links = randomLinks(most: 4, count: count, using: &generator)
+                let uids = nonNilValues(links)
                 switch Int.random(in: 0..<4, using: &generator) {
                 case 0: entries.append(.object("N", links))
                 case 1: entries.append(.object("NSArray", [("NS.objects", .array(uids))]))
