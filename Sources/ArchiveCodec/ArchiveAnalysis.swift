@@ -16,11 +16,10 @@ struct ArchiveAnalysis {
     let classKeys: ClassKeyRefs
 
     private let view: BinaryPlistView
-    /// Work list of `countReferences`, kept between calls (it runs once per value).
-    private var pendingRefs: [Int] = []
 
-    /// `sharedObjects`: `BinaryPlist.sharedObjects`.
-    init(view: BinaryPlistView, top: Int, classKeys: ClassKeyRefs, sharedObjects: Bitmap) throws(CodecError) {
+    /// `sharedObjects`: `BinaryPlist.sharedObjects`. `parallelism`: how classifying the
+    /// entries may be split (the result is the same for every choice).
+    init(view: BinaryPlistView, top: Int, classKeys: ClassKeyRefs, sharedObjects: Bitmap, parallelism: Parallelism = .serial) throws(CodecError) {
         self.view = view
         self.classKeys = classKeys
         try readEnvelope(top)
@@ -28,8 +27,7 @@ struct ArchiveAnalysis {
         classOf = Array(repeating: -1, count: objectCount)
         referenceCounts = Array(repeating: 0, count: objectCount)
         lists = Array(repeating: 0, count: objectCount)
-        try countTopReferences()
-        try classifyObjects()
+        try classifyObjects(parallelism)
         needsIdentity = ScalarIdentity.identityFlags(
             view: view, objectsRef: objectsRef, forms: forms, referenceCounts: referenceCounts, sharedObjects: sharedObjects)
         refineDictionaries()
@@ -67,10 +65,6 @@ struct ArchiveAnalysis {
         CodecError(.notKeyedArchive, message, byteOffset: ref.map { view.offset(of: $0) })
     }
 
-    private func invalid(_ message: String, uid: Int) -> CodecError {
-        CodecError(.invalidArchive, message, uid: uid)
-    }
-
     private mutating func readEnvelope(_ top: Int) throws(CodecError) {
         let root = view.header(of: top)
         guard root.kind == .dict else { throw notArchive("the top of the plist is not a dictionary", at: top) }
@@ -97,284 +91,67 @@ struct ArchiveAnalysis {
             && view.integer(view.header(of: version)) == PlistInteger(signed: 100_000)
     }
 
-    /// Counts every UID inside `ref` (an inline value, walked without recursion). The work
-    /// list is kept between calls: this runs once per value, and a new array each time cost
-    /// 6 % of a decode's instructions.
-    /// Returns whether `ref` is an array of UIDs only (what `classify` asks of NS.objects
-    /// and NS.keys, answered here without walking the array again).
-    @discardableResult
-    private mutating func countReferences(in ref: Int, owner: Int) throws(CodecError) -> Bool {
-        // Most values are a UID or a scalar: no work list for them.
-        let first = view.header(of: ref)
-        if first.kind == .uid {
-            try count(first, at: ref, owner: owner)
-            return false
-        }
-        guard first.kind == .array || first.kind == .dict else { return false }
-        // Inline containers: UIDs are counted as met, nested containers wait on the list.
-        var onlyUIDs = first.kind == .array
-        var isTop = true
-        pendingRefs.removeAll(keepingCapacity: true)
-        pendingRefs.append(ref)
-        while let next = pendingRefs.popLast() {
-            let header = view.header(of: next)
-            let values = header.kind == .dict ? header.count..<(2 * header.count) : 0..<header.count
-            for index in values {
-                let child = view.childRef(header, index)
-                let childHeader = view.header(of: child)
-                switch childHeader.kind {
-                case .uid: try count(childHeader, at: child, owner: owner)
-                case .array, .dict:
-                    pendingRefs.append(child)
-                    onlyUIDs = onlyUIDs && !isTop
-                default:
-                    onlyUIDs = onlyUIDs && !isTop
-                }
-            }
-            isTop = false
-        }
-        return onlyUIDs
-    }
-
-    @inline(__always)
-    private mutating func count(_ uid: PlistObjectHeader, at ref: Int, owner: Int) throws(CodecError) {
-        let target = view.uid(uid)
-        guard target < UInt64(objectCount) else {
-            throw CodecError(.invalidArchive, "UID \(target) is out of range: $objects has \(objectCount) entries (referenced from \(owner < 0 ? "$top" : "object \(owner)"))", byteOffset: view.offset(of: ref), uid: owner < 0 ? nil : owner)
-        }
-        if referenceCounts[Int(target)] < UInt32.max { referenceCounts[Int(target)] += 1 }
-    }
-
-    private mutating func countTopReferences() throws(CodecError) {
-        let header = view.header(of: topRef)
-        for index in 0..<header.count {
-            try countReferences(in: view.childRef(header, header.count + index), owner: -1)
-        }
-    }
-
-    private mutating func classifyObjects() throws(CodecError) {
-        let objectsHeader = view.header(of: objectsRef)
-        // Index in `classInfos` of each class entry read so far (−1: not read); each entry is
-        // read once, however many instances use it.
-        var infoOfClass = [Int32](repeating: -1, count: objectCount)
-        // Each class's wrapper family, read per instance without retaining its ClassInfo.
-        var families: [FoundationClasses.Family?] = []
-        for uid in 1..<max(objectCount, 1) {
-            let ref = view.childRef(objectsHeader, uid)
-            let header = view.header(of: ref)
-            switch header.kind {
-            case .asciiString, .utf16String: forms[uid] = .string
-            case .int: forms[uid] = .integer
-            case .real: forms[uid] = .real
-            case .bool: forms[uid] = .bool
-            case .data: forms[uid] = .data
-            case .date: forms[uid] = .plistDate
-            case .uid: throw invalid("$objects entry \(uid) is a UID, not an object", uid: uid)
-            case .array:
-                forms[uid] = .rawArray
-                try countReferences(in: ref, owner: uid)
-            case .dict:
-                var classRef: Int?
-                for index in 0..<header.count where classKeys.contains(view.childRef(header, index)) {
-                    classRef = view.childRef(header, header.count + index)
-                    break
-                }
-                guard let classRef else {
-                    forms[uid] = .rawDict
-                    try countReferences(in: ref, owner: uid)
-                    continue
-                }
-                let classHeader = view.header(of: classRef)
-                guard classHeader.kind == .uid else { throw invalid("$class of object \(uid) is not a UID", uid: uid) }
-                let classUID = view.uid(classHeader)
-                guard classUID < UInt64(objectCount), classUID != 0 else {
-                    throw invalid("$class of object \(uid) is UID \(classUID), outside $objects (\(objectCount) entries)", uid: uid)
-                }
-                let classIndex = Int(classUID)
-                if infoOfClass[classIndex] < 0 {
-                    let info = try readClass(classIndex, user: uid)
-                    infoOfClass[classIndex] = Int32(classInfos.count)
-                    classInfos.append(info)
-                    families.append(info.family)
-                }
-                classOf[uid] = infoOfClass[classIndex]
-                // Count the object's references, leaving out `$class` itself, and note the
-                // (first two) values that are arrays of UIDs.
-                var uidArrays = (-1, -1)
-                for index in 0..<header.count where !classKeys.contains(view.childRef(header, index)) {
-                    let value = view.childRef(header, header.count + index)
-                    if try countReferences(in: value, owner: uid) {
-                        if uidArrays.0 < 0 { uidArrays.0 = value } else if uidArrays.1 < 0 { uidArrays.1 = value }
+    /// Counts `$top`'s references and classifies every entry, as one job per range of UIDs
+    /// (`ObjectClassifier`); then sums the jobs' reference counts and merges their classes
+    /// in range order, so that the result and the first error do not depend on the split.
+    private mutating func classifyObjects(_ parallelism: Parallelism) throws(CodecError) {
+        let (view, objectsRef, topRef, classKeys, objectCount) = (view, objectsRef, topRef, classKeys, objectCount)
+        let ranges = parallelism.ranges(of: objectCount)
+        let outcome = forms.withUnsafeMutableBufferPointer { forms in
+            classOf.withUnsafeMutableBufferPointer { classOf in
+                lists.withUnsafeMutableBufferPointer { lists in
+                    referenceCounts.withUnsafeMutableBufferPointer { totals -> Result<[ObjectClassifier], CodecError> in
+                        let results = parallelism.map(ranges) { range -> Result<ObjectClassifier, CodecError> in
+                            // The first job counts into the totals; the others into their own.
+                            let counts = range.lowerBound == 0 ? totals : UnsafeMutableBufferPointer<UInt32>.allocate(capacity: objectCount)
+                            if range.lowerBound != 0 { counts.initialize(repeating: 0) }
+                            var classifier = ObjectClassifier(view: view, objectsRef: objectsRef, classKeys: classKeys, forms: forms, classOf: classOf, lists: lists, counts: counts)
+                            do throws(CodecError) {
+                                if range.lowerBound == 0 { try classifier.countTopReferences(topRef) }
+                                try classifier.classify(range)
+                                return .success(classifier)
+                            } catch {
+                                if range.lowerBound != 0 { counts.deallocate() }
+                                return .failure(error)
+                            }
+                        }
+                        var jobs: [ObjectClassifier] = []
+                        var failure: CodecError?
+                        for result in results {
+                            switch result {
+                            case .success(let job): jobs.append(job)
+                            case .failure(let error): failure = failure ?? error
+                            }
+                        }
+                        for job in jobs.dropFirst() {
+                            for uid in 0..<objectCount {
+                                let (sum, overflow) = totals[uid].addingReportingOverflow(job.counts[uid])
+                                totals[uid] = overflow ? .max : sum
+                            }
+                            job.counts.deallocate()
+                        }
+                        if let failure { return .failure(failure) }
+                        return .success(jobs)
                     }
                 }
-                if let family = families[Int(classOf[uid])] {
-                    forms[uid] = try classify(uid: uid, header: header, family: family, uidArrays: uidArrays)
+            }
+        }
+        let jobs = try outcome.get()
+        // Classes in the order the jobs met them: the first job's indices stay as they are.
+        var indexOfClass: [Int: Int32] = [:]
+        for (number, job) in jobs.enumerated() {
+            var renumbered: [Int32] = []
+            for (uid, info) in job.classes {
+                if let known = indexOfClass[uid] {
+                    renumbered.append(known)
                 } else {
-                    forms[uid] = .generic
+                    indexOfClass[uid] = Int32(classInfos.count)
+                    renumbered.append(Int32(classInfos.count))
+                    classInfos.append(info)
                 }
             }
+            guard renumbered.indices.contains(where: { renumbered[$0] != Int32($0) }) else { continue }
+            for uid in ranges[number] where classOf[uid] >= 0 { classOf[uid] = renumbered[Int(classOf[uid])] }
         }
-    }
-
-    private func readClass(_ classUID: Int, user: Int) throws(CodecError) -> KeyedArchive.ClassInfo {
-        let ref = view.childRef(view.header(of: objectsRef), classUID)
-        let header = view.header(of: ref)
-        guard header.kind == .dict, let nameRef = view.value(in: header, forKey: "$classname"),
-            let name = stringValue(nameRef), !name.isEmpty
-        else {
-            throw invalid("$class of object \(user) points at entry \(classUID), which is not a class ($classname missing, empty or not a string)", uid: user)
-        }
-        // The readable view has a place for these three keys only; anything else in a class
-        // dictionary would be dropped, so it is refused (the raw view shows such archives).
-        for index in 0..<header.count {
-            let key = view.childRef(header, index)
-            guard view.isString(key, equalTo: "$classname") || view.isString(key, equalTo: "$classes")
-                || view.isString(key, equalTo: "$classhints")
-            else {
-                throw invalid("class entry \(classUID) holds the key \(stringValue(key).map { "\"\($0)\"" } ?? "(not text)"); a class has only $classname, $classes and $classhints (the raw view, ?view=raw, shows it as it is)", uid: classUID)
-            }
-        }
-        var chain: [String]?
-        if let chainRef = view.value(in: header, forKey: "$classes") {
-            guard let names = stringArray(chainRef) else {
-                throw invalid("$classes of class entry \(classUID) is not an array of strings", uid: classUID)
-            }
-            chain = names
-        }
-        var hints: [String]?
-        if let hintsRef = view.value(in: header, forKey: "$classhints") {
-            guard let names = stringArray(hintsRef) else {
-                throw invalid("$classhints of class entry \(classUID) is not an array of strings", uid: classUID)
-            }
-            hints = names
-        }
-        return KeyedArchive.ClassInfo(name: name, chain: chain, hints: hints)
-    }
-
-    func stringValue(_ ref: Int) -> String? {
-        let header = view.header(of: ref)
-        switch header.kind {
-        case .asciiString:
-            return String(decoding: view.payload(header), as: UTF8.self)
-        case .utf16String:
-            let bytes = view.payload(header)
-            let units = (0..<header.count).map { UInt16(bytes[2 * $0]) << 8 | UInt16(bytes[2 * $0 + 1]) }
-            return String(decoding: units, as: UTF16.self)
-        default:
-            return nil
-        }
-    }
-
-    private func stringArray(_ ref: Int) -> [String]? {
-        let header = view.header(of: ref)
-        guard header.kind == .array else { return nil }
-        var names: [String] = []
-        for index in 0..<header.count {
-            guard let name = stringValue(view.childRef(header, index)) else { return nil }
-            names.append(name)
-        }
-        return names
-    }
-
-    // MARK: Readable forms
-
-    /// How many keys a class instance has besides `$class`, and the first of them with its
-    /// value (the Foundation forms have one or two; no array is made for them).
-    private func firstOwnKey(_ header: PlistObjectHeader) -> (count: Int, key: Int, value: Int) {
-        var found = (count: 0, key: -1, value: -1)
-        for index in 0..<header.count {
-            let key = view.childRef(header, index)
-            if classKeys.contains(key) { continue }
-            if found.count == 0 { found = (0, key, view.childRef(header, header.count + index)) }
-            found.count += 1
-        }
-        return found
-    }
-
-    /// The keys of a class instance other than `$class`, as (key ref, value ref).
-    private func ownKeys(_ header: PlistObjectHeader) -> [(key: Int, value: Int)] {
-        var result: [(key: Int, value: Int)] = []
-        for index in 0..<header.count {
-            let key = view.childRef(header, index)
-            if !classKeys.contains(key) { result.append((key, view.childRef(header, header.count + index))) }
-        }
-        return result
-    }
-
-    private func isUIDArray(_ ref: Int) -> Bool {
-        let header = view.header(of: ref)
-        guard header.kind == .array else { return false }
-        for index in 0..<header.count where view.header(of: view.childRef(header, index)).kind != .uid {
-            return false
-        }
-        return true
-    }
-
-    /// `uidArrays`: values already found to be arrays of UIDs (−1: none).
-    private mutating func classify(uid: Int, header: PlistObjectHeader, family: FoundationClasses.Family, uidArrays: (Int, Int)) throws(CodecError) -> ObjectForm {
-        let own = firstOwnKey(header)
-        func isUIDArray(_ ref: Int) -> Bool {
-            ref == uidArrays.0 || ref == uidArrays.1 || self.isUIDArray(ref)
-        }
-        func single(_ name: StaticString) -> Int? {
-            guard own.count == 1, view.isString(own.key, equalTo: name) else { return nil }
-            return own.value
-        }
-        switch family {
-        case .array, .set:
-            guard let items = single("NS.objects"), isUIDArray(items) else { return .generic }
-            lists[uid] = UInt64(items)
-            return family == .array ? .array : .set
-        case .orderedSet:
-            return orderedSetIndices(ownKeys(header)) != nil ? .orderedSet : .generic
-        case .dictionary:
-            let keysRef = view.value(in: header, forKey: "NS.keys")
-            let valuesRef = view.value(in: header, forKey: "NS.objects")
-            if let keysRef, let valuesRef {
-                let keyCount = view.header(of: keysRef)
-                let valueCount = view.header(of: valuesRef)
-                if keyCount.kind == .array, valueCount.kind == .array, keyCount.count != valueCount.count {
-                    throw invalid("\(classInfos[Int(classOf[uid])].name) object \(uid) has \(keyCount.count) NS.keys but \(valueCount.count) NS.objects", uid: uid)
-                }
-                guard own.count == 2, isUIDArray(keysRef), isUIDArray(valuesRef) else { return .generic }
-                lists[uid] = UInt64(keysRef) << 32 | UInt64(valuesRef)
-                // The string-key form is decided after scalar identities are known (see
-                // `ScalarIdentity.refineDictionaries`); pairs are always correct.
-                return .pairDictionary
-            }
-            return .generic
-        case .mutableString:
-            guard let value = single("NS.string") else { return .generic }
-            let kind = view.header(of: value).kind
-            return kind == .asciiString || kind == .utf16String ? .mutableString : .generic
-        case .data:
-            guard let value = single("NS.data"), view.header(of: value).kind == .data else { return .generic }
-            return .classData
-        case .date:
-            guard let value = single("NS.time"), view.header(of: value).kind == .real else { return .generic }
-            return .date
-        case .uuid:
-            guard let value = single("NS.uuidbytes") else { return .generic }
-            let bytes = view.header(of: value)
-            return bytes.kind == .data && bytes.count == 16 ? .uuid : .generic
-        }
-    }
-
-    /// For an ordered set's keys `NS.object.0` … `NS.object.N-1` (each a UID, each index
-    /// once), the value refs in index order; nil for any other shape.
-    func orderedSetIndices(_ keys: [(key: Int, value: Int)]) -> [Int]? {
-        var ordered = [Int](repeating: -1, count: keys.count)
-        for (key, value) in keys {
-            // "NS.object." and at most 19 digits: a longer key cannot name an index, and is
-            // not decoded (entries may share one dictionary with a huge key).
-            guard view.header(of: key).count <= 29,
-                let name = stringValue(key), name.hasPrefix("NS.object."),
-                let index = Int(name.dropFirst("NS.object.".count)), index >= 0, index < keys.count,
-                String(index) == name.dropFirst("NS.object.".count), ordered[index] == -1,
-                view.header(of: value).kind == .uid
-            else { return nil }
-            ordered[index] = value
-        }
-        return ordered
     }
 }

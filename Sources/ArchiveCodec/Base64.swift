@@ -11,31 +11,43 @@ enum Base64 {
         return table
     }()
 
+    /// Length of the base64 text of `count` bytes.
+    static func encodedCount(_ count: Int) -> Int { (count + 2) / 3 * 4 }
+
     static func encode(_ data: UnsafeBufferPointer<UInt8>, into out: inout [UInt8]) {
+        let start = out.count
+        out.append(contentsOf: repeatElement(0, count: encodedCount(data.count)))
+        out.withUnsafeMutableBufferPointer { encode(data, to: $0.baseAddress! + start) }
+    }
+
+    /// Writes the `encodedCount(data.count)` bytes of `data`'s base64 text at `out`.
+    static func encode(_ data: UnsafeBufferPointer<UInt8>, to out: UnsafeMutablePointer<UInt8>) {
         alphabet.withUnsafeBufferPointer { table in
             var index = 0
+            var at = out
             let count = data.count
             while index + 3 <= count {
                 let value = UInt32(data[index]) << 16 | UInt32(data[index + 1]) << 8 | UInt32(data[index + 2])
-                out.append(table[Int(value >> 18)])
-                out.append(table[Int(value >> 12 & 0x3F)])
-                out.append(table[Int(value >> 6 & 0x3F)])
-                out.append(table[Int(value & 0x3F)])
+                at[0] = table[Int(value >> 18)]
+                at[1] = table[Int(value >> 12 & 0x3F)]
+                at[2] = table[Int(value >> 6 & 0x3F)]
+                at[3] = table[Int(value & 0x3F)]
+                at += 4
                 index += 3
             }
             let rest = count - index
             if rest == 1 {
                 let value = UInt32(data[index]) << 16
-                out.append(table[Int(value >> 18)])
-                out.append(table[Int(value >> 12 & 0x3F)])
-                out.append(UInt8(ascii: "="))
-                out.append(UInt8(ascii: "="))
+                at[0] = table[Int(value >> 18)]
+                at[1] = table[Int(value >> 12 & 0x3F)]
+                at[2] = UInt8(ascii: "=")
+                at[3] = UInt8(ascii: "=")
             } else if rest == 2 {
                 let value = UInt32(data[index]) << 16 | UInt32(data[index + 1]) << 8
-                out.append(table[Int(value >> 18)])
-                out.append(table[Int(value >> 12 & 0x3F)])
-                out.append(table[Int(value >> 6 & 0x3F)])
-                out.append(UInt8(ascii: "="))
+                at[0] = table[Int(value >> 18)]
+                at[1] = table[Int(value >> 12 & 0x3F)]
+                at[2] = table[Int(value >> 6 & 0x3F)]
+                at[3] = UInt8(ascii: "=")
             }
         }
     }

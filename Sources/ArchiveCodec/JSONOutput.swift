@@ -1,10 +1,26 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// Appends JSON text to a byte buffer: separators, optional indentation, exact escaping.
 ///
 /// The caller opens and closes containers and writes keys and values in document order;
 /// `JSONOutput` decides where commas and (when `pretty`) newlines go. It keeps no stack, so
 /// a document of any depth costs O(1) state here.
+///
+/// The text is written through a pointer into memory `storage` owns, not into an array:
+/// an array append asks the runtime whether the buffer is uniquely referenced every time,
+/// which with its bookkeeping was about a tenth of a decode's instructions. Invariant: a
+/// `JSONOutput` is moved from owner to owner, never written through two copies (copies
+/// share `storage`, and a copy that grew it would leave the other's pointer stale).
 struct JSONOutput {
-    private(set) var bytes: [UInt8] = []
+    private var base: UnsafeMutablePointer<UInt8>
+    private var capacity: Int
+    /// Bytes in the buffer (written and not yet handed to the sink).
+    private var count = 0
+    private let storage: TextStorage
     let pretty: Bool
     private var depth = 0
     private var needsComma = false
@@ -21,7 +37,7 @@ struct JSONOutput {
     /// Bytes already handed to the sink.
     private var drained = 0
 
-    var isOverLimit: Bool { drained + bytes.count > limit }
+    var isOverLimit: Bool { drained + count > limit }
 
     /// Where `stop()` cut the text, and whether a value written next there would have had
     /// a comma before it.
@@ -29,20 +45,24 @@ struct JSONOutput {
     private(set) var commaAtStop = false
 
     /// Bytes of text so far (up to the stop, if stopped).
-    var textCount: Int { drained + (stoppedAt ?? bytes.count) }
+    var textCount: Int { drained + (stoppedAt ?? count) }
 
+    /// `reserve`: the expected size of the text (without a sink), capped at 256 MiB. Only
+    /// the pages written are touched, so a generous reserve costs address space, not memory.
     init(pretty: Bool, reserve: Int = 0, sink: ((UnsafeBufferPointer<UInt8>) -> Void)? = nil) {
         self.pretty = pretty
         self.sink = sink
-        let capacity = sink == nil ? reserve : Self.drainSize + Self.drainSize / 4
-        bytes.reserveCapacity(Swift.min(Swift.max(capacity, 64), 1 << 28))
+        let wanted = sink == nil ? reserve : Self.drainSize + Self.drainSize / 4
+        capacity = Swift.min(Swift.max(wanted, 64), 1 << 28)
+        storage = TextStorage(capacity: capacity)
+        base = storage.base
     }
 
     /// The writers' check between values: whether the text has passed `limit` (they then
     /// stop descending). With a sink, hands it the text so far once that passes `drainSize`.
     @inline(__always)
     mutating func reachedLimit() -> Bool {
-        if bytes.count >= Self.drainSize { drainToSink() }
+        if count >= Self.drainSize { drainToSink() }
         return isOverLimit
     }
 
@@ -55,7 +75,7 @@ struct JSONOutput {
     /// writer then stops descending (`reachedLimit`), and what it appends while unwinding
     /// (the brackets it had open) is dropped by `finish`.
     mutating func stop() {
-        stoppedAt = bytes.count
+        stoppedAt = count
         commaAtStop = needsComma && !afterKey
         limit = -1
     }
@@ -70,21 +90,53 @@ struct JSONOutput {
     /// make every level of a deep archive take more stack (see `StackBudget`).
     @inline(never)
     private mutating func drain(into sink: (UnsafeBufferPointer<UInt8>) -> Void) {
-        bytes.withUnsafeBufferPointer(sink)
-        drained += bytes.count
-        bytes.removeAll(keepingCapacity: true)
+        sink(UnsafeBufferPointer(start: base, count: count))
+        drained += count
+        count = 0
     }
 
     /// Takes the text written so far (with a sink: hands over the rest and returns nothing);
     /// the writer must not be used afterwards.
     mutating func finish() -> [UInt8] {
-        if let stoppedAt { bytes.removeSubrange(stoppedAt...) }
-        if pretty { bytes.append(0x0A) }
-        if let sink {
-            drain(into: sink)
-            return []
-        }
-        return bytes
+        finish { Array($0) }
+    }
+
+    /// Ends the text as `finish()` does and lends what is left of it to `body` (with a
+    /// sink: nothing is left), without copying it out.
+    mutating func finish<Result, Failure>(_ body: (UnsafeBufferPointer<UInt8>) throws(Failure) -> Result) throws(Failure) -> Result {
+        if let stoppedAt { count = stoppedAt }
+        if pretty { append(0x0A) }
+        if let sink { drain(into: sink) }
+        defer { withExtendedLifetime(storage) {} }
+        return try body(UnsafeBufferPointer(start: base, count: count))
+    }
+
+    // MARK: - Bytes
+
+    @inline(__always)
+    private mutating func append(_ byte: UInt8) {
+        if count == capacity { grow(toHold: 1) }
+        base[count] = byte
+        count += 1
+    }
+
+    @inline(__always)
+    private mutating func append(_ text: UnsafeBufferPointer<UInt8>) {
+        guard let source = text.baseAddress else { return }
+        if capacity - count < text.count { grow(toHold: text.count) }
+        (base + count).update(from: source, count: text.count)
+        count += text.count
+    }
+
+    /// Room for `needed` more bytes: at least double the capacity (appends stay amortised
+    /// constant time); `realloc` moves large buffers by remapping pages, not copying them.
+    @inline(never)
+    private mutating func grow(toHold needed: Int) {
+        let (wanted, overflow) = count.addingReportingOverflow(needed)
+        precondition(!overflow, "JSON text size overflows")
+        capacity = Swift.max(wanted, capacity * 2)
+        storage.resize(to: capacity)
+        base = storage.base
     }
 
     @inline(__always)
@@ -93,18 +145,18 @@ struct JSONOutput {
             afterKey = false
             return
         }
-        if needsComma { bytes.append(UInt8(ascii: ",")) }
+        if needsComma { append(UInt8(ascii: ",")) }
         if pretty && depth > 0 { newline() }
     }
 
     private mutating func newline() {
-        bytes.append(0x0A)
-        for _ in 0..<depth { bytes.append(0x20); bytes.append(0x20) }
+        append(0x0A)
+        for _ in 0..<depth { append(0x20); append(0x20) }
     }
 
     mutating func openObject() {
         beginValue()
-        bytes.append(UInt8(ascii: "{"))
+        append(UInt8(ascii: "{"))
         depth += 1
         needsComma = false
     }
@@ -113,7 +165,7 @@ struct JSONOutput {
 
     mutating func openArray() {
         beginValue()
-        bytes.append(UInt8(ascii: "["))
+        append(UInt8(ascii: "["))
         depth += 1
         needsComma = false
     }
@@ -123,16 +175,16 @@ struct JSONOutput {
     private mutating func close(_ bracket: UInt8) {
         depth -= 1
         if pretty && needsComma { newline() }
-        bytes.append(bracket)
+        append(bracket)
         needsComma = true
     }
 
     /// Writes an object key given as ASCII text known to need no escaping (the mapping's `$` keys).
     mutating func key(_ literal: StaticString) {
         beginValue()
-        bytes.append(UInt8(ascii: "\""))
-        literal.withUTF8Buffer { bytes.append(contentsOf: $0) }
-        bytes.append(UInt8(ascii: "\""))
+        append(UInt8(ascii: "\""))
+        literal.withUTF8Buffer { append($0) }
+        append(UInt8(ascii: "\""))
         keyEnd()
     }
 
@@ -141,10 +193,10 @@ struct JSONOutput {
     mutating func key(utf8 text: UnsafeBufferPointer<UInt8>, escapeDollar: Bool) {
         beginValue()
         if escapeDollar, text.first == UInt8(ascii: "$") {
-            bytes.append(UInt8(ascii: "\""))
-            bytes.append(UInt8(ascii: "$"))
+            append(UInt8(ascii: "\""))
+            append(UInt8(ascii: "$"))
             appendEscapedBody(text)
-            bytes.append(UInt8(ascii: "\""))
+            append(UInt8(ascii: "\""))
         } else {
             appendQuoted(text)
         }
@@ -159,8 +211,8 @@ struct JSONOutput {
     }
 
     private mutating func keyEnd() {
-        bytes.append(UInt8(ascii: ":"))
-        if pretty { bytes.append(0x20) }
+        append(UInt8(ascii: ":"))
+        if pretty { append(0x20) }
         afterKey = true
         needsComma = false
     }
@@ -180,7 +232,7 @@ struct JSONOutput {
     mutating func int(_ value: Int64) {
         beginValue()
         if value < 0 {
-            bytes.append(UInt8(ascii: "-"))
+            append(UInt8(ascii: "-"))
             appendDecimal(value.magnitude)
         } else {
             appendDecimal(UInt64(value))
@@ -206,15 +258,15 @@ struct JSONOutput {
             break
         }
         if !hasMarker { text += ".0" }
-        bytes.append(contentsOf: text.utf8)
+        text.withUTF8 { append($0) }
         needsComma = true
     }
 
     mutating func string(_ literal: StaticString) {
         beginValue()
-        bytes.append(UInt8(ascii: "\""))
-        literal.withUTF8Buffer { bytes.append(contentsOf: $0) }
-        bytes.append(UInt8(ascii: "\""))
+        append(UInt8(ascii: "\""))
+        literal.withUTF8Buffer { append($0) }
+        append(UInt8(ascii: "\""))
         needsComma = true
     }
 
@@ -241,32 +293,35 @@ struct JSONOutput {
     /// Writes a value given as JSON text already (such as a string escaped once, quotes included).
     mutating func encoded(_ json: [UInt8]) {
         beginValue()
-        bytes.append(contentsOf: json)
+        json.withUnsafeBufferPointer { append($0) }
         needsComma = true
     }
 
     /// Writes a string value whose content is already JSON-safe ASCII (base64, dates, UUIDs).
     mutating func rawString(_ ascii: [UInt8]) {
         beginValue()
-        bytes.append(UInt8(ascii: "\""))
-        bytes.append(contentsOf: ascii)
-        bytes.append(UInt8(ascii: "\""))
+        append(UInt8(ascii: "\""))
+        ascii.withUnsafeBufferPointer { append($0) }
+        append(UInt8(ascii: "\""))
         needsComma = true
     }
 
     /// Writes base64 text of `data` as a string value.
     mutating func base64String(_ data: UnsafeBufferPointer<UInt8>) {
         beginValue()
-        bytes.append(UInt8(ascii: "\""))
-        Base64.encode(data, into: &bytes)
-        bytes.append(UInt8(ascii: "\""))
+        append(UInt8(ascii: "\""))
+        let length = Base64.encodedCount(data.count)
+        if capacity - count < length { grow(toHold: length) }
+        Base64.encode(data, to: base + count)
+        count += length
+        append(UInt8(ascii: "\""))
         needsComma = true
     }
 
     // MARK: - Text
 
     private mutating func appendLiteral(_ literal: StaticString) {
-        literal.withUTF8Buffer { bytes.append(contentsOf: $0) }
+        literal.withUTF8Buffer { append($0) }
     }
 
     /// Out of line: `int` sits on the writers' recursive path (`$ref`), and this keeps its
@@ -274,84 +329,86 @@ struct JSONOutput {
     @inline(never)
     private mutating func appendDecimal(_ value: UInt64) {
         if value < 10 {
-            bytes.append(UInt8(truncatingIfNeeded: value) &+ 0x30)
+            append(UInt8(truncatingIfNeeded: value) &+ 0x30)
             return
         }
-        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)  // 24 bytes of scratch, enough for 20 digits
-        var count = 0
-        var rest = value
-        withUnsafeMutableBytes(of: &digits) { scratch in
-            let base = scratch.baseAddress!.assumingMemoryBound(to: UInt8.self)
-            while rest > 0 {
-                base[23 - count] = UInt8(truncatingIfNeeded: rest % 10) &+ 0x30
-                rest /= 10
-                count += 1
-            }
-            // A typed buffer takes the array's memcpy path (a raw slice went byte by byte).
-            bytes.append(contentsOf: UnsafeBufferPointer(start: base + (24 - count), count: count))
+        if capacity - count < 20 { grow(toHold: 20) }
+        var length = 1
+        var rest = value / 10
+        while rest > 0 {
+            length += 1
+            rest /= 10
         }
+        rest = value
+        var position = count + length
+        repeat {
+            position -= 1
+            base[position] = UInt8(truncatingIfNeeded: rest % 10) &+ 0x30
+            rest /= 10
+        } while rest > 0
+        count += length
     }
 
     private mutating func appendQuoted(_ text: UnsafeBufferPointer<UInt8>) {
-        bytes.append(UInt8(ascii: "\""))
+        append(UInt8(ascii: "\""))
         appendEscapedBody(text)
-        bytes.append(UInt8(ascii: "\""))
+        append(UInt8(ascii: "\""))
     }
 
     /// Copies valid UTF-8 text, escaping what JSON requires (quote, backslash, controls).
     private mutating func appendEscapedBody(_ text: UnsafeBufferPointer<UInt8>) {
         var runStart = 0
         var index = 0
-        let count = text.count
-        while index < count {
+        let end = text.count
+        while index < end {
             let byte = text[index]
             if byte >= 0x20 && byte != UInt8(ascii: "\"") && byte != UInt8(ascii: "\\") {
                 index += 1
                 continue
             }
             if runStart < index {
-                bytes.append(contentsOf: UnsafeBufferPointer(rebasing: text[runStart..<index]))
+                append(UnsafeBufferPointer(rebasing: text[runStart..<index]))
             }
             appendEscape(UInt16(byte))
             index += 1
             runStart = index
         }
-        if runStart < count {
-            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: text[runStart..<count]))
+        if runStart < end {
+            append(UnsafeBufferPointer(rebasing: text[runStart..<end]))
         }
     }
 
     private mutating func appendEscape(_ unit: UInt16) {
-        bytes.append(UInt8(ascii: "\\"))
+        append(UInt8(ascii: "\\"))
         switch unit {
-        case 0x22: bytes.append(UInt8(ascii: "\""))
-        case 0x5C: bytes.append(UInt8(ascii: "\\"))
-        case 0x0A: bytes.append(UInt8(ascii: "n"))
-        case 0x0D: bytes.append(UInt8(ascii: "r"))
-        case 0x09: bytes.append(UInt8(ascii: "t"))
-        case 0x08: bytes.append(UInt8(ascii: "b"))
-        case 0x0C: bytes.append(UInt8(ascii: "f"))
+        case 0x22: append(UInt8(ascii: "\""))
+        case 0x5C: append(UInt8(ascii: "\\"))
+        case 0x0A: append(UInt8(ascii: "n"))
+        case 0x0D: append(UInt8(ascii: "r"))
+        case 0x09: append(UInt8(ascii: "t"))
+        case 0x08: append(UInt8(ascii: "b"))
+        case 0x0C: append(UInt8(ascii: "f"))
         default:
-            bytes.append(UInt8(ascii: "u"))
+            append(UInt8(ascii: "u"))
             let hex: StaticString = "0123456789abcdef"
             hex.withUTF8Buffer { digits in
-                bytes.append(digits[Int(unit >> 12) & 0xF])
-                bytes.append(digits[Int(unit >> 8) & 0xF])
-                bytes.append(digits[Int(unit >> 4) & 0xF])
-                bytes.append(digits[Int(unit) & 0xF])
+                append(digits[Int(unit >> 12) & 0xF])
+                append(digits[Int(unit >> 8) & 0xF])
+                append(digits[Int(unit >> 4) & 0xF])
+                append(digits[Int(unit) & 0xF])
             }
         }
     }
 
     /// Transcodes big-endian UTF-16 (already validated: surrogates paired) to escaped UTF-8.
     private mutating func appendUTF16String(_ units: UnsafeBufferPointer<UInt8>, escapeDollar: Bool) {
-        bytes.append(UInt8(ascii: "\""))
-        let count = units.count / 2
+        append(UInt8(ascii: "\""))
+        let unitCount = units.count / 2
         var index = 0
-        if escapeDollar, count > 0, units[0] == 0, units[1] == UInt8(ascii: "$") {
-            bytes.append(UInt8(ascii: "$"))
+        if escapeDollar, unitCount > 0, units[0] == 0, units[1] == UInt8(ascii: "$") {
+            append(UInt8(ascii: "$"))
         }
-        while index < count {
+        while index < unitCount {
             let unit = UInt16(units[2 * index]) << 8 | UInt16(units[2 * index + 1])
             index += 1
             var scalar = UInt32(unit)
@@ -364,80 +421,55 @@ struct JSONOutput {
                 if scalar < 0x20 || scalar == 0x22 || scalar == 0x5C {
                     appendEscape(UInt16(scalar))
                 } else {
-                    bytes.append(UInt8(scalar))
+                    append(UInt8(scalar))
                 }
             } else {
-                UTF8Encoding.append(scalar: scalar, to: &bytes)
+                appendScalar(scalar)
             }
         }
-        bytes.append(UInt8(ascii: "\""))
+        append(UInt8(ascii: "\""))
+    }
+
+    /// A scalar of U+0080 or above as UTF-8.
+    private mutating func appendScalar(_ scalar: UInt32) {
+        if capacity - count < 4 { grow(toHold: 4) }
+        let at = base + count
+        switch scalar {
+        case ..<0x800:
+            at[0] = UInt8(0xC0 | (scalar >> 6))
+            at[1] = UInt8(0x80 | (scalar & 0x3F))
+            count += 2
+        case ..<0x10000:
+            at[0] = UInt8(0xE0 | (scalar >> 12))
+            at[1] = UInt8(0x80 | ((scalar >> 6) & 0x3F))
+            at[2] = UInt8(0x80 | (scalar & 0x3F))
+            count += 3
+        default:
+            at[0] = UInt8(0xF0 | (scalar >> 18))
+            at[1] = UInt8(0x80 | ((scalar >> 12) & 0x3F))
+            at[2] = UInt8(0x80 | ((scalar >> 6) & 0x3F))
+            at[3] = UInt8(0x80 | (scalar & 0x3F))
+            count += 4
+        }
     }
 }
 
-enum UTF8Encoding {
-    @inline(__always)
-    static func append(scalar: UInt32, to bytes: inout [UInt8]) {
-        switch scalar {
-        case ..<0x80:
-            bytes.append(UInt8(scalar))
-        case ..<0x800:
-            bytes.append(UInt8(0xC0 | (scalar >> 6)))
-            bytes.append(UInt8(0x80 | (scalar & 0x3F)))
-        case ..<0x10000:
-            bytes.append(UInt8(0xE0 | (scalar >> 12)))
-            bytes.append(UInt8(0x80 | ((scalar >> 6) & 0x3F)))
-            bytes.append(UInt8(0x80 | (scalar & 0x3F)))
-        default:
-            bytes.append(UInt8(0xF0 | (scalar >> 18)))
-            bytes.append(UInt8(0x80 | ((scalar >> 12) & 0x3F)))
-            bytes.append(UInt8(0x80 | ((scalar >> 6) & 0x3F)))
-            bytes.append(UInt8(0x80 | (scalar & 0x3F)))
-        }
+/// The memory behind a `JSONOutput`, freed with the last copy of it.
+private final class TextStorage {
+    private(set) var base: UnsafeMutablePointer<UInt8>
+
+    init(capacity: Int) {
+        base = Self.checked(malloc(capacity), capacity)
     }
 
-    /// Length of the valid UTF-8 sequence starting at `index`, or nil if it is not valid
-    /// (overlong forms, surrogates and values past U+10FFFF are invalid).
-    @inline(__always)
-    static func validSequenceLength(_ text: UnsafeBufferPointer<UInt8>, at index: Int) -> Int? {
-        let lead = text[index]
-        let remaining = text.count - index
-        func cont(_ offset: Int) -> UInt8? {
-            offset < remaining ? text[index + offset] : nil
-        }
-        switch lead {
-        case 0x00...0x7F:
-            return 1
-        case 0xC2...0xDF:
-            guard let b1 = cont(1), b1 & 0xC0 == 0x80 else { return nil }
-            return 2
-        case 0xE0...0xEF:
-            guard let b1 = cont(1), let b2 = cont(2), b1 & 0xC0 == 0x80, b2 & 0xC0 == 0x80 else { return nil }
-            if lead == 0xE0 && b1 < 0xA0 { return nil }
-            if lead == 0xED && b1 >= 0xA0 { return nil }
-            return 3
-        case 0xF0...0xF4:
-            guard let b1 = cont(1), let b2 = cont(2), let b3 = cont(3),
-                b1 & 0xC0 == 0x80, b2 & 0xC0 == 0x80, b3 & 0xC0 == 0x80
-            else { return nil }
-            if lead == 0xF0 && b1 < 0x90 { return nil }
-            if lead == 0xF4 && b1 >= 0x90 { return nil }
-            return 4
-        default:
-            return nil
-        }
+    func resize(to capacity: Int) {
+        base = Self.checked(realloc(base, capacity), capacity)
     }
 
-    /// Offset of the first invalid byte, or nil when all of `text` is valid UTF-8.
-    static func firstInvalidOffset(_ text: UnsafeBufferPointer<UInt8>) -> Int? {
-        var index = 0
-        while index < text.count {
-            if text[index] < 0x80 {
-                index += 1
-                continue
-            }
-            guard let length = validSequenceLength(text, at: index) else { return index }
-            index += length
-        }
-        return nil
+    private static func checked(_ memory: UnsafeMutableRawPointer?, _ capacity: Int) -> UnsafeMutablePointer<UInt8> {
+        guard let memory else { fatalError("out of memory for \(capacity) bytes of JSON text") }
+        return memory.bindMemory(to: UInt8.self, capacity: capacity)
     }
+
+    deinit { free(base) }
 }

@@ -83,8 +83,8 @@ public struct KeyedArchive: Sendable {
         }
     }
 
-    /// `parallelism`: how the independent parts of validation may share threads (the
-    /// result is the same for every choice).
+    /// `parallelism`: how the independent parts of validation and classification may share
+    /// threads (the result is the same for every choice).
     public init(parsing bytes: [UInt8], parallelism: Parallelism = .serial) throws(CodecError) {
         if bytes.starts(with: "bplist".utf8) {
             plist = try BinaryPlist(bytes: bytes, parallelism: parallelism)
@@ -105,7 +105,7 @@ public struct KeyedArchive: Sendable {
         let (parsed, format) = (plist, sourceFormat)
         let analysis = try parsed.withView { (view) throws(CodecError) -> ArchiveAnalysis in
             do throws(CodecError) {
-                return try ArchiveAnalysis(view: view, top: parsed.topObject, classKeys: parsed.classKeys, sharedObjects: parsed.sharedObjects)
+                return try ArchiveAnalysis(view: view, top: parsed.topObject, classKeys: parsed.classKeys, sharedObjects: parsed.sharedObjects, parallelism: parallelism)
             } catch {
                 // Offsets found past the XML reader point into the binary plist it was turned into.
                 throw format == .xml ? error.droppingByteOffset() : error

@@ -81,7 +81,8 @@ extension KeyedArchive {
                 }
                 out.limit = buffered
                 out.continueAfterValue()
-                return (writingRest(from: checkpoint, view: view, into: out), checkpoint)
+                let r = writingRest(from: checkpoint, view: view, into: out)
+                return (r, checkpoint)
             }
         }
         var first = parts[0].out
@@ -97,25 +98,24 @@ extension KeyedArchive {
         if second.isOverLimit {
             return try streamSecondHalf(after: &first, from: checkpoint, limit: limit, sink: sink)
         }
-        let rest = second.finish()
-        // The second part opens with a comma; it belongs there only if the first part
-        // stopped where a value would have needed one.
-        let skip = rest.first == UInt8(ascii: ",") && !first.commaAtStop ? 1 : 0
-        guard firstCount + rest.count - skip <= limit else { throw tooMuchJSON(limit: limit) }
-        var text = first.finish()
-        guard let sink else {
-            text += rest[skip...]
-            return text
-        }
-        rest.withUnsafeBufferPointer { buffer in
+        return try second.finish { (rest) throws(CodecError) -> [UInt8] in
+            // The second part opens with a comma; it belongs there only if the first part
+            // stopped where a value would have needed one.
+            let skip = rest.first == UInt8(ascii: ",") && !first.commaAtStop ? 1 : 0
+            guard firstCount + rest.count - skip <= limit else { throw tooMuchJSON(limit: limit) }
+            var text = first.finish()
+            guard let sink else {
+                text += rest[skip...]
+                return text
+            }
             var start = skip
-            while start < buffer.count {
-                let end = min(start + JSONOutput.drainSize, buffer.count)
-                sink(UnsafeBufferPointer(rebasing: buffer[start..<end]))
+            while start < rest.count {
+                let end = min(start + JSONOutput.drainSize, rest.count)
+                sink(UnsafeBufferPointer(rebasing: rest[start..<end]))
                 start = end
             }
+            return []
         }
-        return []
     }
 
     /// The second half written after the first, straight to `sink` (see `secondHalfBuffer`).

@@ -1,0 +1,68 @@
+/// UTF-8 encoding and validation shared by the readers and writers.
+enum UTF8Encoding {
+    @inline(__always)
+    static func append(scalar: UInt32, to bytes: inout [UInt8]) {
+        switch scalar {
+        case ..<0x80:
+            bytes.append(UInt8(scalar))
+        case ..<0x800:
+            bytes.append(UInt8(0xC0 | (scalar >> 6)))
+            bytes.append(UInt8(0x80 | (scalar & 0x3F)))
+        case ..<0x10000:
+            bytes.append(UInt8(0xE0 | (scalar >> 12)))
+            bytes.append(UInt8(0x80 | ((scalar >> 6) & 0x3F)))
+            bytes.append(UInt8(0x80 | (scalar & 0x3F)))
+        default:
+            bytes.append(UInt8(0xF0 | (scalar >> 18)))
+            bytes.append(UInt8(0x80 | ((scalar >> 12) & 0x3F)))
+            bytes.append(UInt8(0x80 | ((scalar >> 6) & 0x3F)))
+            bytes.append(UInt8(0x80 | (scalar & 0x3F)))
+        }
+    }
+
+    /// Length of the valid UTF-8 sequence starting at `index`, or nil if it is not valid
+    /// (overlong forms, surrogates and values past U+10FFFF are invalid).
+    @inline(__always)
+    static func validSequenceLength(_ text: UnsafeBufferPointer<UInt8>, at index: Int) -> Int? {
+        let lead = text[index]
+        let remaining = text.count - index
+        func cont(_ offset: Int) -> UInt8? {
+            offset < remaining ? text[index + offset] : nil
+        }
+        switch lead {
+        case 0x00...0x7F:
+            return 1
+        case 0xC2...0xDF:
+            guard let b1 = cont(1), b1 & 0xC0 == 0x80 else { return nil }
+            return 2
+        case 0xE0...0xEF:
+            guard let b1 = cont(1), let b2 = cont(2), b1 & 0xC0 == 0x80, b2 & 0xC0 == 0x80 else { return nil }
+            if lead == 0xE0 && b1 < 0xA0 { return nil }
+            if lead == 0xED && b1 >= 0xA0 { return nil }
+            return 3
+        case 0xF0...0xF4:
+            guard let b1 = cont(1), let b2 = cont(2), let b3 = cont(3),
+                b1 & 0xC0 == 0x80, b2 & 0xC0 == 0x80, b3 & 0xC0 == 0x80
+            else { return nil }
+            if lead == 0xF0 && b1 < 0x90 { return nil }
+            if lead == 0xF4 && b1 >= 0x90 { return nil }
+            return 4
+        default:
+            return nil
+        }
+    }
+
+    /// Offset of the first invalid byte, or nil when all of `text` is valid UTF-8.
+    static func firstInvalidOffset(_ text: UnsafeBufferPointer<UInt8>) -> Int? {
+        var index = 0
+        while index < text.count {
+            if text[index] < 0x80 {
+                index += 1
+                continue
+            }
+            guard let length = validSequenceLength(text, at: index) else { return index }
+            index += length
+        }
+        return nil
+    }
+}

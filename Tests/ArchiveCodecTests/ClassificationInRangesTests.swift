@@ -1,0 +1,98 @@
+@testable import ArchiveCodec
+import XCTest
+
+/// Classifying `$objects` in ranges of UIDs (`ObjectClassifier` jobs) must give exactly
+/// what one pass gives: forms, classes (in the same order), summed reference counts,
+/// collection lists, identities, and the same first error.
+final class ClassificationInRangesTests: XCTestCase {
+    /// `width` jobs of at least one entry each, run last first: a merge that depended on
+    /// the order the jobs finish in would show.
+    private func reversed(width: Int) -> Parallelism {
+        Parallelism(width: width, smallestPart: 1) { jobs, job in
+            for index in (0..<jobs).reversed() { job(index) }
+        }
+    }
+
+    private func assertClassifiedAlike(_ bytes: [UInt8], _ name: String) throws {
+        let serial = try KeyedArchive(parsing: bytes)
+        for width in [2, 3, 7] {
+            let split = try KeyedArchive(parsing: bytes, parallelism: reversed(width: width))
+            let context = "\(name), \(width) jobs"
+            XCTAssertEqual(split.forms, serial.forms, context)
+            XCTAssertEqual(split.classOf, serial.classOf, context)
+            XCTAssertEqual(split.classInfos.map(\.name), serial.classInfos.map(\.name), context)
+            XCTAssertEqual(split.referenceCounts, serial.referenceCounts, context)
+            XCTAssertEqual(split.lists, serial.lists, context)
+            XCTAssertEqual(split.needsIdentity, serial.needsIdentity, context)
+            XCTAssertEqual(try split.json(view: .readable, pretty: false), try serial.json(view: .readable, pretty: false), context)
+        }
+    }
+
+    private func failure(_ bytes: [UInt8], _ parallelism: Parallelism) -> CodecError? {
+        do {
+            _ = try KeyedArchive(parsing: bytes, parallelism: parallelism)
+            return nil
+        } catch {
+            return error
+        }
+    }
+
+    func testEveryFixtureClassifiesAlikeInRanges() throws {
+        var checked = 0
+        for name in fixtureNames() {
+            let bytes = try fixture(name)
+            guard (try? KeyedArchive(parsing: bytes)) != nil else { continue }
+            try assertClassifiedAlike(bytes, name)
+            checked += 1
+        }
+        XCTAssertGreaterThan(checked, 10)
+    }
+
+    /// Classes first met in a later range, met again in earlier ones, and shared by all;
+    /// references that cross ranges; every Foundation form.
+    func testRandomGraphsClassifyAlikeInRanges() throws {
+        var generator = SystemRandomNumberGenerator()
+        let classes = ["A", "B", "C", "D"]
+        for round in 0..<30 {
+            let count = Int.random(in: 1...40, using: &generator)
+            var entries: [Entry] = []
+            for index in 0..<count {
+                let links = randomLinks(most: 4, count: count, using: &generator)
+                let uids = nonNilValues(links)
+                switch Int.random(in: 0..<7, using: &generator) {
+                case 0: entries.append(.object(classes[Int.random(in: 0..<classes.count, using: &generator)], links))
+                case 1: entries.append(.object("NSArray", [("NS.objects", .array(uids))]))
+                case 2: entries.append(.object("NSDictionary", [("NS.keys", .array(uids)), ("NS.objects", .array(uids))]))
+                case 3: entries.append(.object("NSMutableString", [("NS.string", .string("s\(index % 3)"))]))
+                case 4: entries.append(.string("text \(index % 4)"))
+                case 5: entries.append(.int(Int64(index % 5)))
+                default: entries.append(.array(uids))
+                }
+            }
+            try assertClassifiedAlike(try buildArchive(entries), "random graph \(round)")
+        }
+    }
+
+    /// Two bad objects far apart: whichever job finishes first, the error is the one a
+    /// single pass meets first.
+    func testFirstErrorInRangesIsTheSerialOne() throws {
+        var entries: [Entry] = (0..<100).map { .object("Node", [("n", .int(Int64($0)))]) }
+        entries[9] = .object("Node", [("next", .uid(5_000))])
+        entries[89] = .object("Node", [("next", .uid(6_000))])
+        let outOfRange = try buildArchive(entries)
+        let serial = try XCTUnwrap(failure(outOfRange, .serial))
+        XCTAssertTrue(serial.message.contains("5000"), serial.message)
+        for width in [2, 3, 7] {
+            XCTAssertEqual(failure(outOfRange, reversed(width: width))?.message, serial.message)
+            XCTAssertEqual(failure(outOfRange, reversed(width: width))?.uid, serial.uid)
+        }
+        // Errors of two kinds: a count mismatch early, a UID out of range late.
+        entries[9] = .object("NSDictionary", [("NS.keys", .array([.uid(1)])), ("NS.objects", .array([]))])
+        let mixed = try buildArchive(entries)
+        let first = try XCTUnwrap(failure(mixed, .serial))
+        XCTAssertEqual(first.uid, 10, first.message)
+        for width in [2, 3, 7] {
+            XCTAssertEqual(failure(mixed, reversed(width: width))?.message, first.message)
+        }
+    }
+}
