@@ -29,35 +29,45 @@ struct ArchiveAnalysis {
         lists = Array(repeating: 0, count: objectCount)
         try classifyObjects(parallelism)
         needsIdentity = ScalarIdentity.identityFlags(
-            view: view, objectsRef: objectsRef, forms: forms, referenceCounts: referenceCounts, sharedObjects: sharedObjects)
-        refineDictionaries()
+            view: view, objectsRef: objectsRef, forms: forms, referenceCounts: referenceCounts, sharedObjects: sharedObjects,
+            parallelism: parallelism)
+        refineDictionaries(parallelism)
     }
 
     /// A dictionary is written as a JSON object when every key is a string that needs no
-    /// identity of its own and no key repeats; otherwise as `[key, value]` pairs.
-    private mutating func refineDictionaries() {
-        var seen = Set<Int>()
-        for uid in 0..<objectCount where forms[uid] == .pairDictionary {
-            let keys = view.header(of: KeyedArchive.keyList(lists[uid]))
-            var spread = KeySpread()
-            var allStrings = true
-            for index in 0..<keys.count {
-                let key = view.uidValue(of: view.childRef(keys, index))
-                if forms[key] != .string || needsIdentity[key] {
-                    allStrings = false
-                    break
+    /// identity of its own and no key repeats; otherwise as `[key, value]` pairs. Decided
+    /// in ranges of UIDs (jobs only read `forms`; the changes are made after).
+    private mutating func refineDictionaries(_ parallelism: Parallelism) {
+        let (view, forms, lists, needsIdentity) = (view, forms, lists, needsIdentity)
+        let refined = parallelism.map(parallelism.ranges(of: objectCount)) { range -> [Int] in
+            var refined: [Int] = []
+            var seen = Set<Int>()
+            for uid in range where forms[uid] == .pairDictionary {
+                let keys = view.header(of: KeyedArchive.keyList(lists[uid]))
+                var spread = KeySpread()
+                var allStrings = true
+                for index in 0..<keys.count {
+                    let key = view.uidValue(of: view.childRef(keys, index))
+                    if forms[key] != .string || needsIdentity[key] {
+                        allStrings = false
+                        break
+                    }
+                    spread.note(key)
                 }
-                spread.note(key)
-            }
-            // Repeats are looked for only when the masks cannot rule them out.
-            if allStrings && spread.mayRepeat {
-                seen.removeAll(keepingCapacity: true)
-                for index in 0..<keys.count where !seen.insert(view.uidValue(of: view.childRef(keys, index))).inserted {
-                    allStrings = false
-                    break
+                // Repeats are looked for only when the masks cannot rule them out.
+                if allStrings && spread.mayRepeat {
+                    seen.removeAll(keepingCapacity: true)
+                    for index in 0..<keys.count where !seen.insert(view.uidValue(of: view.childRef(keys, index))).inserted {
+                        allStrings = false
+                        break
+                    }
                 }
+                if allStrings { refined.append(uid) }
             }
-            if allStrings { forms[uid] = .stringKeyDictionary }
+            return refined
+        }
+        for uids in refined {
+            for uid in uids { self.forms[uid] = .stringKeyDictionary }
         }
     }
 

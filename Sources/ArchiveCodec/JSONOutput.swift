@@ -361,21 +361,46 @@ struct JSONOutput {
         var index = 0
         let end = text.count
         while index < end {
-            let byte = text[index]
-            if byte >= 0x20 && byte != UInt8(ascii: "\"") && byte != UInt8(ascii: "\\") {
-                index += 1
-                continue
-            }
+            index = Self.firstToEscape(text, from: index)
+            guard index < end else { break }
             if runStart < index {
                 append(UnsafeBufferPointer(rebasing: text[runStart..<index]))
             }
-            appendEscape(UInt16(byte))
+            appendEscape(UInt16(text[index]))
             index += 1
             runStart = index
         }
         if runStart < end {
             append(UnsafeBufferPointer(rebasing: text[runStart..<end]))
         }
+    }
+
+    /// Index of the first byte at or after `start` that JSON must escape (a control
+    /// character, `"` or `\`), or `text.count`. Looks at eight bytes per step: a word
+    /// holds such a byte when one of its bytes is below 0x20, or zero after an exclusive or
+    /// with `"` or `\` repeated (the usual tests for a small or zero byte: exact as to
+    /// whether a word has one; bytes of 0x80 and above, as in UTF-8 sequences, never match).
+    @inline(__always)
+    static func firstToEscape(_ text: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        guard let base = text.baseAddress else { return text.count }
+        var index = start
+        let raw = UnsafeRawPointer(base)
+        while index + 8 <= text.count {
+            let word = raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+            let quote = word ^ (ones &* 0x22)
+            let backslash = word ^ (ones &* 0x5C)
+            let found = ((word &- ones &* 0x20) & ~word | (quote &- ones) & ~quote | (backslash &- ones) & ~backslash) & highs
+            if found != 0 { break }
+            index += 8
+        }
+        while index < text.count {
+            let byte = text[index]
+            if byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") { return index }
+            index += 1
+        }
+        return index
     }
 
     private mutating func appendEscape(_ unit: UInt16) {

@@ -37,6 +37,22 @@ struct ObjectRangeCheck {
         for ref in range { try check(ref) }
     }
 
+    /// The first byte of 0x80 or above in `range`, eight bytes per step where it can.
+    @inline(__always)
+    private static func firstNonASCII(_ bytes: UnsafeBufferPointer<UInt8>, in range: Range<Int>) -> Int? {
+        var index = range.lowerBound
+        let raw = UnsafeRawPointer(bytes.baseAddress!)
+        while index + 8 <= range.upperBound {
+            if raw.loadUnaligned(fromByteOffset: index, as: UInt64.self) & 0x8080_8080_8080_8080 != 0 { break }
+            index += 8
+        }
+        while index < range.upperBound {
+            if bytes[index] >= 0x80 { return index }
+            index += 1
+        }
+        return nil
+    }
+
     /// Checks that object `ref` lies inside the file with a known marker, that its counts do
     /// not overflow, that its references are in range (dictionary keys being strings), and
     /// that its text is valid; notes what the whole-file checks need.
@@ -114,7 +130,7 @@ struct ObjectRangeCheck {
         }
         switch marker >> 4 {
         case 0x5:
-            for index in start..<(start + length) where bytes[index] >= 0x80 {
+            if let index = Self.firstNonASCII(bytes, in: start..<(start + length)) {
                 throw view.fail("ASCII string object \(ref) holds byte 0x\(String(bytes[index], radix: 16))", at: index)
             }
             if count == 6 && view.isString(ref, equalTo: "$class") { classKeyRefs.append(ref) }

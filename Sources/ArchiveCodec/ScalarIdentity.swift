@@ -6,31 +6,82 @@
 /// numbers. So of the entries holding one value, the most referenced is written bare
 /// (the "canonical" one); any other entry with the same value is a distinct object and
 /// carries an `$id`, which keeps the archive's exact sharing through a round trip.
+///
+/// Grouping runs in two passes, each split into `Parallelism` jobs: every scalar entry's
+/// value hash, by ranges of UIDs; then the groups, by partitions of the hash (equal values
+/// hash alike, so each group lies in one partition, and each job writes only the `leader`
+/// and `best` slots of its own entries). Each job meets its entries in UID order, as one
+/// pass would, so the result does not depend on the split.
 enum ScalarIdentity {
     static func identityFlags(
-        view: BinaryPlistView, objectsRef: Int, forms: [ObjectForm], referenceCounts: [UInt32], sharedObjects: Bitmap
+        view: BinaryPlistView, objectsRef: Int, forms: [ObjectForm], referenceCounts: [UInt32], sharedObjects: Bitmap,
+        parallelism: Parallelism = .serial
     ) -> [Bool] {
         let count = forms.count
-        var flags = [Bool](repeating: false, count: count)
         let objectsHeader = view.header(of: objectsRef)
-        // Value group leader of each scalar entry, found by hash then confirmed by equality.
-        // Tag 1: keyed by the value hash. Tag 2: keyed by plist object, its group (a table,
-        // not an array as long as the file's object table: scalar entries are far fewer).
-        var leaderByHash = ScalarTable()
-        var collisions: [UInt64: [Int32]] = [:]
+        let hashes = valueHashes(view: view, objectsHeader: objectsHeader, forms: forms, sharedObjects: sharedObjects, parallelism: parallelism)
+        // Group leader (first entry with the value) and best (most referenced) of each scalar.
         var leader = [Int32](repeating: -1, count: count)
         var best = [Int32](repeating: -1, count: count)
-        for uid in 1..<max(count, 1) {
-            let form = forms[uid]
-            if !form.isScalar {
-                flags[uid] = referenceCounts[uid] >= 2
-                continue
+        let partitions = parallelism.ranges(of: count).count
+        leader.withUnsafeMutableBufferPointer { leader in
+            best.withUnsafeMutableBufferPointer { best in
+                _ = parallelism.map((0..<partitions).map { $0..<($0 + 1) }) { part in
+                    group(partition: part.lowerBound, of: partitions, view: view, objectsHeader: objectsHeader, forms: forms,
+                          referenceCounts: referenceCounts, sharedObjects: sharedObjects, hashes: hashes, leader: leader, best: best)
+                }
             }
+        }
+        var flags = [Bool](repeating: false, count: count)
+        for uid in 1..<max(count, 1) {
+            flags[uid] = leader[uid] >= 0 ? best[Int(leader[uid])] != Int32(uid) : referenceCounts[uid] >= 2
+        }
+        return flags
+    }
+
+    /// The value hash of every scalar entry (0 for others). An entry that is the same plist
+    /// object as an earlier one of its job takes that one's hash: otherwise many entries
+    /// pointing at one long string would cost entries × length.
+    private static func valueHashes(
+        view: BinaryPlistView, objectsHeader: PlistObjectHeader, forms: [ObjectForm], sharedObjects: Bitmap, parallelism: Parallelism
+    ) -> [UInt64] {
+        var hashes = [UInt64](repeating: 0, count: forms.count)
+        hashes.withUnsafeMutableBufferPointer { hashes in
+            _ = parallelism.map(parallelism.ranges(of: forms.count)) { range in
+                var hashedAt = ScalarTable()
+                for uid in Swift.max(range.lowerBound, 1)..<Swift.max(range.upperBound, 1) where forms[uid].isScalar {
+                    let ref = view.childRef(objectsHeader, uid)
+                    // An object with one referrer belongs to this entry alone: not looked up.
+                    guard sharedObjects.contains(ref) else {
+                        hashes[uid] = valueHash(view, ref, forms[uid])
+                        continue
+                    }
+                    if let earlier = hashedAt.find(tag: 2, bits: UInt64(ref)).map(Int.init), forms[earlier] == forms[uid] {
+                        hashes[uid] = hashes[earlier]
+                    } else {
+                        hashes[uid] = valueHash(view, ref, forms[uid])
+                        hashedAt.insert(tag: 2, bits: UInt64(ref), value: UInt32(uid))
+                    }
+                }
+            }
+        }
+        return hashes
+    }
+
+    /// Groups the scalar entries whose hash falls in `partition`, found by hash then
+    /// confirmed by equality. Entries that are the same plist object share a group without
+    /// comparing values again (tag 2, keyed by plist object).
+    private static func group(
+        partition: Int, of partitions: Int, view: BinaryPlistView, objectsHeader: PlistObjectHeader, forms: [ObjectForm],
+        referenceCounts: [UInt32], sharedObjects: Bitmap, hashes: [UInt64],
+        leader: UnsafeMutableBufferPointer<Int32>, best: UnsafeMutableBufferPointer<Int32>
+    ) {
+        var leaderByHash = ScalarTable()
+        var collisions: [UInt64: [Int32]] = [:]
+        for uid in 1..<Swift.max(forms.count, 1) {
+            let form = forms[uid]
+            guard form.isScalar, partitions == 1 || Int(hashes[uid] % UInt64(partitions)) == partition else { continue }
             let ref = view.childRef(objectsHeader, uid)
-            // Entries that are the same plist object share a group without hashing its value
-            // again: otherwise many entries pointing at one long string would cost entries ×
-            // length. Each distinct object is hashed (and compared) once. An object with one
-            // referrer belongs to this entry alone and is not looked up.
             let shared = sharedObjects.contains(ref)
             let knownGroup = shared ? leaderByHash.find(tag: 2, bits: UInt64(ref)).map(Int32.init) : nil
             if let known = knownGroup, forms[Int(known)] == form {
@@ -38,7 +89,7 @@ enum ScalarIdentity {
                 if referenceCounts[uid] > referenceCounts[Int(best[Int(known)])] { best[Int(known)] = Int32(uid) }
                 continue
             }
-            let hash = valueHash(view, ref, form)
+            let hash = hashes[uid]
             var found: Int32 = -1
             if let first = leaderByHash.find(tag: 1, bits: hash).map(Int32.init) {
                 let firstRef = view.childRef(objectsHeader, Int(first))
@@ -62,10 +113,6 @@ enum ScalarIdentity {
                 best[group] = Int32(uid)
             }
         }
-        for uid in 1..<max(count, 1) where leader[uid] >= 0 {
-            flags[uid] = best[Int(leader[uid])] != Int32(uid)
-        }
-        return flags
     }
 
     /// Hash of a scalar's value: strings by Unicode scalars (so ASCII and UTF-16 storage of
@@ -111,6 +158,7 @@ enum ScalarIdentity {
     }
 
     static func equal(_ view: BinaryPlistView, _ a: Int, _ b: Int, _ form: ObjectForm) -> Bool {
+        if a == b { return true }
         let left = view.header(of: a)
         let right = view.header(of: b)
         switch form {

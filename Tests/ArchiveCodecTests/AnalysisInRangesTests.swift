@@ -1,10 +1,11 @@
 @testable import ArchiveCodec
 import XCTest
 
-/// Classifying `$objects` in ranges of UIDs (`ObjectClassifier` jobs) must give exactly
-/// what one pass gives: forms, classes (in the same order), summed reference counts,
-/// collection lists, identities, and the same first error.
-final class ClassificationInRangesTests: XCTestCase {
+/// The analysis split into jobs (classifying `$objects` in ranges of UIDs, scalar identities
+/// by hash partitions, dictionary forms by ranges) must give exactly what one pass gives:
+/// forms, classes (in the same order), summed reference counts, collection lists,
+/// identities, and the same first error.
+final class AnalysisInRangesTests: XCTestCase {
     /// `width` jobs of at least one entry each, run last first: a merge that depended on
     /// the order the jobs finish in would show.
     private func reversed(width: Int) -> Parallelism {

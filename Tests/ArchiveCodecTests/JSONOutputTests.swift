@@ -1,0 +1,39 @@
+@testable import ArchiveCodec
+import XCTest
+
+final class JSONOutputTests: XCTestCase {
+    /// The word-at-a-time scan finds the same first byte to escape as a byte loop, for
+    /// every position of every byte value around the word boundaries.
+    func testFirstToEscapeMatchesAByteLoop() {
+        func naive(_ text: [UInt8], from start: Int) -> Int {
+            text[start...].firstIndex { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C } ?? text.count
+        }
+        for length in 0...20 {
+            for position in 0..<max(length, 1) {
+                for byte in UInt8.min...UInt8.max {
+                    var text = [UInt8](repeating: UInt8(ascii: "a"), count: length)
+                    if position < length { text[position] = byte }
+                    for start in [0, min(3, length)] {
+                        let found = text.withUnsafeBufferPointer { JSONOutput.firstToEscape($0, from: start) }
+                        XCTAssertEqual(found, naive(text, from: start), "length \(length), byte \(byte) at \(position), from \(start)")
+                    }
+                }
+            }
+        }
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<2_000 {
+            let text = (0..<Int.random(in: 0...40, using: &generator)).map { _ in
+                [UInt8(0x22), 0x5C, 0x1F, 0x20, 0x7F, 0x80, 0xFF, 0x21, 0x5B, 0x5D][Int.random(in: 0..<10, using: &generator)]
+            }
+            let found = text.withUnsafeBufferPointer { JSONOutput.firstToEscape($0, from: 0) }
+            XCTAssertEqual(found, naive(text, from: 0), "\(text)")
+        }
+    }
+
+    func testEscapesEveryByteJSONRequires() {
+        var out = JSONOutput(pretty: false)
+        let text: [UInt8] = Array("plain \"quoted\" back\\slash tab\t nl\n bell\u{07} é ok".utf8)
+        text.withUnsafeBufferPointer { out.string(utf8: $0) }
+        XCTAssertEqual(String(decoding: out.finish(), as: UTF8.self), #""plain \"quoted\" back\\slash tab\t nl\n bell\u0007 é ok""#)
+    }
+}
