@@ -25,6 +25,8 @@ struct JSONOutput {
     private var depth = 0
     private var needsComma = false
     private var afterKey = false
+    /// Where the text of the last key written from UTF-8 or UTF-16 begins.
+    private var keyTextStart = 0
 
     /// Bytes the writers may produce; past it they stop descending and the result is refused
     /// (see `KeyedArchive.maximumJSONSize`). Checked by the writers, not on every append.
@@ -192,6 +194,7 @@ struct JSONOutput {
     /// `escapeDollar` is set so that data keys never collide with the mapping's markers.
     mutating func key(utf8 text: UnsafeBufferPointer<UInt8>, escapeDollar: Bool) {
         beginValue()
+        keyTextStart = count
         if escapeDollar, text.first == UInt8(ascii: "$") {
             append(UInt8(ascii: "\""))
             append(UInt8(ascii: "$"))
@@ -206,8 +209,35 @@ struct JSONOutput {
     /// Writes an object key from UTF-16 code units (big-endian bytes of a binary plist).
     mutating func key(utf16BigEndian units: UnsafeBufferPointer<UInt8>, escapeDollar: Bool) {
         beginValue()
+        keyTextStart = count
         appendUTF16String(units, escapeDollar: escapeDollar)
         keyEnd()
+    }
+
+    /// Writes an object key given as the text `lastKeyText` gave for it (quotes and colon
+    /// included), `count` bytes at `text`, from which `readable` (16 or more) may be read:
+    /// copying a fixed 16 or 64 bytes and keeping `count` of them costs no call to memcpy.
+    @inline(__always)
+    mutating func key(prepared text: UnsafePointer<UInt8>, count length: Int, readable: Int) {
+        beginValue()
+        if capacity - count < 64 { grow(toHold: 64) }
+        if length <= 16 {
+            UnsafeMutableRawPointer(base + count).copyMemory(from: text, byteCount: 16)
+        } else if readable >= 64 {
+            UnsafeMutableRawPointer(base + count).copyMemory(from: text, byteCount: 64)
+        } else {
+            (base + count).update(from: text, count: length)
+        }
+        count += length
+        afterKey = true
+        needsComma = false
+    }
+
+    /// The text of the key just written by `key(utf8:escapeDollar:)` or
+    /// `key(utf16BigEndian:escapeDollar:)`, quotes and colon included, for `key(prepared:)`;
+    /// valid until the next write.
+    var lastKeyText: UnsafeBufferPointer<UInt8> {
+        UnsafeBufferPointer(start: base + keyTextStart, count: count - keyTextStart)
     }
 
     private mutating func keyEnd() {

@@ -15,6 +15,8 @@ struct ReadableWriter {
     /// The writer stops (`JSONOutput.stop`) when about to write this reference: another
     /// writer resumes the document there (`resume(from:)`).
     var stopAt = Int.max
+    /// The text of keys met so far: an archive's instances share a few key objects.
+    private var keyTexts = KeyTextCache()
 
     /// `emitted`: the objects already written in full, when resuming part way.
     init(archive: KeyedArchive, view: BinaryPlistView, out: JSONOutput, emitted: [Bool]? = nil) {
@@ -438,14 +440,21 @@ struct ReadableWriter {
 
     // MARK: Scalars
 
+    /// Out of line: it sits in every member loop of the recursive writers (see `StackBudget`).
+    @inline(never)
     private mutating func writeKey(_ ref: Int) {
         if out.reachedLimit() { return }
+        if let slot = keyTexts.slot(of: ref) {
+            keyTexts.write(slot, to: &out)
+            return
+        }
         let header = view.header(of: ref)
         if header.kind == .utf16String {
             out.key(utf16BigEndian: view.payload(header), escapeDollar: true)
         } else {
             out.key(utf8: view.payload(header), escapeDollar: true)
         }
+        keyTexts.keep(out.lastKeyText, for: ref)
     }
 
     private mutating func writePlainString(_ ref: Int) {
