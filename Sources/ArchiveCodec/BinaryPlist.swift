@@ -111,12 +111,7 @@ struct BinaryPlist: @unchecked Sendable {
             let view = BinaryPlistView(bytes: buffer, tableStart: tableStart, offsetSize: entrySize, refSize: refs, objectCount: objects)
             // Every table entry is checked before any object is read through it.
             let ranges = parallelism.ranges(of: objects)
-            let misplaced = parallelism.map(ranges) { range in
-                range.first { ref in
-                    let position = view.readBigEndian(at: tableStart + ref * entrySize, size: entrySize)
-                    return position < 8 || position >= UInt64(trailer)
-                }
-            }
+            let misplaced = parallelism.map(ranges) { view.firstMisplacedOffset(in: $0, areaEnd: trailer) }
             if let ref = misplaced.lazy.compactMap({ $0 }).first {
                 let position = view.readBigEndian(at: tableStart + ref * entrySize, size: entrySize)
                 throw CodecError(.malformedPlist, "object \(ref) has offset \(position), outside the object area", byteOffset: tableStart + ref * entrySize)
@@ -183,6 +178,32 @@ struct BinaryPlistView {
     @inline(__always)
     func offset(of ref: Int) -> Int {
         Int(truncatingIfNeeded: readBigEndian(at: tableStart &+ ref &* offsetSize, size: offsetSize))
+    }
+
+    /// The first object of `range` whose table entry points outside the object area (from
+    /// byte 8 up to `areaEnd`), or nil. One tight loop per entry width: this reads the whole
+    /// table, an entry per object, before anything else may trust it.
+    func firstMisplacedOffset(in range: Range<Int>, areaEnd: Int) -> Int? {
+        func scan<Entry: FixedWidthInteger>(_: Entry.Type) -> Int? {
+            let raw = UnsafeRawPointer(bytes.baseAddress!) + tableStart
+            // One unsigned comparison: positions below 8 wrap around to huge values.
+            let span = UInt64(areaEnd - 8)
+            for ref in range where UInt64(Entry(bigEndian: raw.loadUnaligned(fromByteOffset: ref * offsetSize, as: Entry.self))) &- 8 >= span {
+                return ref
+            }
+            return nil
+        }
+        switch offsetSize {
+        case 1: return scan(UInt8.self)
+        case 2: return scan(UInt16.self)
+        case 4: return scan(UInt32.self)
+        case 8: return scan(UInt64.self)
+        default:
+            return range.first { ref in
+                let position = readBigEndian(at: tableStart + ref * offsetSize, size: offsetSize)
+                return position < 8 || position >= UInt64(areaEnd)
+            }
+        }
     }
 
     func isContainer(_ ref: Int) -> Bool {

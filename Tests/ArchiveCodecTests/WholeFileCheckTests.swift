@@ -151,4 +151,29 @@ final class WholeFileCheckTests: XCTestCase {
         XCTAssertEqual(failure(reversed)?.byteOffset, early)
         XCTAssertEqual(failure(reversed)?.message, failure(.serial)?.message)
     }
+
+    /// The table check reads each entry width with its own loop: every width finds the
+    /// first entry outside the object area (below byte 8, or at or past its end).
+    func testMisplacedOffsetsAreFoundForEveryEntryWidth() {
+        for width in 1...8 {
+            for bad in [nil, 0, 3, 9] as [Int?] {
+                for value in [0, 7, 200] {
+                    let areaEnd = 200
+                    var entries = (0..<10).map { 8 + $0 * 19 }
+                    if let bad { entries[bad] = value }
+                    var bytes = [UInt8](repeating: 0, count: 16)
+                    for entry in entries {
+                        bytes += (0..<width).reversed().map { UInt8(truncatingIfNeeded: entry >> (8 * $0)) }
+                    }
+                    bytes += [UInt8](repeating: 0, count: 32)
+                    let found = bytes.withUnsafeBufferPointer { buffer in
+                        BinaryPlistView(bytes: buffer, tableStart: 16, offsetSize: width, refSize: 1, objectCount: 10)
+                            .firstMisplacedOffset(in: 0..<10, areaEnd: areaEnd)
+                    }
+                    let expected = entries.firstIndex { $0 < 8 || $0 >= areaEnd }
+                    XCTAssertEqual(found, expected, "width \(width), entry \(String(describing: bad)) = \(value)")
+                }
+            }
+        }
+    }
 }
