@@ -25,6 +25,8 @@ struct ObjectClassifier {
     /// Index in `classes` of each class entry read so far (−1: not read); each entry is read
     /// once per job, however many instances use it.
     private var infoOfClass: [Int32]
+    /// `knownKey`'s answers by key reference (64 slots).
+    private var knownKeys = [(ref: Int, key: KnownKey)](repeating: (-1, .other), count: 64)
     /// Work list of `countReferences`, kept between calls (it runs once per value).
     private var pendingRefs: [Int] = []
 
@@ -260,20 +262,26 @@ struct ObjectClassifier {
         func isUIDArray(_ ref: Int) -> Bool {
             ref == uidArrays.0 || ref == uidArrays.1 || self.isUIDArray(ref)
         }
-        func single(_ name: StaticString) -> Int? {
-            guard own.count == 1, view.isString(own.key, equalTo: name) else { return nil }
+        func single(_ name: KnownKey) -> Int? {
+            guard own.count == 1, knownKey(own.key) == name else { return nil }
             return own.value
         }
         switch family {
         case .array, .set:
-            guard let items = single("NS.objects"), isUIDArray(items) else { return .generic }
+            guard let items = single(.objects), isUIDArray(items) else { return .generic }
             lists[uid] = UInt64(items)
             return family == .array ? .array : .set
         case .orderedSet:
             return orderedSetIndices(ownKeys(header)) != nil ? .orderedSet : .generic
         case .dictionary:
-            let keysRef = view.value(in: header, forKey: "NS.keys")
-            let valuesRef = view.value(in: header, forKey: "NS.objects")
+            var (keysRef, valuesRef): (Int?, Int?) = (nil, nil)
+            for index in 0..<header.count {
+                switch knownKey(view.childRef(header, index)) {
+                case .keys: keysRef = keysRef ?? view.childRef(header, header.count + index)
+                case .objects: valuesRef = valuesRef ?? view.childRef(header, header.count + index)
+                default: break
+                }
+            }
             if let keysRef, let valuesRef {
                 let keyCount = view.header(of: keysRef)
                 let valueCount = view.header(of: valuesRef)
@@ -288,20 +296,49 @@ struct ObjectClassifier {
             }
             return .generic
         case .mutableString:
-            guard let value = single("NS.string") else { return .generic }
+            guard let value = single(.string) else { return .generic }
             let kind = view.header(of: value).kind
             return kind == .asciiString || kind == .utf16String ? .mutableString : .generic
         case .data:
-            guard let value = single("NS.data"), view.header(of: value).kind == .data else { return .generic }
+            guard let value = single(.data), view.header(of: value).kind == .data else { return .generic }
             return .classData
         case .date:
-            guard let value = single("NS.time"), view.header(of: value).kind == .real else { return .generic }
+            guard let value = single(.time), view.header(of: value).kind == .real else { return .generic }
             return .date
         case .uuid:
-            guard let value = single("NS.uuidbytes") else { return .generic }
+            guard let value = single(.uuidBytes) else { return .generic }
             let bytes = view.header(of: value)
             return bytes.kind == .data && bytes.count == 16 ? .uuid : .generic
         }
+    }
+
+    /// The key names the Foundation forms look for.
+    enum KnownKey: UInt8 { case other, objects, keys, string, data, time, uuidBytes }
+
+    /// Which known name the key object `ref` holds. Instances share their key objects, so
+    /// each is compared with the names once, then found by reference (direct-mapped: a
+    /// reference whose slot another took is compared again).
+    private mutating func knownKey(_ ref: Int) -> KnownKey {
+        let slot = ref & (knownKeys.count - 1)
+        if knownKeys[slot].ref == ref { return knownKeys[slot].key }
+        let key: KnownKey
+        if view.isString(ref, equalTo: "NS.objects") {
+            key = .objects
+        } else if view.isString(ref, equalTo: "NS.keys") {
+            key = .keys
+        } else if view.isString(ref, equalTo: "NS.string") {
+            key = .string
+        } else if view.isString(ref, equalTo: "NS.data") {
+            key = .data
+        } else if view.isString(ref, equalTo: "NS.time") {
+            key = .time
+        } else if view.isString(ref, equalTo: "NS.uuidbytes") {
+            key = .uuidBytes
+        } else {
+            key = .other
+        }
+        knownKeys[slot] = (ref, key)
+        return key
     }
 
     /// For an ordered set's keys `NS.object.0` … `NS.object.N-1` (each a UID, each index
