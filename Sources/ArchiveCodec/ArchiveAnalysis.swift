@@ -11,6 +11,7 @@ struct ArchiveAnalysis {
     var referenceCounts: [UInt32] = []
     var needsIdentity: [Bool] = []
     var lists: [UInt64] = []
+    var entryOffsets: [UInt32] = []
     var classInfos: [KeyedArchive.ClassInfo] = []
     var isPlainRoot = false
     let classKeys: ClassKeyRefs
@@ -27,6 +28,8 @@ struct ArchiveAnalysis {
         classOf = Array(repeating: -1, count: objectCount)
         referenceCounts = Array(repeating: 0, count: objectCount)
         lists = Array(repeating: 0, count: objectCount)
+        entryOffsets = Array(repeating: 0, count: objectCount)
+        entryOffsets[0] = UInt32(truncatingIfNeeded: view.offset(of: view.childRef(view.header(of: objectsRef), 0)))
         try classifyObjects(parallelism)
         needsIdentity = ScalarIdentity.identityFlags(
             view: view, objectsRef: objectsRef, forms: forms, referenceCounts: referenceCounts, sharedObjects: sharedObjects,
@@ -105,43 +108,21 @@ struct ArchiveAnalysis {
     /// (`ObjectClassifier`); then sums the jobs' reference counts and merges their classes
     /// in range order, so that the result and the first error do not depend on the split.
     private mutating func classifyObjects(_ parallelism: Parallelism) throws(CodecError) {
-        let (view, objectsRef, topRef, classKeys, objectCount) = (view, objectsRef, topRef, classKeys, objectCount)
         let ranges = parallelism.ranges(of: objectCount)
+        // Copies of what the jobs read: capturing `self` would copy the tables it writes.
+        let (view, objectsRef, topRef, classKeys) = (view, objectsRef, topRef, classKeys)
+        let run = { (tables: ObjectClassifier.Tables, totals: UnsafeMutableBufferPointer<UInt32>) in
+            Self.classifyInJobs(ranges, parallelism, tables, totals) {
+                ObjectClassifier(view: view, objectsRef: objectsRef, classKeys: classKeys, tables: tables, counts: $0)
+            } countingTop: { (classifier: inout ObjectClassifier) throws(CodecError) in try classifier.countTopReferences(topRef) }
+        }
         let outcome = forms.withUnsafeMutableBufferPointer { forms in
             classOf.withUnsafeMutableBufferPointer { classOf in
                 lists.withUnsafeMutableBufferPointer { lists in
-                    referenceCounts.withUnsafeMutableBufferPointer { totals -> Result<[ObjectClassifier], CodecError> in
-                        let results = parallelism.map(ranges) { range -> Result<ObjectClassifier, CodecError> in
-                            // The first job counts into the totals; the others into their own.
-                            let counts = range.lowerBound == 0 ? totals : UnsafeMutableBufferPointer<UInt32>.allocate(capacity: objectCount)
-                            if range.lowerBound != 0 { counts.initialize(repeating: 0) }
-                            var classifier = ObjectClassifier(view: view, objectsRef: objectsRef, classKeys: classKeys, forms: forms, classOf: classOf, lists: lists, counts: counts)
-                            do throws(CodecError) {
-                                if range.lowerBound == 0 { try classifier.countTopReferences(topRef) }
-                                try classifier.classify(range)
-                                return .success(classifier)
-                            } catch {
-                                if range.lowerBound != 0 { counts.deallocate() }
-                                return .failure(error)
-                            }
+                    entryOffsets.withUnsafeMutableBufferPointer { entryOffsets in
+                        referenceCounts.withUnsafeMutableBufferPointer { totals in
+                            run(ObjectClassifier.Tables(forms: forms, classOf: classOf, lists: lists, entryOffsets: entryOffsets), totals)
                         }
-                        var jobs: [ObjectClassifier] = []
-                        var failure: CodecError?
-                        for result in results {
-                            switch result {
-                            case .success(let job): jobs.append(job)
-                            case .failure(let error): failure = failure ?? error
-                            }
-                        }
-                        for job in jobs.dropFirst() {
-                            for uid in 0..<objectCount {
-                                let (sum, overflow) = totals[uid].addingReportingOverflow(job.counts[uid])
-                                totals[uid] = overflow ? .max : sum
-                            }
-                            job.counts.deallocate()
-                        }
-                        if let failure { return .failure(failure) }
-                        return .success(jobs)
                     }
                 }
             }
@@ -163,5 +144,46 @@ struct ArchiveAnalysis {
             guard renumbered.indices.contains(where: { renumbered[$0] != Int32($0) }) else { continue }
             for uid in ranges[number] where classOf[uid] >= 0 { classOf[uid] = renumbered[Int(classOf[uid])] }
         }
+    }
+
+    /// One `ObjectClassifier` job per range, writing `tables`; the first job counts into
+    /// `totals` (and the references from `$top`), the others into their own counts, added
+    /// to `totals` here.
+    private static func classifyInJobs(
+        _ ranges: [Range<Int>], _ parallelism: Parallelism, _ tables: ObjectClassifier.Tables, _ totals: UnsafeMutableBufferPointer<UInt32>,
+        classifier make: (UnsafeMutableBufferPointer<UInt32>) -> ObjectClassifier,
+        countingTop countTop: (inout ObjectClassifier) throws(CodecError) -> Void
+    ) -> Result<[ObjectClassifier], CodecError> {
+        let objectCount = totals.count
+        let results = parallelism.map(ranges) { range -> Result<ObjectClassifier, CodecError> in
+            let counts = range.lowerBound == 0 ? totals : UnsafeMutableBufferPointer<UInt32>.allocate(capacity: objectCount)
+            if range.lowerBound != 0 { counts.initialize(repeating: 0) }
+            var classifier = make(counts)
+            do throws(CodecError) {
+                if range.lowerBound == 0 { try countTop(&classifier) }
+                try classifier.classify(range)
+                return .success(classifier)
+            } catch {
+                if range.lowerBound != 0 { counts.deallocate() }
+                return .failure(error)
+            }
+        }
+        var jobs: [ObjectClassifier] = []
+        var failure: CodecError?
+        for result in results {
+            switch result {
+            case .success(let job): jobs.append(job)
+            case .failure(let error): failure = failure ?? error
+            }
+        }
+        for job in jobs.dropFirst() {
+            for uid in 0..<objectCount {
+                let (sum, overflow) = totals[uid].addingReportingOverflow(job.counts[uid])
+                totals[uid] = overflow ? .max : sum
+            }
+            job.counts.deallocate()
+        }
+        if let failure { return .failure(failure) }
+        return .success(jobs)
     }
 }

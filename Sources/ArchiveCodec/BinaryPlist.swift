@@ -219,7 +219,12 @@ struct BinaryPlistView {
 
     @inline(__always)
     func header(of ref: Int) -> PlistObjectHeader {
-        let position = offset(of: ref)
+        header(at: offset(of: ref))
+    }
+
+    /// The header of the object at byte `position` (an offset the table gave).
+    @inline(__always)
+    func header(at position: Int) -> PlistObjectHeader {
         let marker = bytes[position]
         let low = Int(marker & 0x0F)
         switch marker >> 4 {

@@ -75,7 +75,7 @@ struct DepthProbe {
             }
             let form = forms[uid]
             if form.isScalar { return nil }
-            let header = view.header(of: view.childRef(objectsHeader, uid))
+            let header = view.header(at: Int(archive.entryOffsets[uid]))
             switch form {
             case .array, .set, .stringKeyDictionary:
                 let items = view.header(of: KeyedArchive.itemList(archive.lists[uid]))

@@ -47,6 +47,10 @@ public struct KeyedArchive: Sendable {
     /// references of its lists, found once while classifying: `NS.objects` in the low 32
     /// bits, `NS.keys` (dictionaries) in the high ones. Zero for other entries.
     let lists: [UInt64]
+    /// Per entry, where its object starts in the file: read once while classifying, so the
+    /// writers reach an object in one step instead of through `$objects` and the offset
+    /// table (two more dependent memory reads per reference).
+    let entryOffsets: [UInt32]
     /// The class entries instances use, each read once.
     let classInfos: [ClassInfo]
 
@@ -121,6 +125,7 @@ public struct KeyedArchive: Sendable {
         referenceCounts = analysis.referenceCounts
         needsIdentity = analysis.needsIdentity
         lists = analysis.lists
+        entryOffsets = analysis.entryOffsets
         classInfos = analysis.classInfos
         isPlainRoot = analysis.isPlainRoot
         classKeys = analysis.classKeys

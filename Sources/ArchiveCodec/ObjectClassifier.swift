@@ -11,10 +11,19 @@ struct ObjectClassifier {
     private let objectsHeader: PlistObjectHeader
     private let objectCount: Int
     private let classKeys: ClassKeyRefs
-    private let forms: UnsafeMutableBufferPointer<ObjectForm>
-    /// Until the merge: an index into this job's `classes`.
-    private let classOf: UnsafeMutableBufferPointer<Int32>
-    private let lists: UnsafeMutableBufferPointer<UInt64>
+    /// The per-entry tables jobs share, each job writing the entries of its own range.
+    struct Tables {
+        let forms: UnsafeMutableBufferPointer<ObjectForm>
+        /// Until the merge: an index into the job's `classes`.
+        let classOf: UnsafeMutableBufferPointer<Int32>
+        let lists: UnsafeMutableBufferPointer<UInt64>
+        let entryOffsets: UnsafeMutableBufferPointer<UInt32>
+    }
+    private let tables: Tables
+    private var forms: UnsafeMutableBufferPointer<ObjectForm> { tables.forms }
+    private var classOf: UnsafeMutableBufferPointer<Int32> { tables.classOf }
+    private var lists: UnsafeMutableBufferPointer<UInt64> { tables.lists }
+    private var entryOffsets: UnsafeMutableBufferPointer<UInt32> { tables.entryOffsets }
     /// References to each entry counted by this job (saturating at `UInt32.max`).
     let counts: UnsafeMutableBufferPointer<UInt32>
 
@@ -30,15 +39,12 @@ struct ObjectClassifier {
     /// Work list of `countReferences`, kept between calls (it runs once per value).
     private var pendingRefs: [Int] = []
 
-    init(view: BinaryPlistView, objectsRef: Int, classKeys: ClassKeyRefs, forms: UnsafeMutableBufferPointer<ObjectForm>,
-         classOf: UnsafeMutableBufferPointer<Int32>, lists: UnsafeMutableBufferPointer<UInt64>, counts: UnsafeMutableBufferPointer<UInt32>) {
+    init(view: BinaryPlistView, objectsRef: Int, classKeys: ClassKeyRefs, tables: Tables, counts: UnsafeMutableBufferPointer<UInt32>) {
         self.view = view
         objectsHeader = view.header(of: objectsRef)
         objectCount = objectsHeader.count
         self.classKeys = classKeys
-        self.forms = forms
-        self.classOf = classOf
-        self.lists = lists
+        self.tables = tables
         self.counts = counts
         infoOfClass = [Int32](repeating: -1, count: objectCount)
     }
@@ -55,7 +61,9 @@ struct ObjectClassifier {
     mutating func classify(_ range: Range<Int>) throws(CodecError) {
         for uid in Swift.max(range.lowerBound, 1)..<Swift.max(range.upperBound, 1) {
             let ref = view.childRef(objectsHeader, uid)
-            let header = view.header(of: ref)
+            let position = view.offset(of: ref)
+            entryOffsets[uid] = UInt32(truncatingIfNeeded: position)
+            let header = view.header(at: position)
             switch header.kind {
             case .asciiString, .utf16String: forms[uid] = .string
             case .int: forms[uid] = .integer

@@ -88,21 +88,21 @@ struct ReadableWriter {
             }
             emitted[uid] = true
         }
-        let ref = view.childRef(objectsHeader, uid)
+        let position = Int(archive.entryOffsets[uid])
         let form = archive.forms[uid]
         if form.isScalar {
-            writeScalarObject(uid: uid, ref: ref, form: form, keyContext: keyContext, tracked: tracked)
+            writeScalarObject(uid: uid, position: position, form: form, keyContext: keyContext, tracked: tracked)
             return
         }
         depth += 1
         if depth > maxDepth { maxDepth = depth }
-        writeExpanded(uid: uid, ref: ref, form: form, tracked: tracked)
+        writeExpanded(uid: uid, position: position, form: form, tracked: tracked)
         depth -= 1
     }
 
     @inline(never)
-    private mutating func writeScalarObject(uid: Int, ref: Int, form: ObjectForm, keyContext: Bool, tracked: Bool) {
-        let header = view.header(of: ref)
+    private mutating func writeScalarObject(uid: Int, position: Int, form: ObjectForm, keyContext: Bool, tracked: Bool) {
+        let header = view.header(at: position)
         if tracked {
             out.openObject()
             out.key("$id")
@@ -158,8 +158,8 @@ struct ReadableWriter {
 
     /// Dispatches to one small function per form: each sits on the recursive path, so each
     /// keeps its frame small (see `StackBudget`).
-    private mutating func writeExpanded(uid: Int, ref: Int, form: ObjectForm, tracked: Bool) {
-        let header = view.header(of: ref)
+    private mutating func writeExpanded(uid: Int, position: Int, form: ObjectForm, tracked: Bool) {
+        let header = view.header(at: position)
         let info = archive.classOf[uid] >= 0 ? archive.classInfos[Int(archive.classOf[uid])] : nil
         switch form {
         case .array, .set: writeCollection(uid: uid, header: header, form: form, info: info, tracked: tracked)

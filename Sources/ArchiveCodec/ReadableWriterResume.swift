@@ -30,7 +30,7 @@ extension ReadableWriter {
         let form = archive.forms[uid]
         let info = archive.classOf[uid] >= 0 ? archive.classInfos[Int(archive.classOf[uid])] : nil
         let tracked = archive.needsIdentity[uid]
-        let header = view.header(of: view.childRef(objectsHeader, uid))
+        let header = view.header(at: Int(archive.entryOffsets[uid]))
         switch frame.walk {
         case .uidList where form == .stringKeyDictionary:
             writeStringKeyEntries(view.header(of: KeyedArchive.keyList(archive.lists[uid])), frame.list, from: done)
