@@ -44,10 +44,13 @@ done
 
 cd "${repo}"
 if ((build)); then
-  echo "bench_codec: swift build -c release --product archive-tool" >&2
-  swift build -c release --product archive-tool >&2
+  # As the container ships it (Dockerfile): the Swift runtime linked in statically, which
+  # saves the dynamic linking of the runtime at every start (2.6 ms of a 9 ms run on a
+  # 450-byte archive).
+  echo "bench_codec: swift build -c release --static-swift-stdlib --product archive-tool" >&2
+  swift build -c release --static-swift-stdlib --product archive-tool >&2
 fi
-[[ -n "${bin_dir}" ]] || bin_dir="$(swift build -c release --show-bin-path)"
+[[ -n "${bin_dir}" ]] || bin_dir="$(swift build -c release --static-swift-stdlib --show-bin-path)"
 tool="${bin_dir}/archive-tool"
 [[ -x "${tool}" ]] || die "${tool} not built"
 
