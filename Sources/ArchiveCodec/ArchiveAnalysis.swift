@@ -24,12 +24,14 @@ struct ArchiveAnalysis {
         self.view = view
         self.classKeys = classKeys
         try readEnvelope(top)
-        forms = Array(repeating: .null, count: objectCount)
-        classOf = Array(repeating: -1, count: objectCount)
+        // Every entry of these is written by the classifier job of its range: fresh memory
+        // costs its page faults where it is first written, so there, in parallel, and once.
+        forms = Self.unfilled(objectCount)
+        classOf = Self.unfilled(objectCount)
+        lists = Self.unfilled(objectCount)
+        entryOffsets = Self.unfilled(objectCount)
+        // Counted into from every job: zero before any starts.
         referenceCounts = Array(repeating: 0, count: objectCount)
-        lists = Array(repeating: 0, count: objectCount)
-        entryOffsets = Array(repeating: 0, count: objectCount)
-        entryOffsets[0] = UInt32(truncatingIfNeeded: view.offset(of: view.childRef(view.header(of: objectsRef), 0)))
         try classifyObjects(parallelism)
         needsIdentity = ScalarIdentity.identityFlags(
             view: view, objectsRef: objectsRef, forms: forms, referenceCounts: referenceCounts, sharedObjects: sharedObjects,
@@ -42,7 +44,7 @@ struct ArchiveAnalysis {
     /// in ranges of UIDs (jobs only read `forms`; the changes are made after).
     private mutating func refineDictionaries(_ parallelism: Parallelism) {
         let (view, forms, lists, needsIdentity) = (view, forms, lists, needsIdentity)
-        let refined = parallelism.map(parallelism.ranges(of: objectCount)) { range -> [Int] in
+        let refined = parallelism.map(parallelism.chunks(of: objectCount)) { range -> [Int] in
             var refined: [Int] = []
             var seen = Set<Int>()
             for uid in range where forms[uid] == .pairDictionary {
@@ -72,6 +74,12 @@ struct ArchiveAnalysis {
         for uids in refined {
             for uid in uids { self.forms[uid] = .stringKeyDictionary }
         }
+    }
+
+    /// An array of `count` elements left as the allocator gave them, for a pass that writes
+    /// each before anything reads it (trivial element types only).
+    static func unfilled<Element: BitwiseCopyable>(_ count: Int) -> [Element] {
+        [Element](unsafeUninitializedCapacity: count) { _, initialized in initialized = count }
     }
 
     private func notArchive(_ message: String, at ref: Int? = nil) -> CodecError {

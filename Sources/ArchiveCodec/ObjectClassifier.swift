@@ -57,12 +57,19 @@ struct ObjectClassifier {
         }
     }
 
-    /// Classifies the entries of `range` (entry 0, `$null`, is left as it is).
+    /// Classifies the entries of `range`, writing every table entry of the range (entry 0,
+    /// `$null`, is `.null`).
     mutating func classify(_ range: Range<Int>) throws(CodecError) {
-        for uid in Swift.max(range.lowerBound, 1)..<Swift.max(range.upperBound, 1) {
+        for uid in range {
             let ref = view.childRef(objectsHeader, uid)
             let position = view.offset(of: ref)
             entryOffsets[uid] = UInt32(truncatingIfNeeded: position)
+            classOf[uid] = -1
+            lists[uid] = 0
+            guard uid != 0 else {
+                forms[uid] = .null
+                continue
+            }
             let header = view.header(at: position)
             switch header.kind {
             case .asciiString, .utf16String: forms[uid] = .string

@@ -1,7 +1,7 @@
 /// How a conversion may spread its independent passes over threads the codec does not own.
 ///
 /// The codec starts no threads. Passes whose work splits into disjoint ranges (validating a
-/// binary plist's objects) ask `run` to perform `jobs` closures, each writing only its own
+/// binary plist's objects, classifying its entries) ask `run` to perform `jobs` closures, each writing only its own
 /// result; `run` may call them one after another or at the same time on other threads, and
 /// returns when all have finished. Results are combined in job order, so the outcome (and
 /// which error a bad file gets) is the same for every `width`.
@@ -31,8 +31,19 @@ public struct Parallelism: Sendable {
 
     /// `count` items cut into at most `width` ranges of at least `smallestPart` items each.
     func ranges(of count: Int) -> [Range<Int>] {
-        let parts = max(1, min(width, count / smallestPart))
-        return (0..<parts).map { part in (count * part / parts)..<(count * (part + 1) / parts) }
+        split(count, into: max(1, min(width, count / smallestPart)))
+    }
+
+    /// `count` items cut into up to four ranges per unit of `width` (of at least
+    /// `smallestPart` items each), for passes whose parts take unequal time (one kind of
+    /// entry bunched in one part of the file) and keep no table per part: a `run` that hands
+    /// out jobs as threads come free then keeps every thread busy to the end.
+    func chunks(of count: Int) -> [Range<Int>] {
+        split(count, into: width == 1 ? 1 : max(1, min(4 * width, count / smallestPart)))
+    }
+
+    private func split(_ count: Int, into parts: Int) -> [Range<Int>] {
+        (0..<parts).map { part in (count * part / parts)..<(count * (part + 1) / parts) }
     }
 
     /// Runs `body` over each range of `ranges` as one job and returns the results in order.

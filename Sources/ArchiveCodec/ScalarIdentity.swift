@@ -19,10 +19,19 @@ enum ScalarIdentity {
     ) -> [Bool] {
         let count = forms.count
         let objectsHeader = view.header(of: objectsRef)
-        let hashes = valueHashes(view: view, objectsHeader: objectsHeader, forms: forms, sharedObjects: sharedObjects, parallelism: parallelism)
-        // Group leader (first entry with the value) and best (most referenced) of each scalar.
-        var leader = [Int32](repeating: -1, count: count)
-        var best = [Int32](repeating: -1, count: count)
+        // Group leader (first entry with the value) and best (most referenced) of each scalar,
+        // −1 until found: set by the hashing jobs, each over its own range.
+        var leader: [Int32] = ArchiveAnalysis.unfilled(count)
+        var best: [Int32] = ArchiveAnalysis.unfilled(count)
+        var hashes: [UInt64] = ArchiveAnalysis.unfilled(count)
+        hashes.withUnsafeMutableBufferPointer { hashes in
+            leader.withUnsafeMutableBufferPointer { leader in
+                best.withUnsafeMutableBufferPointer { best in
+                    valueHashes(view: view, objectsHeader: objectsHeader, forms: forms, sharedObjects: sharedObjects,
+                                parallelism: parallelism, into: hashes, resetting: leader, best)
+                }
+            }
+        }
         let partitions = parallelism.ranges(of: count).count
         leader.withUnsafeMutableBufferPointer { leader in
             best.withUnsafeMutableBufferPointer { best in
@@ -39,33 +48,35 @@ enum ScalarIdentity {
         return flags
     }
 
-    /// The value hash of every scalar entry (0 for others). An entry that is the same plist
-    /// object as an earlier one of its job takes that one's hash: otherwise many entries
-    /// pointing at one long string would cost entries × length.
+    /// The value hash of every scalar entry (0 for others) into `hashes`, and −1 into every
+    /// entry of `leader` and `best`. An entry that is the same plist object as an earlier one
+    /// of its job takes that one's hash: otherwise many entries pointing at one long string
+    /// would cost entries × length.
     private static func valueHashes(
-        view: BinaryPlistView, objectsHeader: PlistObjectHeader, forms: [ObjectForm], sharedObjects: Bitmap, parallelism: Parallelism
-    ) -> [UInt64] {
-        var hashes = [UInt64](repeating: 0, count: forms.count)
-        hashes.withUnsafeMutableBufferPointer { hashes in
-            _ = parallelism.map(parallelism.ranges(of: forms.count)) { range in
-                var hashedAt = ScalarTable()
-                for uid in Swift.max(range.lowerBound, 1)..<Swift.max(range.upperBound, 1) where forms[uid].isScalar {
-                    let ref = view.childRef(objectsHeader, uid)
-                    // An object with one referrer belongs to this entry alone: not looked up.
-                    guard sharedObjects.contains(ref) else {
-                        hashes[uid] = valueHash(view, ref, forms[uid])
-                        continue
-                    }
-                    if let earlier = hashedAt.find(tag: 2, bits: UInt64(ref)).map(Int.init), forms[earlier] == forms[uid] {
-                        hashes[uid] = hashes[earlier]
-                    } else {
-                        hashes[uid] = valueHash(view, ref, forms[uid])
-                        hashedAt.insert(tag: 2, bits: UInt64(ref), value: UInt32(uid))
-                    }
+        view: BinaryPlistView, objectsHeader: PlistObjectHeader, forms: [ObjectForm], sharedObjects: Bitmap, parallelism: Parallelism,
+        into hashes: UnsafeMutableBufferPointer<UInt64>, resetting leader: UnsafeMutableBufferPointer<Int32>, _ best: UnsafeMutableBufferPointer<Int32>
+    ) {
+        _ = parallelism.map(parallelism.chunks(of: forms.count)) { range in
+            var hashedAt = ScalarTable()
+            for uid in range {
+                leader[uid] = -1
+                best[uid] = -1
+                hashes[uid] = 0
+                guard forms[uid].isScalar else { continue }
+                let ref = view.childRef(objectsHeader, uid)
+                // An object with one referrer belongs to this entry alone: not looked up.
+                guard sharedObjects.contains(ref) else {
+                    hashes[uid] = valueHash(view, ref, forms[uid])
+                    continue
+                }
+                if let earlier = hashedAt.find(tag: 2, bits: UInt64(ref)).map(Int.init), forms[earlier] == forms[uid] {
+                    hashes[uid] = hashes[earlier]
+                } else {
+                    hashes[uid] = valueHash(view, ref, forms[uid])
+                    hashedAt.insert(tag: 2, bits: UInt64(ref), value: UInt32(uid))
                 }
             }
         }
-        return hashes
     }
 
     /// Groups the scalar entries whose hash falls in `partition`, found by hash then

@@ -1,4 +1,5 @@
 import ArchiveCodec
+import Synchronization
 
 #if canImport(Glibc)
 import Glibc
@@ -71,23 +72,40 @@ func onLargeStack<T>(_ stackSize: Int, whileRunning: () -> Void = {}, _ body: @e
     return box.value!
 }
 
-/// The tool's `Parallelism`: one job per core, job 0 on the calling thread and each other
-/// job on a thread of its own with `stackSize` bytes of stack (a JSON writer's job recurses
-/// as deep as the conversion thread's), all joined before returning.
+/// The tool's `Parallelism`: one thread per core (the calling thread and up to `width` − 1
+/// started with `stackSize` bytes of stack, as a JSON writer's job recurses as deep as the
+/// conversion thread's). Each takes the next job not yet taken until none is left, so a
+/// pass cut into more jobs than cores keeps both cores busy when its parts take unequal
+/// time. All are joined before returning.
 func coreParallelism(stackSize: Int) -> Parallelism {
-    let cores = Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))
-    return Parallelism(width: min(max(cores, 1), 8)) { jobs, job in
+    let cores = min(max(Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))), 1), 8)
+    return Parallelism(width: cores) { jobs, job in
         withoutActuallyEscaping(job) { job in
-            let shared = SharedJob(job)
-            let threads = (1..<max(jobs, 1)).map { index in startThread(stackSize: stackSize) { shared.body(index) } }
-            if jobs > 0 { job(0) }
+            let shared = SharedJobs(job, count: jobs)
+            let threads = (0..<max(min(jobs, cores) - 1, 0)).map { _ in startThread(stackSize: stackSize) { shared.runUntilDone() } }
+            shared.runUntilDone()
             threads.forEach(join)
         }
     }
 }
 
-/// A job closure called from several threads; the codec gives each call its own result slot.
-private final class SharedJob: @unchecked Sendable {
-    let body: (Int) -> Void
-    init(_ body: @escaping (Int) -> Void) { self.body = body }
+/// Jobs `0..<count` of one `Parallelism.run`, taken in order by whichever thread is free;
+/// the codec gives each job its own result slot.
+private final class SharedJobs: @unchecked Sendable {
+    private let body: (Int) -> Void
+    private let count: Int
+    private let next = Atomic<Int>(0)
+
+    init(_ body: @escaping (Int) -> Void, count: Int) {
+        self.body = body
+        self.count = count
+    }
+
+    func runUntilDone() {
+        while true {
+            let index = next.wrappingAdd(1, ordering: .relaxed).oldValue
+            guard index < count else { return }
+            body(index)
+        }
+    }
 }
