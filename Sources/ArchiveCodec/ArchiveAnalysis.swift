@@ -116,7 +116,10 @@ struct ArchiveAnalysis {
     /// (`ObjectClassifier`); then sums the jobs' reference counts and merges their classes
     /// in range order, so that the result and the first error do not depend on the split.
     private mutating func classifyObjects(_ parallelism: Parallelism) throws(CodecError) {
-        let ranges = parallelism.ranges(of: objectCount)
+        // Cut by the entries' plist references: an entry's inline values follow it in the
+        // object table, so the references between two entries measure the work between them.
+        let objectsHeader = view.header(of: objectsRef)
+        let ranges = parallelism.ranges(of: objectCount) { [view] in view.childRef(objectsHeader, $0) }
         // Copies of what the jobs read: capturing `self` would copy the tables it writes.
         let (view, objectsRef, topRef, classKeys) = (view, objectsRef, topRef, classKeys)
         let run = { (tables: ObjectClassifier.Tables, totals: UnsafeMutableBufferPointer<UInt32>) in

@@ -42,6 +42,31 @@ public struct Parallelism: Sendable {
         split(count, into: width == 1 ? 1 : max(1, min(4 * width, count / smallestPart)))
     }
 
+    /// `ranges(of:)`, cut where `position` reaches equal shares of its span instead of at
+    /// equal counts, for passes whose cost per item follows a position (the plist objects an
+    /// entry's subtree takes up: the game save's later entries hold more of them). Found by
+    /// binary search, which assumes `position` grows with the item, as it does in files
+    /// written in order; otherwise the cuts are merely less even.
+    func ranges(of count: Int, balancing position: (Int) -> Int) -> [Range<Int>] {
+        let parts = max(1, min(width, count / smallestPart))
+        guard parts > 1 else { return [0..<count] }
+        let (first, last) = (position(0), position(count - 1))
+        guard last > first else { return split(count, into: parts) }
+        var cuts = [0]
+        for part in 1..<parts {
+            let target = first + Int((Double(last - first) * Double(part) / Double(parts)).rounded())
+            // Every range keeps at least one item.
+            var (low, high) = (cuts[cuts.count - 1] + 1, count - (parts - part))
+            while low < high {
+                let middle = (low + high) / 2
+                if position(middle) < target { low = middle + 1 } else { high = middle }
+            }
+            cuts.append(low)
+        }
+        cuts.append(count)
+        return (0..<parts).map { cuts[$0]..<cuts[$0 + 1] }
+    }
+
     private func split(_ count: Int, into parts: Int) -> [Range<Int>] {
         (0..<parts).map { part in (count * part / parts)..<(count * (part + 1) / parts) }
     }
@@ -52,7 +77,7 @@ public struct Parallelism: Sendable {
         let results = UnsafeMutableBufferPointer<T?>.allocate(capacity: ranges.count)
         results.initialize(repeating: nil)
         defer { results.deinitialize().deallocate() }
-        run(ranges.count) { index in results[index] = body(ranges[index]) }
+        run(ranges.count) { index in results[index] = body(ranges[index]); }
         return results.map { $0! }
     }
 }

@@ -96,4 +96,27 @@ final class AnalysisInRangesTests: XCTestCase {
             XCTAssertEqual(failure(mixed, reversed(width: width))?.message, first.message)
         }
     }
+
+    /// Cuts by position cover every item once, leave no range empty, and even out the
+    /// position's span, whatever it looks like.
+    func testRangesBalancedByPositionCoverEveryItem() {
+        let parallelism = Parallelism(width: 4, smallestPart: 1) { jobs, job in for index in 0..<jobs { job(index) } }
+        let shapes: [(String, (Int) -> Int)] = [
+            ("linear", { $0 }), ("late heavy", { $0 * $0 }), ("flat", { _ in 7 }),
+            ("one jump", { $0 < 90 ? 0 : 1_000 }), ("decreasing", { -$0 }),
+        ]
+        for count in [1, 2, 3, 4, 5, 9, 100] {
+            for (name, position) in shapes {
+                let ranges = parallelism.ranges(of: count, balancing: position)
+                XCTAssertEqual(ranges.first?.lowerBound, 0, name)
+                XCTAssertEqual(ranges.last?.upperBound, count, name)
+                XCTAssertEqual(ranges.count, min(4, count), "\(name), \(count)")
+                for (left, right) in zip(ranges, ranges.dropFirst()) { XCTAssertEqual(left.upperBound, right.lowerBound, name) }
+                XCTAssertTrue(ranges.allSatisfy { !$0.isEmpty }, "\(name), \(count): \(ranges)")
+            }
+        }
+        // Quadratic growth: the later ranges hold fewer items.
+        let skewed = parallelism.ranges(of: 1_000, balancing: { $0 * $0 })
+        XCTAssertEqual(skewed.map(\.count), [500, 207, 159, 134])
+    }
 }
