@@ -247,6 +247,30 @@ struct JSONOutput {
         needsComma = false
     }
 
+    /// Writes an object member given as its compact JSON text (`"key":value`); for
+    /// compact output only (indented output puts a space after the colon).
+    mutating func member(prepared text: UnsafeBufferPointer<UInt8>) {
+        beginValue()
+        append(text)
+        needsComma = true
+    }
+
+    /// Writes `{"$ref":uid}` (indented as `openObject`, `key`, `int`, `closeObject` would).
+    mutating func reference(_ uid: Int) {
+        guard !pretty else {
+            openObject()
+            key("$ref")
+            int(Int64(uid))
+            closeObject()
+            return
+        }
+        beginValue()
+        appendLiteral("{\"$ref\":")
+        appendDecimal(UInt64(uid))
+        append(UInt8(ascii: "}"))
+        needsComma = true
+    }
+
     mutating func null() {
         beginValue()
         appendLiteral("null")
@@ -363,19 +387,31 @@ struct JSONOutput {
             return
         }
         if capacity - count < 20 { grow(toHold: 20) }
-        var length = 1
-        var rest = value / 10
-        while rest > 0 {
+        var length = 2
+        var bound: UInt64 = 100
+        while length < 20 && value >= bound {
             length += 1
-            rest /= 10
+            bound &*= 10
         }
-        rest = value
-        var position = count + length
-        repeat {
-            position -= 1
-            base[position] = UInt8(truncatingIfNeeded: rest % 10) &+ 0x30
-            rest /= 10
-        } while rest > 0
+        // Two digits per division, from the end.
+        let pairs: StaticString = "00010203040506070809101112131415161718192021222324252627282930313233343536373839404142434445464748495051525354555657585960616263646566676869707172737475767778798081828384858687888990919293949596979899"
+        pairs.withUTF8Buffer { pairs in
+            var rest = value
+            var position = count + length
+            while rest >= 100 {
+                let pair = Int(truncatingIfNeeded: rest % 100) &* 2
+                rest /= 100
+                position -= 2
+                base[position] = pairs[pair]
+                base[position + 1] = pairs[pair + 1]
+            }
+            if rest >= 10 {
+                base[position - 2] = pairs[Int(truncatingIfNeeded: rest) &* 2]
+                base[position - 1] = pairs[Int(truncatingIfNeeded: rest) &* 2 + 1]
+            } else {
+                base[position - 1] = UInt8(truncatingIfNeeded: rest) &+ 0x30
+            }
+        }
         count += length
     }
 

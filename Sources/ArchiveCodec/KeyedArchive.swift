@@ -71,6 +71,8 @@ public struct KeyedArchive: Sendable {
         let isPlain: Bool
         /// `name` as a JSON string, quotes included, escaped once.
         let quotedName: [UInt8]
+        /// The member `"$class":` `quotedName`, as compact text writes it.
+        let classMember: [UInt8]
         /// The readable wrapper instances may use (nil: none, always generic).
         let family: FoundationClasses.Family?
 
@@ -83,6 +85,7 @@ public struct KeyedArchive: Sendable {
             var text = JSONOutput(pretty: false)
             text.string(name)
             quotedName = text.finish()
+            classMember = Array("\"$class\":".utf8) + quotedName
             family = FoundationClasses.family(of: name)
         }
     }

@@ -80,10 +80,7 @@ struct ReadableWriter {
         let tracked = archive.needsIdentity[uid]
         if tracked {
             if emitted[uid] {
-                out.openObject()
-                out.key("$ref")
-                out.int(Int64(uid))
-                out.closeObject()
+                out.reference(uid)
                 return
             }
             emitted[uid] = true
@@ -308,9 +305,13 @@ struct ReadableWriter {
     @inline(never)
     private mutating func writeMeta(uid: Int, info: KeyedArchive.ClassInfo?, defaultClass: String, tracked: Bool) {
         if let info {
-            if info.name != defaultClass {
-                out.key("$class")
-                out.encoded(info.quotedName)
+            if defaultClass.isEmpty || info.name != defaultClass {
+                if out.pretty {
+                    out.key("$class")
+                    out.encoded(info.quotedName)
+                } else {
+                    info.classMember.withUnsafeBufferPointer { out.member(prepared: $0) }
+                }
             }
             if !info.isDefaultChain {
                 out.key("$classes")

@@ -31,6 +31,32 @@ final class JSONOutputTests: XCTestCase {
         }
     }
 
+    /// Integers at every digit-count boundary, and the extremes, read as `String` writes them.
+    func testIntegersAtEveryDigitBoundary() {
+        var values: [UInt64] = [0, 1, 9, UInt64.max, UInt64.max - 1]
+        var power: UInt64 = 10
+        for _ in 1...19 {
+            values += [power - 1, power, power + 1]
+            if power <= UInt64.max / 10 { power *= 10 } else { break }
+        }
+        for value in values {
+            var out = JSONOutput(pretty: false)
+            out.uint(value)
+            XCTAssertEqual(String(decoding: out.finish(), as: UTF8.self), String(value))
+        }
+        for value in [Int64.min, Int64.min + 1, -1, -10, -99, -100, Int64.max] {
+            var out = JSONOutput(pretty: false)
+            out.int(value)
+            XCTAssertEqual(String(decoding: out.finish(), as: UTF8.self), String(value))
+        }
+        var references = JSONOutput(pretty: false)
+        references.openArray()
+        for uid in [0, 7, 12, 345, 1_000_000] { references.reference(uid) }
+        references.closeArray()
+        XCTAssertEqual(String(decoding: references.finish(), as: UTF8.self),
+                       #"[{"$ref":0},{"$ref":7},{"$ref":12},{"$ref":345},{"$ref":1000000}]"#)
+    }
+
     func testEscapesEveryByteJSONRequires() {
         var out = JSONOutput(pretty: false)
         let text: [UInt8] = Array("plain \"quoted\" back\\slash tab\t nl\n bell\u{07} é ok".utf8)
