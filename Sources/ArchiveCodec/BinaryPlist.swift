@@ -188,10 +188,16 @@ struct BinaryPlistView {
             let raw = UnsafeRawPointer(bytes.baseAddress!) + tableStart
             // One unsigned comparison: positions below 8 wrap around to huge values.
             let span = UInt64(areaEnd - 8)
-            for ref in range where UInt64(Entry(bigEndian: raw.loadUnaligned(fromByteOffset: ref * offsetSize, as: Entry.self))) &- 8 >= span {
-                return ref
+            func isMisplaced(_ ref: Int) -> Bool {
+                UInt64(Entry(bigEndian: raw.loadUnaligned(fromByteOffset: ref * offsetSize, as: Entry.self))) &- 8 >= span
             }
-            return nil
+            // The largest wrapped position first, without a branch per entry (the loop
+            // vectorises); only a file with a bad entry is searched for which.
+            var largest: UInt64 = 0
+            for ref in range {
+                largest = Swift.max(largest, UInt64(Entry(bigEndian: raw.loadUnaligned(fromByteOffset: ref * offsetSize, as: Entry.self))) &- 8)
+            }
+            return largest >= span ? range.first(where: isMisplaced) : nil
         }
         switch offsetSize {
         case 1: return scan(UInt8.self)
