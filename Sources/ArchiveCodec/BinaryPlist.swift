@@ -172,7 +172,7 @@ struct BinaryPlistView {
     @inline(__always)
     func readBigEndian(at offset: Int, size: Int) -> UInt64 {
         let word = UInt64(bigEndian: UnsafeRawPointer(bytes.baseAddress!).loadUnaligned(fromByteOffset: offset, as: UInt64.self))
-        return word >> UInt64(64 - 8 * size)
+        return word &>> UInt64(truncatingIfNeeded: 64 &- 8 &* size)
     }
 
     @inline(__always)
@@ -235,8 +235,8 @@ struct BinaryPlistView {
         let low = Int(marker & 0x0F)
         switch marker >> 4 {
         case 0x0: return PlistObjectHeader(kind: .bool, marker: marker, start: position + 1, count: 0)
-        case 0x1: return PlistObjectHeader(kind: .int, marker: marker, start: position + 1, count: 1 << low)
-        case 0x2: return PlistObjectHeader(kind: .real, marker: marker, start: position + 1, count: 1 << low)
+        case 0x1: return PlistObjectHeader(kind: .int, marker: marker, start: position + 1, count: 1 &<< low)
+        case 0x2: return PlistObjectHeader(kind: .real, marker: marker, start: position + 1, count: 1 &<< low)
         case 0x3: return PlistObjectHeader(kind: .date, marker: marker, start: position + 1, count: 8)
         case 0x8: return PlistObjectHeader(kind: .uid, marker: marker, start: position + 1, count: low + 1)
         default:
@@ -244,7 +244,7 @@ struct BinaryPlistView {
             var count = low
             if low == 0xF {
                 let intMarker = bytes[start]
-                let size = 1 << Int(intMarker & 0x0F)
+                let size = 1 &<< Int(intMarker & 0x0F)
                 count = Int(truncatingIfNeeded: readBigEndian(at: start + 1, size: size))
                 start += 1 + size
             }

@@ -173,7 +173,7 @@ struct BinaryPlistBuilder: PlistBuilding {
     private static func header(_ out: UnsafeBufferPointer<UInt8>, at position: Int) -> (marker: UInt8, start: Int, count: Int) {
         let marker = out[position]
         guard marker & 0x0F == 0x0F else { return (marker, position + 1, Int(marker & 0x0F)) }
-        let size = 1 << Int(out[position + 1] & 0x0F)
+        let size = 1 &<< Int(out[position + 1] & 0x0F)
         var count = 0
         for index in 0..<size { count = count << 8 | Int(out[position + 2 + index]) }
         return (marker, position + 2 + size, count)

@@ -72,7 +72,7 @@ enum BinaryPlistWriter {
     static func appendBigEndian(_ value: UInt64, size: Int, to out: inout [UInt8]) {
         var shift = 8 * (size - 1)
         while shift >= 0 {
-            out.append(UInt8(truncatingIfNeeded: value >> UInt64(shift)))
+            out.append(UInt8(truncatingIfNeeded: value &>> UInt64(shift)))
             shift -= 8
         }
     }

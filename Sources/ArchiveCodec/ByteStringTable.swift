@@ -25,7 +25,7 @@ struct ByteStringTable {
         var tail: UInt64 = 0
         var shift: UInt64 = 0
         while index < count {
-            tail |= UInt64(raw.load(fromByteOffset: index, as: UInt8.self)) << shift
+            tail |= UInt64(raw.load(fromByteOffset: index, as: UInt8.self)) &<< shift
             shift += 8
             index += 1
         }

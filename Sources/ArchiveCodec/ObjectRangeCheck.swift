@@ -73,7 +73,7 @@ struct ObjectRangeCheck {
             return
         case 0x1:
             guard low <= 4 else { throw view.fail("integer of 2^\(low) bytes is not supported", at: position) }
-            try need(position + 1 + (1 << low))
+            try need(position + 1 + (1 &<< low))
             if low == 4 {
                 let high = view.readBigEndian(at: position + 1, size: 8)
                 let lowBits = view.readBigEndian(at: position + 9, size: 8)
@@ -84,7 +84,7 @@ struct ObjectRangeCheck {
             return
         case 0x2:
             guard low == 2 || low == 3 else { throw view.fail("real of 2^\(low) bytes is not supported", at: position) }
-            try need(position + 1 + (1 << low))
+            try need(position + 1 + (1 &<< low))
             return
         case 0x3:
             guard marker == 0x33 else { throw view.fail("date marker must be 0x33", at: position) }
@@ -107,7 +107,7 @@ struct ObjectRangeCheck {
             guard intMarker >> 4 == 0x1, intMarker & 0x0F <= 3 else {
                 throw view.fail("object \(ref) has a malformed length (marker 0x\(String(intMarker, radix: 16)))", at: start)
             }
-            let size = 1 << Int(intMarker & 0x0F)
+            let size = 1 &<< Int(intMarker & 0x0F)
             try need(start + 1 + size)
             let count64 = view.readBigEndian(at: start + 1, size: size)
             guard count64 <= UInt64(limit) else {
@@ -265,8 +265,8 @@ struct KeySpread {
     @inline(__always)
     mutating func note(_ key: Int) {
         let hash = UInt64(truncatingIfNeeded: key) &* 0x9E37_79B9_7F4A_7C15
-        let a: UInt64 = 1 << (hash >> 58)
-        let b: UInt64 = 1 << ((hash >> 52) & 63)
+        let a: UInt64 = 1 &<< (hash >> 58)
+        let b: UInt64 = 1 &<< (hash >> 52)
         if first & a != 0 { firstClash = true }
         if second & b != 0 { secondClash = true }
         first |= a
@@ -286,18 +286,18 @@ struct Bitmap {
 
     @inline(__always)
     func contains(_ index: Int) -> Bool {
-        words[index >> 6] & (1 << UInt64(index & 63)) != 0
+        words[index >> 6] & (1 &<< UInt64(truncatingIfNeeded: index)) != 0
     }
 
     @inline(__always)
     mutating func insert(_ index: Int) {
-        words[index >> 6] |= 1 << UInt64(index & 63)
+        words[index >> 6] |= 1 &<< UInt64(truncatingIfNeeded: index)
     }
 
     /// Sets the bit; if it was already set, sets it in `repeats` too.
     @inline(__always)
     mutating func insert(_ index: Int, notingRepeatsIn repeats: inout Bitmap) {
-        let bit: UInt64 = 1 << UInt64(index & 63)
+        let bit: UInt64 = 1 &<< UInt64(truncatingIfNeeded: index)
         let word = words[index >> 6]
         if word & bit != 0 { repeats.words[index >> 6] |= bit } else { words[index >> 6] = word | bit }
     }
