@@ -220,7 +220,7 @@ struct BinaryPlistView {
     /// The object reference stored at element `index` of a container's payload.
     @inline(__always)
     func childRef(_ header: PlistObjectHeader, _ index: Int) -> Int {
-        Int(truncatingIfNeeded: readBigEndian(at: header.start + index * refSize, size: refSize))
+        Int(truncatingIfNeeded: readBigEndian(at: header.start &+ index &* refSize, size: refSize))
     }
 
     @inline(__always)
@@ -228,25 +228,26 @@ struct BinaryPlistView {
         header(at: offset(of: ref))
     }
 
-    /// The header of the object at byte `position` (an offset the table gave).
+    /// The header of the object at byte `position` (an offset the table gave). Wrapping
+    /// arithmetic: validation bounded every position and count, so no sum here can overflow.
     @inline(__always)
     func header(at position: Int) -> PlistObjectHeader {
         let marker = bytes[position]
         let low = Int(marker & 0x0F)
         switch marker >> 4 {
-        case 0x0: return PlistObjectHeader(kind: .bool, marker: marker, start: position + 1, count: 0)
-        case 0x1: return PlistObjectHeader(kind: .int, marker: marker, start: position + 1, count: 1 &<< low)
-        case 0x2: return PlistObjectHeader(kind: .real, marker: marker, start: position + 1, count: 1 &<< low)
-        case 0x3: return PlistObjectHeader(kind: .date, marker: marker, start: position + 1, count: 8)
-        case 0x8: return PlistObjectHeader(kind: .uid, marker: marker, start: position + 1, count: low + 1)
+        case 0x0: return PlistObjectHeader(kind: .bool, marker: marker, start: position &+ 1, count: 0)
+        case 0x1: return PlistObjectHeader(kind: .int, marker: marker, start: position &+ 1, count: 1 &<< low)
+        case 0x2: return PlistObjectHeader(kind: .real, marker: marker, start: position &+ 1, count: 1 &<< low)
+        case 0x3: return PlistObjectHeader(kind: .date, marker: marker, start: position &+ 1, count: 8)
+        case 0x8: return PlistObjectHeader(kind: .uid, marker: marker, start: position &+ 1, count: low &+ 1)
         default:
-            var start = position + 1
+            var start = position &+ 1
             var count = low
             if low == 0xF {
                 let intMarker = bytes[start]
                 let size = 1 &<< Int(intMarker & 0x0F)
-                count = Int(truncatingIfNeeded: readBigEndian(at: start + 1, size: size))
-                start += 1 + size
+                count = Int(truncatingIfNeeded: readBigEndian(at: start &+ 1, size: size))
+                start &+= 1 &+ size
             }
             let kind: PlistKind
             switch marker >> 4 {
@@ -289,7 +290,7 @@ struct BinaryPlistView {
     @inline(__always)
     func uidValue(of ref: Int) -> Int {
         let position = offset(of: ref)
-        return Int(truncatingIfNeeded: readBigEndian(at: position + 1, size: Int(bytes[position] & 0x0F) + 1))
+        return Int(truncatingIfNeeded: readBigEndian(at: position &+ 1, size: Int(bytes[position] & 0x0F) &+ 1))
     }
 
     /// The payload bytes of a string (ASCII or big-endian UTF-16) or data object.
