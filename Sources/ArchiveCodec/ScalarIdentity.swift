@@ -7,121 +7,127 @@
 /// (the "canonical" one); any other entry with the same value is a distinct object and
 /// carries an `$id`, which keeps the archive's exact sharing through a round trip.
 ///
-/// Grouping runs in two passes, each split into `Parallelism` jobs: every scalar entry's
-/// value hash, by ranges of UIDs; then the groups, by partitions of the hash (equal values
-/// hash alike, so each group lies in one partition, and each job writes only the `leader`
-/// and `best` slots of its own entries). Each job meets its entries in UID order, as one
-/// pass would, so the result does not depend on the split.
+/// Grouping runs in two passes over the scalar entries alone (about a fifth of a typical
+/// archive's entries), each split into `Parallelism` jobs: every scalar's value hash, by
+/// ranges of UIDs; then the groups, by partitions of the hash (equal values hash alike, so
+/// each group lies in one partition, and each job writes only the `leader` and `best` slots
+/// of its own scalars). Each job meets its scalars in UID order, as one pass would, so the
+/// result does not depend on the split.
 enum ScalarIdentity {
+    /// The scalar entries in UID order, with their value hashes.
+    private struct Scalars {
+        var uids: [Int32] = []
+        var hashes: [UInt64] = []
+    }
+
     static func identityFlags(
         view: BinaryPlistView, objectsRef: Int, forms: [ObjectForm], referenceCounts: [UInt32], sharedObjects: Bitmap,
         parallelism: Parallelism = .serial
     ) -> [Bool] {
         let count = forms.count
         let objectsHeader = view.header(of: objectsRef)
-        // Group leader (first entry with the value) and best (most referenced) of each scalar,
-        // −1 until found: set by the hashing jobs, each over its own range.
-        var leader: [Int32] = ArchiveAnalysis.unfilled(count)
-        var best: [Int32] = ArchiveAnalysis.unfilled(count)
-        var hashes: [UInt64] = ArchiveAnalysis.unfilled(count)
-        hashes.withUnsafeMutableBufferPointer { hashes in
-            leader.withUnsafeMutableBufferPointer { leader in
-                best.withUnsafeMutableBufferPointer { best in
-                    valueHashes(view: view, objectsHeader: objectsHeader, forms: forms, sharedObjects: sharedObjects,
-                                parallelism: parallelism, into: hashes, resetting: leader, best)
-                }
-            }
+        let parts = parallelism.map(parallelism.chunks(of: count)) { range in
+            hashed(range, view: view, objectsHeader: objectsHeader, forms: forms, sharedObjects: sharedObjects)
         }
+        var scalars = Scalars()
+        scalars.uids.reserveCapacity(parts.reduce(0) { $0 + $1.uids.count })
+        scalars.hashes.reserveCapacity(scalars.uids.capacity)
+        for part in parts {
+            scalars.uids += part.uids
+            scalars.hashes += part.hashes
+        }
+        // Per scalar (by its index in `scalars`): the first scalar with its value, and the
+        // most referenced one (the first of them on a tie).
+        var leader = [Int32](repeating: -1, count: scalars.uids.count)
+        var best = [Int32](repeating: -1, count: scalars.uids.count)
         let partitions = parallelism.ranges(of: count).count
         leader.withUnsafeMutableBufferPointer { leader in
             best.withUnsafeMutableBufferPointer { best in
                 _ = parallelism.map((0..<partitions).map { $0..<($0 + 1) }) { part in
-                    group(partition: part.lowerBound, of: partitions, view: view, objectsHeader: objectsHeader, forms: forms,
-                          referenceCounts: referenceCounts, sharedObjects: sharedObjects, hashes: hashes, leader: leader, best: best)
+                    group(partition: part.lowerBound, of: partitions, scalars: scalars, view: view, objectsHeader: objectsHeader,
+                          forms: forms, referenceCounts: referenceCounts, sharedObjects: sharedObjects, leader: leader, best: best)
                 }
             }
         }
         var flags = [Bool](repeating: false, count: count)
-        for uid in 1..<max(count, 1) {
-            flags[uid] = leader[uid] >= 0 ? best[Int(leader[uid])] != Int32(uid) : referenceCounts[uid] >= 2
+        for uid in 1..<max(count, 1) where !forms[uid].isScalar {
+            flags[uid] = referenceCounts[uid] >= 2
+        }
+        for (index, uid) in scalars.uids.enumerated() {
+            flags[Int(uid)] = best[Int(leader[index])] != Int32(index)
         }
         return flags
     }
 
-    /// The value hash of every scalar entry (0 for others) into `hashes`, and −1 into every
-    /// entry of `leader` and `best`. An entry that is the same plist object as an earlier one
-    /// of its job takes that one's hash: otherwise many entries pointing at one long string
-    /// would cost entries × length.
-    private static func valueHashes(
-        view: BinaryPlistView, objectsHeader: PlistObjectHeader, forms: [ObjectForm], sharedObjects: Bitmap, parallelism: Parallelism,
-        into hashes: UnsafeMutableBufferPointer<UInt64>, resetting leader: UnsafeMutableBufferPointer<Int32>, _ best: UnsafeMutableBufferPointer<Int32>
-    ) {
-        _ = parallelism.map(parallelism.chunks(of: forms.count)) { range in
-            var hashedAt = ScalarTable()
-            for uid in range {
-                leader[uid] = -1
-                best[uid] = -1
-                hashes[uid] = 0
-                guard forms[uid].isScalar else { continue }
-                let ref = view.childRef(objectsHeader, uid)
-                // An object with one referrer belongs to this entry alone: not looked up.
-                guard sharedObjects.contains(ref) else {
-                    hashes[uid] = valueHash(view, ref, forms[uid])
-                    continue
-                }
-                if let earlier = hashedAt.find(tag: 2, bits: UInt64(ref)).map(Int.init), forms[earlier] == forms[uid] {
-                    hashes[uid] = hashes[earlier]
-                } else {
-                    hashes[uid] = valueHash(view, ref, forms[uid])
-                    hashedAt.insert(tag: 2, bits: UInt64(ref), value: UInt32(uid))
-                }
+    /// The scalar entries of `range` with their value hashes. An entry that is the same
+    /// plist object as an earlier one of the range takes that one's hash: otherwise many
+    /// entries pointing at one long string would cost entries × length.
+    private static func hashed(
+        _ range: Range<Int>, view: BinaryPlistView, objectsHeader: PlistObjectHeader, forms: [ObjectForm], sharedObjects: Bitmap
+    ) -> Scalars {
+        var part = Scalars()
+        var hashedAt = ScalarTable()
+        for uid in range where forms[uid].isScalar {
+            let ref = view.childRef(objectsHeader, uid)
+            var hash: UInt64
+            // An object with one referrer belongs to this entry alone: not looked up.
+            if !sharedObjects.contains(ref) {
+                hash = valueHash(view, ref, forms[uid])
+            } else if let earlier = hashedAt.find(tag: 2, bits: UInt64(ref)).map(Int.init), forms[Int(part.uids[earlier])] == forms[uid] {
+                hash = part.hashes[earlier]
+            } else {
+                hash = valueHash(view, ref, forms[uid])
+                hashedAt.insert(tag: 2, bits: UInt64(ref), value: UInt32(part.uids.count))
             }
+            part.uids.append(Int32(uid))
+            part.hashes.append(hash)
         }
+        return part
     }
 
-    /// Groups the scalar entries whose hash falls in `partition`, found by hash then
-    /// confirmed by equality. Entries that are the same plist object share a group without
-    /// comparing values again (tag 2, keyed by plist object).
+    /// Groups the scalars whose hash falls in `partition`, found by hash then confirmed by
+    /// equality. Scalars that are the same plist object share a group without comparing
+    /// values again (tag 2, keyed by plist object).
     private static func group(
-        partition: Int, of partitions: Int, view: BinaryPlistView, objectsHeader: PlistObjectHeader, forms: [ObjectForm],
-        referenceCounts: [UInt32], sharedObjects: Bitmap, hashes: [UInt64],
-        leader: UnsafeMutableBufferPointer<Int32>, best: UnsafeMutableBufferPointer<Int32>
+        partition: Int, of partitions: Int, scalars: Scalars, view: BinaryPlistView, objectsHeader: PlistObjectHeader, forms: [ObjectForm],
+        referenceCounts: [UInt32], sharedObjects: Bitmap, leader: UnsafeMutableBufferPointer<Int32>, best: UnsafeMutableBufferPointer<Int32>
     ) {
         var leaderByHash = ScalarTable()
         var collisions: [UInt64: [Int32]] = [:]
-        for uid in 1..<Swift.max(forms.count, 1) {
-            let form = forms[uid]
-            guard form.isScalar, partitions == 1 || Int(hashes[uid] % UInt64(partitions)) == partition else { continue }
-            let ref = view.childRef(objectsHeader, uid)
+        func uid(_ index: Int32) -> Int { Int(scalars.uids[Int(index)]) }
+        for index in scalars.uids.indices {
+            let hash = scalars.hashes[index]
+            guard partitions == 1 || Int(hash % UInt64(partitions)) == partition else { continue }
+            let entry = Int(scalars.uids[index])
+            let form = forms[entry]
+            let ref = view.childRef(objectsHeader, entry)
             let shared = sharedObjects.contains(ref)
             let knownGroup = shared ? leaderByHash.find(tag: 2, bits: UInt64(ref)).map(Int32.init) : nil
-            if let known = knownGroup, forms[Int(known)] == form {
-                leader[uid] = known
-                if referenceCounts[uid] > referenceCounts[Int(best[Int(known)])] { best[Int(known)] = Int32(uid) }
+            if let known = knownGroup, forms[uid(known)] == form {
+                leader[index] = known
+                if referenceCounts[entry] > referenceCounts[uid(best[Int(known)])] { best[Int(known)] = Int32(index) }
                 continue
             }
-            let hash = hashes[uid]
             var found: Int32 = -1
             if let first = leaderByHash.find(tag: 1, bits: hash).map(Int32.init) {
-                let firstRef = view.childRef(objectsHeader, Int(first))
-                if forms[Int(first)] == form && equal(view, firstRef, ref, form) {
+                if forms[uid(first)] == form && equal(view, view.childRef(objectsHeader, uid(first)), ref, form) {
                     found = first
                 } else {
                     for other in collisions[hash, default: []]
-                    where forms[Int(other)] == form && equal(view, view.childRef(objectsHeader, Int(other)), ref, form) {
+                    where forms[uid(other)] == form && equal(view, view.childRef(objectsHeader, uid(other)), ref, form) {
                         found = other
                         break
                     }
-                    if found < 0 { collisions[hash, default: []].append(Int32(uid)) }
+                    if found < 0 { collisions[hash, default: []].append(Int32(index)) }
                 }
             } else {
-                leaderByHash.insert(tag: 1, bits: hash, value: UInt32(uid))
+                leaderByHash.insert(tag: 1, bits: hash, value: UInt32(index))
             }
-            let group = found >= 0 ? Int(found) : uid
-            leader[uid] = Int32(group)
+            let group = found >= 0 ? Int(found) : index
+            leader[index] = Int32(group)
             if shared && knownGroup == nil { leaderByHash.insert(tag: 2, bits: UInt64(ref), value: UInt32(group)) }
-            if best[group] < 0 || referenceCounts[uid] > referenceCounts[Int(best[group])] {
-                best[group] = Int32(uid)
+            if best[group] < 0 || referenceCounts[entry] > referenceCounts[uid(best[group])] {
+                best[group] = Int32(index)
             }
         }
     }
