@@ -14,6 +14,13 @@ struct ArchiveTool: ParsableCommand {
         commandName: "archive-tool",
         abstract: "Convert NSKeyedArchiver archives (binary or XML plists) to JSON and back.",
         subcommands: [Decode.self, Encode.self, Compare.self, Depth.self])
+
+    /// A large input re-executes the tool for huge pages first (`HugePages`), before any
+    /// argument parsing.
+    static func main() {
+        HugePages.reexecIfWorthIt(arguments: CommandLine.arguments)
+        main(Array(CommandLine.arguments.dropFirst()))
+    }
 }
 
 /// Options shared by the subcommands.
@@ -58,7 +65,6 @@ struct Decode: ParsableCommand {
     @OptionGroup var stack: StackOptions
 
     func run() throws {
-        HugePages.reexecIfWorthIt(forInput: file)
         let input = try readInput(file)
         let (view, pretty, stackSize, stack) = (raw ? ArchiveView.raw : .readable, pretty, stack.bytes, stack)
         // The conversion thread hands the JSON over in pieces; this thread writes them out
@@ -108,7 +114,6 @@ struct Encode: ParsableCommand {
 
     /// The encoder does not recurse: any depth the JSON parser accepts encodes on any stack.
     func run() throws {
-        HugePages.reexecIfWorthIt(forInput: file)
         let input = try readInput(file)
         let document = try reportingErrors { () throws(CodecError) -> JSONDocument in try JSONDocument(parsing: input) }
         guard !xml, input.count >= Encode.streamingThreshold else {
