@@ -22,12 +22,25 @@ struct ByteStringTable {
             hash ^= hash >> 31
             index += 8
         }
+        // The last 0–7 bytes: as the text's last eight (overlapping words already mixed in; the
+        // length is in the seed) or, in a shorter text, as one load of 4, 2 and 1 bytes each.
         var tail: UInt64 = 0
-        var shift: UInt64 = 0
-        while index < count {
-            tail |= UInt64(raw.load(fromByteOffset: index, as: UInt8.self)) &<< shift
-            shift += 8
-            index += 1
+        let rest = count - index
+        if rest > 0 && count >= 8 {
+            tail = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self))
+        } else if rest > 0 {
+            var shift: UInt64 = 0
+            if rest & 4 != 0 {
+                tail = UInt64(UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: index, as: UInt32.self)))
+                index += 4
+                shift = 32
+            }
+            if rest & 2 != 0 {
+                tail |= UInt64(UInt16(littleEndian: raw.loadUnaligned(fromByteOffset: index, as: UInt16.self))) &<< shift
+                index += 2
+                shift += 16
+            }
+            if rest & 1 != 0 { tail |= UInt64(raw.load(fromByteOffset: index, as: UInt8.self)) &<< shift }
         }
         hash = (hash ^ tail) &* 0x94D0_49BB_1331_11EB
         hash ^= hash >> 29
