@@ -1,9 +1,9 @@
 /// Classifies the `$objects` entries of one range of UIDs, as one job of `ArchiveAnalysis`:
 /// each entry's readable form, its class, its collection lists, and the references it makes.
 ///
-/// Jobs over disjoint ranges may run at once. Each writes `forms`, `classOf` and `lists`
-/// at the UIDs of its own range only, and counts references (which may point anywhere) in
-/// its own `counts`; `ArchiveAnalysis` sums the counts and merges the classes afterwards,
+/// Jobs over disjoint ranges may run at once. Each writes the shared `Tables` at the UIDs
+/// of its own range only, and counts references (which may point anywhere) in its own
+/// `counts`; `ArchiveAnalysis` sums the counts and merges the classes afterwards,
 /// in range order. A job stops at the first error of its range, which is the error a
 /// serial pass would meet first there.
 struct ObjectClassifier {
@@ -306,7 +306,7 @@ struct ObjectClassifier {
                 guard own.count == 2, isUIDArray(keysRef), isUIDArray(valuesRef) else { return .generic }
                 lists[uid] = UInt64(keysRef) << 32 | UInt64(valuesRef)
                 // The string-key form is decided after scalar identities are known (see
-                // `ScalarIdentity.refineDictionaries`); pairs are always correct.
+                // `ArchiveAnalysis.refineDictionaries`); pairs are always correct.
                 return .pairDictionary
             }
             return .generic

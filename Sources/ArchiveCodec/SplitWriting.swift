@@ -40,8 +40,9 @@ extension KeyedArchive {
     /// `writeJSON(view:pretty:to:)` following `plan`: when it has a cut, two writers run as
     /// two jobs of `parallelism` (each recursing up to `plan.depth`, so `run` must give
     /// them stacks as large as the caller's). The first writes up to the cut into `sink`
-    /// (from job 0's thread); the second writes the rest into memory, handed to `sink` once
-    /// the first is done. The text is the same as one writer's.
+    /// (from whichever thread runs job 0, so `sink` must accept calls from any thread); the
+    /// second writes the rest into memory, handed to `sink` once the first is done. The text
+    /// is the same as one writer's.
     public func writeJSON(view: ArchiveView, pretty: Bool, plan: WritePlan, parallelism: Parallelism, to sink: @escaping (UnsafeBufferPointer<UInt8>) -> Void) throws(CodecError) {
         guard let cut = plan.cut, view == .readable, !pretty else {
             _ = try render(view: view, pretty: pretty, sink: sink)
