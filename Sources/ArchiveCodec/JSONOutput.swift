@@ -521,27 +521,9 @@ struct JSONOutput {
         append(UInt8(ascii: "\""))
     }
 
-    /// A scalar of U+0080 or above as UTF-8.
     private mutating func appendScalar(_ scalar: UInt32) {
         if capacity - count < 4 { grow(toHold: 4) }
-        let at = base + count
-        switch scalar {
-        case ..<0x800:
-            at[0] = UInt8(0xC0 | (scalar >> 6))
-            at[1] = UInt8(0x80 | (scalar & 0x3F))
-            count += 2
-        case ..<0x10000:
-            at[0] = UInt8(0xE0 | (scalar >> 12))
-            at[1] = UInt8(0x80 | ((scalar >> 6) & 0x3F))
-            at[2] = UInt8(0x80 | (scalar & 0x3F))
-            count += 3
-        default:
-            at[0] = UInt8(0xF0 | (scalar >> 18))
-            at[1] = UInt8(0x80 | ((scalar >> 12) & 0x3F))
-            at[2] = UInt8(0x80 | ((scalar >> 6) & 0x3F))
-            at[3] = UInt8(0x80 | (scalar & 0x3F))
-            count += 4
-        }
+        count += UTF8Encoding.write(scalar: scalar, to: base + count)
     }
 }
 

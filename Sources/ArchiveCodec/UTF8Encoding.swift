@@ -1,22 +1,35 @@
 /// UTF-8 encoding and validation shared by the readers and writers.
 enum UTF8Encoding {
+    /// Writes `scalar` (at most U+10FFFF) as UTF-8 at `out`, which has room for four
+    /// bytes; returns how many it wrote.
     @inline(__always)
-    static func append(scalar: UInt32, to bytes: inout [UInt8]) {
+    static func write(scalar: UInt32, to out: UnsafeMutablePointer<UInt8>) -> Int {
         switch scalar {
         case ..<0x80:
-            bytes.append(UInt8(scalar))
+            out[0] = UInt8(scalar)
+            return 1
         case ..<0x800:
-            bytes.append(UInt8(0xC0 | (scalar >> 6)))
-            bytes.append(UInt8(0x80 | (scalar & 0x3F)))
+            out[0] = UInt8(0xC0 | (scalar >> 6))
+            out[1] = UInt8(0x80 | (scalar & 0x3F))
+            return 2
         case ..<0x10000:
-            bytes.append(UInt8(0xE0 | (scalar >> 12)))
-            bytes.append(UInt8(0x80 | ((scalar >> 6) & 0x3F)))
-            bytes.append(UInt8(0x80 | (scalar & 0x3F)))
+            out[0] = UInt8(0xE0 | (scalar >> 12))
+            out[1] = UInt8(0x80 | ((scalar >> 6) & 0x3F))
+            out[2] = UInt8(0x80 | (scalar & 0x3F))
+            return 3
         default:
-            bytes.append(UInt8(0xF0 | (scalar >> 18)))
-            bytes.append(UInt8(0x80 | ((scalar >> 12) & 0x3F)))
-            bytes.append(UInt8(0x80 | ((scalar >> 6) & 0x3F)))
-            bytes.append(UInt8(0x80 | (scalar & 0x3F)))
+            out[0] = UInt8(0xF0 | (scalar >> 18))
+            out[1] = UInt8(0x80 | ((scalar >> 12) & 0x3F))
+            out[2] = UInt8(0x80 | ((scalar >> 6) & 0x3F))
+            out[3] = UInt8(0x80 | (scalar & 0x3F))
+            return 4
+        }
+    }
+
+    static func append(scalar: UInt32, to bytes: inout [UInt8]) {
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 4) { buffer in
+            let count = write(scalar: scalar, to: buffer.baseAddress!)
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[..<count]))
         }
     }
 

@@ -53,23 +53,8 @@ final class AnalysisInRangesTests: XCTestCase {
     /// references that cross ranges; every Foundation form.
     func testRandomGraphsClassifyAlikeInRanges() throws {
         var generator = SystemRandomNumberGenerator()
-        let classes = ["A", "B", "C", "D"]
         for round in 0..<30 {
-            let count = Int.random(in: 1...40, using: &generator)
-            var entries: [Entry] = []
-            for index in 0..<count {
-                let links = randomLinks(most: 4, count: count, using: &generator)
-                let uids = nonNilValues(links)
-                switch Int.random(in: 0..<7, using: &generator) {
-                case 0: entries.append(.object(classes[Int.random(in: 0..<classes.count, using: &generator)], links))
-                case 1: entries.append(.object("NSArray", [("NS.objects", .array(uids))]))
-                case 2: entries.append(.object("NSDictionary", [("NS.keys", .array(uids)), ("NS.objects", .array(uids))]))
-                case 3: entries.append(.object("NSMutableString", [("NS.string", .string("s\(index % 3)"))]))
-                case 4: entries.append(.string("text \(index % 4)"))
-                case 5: entries.append(.int(Int64(index % 5)))
-                default: entries.append(.array(uids))
-                }
-            }
+            let entries = randomGraph(count: Int.random(in: 1...40, using: &generator), using: &generator)
             try assertClassifiedAlike(try buildArchive(entries), "random graph \(round)")
         }
     }

@@ -90,6 +90,28 @@ func nonNilValues(_ links: [(String, Value)]) -> [Value] {
     links.map(\.1).filter { if case .uid(let target) = $0 { return target > 0 } else { return true } }
 }
 
+/// A random object graph of `count` entries (cycles, sharing, nil links) mixing every kind
+/// the tests need: instances of a few classes, NSArray, NSDictionary, NSMutableString,
+/// instances holding inline arrays of UIDs, plain strings and numbers (equal values in
+/// distinct entries), and raw arrays.
+func randomGraph(count: Int, using generator: inout some RandomNumberGenerator) -> [Entry] {
+    let classes = ["N", "A", "B", "C"]
+    return (0..<count).map { index in
+        let links = randomLinks(most: 4, count: count, using: &generator)
+        let uids = nonNilValues(links)
+        switch Int.random(in: 0..<8, using: &generator) {
+        case 0: return .object(classes[Int.random(in: 0..<classes.count, using: &generator)], links)
+        case 1: return .object("NSArray", [("NS.objects", .array(uids))])
+        case 2: return .object("N", [("inline", .array(links.map(\.1)))])
+        case 3: return .object("NSDictionary", [("NS.keys", .array(uids)), ("NS.objects", .array(uids))])
+        case 4: return .object("NSMutableString", [("NS.string", .string("s\(index % 3)"))])
+        case 5: return .string("text \(index % 4)")
+        case 6: return .int(Int64(index % 5))
+        default: return .array(uids)
+        }
+    }
+}
+
 /// A linked list of `depth` Node objects; `cyclic` points the last back at the first.
 func chainArchive(depth: Int, cyclic: Bool = false) throws -> [UInt8] {
     var entries: [Entry] = []

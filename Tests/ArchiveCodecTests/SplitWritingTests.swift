@@ -69,18 +69,7 @@ final class SplitWritingTests: XCTestCase {
     func testEveryCutOfRandomGraphs() throws {
         var generator = SystemRandomNumberGenerator()
         for round in 0..<40 {
-            let count = Int.random(in: 1...30, using: &generator)
-            var entries: [Entry] = []
-            for _ in 0..<count {
-                let links = randomLinks(most: 4, count: count, using: &generator)
-                let uids = nonNilValues(links)
-                switch Int.random(in: 0..<4, using: &generator) {
-                case 0: entries.append(.object("N", links))
-                case 1: entries.append(.object("NSArray", [("NS.objects", .array(uids))]))
-                case 2: entries.append(.object("N", [("inline", .array(links.map(\.1)))]))
-                default: entries.append(.array(uids))
-                }
-            }
+            let entries = randomGraph(count: Int.random(in: 1...30, using: &generator), using: &generator)
             try assertEveryCutMatches(try buildArchive(entries), name: "random graph \(round)")
         }
     }
