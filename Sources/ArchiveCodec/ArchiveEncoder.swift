@@ -361,8 +361,8 @@ struct ArchiveEncoder<Tree: PlistBuilding> {
     /// An NSDictionary instance from the (key UID, value UID) pairs on `scratch` from `start`.
     private mutating func fillKeysAndObjects(_ uid: Int, meta: ObjectMeta, pairsFrom start: Int) throws(CodecError) {
         let (lists, count) = splitPairs(from: start)
-        let keys = try tree.array(scratch[lists..<(lists + count)])
-        let values = try tree.array(scratch[(lists + count)...])
+        let keys = try Self.array(&tree, of: &scratch, lists..<(lists + count))
+        let values = try Self.array(&tree, of: &scratch, (lists + count)..<scratch.count)
         scratch.removeSubrange(start...)
         scratch.append(try tree.string(static: "NS.keys"))
         scratch.append(keys)
@@ -430,7 +430,7 @@ struct ArchiveEncoder<Tree: PlistBuilding> {
         while let element = document.nextElement(&cursor) {
             scratch.append(try tree.uid(UInt64(encodeObject(element))))
         }
-        let built = try tree.array(scratch[start...])
+        let built = try Self.array(&tree, of: &scratch, start..<scratch.count)
         scratch.removeSubrange(start...)
         return built
     }
@@ -572,8 +572,23 @@ struct ArchiveEncoder<Tree: PlistBuilding> {
         scratch.append(classKey)
         scratch.append(try tree.uid(UInt64(classUID)))
         let (lists, total) = splitPairs(from: start)
-        objects[uid] = try tree.dict(keys: scratch[lists..<(lists + total)], values: scratch[(lists + total)...])
+        objects[uid] = try Self.dict(&tree, of: &scratch, keys: lists..<(lists + total), values: (lists + total)..<scratch.count)
         scratch.removeSubrange(start...)
+    }
+
+    /// A plist array of the references in `range` of `scratch`. Both come in as `inout`, so
+    /// neither is copied: a slice of `scratch` handed to `tree` would retain its buffer.
+    private static func array(_ tree: inout Tree, of scratch: inout [UInt32], _ range: Range<Int>) throws(CodecError) -> UInt32 {
+        try scratch.withUnsafeBufferPointer { (all) throws(CodecError) -> UInt32 in
+            try tree.array(UnsafeBufferPointer(rebasing: all[range]))
+        }
+    }
+
+    /// A plist dictionary of the key and value references in two ranges of `scratch`.
+    private static func dict(_ tree: inout Tree, of scratch: inout [UInt32], keys: Range<Int>, values: Range<Int>) throws(CodecError) -> UInt32 {
+        try scratch.withUnsafeBufferPointer { (all) throws(CodecError) -> UInt32 in
+            try tree.dict(keys: UnsafeBufferPointer(rebasing: all[keys]), values: UnsafeBufferPointer(rebasing: all[values]))
+        }
     }
 
     /// Appends, after the (key, value) pairs on `scratch` from `start`, all their keys and
@@ -632,18 +647,30 @@ struct ArchiveEncoder<Tree: PlistBuilding> {
 
     /// The plist string of string `value`, interned straight from the document's text.
     private mutating func stringValue(_ value: Value) throws(CodecError) -> UInt32 {
-        try document.withString(value) { (text) throws(CodecError) -> UInt32 in try tree.string(text) }
+        try Self.intern(document, value, into: &tree, asDataKey: false)
     }
 
     /// The plist string of data key `key`: `$$name` stands for `$name`; a key with a single
     /// leading `$` belongs to the mapping and is refused here.
     private mutating func dataKeyString(_ key: Value) throws(CodecError) -> UInt32 {
-        try document.withString(key) { (text) throws(CodecError) -> UInt32 in
-            let escaped = text.first == UInt8(ascii: "$")
-            guard !escaped || (text.count > 1 && text[1] == UInt8(ascii: "$")) else {
-                throw fail("key \(String(decoding: text, as: UTF8.self)) starts with $; write a data key that starts with $ as $$", at: key)
-            }
-            return try tree.string(UnsafeBufferPointer(rebasing: text[(escaped ? 1 : 0)...]))
+        let string = try Self.intern(document, key, into: &tree, asDataKey: true)
+        guard string != Self.refusedKey else {
+            let text = document.stringValue(key)
+            throw fail("key \(text) starts with $; write a data key that starts with $ as $$", at: key)
+        }
+        return string
+    }
+
+    private static var refusedKey: UInt32 { .max }
+
+    /// Interns the text of string `value` into `tree`; as a data key, without its escaping `$`
+    /// (`refusedKey` for a key with a single leading `$`). Static, so that the closure holds
+    /// `tree` alone: one that captured the encoder would copy the document (three retains).
+    private static func intern(_ document: JSONDocument, _ value: Value, into tree: inout Tree, asDataKey: Bool) throws(CodecError) -> UInt32 {
+        try document.withString(value) { (text) throws(CodecError) -> UInt32 in
+            guard asDataKey, text.first == UInt8(ascii: "$") else { return try tree.string(text) }
+            guard text.count > 1 && text[1] == UInt8(ascii: "$") else { return refusedKey }
+            return try tree.string(UnsafeBufferPointer(rebasing: text[1...]))
         }
     }
 

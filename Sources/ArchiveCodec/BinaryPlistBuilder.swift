@@ -30,6 +30,8 @@ struct BinaryPlistBuilder: PlistBuilding {
     private var interned: [(object: UInt32, position: UInt32)] = []
     /// The bytes of every interned object, when `out` does not keep them.
     private var kept: [UInt8] = []
+    /// Short ASCII strings met lately, found without hashing.
+    private var recentStrings = ShortStringCache()
     private var scalars = ScalarTable()
     private var falseObject = UInt32.max
     private var trueObject = UInt32.max
@@ -94,7 +96,13 @@ struct BinaryPlistBuilder: PlistBuilding {
     // MARK: Strings and data
 
     mutating func string(_ utf8: UnsafeBufferPointer<UInt8>) throws(CodecError) -> UInt32 {
-        if BinaryPlistWriter.isASCII(utf8) { return try intern(utf8, high: 0x50, count: utf8.count) }
+        // The cache holds ASCII strings only, so a text found there is ASCII.
+        if let object = recentStrings.object(for: utf8) { return object }
+        if BinaryPlistWriter.isASCII(utf8) {
+            let object = try intern(utf8, high: 0x50, count: utf8.count)
+            recentStrings.keep(utf8, object: object)
+            return object
+        }
         utf16.removeAll(keepingCapacity: true)
         BinaryPlistWriter.appendUTF16BigEndian(utf8, to: &utf16)
         var units: [UInt8] = []

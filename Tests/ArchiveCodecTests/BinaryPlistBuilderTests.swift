@@ -51,6 +51,59 @@ final class BinaryPlistBuilderTests: XCTestCase {
         XCTAssertEqual(widths, [1, 2, 4], "the counts must cross both boundaries")
     }
 
+    /// Strings through the short-string cache: every length it keeps (0-32 bytes) and the
+    /// first it does not, texts that differ in one byte at any position or only in length
+    /// (zero padding, sharing a slot), enough of them (3,000) that slots are taken over, non-ASCII texts of
+    /// the same lengths, and data with the same bytes. Asked again in another order, each
+    /// gives its first object; distinct texts never share one; data never takes a string's.
+    func testShortStringCacheNeverConflatesTexts() throws {
+        var texts: [[UInt8]] = [[]]
+        for length in 1...33 {
+            let base = (0..<length).map { UInt8(ascii: "a") + UInt8($0 % 26) }
+            texts.append(base)
+            texts.append(base + [0])  // a zero byte looks like padding
+            for position in stride(from: 0, to: length, by: 3) {
+                var changed = base
+                changed[position] ^= 1
+                texts.append(changed)
+            }
+            texts.append(Array(String(repeating: "é", count: (length + 1) / 2).utf8))
+        }
+        for number in 0..<3_000 { texts.append(Array("key\(number)".utf8)) }
+        var seen = Set<[UInt8]>()
+        texts = texts.filter { seen.insert($0).inserted }
+        var builder = BinaryPlistBuilder()
+        var objects: [UInt32] = []
+        for text in texts { objects.append(try text.withUnsafeBufferPointer { try builder.string($0) }) }
+        XCTAssertEqual(Set(objects).count, texts.count, "distinct texts share an object")
+        var generator = SystemRandomNumberGenerator()
+        for index in texts.indices.shuffled(using: &generator) {
+            let again = try texts[index].withUnsafeBufferPointer { try builder.string($0) }
+            XCTAssertEqual(again, objects[index], "text \(texts[index]) changed object")
+        }
+        // Texts that differ only in trailing zero bytes have the same padded words: pairs of
+        // them that take the same slot, asked right after each other, show that the length
+        // is compared.
+        var pairs = 0
+        for number in 0..<20_000 where pairs < 20 {
+            let text = Array("p\(number)".utf8)
+            let slot = text.withUnsafeBufferPointer { ShortStringCache.slot(of: $0) }
+            for zeros in 1...8 {
+                let padded = text + [UInt8](repeating: 0, count: zeros)
+                guard padded.withUnsafeBufferPointer({ ShortStringCache.slot(of: $0) }) == slot else { continue }
+                pairs += 1
+                let first = try text.withUnsafeBufferPointer { try builder.string($0) }
+                XCTAssertNotEqual(try padded.withUnsafeBufferPointer { try builder.string($0) }, first)
+                XCTAssertEqual(try text.withUnsafeBufferPointer { try builder.string($0) }, first, "\(text)")
+            }
+        }
+        XCTAssertGreaterThanOrEqual(pairs, 20, "too few texts that share a slot were found")
+        for index in texts.indices where texts[index].count <= ShortStringCache.longest {
+            let data = try texts[index].withUnsafeBufferPointer { try builder.data($0) }
+            XCTAssertFalse(objects.contains(data), "data took a string's object")
+        }
+    }
+
     func testStringsAndDataAreInternedByEncodingAndKind() throws {
         // "é" twice and "日本" twice are one UTF-16 object each; "abc" as a string and as
         // data are two objects; "abc" and "abd" differ in the last byte only.
