@@ -73,6 +73,13 @@ public struct JSONDocument: Sendable {
     /// Every member whose key is `notedKey`, as (object, value), in document order.
     let notedMembers: [(object: Value, value: Value)]
 
+    /// Per container, for objects: how many of its first members hold every key that starts
+    /// with a single `$` (the archive mapping's keys, which `meta(of:)` reads), so that no
+    /// member after them need be looked at; `unboundedSpan` when that is so many or more.
+    /// An archive's objects put those keys first: the span is 1 or 2 for most.
+    let mappingKeySpans: [UInt8]
+    static let unboundedSpan = 255
+
     /// The key the parser lists members of: the archive mapping finds every `$id` before it
     /// encodes anything, and this saves it a pass over the whole document.
     static let notedKey: StaticString = "$id"
@@ -90,6 +97,7 @@ public struct JSONDocument: Sendable {
         depth = index.depth
         valueCount = index.valueCount
         notedMembers = index.noted
+        mappingKeySpans = index.mappingKeySpans
     }
 
     // MARK: Values

@@ -12,6 +12,8 @@ struct JSONParser {
         var depth = 0
         var valueCount = 0
         var noted: [(object: Value, value: Value)] = []
+        /// Per container: see `JSONDocument.mappingKeySpans`.
+        var mappingKeySpans: [UInt8] = []
     }
 
     private let source: UnsafeBufferPointer<UInt8>
@@ -61,6 +63,7 @@ struct JSONParser {
         // A container takes at least two bytes; typical documents hold one per 30 or more.
         // Reserved pages cost no memory until written.
         index.containers.reserveCapacity(min(source.count / 32 + 16, 1 << 26))
+        index.mappingKeySpans.reserveCapacity(min(source.count / 32 + 16, 1 << 26))
         skipWhitespace()
         guard position < source.count else { throw fail("empty JSON document") }
         // Parse one value per turn; after it, consume separators and closers.
@@ -73,6 +76,10 @@ struct JSONParser {
                 }
                 try readKey()
                 if keyEquals(keys.count - 1, notedKey) { noting = Value(offset: open.start, payload: UInt32(open.container)) }
+                if isMappingKey(keys.count - 1) {
+                    let span = Int(index.containers[open.container].count) + 1
+                    index.mappingKeySpans[open.container] = UInt8(min(span, JSONDocument.unboundedSpan))
+                }
                 skipWhitespace()
                 guard position < source.count, source[position] == UInt8(ascii: ":") else {
                     throw fail("expected ':' after an object key")
@@ -90,6 +97,7 @@ struct JSONParser {
                 }
                 let container = index.containers.count
                 index.containers.append(JSONDocument.Container(end: 0, count: 0, descendants: 0))
+                index.mappingKeySpans.append(0)
                 note(Value(offset: UInt32(position), payload: UInt32(container)))
                 stack.append(Open(container: container, start: UInt32(position), isObject: isObject, firstKey: keys.count, firstKeyText: keyText.count))
                 index.depth = max(index.depth, stack.count)
@@ -207,6 +215,16 @@ struct JSONParser {
         guard Int(key.count) == literal.utf8CodeUnitCount else { return false }
         let source = source
         return keyText.withUnsafeBufferPointer { JSONText.text(Self.text(of: key, source: source, scratch: $0), equals: literal) }
+    }
+
+    /// Whether `keys[index]` starts with one `$` (not `$$`): a key of the archive mapping.
+    private func isMappingKey(_ index: Int) -> Bool {
+        let key = keys[index]
+        let source = source
+        return keyText.withUnsafeBufferPointer { scratch in
+            let text = Self.text(of: key, source: source, scratch: scratch)
+            return text.first == UInt8(ascii: "$") && !(text.count > 1 && text[1] == UInt8(ascii: "$"))
+        }
     }
 
     private static func same(_ first: UnsafeBufferPointer<UInt8>, _ second: UnsafeBufferPointer<UInt8>) -> Bool {

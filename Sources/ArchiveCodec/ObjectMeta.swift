@@ -11,8 +11,6 @@ struct ObjectMeta {
     var chainGiven = false
     var hints: Value?
     var wrapper: (kind: ValueWrapper, value: Value)?
-    /// Members that are data keys (plain, or `$$`-escaped).
-    var dataKeyCount = 0
 }
 
 /// The value wrappers of the mapping; an object holds at most one.
@@ -81,16 +79,19 @@ extension JSONDocument {
         }
     }
 
-    /// Reads and checks the `$` keys of object `object`.
+    /// Reads and checks the `$` keys of object `object`. Only the members up to the last
+    /// such key are walked (`mappingKeySpans`); the rest are data keys.
     func meta(of object: Value) throws(CodecError) -> ObjectMeta {
         var meta = ObjectMeta()
         let memberCount = count(object)
+        let span = Int(mappingKeySpans[object.container])
+        var unread = span == Self.unboundedSpan ? memberCount : span
+        var mappingKeys = 0
         var cursor = children(of: object)  // members are walked in place
-        while let (key, value) = nextMember(&cursor) {
-            if isDataKey(key) {
-                meta.dataKeyCount += 1
-                continue
-            }
+        while unread > 0, let (key, value) = nextMember(&cursor) {
+            unread -= 1
+            if isDataKey(key) { continue }
+            mappingKeys += 1
             switch metaKey(key) {
             case .id:
                 try checkID(value)
@@ -120,7 +121,7 @@ extension JSONDocument {
                 throw invalid("unknown key \(stringValue(key)); a data key that starts with $ is written with $$", at: key)
             }
         }
-        if let wrapper = meta.wrapper, meta.dataKeyCount > 0 {
+        if let wrapper = meta.wrapper, memberCount > mappingKeys {
             throw invalid("\(wrapper.kind.name) objects hold no data keys", at: object)
         }
         return meta

@@ -23,6 +23,30 @@ final class JSONDocumentTests: XCTestCase {
         }
     }
 
+    /// `meta(of:)` reads an object's members only up to its last `$` key, as the parser
+    /// counted them (past 254 members it reads them all): a mapping key at any position,
+    /// written with an escape or not, counts as if it came first, and one the mapping does
+    /// not know, or a wrapper beside data keys, is refused wherever it sits.
+    func testMappingKeysCountAtAnyPosition() throws {
+        let data = (0..<400).map { "\"d\($0)\":\($0)" }
+        func object(_ extra: String, at position: Int, count: Int = 400) -> String {
+            var members = Array(data[0..<count])
+            members.insert(extra, at: position)
+            return "{\"$top\":{\"root\":{" + members.joined(separator: ",") + "}}}"
+        }
+        let expected = try archive(object(#""$class":"Team""#, at: 0))
+        for position in [1, 2, 100, 253, 254, 255, 256, 399, 400] {
+            XCTAssertEqual(try archive(object(#""$class":"Team""#, at: position)), expected, "$class at \(position)")
+            XCTAssertEqual(try archive(object(#""\u0024class":"Team""#, at: position)), expected, "escaped $class at \(position)")
+            XCTAssertThrowsError(try archive(object(#""$clas":"Team""#, at: position)), "$clas at \(position)") { error in
+                XCTAssertTrue("\(error)".contains("unknown key $clas"), "\(error)")
+            }
+            XCTAssertThrowsError(try archive(object(#""$array":[]"#, at: position)), "$array at \(position)") { error in
+                XCTAssertTrue("\(error)".contains("hold no data keys"), "\(error)")
+            }
+        }
+    }
+
     func testScalarDocuments() throws {
         for json in ["5", " -12 ", "\"text\"", "\"t\\u00e9xt\"", "true", "false", "1.5", "18446744073709551615"] {
             let archive = try KeyedArchive(parsing: archive(json))
