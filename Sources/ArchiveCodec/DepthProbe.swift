@@ -59,7 +59,6 @@ struct DepthProbe {
         var references = 0
         var checkpoint: Checkpoint?
         var topIndex = 0
-        let objectsHeader = view.header(of: archive.objectsRef)
         let none = PlistObjectHeader(kind: .array, marker: 0, start: 0, count: 0)
 
         /// A UID reached in the walk: the frame the writer opens for it here, if any.

@@ -189,50 +189,13 @@ private func reportingErrors<T>(_ body: () throws(CodecError) -> T) throws -> T 
     }
 }
 
-private func readInput(_ path: String) throws -> [UInt8] {
-    let descriptor = path == "-" ? 0 : open(path, O_RDONLY)
-    guard descriptor >= 0 else {
-        writeAll("archive-tool: cannot open \(path): \(String(cString: strerror(errno)))\n", to: 2)
-        throw ExitCode(1)
-    }
-    defer { if descriptor != 0 { close(descriptor) } }
-    // Read straight into the array, growing it geometrically (sized up front for files).
-    var status = stat()
-    let expected = fstat(descriptor, &status) == 0 && (status.st_mode & S_IFMT) == S_IFREG ? Int(status.st_size) : 0
-    // The array's storage is filled by read(2) directly: no zero fill, no copy.
-    var capacity = max(expected + 1, 1 << 16)
-    var bytes: [UInt8] = []
-    var failure: Int32 = 0
-    while failure == 0 {
-        let previous = bytes
-        var finished = false
-        bytes = [UInt8](unsafeUninitializedCapacity: capacity) { buffer, length in
-            previous.withUnsafeBufferPointer { old in
-                if !old.isEmpty { buffer.baseAddress!.update(from: old.baseAddress!, count: old.count) }
-            }
-            length = previous.count
-            while length < capacity {
-                let count = read(descriptor, buffer.baseAddress! + length, capacity - length)
-                if count < 0 && errno == EINTR { continue }
-                if count < 0 { failure = errno; return }
-                if count == 0 { finished = true; return }
-                length += count
-            }
-        }
-        if finished { return bytes }
-        capacity *= 2
-    }
-    writeAll("archive-tool: cannot read \(path): \(String(cString: strerror(failure)))\n", to: 2)
-    throw ExitCode(1)
-}
-
 private func writeOutput(_ bytes: [UInt8]) throws {
     let output = StreamedOutput(descriptor: 1)
     output.write(bytes)
     try output.check()
 }
 
-private func writeAll(_ text: String, to descriptor: Int32) {
+func writeAll(_ text: String, to descriptor: Int32) {
     Array(text.utf8).withUnsafeBytes { _ = writeAll($0, to: descriptor) }
 }
 

@@ -63,6 +63,20 @@ final class ArchiveToolTests: XCTestCase {
         XCTAssertEqual(Array(try Data(contentsOf: decoded)), expected)
     }
 
+    /// A file of 4 MiB or more is read as two halves at once (one split at a page boundary,
+    /// the other half not a whole number of pages): the tool must see the same bytes as
+    /// from a pipe. (Under 8 MiB, encode's output is the in-memory archive.)
+    func testLargeFileReadInHalvesIsReadWhole() throws {
+        let source = try bigDocument(count: 120_001, tail: "\"odd\"")
+        let size = try XCTUnwrap(FileManager.default.attributesOfItem(atPath: source.path)[.size] as? Int)
+        XCTAssertTrue((4 << 20 ..< 8 << 20).contains(size) && size % 4096 != 0, "\(size)")
+        let archive = scratch.appendingPathComponent("halves.bin")
+        let result = try run(["encode", source.path], stdout: archive)
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let expected = try JSONDocument(parsing: Array(Data(contentsOf: source))).archive(format: .binary)
+        XCTAssertEqual(Array(try Data(contentsOf: archive)), expected)
+    }
+
     func testDecodeThenEncodeRoundTripsAFixture() throws {
         let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent("Fixtures/apple")

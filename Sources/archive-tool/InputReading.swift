@@ -1,0 +1,98 @@
+import ArgumentParser
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Reads a whole file, or stdin for `-`, into memory; exits with status 1 and a message if
+/// it cannot.
+///
+/// A regular file of at least `halvesMinimum` bytes is read by two threads at once, each
+/// half with `pread` into its part of one buffer, then to its end (it may have grown) as
+/// any input. The cost of reading here is mostly the kernel clearing pages the process
+/// touches for the first time, which each thread pays for the pages it fills: 50 MB took
+/// 28-46 ms on one thread and 19-22 ms on two on this project's VM, and in its slow phases
+/// clearing alone took 160 ms of a 520 ms decode (BENCHMARKS.md, "Reading the input").
+func readInput(_ path: String) throws -> [UInt8] {
+    let descriptor = path == "-" ? 0 : open(path, O_RDONLY)
+    guard descriptor >= 0 else {
+        writeAll("archive-tool: cannot open \(path): \(String(cString: strerror(errno)))\n", to: 2)
+        throw ExitCode(1)
+    }
+    defer { if descriptor != 0 { close(descriptor) } }
+    var status = stat()
+    let expected = fstat(descriptor, &status) == 0 && (status.st_mode & S_IFMT) == S_IFREG ? Int(status.st_size) : 0
+    // The array's storage is filled by read(2) directly: no zero fill, no copy. It grows
+    // geometrically (sized up front for files).
+    var capacity = max(expected + 1, 1 << 16)
+    var bytes: [UInt8] = []
+    var failure: Int32 = 0
+    while failure == 0 {
+        let previous = bytes
+        var finished = false
+        bytes = [UInt8](unsafeUninitializedCapacity: capacity) { buffer, length in
+            previous.withUnsafeBufferPointer { old in
+                if !old.isEmpty { buffer.baseAddress!.update(from: old.baseAddress!, count: old.count) }
+            }
+            length = previous.count
+            if length == 0 && expected >= halvesMinimum {
+                let read = readInHalves(descriptor, into: buffer.baseAddress!, count: expected)
+                length = read.length
+                failure = read.failure
+                if failure != 0 { return }
+                // The rest, if the file grew, comes from where the halves ended.
+                if lseek(descriptor, off_t(length), SEEK_SET) < 0 { failure = errno; return }
+            }
+            while length < capacity {
+                let count = read(descriptor, buffer.baseAddress! + length, capacity - length)
+                if count < 0 && errno == EINTR { continue }
+                if count < 0 { failure = errno; return }
+                if count == 0 { finished = true; return }
+                length += count
+            }
+        }
+        if finished { return bytes }
+        capacity *= 2
+    }
+    writeAll("archive-tool: cannot read \(path): \(String(cString: strerror(failure)))\n", to: 2)
+    throw ExitCode(1)
+}
+
+/// Files smaller than this are read by one thread: starting another costs more than it saves.
+private let halvesMinimum = 4 << 20
+
+/// Reads the first `count` bytes of the file into `base`, the second half on another thread.
+/// Returns how many bytes lie there in file order: fewer than `count` if the file shrank.
+private func readInHalves(_ descriptor: Int32, into base: UnsafeMutablePointer<UInt8>, count: Int) -> (length: Int, failure: Int32) {
+    let half = count / 2 & ~4095
+    let second = PartRead()
+    let thread = startThread(stackSize: 1 << 20) {
+        second.result = readFully(descriptor, into: base + half, count: count - half, at: half)
+    }
+    let first = readFully(descriptor, into: base, count: half, at: 0)
+    join(thread)
+    if first.failure != 0 { return (0, first.failure) }
+    if first.length < half { return (first.length, 0) }
+    if second.result.failure != 0 { return (0, second.result.failure) }
+    return (half + second.result.length, 0)
+}
+
+/// Up to `count` bytes from `offset`, fewer only at the end of the file.
+private func readFully(_ descriptor: Int32, into base: UnsafeMutablePointer<UInt8>, count: Int, at offset: Int) -> (length: Int, failure: Int32) {
+    var length = 0
+    while length < count {
+        let read = pread(descriptor, base + length, count - length, off_t(offset + length))
+        if read < 0 && errno == EINTR { continue }
+        if read < 0 { return (length, errno) }
+        if read == 0 { break }
+        length += read
+    }
+    return (length, 0)
+}
+
+/// The second half's result, written by its thread before it is joined.
+private final class PartRead: @unchecked Sendable {
+    var result: (length: Int, failure: Int32) = (0, 0)
+}
