@@ -61,8 +61,10 @@ struct ArchiveEncoder<Tree: PlistBuilding> {
     /// (0 = none yet: UID 0 is `$null`, never shared).
     private var unifiedUID: [UInt32] = []
     private var classUIDs: [ClassKey: Int] = [:]
-    /// Class entries with the usual chain and no hints, by their interned name string.
-    private var usualClassUIDs: [UInt32: Int] = [:]
+    /// Class entries with the usual chain and no hints, by their interned name string's
+    /// value index (0 = none yet: UID 0 is `$null`, never a class). Asked once per instance:
+    /// an array, where a dictionary lookup hashed the key each time.
+    private var usualClassUIDs: [UInt32] = []
     /// Objects whose UID is handed out and whose content is still to build (a wide array
     /// puts every element here at once, so entries are kept small: the common shapes carry
     /// what filling needs, others have their meta read again when filled).
@@ -613,11 +615,15 @@ struct ArchiveEncoder<Tree: PlistBuilding> {
             nameValue = try tree.string(static: defaultClass ?? "")
         }
         let usual = !meta.chainGiven && meta.hints == nil
-        if usual, let uid = usualClassUIDs[nameValue] { return uid }
+        let slot = Int(nameValue)
+        if usual, slot < usualClassUIDs.count, usualClassUIDs[slot] != 0 { return Int(usualClassUIDs[slot]) }
         let name = meta.className.map { document.stringValue($0) } ?? defaultClass?.description ?? ""
         let chain = meta.chainGiven ? meta.chain.map { document.stringList($0) } : FoundationClasses.defaultChain(for: name)
         let uid = try classEntry(name: name, chain: chain, hints: meta.hints.map { document.stringList($0) })
-        if usual { usualClassUIDs[nameValue] = uid }
+        if usual {
+            if slot >= usualClassUIDs.count { usualClassUIDs += repeatElement(0, count: slot + 1 - usualClassUIDs.count) }
+            usualClassUIDs[slot] = UInt32(truncatingIfNeeded: uid)
+        }
         return uid
     }
 
