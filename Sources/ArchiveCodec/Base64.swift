@@ -52,41 +52,57 @@ enum Base64 {
         }
     }
 
-    /// Decodes `text`, appending to `out`. Returns the offset of the first bad character,
-    /// or nil on success.
-    static func decode(_ text: UnsafeBufferPointer<UInt8>, into out: inout [UInt8]) -> Int? {
+    /// The bytes of `text`, or the offset of its first bad character.
+    static func decode(_ text: UnsafeBufferPointer<UInt8>) -> (bytes: [UInt8], bad: Int?) {
+        var bad: Int?
+        let bytes = [UInt8](unsafeUninitializedCapacity: text.count / 4 * 3) { buffer, count in
+            (count, bad) = decode(text, to: buffer.baseAddress)
+        }
+        return (bytes, bad)
+    }
+
+    /// Decodes `text` into `out`, which has room for `text.count / 4 * 3` bytes (nil only
+    /// when that is 0). Returns how many bytes it wrote and, on failure, the offset of the
+    /// first bad character.
+    static func decode(_ text: UnsafeBufferPointer<UInt8>, to out: UnsafeMutablePointer<UInt8>?) -> (count: Int, bad: Int?) {
         let count = text.count
-        guard count % 4 == 0 else { return count }
-        var padding = 0
-        if count > 0 && text[count - 1] == UInt8(ascii: "=") { padding += 1 }
-        if count > 1 && text[count - 2] == UInt8(ascii: "=") { padding += 1 }
-        out.reserveCapacity(out.count + count / 4 * 3)
-        return decodeTable.withUnsafeBufferPointer { table -> Int? in
+        guard count % 4 == 0 else { return (0, count) }
+        guard count > 0, let out else { return (0, nil) }
+        let padding = text[count - 1] != UInt8(ascii: "=") ? 0 : text[count - 2] != UInt8(ascii: "=") ? 1 : 2
+        return decodeTable.withUnsafeBufferPointer { table -> (count: Int, bad: Int?) in
+            // Every group but the last has four digits: one check of the four table values
+            // (0xFF for a character outside the alphabet) finds any bad one.
             var index = 0
-            while index < count {
-                let isLast = index + 4 == count
-                var value: UInt32 = 0
-                for offset in 0..<4 {
-                    let char = text[index + offset]
-                    if isLast && offset >= 4 - padding {
-                        value <<= 6
-                        continue
-                    }
-                    let digit = table[Int(char)]
-                    if digit == 0xFF { return index + offset }
-                    value = value << 6 | UInt32(digit)
+            var written = 0
+            while index + 4 < count {
+                let digits = (table[Int(text[index])], table[Int(text[index + 1])], table[Int(text[index + 2])], table[Int(text[index + 3])])
+                guard (digits.0 | digits.1 | digits.2 | digits.3) & 0x80 == 0 else {
+                    return (0, (0..<4).first { table[Int(text[index + $0])] == 0xFF }! + index)
                 }
-                out.append(UInt8(value >> 16 & 0xFF))
-                if !isLast || padding < 2 { out.append(UInt8(value >> 8 & 0xFF)) }
-                if !isLast || padding < 1 { out.append(UInt8(value & 0xFF)) }
-                if isLast {
-                    // Bits under the padding must be zero, or two texts would mean one value.
-                    if padding == 1 && value & 0xFF != 0 { return index + 2 }
-                    if padding == 2 && value & 0xFFFF != 0 { return index + 1 }
-                }
+                let value = UInt32(digits.0) << 18 | UInt32(digits.1) << 12 | UInt32(digits.2) << 6 | UInt32(digits.3)
+                out[written] = UInt8(truncatingIfNeeded: value >> 16)
+                out[written + 1] = UInt8(truncatingIfNeeded: value >> 8)
+                out[written + 2] = UInt8(truncatingIfNeeded: value)
+                written += 3
                 index += 4
             }
-            return nil
+            var value: UInt32 = 0
+            for offset in 0..<4 {
+                if offset >= 4 - padding {
+                    value <<= 6
+                    continue
+                }
+                let digit = table[Int(text[index + offset])]
+                if digit == 0xFF { return (0, index + offset) }
+                value = value << 6 | UInt32(digit)
+            }
+            // Bits under the padding must be zero, or two texts would mean one value.
+            if padding == 1 && value & 0xFF != 0 { return (0, index + 2) }
+            if padding == 2 && value & 0xFFFF != 0 { return (0, index + 1) }
+            out[written] = UInt8(truncatingIfNeeded: value >> 16)
+            if padding < 2 { out[written + 1] = UInt8(truncatingIfNeeded: value >> 8) }
+            if padding < 1 { out[written + 2] = UInt8(truncatingIfNeeded: value) }
+            return (written + 3 - padding, nil)
         }
     }
 }

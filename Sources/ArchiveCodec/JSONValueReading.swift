@@ -35,8 +35,7 @@ extension JSONDocument {
     /// The bytes of base64 text (`$data`, `$bytes`).
     func base64Bytes(_ value: Value) throws(CodecError) -> [UInt8] {
         guard kind(value) == .string else { throw invalid("expected base64 text", at: value) }
-        var bytes: [UInt8] = []
-        let bad = withString(value) { Base64.decode($0, into: &bytes) }
+        let (bytes, bad) = withString(value) { Base64.decode($0) }
         if let bad { throw invalid("invalid base64 at character \(bad)", at: value) }
         return bytes
     }

@@ -143,8 +143,7 @@ struct XMLPlistReader {
                     produced = try tree.date(time)
                 case "data":
                     let content = try readText(tag).filter { $0 > 0x20 }
-                    var decoded: [UInt8] = []
-                    let bad = content.withUnsafeBufferPointer { Base64.decode($0, into: &decoded) }
+                    let (decoded, bad) = content.withUnsafeBufferPointer { Base64.decode($0) }
                     guard bad == nil else { throw fail("invalid base64 in <data>", at: tagOffset) }
                     produced = try decoded.withUnsafeBufferPointer { (buffer) throws(CodecError) -> UInt32 in try tree.data(buffer) }
                 default:
