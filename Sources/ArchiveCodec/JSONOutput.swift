@@ -305,6 +305,12 @@ struct JSONOutput {
     mutating func real(_ value: Double) {
         precondition(value.isFinite, "non-finite reals are written through a wrapper")
         beginValue()
+        if let (digits, decimals) = Self.shortDecimal(value) {
+            if value < 0 { append(UInt8(ascii: "-")) }
+            appendFixedPoint(digits, decimals: decimals)
+            needsComma = true
+            return
+        }
         var text = value.description
         var hasMarker = false
         for unit in text.utf8 where unit == UInt8(ascii: ".") || unit == UInt8(ascii: "e") {
@@ -376,6 +382,48 @@ struct JSONOutput {
 
     private mutating func appendLiteral(_ literal: StaticString) {
         literal.withUTF8Buffer { append($0) }
+    }
+
+    /// `value` as `digits / 10^decimals` with at most three decimals, the fewest that give
+    /// back exactly `value`, when there is such a form and `value.description` writes it
+    /// in fixed point (magnitude 0.001 up to 10^12, or zero): then that text is the integer
+    /// part, a point, and the decimals (at least one), which `appendFixedPoint` writes
+    /// without `description`'s general algorithm (a game save's ratings: 500 instructions
+    /// a real). Why it is the same text: `description` writes the shortest decimal that
+    /// reads back as `value`. Below 10^12 a double's spacing is under 10^-3, so at most one
+    /// decimal of each length reads back as it; the first length that does is the shortest.
+    /// Nil otherwise (and for −0.0); the caller then uses `description`.
+    static func shortDecimal(_ value: Double) -> (digits: UInt64, decimals: Int)? {
+        let magnitude = value.magnitude
+        guard magnitude < 1e12, magnitude >= 0.001 || value == 0, value.sign == .plus || value != 0 else { return nil }
+        var scale = 1.0
+        for decimals in 0...3 {
+            let scaled = (magnitude * scale).rounded()
+            if scaled / scale == magnitude { return (UInt64(scaled), decimals) }
+            scale *= 10
+        }
+        return nil
+    }
+
+    /// `digits / 10^decimals` in fixed point with at least one decimal: 50.0, 0.05, 12.125.
+    private mutating func appendFixedPoint(_ digits: UInt64, decimals: Int) {
+        var divisor: UInt64 = 1
+        for _ in 0..<decimals { divisor &*= 10 }
+        appendDecimal(digits / divisor)
+        append(UInt8(ascii: "."))
+        guard decimals > 0 else {
+            append(UInt8(ascii: "0"))
+            return
+        }
+        var fraction = digits % divisor
+        var text: (UInt8, UInt8, UInt8) = (0x30, 0x30, 0x30)
+        withUnsafeMutableBytes(of: &text) { bytes in
+            for index in stride(from: decimals - 1, through: 0, by: -1) {
+                bytes[index] = UInt8(truncatingIfNeeded: fraction % 10) &+ 0x30
+                fraction /= 10
+            }
+            append(UnsafeBufferPointer(start: bytes.baseAddress!.assumingMemoryBound(to: UInt8.self), count: decimals))
+        }
     }
 
     /// Out of line: `int` sits on the writers' recursive path (`$ref`), and this keeps its
