@@ -19,14 +19,18 @@ struct ArchiveTool: ParsableCommand {
     /// argument parsing.
     static func main() {
         HugePages.reexecIfWorthIt(arguments: CommandLine.arguments)
-        main(Array(CommandLine.arguments.dropFirst()))
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        PlainInvocation.runIfPlain(arguments)
+        main(arguments)
     }
 }
 
 /// Options shared by the subcommands.
 struct StackOptions: ParsableArguments {
     @Option(name: .customLong("stack-mib"), help: "Stack for decoding, in MiB; sets the deepest archive accepted (exit 3 beyond).")
-    var stackMiB = 512
+    var stackMiB = StackOptions.defaultStackMiB
+
+    static let defaultStackMiB = 512
 
     /// Converts without the depth check, to find where the stack really runs out
     /// (`scripts/measure_stack.sh`); deeper input then crashes the tool.
@@ -65,8 +69,11 @@ struct Decode: ParsableCommand {
     @OptionGroup var stack: StackOptions
 
     func run() throws {
+        try Decode.convert(file, view: raw ? .raw : .readable, pretty: pretty, stackSize: stack.bytes, skipDepthCheck: stack.skipDepthCheck)
+    }
+
+    static func convert(_ file: String, view: ArchiveView, pretty: Bool, stackSize: Int, skipDepthCheck: Bool) throws {
         let input = try readInput(file)
-        let (view, pretty, stackSize, stack) = (raw ? ArchiveView.raw : .readable, pretty, stack.bytes, stack)
         // The conversion thread hands the JSON over in pieces; this thread writes them out
         // meanwhile, so the copy into the kernel overlaps the conversion on a second core.
         let pipe = ChunkPipe(capacity: 4)
@@ -84,7 +91,7 @@ struct Decode: ParsableCommand {
                 guard !pretty || depth <= Decode.maxPrettyDepth else {
                     throw CodecError(.limitExceeded, "the archive nests \(depth) levels deep; indented output is limited to \(Decode.maxPrettyDepth) levels (its size grows with the square of the depth): leave out --pretty", found: depth, limit: Decode.maxPrettyDepth)
                 }
-                guard depth <= limit || stack.skipDepthCheck else {
+                guard depth <= limit || skipDepthCheck else {
                     throw CodecError(.limitExceeded, "the archive nests \(depth) levels deep; a \(stackSize >> 20) MiB stack converts up to \(limit) (raise --stack-mib)", found: depth, limit: limit)
                 }
                 try archive.writeJSON(view: view, pretty: pretty, plan: plan, parallelism: cores) { pipe.push(Array($0)) }
@@ -114,6 +121,10 @@ struct Encode: ParsableCommand {
 
     /// The encoder does not recurse: any depth the JSON parser accepts encodes on any stack.
     func run() throws {
+        try Encode.convert(file, xml: xml)
+    }
+
+    static func convert(_ file: String, xml: Bool) throws {
         let input = try readInput(file)
         let document = try reportingErrors { () throws(CodecError) -> JSONDocument in try JSONDocument(parsing: input) }
         guard !xml, input.count >= Encode.streamingThreshold else {

@@ -77,6 +77,42 @@ final class ArchiveToolTests: XCTestCase {
         XCTAssertEqual(Array(try Data(contentsOf: archive)), expected)
     }
 
+    /// `decode FILE` and `encode FILE` skip the argument parser (`PlainInvocation`): output,
+    /// errors and exit codes must be those of the same commands through the parser (an
+    /// option or `--` sends them there).
+    func testPlainFormsMatchTheParsedForms() throws {
+        let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Fixtures/apple")
+        let name = try XCTUnwrap(try FileManager.default.contentsOfDirectory(atPath: fixtures.path).sorted().first { $0.hasSuffix(".plist") && !$0.contains("dtx") })
+        let archive = fixtures.appendingPathComponent(name).path
+        let broken = scratch.appendingPathComponent("broken.json")
+        try Data(#"{"a":[1,"#.utf8).write(to: broken)
+        let missing = scratch.appendingPathComponent("missing").path
+        let pairs: [([String], [String])] = [
+            (["decode", archive], ["decode", "--stack-mib", "512", archive]),
+            (["decode", missing], ["decode", "--", missing]),
+            (["decode", broken.path], ["decode", "--", broken.path]),
+            (["encode", broken.path], ["encode", "--", broken.path]),
+            (["encode", missing], ["encode", "--", missing]),
+        ]
+        for (index, (plain, parsed)) in pairs.enumerated() {
+            let plainOut = scratch.appendingPathComponent("plain-\(index)")
+            let parsedOut = scratch.appendingPathComponent("parsed-\(index)")
+            let plainRun = try run(plain, stdout: plainOut)
+            let parsedRun = try run(parsed, stdout: parsedOut)
+            XCTAssertEqual(plainRun.status, parsedRun.status, "\(plain)")
+            XCTAssertEqual(plainRun.stderr, parsedRun.stderr, "\(plain)")
+            XCTAssertEqual(try Data(contentsOf: plainOut), try Data(contentsOf: parsedOut), "\(plain)")
+        }
+        let json = scratch.appendingPathComponent("fixture.json")
+        XCTAssertEqual(try run(["decode", archive], stdout: json).status, 0)
+        let plainArchive = scratch.appendingPathComponent("plain.bin")
+        XCTAssertEqual(try run(["encode", json.path], stdout: plainArchive).status, 0)
+        let parsedArchive = scratch.appendingPathComponent("parsed.bin")
+        XCTAssertEqual(try run(["encode", "--", json.path], stdout: parsedArchive).status, 0)
+        XCTAssertEqual(try Data(contentsOf: plainArchive), try Data(contentsOf: parsedArchive))
+    }
+
     func testDecodeThenEncodeRoundTripsAFixture() throws {
         let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent("Fixtures/apple")
