@@ -53,18 +53,23 @@ struct DepthProbe {
         let needsIdentity = archive.needsIdentity
         let classKeys = archive.classKeys
         var emitted = [Bool](repeating: false, count: archive.objectCount)
+        // The innermost open frame is `current` (while `depth > 0`); `stack` holds the
+        // `depth - 1` frames around it, outermost first.
         var stack: [Frame] = []
+        let none = PlistObjectHeader(kind: .array, marker: 0, start: 0, count: 0)
+        var current = Frame(walk: .inline, list: none, second: none, position: 0, count: 0, uid: -1)
+        var depth = 0
         var orderedLists: [[Int]] = []
         var deepest = 0
         var references = 0
         var checkpoint: Checkpoint?
         var topIndex = 0
-        let none = PlistObjectHeader(kind: .array, marker: 0, start: 0, count: 0)
 
         /// A UID reached in the walk: the frame the writer opens for it here, if any.
         func open(uid: Int, keyContext: Bool) -> Frame? {
             if references == stop {
-                checkpoint = Checkpoint(reference: references, uid: uid, keyContext: keyContext, frames: stack, topIndex: topIndex, emitted: emitted)
+                checkpoint = Checkpoint(reference: references, uid: uid, keyContext: keyContext, frames: depth > 0 ? stack + [current] : [],
+                                        topIndex: topIndex, emitted: emitted)
             }
             references += 1
             guard uid != 0 else { return nil }
@@ -111,25 +116,27 @@ struct DepthProbe {
             var next = open(inline: view.childRef(top, top.count + index), keyContext: false)
             while true {
                 if let frame = next {
-                    stack.append(frame)
-                    deepest = max(deepest, stack.count)
+                    if depth > 0 { stack.append(current) }
+                    current = frame
+                    depth += 1
+                    deepest = max(deepest, depth)
                 }
-                guard !stack.isEmpty, !(endingThere && checkpoint != nil) else { break }
-                let last = stack.count - 1
-                let position = stack[last].position
-                guard position < stack[last].count else {
-                    if stack[last].walk == .ordered { orderedLists.removeLast() }
-                    stack.removeLast()
+                guard depth > 0, !(endingThere && checkpoint != nil) else { break }
+                let position = current.position
+                guard position < current.count else {
+                    if current.walk == .ordered { orderedLists.removeLast() }
+                    depth -= 1
+                    if depth > 0 { current = stack.removeLast() }
                     next = nil
                     continue
                 }
-                stack[last].position = position + 1
-                let list = stack[last].list
-                switch stack[last].walk {
+                current.position = position + 1
+                let list = current.list
+                switch current.walk {
                 case .uidList:
                     next = open(uid: view.uidValue(of: view.childRef(list, position)), keyContext: false)
                 case .pairLists:
-                    let source = position % 2 == 0 ? list : stack[last].second
+                    let source = position % 2 == 0 ? list : current.second
                     next = open(uid: view.uidValue(of: view.childRef(source, position / 2)), keyContext: false)
                 case .ordered:
                     let ref = orderedLists[orderedLists.count - 1][position]
