@@ -667,6 +667,7 @@ struct ArchiveEncoder<Tree: PlistBuilding> {
         return string
     }
 
+    /// Not a value index: both builders refuse to grow past `UInt32.max - 1` values.
     private static var refusedKey: UInt32 { .max }
 
     /// Interns the text of string `value` into `tree`; as a data key, without its escaping `$`

@@ -30,7 +30,7 @@ struct BinaryPlistBuilder: PlistBuilding {
     private var interned: [(object: UInt32, position: UInt32)] = []
     /// The bytes of every interned object, when `out` does not keep them.
     private var kept: [UInt8] = []
-    /// Short ASCII strings met lately, found without hashing.
+    /// Short ASCII strings met lately, found without hashing (sized by `reserve`).
     private var recentStrings = ShortStringCache()
     private var scalars = ScalarTable()
     private var falseObject = UInt32.max
@@ -65,6 +65,7 @@ struct BinaryPlistBuilder: PlistBuilding {
         // Estimates, capped: a reservation is address space the system must agree to lend,
         // and past 1 GiB growing by doubling costs little next to the work.
         offsets.reserveCapacity(min(values, 1 << 28))
+        recentStrings = ShortStringCache(expectingValues: values)
         // An object takes a marker byte and a 4-byte reference from its container, at least.
         out.reserveCapacity(!isStreaming ? min(bytes + 5 * values, 1 << 30) : 2 * Self.pieceSize)
     }

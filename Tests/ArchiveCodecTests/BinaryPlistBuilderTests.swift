@@ -72,7 +72,10 @@ final class BinaryPlistBuilderTests: XCTestCase {
         for number in 0..<3_000 { texts.append(Array("key\(number)".utf8)) }
         var seen = Set<[UInt8]>()
         texts = texts.filter { seen.insert($0).inserted }
+        // Sized as for a large document: the most slots, as the builder's cache gets.
         var builder = BinaryPlistBuilder()
+        builder.reserve(values: 1 << 20, bytes: 0)
+        let slots = ShortStringCache(expectingValues: 1 << 20)
         var objects: [UInt32] = []
         for text in texts { objects.append(try text.withUnsafeBufferPointer { try builder.string($0) }) }
         XCTAssertEqual(Set(objects).count, texts.count, "distinct texts share an object")
@@ -87,10 +90,10 @@ final class BinaryPlistBuilderTests: XCTestCase {
         var pairs = 0
         for number in 0..<20_000 where pairs < 20 {
             let text = Array("p\(number)".utf8)
-            let slot = text.withUnsafeBufferPointer { ShortStringCache.slot(of: $0) }
+            let slot = text.withUnsafeBufferPointer { slots.slot(of: $0) }
             for zeros in 1...8 {
                 let padded = text + [UInt8](repeating: 0, count: zeros)
-                guard padded.withUnsafeBufferPointer({ ShortStringCache.slot(of: $0) }) == slot else { continue }
+                guard padded.withUnsafeBufferPointer({ slots.slot(of: $0) }) == slot else { continue }
                 pairs += 1
                 let first = try text.withUnsafeBufferPointer { try builder.string($0) }
                 XCTAssertNotEqual(try padded.withUnsafeBufferPointer { try builder.string($0) }, first)
