@@ -4,7 +4,7 @@
 /// entry), and containers are walked with a `Cursor` that steps from one child to the next.
 ///
 /// Why this shape: a node per value cost 16 bytes for each of millions of values plus a copy
-/// of every string, about 3× the source; the index takes 12 bytes per container only (a
+/// of every string, about 3× the source; the index takes 13 bytes per container only (a
 /// game save has one container per seven values and keys), so a parsed document costs
 /// little more than its source.
 ///
