@@ -23,7 +23,10 @@ func readInput(_ path: String) throws -> [UInt8] {
     }
     defer { if descriptor != 0 { close(descriptor) } }
     var status = stat()
-    let expected = fstat(descriptor, &status) == 0 && (status.st_mode & S_IFMT) == S_IFREG ? Int(status.st_size) : 0
+    // Reading starts where the descriptor stands: stdin may be a file partly read already.
+    let start = lseek(descriptor, 0, SEEK_CUR)
+    let isFile = fstat(descriptor, &status) == 0 && (status.st_mode & S_IFMT) == S_IFREG && start >= 0
+    let expected = isFile ? max(Int(status.st_size) - Int(start), 0) : 0
     // The array's storage is filled by read(2) directly: no zero fill, no copy. It grows
     // geometrically (sized up front for files).
     var capacity = max(expected + 1, 1 << 16)
@@ -38,12 +41,12 @@ func readInput(_ path: String) throws -> [UInt8] {
             }
             length = previous.count
             if length == 0 && expected >= halvesMinimum {
-                let read = readInHalves(descriptor, into: buffer.baseAddress!, count: expected)
+                let read = readInHalves(descriptor, into: buffer.baseAddress!, count: expected, from: Int(start))
                 length = read.length
                 failure = read.failure
                 if failure != 0 { return }
                 // The rest, if the file grew, comes from where the halves ended.
-                if lseek(descriptor, off_t(length), SEEK_SET) < 0 { failure = errno; return }
+                if lseek(descriptor, start + off_t(length), SEEK_SET) < 0 { failure = errno; return }
             }
             while length < capacity {
                 let count = read(descriptor, buffer.baseAddress! + length, capacity - length)
@@ -63,15 +66,16 @@ func readInput(_ path: String) throws -> [UInt8] {
 /// Files smaller than this are read by one thread: starting another costs more than it saves.
 private let halvesMinimum = 4 << 20
 
-/// Reads the first `count` bytes of the file into `base`, the second half on another thread.
-/// Returns how many bytes lie there in file order: fewer than `count` if the file shrank.
-private func readInHalves(_ descriptor: Int32, into base: UnsafeMutablePointer<UInt8>, count: Int) -> (length: Int, failure: Int32) {
+/// Reads `count` bytes of the file from `offset` into `base`, the second half on another
+/// thread. Returns how many bytes lie there in file order: fewer than `count` if the file
+/// shrank.
+private func readInHalves(_ descriptor: Int32, into base: UnsafeMutablePointer<UInt8>, count: Int, from offset: Int) -> (length: Int, failure: Int32) {
     let half = count / 2 & ~4095
     let second = PartRead()
     let thread = startThread(stackSize: 1 << 20) {
-        second.result = readFully(descriptor, into: base + half, count: count - half, at: half)
+        second.result = readFully(descriptor, into: base + half, count: count - half, at: offset + half)
     }
-    let first = readFully(descriptor, into: base, count: half, at: 0)
+    let first = readFully(descriptor, into: base, count: half, at: offset)
     join(thread)
     if first.failure != 0 { return (0, first.failure) }
     if first.length < half { return (first.length, 0) }

@@ -20,7 +20,7 @@ final class ArchiveToolTests: XCTestCase {
 
     /// Runs the tool with stdout going to `output` (opened for appending to what it holds)
     /// and returns the exit status and stderr.
-    private func run(_ arguments: [String], stdout output: URL) throws -> (status: Int32, stderr: String) {
+    private func run(_ arguments: [String], stdout output: URL, stdin input: FileHandle? = nil) throws -> (status: Int32, stderr: String) {
         if !FileManager.default.fileExists(atPath: output.path) {
             FileManager.default.createFile(atPath: output.path, contents: nil)
         }
@@ -31,6 +31,7 @@ final class ArchiveToolTests: XCTestCase {
         process.executableURL = try tool()
         process.arguments = arguments
         process.standardOutput = handle
+        if let input { process.standardInput = input }
         let errors = Pipe()
         process.standardError = errors
         try process.run()
@@ -64,8 +65,9 @@ final class ArchiveToolTests: XCTestCase {
     }
 
     /// A file of 4 MiB or more is read as two halves at once (one split at a page boundary,
-    /// the other half not a whole number of pages): the tool must see the same bytes as
-    /// from a pipe. (Under 8 MiB, encode's output is the in-memory archive.)
+    /// the other half not a whole number of pages), also as stdin already read in part: the
+    /// tool must see the bytes from where it stands. (Under 8 MiB, encode's output is the
+    /// in-memory archive.)
     func testLargeFileReadInHalvesIsReadWhole() throws {
         let source = try bigDocument(count: 120_001, tail: "\"odd\"")
         let size = try XCTUnwrap(FileManager.default.attributesOfItem(atPath: source.path)[.size] as? Int)
@@ -75,6 +77,16 @@ final class ArchiveToolTests: XCTestCase {
         XCTAssertEqual(result.status, 0, result.stderr)
         let expected = try JSONDocument(parsing: Array(Data(contentsOf: source))).archive(format: .binary)
         XCTAssertEqual(Array(try Data(contentsOf: archive)), expected)
+        // Stdin that is a file already partly read: reading starts where it stands.
+        let prefixed = scratch.appendingPathComponent("prefixed.json")
+        try (Data(repeating: UInt8(ascii: "}"), count: 1_000) + Data(contentsOf: source)).write(to: prefixed)
+        let input = try FileHandle(forReadingFrom: prefixed)
+        defer { try? input.close() }
+        try input.seek(toOffset: 1_000)
+        let fromStdin = scratch.appendingPathComponent("halves-stdin.bin")
+        let piped = try run(["encode", "-"], stdout: fromStdin, stdin: input)
+        XCTAssertEqual(piped.status, 0, piped.stderr)
+        XCTAssertEqual(Array(try Data(contentsOf: fromStdin)), expected)
     }
 
     /// `decode FILE` and `encode FILE` skip the argument parser (`PlainInvocation`): output,
