@@ -224,10 +224,16 @@ enum JSONNumber: Equatable {
             _ = digits()
         }
         var isReal = false
+        var fractionDigits = 0
         if position < source.count, source[position] == UInt8(ascii: ".") {
             position += 1
-            guard digits() > 0 else { throw fail("invalid number: digits must follow '.'") }
+            fractionDigits = digits()
+            guard fractionDigits > 0 else { throw fail("invalid number: digits must follow '.'") }
             isReal = true
+            if let value = shortDecimal(source, from: negative ? start + 1 : start, to: position, fractionDigits: fractionDigits),
+               position == source.count || (source[position] != UInt8(ascii: "e") && source[position] != UInt8(ascii: "E")) {
+                return (.real(negative ? -value : value), position)
+            }
         }
         if position < source.count, source[position] == UInt8(ascii: "e") || source[position] == UInt8(ascii: "E") {
             position += 1
@@ -254,5 +260,23 @@ enum JSONNumber: Equatable {
         if let value = Int64(text) { return (.signed(value), position) }
         if !negative, let value = UInt64(text) { return (.unsigned(value), position) }
         throw CodecError(.invalidDocument, "integer \(text.prefix(40)) is outside −2^63 … 2^64−1", byteOffset: start)
+    }
+
+    /// Powers of ten a double holds exactly.
+    private static let exactPowersOfTen: [Double] = (0...15).map { exponent in (0..<exponent).reduce(1.0) { value, _ in value * 10 } }
+
+    /// The magnitude of a decimal without exponent, digits `start..<end` with one point and
+    /// `fractionDigits` after it, when it has at most 15 digits; nil otherwise. Then the
+    /// digits make an integer below 2^53 and the divisor a power of ten a double holds
+    /// exactly, so one division, rounded once, gives the double nearest the decimal: what
+    /// `Double(String)` gives, without building a string and calling `strtod` (a game
+    /// save's ratings: once when parsed, once when encoded).
+    private static func shortDecimal(_ source: UnsafeBufferPointer<UInt8>, from start: Int, to end: Int, fractionDigits: Int) -> Double? {
+        guard end - start - 1 <= 15 else { return nil }
+        var mantissa: UInt64 = 0
+        for offset in start..<end where source[offset] != UInt8(ascii: ".") {
+            mantissa = mantissa &* 10 &+ UInt64(source[offset] &- 0x30)
+        }
+        return Double(mantissa) / exactPowersOfTen[fractionDigits]
     }
 }

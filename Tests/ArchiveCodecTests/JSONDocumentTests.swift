@@ -47,6 +47,33 @@ final class JSONDocumentTests: XCTestCase {
         }
     }
 
+    /// Decimals of up to 15 digits without exponent are read by one division; every real
+    /// must read as `Double(String)` reads it, bit for bit: each digit count and point
+    /// position, signs, zeros, the 15/16-digit boundary, exponents (the other path).
+    func testRealsReadAsDoubleParsesThem() throws {
+        var texts = ["0.0", "-0.0", "0.1", "0.3", "1.5", "-2.25", "50.1", "9007199254740.993", "0.000000000000001",
+                     "999999999999999.9", "123456789012345.6", "1234567890123456.7", "0.1e1", "1.5E-3", "-7.0e+2",
+                     "0.30000000000000004", "100.000000000000"]
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<50_000 {
+            let digits = Int.random(in: 1...17, using: &generator)
+            let point = Int.random(in: 1..<max(digits, 2), using: &generator)
+            var text = String((0..<digits).map { _ in Character(String(Int.random(in: 0...9, using: &generator))) })
+            if text.count > 1, text.first == "0", point > 1 { text.removeFirst(); text = "1" + text }
+            let index = text.index(text.startIndex, offsetBy: min(point, text.count))
+            text.insert(".", at: index)
+            if text.last == "." { text += "5" }
+            texts.append(Bool.random(using: &generator) ? "-" + text : text)
+        }
+        for text in texts {
+            let bytes = Array(text.utf8)
+            let (number, end) = try bytes.withUnsafeBufferPointer { try JSONNumber.read($0, at: 0) }
+            XCTAssertEqual(end, bytes.count, text)
+            guard case .real(let value) = number else { return XCTFail("\(text) did not read as a real") }
+            XCTAssertEqual(value.bitPattern, Double(text)!.bitPattern, text)
+        }
+    }
+
     func testScalarDocuments() throws {
         for json in ["5", " -12 ", "\"text\"", "\"t\\u00e9xt\"", "true", "false", "1.5", "18446744073709551615"] {
             let archive = try KeyedArchive(parsing: archive(json))
