@@ -446,9 +446,13 @@ struct ArchiveEncoder<Tree: PlistBuilding> {
         case .number, .bool:
             return try scalarNumber(value)
         case .object:
-            if let bytes = document.singleMember(value, named: "$bytes") { return try dataValue(bytes.value) }
-            if let real = document.singleMember(value, named: "$real") { return try tree.real(document.nonFinite(real.value)) }
-            if let inline = document.singleMember(value, named: "$inline") { return try encodeInlineBody(inline.value) }
+            // The member of a one-member object is read once for the three wrappers that
+            // stay in place (a `{"$ref":…}` is the usual one-member value, and goes on).
+            if let only = document.onlyMember(value) {
+                if document.stringEquals(only.key, "$bytes") { return try dataValue(only.value) }
+                if document.stringEquals(only.key, "$real") { return try tree.real(document.nonFinite(only.value)) }
+                if document.stringEquals(only.key, "$inline") { return try encodeInlineBody(only.value) }
+            }
             return try tree.uid(UInt64(encodeObject(value)))
         default:
             return try tree.uid(UInt64(encodeObject(value)))

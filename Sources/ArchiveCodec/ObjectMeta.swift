@@ -154,9 +154,14 @@ extension JSONDocument {
 
     /// The member `name` of `object` when it is an object with that one member.
     func singleMember(_ object: Value, named name: StaticString) -> (key: Value, value: Value)? {
+        guard let member = onlyMember(object), stringEquals(member.key, name) else { return nil }
+        return member
+    }
+
+    /// The member of `object` when it is an object with one member.
+    func onlyMember(_ object: Value) -> (key: Value, value: Value)? {
         guard kind(object) == .object, count(object) == 1 else { return nil }
         var cursor = children(of: object)
-        guard let member = nextMember(&cursor), stringEquals(member.key, name) else { return nil }
-        return member
+        return nextMember(&cursor)
     }
 }
