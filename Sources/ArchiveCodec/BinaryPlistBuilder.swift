@@ -284,23 +284,29 @@ struct BinaryPlistBuilder: PlistBuilding {
         return index
     }
 
-    /// Appends 4-byte big-endian references (see `finish`): room is made by copying zeros
-    /// (appending a repeated element goes a byte at a time), then the references are stored.
+    /// Appends 4-byte big-endian references (see `finish`): room is made first, then the
+    /// references are stored.
     private mutating func appendReferences(_ references: some Collection<UInt32>) {
         let start = out.count
-        var remaining = 4 * references.count
-        Self.zeros.withUnsafeBufferPointer { zeros in
-            while remaining > 0 {
-                let length = min(remaining, zeros.count)
-                out.append(contentsOf: UnsafeBufferPointer(rebasing: zeros[0..<length]))
-                remaining -= length
-            }
-        }
+        appendZeros(4 * references.count)
         out.withUnsafeMutableBytes { bytes in
             var position = start
             for reference in references {
                 bytes.storeBytes(of: reference.bigEndian, toByteOffset: position, as: UInt32.self)
                 position += 4
+            }
+        }
+    }
+
+    /// Makes room for `count` bytes at the end of `out` by copying zeros (appending a
+    /// repeated element goes a byte at a time).
+    private mutating func appendZeros(_ count: Int) {
+        var remaining = count
+        Self.zeros.withUnsafeBufferPointer { zeros in
+            while remaining > 0 {
+                let length = min(remaining, zeros.count)
+                out.append(contentsOf: UnsafeBufferPointer(rebasing: zeros[0..<length]))
+                remaining -= length
             }
         }
     }
@@ -323,8 +329,14 @@ struct BinaryPlistBuilder: PlistBuilding {
         let tableOffset = flushed + out.count
         let offsetSize = BinaryPlistWriter.byteWidth(UInt64(max(tableOffset, 1)))
         if !isStreaming { out.reserveCapacity(out.count + count * offsetSize + 32) }
-        for offset in offsets {
-            BinaryPlistWriter.appendBigEndian(UInt64(offset), size: offsetSize, to: &out)
+        // The table in batches that fill a piece (all at once without a sink), each entry
+        // stored in place rather than appended a byte at a time.
+        var next = 0
+        while next < offsets.count {
+            let room = isStreaming ? max((Self.pieceSize - out.count) / offsetSize, 1) : offsets.count
+            let batch = min(offsets.count - next, room)
+            appendOffsets(next..<(next + batch), size: offsetSize)
+            next += batch
             if isStreaming, out.count >= Self.pieceSize, let sink { flush(sink) }
         }
         out.append(contentsOf: [0, 0, 0, 0, 0, 0, UInt8(offsetSize), UInt8(refSize)])
@@ -334,6 +346,23 @@ struct BinaryPlistBuilder: PlistBuilding {
         guard let sink else { return out }
         flush(sink)
         return []
+    }
+
+    /// Appends the offsets of objects `range`, `size` bytes each, big-endian.
+    private mutating func appendOffsets(_ range: Range<Int>, size: Int) {
+        var position = out.count
+        appendZeros(range.count * size)
+        out.withUnsafeMutableBufferPointer { bytes in
+            for index in range {
+                let offset = UInt64(offsets[index])
+                var shift = 8 * (size - 1)
+                while shift >= 0 {
+                    bytes[position] = UInt8(truncatingIfNeeded: offset &>> UInt64(shift))
+                    position += 1
+                    shift -= 8
+                }
+            }
+        }
     }
 
     /// Rewrites every object front to back with `refSize`-byte references. Objects only
