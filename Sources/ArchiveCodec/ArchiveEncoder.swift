@@ -577,8 +577,7 @@ struct ArchiveEncoder<Tree: PlistBuilding> {
         let classUID = try classEntry(meta: meta, defaultClass: defaultClass)
         scratch.append(classKey)
         scratch.append(try tree.uid(UInt64(classUID)))
-        let (lists, total) = splitPairs(from: start)
-        objects[uid] = try Self.dict(&tree, of: &scratch, keys: lists..<(lists + total), values: (lists + total)..<scratch.count)
+        objects[uid] = try Self.dict(&tree, ofPairs: &scratch, from: start)
         scratch.removeSubrange(start...)
     }
 
@@ -590,10 +589,10 @@ struct ArchiveEncoder<Tree: PlistBuilding> {
         }
     }
 
-    /// A plist dictionary of the key and value references in two ranges of `scratch`.
-    private static func dict(_ tree: inout Tree, of scratch: inout [UInt32], keys: Range<Int>, values: Range<Int>) throws(CodecError) -> UInt32 {
+    /// A plist dictionary of the (key, value) reference pairs on `scratch` from `start`.
+    private static func dict(_ tree: inout Tree, ofPairs scratch: inout [UInt32], from start: Int) throws(CodecError) -> UInt32 {
         try scratch.withUnsafeBufferPointer { (all) throws(CodecError) -> UInt32 in
-            try tree.dict(keys: UnsafeBufferPointer(rebasing: all[keys]), values: UnsafeBufferPointer(rebasing: all[values]))
+            try tree.dict(pairs: UnsafeBufferPointer(rebasing: all[start...]))
         }
     }
 

@@ -284,6 +284,22 @@ struct BinaryPlistBuilder: PlistBuilding {
         return index
     }
 
+    /// Keys first, then values, read from alternate places (no split copy first).
+    mutating func dict(pairs: UnsafeBufferPointer<UInt32>) throws(CodecError) -> UInt32 {
+        let count = pairs.count / 2
+        let index = try begin()
+        BinaryPlistWriter.appendMarker(0xD0, count: count, to: &out)
+        let start = out.count
+        appendZeros(8 * count)
+        out.withUnsafeMutableBytes { bytes in
+            for pair in 0..<count {
+                bytes.storeBytes(of: pairs[2 * pair].bigEndian, toByteOffset: start + 4 * pair, as: UInt32.self)
+                bytes.storeBytes(of: pairs[2 * pair + 1].bigEndian, toByteOffset: start + 4 * (count + pair), as: UInt32.self)
+            }
+        }
+        return index
+    }
+
     /// Appends 4-byte big-endian references (see `finish`): room is made first, then the
     /// references are stored.
     private mutating func appendReferences(_ references: some Collection<UInt32>) {

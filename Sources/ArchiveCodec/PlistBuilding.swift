@@ -20,11 +20,18 @@ protocol PlistBuilding {
     mutating func array(_ elements: some Collection<UInt32>) throws(CodecError) -> UInt32
     /// Keys must be string values; `keys` and `values` have the same count.
     mutating func dict(keys: some Collection<UInt32>, values: some Collection<UInt32>) throws(CodecError) -> UInt32
+    /// The same from (key, value) pairs laid out one after the other.
+    mutating func dict(pairs: UnsafeBufferPointer<UInt32>) throws(CodecError) -> UInt32
     /// The text of string value `index`, for error messages.
     func text(of index: UInt32) -> String
 }
 
 extension PlistBuilding {
+    mutating func dict(pairs: UnsafeBufferPointer<UInt32>) throws(CodecError) -> UInt32 {
+        let count = pairs.count / 2
+        return try dict(keys: (0..<count).map { pairs[2 * $0] }, values: (0..<count).map { pairs[2 * $0 + 1] })
+    }
+
     mutating func string(bytes: [UInt8]) throws(CodecError) -> UInt32 {
         try bytes.withUnsafeBufferPointer { (buffer) throws(CodecError) -> UInt32 in try string(buffer) }
     }
