@@ -221,7 +221,16 @@ enum JSONNumber: Equatable {
         if source[position] == 0x30 {
             position += 1
         } else {
-            _ = digits()
+            // Integer digits, their value taken on the way: most numbers end here.
+            var magnitude: Int64 = 0
+            let first = position
+            while position < source.count, source[position] >= 0x30, source[position] <= 0x39 {
+                magnitude = magnitude &* 10 &+ Int64(source[position] &- 0x30)
+                position += 1
+            }
+            if position - first <= 18, position == source.count || !Self.continuesNumber(source[position]) {
+                return (.signed(negative ? -magnitude : magnitude), position)
+            }
         }
         var isReal = false
         var fractionDigits = 0
@@ -260,6 +269,12 @@ enum JSONNumber: Equatable {
         if let value = Int64(text) { return (.signed(value), position) }
         if !negative, let value = UInt64(text) { return (.unsigned(value), position) }
         throw CodecError(.invalidDocument, "integer \(text.prefix(40)) is outside −2^63 … 2^64−1", byteOffset: start)
+    }
+
+    /// Whether `byte` after an integer's digits makes it a real (a point or an exponent).
+    @inline(__always)
+    private static func continuesNumber(_ byte: UInt8) -> Bool {
+        byte == UInt8(ascii: ".") || byte == UInt8(ascii: "e") || byte == UInt8(ascii: "E")
     }
 
     /// Powers of ten a double holds exactly.

@@ -74,6 +74,44 @@ final class JSONDocumentTests: XCTestCase {
         }
     }
 
+    /// Integers are read while their digits are scanned: every digit count up to past
+    /// UInt64's, both signs, the range bounds, and what follows (end, a point, an exponent,
+    /// a separator) must read as Swift's integer parsing says, or be refused past the range.
+    func testIntegersReadAsSwiftParsesThem() throws {
+        var texts = ["0", "-0", "9", "-9", "999999999999999999", "-999999999999999999", "1000000000000000000",
+                     "9223372036854775807", "-9223372036854775808", "9223372036854775808", "-9223372036854775809",
+                     "18446744073709551615", "18446744073709551616", "12,", "12]", "12.5", "12e3", "12E-1"]
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<20_000 {
+            let count = Int.random(in: 1...21, using: &generator)
+            var text = String(Int.random(in: 1...9, using: &generator))
+            for _ in 1..<count { text += String(Int.random(in: 0...9, using: &generator)) }
+            texts.append(Bool.random(using: &generator) ? "-" + text : text)
+        }
+        for text in texts {
+            let bytes = Array(text.utf8)
+            let digits = text.prefix { $0 == "-" || $0.isNumber }
+            let read: (number: JSONNumber, end: Int)?
+            do {
+                read = try bytes.withUnsafeBufferPointer { (buffer) throws(CodecError) in try JSONNumber.read(buffer, at: 0) }
+            } catch {
+                read = nil
+            }
+            if text.dropFirst(digits.count).first.map({ ".eE".contains($0) }) == true {
+                let real = Double(String(text.prefix { !",]".contains($0) }))!
+                XCTAssertEqual(read?.number, .real(real), text)
+            } else if let value = Int64(digits) {
+                XCTAssertEqual(read?.number, .signed(value), text)
+                XCTAssertEqual(read?.end, digits.utf8.count, text)
+            } else if let value = UInt64(digits) {
+                XCTAssertEqual(read?.number, .unsigned(value), text)
+                XCTAssertEqual(read?.end, digits.utf8.count, text)
+            } else {
+                XCTAssertNil(read, "\(text) should be refused")
+            }
+        }
+    }
+
     func testScalarDocuments() throws {
         for json in ["5", " -12 ", "\"text\"", "\"t\\u00e9xt\"", "true", "false", "1.5", "18446744073709551615"] {
             let archive = try KeyedArchive(parsing: archive(json))
