@@ -220,6 +220,12 @@ struct JSONParser {
     /// Whether `keys[index]` starts with one `$` (not `$$`): a key of the archive mapping.
     private func isMappingKey(_ index: Int) -> Bool {
         let key = keys[index]
+        if key.value.payload & Value.escapedBit == 0 {
+            // Asked of every key: a plain one is looked at in place.
+            let content = Int(key.value.offset) + 1
+            guard key.count > 0, source[content] == UInt8(ascii: "$") else { return false }
+            return key.count == 1 || source[content + 1] != UInt8(ascii: "$")
+        }
         let source = source
         return keyText.withUnsafeBufferPointer { scratch in
             let text = Self.text(of: key, source: source, scratch: scratch)
