@@ -145,8 +145,9 @@ struct JSONParser {
         index.containers[container].descendants = UInt32(index.containers.count - container - 1)
         guard open.isObject else { return }
         defer {
-            keys.removeSubrange(open.firstKey...)
-            keyText.removeSubrange(open.firstKeyText...)
+            keys.removeLast(keys.count - open.firstKey)
+            // Most objects have no escaped keys: their text is left alone.
+            if keyText.count > open.firstKeyText { keyText.removeLast(keyText.count - open.firstKeyText) }
         }
         let source = source
         let repeated = keys.withUnsafeBufferPointer { keys in
