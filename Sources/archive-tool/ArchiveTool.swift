@@ -16,7 +16,8 @@ struct ArchiveTool: ParsableCommand {
         subcommands: [Decode.self, Encode.self, Compare.self, Depth.self])
 
     /// A large input re-executes the tool for huge pages first (`HugePages`), before any
-    /// argument parsing.
+    /// argument parsing; `decode FILE` and `encode FILE` then run without the parser
+    /// (`PlainInvocation`), anything else through it.
     static func main() {
         HugePages.reexecIfWorthIt(arguments: CommandLine.arguments)
         let arguments = Array(CommandLine.arguments.dropFirst())
