@@ -10,11 +10,12 @@ import Darwin
 /// it cannot.
 ///
 /// A regular file of at least `halvesMinimum` bytes is read by two threads at once, each
-/// half with `pread` into its part of one buffer, then to its end (it may have grown) as
-/// any input. The cost of reading here is mostly the kernel clearing pages the process
-/// touches for the first time, which each thread pays for the pages it fills: 50 MB took
-/// 28-46 ms on one thread and 19-22 ms on two on this project's VM, and in its slow phases
-/// clearing alone took 160 ms of a 520 ms decode (BENCHMARKS.md, "Reading the input").
+/// half with `pread` into its part of one buffer (from where the descriptor stands), then
+/// to its end (it may have grown) as any input. The cost of reading here is mostly the
+/// kernel clearing pages the process touches for the first time, which each thread pays
+/// for the pages it fills: 50 MB took 28-46 ms on one thread and 19-22 ms on two on this
+/// project's VM, and in a slow phase clearing them took 160 ms of a 520 ms decode
+/// (BENCHMARKS.md, session 7).
 func readInput(_ path: String) throws -> [UInt8] {
     let descriptor = path == "-" ? 0 : open(path, O_RDONLY)
     guard descriptor >= 0 else {
