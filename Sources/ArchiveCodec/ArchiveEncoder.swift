@@ -546,12 +546,8 @@ struct ArchiveEncoder<Tree: PlistBuilding> {
     private mutating func unified(_ value: UInt32) -> Int {
         let slot = Int(value)
         if slot < unifiedUID.count, unifiedUID[slot] != 0 { return Int(unifiedUID[slot]) }
-        if slot >= unifiedUID.count {
-            // Grown to the slot only: the array's capacity still doubles, untouched.
-            unifiedUID += repeatElement(0, count: slot + 1 - unifiedUID.count)
-        }
         objects.append(value)
-        unifiedUID[slot] = UInt32(truncatingIfNeeded: objects.count - 1)
+        unifiedUID.store(UInt32(truncatingIfNeeded: objects.count - 1), at: slot, filling: 0)
         return objects.count - 1
     }
 
@@ -623,10 +619,7 @@ struct ArchiveEncoder<Tree: PlistBuilding> {
         let name = meta.className.map { document.stringValue($0) } ?? defaultClass?.description ?? ""
         let chain = meta.chainGiven ? meta.chain.map { document.stringList($0) } : FoundationClasses.defaultChain(for: name)
         let uid = try classEntry(name: name, chain: chain, hints: meta.hints.map { document.stringList($0) })
-        if usual {
-            if slot >= usualClassUIDs.count { usualClassUIDs += repeatElement(0, count: slot + 1 - usualClassUIDs.count) }
-            usualClassUIDs[slot] = UInt32(truncatingIfNeeded: uid)
-        }
+        if usual { usualClassUIDs.store(UInt32(truncatingIfNeeded: uid), at: slot, filling: 0) }
         return uid
     }
 
@@ -679,7 +672,7 @@ struct ArchiveEncoder<Tree: PlistBuilding> {
     private static func intern(_ document: JSONDocument, _ value: Value, into tree: inout Tree, asDataKey: Bool) throws(CodecError) -> UInt32 {
         try document.withString(value) { (text) throws(CodecError) -> UInt32 in
             guard asDataKey, text.first == UInt8(ascii: "$") else { return try tree.string(text) }
-            guard text.count > 1 && text[1] == UInt8(ascii: "$") else { return refusedKey }
+            guard !JSONText.isMappingKey(text) else { return refusedKey }
             return try tree.string(UnsafeBufferPointer(rebasing: text[1...]))
         }
     }

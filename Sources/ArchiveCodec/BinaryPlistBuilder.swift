@@ -250,11 +250,7 @@ struct BinaryPlistBuilder: PlistBuilding {
         out.append(0x80 | UInt8(width - 1))
         BinaryPlistWriter.appendBigEndian(value, size: width, to: &out)
         if value < Self.directUIDLimit {
-            if slot >= uidObjects.count {
-                // Grown to the slot only: the array's capacity still doubles, untouched.
-                uidObjects += repeatElement(UInt32.max, count: slot + 1 - uidObjects.count)
-            }
-            uidObjects[slot] = index
+            uidObjects.store(index, at: slot, filling: UInt32.max)
         } else {
             scalars.insert(tag: Self.tag(.uid, isUnsigned: false), bits: value, value: index)
         }

@@ -222,16 +222,12 @@ struct JSONParser {
     private func isMappingKey(_ index: Int) -> Bool {
         let key = keys[index]
         if key.value.payload & Value.escapedBit == 0 {
-            // Asked of every key: a plain one is looked at in place.
+            // Asked of every key: a plain one is looked at in place, without a closure.
             let content = Int(key.value.offset) + 1
-            guard key.count > 0, source[content] == UInt8(ascii: "$") else { return false }
-            return key.count == 1 || source[content + 1] != UInt8(ascii: "$")
+            return JSONText.isMappingKey(UnsafeBufferPointer(rebasing: source[content..<(content + Int(key.count))]))
         }
         let source = source
-        return keyText.withUnsafeBufferPointer { scratch in
-            let text = Self.text(of: key, source: source, scratch: scratch)
-            return text.first == UInt8(ascii: "$") && !(text.count > 1 && text[1] == UInt8(ascii: "$"))
-        }
+        return keyText.withUnsafeBufferPointer { JSONText.isMappingKey(Self.text(of: key, source: source, scratch: $0)) }
     }
 
     private static func same(_ first: UnsafeBufferPointer<UInt8>, _ second: UnsafeBufferPointer<UInt8>) -> Bool {

@@ -2,6 +2,13 @@
 /// `JSONDocument` (which reads again what the parser accepted). Functions that take
 /// validated text say so: they do not check bounds the grammar already guarantees.
 enum JSONText {
+    /// Whether a member key (its text, unescaped) belongs to the archive mapping: it starts
+    /// with one `$`. A data key is plain or starts with `$$`, which stands for one `$`.
+    @inline(__always)
+    static func isMappingKey(_ text: UnsafeBufferPointer<UInt8>) -> Bool {
+        text.first == UInt8(ascii: "$") && !(text.count > 1 && text[1] == UInt8(ascii: "$"))
+    }
+
     /// Whitespace, `,` and `:`: in validated text, what lies between one value (or key) and
     /// the next.
     @inline(__always)
@@ -220,6 +227,7 @@ enum JSONNumber: Equatable {
         guard position < source.count, source[position] >= 0x30, source[position] <= 0x39 else { throw fail("invalid number") }
         if source[position] == 0x30 {
             position += 1
+            if position == source.count || !Self.continuesNumber(source[position]) { return (.signed(0), position) }
         } else {
             // Integer digits, their value taken on the way: most numbers end here.
             var magnitude: Int64 = 0
@@ -240,11 +248,11 @@ enum JSONNumber: Equatable {
             guard fractionDigits > 0 else { throw fail("invalid number: digits must follow '.'") }
             isReal = true
             if let value = shortDecimal(source, from: negative ? start + 1 : start, to: position, fractionDigits: fractionDigits),
-               position == source.count || (source[position] != UInt8(ascii: "e") && source[position] != UInt8(ascii: "E")) {
+               position == source.count || !Self.isExponentMark(source[position]) {
                 return (.real(negative ? -value : value), position)
             }
         }
-        if position < source.count, source[position] == UInt8(ascii: "e") || source[position] == UInt8(ascii: "E") {
+        if position < source.count, Self.isExponentMark(source[position]) {
             position += 1
             if position < source.count, source[position] == UInt8(ascii: "+") || source[position] == UInt8(ascii: "-") {
                 position += 1
@@ -252,13 +260,7 @@ enum JSONNumber: Equatable {
             guard digits() > 0 else { throw fail("invalid number: digits must follow the exponent") }
             isReal = true
         }
-        // Up to 18 digits cannot overflow: read them directly, without building text.
-        let magnitudeDigits = position - start - (negative ? 1 : 0)
-        if !isReal, magnitudeDigits <= 18 {
-            var magnitude: Int64 = 0
-            for offset in (negative ? start + 1 : start)..<position { magnitude = magnitude &* 10 &+ Int64(source[offset] &- 0x30) }
-            return (.signed(negative ? -magnitude : magnitude), position)
-        }
+        // Here: a real, or an integer of more than 18 digits (shorter ones returned above).
         let text = String(decoding: UnsafeBufferPointer(rebasing: source[start..<position]), as: UTF8.self)
         if isReal {
             guard let value = Double(text), value.isFinite else {
@@ -274,7 +276,12 @@ enum JSONNumber: Equatable {
     /// Whether `byte` after an integer's digits makes it a real (a point or an exponent).
     @inline(__always)
     private static func continuesNumber(_ byte: UInt8) -> Bool {
-        byte == UInt8(ascii: ".") || byte == UInt8(ascii: "e") || byte == UInt8(ascii: "E")
+        byte == UInt8(ascii: ".") || isExponentMark(byte)
+    }
+
+    @inline(__always)
+    private static func isExponentMark(_ byte: UInt8) -> Bool {
+        byte == UInt8(ascii: "e") || byte == UInt8(ascii: "E")
     }
 
     /// Powers of ten a double holds exactly.

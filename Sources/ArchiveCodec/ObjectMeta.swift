@@ -55,10 +55,9 @@ extension JSONDocument {
         return withString(value) { JSONText.text($0, equals: literal) }
     }
 
-    /// Whether member key `key` is a data key: plain, or starting with `$$` (which stands
-    /// for a key starting with `$`). Any other key starting with `$` belongs to the mapping.
+    /// Whether member key `key` is a data key (see `JSONText.isMappingKey`).
     func isDataKey(_ key: Value) -> Bool {
-        withString(key) { text in text.first != UInt8(ascii: "$") || (text.count > 1 && text[1] == UInt8(ascii: "$")) }
+        withString(key) { !JSONText.isMappingKey($0) }
     }
 
     private func metaKey(_ key: Value) -> MetaKey? {

@@ -40,6 +40,14 @@ final class ArchiveToolTests: XCTestCase {
         return (process.terminationStatus, text)
     }
 
+    /// The first Apple fixture archive by name (not one of the `dtx` frames).
+    private func firstAppleArchive() throws -> URL {
+        let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Fixtures/apple")
+        let name = try XCTUnwrap(try FileManager.default.contentsOfDirectory(atPath: fixtures.path).sorted().first { $0.hasSuffix(".plist") && !$0.contains("dtx") })
+        return fixtures.appendingPathComponent(name)
+    }
+
     /// A JSON array of `count` distinct strings (about 40 bytes each), then `tail`.
     private func bigDocument(count: Int, tail: String) throws -> URL {
         var text = "["
@@ -93,10 +101,7 @@ final class ArchiveToolTests: XCTestCase {
     /// errors and exit codes must be those of the same commands through the parser (an
     /// option or `--` sends them there).
     func testPlainFormsMatchTheParsedForms() throws {
-        let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("Fixtures/apple")
-        let name = try XCTUnwrap(try FileManager.default.contentsOfDirectory(atPath: fixtures.path).sorted().first { $0.hasSuffix(".plist") && !$0.contains("dtx") })
-        let archive = fixtures.appendingPathComponent(name).path
+        let archive = try firstAppleArchive().path
         let broken = scratch.appendingPathComponent("broken.json")
         try Data(#"{"a":[1,"#.utf8).write(to: broken)
         let missing = scratch.appendingPathComponent("missing").path
@@ -126,15 +131,13 @@ final class ArchiveToolTests: XCTestCase {
     }
 
     func testDecodeThenEncodeRoundTripsAFixture() throws {
-        let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("Fixtures/apple")
-        let name = try XCTUnwrap(try FileManager.default.contentsOfDirectory(atPath: fixtures.path).sorted().first { $0.hasSuffix(".plist") && !$0.contains("dtx") })
+        let fixture = try firstAppleArchive()
         let json = scratch.appendingPathComponent("fixture.json")
         let copy = scratch.appendingPathComponent("fixture.plist")
-        XCTAssertEqual(try run(["decode", fixtures.appendingPathComponent(name).path], stdout: json).status, 0)
+        XCTAssertEqual(try run(["decode", fixture.path], stdout: json).status, 0)
         XCTAssertEqual(try run(["encode", json.path], stdout: copy).status, 0)
-        let original = try KeyedArchive(parsing: Array(Data(contentsOf: fixtures.appendingPathComponent(name))))
-        XCTAssertNil(try KeyedArchive(parsing: Array(Data(contentsOf: copy))).difference(from: original), name)
+        let original = try KeyedArchive(parsing: Array(Data(contentsOf: fixture)))
+        XCTAssertNil(try KeyedArchive(parsing: Array(Data(contentsOf: copy))).difference(from: original), fixture.lastPathComponent)
     }
 
     /// Past 8 MiB the archive is written while it is built; it must be the same graph.
