@@ -118,15 +118,23 @@ struct ArchiveEncoder<Tree: PlistBuilding> {
         var topValues: [UInt32] = []
         let root = document.root
         let members = document.kind(root) == .object ? document.members(of: root) : []
+        var table: Value?
         if let top = members.first(where: { document.stringEquals($0.key, "$top") }) {
             for member in members {
                 switch document.stringValue(member.key) {
                 case "$top":
                     guard document.kind(member.value) == .object else { throw fail("$top must be an object", at: member.value) }
+                case "$table":
+                    guard document.kind(member.value) == .array else { throw fail("$table must be an array of objects with $id", at: member.value) }
+                    table = member.value
                 case "$archiver":
                     guard document.kind(member.value) == .string else { throw fail("$archiver must be a string", at: member.value) }
                     archiver = document.stringValue(member.value)
                 case "$version":
+                    if let exact = document.singleMember(member.value, named: "$integer") {
+                        version = try document.exactInteger(exact.value)
+                        continue
+                    }
                     let number = document.kind(member.value) == .number ? document.number(member.value) : .real(0)
                     switch number {
                     case .signed(let value): version = PlistInteger(signed: value)
@@ -134,7 +142,7 @@ struct ArchiveEncoder<Tree: PlistBuilding> {
                     case .real: throw fail("$version must be an integer", at: member.value)
                     }
                 default:
-                    throw fail("unexpected key beside $top (allowed: $archiver, $version)", at: member.value)
+                    throw fail("unexpected key beside $top (allowed: $archiver, $version, $table)", at: member.value)
                 }
             }
             for member in document.members(of: top.value) {
@@ -144,6 +152,17 @@ struct ArchiveEncoder<Tree: PlistBuilding> {
                     topValues.append(try encodeInlineBody(inline.value))
                 } else {
                     topValues.append(try tree.uid(UInt64(encodeObject(member.value))))
+                }
+            }
+            if let table {
+                // Bodies moved out of the document by a nesting bound, each referenced by `$id`.
+                var cursor = document.children(of: table)
+                while let entry = document.nextElement(&cursor) {
+                    current = entry
+                    guard document.kind(entry) == .object, try document.meta(of: entry).id != nil else {
+                        throw fail("a $table entry is an object with $id (the body of an object referenced with $ref)", at: entry)
+                    }
+                    _ = try encodeObject(entry)
                 }
             }
         } else {
@@ -398,6 +417,9 @@ struct ArchiveEncoder<Tree: PlistBuilding> {
         case .number:
             try requireNoClass()
             return try scalarEntry(numberValue(wrapper.value), meta: meta, object: object)
+        case .integer:
+            try requireNoClass()
+            return try scalarEntry(tree.integer(document.exactInteger(wrapper.value)), meta: meta, object: object)
         case .real:
             try requireNoClass()
             return try scalarEntry(tree.real(document.nonFinite(wrapper.value)), meta: meta, object: object)
@@ -452,6 +474,7 @@ struct ArchiveEncoder<Tree: PlistBuilding> {
                 if document.stringEquals(only.key, "$bytes") { return try dataValue(only.value) }
                 if document.stringEquals(only.key, "$real") { return try tree.real(document.nonFinite(only.value)) }
                 if document.stringEquals(only.key, "$inline") { return try encodeInlineBody(only.value) }
+                if document.stringEquals(only.key, "$integer") { return try tree.integer(document.exactInteger(only.value)) }
             }
             return try tree.uid(UInt64(encodeObject(value)))
         default:
@@ -479,6 +502,7 @@ struct ArchiveEncoder<Tree: PlistBuilding> {
             if document.stringEquals(key, "$bytes") || document.stringEquals(key, "$data") { return try dataValue(inner) }
             if document.stringEquals(key, "$real") { return try tree.real(document.nonFinite(inner)) }
             if document.stringEquals(key, "$plistDate") { return try tree.date(document.time(inner)) }
+            if document.stringEquals(key, "$integer") { return try tree.integer(document.exactInteger(inner)) }
             return nil
         }
     }
@@ -692,6 +716,7 @@ struct ArchiveEncoder<Tree: PlistBuilding> {
 
     private mutating func numberValue(_ value: Value) throws(CodecError) -> UInt32 {
         if let real = document.singleMember(value, named: "$real") { return try tree.real(document.nonFinite(real.value)) }
+        if let exact = document.singleMember(value, named: "$integer") { return try tree.integer(document.exactInteger(exact.value)) }
         return try scalarNumber(value)
     }
 

@@ -19,6 +19,9 @@ public struct CodecError: Error, Sendable, Equatable, CustomStringConvertible {
         case invalidDocument
         /// The input is nested deeper, or would expand larger, than the codec allows.
         case limitExceeded
+        /// The nesting bound asked for (`maxDepth`) is below what the archive needs even with
+        /// its deepest objects in the top-level table; `found` is a bound that fits.
+        case depthBoundTooSmall
     }
 
     public let kind: Kind

@@ -11,6 +11,20 @@ extension JSONDocument {
         return real
     }
 
+    /// The integer of `{"$integer": "…"}` text: decimal digits with an optional `-`, within
+    /// −2^63 … 2^64 − 1 (what a plist integer holds).
+    func exactInteger(_ value: Value) throws(CodecError) -> PlistInteger {
+        guard kind(value) == .string else { throw invalid("$integer takes an integer as decimal text, such as \"-9223372036854775808\"", at: value) }
+        let text = stringValue(value)
+        let digits = text.hasPrefix("-") ? text.dropFirst() : Substring(text)
+        guard !digits.isEmpty, digits.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else {
+            throw invalid("$integer takes an integer as decimal text, such as \"-9223372036854775808\"", at: value)
+        }
+        if let signed = Int64(text) { return PlistInteger(signed: signed) }
+        if let unsigned = UInt64(text) { return PlistInteger(unsigned: unsigned) }
+        throw invalid("$integer \(text) is outside the integers a plist holds (-2^63 … 2^64 - 1)", at: value)
+    }
+
     /// A time given as ISO 8601 text, or seconds since 2001-01-01 as a number.
     func time(_ value: Value) throws(CodecError) -> Double {
         switch kind(value) {

@@ -151,12 +151,23 @@ public struct KeyedArchive: Sendable {
         return index < bytes.count && bytes[index] == UInt8(ascii: "<")
     }
 
-    /// Depth the JSON writer reaches for `view`: nested containers for the raw view, nested
-    /// object and inline-container expansions for the readable one. Computed without recursion.
+    /// Depth of `view`'s JSON with the default options: the plist's nesting for the raw
+    /// view, the JSON nesting of the readable one (`Placement`). Computed without recursion.
     public func depth(of view: ArchiveView) -> Int {
         switch view {
         case .raw: return plist.rawDepth
-        case .readable: return plist.withView { DepthProbe(archive: self, view: $0).run().depth }
+        case .readable: return defaultPlacement().depth
+        }
+    }
+
+    /// The readable view's placement without a nesting bound (which is the only way it throws).
+    func defaultPlacement() -> Placement {
+        do {
+            return try plist.withView { (view) throws(CodecError) -> Placement in
+                try Placement(archive: self, view: view, exactIntegers: false, bound: nil)
+            }
+        } catch {
+            preconditionFailure("a placement without a bound cannot fail: \(error)")
         }
     }
 
@@ -174,11 +185,17 @@ public struct KeyedArchive: Sendable {
         max(64 << 20, 16 * inputSize)
     }
 
-    /// The archive as JSON text. Recurses `depth(of: view)` levels: callers with a bounded
-    /// stack compare that depth with `StackBudget.maxDepth(stackSize:)` first. Throws
+    /// The archive as JSON text, with the default options. Recurses `depth(of: view)` levels:
+    /// callers with a bounded stack compare that depth with `StackBudget.maxDepth(stackSize:)`
+    /// first (or use `plan` and `json(plan:pretty:)`, which place the view once). Throws
     /// `limitExceeded` when the text would pass `maximumJSONSize(forInputSize:)`.
     public func json(view: ArchiveView, pretty: Bool) throws(CodecError) -> [UInt8] {
-        try render(view: view, pretty: pretty, sink: nil)
+        try render(view: view, placement: view == .readable ? defaultPlacement() : nil, pretty: pretty, sink: nil)
+    }
+
+    /// The archive as JSON text following `plan` (made with the same `view`).
+    public func json(view: ArchiveView, pretty: Bool, plan: WritePlan) throws(CodecError) -> [UInt8] {
+        try render(view: view, placement: plan.placement, pretty: pretty, sink: nil)
     }
 
     /// The archive as JSON text handed to `sink` in pieces of about a megabyte as it is
@@ -186,24 +203,22 @@ public struct KeyedArchive: Sendable {
     /// `json(view:pretty:)`, except that the size limit is found after part of the text
     /// has gone to the sink: a `limitExceeded` error means what it received is incomplete.
     public func writeJSON(view: ArchiveView, pretty: Bool, to sink: @escaping (UnsafeBufferPointer<UInt8>) -> Void) throws(CodecError) {
-        _ = try render(view: view, pretty: pretty, sink: sink)
+        _ = try render(view: view, placement: view == .readable ? defaultPlacement() : nil, pretty: pretty, sink: sink)
     }
 
-    func render(view: ArchiveView, pretty: Bool, sink: ((UnsafeBufferPointer<UInt8>) -> Void)?) throws(CodecError) -> [UInt8] {
+    func render(view: ArchiveView, placement: Placement?, pretty: Bool, sink: ((UnsafeBufferPointer<UInt8>) -> Void)?) throws(CodecError) -> [UInt8] {
         let limit = Self.maximumJSONSize(forInputSize: plist.bytes.count)
         var output = plist.withView { plistView -> JSONOutput in
             var out = JSONOutput(pretty: pretty, reserve: min(plist.bytes.count * 2, limit), sink: sink)
             out.limit = limit
-            switch view {
-            case .raw:
+            guard view == .readable, let placement else {
                 var writer = RawWriter(view: plistView, out: out)
                 writer.write(plist.topObject)
                 return writer.out
-            case .readable:
-                var writer = ReadableWriter(archive: self, view: plistView, out: out)
-                writer.writeDocument()
-                return writer.out
             }
+            var writer = ReadableWriter(archive: self, view: plistView, placement: placement, out: out)
+            writer.writeDocument()
+            return writer.out
         }
         guard !output.isOverLimit else { throw tooMuchJSON(limit: limit) }
         return output.finish()

@@ -15,7 +15,7 @@ struct ObjectMeta {
 
 /// The value wrappers of the mapping; an object holds at most one.
 enum ValueWrapper: CaseIterable {
-    case array, set, orderedSet, dict, string, data, number, real, plistDate, date, uuid, plist, bytes, inline
+    case array, set, orderedSet, dict, string, data, number, real, integer, plistDate, date, uuid, plist, bytes, inline
 
     var name: StaticString {
         switch self {
@@ -27,6 +27,7 @@ enum ValueWrapper: CaseIterable {
         case .data: "$data"
         case .number: "$number"
         case .real: "$real"
+        case .integer: "$integer"
         case .plistDate: "$plistDate"
         case .date: "$date"
         case .uuid: "$uuid"
@@ -67,6 +68,7 @@ extension JSONDocument {
             case 3 where equals("$id"): return .id
             case 4 where equals("$ref"): return .ref
             case 4 where equals("$top"): return .topOnly
+            case 6 where equals("$table"): return .topOnly
             case 6 where equals("$class"): return .className
             case 8 where equals("$classes"): return .classes
             case 8 where equals("$version"), 9 where equals("$archiver"): return .topOnly

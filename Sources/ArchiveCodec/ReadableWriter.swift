@@ -1,16 +1,23 @@
 /// Writes the readable JSON view of a validated archive (the mapping documented in
-/// README.md). Recursive: one level per object expanded and per inline container, exactly
-/// the levels `DepthProbe` counts, so callers can bound the stack before starting.
+/// docs/mapping.md), placing each body where `Placement` says. Recursive: one level per body
+/// and per inline container, each opening at least one bracket, so the writer never recurses
+/// deeper than `Placement.depth`, which callers bound the stack with before starting.
 struct ReadableWriter {
     let archive: KeyedArchive
     let view: BinaryPlistView
     var out: JSONOutput
+    /// Where bodies stand (`Placement.homes`) and which entries carry `$id`.
+    let homes: [UInt32]
+    let identity: [Bool]
+    let placement: Placement
     private var emitted: [Bool]
     let objectsHeader: PlistObjectHeader
+    /// The object whose body is being written (`Placement.topBody` between `$top` values).
+    var body = Placement.topBody
     private(set) var depth = 0
-    /// Deepest level reached; tests compare it with `DepthProbe`.
+    /// Deepest recursion reached (tests compare it with the JSON's nesting).
     private(set) var maxDepth = 0
-    /// References written so far (`DepthProbe` counts them in the same order).
+    /// References written so far (`ResumeWalk` counts them in the same order).
     private var references = 0
     /// The writer stops (`JSONOutput.stop`) when about to write this reference: another
     /// writer resumes the document there (`resume(from:)`).
@@ -19,17 +26,20 @@ struct ReadableWriter {
     private var keyTexts = KeyTextCache()
 
     /// `emitted`: the objects already written in full, when resuming part way.
-    init(archive: KeyedArchive, view: BinaryPlistView, out: JSONOutput, emitted: [Bool]? = nil) {
+    init(archive: KeyedArchive, view: BinaryPlistView, placement: Placement, out: JSONOutput, emitted: [Bool]? = nil) {
         self.archive = archive
         self.view = view
         self.out = out
+        self.placement = placement
+        homes = placement.homes
+        identity = placement.identity
         self.emitted = emitted ?? Array(repeating: false, count: archive.objectCount)
         objectsHeader = view.header(of: archive.objectsRef)
     }
 
     mutating func writeDocument() {
         let top = view.header(of: archive.topRef)
-        if archive.isPlainRoot {
+        if !placement.envelope {
             writeReference(view.uidValue(of: view.childRef(top, 1)), keyContext: false)
             return
         }
@@ -47,7 +57,21 @@ struct ReadableWriter {
         out.openObject()
         writeTopEntries(top, from: 0)
         out.closeObject()
+        writeTable()
         out.closeObject()
+    }
+
+    /// `"$table": [...]`, the bodies moved out of the document by a nesting bound.
+    mutating func writeTable() {
+        guard !placement.table.isEmpty else { return }
+        out.key("$table")
+        out.openArray()
+        for entry in placement.table {
+            let uid = Int(entry)
+            emitted[uid] = true
+            writeBody(uid, position: Int(archive.entryOffsets[uid]), form: archive.forms[uid], tracked: true)
+        }
+        out.closeArray()
     }
 
     mutating func writeTopEntries(_ top: PlistObjectHeader, from start: Int) {
@@ -77,9 +101,10 @@ struct ReadableWriter {
             out.null()
             return
         }
-        let tracked = archive.needsIdentity[uid]
+        let tracked = identity[uid]
         if tracked {
-            if emitted[uid] {
+            // The body stands at the first reference from its home (`Placement`).
+            if emitted[uid] || homes[uid] != body {
                 out.reference(uid)
                 return
             }
@@ -91,9 +116,18 @@ struct ReadableWriter {
             writeScalarObject(uid: uid, position: position, form: form, keyContext: keyContext, tracked: tracked)
             return
         }
+        writeBody(uid, position: position, form: form, tracked: tracked)
+    }
+
+    /// The body of non-scalar entry `uid`, whose references are then `uid`'s.
+    @inline(__always)
+    private mutating func writeBody(_ uid: Int, position: Int, form: ObjectForm, tracked: Bool) {
         depth += 1
         if depth > maxDepth { maxDepth = depth }
+        let outer = body
+        body = UInt32(truncatingIfNeeded: uid)
         writeExpanded(uid: uid, position: position, form: form, tracked: tracked)
+        body = outer
         depth -= 1
     }
 
@@ -463,7 +497,20 @@ struct ReadableWriter {
     }
 
     private mutating func writeInteger(_ value: PlistInteger) {
+        if placement.exactIntegers, Placement.isInexact(value) {
+            writeExactInteger(value)
+            return
+        }
         if value.isUnsigned { out.uint(value.bits) } else { out.int(Int64(bitPattern: value.bits)) }
+    }
+
+    /// `{"$integer": "…"}`: an integer a double cannot hold, as decimal text.
+    @inline(never)
+    private mutating func writeExactInteger(_ value: PlistInteger) {
+        out.openObject()
+        out.key("$integer")
+        out.string(value.isUnsigned ? String(value.bits) : String(Int64(bitPattern: value.bits)))
+        out.closeObject()
     }
 
     /// Finite reals are JSON numbers with a `.` or exponent; NaN and infinities `$real`.

@@ -1,6 +1,6 @@
 /// Writing the readable view in two parts at once: one writer writes the document up to a
 /// reference chosen in advance and stops (`stopAt`); another, starting from what
-/// `DepthProbe` saw there (`DepthProbe.Checkpoint`), writes the rest. The two texts joined
+/// `ResumeWalk` saw there (`ResumeWalk.Checkpoint`), writes the rest. The two texts joined
 /// are the document one writer would have written (`KeyedArchive.writeJSON`).
 extension ReadableWriter {
     /// Writes the document from the checkpoint's reference to its end: that reference,
@@ -8,17 +8,22 @@ extension ReadableWriter {
     /// `$top`. Each expansion's remaining children recurse as usual; the expansions
     /// themselves are finished one after another, so the recursion is never deeper than the
     /// single writer's.
-    mutating func resume(from checkpoint: DepthProbe.Checkpoint) {
+    mutating func resume(from checkpoint: ResumeWalk.Checkpoint) {
+        body = checkpoint.frames.last?.body ?? Placement.topBody
         writeReference(checkpoint.uid, keyContext: checkpoint.keyContext)
-        for frame in checkpoint.frames.reversed() { finish(frame) }
-        if archive.isPlainRoot { return }
+        for frame in checkpoint.frames.reversed() {
+            body = frame.body
+            finish(frame)
+        }
+        body = Placement.topBody
+        if !placement.envelope { return }
         writeTopEntries(view.header(of: archive.topRef), from: checkpoint.topIndex + 1)
         out.closeObject()
         out.closeObject()
     }
 
     /// The children after the first `frame.position` ones, then the closing brackets.
-    private mutating func finish(_ frame: DepthProbe.Frame) {
+    private mutating func finish(_ frame: ResumeWalk.Frame) {
         let done = frame.position
         guard frame.uid >= 0 else {
             // An inline plist container: always inside an `$inline` wrapper.
@@ -29,7 +34,7 @@ extension ReadableWriter {
         let uid = frame.uid
         let form = archive.forms[uid]
         let info = archive.classOf[uid] >= 0 ? archive.classInfos[Int(archive.classOf[uid])] : nil
-        let tracked = archive.needsIdentity[uid]
+        let tracked = identity[uid]
         let header = view.header(at: Int(archive.entryOffsets[uid]))
         switch frame.walk {
         case .uidList where form == .stringKeyDictionary:

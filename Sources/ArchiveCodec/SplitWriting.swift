@@ -1,40 +1,38 @@
-/// What writing an archive's JSON takes, found before any writing: the depth the writer
-/// will recurse to (callers check it against their stack), and, when the conversion may use
-/// two threads, where to cut the readable view so that each writes half.
+/// What writing an archive's JSON takes, found before any writing: for the readable view,
+/// where each body stands (`Placement`) and so the depth the writer will recurse to (callers
+/// check it against their stack); when the conversion may use two threads, where to cut the
+/// readable view so that each writes half.
 public struct WritePlan: Sendable {
-    /// The depth, or an upper bound on it (`isBound`) when the probe was left to run
-    /// beside the first writer.
+    /// The JSON nesting of the readable view (`Placement`), or the plist's nesting for the raw one.
     public let depth: Int
-    public let isBound: Bool
+    /// How many objects a nesting bound moved to the top-level `$table`.
+    public var tableCount: Int { placement?.table.count ?? 0 }
+    /// The readable view's placement (nil for the raw view).
+    let placement: Placement?
     /// The reference at which the second writer takes over, if the view is cut.
     let cut: Int?
-    /// Where the first writer stands at the cut; nil when the second writer's job finds it.
-    let checkpoint: DepthProbe.Checkpoint?
 }
 
 extension KeyedArchive {
-    /// The plan for writing `view`. With `parallelism` of width 2 or more, the compact
-    /// readable view of an archive with at least twice `smallestPart` references is cut at
-    /// its middle reference (counted from the reference counts: every reference is written
-    /// once, unreachable objects aside).
+    /// The plan for writing `view`. For the readable view: `maxDepth` bounds its nesting
+    /// (objects that would pass it go to `$table`; throws `depthBoundTooSmall` when even that
+    /// cannot fit), `exactIntegers` writes integers beyond ±(2^53 − 1) as `$integer`.
     ///
-    /// `depthLimit`: the deepest the caller's stack allows. When the archive provably
-    /// stays within it (its containers form a tree, so no level of the writer expands the
-    /// same container twice: the depth is at most the container count), a cut view skips
-    /// the probe here: the second writer's job walks to the cut itself while the first
+    /// With `parallelism` of width 2 or more, the compact readable view of an archive with at
+    /// least twice `smallestPart` references and no `$table` is cut at its middle reference
+    /// (counted from the reference counts: every reference is written once, unreachable
+    /// objects aside); the second writer's job walks to the cut itself while the first
     /// writer starts.
-    public func plan(view: ArchiveView, pretty: Bool, parallelism: Parallelism = .serial, depthLimit: Int? = nil) -> WritePlan {
-        guard view == .readable else { return WritePlan(depth: depth(of: view), isBound: false, cut: nil, checkpoint: nil) }
+    public func plan(view: ArchiveView, pretty: Bool, maxDepth: Int? = nil, exactIntegers: Bool = false, parallelism: Parallelism = .serial) throws(CodecError) -> WritePlan {
+        guard view == .readable else { return WritePlan(depth: depth(of: view), placement: nil, cut: nil) }
+        let placement = try plist.withView { (view) throws(CodecError) -> Placement in
+            try Placement(archive: self, view: view, exactIntegers: exactIntegers, bound: maxDepth)
+        }
         let references = referenceCounts.reduce(0) { $0 + Int($1) }
-        guard parallelism.width >= 2, !pretty, references >= 2 * parallelism.smallestPart else {
-            return WritePlan(depth: depth(of: view), isBound: false, cut: nil, checkpoint: nil)
+        guard parallelism.width >= 2, !pretty, placement.table.isEmpty, references >= 2 * parallelism.smallestPart else {
+            return WritePlan(depth: placement.depth, placement: placement, cut: nil)
         }
-        let cut = references / 2
-        if let depthLimit, plist.containersFormTree, plist.containerCount <= depthLimit {
-            return WritePlan(depth: plist.containerCount, isBound: true, cut: cut, checkpoint: nil)
-        }
-        let (depth, checkpoint) = plist.withView { DepthProbe(archive: self, view: $0).run(checkpointAt: cut) }
-        return WritePlan(depth: depth, isBound: false, cut: cut, checkpoint: checkpoint)
+        return WritePlan(depth: placement.depth, placement: placement, cut: references / 2)
     }
 
     /// `writeJSON(view:pretty:to:)` following `plan`: when it has a cut, two writers run as
@@ -44,11 +42,11 @@ extension KeyedArchive {
     /// second writes the rest into memory, handed to `sink` once the first is done. The text
     /// is the same as one writer's.
     public func writeJSON(view: ArchiveView, pretty: Bool, plan: WritePlan, parallelism: Parallelism, to sink: @escaping (UnsafeBufferPointer<UInt8>) -> Void) throws(CodecError) {
-        guard let cut = plan.cut, view == .readable, !pretty else {
-            _ = try render(view: view, pretty: pretty, sink: sink)
+        guard let cut = plan.cut, let placement = plan.placement, view == .readable, !pretty else {
+            _ = try render(view: view, placement: plan.placement, pretty: pretty, sink: sink)
             return
         }
-        _ = try renderSplit(at: cut, checkpoint: plan.checkpoint, parallelism: parallelism, sink: sink)
+        _ = try renderSplit(at: cut, placement: placement, checkpoint: nil, parallelism: parallelism, sink: sink)
     }
 
     /// The most text the second writer holds in memory while the first writes: its half of
@@ -63,26 +61,26 @@ extension KeyedArchive {
     /// stands as `checkpoint` says (found by the second writer's job when nil). If the
     /// document has fewer references than that, the first writer writes it all.
     /// `buffering`: tests' override of `secondHalfBuffer`.
-    func renderSplit(at cut: Int, checkpoint known: DepthProbe.Checkpoint?, parallelism: Parallelism, sink: ((UnsafeBufferPointer<UInt8>) -> Void)?, buffering: Int? = nil) throws(CodecError) -> [UInt8] {
+    func renderSplit(at cut: Int, placement: Placement, checkpoint known: ResumeWalk.Checkpoint?, parallelism: Parallelism, sink: ((UnsafeBufferPointer<UInt8>) -> Void)?, buffering: Int? = nil) throws(CodecError) -> [UInt8] {
         let limit = Self.maximumJSONSize(forInputSize: plist.bytes.count)
         let buffered = min(limit, buffering ?? Self.secondHalfBuffer(forInputSize: plist.bytes.count))
         let parts = plist.withView { view in
-            parallelism.map([0..<1, 1..<2]) { job -> (out: JSONOutput, checkpoint: DepthProbe.Checkpoint?) in
+            parallelism.map([0..<1, 1..<2]) { job -> (out: JSONOutput, checkpoint: ResumeWalk.Checkpoint?) in
                 if job.lowerBound == 0 {
                     var out = JSONOutput(pretty: false, reserve: min(plist.bytes.count, limit), sink: sink)
                     out.limit = limit
-                    var writer = ReadableWriter(archive: self, view: view, out: out)
+                    var writer = ReadableWriter(archive: self, view: view, placement: placement, out: out)
                     writer.stopAt = cut
                     writer.writeDocument()
                     return (writer.out, nil)
                 }
                 var out = JSONOutput(pretty: false, reserve: min(plist.bytes.count / 2, buffered))
-                guard let checkpoint = known ?? DepthProbe(archive: self, view: view).run(checkpointAt: cut, endingThere: true).checkpoint else {
+                guard let checkpoint = known ?? ResumeWalk(archive: self, view: view, placement: placement).checkpoint(at: cut) else {
                     return (out, nil)
                 }
                 out.limit = buffered
                 out.continueAfterValue()
-                let r = writingRest(from: checkpoint, view: view, into: out)
+                let r = writingRest(from: checkpoint, placement: placement, view: view, into: out)
                 return (r, checkpoint)
             }
         }
@@ -97,7 +95,7 @@ extension KeyedArchive {
         let firstCount = first.textCount
         var second = parts[1].out
         if second.isOverLimit {
-            return try streamSecondHalf(after: &first, from: checkpoint, limit: limit, sink: sink)
+            return try streamSecondHalf(after: &first, from: checkpoint, placement: placement, limit: limit, sink: sink)
         }
         return try second.finish { (rest) throws(CodecError) -> [UInt8] in
             // The second part opens with a comma; it belongs there only if the first part
@@ -120,14 +118,14 @@ extension KeyedArchive {
     }
 
     /// The second half written after the first, straight to `sink` (see `secondHalfBuffer`).
-    private func streamSecondHalf(after first: inout JSONOutput, from checkpoint: DepthProbe.Checkpoint, limit: Int, sink: ((UnsafeBufferPointer<UInt8>) -> Void)?) throws(CodecError) -> [UInt8] {
+    private func streamSecondHalf(after first: inout JSONOutput, from checkpoint: ResumeWalk.Checkpoint, placement: Placement, limit: Int, sink: ((UnsafeBufferPointer<UInt8>) -> Void)?) throws(CodecError) -> [UInt8] {
         let firstCount = first.textCount
         var text = first.finish()
         var second = plist.withView { view -> JSONOutput in
             var out = JSONOutput(pretty: false, sink: sink)
             out.limit = limit - firstCount
             if first.commaAtStop { out.continueAfterValue() }
-            return writingRest(from: checkpoint, view: view, into: out)
+            return writingRest(from: checkpoint, placement: placement, view: view, into: out)
         }
         guard !second.isOverLimit else { throw tooMuchJSON(limit: limit) }
         text += second.finish()
@@ -135,8 +133,8 @@ extension KeyedArchive {
     }
 
     /// The document from `checkpoint` to its end, written into `out`.
-    private func writingRest(from checkpoint: DepthProbe.Checkpoint, view: BinaryPlistView, into out: JSONOutput) -> JSONOutput {
-        var writer = ReadableWriter(archive: self, view: view, out: out, emitted: checkpoint.emitted)
+    private func writingRest(from checkpoint: ResumeWalk.Checkpoint, placement: Placement, view: BinaryPlistView, into out: JSONOutput) -> JSONOutput {
+        var writer = ReadableWriter(archive: self, view: view, placement: placement, out: out, emitted: checkpoint.emitted)
         writer.resume(from: checkpoint)
         return writer.out
     }

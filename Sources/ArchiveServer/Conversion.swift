@@ -3,7 +3,7 @@ import ArchiveCodec
 /// What a conversion request asks for, parsed from its query string on the loop before it is queued,
 /// so a bad parameter costs no worker time.
 enum ConversionRequest: Sendable {
-    case decode(view: ArchiveView, pretty: Bool)
+    case decode(DecodeOptions)
     case encode(format: PlistFormat)
 
     init(route: Route, query: QueryParameters, path: String) throws(Problem) {
@@ -15,7 +15,18 @@ enum ConversionRequest: Sendable {
             case "raw": view = .raw
             case let other?: throw Problem.invalidQuery("view must be readable or raw, not \(other)", path: path)
             }
-            self = .decode(view: view, pretty: try Self.flag(query, "pretty", path: path))
+            var options = DecodeOptions(view: view, pretty: try Self.flag(query, "pretty", path: path))
+            options.exactIntegers = try Self.flag(query, "exactIntegers", path: path)
+            if let text = query["maxDepth"] {
+                guard let bound = Int(text), bound >= 1 else {
+                    throw Problem.invalidQuery("maxDepth must be a whole number of levels, at least 1, not \(text)", path: path)
+                }
+                options.maxDepth = bound
+            }
+            if view == .raw, options.maxDepth != nil || options.exactIntegers {
+                throw Problem.invalidQuery("maxDepth and exactIntegers shape the readable view; leave them out with view=raw", path: path)
+            }
+            self = .decode(options)
         case .encode:
             switch query["format"]?.lowercased() {
             case nil, "binary", "bplist": self = .encode(format: .binary)
@@ -33,6 +44,21 @@ enum ConversionRequest: Sendable {
         case "", "1", "true", "yes": return true
         case let other?: throw Problem.invalidQuery("\(name) must be 1 or 0 (or true/false), not \(other)", path: path)
         }
+    }
+}
+
+/// What a decode request asks for.
+struct DecodeOptions: Sendable {
+    var view: ArchiveView
+    var pretty: Bool
+    /// `?maxDepth=N`: the JSON never nests deeper (see `KeyedArchive.plan`).
+    var maxDepth: Int?
+    /// `?exactIntegers=1`: integers beyond ±(2^53 − 1) as `{"$integer": "…"}`.
+    var exactIntegers = false
+
+    init(view: ArchiveView, pretty: Bool) {
+        self.view = view
+        self.pretty = pretty
     }
 }
 
@@ -57,22 +83,24 @@ enum Conversion {
     static func run(_ request: ConversionRequest, body: RequestBody, limits: DepthLimits, path: String) -> HTTPResponse {
         do {
             switch request {
-            case let .decode(view, pretty):
+            case let .decode(options):
+                let (view, pretty) = (options.view, options.pretty)
                 let archive = try KeyedArchive(parsing: body.take())
-                let depth = archive.depth(of: view)
+                let plan = try archive.plan(view: view, pretty: pretty, maxDepth: options.maxDepth, exactIntegers: options.exactIntegers)
+                let depth = plan.depth
                 guard depth <= limits.decode else {
-                    return Problem.tooDeep(depth: depth, limit: limits.decode, what: "archive", path: path).response()
+                    return Problem.tooDeep(depth: depth, limit: limits.decode, bounded: options.maxDepth != nil, path: path).response()
                 }
                 guard !pretty || depth <= maxPrettyDepth else {
                     return Problem.tooDeepToIndent(depth: depth, limit: maxPrettyDepth, path: path).response()
                 }
                 if body.count >= bufferedReplyThreshold, let reply = ReplyBuffer() {
                     // A refusal for size found part way leaves a partial buffer: dropped with it.
-                    try archive.writeJSON(view: view, pretty: pretty) { reply.append($0) }
+                    try archive.writeJSON(view: view, pretty: pretty, plan: plan, parallelism: .serial) { reply.append($0) }
                     return try buffered(reply, contentType: "application/json", path: path)
                 }
                 return HTTPResponse(status: 200, contentType: "application/json",
-                                    body: try archive.json(view: view, pretty: pretty))
+                                    body: try archive.json(view: view, pretty: pretty, plan: plan))
             case let .encode(format):
                 // The document holds the body's bytes; the worker's own reference goes.
                 let document = try JSONDocument(parsing: body.take())

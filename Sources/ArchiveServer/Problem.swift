@@ -86,10 +86,15 @@ extension Problem {
                 instance: path)
     }
 
-    static func tooDeep(depth: Int, limit: Int, what: String, path: String) -> Problem {
-        Problem(slug: "too-deep", title: "Nesting too deep", status: 413,
-                detail: "The \(what) nests \(depth) levels deep; this server's worker stack admits at most \(limit). A larger --stack-size raises the limit.",
-                instance: path, depth: depth, limit: limit, rejection: .tooDeep)
+    /// The readable JSON would nest deeper than the workers' stack admits. `bounded`: the
+    /// request already named a `maxDepth` (above the limit).
+    static func tooDeep(depth: Int, limit: Int, bounded: Bool, path: String) -> Problem {
+        let fix = bounded
+            ? "Ask for maxDepth=\(min(limit, 64)) (at most \(limit) here) instead."
+            : "Add ?maxDepth=\(min(limit, 64)) (any value up to \(limit) fits) to receive it with its deepest objects in a top-level $table, referenced from where they stand; a larger --stack-size also raises the limit."
+        return Problem(slug: "too-deep", title: "Nesting too deep", status: 413,
+                       detail: "The archive's JSON nests \(depth) levels deep; this server's worker stack admits at most \(limit). \(fix)",
+                       instance: path, depth: depth, limit: limit, rejection: .tooDeep)
     }
 
     static func tooDeepToIndent(depth: Int, limit: Int, path: String) -> Problem {
@@ -125,6 +130,7 @@ extension Problem {
         case .invalidArchive: ("invalid-archive", "Invalid keyed archive", 422)
         case .invalidDocument: ("invalid-document", "Invalid archive document", 422)
         case .limitExceeded: ("limit-exceeded", "Input exceeds a codec limit", 413)
+        case .depthBoundTooSmall: ("max-depth-too-small", "maxDepth too small for this archive", 422)
         }
         self.init(slug: slug, title: title, status: status, detail: error.message, instance: path,
                   offset: error.byteOffset, uid: error.uid, jsonPath: error.jsonPath, found: error.found,

@@ -65,15 +65,27 @@ struct Decode: ParsableCommand {
     @Flag(help: "Indent the JSON (archives up to 1,000 levels deep).")
     var pretty = false
 
+    @Option(name: .customLong("max-depth"), help: "Never nest the JSON deeper than this (objects that would go deeper are written in a top-level $table); at least 1.")
+    var maxDepth: Int?
+
+    @Flag(name: .customLong("exact-integers"), help: "Write integers beyond ±(2^53 − 1) as {\"$integer\": \"…\"}, which JSON readers that keep numbers as doubles cannot round.")
+    var exactIntegers = false
+
     static let maxPrettyDepth = KeyedArchive.maximumPrettyDepth
 
     @OptionGroup var stack: StackOptions
 
-    func run() throws {
-        try Decode.convert(file, view: raw ? .raw : .readable, pretty: pretty, stackSize: stack.bytes, skipDepthCheck: stack.skipDepthCheck)
+    func validate() throws {
+        if let maxDepth, maxDepth < 1 { throw ValidationError("--max-depth must be at least 1") }
+        if raw, maxDepth != nil || exactIntegers { throw ValidationError("--max-depth and --exact-integers shape the readable view, not --raw") }
     }
 
-    static func convert(_ file: String, view: ArchiveView, pretty: Bool, stackSize: Int, skipDepthCheck: Bool) throws {
+    func run() throws {
+        try Decode.convert(file, view: raw ? .raw : .readable, pretty: pretty, maxDepth: maxDepth, exactIntegers: exactIntegers,
+                           stackSize: stack.bytes, skipDepthCheck: stack.skipDepthCheck)
+    }
+
+    static func convert(_ file: String, view: ArchiveView, pretty: Bool, maxDepth: Int? = nil, exactIntegers: Bool = false, stackSize: Int, skipDepthCheck: Bool) throws {
         let input = try readInput(file)
         // The conversion thread hands the JSON over in pieces; this thread writes them out
         // meanwhile, so the copy into the kernel overlaps the conversion on a second core.
@@ -85,7 +97,7 @@ struct Decode: ParsableCommand {
                 let cores = coreParallelism(stackSize: stackSize)
                 let archive = try KeyedArchive(parsing: input, parallelism: cores)
                 let limit = StackBudget.maxDepth(stackSize: stackSize)
-                let plan = archive.plan(view: view, pretty: pretty, parallelism: cores, depthLimit: limit)
+                let plan = try archive.plan(view: view, pretty: pretty, maxDepth: maxDepth, exactIntegers: exactIntegers, parallelism: cores)
                 let depth = plan.depth
                 // Indentation grows with the square of the depth (each line is indented by its
                 // level), so indented output is capped as the service caps `?pretty=1`.
@@ -93,7 +105,7 @@ struct Decode: ParsableCommand {
                     throw CodecError(.limitExceeded, "the archive nests \(depth) levels deep; indented output is limited to \(Decode.maxPrettyDepth) levels (its size grows with the square of the depth): leave out --pretty", found: depth, limit: Decode.maxPrettyDepth)
                 }
                 guard depth <= limit || skipDepthCheck else {
-                    throw CodecError(.limitExceeded, "the archive nests \(depth) levels deep; a \(stackSize >> 20) MiB stack converts up to \(limit) (raise --stack-mib)", found: depth, limit: limit)
+                    throw CodecError(.limitExceeded, "the archive's JSON nests \(depth) levels deep; a \(stackSize >> 20) MiB stack converts up to \(limit): raise --stack-mib, or pass --max-depth \(min(limit, 64)) to move the deepest objects into a top-level $table", found: depth, limit: limit)
                 }
                 try archive.writeJSON(view: view, pretty: pretty, plan: plan, parallelism: cores) { pipe.push(Array($0)) }
             }
@@ -176,7 +188,7 @@ struct Compare: ParsableCommand {
 struct Depth: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "How deep converting FILE recurses, and the stack that takes.",
-        discussion: "For an archive: the depth of its readable and raw JSON, and the stack decoding it takes (the service answers 413 above the limit its --stack-size gives). For a JSON document: its nesting. Measured without recursion.")
+        discussion: "For an archive: the JSON nesting of its readable and raw views (the most arrays and objects open at once, what JSON parsers limit), and the stack decoding it takes (the service answers 413 above the limit its --stack-size gives). For a JSON document: its nesting. Measured without recursion.")
 
     @Argument(help: "Archive or JSON document, or - for stdin.")
     var file: String
@@ -206,7 +218,7 @@ private func reportingErrors<T>(_ body: () throws(CodecError) -> T) throws -> T 
         return try body()
     } catch {
         writeAll("archive-tool: \(error)\n", to: 2)
-        throw ExitCode(error.kind == .limitExceeded ? 3 : 2)
+        throw ExitCode(error.kind == .limitExceeded || error.kind == .depthBoundTooSmall ? 3 : 2)
     }
 }
 

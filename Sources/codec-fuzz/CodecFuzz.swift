@@ -127,7 +127,7 @@ struct RoundTripOracle {
         }
         do {
             let archive = try KeyedArchive(parsing: input, parallelism: halves)
-            let plan = archive.plan(view: .readable, pretty: false, parallelism: halves)
+            let plan = try archive.plan(view: .readable, pretty: false, parallelism: halves)
             var text: [UInt8] = []
             try archive.writeJSON(view: .readable, pretty: false, plan: plan, parallelism: halves) { text += $0 }
             return text == json ? nil : "two writers wrote other JSON than one"

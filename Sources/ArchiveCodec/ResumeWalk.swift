@@ -1,9 +1,12 @@
-/// Measures, without recursion, the depth `ReadableWriter` will reach on an archive: it
-/// walks the same objects in the same order, marking shared objects written at their first
-/// visit as the writer does, with an explicit stack standing in for the writer's frames.
-struct DepthProbe {
+/// Finds, without recursion, where `ReadableWriter` stands when it is about to write a given
+/// reference (`Checkpoint`), so that a second writer can write the rest of the document from
+/// there (`ReadableWriter.resume`). It walks the same objects in the same order, deciding body
+/// or `$ref` from the same `Placement` as the writer, with an explicit stack standing in for
+/// the writer's frames.
+struct ResumeWalk {
     let archive: KeyedArchive
     let view: BinaryPlistView
+    let placement: Placement
 
     /// How a frame's children are found.
     enum Walk {
@@ -29,6 +32,8 @@ struct DepthProbe {
         var count: Int
         /// The object expanded (its `$objects` index), or −1 for an inline container.
         var uid: Int
+        /// The object whose body the frame is part of (`ReadableWriter.body`).
+        var body: UInt32
     }
 
     /// Where the writer stands when it is about to write reference number `reference` (in
@@ -45,22 +50,21 @@ struct DepthProbe {
         let emitted: [Bool]
     }
 
-    /// The depth; when `checkpointAt` is given and the writer writes that many references,
-    /// also where it stands before the next one. `endingThere`: return at the checkpoint
-    /// (the depth is then only that of the part walked).
-    func run(checkpointAt stop: Int? = nil, endingThere: Bool = false) -> (depth: Int, checkpoint: Checkpoint?) {
+    /// Where the writer stands when it has written `stop` references, before the next one;
+    /// nil when the document has no more references than that.
+    func checkpoint(at stop: Int) -> Checkpoint? {
         let forms = archive.forms
-        let needsIdentity = archive.needsIdentity
+        let identity = placement.identity
+        let homes = placement.homes
         let classKeys = archive.classKeys
         var emitted = [Bool](repeating: false, count: archive.objectCount)
         // The innermost open frame is `current` (while `depth > 0`); `stack` holds the
         // `depth - 1` frames around it, outermost first.
         var stack: [Frame] = []
         let none = PlistObjectHeader(kind: .array, marker: 0, start: 0, count: 0)
-        var current = Frame(walk: .inline, list: none, second: none, position: 0, count: 0, uid: -1)
+        var current = Frame(walk: .inline, list: none, second: none, position: 0, count: 0, uid: -1, body: Placement.topBody)
         var depth = 0
         var orderedLists: [[Int]] = []
-        var deepest = 0
         var references = 0
         var checkpoint: Checkpoint?
         var topIndex = 0
@@ -73,8 +77,9 @@ struct DepthProbe {
             }
             references += 1
             guard uid != 0 else { return nil }
-            if needsIdentity[uid] {
-                if emitted[uid] { return nil }
+            if identity[uid] {
+                let body = depth > 0 ? current.body : Placement.topBody
+                if emitted[uid] || homes[uid] != body { return nil }
                 emitted[uid] = true
             }
             let form = forms[uid]
@@ -83,20 +88,20 @@ struct DepthProbe {
             switch form {
             case .array, .set, .stringKeyDictionary:
                 let items = view.header(of: KeyedArchive.itemList(archive.lists[uid]))
-                return Frame(walk: .uidList, list: items, second: none, position: 0, count: items.count, uid: uid)
+                return Frame(walk: .uidList, list: items, second: none, position: 0, count: items.count, uid: uid, body: UInt32(truncatingIfNeeded: uid))
             case .pairDictionary:
                 let keys = view.header(of: KeyedArchive.keyList(archive.lists[uid]))
                 let values = view.header(of: KeyedArchive.itemList(archive.lists[uid]))
-                return Frame(walk: .pairLists, list: keys, second: values, position: 0, count: 2 * values.count, uid: uid)
+                return Frame(walk: .pairLists, list: keys, second: values, position: 0, count: 2 * values.count, uid: uid, body: UInt32(truncatingIfNeeded: uid))
             case .orderedSet:
                 orderedLists.append(ReadableWriter.orderedSetValues(view, header))
-                return Frame(walk: .ordered, list: header, second: none, position: 0, count: orderedLists[orderedLists.count - 1].count, uid: uid)
+                return Frame(walk: .ordered, list: header, second: none, position: 0, count: orderedLists[orderedLists.count - 1].count, uid: uid, body: UInt32(truncatingIfNeeded: uid))
             case .generic:
-                return Frame(walk: .objectKeys, list: header, second: none, position: 0, count: header.count, uid: uid)
+                return Frame(walk: .objectKeys, list: header, second: none, position: 0, count: header.count, uid: uid, body: UInt32(truncatingIfNeeded: uid))
             case .rawDict, .rawArray:
-                return Frame(walk: .inline, list: header, second: none, position: 0, count: header.count, uid: uid)
+                return Frame(walk: .inline, list: header, second: none, position: 0, count: header.count, uid: uid, body: UInt32(truncatingIfNeeded: uid))
             default:
-                return Frame(walk: .inline, list: none, second: none, position: 0, count: 0, uid: uid)
+                return Frame(walk: .inline, list: none, second: none, position: 0, count: 0, uid: uid, body: UInt32(truncatingIfNeeded: uid))
             }
         }
         /// A value inside an object's own dictionary or an inline container (`keyContext`), or
@@ -105,13 +110,15 @@ struct DepthProbe {
             let header = view.header(of: ref)
             switch header.kind {
             case .uid: return open(uid: Int(view.uid(header)), keyContext: keyContext)
-            case .array, .dict: return Frame(walk: .inline, list: header, second: none, position: 0, count: header.count, uid: -1)
+            case .array, .dict:
+                let body = depth > 0 ? current.body : Placement.topBody
+                return Frame(walk: .inline, list: header, second: none, position: 0, count: header.count, uid: -1, body: body)
             default: return nil
             }
         }
 
         let top = view.header(of: archive.topRef)
-        for index in 0..<top.count where !(endingThere && checkpoint != nil) {
+        for index in 0..<top.count where checkpoint == nil {
             topIndex = index
             var next = open(inline: view.childRef(top, top.count + index), keyContext: false)
             while true {
@@ -119,9 +126,8 @@ struct DepthProbe {
                     if depth > 0 { stack.append(current) }
                     current = frame
                     depth += 1
-                    deepest = max(deepest, depth)
                 }
-                guard depth > 0, !(endingThere && checkpoint != nil) else { break }
+                guard depth > 0, checkpoint == nil else { break }
                 let position = current.position
                 guard position < current.count else {
                     if current.walk == .ordered { orderedLists.removeLast() }
@@ -149,6 +155,6 @@ struct DepthProbe {
                 }
             }
         }
-        return (deepest, checkpoint)
+        return checkpoint
     }
 }
