@@ -10,18 +10,19 @@ final class SplitWritingTests: XCTestCase {
     private func assertEveryCutMatches(_ bytes: [UInt8], name: String, file: StaticString = #filePath, line: UInt = #line) throws {
         let archive = try KeyedArchive(parsing: bytes)
         let whole = try archive.json(view: .readable, pretty: false)
+        let placement = archive.defaultPlacement()
         let references = archive.referenceCounts.reduce(0) { $0 + Int($1) }
         let stride = max(1, references / 400)
         var cuts = 0
         for cut in Swift.stride(from: 0, through: references, by: stride) {
-            let (_, checkpoint) = archive.plist.withView { DepthProbe(archive: archive, view: $0).run(checkpointAt: cut) }
+            let checkpoint = archive.plist.withView { ResumeWalk(archive: archive, view: $0, placement: placement).checkpoint(at: cut) }
             guard let checkpoint else { continue }
-            let split = try archive.renderSplit(at: cut, checkpoint: checkpoint, parallelism: .serial, sink: nil)
+            let split = try archive.renderSplit(at: cut, placement: placement, checkpoint: checkpoint, parallelism: .serial, sink: nil)
             // The same cut with the probe left to the second writer's job, and with the
             // second half too large to hold (written again, streamed, after the first).
-            XCTAssertEqual(try archive.renderSplit(at: cut, checkpoint: nil, parallelism: .serial, sink: nil), split, file: file, line: line)
+            XCTAssertEqual(try archive.renderSplit(at: cut, placement: placement, checkpoint: nil, parallelism: .serial, sink: nil), split, file: file, line: line)
             var streamed: [UInt8] = []
-            let returned = try archive.renderSplit(at: cut, checkpoint: checkpoint, parallelism: .serial, sink: { streamed += $0 }, buffering: 8)
+            let returned = try archive.renderSplit(at: cut, placement: placement, checkpoint: checkpoint, parallelism: .serial, sink: { streamed += $0 }, buffering: 8)
             XCTAssertEqual(returned + streamed, whole, "\(name): cut \(cut), second half streamed", file: file, line: line)
             if split != whole {
                 XCTFail("\(name): cut at reference \(cut) of \(references) differs:\n\(String(decoding: split, as: UTF8.self).prefix(600))\nexpected:\n\(String(decoding: whole, as: UTF8.self).prefix(600))", file: file, line: line)
@@ -31,7 +32,7 @@ final class SplitWritingTests: XCTestCase {
         }
         XCTAssertGreaterThan(cuts, 0, name, file: file, line: line)
         // A cut past the last reference: the first writer writes everything.
-        XCTAssertEqual(try archive.renderSplit(at: references + 1, checkpoint: nil, parallelism: .serial, sink: nil), whole, name, file: file, line: line)
+        XCTAssertEqual(try archive.renderSplit(at: references + 1, placement: placement, checkpoint: nil, parallelism: .serial, sink: nil), whole, name, file: file, line: line)
     }
 
     func testEveryCutOfEveryFixture() throws {
@@ -97,17 +98,9 @@ final class SplitWritingTests: XCTestCase {
                 box.job = nil
             }
         }
-        let plan = archive.plan(view: .readable, pretty: false, parallelism: threads)
-        XCTAssertNotNil(plan.checkpoint)
-        XCTAssertFalse(plan.isBound)
-        // With a stack known to be deep enough, the probe runs beside the first writer.
-        let bounded = archive.plan(view: .readable, pretty: false, parallelism: threads, depthLimit: 1 << 20)
-        XCTAssertTrue(bounded.isBound)
-        XCTAssertNil(bounded.checkpoint)
-        XCTAssertGreaterThanOrEqual(bounded.depth, plan.depth)
-        var boundedPieces: [UInt8] = []
-        try archive.writeJSON(view: .readable, pretty: false, plan: bounded, parallelism: threads) { boundedPieces += $0 }
-        XCTAssertEqual(boundedPieces, try archive.json(view: .readable, pretty: false))
+        let plan = try archive.plan(view: .readable, pretty: false, parallelism: threads)
+        XCTAssertNotNil(plan.cut)
+        XCTAssertEqual(plan.depth, archive.depth(of: .readable))
         var pieces: [UInt8] = []
         try archive.writeJSON(view: .readable, pretty: false, plan: plan, parallelism: threads) { pieces += $0 }
         XCTAssertEqual(pieces, try archive.json(view: .readable, pretty: false))
