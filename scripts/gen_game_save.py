@@ -105,9 +105,21 @@ class Archive:
                 "$top": {"root": root}, "$objects": self.objects}
 
 
-def build(n_teams, seed):
+def build(n_teams, seed, shape="game"):
+    """shape "game": the save described above. "league": the same classes with many small
+    shared objects and full-precision reals: 40 games per team (each referenced from two
+    schedules and the league's list) of one record each, 8 players per team, reals with all
+    17 significant digits."""
     rng = random.Random(seed)
     a = Archive()
+    league_shape = shape == "league"
+    games_per_team = 40 if league_shape else GAMES_PER_TEAM
+    records_per_game = 1 if league_shape else RECORDS_PER_GAME
+    players_per_team = 8 if league_shape else PLAYERS_PER_TEAM
+
+    def real(low, high, digits):
+        value = rng.uniform(low, high)
+        return value if league_shape else round(value, digits)
 
     def name(parts):
         return "".join(rng.choice(SYLLABLES) for _ in range(parts)).capitalize()
@@ -116,11 +128,11 @@ def build(n_teams, seed):
     teams = [a.reserve() for _ in range(n_teams)]
     team_games = [[] for _ in range(n_teams)]
     games = []
-    for g in range(n_teams * GAMES_PER_TEAM // 2):
+    for g in range(n_teams * games_per_team // 2):
         home = rng.randrange(n_teams)
         away = (home + 1 + rng.randrange(n_teams - 1)) % n_teams
         records = []
-        for _ in range(RECORDS_PER_GAME):
+        for _ in range(records_per_game):
             play = struct.pack("<hhff", rng.randrange(-20, 100), rng.randrange(1, 5),
                                rng.random() * 100.0, rng.random())
             records.append(a.obj("Record", {
@@ -140,11 +152,11 @@ def build(n_teams, seed):
 
     for t, tid in enumerate(teams):
         players = []
-        for _ in range(PLAYERS_PER_TEAM):
+        for _ in range(players_per_team):
             stats = [(a.shared_value(k), a.shared_value(rng.randrange(0, 2000)))
                      for k in STAT_KEYS[:-1]]
             stats.append((a.shared_value("rating"),
-                          a.shared_value(round(rng.uniform(40.0, 99.0), 1))))
+                          a.shared_value(real(40.0, 99.0, 1))))
             players.append(a.obj("Player", {
                 "name": a.add(name(2) + " " + name(3)),
                 "number": rng.randrange(1, 100),
@@ -156,7 +168,7 @@ def build(n_teams, seed):
             "name": a.add(name(2) + "s"),
             "city": a.add(name(3)),
             "wins": rng.randrange(0, 17), "losses": rng.randrange(0, 17),
-            "rating": round(rng.uniform(50.0, 100.0), 3),
+            "rating": real(50.0, 100.0, 3),
             "founded": a.date(-rng.randrange(0, 3_000_000_000)),
             "logo": a.add(rng.randbytes(rng.randrange(16, 65))),
             "players": a.array(players),
@@ -314,6 +326,8 @@ def main():
     p.add_argument("--format", choices=["binary", "xml"], default="binary")
     p.add_argument("--seed", type=int, default=2020)
     p.add_argument("--teams", type=int, help="exact team count (overrides --size-mb)")
+    p.add_argument("--shape", choices=["game", "league"], default="game",
+                   help="game: the save above; league: many small shared games, full-precision reals")
     args = p.parse_args()
 
     started = time.monotonic()
@@ -321,7 +335,7 @@ def main():
 
     def rendered(n):
         buf = _Buffer()
-        render(build(n, args.seed), args.format, buf)
+        render(build(n, args.seed, args.shape), args.format, buf)
         return buf
 
     if args.teams:

@@ -93,7 +93,10 @@ struct Placement: Sendable {
     }
 }
 
-/// The breadth-first pass behind `Placement`.
+/// The breadth-first pass behind `Placement`. Without a bound each reference is placed as
+/// its body is scanned; with one, a body's references are held in `slots` until its height
+/// has decided whether it moves to the table. The per-entry tables are read and written
+/// through buffers the pass owns (`run`), so its inner loop does no reference counting.
 private struct PlacementPass {
     var homes: [UInt32] = []
     var identity: [Bool]
@@ -106,13 +109,30 @@ private struct PlacementPass {
 
     private let archive: KeyedArchive
     private let view: BinaryPlistView
-    /// Breadth-first queue: entry and the number of brackets open around its body.
-    private var queue: [(uid: Int32, level: Int32)] = []
-    /// The references of the body being scanned: entry, levels open around the value
-    /// (relative to the body's own), and whether it is an archived key's value.
+    /// Per class index: the height of `$class`/`$classes`/`$classhints` (1 or 2), and
+    /// whether instances of the class are written bare when they carry no `$id` (bit 2: as
+    /// an array, bit 3: as a dictionary). Read per body, where a `ClassInfo` would be retained.
+    private let classTraits: [UInt8]
+    /// The references of the body being scanned, with a bound: entry, levels open around the
+    /// value (relative to the body's own), and whether it is an archived key's value.
     private var slots: [(uid: Int32, level: Int32, keyContext: Bool)] = []
+    /// Whether references go to `slots` (a bound is set) rather than being placed at once.
+    private var deferring = false
     /// Inline plist containers being scanned: container and its levels.
     private var inlineStack: [(header: PlistObjectHeader, level: Int32)] = []
+
+    /// The body being scanned: its entry, the brackets open around it, and the deepest its
+    /// own text reaches (relative), its children's own bodies aside.
+    private var body: UInt32 = 0
+    private var bodyLevel = 0
+    private var bodyHeight = 0
+
+    /// During `place`: `homes`, and the breadth-first queue (entry, brackets open around its
+    /// body). Every non-scalar entry is queued at most once (`homes` marks it placed), so
+    /// `objectCount` slots hold any queue.
+    private var homeSlots = UnsafeMutableBufferPointer<UInt32>(start: nil, count: 0)
+    private var queue = UnsafeMutableBufferPointer<(uid: Int32, level: Int32)>(start: nil, count: 0)
+    private var queued = 0
 
     init(archive: KeyedArchive, view: BinaryPlistView, exactIntegers: Bool, envelope: Bool) {
         self.archive = archive
@@ -120,45 +140,84 @@ private struct PlacementPass {
         self.exactIntegers = exactIntegers
         self.envelope = envelope
         identity = archive.needsIdentity
+        classTraits = archive.classInfos.map { info in
+            var traits: UInt8 = (!info.isDefaultChain && info.chain != nil) || info.hints != nil ? 2 : 1
+            if info.isPlain, info.name == FoundationClasses.defaultArrayClass { traits |= 4 }
+            if info.isPlain, info.name == FoundationClasses.defaultDictionaryClass { traits |= 8 }
+            return traits
+        }
     }
 
     // MARK: Breadth-first pass
 
     mutating func place(bound: Int?) {
-        homes = [UInt32](repeating: Placement.unplaced, count: archive.objectCount)
+        let count = archive.objectCount
+        deferring = bound != nil
         table = []
-        queue.removeAll(keepingCapacity: true)
-        let topHeight = scanTop()
-        depth = finishSlots(body: Placement.topBody, level: 0, own: topHeight)
+        queue = .allocate(capacity: count + 1)
+        defer { queue.deallocate() }
+        queued = 0
+        homes = [UInt32](unsafeUninitializedCapacity: count) { buffer, initialized in
+            buffer.initialize(repeating: Placement.unplaced)
+            initialized = count
+            homeSlots = buffer
+            run(bound: bound)
+            homeSlots = UnsafeMutableBufferPointer(start: nil, count: 0)
+        }
+    }
+
+    private mutating func run(bound: Int?) {
+        begin(body: Placement.topBody, level: 0)
+        bodyHeight = scanTop()
+        finishBody()
         minimumBound = max(depth, 3)
         var next = 0
-        while next < queue.count {
+        while next < queued {
             let (uid32, natural) = queue[next]
             next += 1
             let uid = Int(uid32)
-            let tracked = identity[uid]
-            var level = Int(natural)
-            var own = scanBody(uid, tracked: tracked)
-            if let bound {
-                // The body's height with every reference a `$ref` (an upper bound when a
-                // shared scalar's body stands here): whether it passes the bound, and what
-                // it needs in the table, where it has `$id` (a bare array or dictionary
-                // takes a wrapper, one level more).
-                let height = heightWithReferences(own)
-                let wrapped = tracked ? height : height + (wrapsWhenMoved(uid) ? 1 : 0)
-                minimumBound = max(minimumBound, 2 + wrapped)
-                if level > 2, level + height > bound {
-                    if !tracked {
-                        identity[uid] = true
-                        own = scanBody(uid, tracked: true)
-                    }
-                    homes[uid] = Placement.inTable
-                    table.append(uid32)
-                    level = 2
-                }
+            begin(body: UInt32(truncatingIfNeeded: uid), level: Int(natural))
+            guard let bound else {
+                bodyHeight = scanBody(uid, tracked: identity[uid])
+                finishBody()
+                continue
             }
-            depth = max(depth, finishSlots(body: UInt32(truncatingIfNeeded: uid), level: level, own: own))
+            let tracked = identity[uid]
+            var own = scanBody(uid, tracked: tracked)
+            // The body's height with every reference a `$ref` (an upper bound when a shared
+            // scalar's body stands here): whether it passes the bound, and what it needs in
+            // the table, where it has `$id` (a bare array or dictionary takes a wrapper).
+            let height = heightWithReferences(own)
+            let wraps = !tracked && wrapsWhenMoved(uid)
+            minimumBound = max(minimumBound, 2 + height + (wraps ? 1 : 0))
+            if bodyLevel > 2, bodyLevel + height > bound {
+                if wraps {
+                    identity[uid] = true
+                    own = scanBody(uid, tracked: true)
+                } else {
+                    identity[uid] = true
+                }
+                homeSlots[uid] = Placement.inTable
+                table.append(uid32)
+                bodyLevel = 2
+            }
+            bodyHeight = own
+            for (child, relative, keyContext) in slots { placeChild(Int(child), at: Int(relative), keyContext: keyContext) }
+            slots.removeAll(keepingCapacity: true)
+            finishBody()
         }
+    }
+
+    @inline(__always)
+    private mutating func begin(body: UInt32, level: Int) {
+        self.body = body
+        bodyLevel = level
+        bodyHeight = 0
+    }
+
+    @inline(__always)
+    private mutating func finishBody() {
+        depth = max(depth, bodyLevel + bodyHeight)
     }
 
     /// Whether entry `uid`, written without `$id` as a bare array or dictionary, takes a
@@ -166,9 +225,7 @@ private struct PlacementPass {
     private func wrapsWhenMoved(_ uid: Int) -> Bool {
         let form = archive.forms[uid]
         guard form == .array || form == .stringKeyDictionary else { return false }
-        let info = archive.classOf[uid] >= 0 ? archive.classInfos[Int(archive.classOf[uid])] : nil
-        let defaultClass = form == .array ? FoundationClasses.defaultArrayClass : FoundationClasses.defaultDictionaryClass
-        return isBare(info, defaultClass: defaultClass, tracked: false)
+        return isBare(uid, form: form, tracked: false)
     }
 
     /// The height of the body whose references are in `slots`, each counted as the most it
@@ -192,39 +249,44 @@ private struct PlacementPass {
         return height
     }
 
-    /// Places the references in `slots` (found in the body of `body`, whose body opens
-    /// inside `level` brackets); returns the deepest nesting of that body, its children's
-    /// own bodies aside.
-    private mutating func finishSlots(body: UInt32, level: Int, own: Int) -> Int {
-        var height = own
-        for (uid32, relative, keyContext) in slots {
-            let uid = Int(uid32)
-            let at = Int(relative)
-            guard uid != 0 else { continue }
-            let form = archive.forms[uid]
-            var leaf: Int
+    /// A reference met in the body being scanned, `relative` levels inside it.
+    @inline(__always)
+    private mutating func visit(_ uid: Int, at relative: Int, keyContext: Bool) {
+        if deferring {
+            slots.append((Int32(truncatingIfNeeded: uid), Int32(truncatingIfNeeded: relative), keyContext))
+        } else {
+            placeChild(uid, at: relative, keyContext: keyContext)
+        }
+    }
+
+    /// Places the reference: the first to reach an unplaced entry holds its body (queued,
+    /// or written here for a scalar); counts what it writes here into `bodyHeight`.
+    private mutating func placeChild(_ uid: Int, at relative: Int, keyContext: Bool) {
+        guard uid != 0 else { return }
+        let form = archive.forms[uid]
+        let leaf: Int
+        if form.isScalar {
             if identity[uid] {
-                if homes[uid] == Placement.unplaced {
-                    homes[uid] = body
-                    if form.isScalar {
-                        leaf = 1 + scalarHeight(view.header(at: Int(archive.entryOffsets[uid])))
-                    } else {
-                        leaf = 1
-                        queue.append((uid32, Int32(truncatingIfNeeded: level + at)))
-                    }
+                if homeSlots[uid] == Placement.unplaced {
+                    homeSlots[uid] = body
+                    leaf = 1 + scalarHeight(view.header(at: Int(archive.entryOffsets[uid])))
                 } else {
                     leaf = 1  // {"$ref": n}
                 }
-            } else if form.isScalar {
-                leaf = untrackedScalarHeight(uid, form: form, keyContext: keyContext)
             } else {
-                leaf = 1
-                queue.append((uid32, Int32(truncatingIfNeeded: level + at)))
+                leaf = untrackedScalarHeight(uid, form: form, keyContext: keyContext)
             }
-            height = max(height, at + leaf)
+        } else {
+            // Written with `$id` or not, a body is placed once (an entry without `$id` has
+            // one reference); every later reference is `{"$ref": n}`.
+            if homeSlots[uid] == Placement.unplaced, queued < queue.count {
+                homeSlots[uid] = body
+                queue[queued] = (Int32(truncatingIfNeeded: uid), Int32(truncatingIfNeeded: bodyLevel + relative))
+                queued += 1
+            }
+            leaf = 1
         }
-        slots.removeAll(keepingCapacity: true)
-        return level + height
+        bodyHeight = max(bodyHeight, relative + leaf)
     }
 
     // MARK: One body
@@ -233,54 +295,61 @@ private struct PlacementPass {
     /// reference at level 0); returns the envelope's own height: `{"$top": {…}}` and the
     /// `$inline` top values (`$version` as `$integer` stays at level 2).
     private mutating func scanTop() -> Int {
-        slots.removeAll(keepingCapacity: true)
         let top = view.header(of: archive.topRef)
+        let deferred = deferring
+        deferring = false  // the envelope never moves
+        defer { deferring = deferred }
         if !envelope {
-            slots.append((Int32(truncatingIfNeeded: view.uidValue(of: view.childRef(top, 1))), 0, false))
-            return 0
+            placeChild(view.uidValue(of: view.childRef(top, 1)), at: 0, keyContext: false)
+            return bodyHeight
         }
         var height = 2
         for index in 0..<top.count {
             let value = view.childRef(top, top.count + index)
             if view.header(of: value).kind == .uid {
-                slots.append((Int32(truncatingIfNeeded: view.uidValue(of: value)), 2, false))
+                placeChild(view.uidValue(of: value), at: 2, keyContext: false)
             } else {
                 height = max(height, inlineBodyHeight(value, level: 3))
             }
         }
-        return height
+        return max(height, bodyHeight)
     }
 
     /// Scans the body of entry `uid` (a non-scalar) as the writer writes it: its references go
     /// to `slots`; returns its own height (brackets of the body and of its scalar members).
     private mutating func scanBody(_ uid: Int, tracked: Bool) -> Int {
         slots.removeAll(keepingCapacity: true)
+        bodyHeight = 0
+        let own = scanOwn(uid, tracked: tracked)
+        return max(own, bodyHeight)
+    }
+
+    private mutating func scanOwn(_ uid: Int, tracked: Bool) -> Int {
         let form = archive.forms[uid]
         let header = view.header(at: Int(archive.entryOffsets[uid]))
-        let info = archive.classOf[uid] >= 0 ? archive.classInfos[Int(archive.classOf[uid])] : nil
-        let meta = metaHeight(info)
+        let meta = metaHeight(uid)
         switch form {
         case .array, .set:
             let items = view.header(of: KeyedArchive.itemList(archive.lists[uid]))
-            let bare = form == .array && isBare(info, defaultClass: FoundationClasses.defaultArrayClass, tracked: tracked)
+            let bare = form == .array && isBare(uid, form: form, tracked: tracked)
             addUIDs(items, level: bare ? 1 : 2)
             return bare ? 1 : max(meta, 2)
         case .orderedSet:
             for value in ReadableWriter.orderedSetValues(view, header) {
-                slots.append((Int32(truncatingIfNeeded: view.uidValue(of: value)), 2, false))
+                visit(view.uidValue(of: value), at: 2, keyContext: false)
             }
             return max(meta, 2)
         case .stringKeyDictionary:
             let values = view.header(of: KeyedArchive.itemList(archive.lists[uid]))
-            let bare = isBare(info, defaultClass: FoundationClasses.defaultDictionaryClass, tracked: tracked)
+            let bare = isBare(uid, form: form, tracked: tracked)
             addUIDs(values, level: bare ? 1 : 2)
             return bare ? 1 : max(meta, 2)
         case .pairDictionary:
             let keys = view.header(of: KeyedArchive.keyList(archive.lists[uid]))
             let values = view.header(of: KeyedArchive.itemList(archive.lists[uid]))
             for index in 0..<keys.count {
-                slots.append((Int32(truncatingIfNeeded: view.uidValue(of: view.childRef(keys, index))), 3, false))
-                slots.append((Int32(truncatingIfNeeded: view.uidValue(of: view.childRef(values, index))), 3, false))
+                visit(view.uidValue(of: view.childRef(keys, index)), at: 3, keyContext: false)
+                visit(view.uidValue(of: view.childRef(values, index)), at: 3, keyContext: false)
             }
             return max(meta, keys.count > 0 ? 3 : 2)
         case .mutableString, .classData, .uuid:
@@ -302,21 +371,23 @@ private struct PlacementPass {
         }
     }
 
-    private mutating func addUIDs(_ list: PlistObjectHeader, level: Int32) {
+    private mutating func addUIDs(_ list: PlistObjectHeader, level: Int) {
         for index in 0..<list.count {
-            slots.append((Int32(truncatingIfNeeded: view.uidValue(of: view.childRef(list, index))), level, false))
+            visit(view.uidValue(of: view.childRef(list, index)), at: level, keyContext: false)
         }
     }
 
     /// `$class`, `$classes` and `$classhints` (arrays one level down), `$id`: the body's own brackets.
-    private func metaHeight(_ info: KeyedArchive.ClassInfo?) -> Int {
-        guard let info else { return 1 }
-        return (!info.isDefaultChain && info.chain != nil) || info.hints != nil ? 2 : 1
+    private func metaHeight(_ uid: Int) -> Int {
+        let index = Int(archive.classOf[uid])
+        return index >= 0 ? Int(classTraits[index] & 3) : 1
     }
 
-    private func isBare(_ info: KeyedArchive.ClassInfo?, defaultClass: String, tracked: Bool) -> Bool {
-        guard let info, !tracked, info.isPlain else { return false }
-        return info.name == defaultClass
+    /// Whether the array or string-key dictionary `uid` is written bare (`ReadableWriter.isBare`).
+    private func isBare(_ uid: Int, form: ObjectForm, tracked: Bool) -> Bool {
+        let index = Int(archive.classOf[uid])
+        guard !tracked, index >= 0 else { return false }
+        return classTraits[index] & (form == .array ? 4 : 8) != 0
     }
 
     // MARK: Values inside a body
@@ -327,7 +398,7 @@ private struct PlacementPass {
         let header = view.header(of: ref)
         switch header.kind {
         case .uid:
-            slots.append((Int32(truncatingIfNeeded: view.uid(header)), Int32(truncatingIfNeeded: level), true))
+            visit(Int(truncatingIfNeeded: view.uid(header)), at: level, keyContext: true)
             return level
         case .int: return level + (exactIntegers && isInexact(view.integer(header)) ? 1 : 0)
         case .real: return level + (view.real(header).isFinite ? 0 : 1)
