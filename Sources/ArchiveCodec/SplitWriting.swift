@@ -26,7 +26,7 @@ extension KeyedArchive {
     public func plan(view: ArchiveView, pretty: Bool, maxDepth: Int? = nil, exactIntegers: Bool = false, parallelism: Parallelism = .serial) throws(CodecError) -> WritePlan {
         guard view == .readable else { return WritePlan(depth: depth(of: view), placement: nil, cut: nil) }
         let placement = try plist.withView { (view) throws(CodecError) -> Placement in
-            try Placement(archive: self, view: view, exactIntegers: exactIntegers, bound: maxDepth)
+            try Placement(archive: self, view: view, exactIntegers: exactIntegers, bound: maxDepth, parallelism: parallelism)
         }
         let references = referenceCounts.reduce(0) { $0 + Int($1) }
         guard parallelism.width >= 2, !pretty, placement.table.isEmpty, references >= 2 * parallelism.smallestPart else {

@@ -141,6 +141,33 @@ final class PlacementTests: XCTestCase {
         }
     }
 
+    /// Bodies scanned in parallel parts (jobs run in reverse, every queue split) are placed
+    /// exactly as one pass places them.
+    func testPlacementInPartsIsTheSerialOne() throws {
+        let parts = Parallelism(width: 3, smallestPart: 1) { jobs, job in
+            for index in (0..<jobs).reversed() { job(index) }
+        }
+        var inputs: [[UInt8]] = fixtureNames().compactMap { name in
+            guard let bytes = try? fixture(name), (try? KeyedArchive(parsing: bytes)) != nil else { return nil }
+            return bytes
+        }
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<60 { inputs.append(try buildArchive(randomGraph(count: Int.random(in: 1...60, using: &generator), using: &generator))) }
+        inputs.append(try leagueArchive(teams: 30))
+        for bytes in inputs {
+            let archive = try KeyedArchive(parsing: bytes)
+            let (serial, split) = try archive.plist.withView { (view) throws(CodecError) in
+                (try Placement(archive: archive, view: view, exactIntegers: true, bound: nil),
+                 try Placement(archive: archive, view: view, exactIntegers: true, bound: nil, parallelism: parts))
+            }
+            XCTAssertEqual(split.homes, serial.homes)
+            XCTAssertEqual(split.depth, serial.depth)
+            let plan = try archive.plan(view: .readable, pretty: false, exactIntegers: true, parallelism: parts)
+            XCTAssertEqual(try archive.json(view: .readable, pretty: false, plan: plan),
+                           try archive.json(view: .readable, pretty: false, plan: archive.plan(view: .readable, pretty: false, exactIntegers: true)))
+        }
+    }
+
     /// Under `maxDepth`, every archive either nests no deeper and converts back to the same
     /// graph, in binary and XML, or is refused with a bound that does fit.
     func testBoundedNestingIsLosslessForEveryShape() throws {
