@@ -20,7 +20,7 @@ private let libeventThreadingEnabled: Bool = evthread_use_pthreads() == 0
 /// A second signal, or `shutdown(force: true)`, exits at once.
 public final class ArchiveHTTPServer: @unchecked Sendable {
     public let configuration: ServerConfiguration
-    /// Deepest archive (readable JSON depth) this server decodes; deeper ones get 413.
+    /// Deepest archive this server decodes, in JSON nesting levels of the readable view; deeper ones get 413.
     public var depthLimit: Int { configuration.depthLimit }
 
     private let logger: Logger

@@ -110,7 +110,7 @@ final class Metrics: @unchecked Sendable {
         out += "archive_workers \(gauges.pool.threads)\n"
         header("archive_requests_in_flight", "gauge", "Conversion requests accepted and not yet answered.")
         out += "archive_requests_in_flight \(gauges.inFlight)\n"
-        header("archive_depth_limit", "gauge", "Deepest archive (readable JSON depth) decode accepts, derived from the worker stack size.")
+        header("archive_depth_limit", "gauge", "Deepest archive decode accepts, in JSON nesting levels of the readable view, derived from the worker stack size.")
         out += "archive_depth_limit \(gauges.limits.decode)\n"
         header("archive_worker_stack_bytes", "gauge", "Configured stack size of each worker thread.")
         out += "archive_worker_stack_bytes \(gauges.stackSize)\n"
