@@ -187,10 +187,13 @@ struct ArchiveAnalysis {
             case .failure(let error): failure = failure ?? error
             }
         }
-        for job in jobs.dropFirst() {
-            for uid in 0..<objectCount {
-                let (sum, overflow) = totals[uid].addingReportingOverflow(job.counts[uid])
-                totals[uid] = overflow ? .max : sum
+        // Every job but the one counting into `totals` owns its counts, whichever jobs failed.
+        for job in jobs where job.counts.baseAddress != totals.baseAddress {
+            if failure == nil {
+                for uid in 0..<objectCount {
+                    let (sum, overflow) = totals[uid].addingReportingOverflow(job.counts[uid])
+                    totals[uid] = overflow ? .max : sum
+                }
             }
             job.counts.deallocate()
         }

@@ -1,18 +1,23 @@
 extension JSONDocument {
     /// Builds the keyed archive this document describes (mapping in README.md) and writes it
     /// as a binary or XML property list. Never recurses on the document's nesting, so any
-    /// depth the parser accepts encodes on any stack.
+    /// depth the parser accepts encodes on any stack. Throws `limitExceeded` when the archive
+    /// would pass `maximumArchiveSize`.
     public func archive(format: PlistFormat) throws(CodecError) -> [UInt8] {
         switch format {
         case .binary:
-            let (root, builder) = try build(into: BinaryPlistBuilder())
+            let (root, builder) = try build(into: BinaryPlistBuilder(limit: maximumArchiveSize))
             return builder.finish(root: root)
         case .xml:
             var encoder = ArchiveEncoder(document: self, tree: PlistTree())
             let root = try encoder.encodeDocument()
-            return try XMLPlistWriter.write(encoder.tree, root: root)
+            return try XMLPlistWriter.write(encoder.tree, root: root, limit: maximumArchiveSize)
         }
     }
+
+    /// The largest archive this document may encode to (`KeyedArchive.maximumOutputSize`):
+    /// a few bytes of JSON per object can ask for a hundred bytes of XML each.
+    public var maximumArchiveSize: Int { KeyedArchive.maximumOutputSize(forInputSize: source.count) }
 
     /// Builds the binary archive as `archive(format: .binary)` does, but hands it to `sink`
     /// in pieces of about a megabyte while it is built, so that it never sits in memory
@@ -20,7 +25,7 @@ extension JSONDocument {
     /// form narrows them). An error can come after pieces went out: what `sink` received
     /// is then incomplete.
     public func writeArchive(to sink: @escaping (UnsafeBufferPointer<UInt8>) -> Void) throws(CodecError) {
-        let (root, builder) = try build(into: BinaryPlistBuilder(sink: sink))
+        let (root, builder) = try build(into: BinaryPlistBuilder(sink: sink, limit: maximumArchiveSize))
         _ = builder.finish(root: root)
     }
 

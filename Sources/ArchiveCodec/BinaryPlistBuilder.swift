@@ -55,10 +55,16 @@ struct BinaryPlistBuilder: PlistBuilding {
     /// A sink takes pieces once `out` holds this much.
     static let pieceSize = 1 << 20
 
+    /// The most object bytes this plist may hold (the offset table and trailer come on top);
+    /// past it `begin` throws `limitExceeded`.
+    private let limit: Int
+
     /// Without a sink, `finish` returns the whole file; with one, the file goes to `sink`.
-    init(sink: Sink? = nil) {
+    /// `limit`: the caller's bound on the file (`KeyedArchive.maximumOutputSize`).
+    init(sink: Sink? = nil, limit: Int = BinaryPlistBuilder.maximumSize) {
         self.sink = sink
         isStreaming = sink != nil
+        self.limit = min(limit, Self.maximumSize)
     }
 
     mutating func reserve(values: Int, bytes: Int) {
@@ -74,7 +80,10 @@ struct BinaryPlistBuilder: PlistBuilding {
     /// is complete, so this is where a piece goes to the sink.
     private mutating func begin() throws(CodecError) -> UInt32 {
         if isStreaming, out.count >= Self.pieceSize, let sink { flush(sink) }
-        guard offsets.count < Self.maximumSize, flushed + out.count < Self.maximumSize else {
+        guard offsets.count < Self.maximumSize, flushed + out.count < limit else {
+            if limit < Self.maximumSize {
+                throw CodecError(.limitExceeded, "the archive would be larger than \(limit) bytes for this JSON document: it asks for far more objects than its size suggests", limit: limit)
+            }
             throw CodecError(.limitExceeded, "property list exceeds \(Self.maximumSize) objects or bytes", limit: Self.maximumSize)
         }
         offsets.append(UInt32(flushed + out.count))

@@ -182,6 +182,15 @@ public struct KeyedArchive: Sendable {
     /// a small archive can stand for an enormous document (100 KB of references to one long
     /// string → 100 MB); past this size the conversion is refused instead of exhausting memory.
     public static func maximumJSONSize(forInputSize inputSize: Int) -> Int {
+        maximumOutputSize(forInputSize: inputSize)
+    }
+
+    /// The most either conversion may write from `inputSize` bytes: 16 times the input, and
+    /// at least 64 MiB. Real archives decode to 1–4 times their size and JSON encodes to a
+    /// binary archive smaller than itself (an XML one 2–8 times); only documents that repeat
+    /// shared values, or JSON of empty containers asking for an XML archive, go past it. A
+    /// server sizes its memory from this bound, so it holds for both directions.
+    public static func maximumOutputSize(forInputSize inputSize: Int) -> Int {
         max(64 << 20, 16 * inputSize)
     }
 

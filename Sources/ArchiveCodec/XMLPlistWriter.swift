@@ -8,9 +8,10 @@
 enum XMLPlistWriter {
     static let maximumIndent = 64
 
-    static func write(_ tree: PlistTree, root: UInt32) throws(CodecError) -> [UInt8] {
+    /// `limit`: the most bytes to write; past it, `limitExceeded` (checked per value).
+    static func write(_ tree: PlistTree, root: UInt32, limit: Int = Int.max) throws(CodecError) -> [UInt8] {
         var out: [UInt8] = []
-        out.reserveCapacity(min(tree.text.count * 2 + tree.nodes.count * 24 + 256, 1 << 30))
+        out.reserveCapacity(min(tree.text.count * 2 + tree.nodes.count * 24 + 256, 1 << 30, limit))
         append(
             "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<!DOCTYPE plist PUBLIC \"-//Apple//DTD PLIST 1.0//EN\" \"http://www.apple.com/DTDs/PropertyList-1.0.dtd\">\n<plist version=\"1.0\">\n",
             to: &out)
@@ -23,6 +24,9 @@ enum XMLPlistWriter {
             for _ in 0..<min(depth, Self.maximumIndent) { out.append(0x09) }
         }
         func writeScalarOrOpen(_ index: UInt32, depth: Int, key: UInt32?) throws(CodecError) {
+            guard out.count <= limit else {
+                throw CodecError(.limitExceeded, "the XML archive would be larger than \(limit) bytes for this JSON document: it asks for far more objects than its size suggests", limit: limit)
+            }
             let node = tree.node(index)
             indent(depth)
             if let key {

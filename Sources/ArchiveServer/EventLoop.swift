@@ -20,6 +20,9 @@ struct PendingRequest: Sendable {
     var route: Route?
     let startNanos: UInt64
     var bytesIn = 0
+    /// The reply closes the connection (`RequestFraming`): bytes after this request may not
+    /// be a request of their own.
+    var closeAfterReply = false
 }
 
 enum LoopMessage: Sendable {

@@ -66,6 +66,10 @@ extension Problem {
                 headers: [.init(name: "Allow", value: allow)])
     }
 
+    static func badFraming(_ detail: String, path: String) -> Problem {
+        Problem(slug: "bad-framing", title: "Request framing is ambiguous", status: 400, detail: detail, instance: path)
+    }
+
     static func emptyBody(path: String) -> Problem {
         Problem(slug: "empty-body", title: "Empty request body", status: 400,
                 detail: "The request has no body; send the document to convert.", instance: path)

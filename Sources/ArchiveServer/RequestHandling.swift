@@ -14,6 +14,11 @@ extension EventLoop {
         var pending = PendingRequest(handle: RequestHandle(raw: request),
                                      method: HTTPMethod(evhttp_request_get_command(request)),
                                      path: path, route: nil, startNanos: start)
+        let framing = RequestFraming.check(method: pending.method, headers: evhttp_request_get_input_headers(request))
+        pending.closeAfterReply = framing != .delimited
+        if case .invalid(let detail) = framing {
+            return send(Problem.badFraming(detail, path: path).response(), to: pending)
+        }
         guard let route = Route(path: path) else {
             return send(Problem.notFound(path: path).response(), to: pending)
         }
@@ -119,15 +124,15 @@ extension EventLoop {
         for header in response.headers {
             evhttp_add_header(headers, header.name, header.value)
         }
-        // libevent reads no body for a method it does not know: close rather than parse the body as
-        // the next request.
-        if draining || pending.method == .unknown {
+        if draining || pending.closeAfterReply {
             evhttp_add_header(headers, "Connection", "close")
         }
-        if pending.method == .head {
-            // libevent sends whatever is in the output buffer, even for HEAD: send only the length.
+        // libevent writes no Content-Length for HEAD and CONNECT replies: every reply says its length.
+        if pending.method == .head || pending.method == .connect {
             evhttp_add_header(headers, "Content-Length", String(response.bodyCount))
-        } else if response.bodyCount > 0, let output = evhttp_request_get_output_buffer(request) {
+        }
+        // libevent sends whatever is in the output buffer, even for HEAD: send only the length.
+        if pending.method != .head, response.bodyCount > 0, let output = evhttp_request_get_output_buffer(request) {
             let added: Bool
             if let buffered = response.buffered {
                 added = buffered.move(into: output)

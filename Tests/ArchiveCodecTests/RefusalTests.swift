@@ -116,6 +116,24 @@ final class RefusalTests: XCTestCase {
         XCTAssertNoThrow(try KeyedArchive(parsing: fine).json(view: .readable, pretty: false))
     }
 
+    func testArchiveLargerThanTheLimitForItsJSONIsRefused() throws {
+        // 700,000 empty arrays: 2.1 MB of JSON asking for ~90 MB of XML (an NSArray instance,
+        // its class entry reference and an empty plist array each), past max(64 MiB, 16x).
+        let json = Array(("[" + String(repeating: "[],", count: 700_000) + "[]]").utf8)
+        let document = try JSONDocument(parsing: json)
+        XCTAssertEqual(document.maximumArchiveSize, KeyedArchive.maximumOutputSize(forInputSize: json.count))
+        XCTAssertThrowsError(try document.archive(format: .xml)) { error in
+            XCTAssertEqual((error as? CodecError)?.kind, .limitExceeded)
+            XCTAssertEqual((error as? CodecError)?.limit, document.maximumArchiveSize)
+        }
+        // The binary archive of the same document is far smaller and within the limit.
+        let binary = try document.archive(format: .binary)
+        XCTAssertLessThan(binary.count, document.maximumArchiveSize)
+        // Under a small limit the builder refuses as soon as it passes it, streaming or not.
+        var builder = BinaryPlistBuilder(limit: 1_000)
+        XCTAssertThrowsError(try (0..<1_000).forEach { _ in _ = try builder.array([UInt32]()) })
+    }
+
     func testWhatXMLOrAnEntryCannotHoldIsRefusedOnEncode() throws {
         // In XML, a dictionary whose only key is CF$UID with an integer is a UID.
         let cfuid = try JSONDocument(parsing: Array(#"{"$class":"Foo","k":{"$inline":{"CF$UID":0}}}"#.utf8))

@@ -29,6 +29,7 @@ final class StackBudgetTests: XCTestCase {
     }
 
     func testEveryShapeConvertsAtTheDepthLimit() throws {
+        try XCTSkipUnless(StackBudget.holdsForThisBuild, "runs at the stack's depth limit, measured without AddressSanitizer, whose frames are larger")
         let levels = 400
         for shape in Self.shapes {
             let json = Self.document(shape, levels: levels)

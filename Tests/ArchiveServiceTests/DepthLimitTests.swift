@@ -118,6 +118,7 @@ final class DepthLimitTests: XCTestCase {
     }
 
     private func assertLimitIsExactAndSafe(stackSize: Int, file: StaticString = #filePath, line: UInt = #line) throws {
+        try XCTSkipUnless(StackBudget.holdsForThisBuild, "runs at the stack's depth limit, measured without AddressSanitizer, whose frames are larger")
         let server = try TestServer {
             $0.stackSize = stackSize
             $0.workers = 1
