@@ -1,5 +1,5 @@
 #!/bin/bash
-# Codec benchmark (issue 2's proof), side by side in one run on the same files:
+# Codec benchmark, side by side in one run on the same files:
 #   archive-tool decode FILE > FILE.json          (archive -> JSON)
 #   plistutil -i FILE -o FILE.xml -f xml          (libplist: binary -> XML, less work)
 #   archive-tool encode FILE.json > FILE.out.bin  (JSON -> archive)
@@ -11,7 +11,7 @@
 # Prints a markdown table (also written to bench-out/results.md): MB/s (MB = 10^6 bytes,
 # of the command's input), peak RSS / input size, decode speed / plistutil speed, and
 # linearity = (t_large / t_small) / (size_large / size_small), 1.00 = perfectly linear.
-# Targets (issue 2): decode >= 100 MB/s and >= 10x plistutil, encode >= 50 MB/s,
+# Targets: decode >= 100 MB/s and >= 10x plistutil, encode >= 50 MB/s,
 # peak memory <= 3x input, linear in size.
 #
 # Needs: swift, python3, hyperfine, /usr/bin/time, plistutil

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Generate an NSKeyedArchiver archive shaped like a football-coach game save.
 
-Benchmark input for issue 2 (archive-tool decode/encode vs plistutil). The graph is
+Benchmark input for archive-tool decode/encode (against plistutil). The graph is
 what the real game produces: deep, shared and cyclic.
 
   League  -> name, season (inline int), teams (NSMutableArray), games (NSMutableArray)

@@ -209,7 +209,7 @@ if [[ ${#healthcheck[@]} -gt 0 ]]; then
 fi
 
 if [[ -x "${root}/usr/local/bin/archive-tool" ]]; then
-  fixture="$(find "${repo}/Tests" "${repo}/../shared/fixtures/apple" /work/shared/fixtures/apple \
+  fixture="$(find "${repo}/Tests" \
     -name goios_nsuuid.bin -print -quit 2>/dev/null || true)"
   if [[ -n "${fixture}" ]]; then
     install -m 0644 "${fixture}" "${root}/tmp/nsuuid.bin"

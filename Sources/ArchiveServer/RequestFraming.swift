@@ -33,9 +33,9 @@ enum RequestFraming: Equatable {
         while let header = entry {
             if let key = header.pointee.key, let value = header.pointee.value {
                 let name = String(cString: key)
-                if name.caseInsensitiveEquals("Content-Length") {
+                if name.lowercased() == "content-length" {
                     lengths.append(String(cString: value).trimmingWhitespace())
-                } else if name.caseInsensitiveEquals("Transfer-Encoding") {
+                } else if name.lowercased() == "transfer-encoding" {
                     encodings.append(String(cString: value).trimmingWhitespace())
                 }
             }
@@ -49,15 +49,5 @@ enum RequestFraming: Equatable {
             return .closeAfterReply
         }
         return .delimited
-    }
-}
-
-extension String {
-    func caseInsensitiveEquals(_ other: String) -> Bool {
-        let a = utf8, b = other.utf8
-        guard a.count == b.count else { return false }
-        return zip(a, b).allSatisfy { x, y in
-            (x >= 0x41 && x <= 0x5A ? x | 0x20 : x) == (y >= 0x41 && y <= 0x5A ? y | 0x20 : y)
-        }
     }
 }
