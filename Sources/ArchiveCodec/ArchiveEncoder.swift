@@ -2,16 +2,18 @@ extension JSONDocument {
     /// Builds the keyed archive this document describes (mapping in README.md) and writes it
     /// as a binary or XML property list. Never recurses on the document's nesting, so any
     /// depth the parser accepts encodes on any stack. Throws `limitExceeded` when the archive
-    /// would pass `maximumArchiveSize`.
-    public func archive(format: PlistFormat) throws(CodecError) -> [UInt8] {
+    /// would pass `maximumArchiveSize`, or `limit` when that is lower (a caller with less
+    /// memory to spare).
+    public func archive(format: PlistFormat, limit: Int? = nil) throws(CodecError) -> [UInt8] {
+        let limit = min(limit ?? maximumArchiveSize, maximumArchiveSize)
         switch format {
         case .binary:
-            let (root, builder) = try build(into: BinaryPlistBuilder(limit: maximumArchiveSize))
+            let (root, builder) = try build(into: BinaryPlistBuilder(limit: limit))
             return builder.finish(root: root)
         case .xml:
             var encoder = ArchiveEncoder(document: self, tree: PlistTree())
             let root = try encoder.encodeDocument()
-            return try XMLPlistWriter.write(encoder.tree, root: root, limit: maximumArchiveSize)
+            return try XMLPlistWriter.write(encoder.tree, root: root, limit: limit)
         }
     }
 

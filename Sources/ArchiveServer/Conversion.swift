@@ -75,13 +75,12 @@ enum Conversion {
     /// Deepest archive decoded with `?pretty=1` (see `KeyedArchive.maximumPrettyDepth`).
     static let maxPrettyDepth = KeyedArchive.maximumPrettyDepth
 
-    /// Bodies from this size on have their reply written into a `ReplyBuffer` as it is made
-    /// (one copy of a large reply in memory, not two). Smaller ones are built as arrays: the
-    /// codec's streaming forms set up buffers of a megabyte, too much for a small reply.
-    static let bufferedReplyThreshold = 1 << 20
-
-    static func run(_ request: ConversionRequest, body: RequestBody, limits: DepthLimits, path: String) -> HTTPResponse {
-        do {
+    /// Runs one conversion. Every reply is written into a `ReplyBuffer` as it is made, so it is
+    /// in memory once, and reserved in the budget piece by piece (`reservation`): a small archive
+    /// can stand for a reply of many megabytes, and the budget must see it grow, not after.
+    static func run(_ request: ConversionRequest, body: RequestBody, limits: DepthLimits, path: String,
+                    reservation: Reservation?) -> HTTPResponse {
+        do throws(CodecError) {
             switch request {
             case let .decode(options):
                 let (view, pretty) = (options.view, options.pretty)
@@ -94,29 +93,47 @@ enum Conversion {
                 guard !pretty || depth <= maxPrettyDepth else {
                     return Problem.tooDeepToIndent(depth: depth, limit: maxPrettyDepth, path: path).response()
                 }
-                if body.count >= bufferedReplyThreshold, let reply = ReplyBuffer() {
-                    // A refusal for size found part way leaves a partial buffer: dropped with it.
-                    try archive.writeJSON(view: view, pretty: pretty, plan: plan, parallelism: .serial) { reply.append($0) }
-                    return try buffered(reply, contentType: "application/json", path: path)
-                }
-                return HTTPResponse(status: 200, contentType: "application/json",
-                                    body: try archive.json(view: view, pretty: pretty, plan: plan))
+                guard let reply = ReplyBuffer(reservation: reservation) else { throw outOfMemory }
+                // A refusal for size found part way leaves a partial buffer: dropped with it.
+                try archive.writeJSON(view: view, pretty: pretty, plan: plan, parallelism: .serial) { reply.append($0) }
+                return try buffered(reply, contentType: "application/json", path: path, reservation: reservation)
             case let .encode(format):
                 // The document holds the body's bytes; the worker's own reference goes.
                 let document = try JSONDocument(parsing: body.take())
                 let contentType = format == .xml ? "application/xml" : "application/x-bplist"
-                if format == .binary, body.count >= bufferedReplyThreshold, let reply = ReplyBuffer() {
+                if format == .binary {
+                    guard let reply = ReplyBuffer(reservation: reservation) else { throw outOfMemory }
                     try document.writeArchive { reply.append($0) }
-                    return try buffered(reply, contentType: contentType, path: path)
+                    return try buffered(reply, contentType: contentType, path: path, reservation: reservation)
                 }
-                return HTTPResponse(status: 200, contentType: contentType, body: try document.archive(format: format))
+                // The XML writer builds its text whole: it may grow only as far as the budget
+                // has room now, and gives back what it did not use once the text exists.
+                let cap = document.maximumArchiveSize
+                let granted = reservation?.grow(upTo: cap) ?? cap
+                do throws(CodecError) {
+                    let text = try document.archive(format: format, limit: granted)
+                    reservation?.shrink(to: (reservation?.bytes ?? 0) - granted + text.count)
+                    return HTTPResponse(status: 200, contentType: contentType, body: text)
+                } catch let error where error.kind == .limitExceeded && granted < cap {
+                    if let reservation {
+                        return Problem.memoryBudget(needed: reservation.bytes + 1, capacity: reservation.capacity, path: path).response()
+                    }
+                    throw error
+                }
             }
         } catch {
             return Problem(error, path: path).response()
         }
     }
 
-    private static func buffered(_ reply: ReplyBuffer, contentType: String, path: String) throws(CodecError) -> HTTPResponse {
+    private static let outOfMemory = CodecError(.limitExceeded, "out of memory while setting up the reply")
+
+    private static func buffered(_ reply: ReplyBuffer, contentType: String, path: String,
+                                 reservation: Reservation?) throws(CodecError) -> HTTPResponse {
+        if reply.overBudget, let reservation {
+            return Problem.memoryBudget(needed: reservation.bytes + reply.refusedAt - reply.count,
+                                        capacity: reservation.capacity, path: path).response()
+        }
         guard !reply.failed else {
             throw CodecError(.limitExceeded, "out of memory while buffering a \(reply.count)-byte reply")
         }

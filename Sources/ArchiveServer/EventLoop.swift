@@ -20,9 +20,8 @@ struct PendingRequest: Sendable {
     var route: Route?
     let startNanos: UInt64
     var bytesIn = 0
-    /// The reply closes the connection (`RequestFraming`): bytes after this request may not
-    /// be a request of their own.
-    var closeAfterReply = false
+    /// The request's share of the memory budget, from admission until its reply is written.
+    var reservation: Reservation?
 }
 
 enum LoopMessage: Sendable {
@@ -46,7 +45,7 @@ final class EventLoop: @unchecked Sendable {
     var http: OpaquePointer!
     let context: ServerContext
     var boundSocket: OpaquePointer?
-    private var wakeEvent: OpaquePointer!
+    var wakeEvent: OpaquePointer!
     private var drainTimer: OpaquePointer?
     private var signalEvents: [OpaquePointer] = []
     /// Called on this loop's thread when SIGTERM or SIGINT arrives (only on the loop owning signals).
@@ -65,6 +64,12 @@ final class EventLoop: @unchecked Sendable {
     private var exiting = false
     var acceptPauseTimer: OpaquePointer?
     var lastAcceptErrorLog: UInt64 = 0
+    /// The guard of every open connection, by its bufferevent (`Connections.swift`).
+    var guards: [OpaquePointer: ConnectionGuard] = [:]
+    var nextConnectionSerial: UInt64 = 0
+    /// Refused sockets still open for their clients, by descriptor.
+    var lingering: [Int32: Lingering] = [:]
+    var laterActions: [() -> Void] = []
 
     /// libevent 2.1's type for a request method it does not recognise (`EVHTTP_REQ_UNKNOWN_`).
     static let unknownMethodBit: UInt16 = 1 << 15
@@ -89,9 +94,10 @@ final class EventLoop: @unchecked Sendable {
         self.base = base
         self.http = http
         let config = context.configuration
-        evhttp_set_timeout(http, Int32(config.timeout))
+        // No evhttp timeouts: the connection guard keeps every deadline (`ConnectionGuard`).
         evhttp_set_max_body_size(http, config.maxBodySize)
-        evhttp_set_max_headers_size(http, 64 << 10)
+        // The connection guard refuses longer heads first (431, as a problem document).
+        evhttp_set_max_headers_size(http, 2 * ConnectionGuard.maximumHeadSize)
         // Let every method through so that the router, not libevent, answers 405 with Allow and a
         // problem document. Bit 15 is libevent 2.1's internal EVHTTP_REQ_UNKNOWN_ (http-internal.h):
         // without it, a method libevent does not know (QUERY, PROPFIND, …) gets libevent's HTML 501.
@@ -113,6 +119,7 @@ final class EventLoop: @unchecked Sendable {
             throw ServerError("event_new failed for the wake-up event")
         }
         wakeEvent = wake
+        installConnectionGuards()
     }
 
     /// Makes SIGTERM and SIGINT call `onSignal` on this loop. Call before `run()`.
@@ -149,6 +156,7 @@ final class EventLoop: @unchecked Sendable {
         if let acceptPauseTimer { event_free(acceptPauseTimer) }
         acceptPauseTimer = nil
         closeConnections()
+        endAllLingering()
         for event in signalEvents { event_free(event) }
         signalEvents.removeAll()
         if let drainTimer { event_free(drainTimer) }
@@ -168,6 +176,7 @@ final class EventLoop: @unchecked Sendable {
     }
 
     private func processMailbox() {
+        runLaterActions()
         mailboxMutex.withLock { swap(&mailbox, &spareMailbox) }
         for message in spareMailbox {
             switch message {
@@ -181,6 +190,7 @@ final class EventLoop: @unchecked Sendable {
             }
         }
         spareMailbox.removeAll(keepingCapacity: true)
+        runLaterActions()
         checkDrained()
     }
 

@@ -32,6 +32,9 @@ final class Metrics: @unchecked Sendable {
         var limits: DepthLimits
         var stackSize: Int
         var draining: Bool
+        var memory: MemoryBudget.Snapshot
+        var connections: Int
+        var connectionLimit: Int
     }
 
     /// Conversion requests handed to the pool and not yet answered.
@@ -90,7 +93,7 @@ final class Metrics: @unchecked Sendable {
         }
 
         header("archive_rejections_total", "counter",
-               "Requests refused without conversion: too_deep, limit_exceeded and body_too_large are 413; queue_full and draining are 503.")
+               "Requests refused without conversion, by reason: too_deep, limit_exceeded and body_too_large are 413; queue_full, draining and connection_limit are 503; memory_budget is 503 (413 when it could never fit); bad_request is 400, 431 or 501; header_timeout and body_timeout are 408.")
         for reason in RejectionReason.allCases {
             out += "archive_rejections_total{reason=\"\(reason.rawValue)\"} \(rejections[reason] ?? 0)\n"
         }
@@ -114,6 +117,16 @@ final class Metrics: @unchecked Sendable {
         out += "archive_depth_limit \(gauges.limits.decode)\n"
         header("archive_worker_stack_bytes", "gauge", "Configured stack size of each worker thread.")
         out += "archive_worker_stack_bytes \(gauges.stackSize)\n"
+        header("archive_memory_budget_bytes", "gauge", "Bytes that bodies, conversions and unsent replies may hold at once.")
+        out += "archive_memory_budget_bytes \(gauges.memory.capacity)\n"
+        header("archive_memory_reserved_bytes", "gauge", "Bytes of the memory budget reserved right now.")
+        out += "archive_memory_reserved_bytes \(gauges.memory.reserved)\n"
+        header("archive_memory_reserved_high_water_bytes", "gauge", "Most bytes of the memory budget ever reserved at once.")
+        out += "archive_memory_reserved_high_water_bytes \(gauges.memory.highWater)\n"
+        header("archive_connections", "gauge", "Client connections open.")
+        out += "archive_connections \(gauges.connections)\n"
+        header("archive_connection_limit", "gauge", "Client connections that may be open at once.")
+        out += "archive_connection_limit \(gauges.connectionLimit)\n"
         header("archive_draining", "gauge", "1 while a graceful shutdown is in progress.")
         out += "archive_draining \(gauges.draining ? 1 : 0)\n"
         return out

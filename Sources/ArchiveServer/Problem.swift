@@ -48,6 +48,11 @@ enum RejectionReason: String, Sendable, CaseIterable {
     case bodyTooLarge = "body_too_large"
     case queueFull = "queue_full"
     case draining = "draining"
+    case memoryBudget = "memory_budget"
+    case badRequest = "bad_request"
+    case headerTimeout = "header_timeout"
+    case bodyTimeout = "body_timeout"
+    case connectionLimit = "connection_limit"
 }
 
 extension Problem {
@@ -70,6 +75,64 @@ extension Problem {
         Problem(slug: "bad-framing", title: "Request framing is ambiguous", status: 400, detail: detail, instance: path)
     }
 
+    /// A head the connection guard cannot accept (`RequestHead.parse`).
+    init(_ refusal: RequestHead.Refusal, path: String) {
+        switch refusal.kind {
+        case .malformed:
+            self = .badRequest(refusal.detail, path: path)
+        case .ambiguousFraming:
+            self = .badFraming(refusal.detail, path: path)
+            rejection = .badRequest
+        case .unsupportedCoding:
+            self.init(slug: "not-implemented", title: "Not Implemented", status: 501, detail: refusal.detail,
+                      instance: path.isEmpty ? nil : path, rejection: .badRequest)
+        case .lengthTooLarge:
+            self.init(slug: "body-too-large", title: "Request body too large", status: 413, detail: refusal.detail,
+                      instance: path.isEmpty ? nil : path, rejection: .bodyTooLarge)
+        }
+    }
+
+    static func badRequest(_ detail: String, path: String) -> Problem {
+        Problem(slug: "bad-request", title: "Bad Request", status: 400, detail: detail,
+                instance: path.isEmpty ? nil : path, rejection: .badRequest)
+    }
+
+    static func headTooLarge(limit: Int) -> Problem {
+        Problem(slug: "headers-too-large", title: "Request Header Fields Too Large", status: 431,
+                detail: "The request line and headers take more than \(limit) bytes.", limit: limit, rejection: .badRequest)
+    }
+
+    static func headerTimeout(seconds: Int) -> Problem {
+        Problem(slug: "header-timeout", title: "Request Timeout", status: 408,
+                detail: "The request line and headers did not arrive within \(seconds) seconds.", rejection: .headerTimeout)
+    }
+
+    static func bodyTimeout(path: String) -> Problem {
+        Problem(slug: "body-timeout", title: "Request Timeout", status: 408,
+                detail: "The request body did not arrive in time (the timeout plus its length at \(ConnectionGuard.minimumTransferRate / 1024) KiB/s).",
+                instance: path.isEmpty ? nil : path, rejection: .bodyTimeout)
+    }
+
+    /// The request would need `needed` bytes of the server's memory budget: 503 while other
+    /// requests hold it, 413 when it is larger than the whole budget.
+    static func memoryBudget(needed: Int, capacity: Int, path: String) -> Problem {
+        if needed > capacity {
+            return Problem(slug: "too-large-for-memory", title: "Request body too large", status: 413,
+                           detail: "Converting this body needs about \(needed) bytes of memory; this server's budget (--memory-budget) is \(capacity).",
+                           instance: path, found: needed, limit: capacity, rejection: .memoryBudget)
+        }
+        return Problem(slug: "memory-budget-full", title: "Service Unavailable", status: 503,
+                       detail: "The requests in progress hold the server's memory budget; this one needs about \(needed) bytes. Retry shortly.",
+                       instance: path, found: needed, limit: capacity,
+                       headers: [.init(name: "Retry-After", value: "1")], rejection: .memoryBudget)
+    }
+
+    static func connectionLimit(limit: Int) -> Problem {
+        Problem(slug: "connection-limit", title: "Service Unavailable", status: 503,
+                detail: "The server holds its limit of \(limit) connections, all busy; retry shortly.", limit: limit,
+                headers: [.init(name: "Retry-After", value: "1")], rejection: .connectionLimit)
+    }
+
     static func emptyBody(path: String) -> Problem {
         Problem(slug: "empty-body", title: "Empty request body", status: 400,
                 detail: "The request has no body; send the document to convert.", instance: path)
@@ -81,7 +144,8 @@ extension Problem {
 
     static func bodyTooLarge(size: Int, limit: Int, path: String) -> Problem {
         Problem(slug: "body-too-large", title: "Request body too large", status: 413,
-                detail: "The body has \(size) bytes; the limit is \(limit).", instance: path, rejection: .bodyTooLarge)
+                detail: "The body has \(size) bytes; the limit is \(limit) (--max-body-size).", instance: path,
+                found: size, limit: limit, rejection: .bodyTooLarge)
     }
 
     static func unsupportedMediaType(_ contentType: String, path: String) -> Problem {

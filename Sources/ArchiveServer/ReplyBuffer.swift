@@ -14,10 +14,18 @@ final class ReplyBuffer: @unchecked Sendable {
     private(set) var count = 0
     /// Set when libevent could not take a piece (out of memory); the reply is then unusable.
     private(set) var failed = false
+    /// Set when the memory budget could not take a piece: the reply is then unusable and
+    /// nothing more is kept.
+    private(set) var overBudget = false
+    /// Bytes the reply had reached when the budget refused it.
+    private(set) var refusedAt = 0
+    private let reservation: Reservation?
 
-    init?() {
+    /// `reservation`: grown by every piece before the piece is kept.
+    init?(reservation: Reservation?) {
         guard let buffer = evbuffer_new() else { return nil }
         self.buffer = buffer
+        self.reservation = reservation
     }
 
     deinit {
@@ -25,7 +33,13 @@ final class ReplyBuffer: @unchecked Sendable {
     }
 
     func append(_ piece: UnsafeBufferPointer<UInt8>) {
-        guard !failed, let base = piece.baseAddress else { return }
+        guard !failed, !overBudget, let base = piece.baseAddress else { return }
+        if let reservation, !reservation.grow(by: piece.count) {
+            overBudget = true
+            refusedAt = count + piece.count
+            evbuffer_drain(buffer, count)
+            return
+        }
         if evbuffer_add(buffer, base, piece.count) == 0 {
             count += piece.count
         } else {

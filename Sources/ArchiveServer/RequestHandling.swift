@@ -14,11 +14,8 @@ extension EventLoop {
         var pending = PendingRequest(handle: RequestHandle(raw: request),
                                      method: HTTPMethod(evhttp_request_get_command(request)),
                                      path: path, route: nil, startNanos: start)
-        let framing = RequestFraming.check(method: pending.method, headers: evhttp_request_get_input_headers(request))
-        pending.closeAfterReply = framing != .delimited
-        if case .invalid(let detail) = framing {
-            return send(Problem.badFraming(detail, path: path).response(), to: pending)
-        }
+        // The guard admitted the request (and reserved its body) before libevent read it.
+        pending.reservation = connectionGuard(for: request)?.dispatch()
         guard let route = Route(path: path) else {
             return send(Problem.notFound(path: path).response(), to: pending)
         }
@@ -85,7 +82,10 @@ extension EventLoop {
         let handedOver = RequestBody(body)
         let accepted = context.pool.submit { [pending] in
             context.hooks.beforeConversion?()
-            let response = Conversion.run(conversion, body: handedOver, limits: context.limits, path: pending.path)
+            let response = Conversion.run(conversion, body: handedOver, limits: context.limits, path: pending.path,
+                                          reservation: pending.reservation)
+            // The body and the parsed input are gone: only the reply stays reserved.
+            pending.reservation?.shrink(to: response.bodyCount)
             self.post(.completed(pending, response))
             #if canImport(Glibc)
             // A large conversion frees millions of small blocks; glibc keeps them in this
@@ -124,7 +124,7 @@ extension EventLoop {
         for header in response.headers {
             evhttp_add_header(headers, header.name, header.value)
         }
-        if draining || pending.closeAfterReply {
+        if draining {
             evhttp_add_header(headers, "Connection", "close")
         }
         // libevent writes no Content-Length for HEAD and CONNECT replies: every reply says its length.
@@ -144,25 +144,25 @@ extension EventLoop {
             }
         }
         // A request whose client already left has no connection; libevent frees it on send and never
-        // reports completion, so only connected requests are counted as unflushed.
-        if evhttp_request_get_connection(request) != nil {
+        // reports completion. Otherwise the reply (and its share of the budget) is held until it is
+        // written (`replyFlushed`) or its connection is dropped (`ConnectionGuard.detach`).
+        if evhttp_request_get_connection(request) != nil, let connection = connectionGuard(for: request) {
             repliesUnflushed += 1
-            evhttp_request_set_on_complete_cb(request, { _, raw in
-                EventLoop.from(raw).replyFlushed()
+            connection.replySent(bytes: response.bodyCount, reservation: pending.reservation)
+            evhttp_request_set_on_complete_cb(request, { request, raw in
+                EventLoop.from(raw).replyFlushed(request)
             }, unmanagedSelf)
         }
         evhttp_send_reply(request, response.status, nil, nil)
-
-        let elapsed = monotonicNanoseconds() &- pending.startNanos
-        context.metrics.record(route: pending.route?.rawValue ?? Route.unmatchedLabel, status: response.status,
-                               seconds: Double(elapsed) / 1e9, bytesIn: pending.bytesIn, bytesOut: response.bodyCount,
-                               rejection: response.rejection, finishesConversion: finishesConversion)
-        context.accessLog.record(method: pending.method, path: pending.path, route: pending.route, status: response.status,
-                                 bytesIn: pending.bytesIn, bytesOut: response.bodyCount, nanoseconds: elapsed)
+        record(response, method: pending.method, path: pending.path, route: pending.route, bytesIn: pending.bytesIn,
+               startNanos: pending.startNanos, finishesConversion: finishesConversion)
     }
 
-    func replyFlushed() {
-        repliesUnflushed -= 1
+    private func replyFlushed(_ request: OpaquePointer?) {
+        if let request, let connection = connectionGuard(for: request), connection.replyPending {
+            connection.replyFlushed()
+            repliesUnflushed -= 1
+        }
         if draining { checkDrained() }
     }
 }

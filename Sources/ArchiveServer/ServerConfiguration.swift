@@ -23,8 +23,20 @@ public struct ServerConfiguration: Sendable, Equatable {
     public var queueLimit: Int = 64
     /// Largest request body accepted, in bytes; larger bodies get 413 before they are buffered.
     public var maxBodySize: Int = 64 << 20
-    /// Seconds a connection may stay idle, or take to send a request or read a reply.
+    /// Seconds a connection may stay idle between requests, or make no progress reading a reply.
+    /// A body or a reply of n bytes must be through within this plus n at 256 KiB/s.
     public var timeout: Int = 30
+    /// Seconds a request line and its headers may take to arrive, all of them (a trickle of
+    /// bytes does not extend it).
+    public var headerTimeout: Int = 10
+    /// Bytes that bodies being received, conversions in progress and unsent replies may hold
+    /// at once (`MemoryBudget`). Nil: derived from the memory the process may use
+    /// (`MemoryLimit.defaultBudget`).
+    public var memoryBudget: Int? = nil
+    /// Open client connections at most. Nil: 1,024, or fewer when the descriptor limit is
+    /// lower (`ConnectionLimit.defaultLimit`). Past it, the oldest connection that is idle or
+    /// still sending its headers is closed for the new one; when none is, the new one gets 503.
+    public var maxConnections: Int? = nil
     /// Seconds a graceful shutdown waits for in-flight requests before it gives up on them.
     public var drainTimeout: Int = 20
     /// Whether SIGTERM and SIGINT start a graceful shutdown. Only one server per process may own
@@ -36,6 +48,12 @@ public struct ServerConfiguration: Sendable, Equatable {
     /// Deepest archive accepted by decode: the depth the codec's recursive JSON writer may reach on
     /// a worker thread with `stackSize` bytes of stack.
     public var depthLimit: Int { StackBudget.maxDepth(stackSize: stackSize) }
+
+    /// The memory budget in force: `memoryBudget`, or the default derived from the machine.
+    public var effectiveMemoryBudget: Int { memoryBudget ?? MemoryLimit.defaultBudget() }
+
+    /// The connection limit in force: `maxConnections`, or the default for the descriptor limit.
+    public var effectiveMaxConnections: Int { maxConnections ?? ConnectionLimit.defaultLimit(eventLoops: eventLoops) }
 
     public static var onlineCores: Int {
         let n = sysconf(Int32(_SC_NPROCESSORS_ONLN))
@@ -60,6 +78,13 @@ public struct ServerConfiguration: Sendable, Equatable {
         if !(0...1_000_000).contains(queueLimit) { throw fail("queue limit must be between 0 and 1000000, got \(queueLimit)") }
         if !(1...Int(Int32.max)).contains(maxBodySize) { throw fail("max body size must be between 1 byte and 2 GiB - 1, got \(maxBodySize)") }
         if !(1...86_400).contains(timeout) { throw fail("timeout must be between 1 and 86400 seconds, got \(timeout)") }
+        if !(1...3_600).contains(headerTimeout) { throw fail("header timeout must be between 1 and 3600 seconds, got \(headerTimeout)") }
+        if let memoryBudget, memoryBudget < 16 << 20 {
+            throw fail("memory budget must be at least 16 MiB, got \(memoryBudget)")
+        }
+        if let maxConnections, !(1...1_000_000).contains(maxConnections) {
+            throw fail("max connections must be between 1 and 1000000, got \(maxConnections)")
+        }
         if !(0...86_400).contains(drainTimeout) { throw fail("drain timeout must be between 0 and 86400 seconds, got \(drainTimeout)") }
     }
 

@@ -20,6 +20,8 @@ final class ServerContext: Sendable {
     let logger: Logger
     let accessLog: AccessLog
     let hooks: ServerHooks
+    let budget: MemoryBudget
+    let connections: ConnectionLimit
     private let drainState = DrainState()
 
     init(configuration: ServerConfiguration, pool: WorkerPool, logger: Logger, hooks: ServerHooks) {
@@ -30,6 +32,8 @@ final class ServerContext: Sendable {
         self.logger = logger
         self.accessLog = AccessLog(logger: logger)
         self.hooks = hooks
+        self.budget = MemoryBudget(capacity: configuration.effectiveMemoryBudget)
+        self.connections = ConnectionLimit(limit: configuration.effectiveMaxConnections)
     }
 
     var isDraining: Bool { drainState.isDraining }
@@ -39,7 +43,9 @@ final class ServerContext: Sendable {
 
     func renderMetrics() -> String {
         metrics.render(.init(pool: pool.snapshot, inFlight: metrics.inFlight, limits: limits,
-                             stackSize: configuration.stackSize, draining: isDraining))
+                             stackSize: configuration.stackSize, draining: isDraining,
+                             memory: budget.snapshot, connections: connections.count,
+                             connectionLimit: connections.limit))
     }
 }
 

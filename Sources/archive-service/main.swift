@@ -43,8 +43,17 @@ struct ArchiveServiceCommand: ParsableCommand {
     @Option(name: .customLong("max-body-size"), help: "Largest request body, with optional K/M/G suffix. [MAX_BODY_SIZE] (default: 64M)")
     var maxBodySize: String?
 
-    @Option(help: "Connection read/write/idle timeout in seconds. [TIMEOUT] (default: 30)")
+    @Option(help: "Seconds a connection may idle between requests; a body or reply of n bytes gets this plus n at 256 KiB/s. [TIMEOUT] (default: 30)")
     var timeout: Int?
+
+    @Option(name: .customLong("header-timeout"), help: "Seconds the request line and headers may take, all of them. [HEADER_TIMEOUT] (default: 10)")
+    var headerTimeout: Int?
+
+    @Option(name: .customLong("memory-budget"), help: "Bytes that bodies, conversions and unsent replies may hold at once, with optional K/M/G suffix. [MEMORY_BUDGET] (default: 3/4 of the container's memory limit, or of half the machine's memory)")
+    var memoryBudget: String?
+
+    @Option(name: .customLong("max-connections"), help: "Open client connections at most. [MAX_CONNECTIONS] (default: 1024, fewer if the descriptor limit is lower)")
+    var maxConnections: Int?
 
     @Option(name: .customLong("drain-timeout"), help: "Seconds a shutdown waits for in-flight requests. [DRAIN_TIMEOUT] (default: 20)")
     var drainTimeout: Int?
@@ -62,6 +71,13 @@ struct ArchiveServiceCommand: ParsableCommand {
         config.eventLoops = try integer(eventLoops, "EVENT_LOOPS", default: config.eventLoops)
         config.queueLimit = try integer(queueLimit, "QUEUE_LIMIT", default: config.queueLimit)
         config.timeout = try integer(timeout, "TIMEOUT", default: config.timeout)
+        config.headerTimeout = try integer(headerTimeout, "HEADER_TIMEOUT", default: config.headerTimeout)
+        if memoryBudget != nil || environment["MEMORY_BUDGET"] != nil {
+            config.memoryBudget = try byteSize(memoryBudget, "MEMORY_BUDGET", option: "--memory-budget", default: 0)
+        }
+        if maxConnections != nil || environment["MAX_CONNECTIONS"] != nil {
+            config.maxConnections = try integer(maxConnections, "MAX_CONNECTIONS", default: 0)
+        }
         config.drainTimeout = try integer(drainTimeout, "DRAIN_TIMEOUT", default: config.drainTimeout)
         config.stackSize = try byteSize(stackSize, "STACK_SIZE", option: "--stack-size", default: config.stackSize)
         config.maxBodySize = try byteSize(maxBodySize, "MAX_BODY_SIZE", option: "--max-body-size", default: config.maxBodySize)
@@ -76,6 +92,7 @@ struct ArchiveServiceCommand: ParsableCommand {
             throw ValidationError(error.message)
         }
 
+        raiseDescriptorLimit()
         LoggingSystem.bootstrap { label in LineLogHandler(label: label, level: level) }
         var logger = Logger(label: "archive-service")
         logger.logLevel = level
@@ -88,7 +105,17 @@ struct ArchiveServiceCommand: ParsableCommand {
             throw ExitCode.failure
         }
         logger.info("depth limit \(server.depthLimit) levels for a \(config.stackSize)-byte worker stack (decode; encode takes any depth)")
+        logger.info("memory budget \(config.effectiveMemoryBudget) bytes, at most \(config.effectiveMaxConnections) connections")
         server.run()
+    }
+
+    /// Connections are bounded by `--max-connections`, not by the soft descriptor limit, which
+    /// containers often leave at 1,024: raise it to the hard limit.
+    private func raiseDescriptorLimit() {
+        var limit = rlimit()
+        guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0, limit.rlim_cur < limit.rlim_max else { return }
+        limit.rlim_cur = limit.rlim_max
+        _ = setrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
     }
 
     private func integer(_ flag: Int?, _ variable: String, default value: Int) throws -> Int {

@@ -1,0 +1,23 @@
+/// How much of the `MemoryBudget` a request reserves when it is admitted, from its route and
+/// body size, before a byte of the body is read. A conversion holds its body twice for a moment
+/// (libevent's buffer, then the worker's copy) and then the parsed archive or document; the
+/// reply it writes is reserved as it grows (`ReplyBuffer`).
+///
+/// The factors are measured peaks of the service on real and generated archives; see
+/// docs/service.md ("Memory budget") for the figures and the command that produced them.
+enum ConversionCost {
+    /// Bytes reserved per body byte while a decode's body is received and parsed.
+    static let decodePerBodyByte = 4
+    /// Bytes reserved per body byte while an encode's body is received and parsed.
+    static let encodePerBodyByte = 6
+
+    /// Bytes to reserve for a request of `bodyBytes` on `route` (nil: no route; the body is
+    /// buffered and dropped).
+    static func admission(route: Route?, bodyBytes: Int) -> Int {
+        switch route {
+        case .decode?: bodyBytes * decodePerBodyByte
+        case .encode?: bodyBytes * encodePerBodyByte
+        default: bodyBytes
+        }
+    }
+}
