@@ -67,8 +67,9 @@ public struct JSONDocument: Sendable {
     let containers: [Container]
     /// Deepest container nesting in the document (a scalar document has depth 0).
     public let depth: Int
-    /// Values in the document, member keys not counted.
-    let valueCount: Int
+    /// Values in the document, member keys not counted. What encoding it holds in memory grows
+    /// with this count more than with the text's size (`[[],[],…]` is three bytes a value).
+    public let valueCount: Int
 
     /// Every member whose key is `notedKey`, as (object, value), in document order.
     let notedMembers: [(object: Value, value: Value)]

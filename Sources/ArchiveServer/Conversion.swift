@@ -1,3 +1,4 @@
+import CLibevent
 import ArchiveCodec
 
 /// What a conversion request asks for, parsed from its query string on the loop before it is queued,
@@ -100,6 +101,13 @@ enum Conversion {
             case let .encode(format):
                 // The document holds the body's bytes; the worker's own reference goes.
                 let document = try JSONDocument(parsing: body.take())
+                // The count of values, not the size of the text, says what encoding will hold.
+                if let reservation {
+                    let needed = ConversionCost.encodeWorking(bodyBytes: body.count, values: document.valueCount)
+                    if needed > reservation.bytes, !reservation.grow(by: needed - reservation.bytes) {
+                        return Problem.memoryBudget(needed: needed, capacity: reservation.capacity, path: path).response()
+                    }
+                }
                 let contentType = format == .xml ? "application/xml" : "application/x-bplist"
                 if format == .binary {
                     guard let reply = ReplyBuffer(reservation: reservation) else { throw outOfMemory }
@@ -141,20 +149,44 @@ enum Conversion {
     }
 }
 
-/// A request body handed to a worker once: `take()` moves the bytes out, so the worker's
-/// conversion holds the only reference and can drop them as soon as it has parsed them.
+/// A request body handed to a worker once. The loop moves libevent's buffer of it here (its
+/// chains change hands; no byte is copied on the loop thread), and the worker's `take()` copies
+/// it into one array and frees the buffer, so the conversion holds the only copy.
+///
+/// Thread contract: the buffer has no lock; the loop stops touching it once it is moved here,
+/// and the worker is its only user after the pool hands the job over.
 final class RequestBody: @unchecked Sendable {
-    private var bytes: [UInt8]?
+    private var buffer: OpaquePointer?
     /// Size of the body as received.
     let count: Int
 
-    init(_ bytes: [UInt8]) {
-        self.bytes = bytes
-        count = bytes.count
+    /// Moves the contents of `input` (a request's input buffer); nil if it is empty.
+    init?(taking input: OpaquePointer) {
+        let length = evbuffer_get_length(input)
+        guard length > 0, let buffer = evbuffer_new() else { return nil }
+        guard evbuffer_add_buffer(buffer, input) == 0 else {
+            evbuffer_free(buffer)
+            return nil
+        }
+        self.buffer = buffer
+        count = length
     }
 
+    deinit {
+        if let buffer { evbuffer_free(buffer) }
+    }
+
+    var isEmpty: Bool { count == 0 }
+
+    /// The bytes, once; the buffer is freed as they are copied out.
     func take() -> [UInt8] {
-        defer { bytes = nil }
-        return bytes ?? []
+        guard let buffer else { return [] }
+        defer {
+            evbuffer_free(buffer)
+            self.buffer = nil
+        }
+        return [UInt8](unsafeUninitializedCapacity: count) { bytes, initialized in
+            initialized = max(0, Int(evbuffer_remove(buffer, bytes.baseAddress, count)))
+        }
     }
 }

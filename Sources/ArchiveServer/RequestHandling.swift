@@ -68,7 +68,9 @@ extension EventLoop {
         } catch {
             return send(error.response(), to: pending)
         }
-        let body = Self.readBody(request)
+        guard let input = evhttp_request_get_input_buffer(request), let body = RequestBody(taking: input) else {
+            return send(Problem.emptyBody(path: path).response(), to: pending)
+        }
         pending.bytesIn = body.count
         if body.isEmpty {
             return send(Problem.emptyBody(path: path).response(), to: pending)
@@ -79,7 +81,7 @@ extension EventLoop {
         }
 
         let context = self.context
-        let handedOver = RequestBody(body)
+        let handedOver = body
         let accepted = context.pool.submit { [pending] in
             context.hooks.beforeConversion?()
             let response = Conversion.run(conversion, body: handedOver, limits: context.limits, path: pending.path,
@@ -105,16 +107,6 @@ extension EventLoop {
 
     /// Bodies from this size on are followed by `malloc_trim`.
     static let trimThreshold = 1 << 20
-
-    private static func readBody(_ request: OpaquePointer) -> [UInt8] {
-        guard let input = evhttp_request_get_input_buffer(request) else { return [] }
-        let length = evbuffer_get_length(input)
-        guard length > 0 else { return [] }
-        // evbuffer_remove (not copyout) so libevent's copy is released as soon as ours exists.
-        return [UInt8](unsafeUninitializedCapacity: length) { buffer, count in
-            count = max(0, Int(evbuffer_remove(input, buffer.baseAddress, length)))
-        }
-    }
 
     /// Sends `response` and records it. After this call the request may already be freed by libevent.
     func send(_ response: HTTPResponse, to pending: PendingRequest, finishesConversion: Bool = false) {

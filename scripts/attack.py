@@ -1,0 +1,275 @@
+#!/usr/bin/env python3
+"""Hostile and merely heavy clients against a running archive-service, on loopback only.
+
+Run by scripts/attack.sh, which builds and starts the server; stops by itself. For each attack
+it prints the statuses the attackers saw, the server's peak RSS during the attack (sampled
+every 10 ms from /proc), /healthz latency (a fresh connection every 100 ms; p99 and worst; a
+probe without an answer in 2 s counts as failed) and whether the server survived.
+
+  scripts/attack.py PORT PID DATA_DIR [--short]
+
+DATA_DIR holds the inputs attack.sh made (a game save of ~30 MB, or ~4 MB with --short).
+Exit status 1 if the server died, a probe failed or took 100 ms or more, or a desync showed.
+"""
+import collections
+import multiprocessing
+import os
+import plistlib
+import socket
+import sys
+import threading
+import time
+
+PORT, PID, DATA = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3]
+SHORT = "--short" in sys.argv
+failures = []
+
+
+def rss_kb(field):
+    try:
+        with open(f"/proc/{PID}/status") as status:
+            for line in status:
+                if line.startswith(field):
+                    return int(line.split()[1])
+    except OSError:
+        return 0
+    return 0
+
+
+def alive():
+    try:
+        os.kill(PID, 0)
+        return True
+    except OSError:
+        return False
+
+
+def probe(stop, results):
+    """In its own process, so the attackers' threads never delay a probe's measurement."""
+    latencies, failed = [], 0
+    while not stop.is_set():
+        started = time.monotonic()
+        try:
+            with socket.create_connection(("127.0.0.1", PORT), timeout=2) as s:
+                s.sendall(b"GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+                answer = read_all(s)
+            if not answer.startswith(b"HTTP/1.1 200"):
+                raise OSError(answer[:40])
+            latencies.append(time.monotonic() - started)
+        except OSError:
+            failed += 1
+        time.sleep(max(0.0, 0.1 - (time.monotonic() - started)))
+    results.put((latencies, failed))
+
+
+class Watch:
+    """Samples RSS and probes /healthz while an attack runs."""
+
+    def __init__(self):
+        self.stop = threading.Event()
+        self.peak = rss_kb("VmRSS:")
+        self.sampler = threading.Thread(target=self.sample)
+        self.sampler.start()
+        self.probe_stop, self.results = multiprocessing.Event(), multiprocessing.Queue()
+        self.prober = multiprocessing.Process(target=probe, args=(self.probe_stop, self.results))
+        self.prober.start()
+
+    def sample(self):
+        while not self.stop.is_set():
+            self.peak = max(self.peak, rss_kb("VmRSS:"))
+            time.sleep(0.01)
+
+    def finish(self):
+        self.stop.set()
+        self.probe_stop.set()
+        self.latencies, self.failed = self.results.get()
+        self.prober.join()
+        self.sampler.join()
+        lat = sorted(self.latencies) or [0.0]
+        p99 = lat[min(len(lat) - 1, int(len(lat) * 0.99))]
+        return self.peak, p99, lat[-1], len(lat), self.failed
+
+
+def read_all(s, limit=None):
+    chunks, total = [], 0
+    while True:
+        try:
+            chunk = s.recv(65536)
+        except (ConnectionResetError, socket.timeout):
+            break
+        if not chunk:
+            break
+        chunks.append(chunk)
+        total += len(chunk)
+        if limit and total >= limit:
+            break
+    return b"".join(chunks)
+
+
+def status_of(answer):
+    if answer.startswith(b"HTTP/1.1 "):
+        return answer[9:12].decode()
+    return "none" if not answer else "garbage"
+
+
+def request(head, body=b"", timeout=120, send_body=True):
+    try:
+        with socket.create_connection(("127.0.0.1", PORT), timeout=timeout) as s:
+            s.sendall(head)
+            if send_body and body:
+                try:
+                    view = memoryview(body)
+                    for offset in range(0, len(body), 1 << 20):
+                        s.sendall(view[offset:offset + (1 << 20)])
+                except (BrokenPipeError, ConnectionResetError):
+                    pass
+            return status_of(read_all(s, limit=1 << 16))
+    except OSError as error:
+        return type(error).__name__
+
+
+def post(path, body, extra=b""):
+    head = b"POST %s HTTP/1.1\r\nHost: x\r\nConnection: close\r\nContent-Length: %d\r\n%s\r\n" % (
+        path.encode(), len(body), extra)
+    return request(head, body)
+
+
+def parallel(count, job):
+    results = collections.Counter()
+    lock = threading.Lock()
+
+    def run():
+        status = job()
+        with lock:
+            results[status] += 1
+
+    threads = [threading.Thread(target=run) for _ in range(count)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    return results
+
+
+def attack(name, run):
+    watch = Watch()
+    started = time.monotonic()
+    try:
+        statuses = run()
+    finally:
+        peak, p99, worst, probes, failed = watch.finish()
+    survived = alive()
+    ok = survived and failed == 0 and worst < 0.1
+    if not ok:
+        failures.append(name)
+    shown = " ".join(f"{k}x{v}" for k, v in sorted(statuses.items())) if isinstance(statuses, collections.Counter) else statuses
+    print(f"| {name} | {shown} | {peak / 1024:.0f} | {p99 * 1000:.1f} / {worst * 1000:.1f} ({probes} probes, {failed} failed) "
+          f"| {'yes' if survived else 'NO'} | {time.monotonic() - started:.1f} |", flush=True)
+
+
+def amplified_archive():
+    """30,000 references to one 2 KB string: a 32 KB archive whose JSON is ~60 MB."""
+    text = "x" * 2048
+    objects = ["$null", {"NS.objects": [plistlib.UID(2)] * 30000, "$class": plistlib.UID(3)}, text,
+               {"$classname": "NSArray", "$classes": ["NSArray", "NSObject"]}]
+    return plistlib.dumps({"$version": 100000, "$archiver": "NSKeyedArchiver", "$top": {"root": plistlib.UID(1)},
+                           "$objects": objects}, fmt=plistlib.FMT_BINARY)
+
+
+def never_reading(archive, hold):
+    """Sends a decode and never reads the reply; keeps the connection for `hold` seconds."""
+    try:
+        s = socket.create_connection(("127.0.0.1", PORT), timeout=hold + 5)
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+        s.sendall(b"POST /v1/decode HTTP/1.1\r\nHost: x\r\nContent-Length: %d\r\n\r\n" % len(archive) + archive)
+        time.sleep(hold)
+        answer = s.recv(64)
+        s.close()
+        return status_of(answer)
+    except OSError as error:
+        return type(error).__name__
+
+
+def slow_headers(count, seconds):
+    """`count` connections sending one header byte per second."""
+    sockets = []
+    for _ in range(count):
+        try:
+            s = socket.create_connection(("127.0.0.1", PORT), timeout=5)
+            s.setblocking(False)
+            sockets.append(s)
+        except OSError:
+            pass
+    text = b"GET /healthz HTTP/1.1\r\nHost: x\r\nX-Padding: " + b"a" * 200
+    results = collections.Counter()
+    for second in range(seconds):
+        for s in list(sockets):
+            try:
+                s.send(text[second % len(text):second % len(text) + 1])
+            except OSError:
+                pass
+        time.sleep(1)
+    for s in sockets:
+        try:
+            s.setblocking(True)
+            s.settimeout(0.2)
+            results[status_of(s.recv(64))] += 1
+        except OSError as error:
+            results[type(error).__name__] += 1
+        s.close()
+    return results
+
+
+def desync():
+    hidden = b"GET /metrics HTTP/1.1\r\nHost: x\r\n\r\n"
+    results = collections.Counter()
+    for method in [b"HEAD", b"TRACE", b"PROPFIND"]:
+        with socket.create_connection(("127.0.0.1", PORT), timeout=10) as s:
+            s.sendall(method + b" /healthz HTTP/1.1\r\nHost: x\r\nContent-Length: %d\r\n\r\n" % len(hidden) + hidden
+                      + b"GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+            answer = read_all(s)
+        if b"# HELP" in answer:
+            results["DESYNC"] += 1
+            failures.append("desync")
+        results[" ".join(part[:3].decode() for part in answer.split(b"HTTP/1.1 ")[1:])] += 1
+    with socket.create_connection(("127.0.0.1", PORT), timeout=10) as s:
+        s.sendall(b"CONNECT x:443 HTTP/1.1\r\nHost: x\r\n\r\nGET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+        answer = read_all(s)
+    results["CONNECT:" + " ".join(part[:3].decode() for part in answer.split(b"HTTP/1.1 ")[1:])] += 1
+    return results
+
+
+def main():
+    save = open(os.path.join(DATA, "save.bplist"), "rb").read()
+    junk = os.urandom(len(save))
+    empties = b"[" + b"[]," * ((1 << 20 if SHORT else 8 << 20) // 3) + b"[]]"
+    amplified = amplified_archive()
+    n, big = (4, 8) if SHORT else (16, 32)
+    print(f"save {len(save) / 1e6:.1f} MB, junk {len(junk) / 1e6:.1f} MB, amplifier {len(amplified) / 1e3:.0f} KB, "
+          f"empties {len(empties) / 1e6:.1f} MB; idle RSS {rss_kb('VmRSS:') / 1024:.0f} MiB")
+    print("| attack | statuses | peak RSS MiB | /healthz p99 / worst ms | survived | seconds |")
+    print("|---|---|---|---|---|---|")
+    attack(f"{n} concurrent {len(save) / 1e6:.0f} MB decodes", lambda: parallel(n, lambda: post("/v1/decode", save)))
+    attack(f"{n} x {len(junk) / 1e6:.0f} MB junk bodies", lambda: parallel(n, lambda: post("/v1/decode", junk)))
+    attack(f"{big} concurrent {len(save) / 1e6:.0f} MB decodes", lambda: parallel(big, lambda: post("/v1/decode", save)))
+    attack(f"{n // 2 if SHORT else 16} clients never reading a 60 MB reply of a {len(amplified) // 1000} KB archive",
+           lambda: parallel(n // 2 if SHORT else 16, lambda: never_reading(amplified, 5 if SHORT else 20)))
+    attack(f"{len(empties) / 1e6:.0f} MB of [[],[],...] to encode?format=xml", lambda: collections.Counter(
+        [post("/v1/encode?format=xml", empties, b"Content-Type: application/json\r\n")]))
+    slow = 200 if SHORT else 2000
+    attack(f"{slow} connections sending a header byte a second", lambda: slow_headers(slow, 4 if SHORT else 15))
+    attack("HEAD/TRACE/unknown with a body, then CONNECT", desync)
+    attack("body over --max-body-size", lambda: collections.Counter([post("/v1/decode", b"\0" * (40 << 20))]))
+    attack("Content-Length 2^63 / 100 MB with Expect, no body", lambda: collections.Counter([
+        request(b"POST /v1/decode HTTP/1.1\r\nHost: x\r\nContent-Length: 9223372036854775808\r\nExpect: 100-continue\r\n\r\n", timeout=10),
+        request(b"POST /v1/decode HTTP/1.1\r\nHost: x\r\nContent-Length: 104857600\r\nExpect: 100-continue\r\n\r\n", timeout=10),
+        request(b"POST /v1/decode HTTP/1.1\r\nHost: x\r\nContent-Length: 104857600\r\n\r\n", timeout=10)]))
+    attack("two different Content-Lengths", lambda: collections.Counter([
+        request(b"POST /v1/decode HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\nContent-Length: 50\r\n\r\nbplist00")]))
+    print(f"process peak (VmHWM over the whole run): {rss_kb('VmHWM:') / 1024:.0f} MiB")
+    if failures:
+        print("FAILED:", ", ".join(failures))
+        sys.exit(1)
+
+
+main()
