@@ -45,7 +45,8 @@ COPY scripts/healthcheck.sh /usr/local/bin/healthcheck
 
 # Configuration (every setting also has a command-line flag; see README).
 # WORKERS unset = one worker per core; QUEUE_LIMIT / MAX_BODY_SIZE / TIMEOUT unset =
-# the service's built-in defaults.
+# the service's built-in defaults. MEMORY_BUDGET unset = 3/4 of the container's memory limit
+# (docker run --memory), so no traffic drives the process past it; MAX_CONNECTIONS unset = 1,024.
 ENV HOST=0.0.0.0 \
     PORT=8080 \
     STACK_SIZE=8M \

@@ -30,7 +30,7 @@ for _ in $(seq 100); do
     sleep 0.1
 done
 status=0
-timeout 600 python3 scripts/attack.py "$PORT" "$pid" "$OUT" $short || status=$?
+timeout 600 python3 scripts/attack.py "$PORT" "$pid" "$OUT" ${short:+"$short"} || status=$?
 curl -s "http://127.0.0.1:$PORT/metrics" 2>/dev/null | grep -E '^archive_(rejections_total|memory_reserved_high|connections )' || true
 kill -TERM "$pid" 2>/dev/null && wait "$pid" || status=1
 exit "$status"
