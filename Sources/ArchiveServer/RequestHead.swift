@@ -203,12 +203,12 @@ struct ChunkedBodyFramer: Sendable {
                 }
                 if line.last == UInt8(ascii: "\r") { line.removeLast() }
                 if line.isEmpty { continue }
-                let digits = line.prefix { Self.hexValue($0) != nil }
+                let digits = line.prefix { $0.hexDigitValue != nil }
                 guard !digits.isEmpty, digits.count == line.count || line[digits.count] == UInt8(ascii: " "),
                       digits.count <= 15 else {
                     throw Malformed(detail: "A chunk size is not a hexadecimal number.")
                 }
-                let size = digits.reduce(0) { $0 << 4 | Int(Self.hexValue($1)!) }
+                let size = digits.reduce(0) { $0 << 4 | Int($1.hexDigitValue!) }
                 line.removeAll(keepingCapacity: true)
                 guard newChunk(size) else { return index }
                 announcedBytes += size
@@ -240,11 +240,15 @@ struct ChunkedBodyFramer: Sendable {
         state = remaining == count ? .sizeLine : .data(remaining: remaining - count)
     }
 
-    private static func hexValue(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
+}
+
+extension UInt8 {
+    /// The value of an ASCII hexadecimal digit, nil for any other byte.
+    var hexDigitValue: UInt8? {
+        switch self {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): self - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): self - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): self - UInt8(ascii: "A") + 10
         default: nil
         }
     }
