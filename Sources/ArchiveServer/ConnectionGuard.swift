@@ -129,11 +129,14 @@ final class ConnectionGuard {
         filter = nil
     }
 
-    /// Whether the connection is between requests or part way through a head, with nothing of
-    /// it at the server: closing it loses no work. `started`: some of a head has arrived.
-    var evictable: (idle: Bool, started: Bool)? {
+    /// How the connection may be closed to make room for another: nil while a request of it is
+    /// with the server; `idle` between requests with nothing of a head received (closed without
+    /// a word), `partialHead` part way through a head (answered 503).
+    enum Eviction { case idle, partialHead }
+
+    var eviction: Eviction? {
         guard case .head(let scanned) = phase, !requestOutstanding else { return nil }
-        return (scanned == 0 && evbuffer_get_length(bufferevent_get_input(underlying)) == 0, true)
+        return scanned == 0 && evbuffer_get_length(bufferevent_get_input(underlying)) == 0 ? .idle : .partialHead
     }
 
     // MARK: Input

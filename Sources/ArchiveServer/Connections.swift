@@ -60,12 +60,15 @@ extension EventLoop {
     /// busy, refuses the new one.
     private func makeRoom(for newcomer: ConnectionGuard) {
         var victim: ConnectionGuard?
-        for (_, candidate) in guards where candidate !== newcomer && candidate.evictable != nil {
+        for (_, candidate) in guards where candidate !== newcomer && candidate.eviction != nil {
             if victim == nil || candidate.serial < victim!.serial { victim = candidate }
         }
         let limit = context.connections.limit
-        if let victim, let state = victim.evictable {
-            if state.idle { victim.cut() } else { victim.refuse(Problem.connectionLimit(limit: limit), head: nil) }
+        if let victim, let eviction = victim.eviction {
+            switch eviction {
+            case .idle: victim.cut()
+            case .partialHead: victim.refuse(Problem.connectionLimit(limit: limit), head: nil)
+            }
             return
         }
         // The descriptor is attached after this hook returns: answer from the loop.

@@ -176,8 +176,6 @@ final class RequestBody: @unchecked Sendable {
         if let buffer { evbuffer_free(buffer) }
     }
 
-    var isEmpty: Bool { count == 0 }
-
     /// The bytes, once; the buffer is freed as they are copied out.
     func take() -> [UInt8] {
         guard let buffer else { return [] }

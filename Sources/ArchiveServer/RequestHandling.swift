@@ -71,14 +71,8 @@ extension EventLoop {
         guard let input = evhttp_request_get_input_buffer(request), let body = RequestBody(taking: input) else {
             return send(Problem.emptyBody(path: path).response(), to: pending)
         }
+        // Its size was admitted against --max-body-size by the connection guard.
         pending.bytesIn = body.count
-        if body.isEmpty {
-            return send(Problem.emptyBody(path: path).response(), to: pending)
-        }
-        let limit = context.configuration.maxBodySize
-        if body.count > limit {
-            return send(Problem.bodyTooLarge(size: body.count, limit: limit, path: path).response(), to: pending)
-        }
 
         let context = self.context
         let handedOver = body

@@ -53,57 +53,56 @@ struct RequestHead: Equatable, Sendable {
     /// the last two bytes may begin the terminator.
     static func resumePoint(afterSearching scanned: Int) -> Int { max(0, scanned - 2) }
 
-    /// Parses a complete head (as delimited by `endOfHead`).
+    /// Parses a complete head (as delimited by `endOfHead`). Reads the bytes in place: only the
+    /// method, the target and the values of the framing headers become strings, since this runs
+    /// for every request.
     static func parse(_ bytes: UnsafeRawBufferPointer) throws(Refusal) -> RequestHead {
-        var lines: [ArraySlice<UInt8>] = []
-        var start = 0
-        for index in 0..<bytes.count where bytes[index] == UInt8(ascii: "\n") {
-            var end = index
-            if end > start, bytes[end - 1] == UInt8(ascii: "\r") { end -= 1 }
-            lines.append(ArraySlice(bytes[start..<end]))
-            start = index + 1
-        }
-        while let last = lines.last, last.isEmpty { lines.removeLast() }
-        guard let requestLine = lines.first else { throw Refusal(kind: .malformed, detail: "The request has no request line.") }
-
-        let parts = requestLine.split(separator: UInt8(ascii: " "), omittingEmptySubsequences: false)
-        guard parts.count == 3, !parts[0].isEmpty, !parts[1].isEmpty,
-              parts[0].allSatisfy(Self.isTokenByte), parts[1].allSatisfy({ $0 > 0x20 && $0 < 0x7F }),
-              Self.isVersion(parts[2]) else {
+        var lines = LineReader(bytes)
+        guard let requestLine = lines.next() else { throw Refusal(kind: .malformed, detail: "The request has no request line.") }
+        let line = bytes[requestLine]
+        guard let firstSpace = line.firstIndex(of: UInt8(ascii: " ")),
+              let secondSpace = line[(firstSpace + 1)...].firstIndex(of: UInt8(ascii: " ")),
+              firstSpace > line.startIndex, secondSpace > firstSpace + 1,
+              line[line.startIndex..<firstSpace].allSatisfy(Self.isTokenByte),
+              line[(firstSpace + 1)..<secondSpace].allSatisfy({ $0 > 0x20 && $0 < 0x7F }),
+              Self.isVersion(line[(secondSpace + 1)...]) else {
             throw Refusal(kind: .malformed, detail: "The request line is not METHOD SP target SP HTTP/1.x.")
         }
-        let methodText = String(decoding: parts[0], as: UTF8.self)
-        let target = String(decoding: parts[1], as: UTF8.self)
+        let methodText = String(decoding: line[line.startIndex..<firstSpace], as: UTF8.self)
+        let target = String(decoding: line[(firstSpace + 1)..<secondSpace], as: UTF8.self)
         let path = String(target.prefix { $0 != "?" })
 
         var lengths: [String] = []
         var codings: [String] = []
-        var current: (name: String, value: String)?
-        func flush() {
-            guard let (name, value) = current else { return }
-            switch name {
-            case "content-length": lengths.append(value)
-            case "transfer-encoding": codings.append(value)
-            default: break
+        /// The framing header being read, if the last header line was one, for continuation lines.
+        var current: FramingHeader?
+        func flush(_ value: String) {
+            switch current {
+            case .contentLength?: lengths.append(value)
+            case .transferEncoding?: codings.append(value)
+            case nil: break
             }
-            current = nil
         }
-        for line in lines.dropFirst() {
-            if let first = line.first, first == UInt8(ascii: " ") || first == UInt8(ascii: "\t") {
+        var currentValue = ""
+        var sawHeader = false
+        while let range = lines.next() {
+            let header = bytes[range]
+            if let first = header.first, first == UInt8(ascii: " ") || first == UInt8(ascii: "\t") {
                 // obs-fold: libevent joins the continuation to the previous value with a space.
-                guard current != nil else { throw Refusal(kind: .malformed, detail: "The first header line is a continuation line.") }
-                current!.value += " " + String(decoding: line, as: UTF8.self).trimmingWhitespace()
+                guard sawHeader else { throw Refusal(kind: .malformed, detail: "The first header line is a continuation line.") }
+                if current != nil { currentValue += " " + Self.trimmed(header) }
                 continue
             }
-            flush()
-            guard let colon = line.firstIndex(of: UInt8(ascii: ":")), colon > line.startIndex,
-                  line[line.startIndex..<colon].allSatisfy(Self.isTokenByte) else {
+            if current != nil { flush(currentValue) }
+            guard let colon = header.firstIndex(of: UInt8(ascii: ":")), colon > header.startIndex,
+                  header[header.startIndex..<colon].allSatisfy(Self.isTokenByte) else {
                 throw Refusal(kind: .malformed, detail: "A header line is not name: value.")
             }
-            current = (String(decoding: line[line.startIndex..<colon], as: UTF8.self).lowercased(),
-                       String(decoding: line[(colon + 1)...], as: UTF8.self).trimmingWhitespace())
+            sawHeader = true
+            current = FramingHeader(name: header[header.startIndex..<colon])
+            if current != nil { currentValue = Self.trimmed(header[(colon + 1)...]) }
         }
-        flush()
+        if current != nil { flush(currentValue) }
 
         var framing = BodyFraming.none
         if !codings.isEmpty {
@@ -116,7 +115,7 @@ struct RequestHead: Equatable, Sendable {
             }
             framing = .chunked
         } else if let first = lengths.first {
-            if Set(lengths).count > 1 {
+            if lengths.contains(where: { $0 != first }) {
                 throw Refusal(kind: .ambiguousFraming,
                               detail: "The request has \(lengths.count) Content-Length headers with different values (\(lengths.joined(separator: ", "))); send one.")
             }
@@ -131,6 +130,52 @@ struct RequestHead: Equatable, Sendable {
         return RequestHead(method: HTTPMethod(text: methodText), target: target, path: path, body: framing)
     }
 
+    /// The two headers that frame a body.
+    private enum FramingHeader {
+        case contentLength, transferEncoding
+
+        init?(name: Slice<UnsafeRawBufferPointer>) {
+            if Self.equalsIgnoringCase(name, "content-length") {
+                self = .contentLength
+            } else if Self.equalsIgnoringCase(name, "transfer-encoding") {
+                self = .transferEncoding
+            } else {
+                return nil
+            }
+        }
+
+        private static func equalsIgnoringCase(_ bytes: Slice<UnsafeRawBufferPointer>, _ lowercase: StaticString) -> Bool {
+            guard bytes.count == lowercase.utf8CodeUnitCount else { return false }
+            let expected = UnsafeBufferPointer(start: lowercase.utf8Start, count: lowercase.utf8CodeUnitCount)
+            return zip(bytes, expected).allSatisfy { ($0 | 0x20) == $1 }
+        }
+    }
+
+    /// The lines of a head, as ranges without their CR LF (or LF), up to the empty line.
+    private struct LineReader {
+        let bytes: UnsafeRawBufferPointer
+        var start = 0
+
+        init(_ bytes: UnsafeRawBufferPointer) { self.bytes = bytes }
+
+        mutating func next() -> Range<Int>? {
+            guard start < bytes.count,
+                  let newline = bytes[start...].firstIndex(of: UInt8(ascii: "\n")) else { return nil }
+            var end = newline
+            if end > start, bytes[end - 1] == UInt8(ascii: "\r") { end -= 1 }
+            defer { start = newline + 1 }
+            return end > start ? start..<end : nil
+        }
+    }
+
+    /// `bytes` as text without leading and trailing spaces and tabs.
+    private static func trimmed(_ bytes: Slice<UnsafeRawBufferPointer>) -> String {
+        let isBlank = { (byte: UInt8) in byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") }
+        guard let first = bytes.firstIndex(where: { !isBlank($0) }) else { return "" }
+        let last = bytes.lastIndex(where: { !isBlank($0) })!
+        return String(decoding: bytes[first...last], as: UTF8.self)
+    }
+
     private static func isTokenByte(_ byte: UInt8) -> Bool {
         switch byte {
         case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"):
@@ -140,10 +185,11 @@ struct RequestHead: Equatable, Sendable {
         }
     }
 
-    private static func isVersion(_ text: ArraySlice<UInt8>) -> Bool {
-        let bytes = Array(text)
-        return bytes.count == 8 && bytes[0..<5].elementsEqual("HTTP/".utf8) && bytes[5] == UInt8(ascii: "1")
-            && bytes[6] == UInt8(ascii: ".") && (bytes[7] == UInt8(ascii: "0") || bytes[7] == UInt8(ascii: "1"))
+    private static func isVersion(_ text: Slice<UnsafeRawBufferPointer>) -> Bool {
+        guard text.count == 8 else { return false }
+        let at = text.startIndex
+        return text[at..<(at + 5)].elementsEqual("HTTP/".utf8) && text[at + 5] == UInt8(ascii: "1")
+            && text[at + 6] == UInt8(ascii: ".") && (text[at + 7] == UInt8(ascii: "0") || text[at + 7] == UInt8(ascii: "1"))
     }
 }
 
