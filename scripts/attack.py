@@ -176,6 +176,15 @@ def amplified_archive():
                            "$objects": objects}, fmt=plistlib.FMT_BINARY)
 
 
+def shared_entries(count):
+    """`count` $objects entries that are all one object: one byte of reference each, and a
+    decode's tables by the entry (about 64 bytes each)."""
+    objects = ["$null", {"NS.objects": [], "$class": plistlib.UID(2)},
+               {"$classname": "NSArray", "$classes": ["NSArray", "NSObject"]}] + [True] * count
+    return plistlib.dumps({"$version": 100000, "$archiver": "NSKeyedArchiver", "$top": {"root": plistlib.UID(1)},
+                           "$objects": objects}, fmt=plistlib.FMT_BINARY)
+
+
 def never_reading(archive, hold):
     """Sends a decode and never reads the reply; keeps the connection for `hold` seconds."""
     try:
@@ -252,6 +261,9 @@ def main():
     attack(f"{n} concurrent {len(save) / 1e6:.0f} MB decodes", lambda: parallel(n, lambda: post("/v1/decode", save)))
     attack(f"{n} x {len(junk) / 1e6:.0f} MB junk bodies", lambda: parallel(n, lambda: post("/v1/decode", junk)))
     attack(f"{big} concurrent {len(save) / 1e6:.0f} MB decodes", lambda: parallel(big, lambda: post("/v1/decode", save)))
+    dense = shared_entries((1 if SHORT else 6) << 20)
+    attack(f"{n} decodes of a {len(dense) / 1e6:.0f} MB archive of {len(dense) / 1e6:.0f} M entries sharing one object",
+           lambda: parallel(n, lambda: post("/v1/decode", dense)))
     attack(f"{n // 2 if SHORT else 16} clients never reading a 60 MB reply of a {len(amplified) // 1000} KB archive",
            lambda: parallel(n // 2 if SHORT else 16, lambda: never_reading(amplified, 5 if SHORT else 20)))
     attack(f"{len(empties) / 1e6:.0f} MB of [[],[],...] to encode?format=xml", lambda: collections.Counter(

@@ -85,7 +85,12 @@ enum Conversion {
             switch request {
             case let .decode(options):
                 let (view, pretty) = (options.view, options.pretty)
-                let archive = try KeyedArchive(parsing: body.take())
+                let bytes = body.take()
+                // The counts of objects and entries, not the size of the bytes, say what the
+                // decode's tables will hold: one byte of reference can stand for an entry.
+                let needed = ConversionCost.decodeWorking(bodyBytes: bytes.count, census: ArchiveCensus(of: bytes))
+                if let refusal = reserve(needed, in: reservation, path: path) { return refusal }
+                let archive = try KeyedArchive(parsing: bytes)
                 let plan = try archive.plan(view: view, pretty: pretty, maxDepth: options.maxDepth, exactIntegers: options.exactIntegers)
                 let depth = plan.depth
                 guard depth <= limits.decode else {
@@ -102,12 +107,8 @@ enum Conversion {
                 // The document holds the body's bytes; the worker's own reference goes.
                 let document = try JSONDocument(parsing: body.take())
                 // The count of values, not the size of the text, says what encoding will hold.
-                if let reservation {
-                    let needed = ConversionCost.encodeWorking(bodyBytes: body.count, values: document.valueCount)
-                    if needed > reservation.bytes, !reservation.grow(by: needed - reservation.bytes) {
-                        return Problem.memoryBudget(needed: needed, capacity: reservation.capacity, path: path).response()
-                    }
-                }
+                let needed = ConversionCost.encodeWorking(bodyBytes: body.count, values: document.valueCount)
+                if let refusal = reserve(needed, in: reservation, path: path) { return refusal }
                 let contentType = format == .xml ? "application/xml" : "application/x-bplist"
                 if format == .binary {
                     guard let reply = ReplyBuffer(reservation: reservation) else { throw outOfMemory }
@@ -132,6 +133,13 @@ enum Conversion {
         } catch {
             return Problem(error, path: path).response()
         }
+    }
+
+    /// Grows `reservation` to `needed` bytes when it holds fewer; the refusal to answer when the
+    /// budget cannot grant them (nil: reserved, or no budget).
+    private static func reserve(_ needed: Int, in reservation: Reservation?, path: String) -> HTTPResponse? {
+        guard let reservation, needed > reservation.bytes, !reservation.grow(by: needed - reservation.bytes) else { return nil }
+        return Problem.memoryBudget(needed: needed, capacity: reservation.capacity, path: path).response()
     }
 
     private static let outOfMemory = CodecError(.limitExceeded, "out of memory while setting up the reply")

@@ -1,3 +1,5 @@
+import ArchiveCodec
+
 /// How much of the `MemoryBudget` a request reserves when it is admitted, from its route and
 /// body size, before a byte of the body is read. A conversion holds its body twice for a moment
 /// (libevent's buffer, then the worker's copy) and then the parsed archive or document; the
@@ -10,6 +12,22 @@ enum ConversionCost {
     static let decodePerBodyByte = 4
     /// Bytes reserved per body byte while an encode's body is received and parsed.
     static let encodePerBodyByte = 6
+
+    /// Bytes a decode holds per `$objects` entry (the analysis's tables and the writers'
+    /// placement) and per property list object (validation's bitmaps and walk state): fitted
+    /// to peaks measured on archives of a million to four million small entries (scalars,
+    /// strings, instances, a cycle, and entries that all share one object), where the body's
+    /// size says nothing of it. See docs/service.md ("Memory budget").
+    static let decodePerEntry = 64
+    static let decodePerObject = 16
+
+    /// What a decode needs in all, known once its body is here: the larger of the per-byte
+    /// estimate and the body plus its tables as `census` counts them. The reply is reserved
+    /// as it is written.
+    static func decodeWorking(bodyBytes: Int, census: ArchiveCensus) -> Int {
+        max(bodyBytes * decodePerBodyByte,
+            bodyBytes + census.entries * decodePerEntry + census.objects * decodePerObject)
+    }
 
     /// Bytes an encode holds per value of its document while it builds the archive (the
     /// document's index, the object table and the property list tree): measured at about 200

@@ -142,6 +142,23 @@ final class ConnectionGuardTests: XCTestCase {
         XCTAssertTrue(try server.waitForMetric("archive_memory_reserved_bytes", 0))
     }
 
+    /// A decode reserves by what its tables will hold, counted before it parses: an archive of a
+    /// few bytes per entry that fits the budget by its size is refused when its entries do not.
+    func testDecodeReservesByEntriesNotBytes() throws {
+        let server = try TestServer { $0.memoryBudget = 16 << 20 }
+        defer { server.stop() }
+        let small = TestArchives.sharedEntries(count: 50_000)
+        let answer = try server.post("/v1/decode", small)
+        XCTAssertEqual(answer.status, 200, answer.text)
+        XCTAssertTrue(answer.text.hasPrefix("[]"), answer.text)
+        let dense = TestArchives.sharedEntries(count: 300_000)
+        XCTAssertLessThan(dense.count * 4, 16 << 20)
+        let refused = try server.post("/v1/decode", dense)
+        XCTAssertEqual(refused.status, 413, refused.text)
+        XCTAssertTrue(refused.text.contains("too-large-for-memory"), refused.text)
+        XCTAssertTrue(try server.waitForMetric("archive_memory_reserved_bytes", 0))
+    }
+
     /// A head that trickles in is cut off at its deadline, with a 408 problem, however steadily
     /// its bytes come.
     func testSlowHeadIsCutOffAtItsDeadline() throws {

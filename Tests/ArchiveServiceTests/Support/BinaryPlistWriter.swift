@@ -145,7 +145,26 @@ enum TestArchives {
         return writer.serialize(top: top)
     }
 
-/// A well-formed binary plist that is not a keyed archive: {"name": "plain", "count": 3}.
+    /// An archive of an empty NSArray whose `$objects` has `count` more entries that are all one
+    /// string object: each costs one 4-byte reference in the file, and a decode's tables by
+    /// the entry.
+    static func sharedEntries(count: Int) -> [UInt8] {
+        var writer = BinaryPlistWriter()
+        let top = writer.reserve()
+        let shared = writer.string("same")
+        let name = writer.string("NSArray")
+        let classes = writer.add(.array([name, writer.string("NSObject")]))
+        let classEntry = writer.add(.dict([(writer.string("$classname"), name), (writer.string("$classes"), classes)]))
+        let root = writer.add(.dict([(writer.string("NS.objects"), writer.add(.array([]))), (writer.string("$class"), writer.uid(2))]))
+        let objects = writer.add(.array([writer.string("$null"), root, classEntry] + Array(repeating: shared, count: count)))
+        writer.set(top, .dict([
+            (writer.string("$archiver"), writer.string("NSKeyedArchiver")), (writer.string("$version"), writer.add(.int(100_000))),
+            (writer.string("$top"), writer.add(.dict([(writer.string("root"), writer.uid(1))]))), (writer.string("$objects"), objects),
+        ].map { (key: $0.0, value: $0.1) }))
+        return writer.serialize(top: top)
+    }
+
+    /// A well-formed binary plist that is not a keyed archive: {"name": "plain", "count": 3}.
     static func plainPlist() -> [UInt8] {
         var writer = BinaryPlistWriter()
         let top = writer.reserve()
