@@ -8,6 +8,12 @@ enum ConversionRequest: Sendable {
     case encode(format: PlistFormat)
 
     init(route: Route, query: QueryParameters, path: String) throws(Problem) {
+        let known = Self.knownParameters(of: route)
+        if let unknown = query.names.sorted().first(where: { !known.contains($0) }) {
+            let other: Route = route == .decode ? .encode : .decode
+            let elsewhere = Self.knownParameters(of: other).contains(unknown) ? " (\(unknown) is a parameter of /v1/\(other.rawValue))" : ""
+            throw Problem.invalidQuery("unknown query parameter \(unknown)\(elsewhere); \(path) takes \(known.joined(separator: ", "))", path: path)
+        }
         switch route {
         case .decode:
             let view: ArchiveView
@@ -36,6 +42,23 @@ enum ConversionRequest: Sendable {
             }
         case .healthz, .readyz, .metrics:
             preconditionFailure("\(route) is not a conversion")
+        }
+    }
+
+    var route: Route {
+        switch self {
+        case .decode: .decode
+        case .encode: .encode
+        }
+    }
+
+    /// The query parameters each conversion knows; any other name is refused, so that a typo
+    /// or a parameter of the other endpoint is not silently ignored.
+    static func knownParameters(of route: Route) -> [String] {
+        switch route {
+        case .decode: ["view", "pretty", "maxDepth", "exactIntegers"]
+        case .encode: ["format"]
+        case .healthz, .readyz, .metrics: []
         }
     }
 
@@ -79,13 +102,14 @@ enum Conversion {
     /// Runs one conversion. Every reply is written into a `ReplyBuffer` as it is made, so it is
     /// in memory once, and reserved in the budget piece by piece (`reservation`): a small archive
     /// can stand for a reply of many megabytes, and the budget must see it grow, not after.
-    static func run(_ request: ConversionRequest, body: RequestBody, limits: DepthLimits, path: String,
-                    reservation: Reservation?) -> HTTPResponse {
+    /// `contentType`: the request's, read only to recognise a `CommonMistake` when it fails.
+    static func run(_ request: ConversionRequest, body: RequestBody, contentType: String?, limits: DepthLimits,
+                    path: String, reservation: Reservation?) -> HTTPResponse {
+        let bytes = body.take()
         do throws(CodecError) {
             switch request {
             case let .decode(options):
                 let (view, pretty) = (options.view, options.pretty)
-                let bytes = body.take()
                 // The counts of objects and entries, not the size of the bytes, say what the
                 // decode's tables will hold: one byte of reference can stand for an entry.
                 let needed = ConversionCost.decodeWorking(bodyBytes: bytes.count, census: ArchiveCensus(of: bytes))
@@ -104,10 +128,10 @@ enum Conversion {
                 try archive.writeJSON(view: view, pretty: pretty, plan: plan, parallelism: .serial) { reply.append($0) }
                 return try buffered(reply, contentType: "application/json", path: path, reservation: reservation)
             case let .encode(format):
-                // The document holds the body's bytes; the worker's own reference goes.
-                let document = try JSONDocument(parsing: body.take())
+                // The document shares the body's bytes (no copy).
+                let document = try JSONDocument(parsing: bytes)
                 // The count of values, not the size of the text, says what encoding will hold.
-                let needed = ConversionCost.encodeWorking(bodyBytes: body.count, values: document.valueCount)
+                let needed = ConversionCost.encodeWorking(bodyBytes: bytes.count, values: document.valueCount)
                 if let refusal = reserve(needed, in: reservation, path: path) { return refusal }
                 let contentType = format == .xml ? "application/xml" : "application/x-bplist"
                 if format == .binary {
@@ -131,7 +155,12 @@ enum Conversion {
                 }
             }
         } catch {
-            return Problem(error, path: path).response()
+            var problem = Problem(error, path: path)
+            if error.kind != .limitExceeded, error.kind != .depthBoundTooSmall,
+               let mistake = CommonMistake.find(route: request.route, contentType: contentType, body: bytes) {
+                problem.detail = "\(mistake.fix(on: request.route)) (\(problem.detail))"
+            }
+            return problem.response()
         }
     }
 

@@ -148,10 +148,13 @@ extension Problem {
                 found: size, limit: limit, rejection: .bodyTooLarge)
     }
 
-    static func unsupportedMediaType(_ contentType: String, path: String) -> Problem {
-        Problem(slug: "unsupported-media-type", title: "Unsupported Media Type", status: 415,
-                detail: "\(path) takes a JSON document (application/json or a +json type), not \(contentType).",
-                instance: path)
+    /// `fix`: what to send instead, when the body shows a `CommonMistake`.
+    static func unsupportedMediaType(_ contentType: String, path: String, fix: String?) -> Problem {
+        let takes = path == "/v1/encode"
+            ? "\(path) takes a JSON document: send it with -H 'Content-Type: application/json' (or another +json type), not \(contentType)."
+            : "\(path) takes the archive's bytes as the body, not \(contentType)."
+        return Problem(slug: "unsupported-media-type", title: "Unsupported Media Type", status: 415,
+                       detail: fix.map { "\($0) (Content-Type was \(contentType).)" } ?? takes, instance: path)
     }
 
     /// The readable JSON would nest deeper than the workers' stack admits. `bounded`: the

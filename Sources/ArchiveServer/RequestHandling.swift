@@ -55,11 +55,10 @@ extension EventLoop {
         if draining {
             return send(Problem.draining(path: path).response(), to: pending)
         }
-        if route == .encode, let contentType = evhttp_find_header(evhttp_request_get_input_headers(request), "Content-Type") {
-            let value = String(cString: contentType)
-            if !isJSONMediaType(value) {
-                return send(Problem.unsupportedMediaType(value, path: path).response(), to: pending)
-            }
+        let contentType = evhttp_find_header(evhttp_request_get_input_headers(request), "Content-Type").map { String(cString: $0) }
+        if let contentType, route == .encode ? !isJSONMediaType(contentType) : CommonMistake.essence(contentType) == "multipart/form-data" {
+            let mistake = CommonMistake.find(route: route, contentType: contentType, body: Self.bodyStart(of: request))
+            return send(Problem.unsupportedMediaType(contentType, path: path, fix: mistake?.fix(on: route)).response(), to: pending)
         }
         let conversion: ConversionRequest
         do {
@@ -78,8 +77,8 @@ extension EventLoop {
         let handedOver = body
         let accepted = context.pool.submit { [pending] in
             context.hooks.beforeConversion?()
-            let response = Conversion.run(conversion, body: handedOver, limits: context.limits, path: pending.path,
-                                          reservation: pending.reservation)
+            let response = Conversion.run(conversion, body: handedOver, contentType: contentType, limits: context.limits,
+                                          path: pending.path, reservation: pending.reservation)
             // The body and the parsed input are gone: only the reply stays reserved.
             pending.reservation?.shrink(to: response.bodyCount)
             self.post(.completed(pending, response))
@@ -96,6 +95,16 @@ extension EventLoop {
             context.metrics.conversionQueued()
         } else {
             send(Problem.overloaded(path: path).response(), to: pending)
+        }
+    }
+
+    /// The first bytes of `request`'s body, copied (the body stays where it is): enough to
+    /// recognise what was sent.
+    private static func bodyStart(of request: OpaquePointer) -> [UInt8] {
+        guard let input = evhttp_request_get_input_buffer(request) else { return [] }
+        let count = min(evbuffer_get_length(input), 4_096)
+        return [UInt8](unsafeUninitializedCapacity: count) { bytes, initialized in
+            initialized = max(0, evbuffer_copyout(input, bytes.baseAddress, count))
         }
     }
 

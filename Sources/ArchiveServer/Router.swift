@@ -56,6 +56,9 @@ struct QueryParameters: Sendable {
 
     subscript(name: String) -> String? { values[name] }
 
+    /// The names given, in no particular order.
+    var names: Dictionary<String, String>.Keys { values.keys }
+
     /// Decodes `%XX` escapes and `+` as space; malformed escapes are kept literally.
     static func percentDecode(_ text: Substring) -> String {
         var bytes: [UInt8] = []

@@ -1,0 +1,121 @@
+/// The mistakes people make first when they send a conversion with curl, recognised from the
+/// request's Content-Type and its body's first bytes, so that a refusal says what to send
+/// instead (with the curl flag) rather than what the codec could not read.
+///
+/// Recognition is only ever asked for after the request failed or could not be taken (a
+/// conversion that succeeds is never second-guessed), and reads at most the first bytes of
+/// the body and, for the raw view, its top-level keys.
+enum CommonMistake: Equatable, Sendable {
+    /// `curl -F file=@save.plist`: a multipart form, the file wrapped in boundaries.
+    case multipartForm
+    /// `curl --data @save.plist`: sent as a form, and curl removed the file's CR and LF bytes.
+    case newlinesStripped
+    /// JSON sent to `/v1/decode`.
+    case jsonToDecode
+    /// A property list sent to `/v1/encode`.
+    case archiveToEncode
+    /// The raw view (`?view=raw`) sent back to `/v1/encode`, which takes the readable view.
+    case rawViewToEncode
+    /// JSON that starts with a UTF-8 byte order mark.
+    case byteOrderMark
+    /// A compressed body without a `Content-Encoding` that says so (`gzip` or `deflate`).
+    case compressed(coding: String)
+    /// JSON to `/v1/encode` under a Content-Type that is not JSON (curl's `--data` default).
+    case jsonWithoutContentType
+
+    /// The mistake a failed request on `route` shows, if it is one of these.
+    static func find(route: Route, contentType: String?, body: [UInt8]) -> CommonMistake? {
+        let media = contentType.map(Self.essence) ?? ""
+        if media == "multipart/form-data" || Self.looksLikeMultipart(body) { return .multipartForm }
+        if let coding = Self.compression(of: body) { return .compressed(coding: coding) }
+        let start = Self.firstNonSpace(body)
+        switch route {
+        case .decode:
+            if body.starts(with: [0xEF, 0xBB, 0xBF, UInt8(ascii: "{")]) || body.starts(with: [0xEF, 0xBB, 0xBF, UInt8(ascii: "[")]) {
+                return .jsonToDecode
+            }
+            if let start, body[start] == UInt8(ascii: "{") || body[start] == UInt8(ascii: "[") { return .jsonToDecode }
+            if media == "application/x-www-form-urlencoded", body.starts(with: "bplist".utf8) { return .newlinesStripped }
+        case .encode:
+            if body.starts(with: [0xEF, 0xBB, 0xBF]) { return .byteOrderMark }
+            if body.starts(with: "bplist".utf8) { return .archiveToEncode }
+            if let start, body[start] == UInt8(ascii: "<") { return .archiveToEncode }
+            if let start, body[start] == UInt8(ascii: "{"), Self.isRawView(body[start...]) { return .rawViewToEncode }
+            if !media.isEmpty, !isJSONMediaType(media), let start, body[start] == UInt8(ascii: "{") || body[start] == UInt8(ascii: "[") {
+                return .jsonWithoutContentType
+            }
+        case .healthz, .readyz, .metrics:
+            break
+        }
+        return nil
+    }
+
+    /// What to do instead, as the problem's `detail` says it (before what went wrong).
+    func fix(on route: Route) -> String {
+        switch self {
+        case .multipartForm:
+            route == .encode
+                ? "This is a multipart form upload (curl -F). Send the file itself as the body: curl --data-binary @team.json -H 'Content-Type: application/json'"
+                : "This is a multipart form upload (curl -F). Send the file itself as the body: curl --data-binary @save.plist"
+        case .newlinesStripped:
+            "curl --data removes the file's newline bytes, which breaks a binary plist. Send it unchanged: curl --data-binary @save.plist"
+        case .jsonToDecode:
+            "This is JSON: /v1/decode takes an archive. To turn JSON into an archive, POST it to /v1/encode with -H 'Content-Type: application/json'."
+        case .archiveToEncode:
+            "This is a property list: /v1/encode takes JSON. To turn an archive into JSON, POST it to /v1/decode."
+        case .rawViewToEncode:
+            "This is the raw view (?view=raw), which shows the plist as it is stored and does not encode back. Decode without view=raw and send that JSON to /v1/encode."
+        case .byteOrderMark:
+            "The JSON starts with a UTF-8 byte order mark (EF BB BF), which JSON does not allow. Remove it, e.g. sed '1s/^\\xEF\\xBB\\xBF//' file.json"
+        case let .compressed(coding):
+            "The body is \(coding)-compressed. Say so with -H 'Content-Encoding: \(coding)', or send it uncompressed."
+        case .jsonWithoutContentType:
+            "The body looks like JSON but was sent as another Content-Type (curl --data sends application/x-www-form-urlencoded). Add -H 'Content-Type: application/json'."
+        }
+    }
+
+    /// A media type without its parameters, lower-cased.
+    static func essence(_ contentType: String) -> String {
+        String(contentType.split(separator: ";", maxSplits: 1, omittingEmptySubsequences: false)[0]).trimmingWhitespace().lowercased()
+    }
+
+    /// A multipart body opens with `--boundary` and a part header naming a form field.
+    private static func looksLikeMultipart(_ body: [UInt8]) -> Bool {
+        guard body.starts(with: "--".utf8) else { return false }
+        let head = String(decoding: body.prefix(512), as: UTF8.self).lowercased()
+        return head.contains("\r\ncontent-disposition: form-data")
+    }
+
+    /// gzip's magic, or a zlib header (CMF 0x78 with a valid check) as `deflate` names it.
+    private static func compression(of body: [UInt8]) -> String? {
+        guard body.count >= 2 else { return nil }
+        if body[0] == 0x1F, body[1] == 0x8B { return "gzip" }
+        if body[0] == 0x78, (UInt16(body[0]) << 8 | UInt16(body[1])) % 31 == 0 { return "deflate" }
+        return nil
+    }
+
+    private static func firstNonSpace(_ body: [UInt8]) -> Int? {
+        body.prefix(4096).firstIndex { $0 != 0x20 && $0 != 0x0A && $0 != 0x0D && $0 != 0x09 }
+    }
+
+    /// The raw view's members: `"$archiver":` and `"$objects":[`, anywhere in the text (their
+    /// order follows the archive's). Only asked once the document was refused.
+    private static func isRawView(_ text: ArraySlice<UInt8>) -> Bool {
+        contains(text, "\"$archiver\":") && contains(text, "\"$objects\":[")
+    }
+
+    private static func contains(_ text: ArraySlice<UInt8>, _ needle: StaticString) -> Bool {
+        let pattern = UnsafeBufferPointer(start: needle.utf8Start, count: needle.utf8CodeUnitCount)
+        return text.withUnsafeBufferPointer { haystack in
+            guard haystack.count >= pattern.count else { return false }
+            var index = 0
+            while index <= haystack.count - pattern.count {
+                if haystack[index] == pattern[0], UnsafeBufferPointer(rebasing: haystack[index..<(index + pattern.count)]).elementsEqual(pattern) {
+                    return true
+                }
+                index += 1
+            }
+            return false
+        }
+    }
+}
