@@ -76,7 +76,7 @@ public final class ArchiveHTTPServer: @unchecked Sendable {
                 for index in 0..<configuration.eventLoops {
                     let loop = try EventLoop(index: index, context: context)
                     loops.append(loop)
-                    port = try loop.listen(host: configuration.host, port: port, reusePort: configuration.eventLoops > 1)
+                    port = try loop.listen(host: configuration.host, port: port, reusePort: configuration.eventLoops > 1, isFirst: index == 0)
                 }
                 boundPort = port
                 if configuration.handleSignals {

@@ -9,7 +9,11 @@ import Darwin
 extension EventLoop {
     /// Binds this loop's listening socket. With `reusePort` several loops bind the same port and the
     /// kernel spreads connections across them. Returns the port actually bound.
-    func listen(host: String, port: Int, reusePort: Bool) throws(ServerError) -> Int {
+    ///
+    /// `isFirst`: the first of the server's listeners. `SO_REUSEPORT` would let it join a port that
+    /// another process (a forgotten server of an earlier build) already listens on, and share its
+    /// traffic; so the first listener makes sure the address is free before it binds.
+    func listen(host: String, port: Int, reusePort: Bool, isFirst: Bool) throws(ServerError) -> Int {
         var hints = addrinfo()
         hints.ai_family = AF_UNSPEC
         #if canImport(Glibc)
@@ -30,6 +34,9 @@ extension EventLoop {
         var lastError: Int32 = 0
         var candidate: UnsafeMutablePointer<addrinfo>? = first
         while let info = candidate {
+            if isFirst, reusePort, port != 0, Self.inUse(info.pointee) {
+                throw Self.addressInUse(host: host, port: port)
+            }
             if let listener = evconnlistener_new_bind(base, nil, nil, flags, 1024, info.pointee.ai_addr,
                                                       Int32(info.pointee.ai_addrlen)) {
                 guard let bound = evhttp_bind_listener(http, listener) else {
@@ -48,7 +55,23 @@ extension EventLoop {
             lastError = errno
             candidate = info.pointee.ai_next
         }
+        if lastError == EADDRINUSE { throw Self.addressInUse(host: host, port: port) }
         throw ServerError("cannot listen on \(host):\(port): \(String(cString: strerror(lastError)))")
+    }
+
+    private static func addressInUse(host: String, port: Int) -> ServerError {
+        ServerError("\(host):\(port) is already in use by another process (an archive-service still running?); stop it, or choose another --port")
+    }
+
+    /// Whether a socket without `SO_REUSEPORT` fails to bind `info`'s address because something
+    /// listens there (`SO_REUSEADDR` is set, so connections in TIME_WAIT do not count).
+    private static func inUse(_ info: addrinfo) -> Bool {
+        let fd = socket(info.ai_family, info.ai_socktype, info.ai_protocol)
+        guard fd >= 0 else { return false }
+        defer { close(fd) }
+        var on: Int32 = 1
+        setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &on, socklen_t(MemoryLayout<Int32>.size))
+        return bind(fd, info.ai_addr, info.ai_addrlen) != 0 && errno == EADDRINUSE
     }
 
     static func localPort(of fd: Int32) throws(ServerError) -> Int {
