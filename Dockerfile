@@ -1,6 +1,7 @@
 # ArchiveService container image.
 #   docker build -t archive-service .
 #   docker run --rm -p 8080:8080 archive-service
+#   docker run --rm -p 9000:9000 archive-service --port 9000 --workers 2   # flags after the image
 # Stage 1 builds both executables with the Swift runtime linked in statically, so the
 # runtime stage needs no Swift toolchain: only libevent (the HTTP front) plus what
 # debian:bookworm-slim already has (libc6, libstdc++6, libgcc-s1).
@@ -54,9 +55,12 @@ ENV HOST=0.0.0.0 \
 
 USER 10001:10001
 EXPOSE 8080
-# The service answers /healthz on its event loop, never behind queued work.
+# The service answers /healthz on its event loop, never behind queued work. The check finds the
+# port and address as the server does: --port/--host on its command line (/proc/1/cmdline), else
+# PORT/HOST, else 8080; so flags given to docker run are followed.
 HEALTHCHECK --interval=15s --timeout=3s --start-period=5s --retries=3 \
   CMD ["/usr/local/bin/healthcheck"]
 # SIGTERM drains in-flight requests; give it time before SIGKILL (docker stop -t).
 STOPSIGNAL SIGTERM
+# Exec form: the server is PID 1, receives SIGTERM itself, and the health check reads its flags.
 ENTRYPOINT ["/usr/local/bin/archive-service"]
