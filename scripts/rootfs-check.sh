@@ -1,8 +1,8 @@
 #!/bin/bash
 # Prove the Dockerfile's runtime stage works, without a Docker engine.
 #
-# 1. debootstrap --variant=minbase bookworm into .rootfs/bookworm (cached; --fresh redoes it),
-#    from the Debian mirror apt on this machine already uses.
+# 1. A bare bookworm root in .rootfs/bookworm (scripts/bookworm-root.sh: debootstrap
+#    --variant=minbase, cached; --fresh redoes it).
 # 2. Replay the runtime stage of ./Dockerfile (everything after its last FROM) inside a
 #    chroot: ARG, RUN (via /bin/sh -c, so the same apt-get install and useradd run),
 #    COPY (--from=build /out/X takes the local release build of X), ENV, USER, ENTRYPOINT,
@@ -14,7 +14,7 @@
 # 5. Stop the server and unmount, also on failure.
 #
 # Needs root, debootstrap (apt-get install debootstrap) and curl. Takes 1-3 min the first
-# time (mostly debootstrap), seconds afterwards. Not part of .ci/run (see docs/shipping.md).
+# time (mostly debootstrap), seconds afterwards. .ci/run runs it after the release build.
 #
 # Usage: scripts/rootfs-check.sh [--bin-dir DIR] [--port N] [--fresh]
 #   --bin-dir  where archive-service / archive-tool are (default: .build/release, which
@@ -43,6 +43,8 @@ command -v curl >/dev/null || die "curl missing"
 [[ -x "${bin_dir}/archive-service" ]] || die "${bin_dir}/archive-service not built (swift build -c release --static-swift-stdlib)"
 
 root="${repo}/.rootfs/bookworm"
+# shellcheck source=scripts/bookworm-root.sh
+source "${repo}/scripts/bookworm-root.sh"
 server_pid=""
 stop_server() {
   if [[ -n "${server_pid}" ]] && kill -0 "${server_pid}" 2>/dev/null; then
@@ -55,70 +57,12 @@ stop_server() {
 }
 cleanup() {
   stop_server
-  for m in "${root}/proc" "${root}/dev"; do
-    mountpoint -q "$m" 2>/dev/null && umount -l "$m"
-  done
-  return 0
+  bookworm_root_unmount
 }
 trap cleanup EXIT
 
-# The mirror apt already uses (deb822 .sources or one-line sources.list), not security.
-mirror="${MIRROR:-}"
-if [[ -z "${mirror}" ]]; then
-  mirror="$(cat /etc/apt/sources.list.d/*.sources 2>/dev/null \
-    | awk '/^URIs:/ { for (i = 2; i <= NF; i++) print $i }' \
-    | grep -E '/debian/?$' | head -n1 || true)"
-fi
-if [[ -z "${mirror}" ]]; then
-  mirror="$(grep -hE '^deb ' /etc/apt/sources.list 2>/dev/null \
-    | awk '{ print $2 }' | grep -E '/debian/?$' | head -n1 || true)"
-fi
-mirror="${mirror:-http://deb.debian.org/debian}"
-security="${SECURITY_MIRROR:-$(cat /etc/apt/sources.list.d/*.sources 2>/dev/null \
-  | awk '/^URIs:/ { for (i = 2; i <= NF; i++) print $i }' | grep -E '/debian-security/?$' | head -n1 || true)}"
-security="${security:-http://deb.debian.org/debian-security}"
-
-# Never delete through a bind mount left by an interrupted run (it would be the host's /dev).
-reset_root() {
-  for m in "${root}/proc" "${root}/dev"; do
-    mountpoint -q "$m" 2>/dev/null && umount -l "$m"
-  done
-  rm -rf --one-file-system "${root}"
-  mkdir -p "${root}"
-}
-
 # --- 1. minimal bookworm root ---------------------------------------------------------------
-if [[ ${fresh} -eq 1 || ! -f "${root}/.debootstrap-ok" ]]; then
-  log "debootstrap --variant=minbase bookworm ${root} ${mirror}"
-  reset_root
-  debootstrap --variant=minbase bookworm "${root}" "${mirror}" >"${repo}/.rootfs/debootstrap.log" 2>&1 \
-    || { tail -n 30 "${repo}/.rootfs/debootstrap.log" >&2; die "debootstrap failed"; }
-  touch "${root}/.debootstrap-ok"
-  # A fresh copy for each replay: the replay must start from the bare root.
-  tar -C "${root}" -cf "${repo}/.rootfs/bookworm-base.tar" .
-else
-  log "reusing debootstrapped root (restored from .rootfs/bookworm-base.tar)"
-  reset_root
-  tar -C "${root}" -xf "${repo}/.rootfs/bookworm-base.tar"
-fi
-cp /etc/resolv.conf "${root}/etc/resolv.conf"
-# The suites debian:bookworm-slim has enabled (debootstrap only sets up bookworm itself).
-rm -f "${root}/etc/apt/sources.list"
-cat >"${root}/etc/apt/sources.list.d/debian.sources" <<SOURCES
-Types: deb
-URIs: ${mirror}
-Suites: bookworm bookworm-updates
-Components: main
-Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
-
-Types: deb
-URIs: ${security}
-Suites: bookworm-security
-Components: main
-Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
-SOURCES
-mount -t proc proc "${root}/proc"
-mount --bind /dev "${root}/dev"
+bookworm_root_prepare
 
 # --- 2. replay the runtime stage --------------------------------------------------------------
 # Instructions after the last FROM, continuation lines joined, comments dropped.
