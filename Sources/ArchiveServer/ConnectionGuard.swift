@@ -173,7 +173,7 @@ final class ConnectionGuard {
                 do {
                     head = try RequestHead.parse(UnsafeRawBufferPointer(rebasing: bytes[0..<end]))
                 } catch {
-                    refuse(Problem(error, path: Self.pathForLog(bytes[0..<end])), head: nil)
+                    refuse(Problem(error, path: error.head?.path ?? Self.pathForLog(bytes[0..<end])), head: error.head)
                     continue
                 }
                 if let problem = admit(head) {
@@ -421,13 +421,17 @@ final class ConnectionGuard {
         guard filter != nil, !isClosed else { return }
         var problem = problem
         if problem.instance == nil, let head { problem.instance = head.path }
+        let requestID = RequestID.accepted(head?.requestID) ?? loop.requestIDs.next()
+        problem.headers.append(.init(name: "X-Request-Id", value: requestID))
         let response = problem.response()
         if !dispatched, let fd = socketDescriptor {
             let bytes = Self.serialize(response)
             let written = bytes.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL) | Int32(MSG_DONTWAIT)) }
             if written == bytes.count { loop.linger(fd) }
             let path = head?.path ?? problem.instance ?? ""
-            loop.record(response, method: head?.method ?? .unknown, path: path, route: Route(path: path), bytesIn: 0)
+            let query = head.flatMap { head in head.target.firstIndex(of: "?").map { String(head.target[head.target.index(after: $0)...]) } }
+            loop.record(response, method: head?.method ?? .unknown, path: path, query: query, route: Route(path: path),
+                        client: EventLoop.peerName(of: fd), requestID: requestID, bytesIn: 0)
         }
         cut()
     }

@@ -152,14 +152,35 @@ extension EventLoop {
     // MARK: Records
 
     /// Counts a reply in the metrics and writes its access line.
-    func record(_ response: HTTPResponse, method: HTTPMethod, path: String, route: Route?, bytesIn: Int,
-                startNanos: UInt64? = nil, finishesConversion: Bool = false) {
+    func record(_ response: HTTPResponse, method: HTTPMethod, path: String, query: String?, route: Route?,
+                client: String, requestID: String, bytesIn: Int, startNanos: UInt64? = nil, finishesConversion: Bool = false) {
         let elapsed = startNanos.map { monotonicNanoseconds() &- $0 } ?? 0
         context.metrics.record(route: route?.rawValue ?? Route.unmatchedLabel, status: response.status,
                                seconds: Double(elapsed) / 1e9, bytesIn: bytesIn, bytesOut: response.bodyCount,
                                rejection: response.rejection, finishesConversion: finishesConversion)
-        context.accessLog.record(method: method, path: path, route: route, status: response.status,
-                                 bytesIn: bytesIn, bytesOut: response.bodyCount, nanoseconds: elapsed)
+        context.accessLog.record(AccessLog.Entry(
+            method: method, path: path, query: query, route: route, status: response.status, bytesIn: bytesIn,
+            bytesOut: response.bodyCount, nanoseconds: elapsed, client: client, requestID: requestID, problem: response.problem))
+    }
+
+    /// `address:port` of the peer of socket `fd` (`[address]:port` for IPv6); "-" if unknown.
+    static func peerName(of fd: Int32) -> String {
+        var storage = sockaddr_storage()
+        var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
+        let rc = withUnsafeMutablePointer(to: &storage) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getpeername(fd, $0, &length) }
+        }
+        guard rc == 0 else { return "-" }
+        var host = [CChar](repeating: 0, count: Int(NI_MAXHOST))
+        var service = [CChar](repeating: 0, count: Int(NI_MAXSERV))
+        let named = withUnsafePointer(to: &storage) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                getnameinfo($0, length, &host, socklen_t(host.count), &service, socklen_t(service.count), NI_NUMERICHOST | NI_NUMERICSERV)
+            }
+        }
+        guard named == 0 else { return "-" }
+        let address = String(cString: host)
+        return address.contains(":") ? "[\(address)]:\(String(cString: service))" : "\(address):\(String(cString: service))"
     }
 }
 

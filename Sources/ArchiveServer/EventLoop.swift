@@ -17,7 +17,13 @@ struct PendingRequest: Sendable {
     let handle: RequestHandle
     let method: HTTPMethod
     let path: String
+    /// The query string as sent, when there is one (for the access line).
+    let query: String?
     var route: Route?
+    /// The peer, as the access line names it.
+    let client: String
+    /// Sent back in `X-Request-Id` and logged.
+    let requestID: String
     let startNanos: UInt64
     var bytesIn = 0
     /// The request's share of the memory budget, from admission until its reply is written.
@@ -58,6 +64,8 @@ final class EventLoop: @unchecked Sendable {
     // Loop-thread state (also used by the Listening and Requests extensions, on the loop thread only).
     var conversionsInFlight = 0
     var repliesUnflushed = 0
+    /// Ids for requests that came without a usable `X-Request-Id`.
+    var requestIDs: RequestIDGenerator
     var draining = false
     private var drainDeadline: UInt64 = 0
     private var flushGraceEnd: UInt64?
@@ -85,6 +93,7 @@ final class EventLoop: @unchecked Sendable {
 
     init(index: Int, context: ServerContext) throws(ServerError) {
         self.index = index
+        requestIDs = RequestIDGenerator(loop: index)
         self.context = context
         guard let base = event_base_new() else { throw ServerError("event_base_new failed") }
         guard let http = evhttp_new(base) else {

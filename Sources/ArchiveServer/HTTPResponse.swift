@@ -14,6 +14,8 @@ struct HTTPResponse: Sendable {
     var buffered: ReplyBuffer? = nil
     /// Set when the request was refused (not converted), for the rejection metrics.
     var rejection: RejectionReason? = nil
+    /// The problem document's slug, for the access line.
+    var problem: String? = nil
 
     init(status: Int32, contentType: String, headers: [Header] = [], body: [UInt8]) {
         self.status = status

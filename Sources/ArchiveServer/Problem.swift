@@ -38,6 +38,7 @@ struct Problem: Sendable, Error {
         text += "}"
         var response = HTTPResponse(status: status, contentType: "application/problem+json", headers: headers, body: Array(text.utf8))
         response.rejection = rejection
+        response.problem = slug
         return response
     }
 }

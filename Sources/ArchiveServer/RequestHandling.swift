@@ -11,9 +11,12 @@ extension EventLoop {
         let start = monotonicNanoseconds()
         let uri = evhttp_request_get_evhttp_uri(request)
         let path = uri.flatMap { evhttp_uri_get_path($0) }.map { String(cString: $0) } ?? ""
+        let query = uri.flatMap { evhttp_uri_get_query($0) }.map { String(cString: $0) }
+        let sentID = evhttp_find_header(evhttp_request_get_input_headers(request), "X-Request-Id").map { String(cString: $0) }
         var pending = PendingRequest(handle: RequestHandle(raw: request),
                                      method: HTTPMethod(evhttp_request_get_command(request)),
-                                     path: path, route: nil, startNanos: start)
+                                     path: path, query: query, route: nil, client: Self.client(of: request),
+                                     requestID: RequestID.accepted(sentID) ?? requestIDs.next(), startNanos: start)
         // The guard admitted the request (and reserved its body) before libevent read it.
         pending.reservation = connectionGuard(for: request)?.dispatch()
         guard let route = Route(path: path) else {
@@ -62,8 +65,7 @@ extension EventLoop {
         }
         let conversion: ConversionRequest
         do {
-            let query = QueryParameters(uri.flatMap { evhttp_uri_get_query($0) }.map { String(cString: $0) })
-            conversion = try ConversionRequest(route: route, query: query, path: path)
+            conversion = try ConversionRequest(route: route, query: QueryParameters(pending.query), path: path)
         } catch {
             return send(error.response(), to: pending)
         }
@@ -108,6 +110,13 @@ extension EventLoop {
         }
     }
 
+    /// The peer of `request`'s connection, as the access line names it.
+    private static func client(of request: OpaquePointer) -> String {
+        guard let connection = evhttp_request_get_connection(request),
+              let buffer = evhttp_connection_get_bufferevent(connection) else { return "-" }
+        return peerName(of: bufferevent_getfd(buffer))
+    }
+
     /// Bodies from this size on are followed by `malloc_trim`.
     static let trimThreshold = 1 << 20
 
@@ -116,6 +125,7 @@ extension EventLoop {
         let request = pending.handle.raw
         let headers = evhttp_request_get_output_headers(request)
         evhttp_add_header(headers, "Content-Type", response.contentType)
+        evhttp_add_header(headers, "X-Request-Id", pending.requestID)
         for header in response.headers {
             evhttp_add_header(headers, header.name, header.value)
         }
@@ -149,7 +159,8 @@ extension EventLoop {
             }, unmanagedSelf)
         }
         evhttp_send_reply(request, response.status, nil, nil)
-        record(response, method: pending.method, path: pending.path, route: pending.route, bytesIn: pending.bytesIn,
+        record(response, method: pending.method, path: pending.path, query: pending.query, route: pending.route,
+               client: pending.client, requestID: pending.requestID, bytesIn: pending.bytesIn,
                startNanos: pending.startNanos, finishesConversion: finishesConversion)
     }
 

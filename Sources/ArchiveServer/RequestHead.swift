@@ -20,6 +20,8 @@ struct RequestHead: Equatable, Sendable {
     /// The target's path, without the query.
     var path: String
     var body: BodyFraming
+    /// The first `X-Request-Id`, as sent (see `RequestID.accepted`).
+    var requestID: String? = nil
 
     /// Why a head cannot be accepted: the reply's status and the words for its problem document.
     struct Refusal: Error, Equatable, Sendable {
@@ -31,6 +33,9 @@ struct RequestHead: Equatable, Sendable {
         }
         var kind: Kind
         var detail: String
+        /// The request line and request id, when the refusal came after they were read (a
+        /// framing refusal): its answer and access line then name them.
+        var head: RequestHead? = nil
     }
 
     /// Index just past the empty line that ends the head in `bytes`, or nil if it has not come
@@ -74,12 +79,14 @@ struct RequestHead: Equatable, Sendable {
 
         var lengths: [String] = []
         var codings: [String] = []
+        var requestIDs: [String] = []
         /// The framing header being read, if the last header line was one, for continuation lines.
         var current: FramingHeader?
         func flush(_ value: String) {
             switch current {
             case .contentLength?: lengths.append(value)
             case .transferEncoding?: codings.append(value)
+            case .requestID?: requestIDs.append(value)
             case nil: break
             }
         }
@@ -105,40 +112,48 @@ struct RequestHead: Equatable, Sendable {
         if current != nil { flush(currentValue) }
 
         var framing = BodyFraming.none
+        let read = RequestHead(method: HTTPMethod(text: methodText), target: target, path: path, body: .none,
+                               requestID: requestIDs.first)
+        func refusal(_ kind: Refusal.Kind, _ detail: String) -> Refusal { Refusal(kind: kind, detail: detail, head: read) }
         if !codings.isEmpty {
             guard lengths.isEmpty else {
-                throw Refusal(kind: .ambiguousFraming, detail: "The request has both Transfer-Encoding and Content-Length; send one.")
+                throw refusal(.ambiguousFraming, "The request has both Transfer-Encoding and Content-Length; send one.")
             }
             guard codings.count == 1, codings[0].lowercased() == "chunked" else {
-                throw Refusal(kind: .unsupportedCoding,
-                              detail: "Transfer-Encoding \(codings.joined(separator: ", ")) is not supported; send the body with Content-Length or as chunked alone.")
+                throw refusal(.unsupportedCoding,
+                              "Transfer-Encoding \(codings.joined(separator: ", ")) is not supported; send the body with Content-Length or as chunked alone.")
             }
             framing = .chunked
         } else if let first = lengths.first {
             if lengths.contains(where: { $0 != first }) {
-                throw Refusal(kind: .ambiguousFraming,
-                              detail: "The request has \(lengths.count) Content-Length headers with different values (\(lengths.joined(separator: ", "))); send one.")
+                throw refusal(.ambiguousFraming,
+                              "The request has \(lengths.count) Content-Length headers with different values (\(lengths.joined(separator: ", "))); send one.")
             }
             guard !first.isEmpty, first.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) else {
-                throw Refusal(kind: .malformed, detail: "Content-Length must be a number of bytes, not \(first).")
+                throw refusal(.malformed, "Content-Length must be a number of bytes, not \(first).")
             }
             guard let length = Int(first), length <= Int(Int32.max) else {
-                throw Refusal(kind: .lengthTooLarge, detail: "Content-Length \(first) is larger than any body this server accepts.")
+                throw refusal(.lengthTooLarge, "Content-Length \(first) is larger than any body this server accepts.")
             }
             if length > 0 { framing = .length(length) }
         }
-        return RequestHead(method: HTTPMethod(text: methodText), target: target, path: path, body: framing)
+        var head = read
+        head.body = framing
+        return head
     }
 
-    /// The two headers that frame a body.
+    /// The headers read here: the two that frame a body, and the request id a refusal made
+    /// here must echo.
     private enum FramingHeader {
-        case contentLength, transferEncoding
+        case contentLength, transferEncoding, requestID
 
         init?(name: Slice<UnsafeRawBufferPointer>) {
             if Self.equalsIgnoringCase(name, "content-length") {
                 self = .contentLength
             } else if Self.equalsIgnoringCase(name, "transfer-encoding") {
                 self = .transferEncoding
+            } else if Self.equalsIgnoringCase(name, "x-request-id") {
+                self = .requestID
             } else {
                 return nil
             }

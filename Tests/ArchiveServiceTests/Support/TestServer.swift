@@ -9,7 +9,7 @@ final class TestServer {
     let port: Int
     private let finished = DispatchSemaphore(value: 0)
 
-    init(file: StaticString = #filePath, line: UInt = #line,
+    init(file: StaticString = #filePath, line: UInt = #line, logger: Logger? = nil,
          hooks: ServerHooks = ServerHooks(), _ configure: (inout ServerConfiguration) -> Void = { _ in }) throws {
         var configuration = ServerConfiguration()
         configuration.host = "127.0.0.1"
@@ -18,7 +18,7 @@ final class TestServer {
         configuration.eventLoops = 2
         configuration.drainTimeout = 10
         configure(&configuration)
-        let logger = Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() })
+        let logger = logger ?? Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() })
         server = try ArchiveHTTPServer(configuration: configuration, logger: logger, hooks: hooks)
         port = try server.start()
         let server = self.server
