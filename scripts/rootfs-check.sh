@@ -34,17 +34,12 @@ while [[ $# -gt 0 ]]; do
   esac
 done
 
-die() { echo "rootfs-check: FAIL: $*" >&2; exit 1; }
-log() { echo "rootfs-check: $*" >&2; }
-
-[[ $EUID -eq 0 ]] || die "must run as root (debootstrap, chroot, mount)"
-command -v debootstrap >/dev/null || die "debootstrap missing: apt-get install -y debootstrap"
-command -v curl >/dev/null || die "curl missing"
+# shellcheck source=scripts/bookworm-root.sh
+source "${repo}/scripts/bookworm-root.sh"
+bookworm_root_tools rootfs-check
 [[ -x "${bin_dir}/archive-service" ]] || die "${bin_dir}/archive-service not built (swift build -c release --static-swift-stdlib)"
 
 root="${repo}/.rootfs/bookworm"
-# shellcheck source=scripts/bookworm-root.sh
-source "${repo}/scripts/bookworm-root.sh"
 server_pid=""
 stop_server() {
   if [[ -n "${server_pid}" ]] && kill -0 "${server_pid}" 2>/dev/null; then

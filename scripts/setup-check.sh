@@ -28,17 +28,12 @@ while [[ $# -gt 0 ]]; do
   esac
 done
 
-die() { echo "setup-check: FAIL: $*" >&2; exit 1; }
-log() { echo "setup-check: $*" >&2; }
-
-[[ $EUID -eq 0 ]] || die "must run as root (debootstrap, chroot, mount)"
-command -v debootstrap >/dev/null || die "debootstrap missing: apt-get install -y debootstrap"
-command -v curl >/dev/null || die "curl missing"
+# shellcheck source=scripts/bookworm-root.sh
+source "${repo}/scripts/bookworm-root.sh"
+bookworm_root_tools setup-check
 [[ -x "${swift_dir}/usr/bin/swift" ]] || die "no Swift toolchain at ${swift_dir}"
 
 root="${repo}/.rootfs/setup"
-# shellcheck source=scripts/bookworm-root.sh
-source "${repo}/scripts/bookworm-root.sh"
 setup_pid=""
 # Every process whose root is the chroot (the command's shell, the build, the server).
 stop_root_processes() {
