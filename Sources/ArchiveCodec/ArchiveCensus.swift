@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// The counts that size a decode's working memory, read from an archive's bytes before it is
 /// parsed, so that a caller with a memory budget can reserve what the decode will hold
 /// before the decode allocates it.
@@ -42,14 +48,15 @@ public struct ArchiveCensus: Sendable, Equatable {
     /// instructions, comments and the doctype are counted too; the bound only grows.
     static func xmlElements(_ bytes: [UInt8]) -> Int {
         bytes.withUnsafeBufferPointer { buffer in
+            guard let base = buffer.baseAddress else { return 0 }
             var count = 0
             var index = 0
             let end = buffer.count
-            while index < end {
-                if buffer[index] == UInt8(ascii: "<") {
-                    if index + 1 == end || buffer[index + 1] != UInt8(ascii: "/") { count += 1 }
-                }
-                index += 1
+            // memchr from one `<` to the next: a decode of XML pays one fast scan for its census.
+            while index < end, let found = memchr(base + index, Int32(UInt8(ascii: "<")), end - index) {
+                let at = base.distance(to: found.assumingMemoryBound(to: UInt8.self))
+                if at + 1 == end || buffer[at + 1] != UInt8(ascii: "/") { count += 1 }
+                index = at + 1
             }
             return count
         }

@@ -7,40 +7,37 @@ import Logging
 struct AccessLog: Sendable {
     var logger: Logger
 
-    /// What one access line says of a request.
-    struct Entry {
-        var method: HTTPMethod
-        var path: String
-        /// The query string as sent, when there is one.
-        var query: String?
-        var route: Route?
-        var status: Int32
-        var bytesIn: Int
-        var bytesOut: Int
-        var nanoseconds: UInt64
-        /// The peer's address and port.
-        var client: String
-        var requestID: String
-        /// The problem's slug, for an error reply.
-        var problem: String?
-    }
-
-    func record(_ entry: Entry) {
-        let level: Logger.Level = (entry.route == nil || entry.route!.isConversion) ? .info : .debug
+    /// `problem`: the problem's slug, for an error reply.
+    func record(_ request: RequestSummary, status: Int32, bytesIn: Int, bytesOut: Int, nanoseconds: UInt64, problem: String?) {
+        let level: Logger.Level = (request.route == nil || request.route!.isConversion) ? .info : .debug
         guard logger.logLevel <= level else { return }
-        let milliseconds = Double(entry.nanoseconds / 1_000) / 1_000
+        let milliseconds = Double(nanoseconds / 1_000) / 1_000
         var metadata: Logger.Metadata = [
-            "method": .string(entry.method.rawValue),
-            "path": .string(entry.path),
-            "status": .stringConvertible(entry.status),
-            "bytes_in": .stringConvertible(entry.bytesIn),
-            "bytes_out": .stringConvertible(entry.bytesOut),
+            "method": .string(request.method.rawValue),
+            "path": .string(request.path),
+            "status": .stringConvertible(status),
+            "bytes_in": .stringConvertible(bytesIn),
+            "bytes_out": .stringConvertible(bytesOut),
             "duration_ms": .stringConvertible(milliseconds),
-            "client": .string(entry.client),
-            "request_id": .string(entry.requestID),
+            "client": .string(request.client),
+            "request_id": .string(request.requestID),
         ]
-        if let query = entry.query { metadata["query"] = .string(query) }
-        if let problem = entry.problem { metadata["problem"] = .string(problem) }
-        logger.log(level: level, "\(entry.method.rawValue) \(entry.path) \(entry.status)", metadata: metadata)
+        if let query = request.query { metadata["query"] = .string(query) }
+        if let problem { metadata["problem"] = .string(problem) }
+        logger.log(level: level, "\(request.method.rawValue) \(request.path) \(status)", metadata: metadata)
     }
+}
+
+/// What a request is, as its access line names it: known once its head is read, whether it is
+/// answered by the handler or refused by the connection guard.
+struct RequestSummary: Sendable {
+    var method: HTTPMethod
+    var path: String
+    /// The query string as sent, when there is one.
+    var query: String?
+    var route: Route?
+    /// The peer's address and port.
+    var client: String
+    /// Sent back in `X-Request-Id`.
+    var requestID: String
 }

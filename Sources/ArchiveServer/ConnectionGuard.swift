@@ -429,9 +429,9 @@ final class ConnectionGuard {
             let written = bytes.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL) | Int32(MSG_DONTWAIT)) }
             if written == bytes.count { loop.linger(fd) }
             let path = head?.path ?? problem.instance ?? ""
-            let query = head.flatMap { head in head.target.firstIndex(of: "?").map { String(head.target[head.target.index(after: $0)...]) } }
-            loop.record(response, method: head?.method ?? .unknown, path: path, query: query, route: Route(path: path),
-                        client: EventLoop.peerName(of: fd), requestID: requestID, bytesIn: 0)
+            let summary = RequestSummary(method: head?.method ?? .unknown, path: path, query: head?.query, route: Route(path: path),
+                                         client: peer, requestID: requestID)
+            loop.record(response, for: summary, bytesIn: 0)
         }
         cut()
     }
@@ -450,6 +450,9 @@ final class ConnectionGuard {
         if case .closed = phase { return true }
         return false
     }
+
+    /// The client's address and port, for access lines: asked of the socket once per connection.
+    private(set) lazy var peer: String = socketDescriptor.map(EventLoop.peerName(of:)) ?? "-"
 
     private var socketDescriptor: Int32? {
         let fd = bufferevent_getfd(underlying)

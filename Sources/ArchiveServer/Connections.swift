@@ -152,15 +152,14 @@ extension EventLoop {
     // MARK: Records
 
     /// Counts a reply in the metrics and writes its access line.
-    func record(_ response: HTTPResponse, method: HTTPMethod, path: String, query: String?, route: Route?,
-                client: String, requestID: String, bytesIn: Int, startNanos: UInt64? = nil, finishesConversion: Bool = false) {
+    func record(_ response: HTTPResponse, for request: RequestSummary, bytesIn: Int, startNanos: UInt64? = nil,
+                finishesConversion: Bool = false) {
         let elapsed = startNanos.map { monotonicNanoseconds() &- $0 } ?? 0
-        context.metrics.record(route: route?.rawValue ?? Route.unmatchedLabel, status: response.status,
+        context.metrics.record(route: request.route?.rawValue ?? Route.unmatchedLabel, status: response.status,
                                seconds: Double(elapsed) / 1e9, bytesIn: bytesIn, bytesOut: response.bodyCount,
                                rejection: response.rejection, finishesConversion: finishesConversion)
-        context.accessLog.record(AccessLog.Entry(
-            method: method, path: path, query: query, route: route, status: response.status, bytesIn: bytesIn,
-            bytesOut: response.bodyCount, nanoseconds: elapsed, client: client, requestID: requestID, problem: response.problem))
+        context.accessLog.record(request, status: response.status, bytesIn: bytesIn, bytesOut: response.bodyCount,
+                                 nanoseconds: elapsed, problem: response.problem)
     }
 
     /// `address:port` of the peer of socket `fd` (`[address]:port` for IPv6); "-" if unknown.

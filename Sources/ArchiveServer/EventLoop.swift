@@ -15,15 +15,7 @@ struct RequestHandle: @unchecked Sendable {
 /// A request accepted by a loop and waiting for its reply.
 struct PendingRequest: Sendable {
     let handle: RequestHandle
-    let method: HTTPMethod
-    let path: String
-    /// The query string as sent, when there is one (for the access line).
-    let query: String?
-    var route: Route?
-    /// The peer, as the access line names it.
-    let client: String
-    /// Sent back in `X-Request-Id` and logged.
-    let requestID: String
+    var summary: RequestSummary
     let startNanos: UInt64
     var bytesIn = 0
     /// The request's share of the memory budget, from admission until its reply is written.

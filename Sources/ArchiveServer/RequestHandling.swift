@@ -13,18 +13,19 @@ extension EventLoop {
         let path = uri.flatMap { evhttp_uri_get_path($0) }.map { String(cString: $0) } ?? ""
         let query = uri.flatMap { evhttp_uri_get_query($0) }.map { String(cString: $0) }
         let sentID = evhttp_find_header(evhttp_request_get_input_headers(request), "X-Request-Id").map { String(cString: $0) }
-        var pending = PendingRequest(handle: RequestHandle(raw: request),
-                                     method: HTTPMethod(evhttp_request_get_command(request)),
-                                     path: path, query: query, route: nil, client: Self.client(of: request),
-                                     requestID: RequestID.accepted(sentID) ?? requestIDs.next(), startNanos: start)
+        let connection = connectionGuard(for: request)
+        let method = HTTPMethod(evhttp_request_get_command(request))
+        let summary = RequestSummary(method: method, path: path, query: query, route: nil, client: connection?.peer ?? "-",
+                                     requestID: RequestID.accepted(sentID) ?? requestIDs.next())
+        var pending = PendingRequest(handle: RequestHandle(raw: request), summary: summary, startNanos: start)
         // The guard admitted the request (and reserved its body) before libevent read it.
-        pending.reservation = connectionGuard(for: request)?.dispatch()
+        pending.reservation = connection?.dispatch()
         guard let route = Route(path: path) else {
             return send(Problem.notFound(path: path).response(), to: pending)
         }
-        pending.route = route
-        guard route.allowedMethods.contains(pending.method) else {
-            let problem = Problem.methodNotAllowed(method: pending.method.rawValue, path: path, allow: route.allowHeader)
+        pending.summary.route = route
+        guard route.allowedMethods.contains(method) else {
+            let problem = Problem.methodNotAllowed(method: method.rawValue, path: path, allow: route.allowHeader)
             return send(problem.response(), to: pending)
         }
         switch route {
@@ -54,7 +55,7 @@ extension EventLoop {
 
     private func startConversion(route: Route, request: OpaquePointer, uri: OpaquePointer?, pending: PendingRequest) {
         var pending = pending
-        let path = pending.path
+        let path = pending.summary.path
         if draining {
             return send(Problem.draining(path: path).response(), to: pending)
         }
@@ -65,7 +66,7 @@ extension EventLoop {
         }
         let conversion: ConversionRequest
         do {
-            conversion = try ConversionRequest(route: route, query: QueryParameters(pending.query), path: path)
+            conversion = try ConversionRequest(route: route, query: QueryParameters(pending.summary.query), path: path)
         } catch {
             return send(error.response(), to: pending)
         }
@@ -80,7 +81,7 @@ extension EventLoop {
         let accepted = context.pool.submit { [pending] in
             context.hooks.beforeConversion?()
             let response = Conversion.run(conversion, body: handedOver, contentType: contentType, limits: context.limits,
-                                          path: pending.path, reservation: pending.reservation)
+                                          path: pending.summary.path, reservation: pending.reservation)
             // The body and the parsed input are gone: only the reply stays reserved.
             pending.reservation?.shrink(to: response.bodyCount)
             self.post(.completed(pending, response))
@@ -110,13 +111,6 @@ extension EventLoop {
         }
     }
 
-    /// The peer of `request`'s connection, as the access line names it.
-    private static func client(of request: OpaquePointer) -> String {
-        guard let connection = evhttp_request_get_connection(request),
-              let buffer = evhttp_connection_get_bufferevent(connection) else { return "-" }
-        return peerName(of: bufferevent_getfd(buffer))
-    }
-
     /// Bodies from this size on are followed by `malloc_trim`.
     static let trimThreshold = 1 << 20
 
@@ -125,7 +119,7 @@ extension EventLoop {
         let request = pending.handle.raw
         let headers = evhttp_request_get_output_headers(request)
         evhttp_add_header(headers, "Content-Type", response.contentType)
-        evhttp_add_header(headers, "X-Request-Id", pending.requestID)
+        evhttp_add_header(headers, "X-Request-Id", pending.summary.requestID)
         for header in response.headers {
             evhttp_add_header(headers, header.name, header.value)
         }
@@ -133,11 +127,11 @@ extension EventLoop {
             evhttp_add_header(headers, "Connection", "close")
         }
         // libevent writes no Content-Length for HEAD and CONNECT replies: every reply says its length.
-        if pending.method == .head || pending.method == .connect {
+        if pending.summary.method == .head || pending.summary.method == .connect {
             evhttp_add_header(headers, "Content-Length", String(response.bodyCount))
         }
         // libevent sends whatever is in the output buffer, even for HEAD: send only the length.
-        if pending.method != .head, response.bodyCount > 0, let output = evhttp_request_get_output_buffer(request) {
+        if pending.summary.method != .head, response.bodyCount > 0, let output = evhttp_request_get_output_buffer(request) {
             let added: Bool
             if let buffered = response.buffered {
                 added = buffered.move(into: output)
@@ -159,9 +153,8 @@ extension EventLoop {
             }, unmanagedSelf)
         }
         evhttp_send_reply(request, response.status, nil, nil)
-        record(response, method: pending.method, path: pending.path, query: pending.query, route: pending.route,
-               client: pending.client, requestID: pending.requestID, bytesIn: pending.bytesIn,
-               startNanos: pending.startNanos, finishesConversion: finishesConversion)
+        record(response, for: pending.summary, bytesIn: pending.bytesIn, startNanos: pending.startNanos,
+               finishesConversion: finishesConversion)
     }
 
     private func replyFlushed(_ request: OpaquePointer?) {

@@ -19,6 +19,8 @@ struct RequestHead: Equatable, Sendable {
     var target: String
     /// The target's path, without the query.
     var path: String
+    /// The target's query, without the `?`, when it has one.
+    var query: String? { target.firstIndex(of: "?").map { String(target[target.index(after: $0)...]) } }
     var body: BodyFraming
     /// The first `X-Request-Id`, as sent (see `RequestID.accepted`).
     var requestID: String? = nil
