@@ -3,8 +3,8 @@
 #   docker run --rm -p 8080:8080 archive-service
 #   docker run --rm -p 9000:9000 archive-service --port 9000 --workers 2   # flags after the image
 # Stage 1 builds both executables with the Swift runtime linked in statically, so the
-# runtime stage needs no Swift toolchain: only libevent (the HTTP front) plus what
-# debian:bookworm-slim already has (libc6, libstdc++6, libgcc-s1).
+# runtime stage needs no Swift toolchain: only libevent (the HTTP front) and zlib (gzip and
+# deflate bodies, which debian:bookworm-slim already has) plus libc6, libstdc++6, libgcc-s1.
 # scripts/rootfs-check.sh proves the runtime stage without Docker, reading
 # RUNTIME_PACKAGES from this file: keep that ARG the only list of runtime packages.
 
@@ -14,7 +14,7 @@ ARG RUNTIME_IMAGE=debian:bookworm-slim
 FROM ${SWIFT_IMAGE} AS build
 # hadolint ignore=DL3008
 RUN apt-get update \
- && apt-get install -y --no-install-recommends libevent-dev \
+ && apt-get install -y --no-install-recommends libevent-dev zlib1g-dev \
  && rm -rf /var/lib/apt/lists/*
 WORKDIR /src
 # Dependencies first, so source edits do not refetch them.
@@ -31,7 +31,7 @@ RUN swift build -c release --static-swift-stdlib \
  && strip --strip-debug /out/archive-service /out/archive-tool
 
 FROM ${RUNTIME_IMAGE}
-ARG RUNTIME_PACKAGES="libevent-2.1-7 libevent-pthreads-2.1-7"
+ARG RUNTIME_PACKAGES="libevent-2.1-7 libevent-pthreads-2.1-7 zlib1g"
 # Versions are not pinned: bookworm's point and security releases replace them on the
 # mirror, and a pin to a superseded version makes the build fail.
 # hadolint ignore=DL3008

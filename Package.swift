@@ -22,11 +22,18 @@ let package = Package(
             pkgConfig: "libevent_pthreads",
             providers: [.apt(["libevent-dev"])]
         ),
-        // Worker pool, HTTP front (the only code that touches libevent), configuration, metrics.
+        // zlib, for gzip and deflate request and reply bodies (Content-Encoding, Accept-Encoding).
+        .systemLibrary(
+            name: "CZlib",
+            pkgConfig: "zlib",
+            providers: [.apt(["zlib1g-dev"])]
+        ),
+        // Worker pool, HTTP front (the only code that touches libevent), configuration, metrics,
+        // content codings.
         .target(
             name: "ArchiveServer",
             dependencies: [
-                "ArchiveCodec", "CLibevent",
+                "ArchiveCodec", "CLibevent", "CZlib",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),

@@ -86,11 +86,24 @@ struct DecodeOptions: Sendable {
     }
 }
 
-/// The depth a worker's stack admits, from the codec's `StackBudget` for the configured stack
-/// size. Only decoding recurses: the encoder takes a document of any depth the parser accepts.
-struct DepthLimits: Sendable {
-    /// Deepest readable JSON the decoder's writer may produce (`KeyedArchive.depth(of:)`).
-    var decode: Int
+/// The limits a conversion works within.
+struct ConversionLimits: Sendable {
+    /// Deepest readable JSON the decoder's writer may produce (`KeyedArchive.depth(of:)`), from
+    /// the codec's `StackBudget` for the configured stack size. Only decoding recurses: the
+    /// encoder takes a document of any depth the parser accepts.
+    var decodeDepth: Int
+    /// `--max-body-size`: the largest body, counted after inflating a coded one.
+    var bodyBytes: Int
+}
+
+/// What the loop read from a conversion's request headers for the worker.
+struct ConversionHeaders: Sendable {
+    /// The request's Content-Type, read only to recognise a `CommonMistake` when it fails.
+    var contentType: String?
+    /// The body's coding (`Content-Encoding`).
+    var bodyCoding: ContentCoding = .identity
+    /// The coding the reply may be written in (`Accept-Encoding`).
+    var replyCoding: ContentCoding = .identity
 }
 
 /// The work done on a worker thread. Depth is always measured (without recursion) before anything
@@ -102,10 +115,34 @@ enum Conversion {
     /// Runs one conversion. Every reply is written into a `ReplyBuffer` as it is made, so it is
     /// in memory once, and reserved in the budget piece by piece (`reservation`): a small archive
     /// can stand for a reply of many megabytes, and the budget must see it grow, not after.
-    /// `contentType`: the request's, read only to recognise a `CommonMistake` when it fails.
-    static func run(_ request: ConversionRequest, body: RequestBody, contentType: String?, limits: DepthLimits,
+    /// A coded body is inflated first (`BodyInflation`); a successful reply is written in
+    /// `headers.replyCoding` (`ReplyBuffer`).
+    static func run(_ request: ConversionRequest, body: RequestBody, headers: ConversionHeaders, limits: ConversionLimits,
                     path: String, reservation: Reservation?) -> HTTPResponse {
-        let bytes = body.take()
+        var bytes = body.take()
+        if headers.bodyCoding != .identity {
+            do throws(BodyInflation.Failure) {
+                bytes = try BodyInflation.inflate(bytes, coding: headers.bodyCoding, limit: limits.bodyBytes) { total in
+                    guard let reservation, total > reservation.bytes else { return true }
+                    return reservation.grow(by: total - reservation.bytes)
+                }
+                // The compressed body is gone: the inflated one is what is held now.
+                reservation?.shrink(to: bytes.count)
+            } catch {
+                switch error {
+                case let .tooLarge(limit):
+                    return Problem.inflatesTooLarge(compressed: body.count, coding: headers.bodyCoding, limit: limit, path: path).response()
+                case let .overBudget(needed):
+                    return Problem.memoryBudget(needed: needed, capacity: reservation?.capacity ?? needed, path: path).response()
+                case let .malformed(what):
+                    return Problem.malformedContentEncoding(headers.bodyCoding, what, path: path).response()
+                case .outOfMemory:
+                    return Problem(outOfMemory, path: path).response()
+                }
+            }
+        }
+        let contentType = headers.contentType
+        let replyCoding = headers.replyCoding
         do throws(CodecError) {
             switch request {
             case let .decode(options):
@@ -117,13 +154,13 @@ enum Conversion {
                 let archive = try KeyedArchive(parsing: bytes)
                 let plan = try archive.plan(view: view, pretty: pretty, maxDepth: options.maxDepth, exactIntegers: options.exactIntegers)
                 let depth = plan.depth
-                guard depth <= limits.decode else {
-                    return Problem.tooDeep(depth: depth, limit: limits.decode, bounded: options.maxDepth != nil, path: path).response()
+                guard depth <= limits.decodeDepth else {
+                    return Problem.tooDeep(depth: depth, limit: limits.decodeDepth, bounded: options.maxDepth != nil, path: path).response()
                 }
                 guard !pretty || depth <= maxPrettyDepth else {
                     return Problem.tooDeepToIndent(depth: depth, limit: maxPrettyDepth, path: path).response()
                 }
-                guard let reply = ReplyBuffer(reservation: reservation) else { throw outOfMemory }
+                guard let reply = ReplyBuffer(reservation: reservation, coding: replyCoding) else { throw outOfMemory }
                 // A refusal for size found part way leaves a partial buffer: dropped with it.
                 try archive.writeJSON(view: view, pretty: pretty, plan: plan, parallelism: .serial) { reply.append($0) }
                 return try buffered(reply, contentType: "application/json", path: path, reservation: reservation)
@@ -135,9 +172,9 @@ enum Conversion {
                 if let refusal = reserve(needed, in: reservation, path: path) { return refusal }
                 let contentType = format == .xml ? "application/xml" : "application/x-bplist"
                 if format == .binary {
-                    guard let reply = ReplyBuffer(reservation: reservation) else { throw outOfMemory }
+                    guard let reply = ReplyBuffer(reservation: reservation, coding: replyCoding) else { throw outOfMemory }
                     try document.writeArchive { reply.append($0) }
-                    return try buffered(reply, contentType: contentType, path: path, reservation: reservation)
+                    return try buffered(reply, contentType: contentType, path: path, reservation: reservation, headers: [archiveAttachment])
                 }
                 // The XML writer builds its text whole: it may grow only as far as the budget
                 // has room now, and gives back what it did not use once the text exists.
@@ -146,7 +183,14 @@ enum Conversion {
                 do throws(CodecError) {
                     let text = try document.archive(format: format, limit: granted)
                     reservation?.shrink(to: (reservation?.bytes ?? 0) - granted + text.count)
-                    return HTTPResponse(status: 200, contentType: contentType, body: text)
+                    if replyCoding != .identity {
+                        guard let reply = ReplyBuffer(reservation: reservation, coding: replyCoding) else { throw outOfMemory }
+                        text.withUnsafeBufferPointer { reply.append($0) }
+                        return try buffered(reply, contentType: contentType, path: path, reservation: reservation, headers: [archiveAttachment])
+                    }
+                    var response = HTTPResponse(status: 200, contentType: contentType, headers: [archiveAttachment], body: text)
+                    response.setCoding(.identity)
+                    return response
                 } catch let error where error.kind == .limitExceeded && granted < cap {
                     if let reservation {
                         return Problem.memoryBudget(needed: reservation.bytes + 1, capacity: reservation.capacity, path: path).response()
@@ -171,10 +215,15 @@ enum Conversion {
         return Problem.memoryBudget(needed: needed, capacity: reservation.capacity, path: path).response()
     }
 
+    /// An encoded archive is a file: `curl -OJ` saves it under this name, browsers download it.
+    static let archiveAttachment = HTTPResponse.Header(name: "Content-Disposition", value: "attachment; filename=\"archive.plist\"")
+
     private static let outOfMemory = CodecError(.limitExceeded, "out of memory while setting up the reply")
 
-    private static func buffered(_ reply: ReplyBuffer, contentType: String, path: String,
-                                 reservation: Reservation?) throws(CodecError) -> HTTPResponse {
+    /// The finished reply in `reply`, or the refusal its budget or memory made.
+    private static func buffered(_ reply: ReplyBuffer, contentType: String, path: String, reservation: Reservation?,
+                                 headers: [HTTPResponse.Header] = []) throws(CodecError) -> HTTPResponse {
+        reply.finish()
         if reply.overBudget, let reservation {
             return Problem.memoryBudget(needed: reservation.bytes + reply.refusedAt - reply.count,
                                         capacity: reservation.capacity, path: path).response()
@@ -182,7 +231,10 @@ enum Conversion {
         guard !reply.failed else {
             throw CodecError(.limitExceeded, "out of memory while buffering a \(reply.count)-byte reply")
         }
-        return HTTPResponse(status: 200, contentType: contentType, buffered: reply)
+        var response = HTTPResponse(status: 200, contentType: contentType, buffered: reply)
+        response.headers = headers
+        response.setCoding(reply.coding)
+        return response
     }
 }
 

@@ -32,6 +32,14 @@ struct HTTPResponse: Sendable {
     /// Bytes in the body, wherever it is held.
     var bodyCount: Int { buffered?.count ?? body.count }
 
+    /// Marks the body as written in `coding` (`Content-Encoding`, unless identity), and as one
+    /// whose coding follows the request's `Accept-Encoding` (`Vary`, so caches keep the codings
+    /// apart).
+    mutating func setCoding(_ coding: ContentCoding) {
+        headers.append(Header(name: "Vary", value: "Accept-Encoding"))
+        if coding != .identity { headers.append(Header(name: "Content-Encoding", value: coding.rawValue)) }
+    }
+
     static func json(_ status: Int32, _ text: String) -> HTTPResponse {
         HTTPResponse(status: status, contentType: "application/json", body: Array(text.utf8))
     }

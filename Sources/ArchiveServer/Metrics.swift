@@ -29,7 +29,7 @@ final class Metrics: @unchecked Sendable {
     struct Gauges {
         var pool: WorkerPool.Snapshot
         var inFlight: Int
-        var limits: DepthLimits
+        var limits: ConversionLimits
         var stackSize: Int
         var draining: Bool
         var memory: MemoryBudget.Snapshot
@@ -114,7 +114,7 @@ final class Metrics: @unchecked Sendable {
         header("archive_requests_in_flight", "gauge", "Conversion requests accepted and not yet answered.")
         out += "archive_requests_in_flight \(gauges.inFlight)\n"
         header("archive_depth_limit", "gauge", "Deepest archive decode accepts, in JSON nesting levels of the readable view, derived from the worker stack size.")
-        out += "archive_depth_limit \(gauges.limits.decode)\n"
+        out += "archive_depth_limit \(gauges.limits.decodeDepth)\n"
         header("archive_worker_stack_bytes", "gauge", "Configured stack size of each worker thread.")
         out += "archive_worker_stack_bytes \(gauges.stackSize)\n"
         header("archive_memory_budget_bytes", "gauge", "Bytes that bodies, conversions and unsent replies may hold at once.")

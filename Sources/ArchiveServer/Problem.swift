@@ -149,6 +149,29 @@ extension Problem {
                 found: size, limit: limit, rejection: .bodyTooLarge)
     }
 
+    /// A coded body that inflates past `--max-body-size` (a compression bomb, or simply too
+    /// much): refused at the first byte past the limit.
+    static func inflatesTooLarge(compressed: Int, coding: ContentCoding, limit: Int, path: String) -> Problem {
+        Problem(slug: "body-too-large", title: "Request body too large", status: 413,
+                detail: "The \(coding.rawValue) body of \(compressed) bytes inflates past the limit of \(limit) bytes (--max-body-size), which counts inflated bytes.",
+                instance: path, limit: limit, rejection: .bodyTooLarge)
+    }
+
+    /// A body that does not inflate as its `Content-Encoding` says.
+    static func malformedContentEncoding(_ coding: ContentCoding, _ what: String, path: String) -> Problem {
+        Problem(slug: "malformed-content-encoding", title: "Body does not match its Content-Encoding", status: 400,
+                detail: "The body is not valid \(coding.rawValue) data: \(what). If it is not compressed, send it without Content-Encoding; otherwise compress it whole, e.g. gzip -c save.plist | curl --data-binary @- -H 'Content-Encoding: gzip' ...",
+                instance: path)
+    }
+
+    /// A `Content-Encoding` the service cannot read; `Accept-Encoding` names the ones it can
+    /// (RFC 9110 §15.5.16).
+    static func unsupportedContentEncoding(_ value: String, path: String) -> Problem {
+        Problem(slug: "unsupported-content-encoding", title: "Unsupported Content-Encoding", status: 415,
+                detail: "Content-Encoding \(value) is not supported: send the body as it is, or compressed with one of gzip or deflate.",
+                instance: path, headers: [.init(name: "Accept-Encoding", value: ContentCoding.acceptedList)])
+    }
+
     /// `fix`: what to send instead, when the body shows a `CommonMistake`.
     static func unsupportedMediaType(_ contentType: String, path: String, fix: String?) -> Problem {
         let takes = path == "/v1/encode"

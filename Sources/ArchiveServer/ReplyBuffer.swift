@@ -3,7 +3,8 @@ import CLibevent
 /// A reply body built in a libevent buffer while the codec writes it, piece by piece, on a
 /// worker. The loop thread then moves its contents into the request's output buffer without
 /// copying (`evbuffer_add_buffer`), so a large reply exists once in memory instead of twice
-/// (a Swift array, then libevent's copy of it).
+/// (a Swift array, then libevent's copy of it). With a content coding the pieces are compressed
+/// as they come (`ReplyCompressor`), so only the compressed reply is ever held.
 ///
 /// Thread contract: the buffer has no lock. The worker that creates it is its only user until
 /// it hands the finished reply to the loop (through the completion queue, whose mutex orders
@@ -20,12 +21,17 @@ final class ReplyBuffer: @unchecked Sendable {
     /// Bytes the reply had reached when the budget refused it.
     private(set) var refusedAt = 0
     private let reservation: Reservation?
+    private let compressor: ReplyCompressor?
+    /// The coding the reply is in, once `finish()` has run.
+    private(set) var coding = ContentCoding.identity
 
-    /// `reservation`: grown by every piece before the piece is kept.
-    init?(reservation: Reservation?) {
+    /// `reservation`: grown by every piece before the piece is kept, and by zlib's state when
+    /// compression starts. `coding`: the coding the client accepts (`ContentCoding.forReply`).
+    init?(reservation: Reservation?, coding: ContentCoding = .identity) {
         guard let buffer = evbuffer_new() else { return nil }
         self.buffer = buffer
         self.reservation = reservation
+        compressor = coding == .identity ? nil : ReplyCompressor(coding: coding)
     }
 
     deinit {
@@ -33,6 +39,27 @@ final class ReplyBuffer: @unchecked Sendable {
     }
 
     func append(_ piece: UnsafeBufferPointer<UInt8>) {
+        guard let compressor else { return keep(piece) }
+        guard !failed, !overBudget else { return }
+        compressor.write(piece, starting: reserveCompressorState, emit: keep)
+        if compressor.failed, !overBudget { failed = true }
+    }
+
+    private func reserveCompressorState() -> Bool {
+        guard let reservation, !reservation.grow(by: ZlibStream.deflateStateBytes) else { return true }
+        overBudget = true
+        refusedAt = count + ZlibStream.deflateStateBytes
+        return false
+    }
+
+    /// Ends the reply: what the compressor still holds is kept. Call once, after the last piece.
+    func finish() {
+        guard let compressor, !failed, !overBudget else { return }
+        coding = compressor.finish(emit: keep)
+        if compressor.failed { failed = true }
+    }
+
+    private func keep(_ piece: UnsafeBufferPointer<UInt8>) {
         guard !failed, !overBudget, let base = piece.baseAddress else { return }
         if let reservation, !reservation.grow(by: piece.count) {
             overBudget = true

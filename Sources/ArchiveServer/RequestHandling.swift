@@ -34,9 +34,8 @@ extension EventLoop {
         case .readyz:
             send(readiness(), to: pending)
         case .metrics:
-            let text = context.renderMetrics()
-            send(HTTPResponse(status: 200, contentType: "text/plain; version=0.0.4; charset=utf-8", body: Array(text.utf8)),
-                 to: pending)
+            let text = Array(context.renderMetrics().utf8)
+            send(Self.coded(text, contentType: "text/plain; version=0.0.4; charset=utf-8", for: request), to: pending)
         case .decode, .encode:
             startConversion(route: route, request: request, uri: uri, pending: pending)
         }
@@ -59,7 +58,8 @@ extension EventLoop {
         if draining {
             return send(Problem.draining(path: path).response(), to: pending)
         }
-        let contentType = evhttp_find_header(evhttp_request_get_input_headers(request), "Content-Type").map { String(cString: $0) }
+        let requestHeaders = evhttp_request_get_input_headers(request)
+        let contentType = evhttp_find_header(requestHeaders, "Content-Type").map { String(cString: $0) }
         if let contentType, route == .encode ? !isJSONMediaType(contentType) : CommonMistake.essence(contentType) == "multipart/form-data" {
             let mistake = CommonMistake.find(route: route, contentType: contentType, body: Self.bodyStart(of: request))
             return send(Problem.unsupportedMediaType(contentType, path: path, fix: mistake?.fix(on: route)).response(), to: pending)
@@ -70,6 +70,14 @@ extension EventLoop {
         } catch {
             return send(error.response(), to: pending)
         }
+        var headers = ConversionHeaders(contentType: contentType)
+        do throws(ContentCoding.Unsupported) {
+            headers.bodyCoding = try ContentCoding.ofRequest(
+                contentEncoding: evhttp_find_header(requestHeaders, "Content-Encoding").map { String(cString: $0) })
+        } catch {
+            return send(Problem.unsupportedContentEncoding(error.value, path: path).response(), to: pending)
+        }
+        headers.replyCoding = Self.replyCoding(for: request)
         guard let input = evhttp_request_get_input_buffer(request), let body = RequestBody(taking: input) else {
             return send(Problem.emptyBody(path: path).response(), to: pending)
         }
@@ -78,9 +86,9 @@ extension EventLoop {
 
         let context = self.context
         let handedOver = body
-        let accepted = context.pool.submit { [pending] in
+        let accepted = context.pool.submit { [pending, headers] in
             context.hooks.beforeConversion?()
-            let response = Conversion.run(conversion, body: handedOver, contentType: contentType, limits: context.limits,
+            let response = Conversion.run(conversion, body: handedOver, headers: headers, limits: context.limits,
                                           path: pending.summary.path, reservation: pending.reservation)
             // The body and the parsed input are gone: only the reply stays reserved.
             pending.reservation?.shrink(to: response.bodyCount)
@@ -109,6 +117,27 @@ extension EventLoop {
         return [UInt8](unsafeUninitializedCapacity: count) { bytes, initialized in
             initialized = max(0, evbuffer_copyout(input, bytes.baseAddress, count))
         }
+    }
+
+    /// The coding `request` accepts for its reply (`Accept-Encoding`).
+    private static func replyCoding(for request: OpaquePointer) -> ContentCoding {
+        ContentCoding.forReply(acceptEncoding: evhttp_find_header(evhttp_request_get_input_headers(request), "Accept-Encoding")
+            .map { String(cString: $0) })
+    }
+
+    /// A reply made on the loop, compressed when the client accepts a coding and the body is
+    /// worth it. Only for the loop's own small bodies (the metrics), which take well under a
+    /// millisecond to compress; conversions compress on their worker.
+    private static func coded(_ body: [UInt8], contentType: String, for request: OpaquePointer) -> HTTPResponse {
+        let coding = replyCoding(for: request)
+        var response = HTTPResponse(status: 200, contentType: contentType, body: body)
+        if let compressed = ReplyCompressor.compress(body, in: coding) {
+            response.body = compressed
+            response.setCoding(coding)
+        } else {
+            response.setCoding(.identity)
+        }
+        return response
     }
 
     /// Bodies from this size on are followed by `malloc_trim`.

@@ -14,7 +14,7 @@ public struct ServerHooks: Sendable {
 /// What every event loop shares: read-only settings plus the thread-safe pool and metrics.
 final class ServerContext: Sendable {
     let configuration: ServerConfiguration
-    let limits: DepthLimits
+    let limits: ConversionLimits
     let pool: WorkerPool
     let metrics: Metrics
     let logger: Logger
@@ -26,7 +26,7 @@ final class ServerContext: Sendable {
 
     init(configuration: ServerConfiguration, pool: WorkerPool, logger: Logger, hooks: ServerHooks) {
         self.configuration = configuration
-        self.limits = DepthLimits(decode: configuration.depthLimit)
+        self.limits = ConversionLimits(decodeDepth: configuration.depthLimit, bodyBytes: configuration.maxBodySize)
         self.pool = pool
         self.metrics = Metrics()
         self.logger = logger
