@@ -35,7 +35,10 @@ let package = Package(
             dependencies: [
                 "ArchiveCodec", "CLibevent", "CZlib",
                 .product(name: "Logging", package: "swift-log"),
-            ]
+            ],
+            // The API description served at GET /openapi.yaml, compiled into the binary so the
+            // container needs no file beside it. A link to the repository's openapi.yaml: one file.
+            resources: [.embedInCode("Resources/openapi.yaml")]
         ),
         .executableTarget(
             name: "archive-service",

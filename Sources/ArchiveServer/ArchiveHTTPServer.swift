@@ -109,7 +109,7 @@ public final class ArchiveHTTPServer: @unchecked Sendable {
             return shutdownRequested
         }
         logger.info("listening", metadata: [
-            "host": .string(configuration.host), "port": .stringConvertible(port),
+            "version": .string(ServiceVersion.current), "host": .string(configuration.host), "port": .stringConvertible(port),
             "workers": .stringConvertible(configuration.workers), "event_loops": .stringConvertible(configuration.eventLoops),
             "stack_size": .stringConvertible(configuration.stackSize), "depth_limit": .stringConvertible(depthLimit),
         ])

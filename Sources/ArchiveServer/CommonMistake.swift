@@ -44,7 +44,7 @@ enum CommonMistake: Equatable, Sendable {
             if !media.isEmpty, !isJSONMediaType(media), let start, body[start] == UInt8(ascii: "{") || body[start] == UInt8(ascii: "[") {
                 return .jsonWithoutContentType
             }
-        case .healthz, .readyz, .metrics:
+        case .healthz, .readyz, .metrics, .openapi:
             break
         }
         return nil

@@ -40,7 +40,7 @@ enum ConversionRequest: Sendable {
             case "xml": self = .encode(format: .xml)
             case let other?: throw Problem.invalidQuery("format must be binary or xml, not \(other)", path: path)
             }
-        case .healthz, .readyz, .metrics:
+        case .healthz, .readyz, .metrics, .openapi:
             preconditionFailure("\(route) is not a conversion")
         }
     }
@@ -58,7 +58,7 @@ enum ConversionRequest: Sendable {
         switch route {
         case .decode: ["view", "pretty", "maxDepth", "exactIntegers"]
         case .encode: ["format"]
-        case .healthz, .readyz, .metrics: []
+        case .healthz, .readyz, .metrics, .openapi: []
         }
     }
 

@@ -5,23 +5,33 @@ import Glibc
 import Darwin
 #endif
 
-/// A swift-log handler writing one logfmt line per event with a single `write(2)`:
+/// A swift-log handler writing one line per event with a single `write(2)`, in logfmt:
 /// `ts=2026-01-02T03:04:05.678Z level=info logger=archive-service msg="POST /v1/decode 200" key=value …`
+/// or as one JSON object per line (`LogFormat.json`), for log pipelines that parse JSON:
+/// `{"ts":"2026-01-02T03:04:05.678Z","level":"info","logger":"archive-service","msg":"…","key":value,…}`.
+/// In JSON, metadata given as integers or floating-point numbers stays a number.
 ///
 /// Why not `StreamLogHandler`: it takes a process-wide lock and flushes stdio per line, so the event
 /// loops serialise on it; at tens of thousands of access lines per second that cost a third of the
 /// decode throughput. Here each line is formatted privately and written whole (writes of a line to a
 /// pipe or an O_APPEND file do not interleave), so loops never wait for each other.
 public struct LineLogHandler: LogHandler {
+    public enum LogFormat: String, Sendable, CaseIterable {
+        case logfmt
+        case json
+    }
+
     public var metadata: Logger.Metadata = [:]
     public var logLevel: Logger.Level
     private let label: String
     private let fd: Int32
+    private let format: LogFormat
 
     /// A handler writing to `fd` (standard output by default).
-    public init(label: String, level: Logger.Level = .info, fd: Int32 = 1) {
+    public init(label: String, level: Logger.Level = .info, format: LogFormat = .logfmt, fd: Int32 = 1) {
         self.label = label
         self.logLevel = level
+        self.format = format
         self.fd = fd
     }
 
@@ -31,25 +41,15 @@ public struct LineLogHandler: LogHandler {
     }
 
     public func log(event: LogEvent) {
-        var line = ""
-        line.reserveCapacity(256)
-        line += "ts="
-        Self.appendTimestamp(to: &line)
-        line += " level=\(event.level.rawValue) logger="
-        Self.appendValue(label, to: &line)
-        line += " msg="
-        Self.appendValue(event.message.description, to: &line)
         var merged = metadata
         if let extra = event.metadata {
             merged.merge(extra) { $1 }
         }
-        for key in merged.keys.sorted() {
-            line += " \(key)="
-            Self.appendValue(merged[key]!.description, to: &line)
-        }
-        if let error = event.error {
-            line += " error="
-            Self.appendValue("\(error)", to: &line)
+        var line = ""
+        line.reserveCapacity(256)
+        switch format {
+        case .logfmt: logfmtLine(event, merged, into: &line)
+        case .json: jsonLine(event, merged, into: &line)
         }
         line += "\n"
         var utf8 = Array(line.utf8)
@@ -63,6 +63,73 @@ public struct LineLogHandler: LogHandler {
                 }
                 offset += written
             }
+        }
+    }
+
+    private func logfmtLine(_ event: LogEvent, _ metadata: Logger.Metadata, into line: inout String) {
+        line += "ts="
+        Self.appendTimestamp(to: &line)
+        line += " level=\(event.level.rawValue) logger="
+        Self.appendValue(label, to: &line)
+        line += " msg="
+        Self.appendValue(event.message.description, to: &line)
+        for key in metadata.keys.sorted() {
+            line += " \(key)="
+            Self.appendValue(metadata[key]!.description, to: &line)
+        }
+        if let error = event.error {
+            line += " error="
+            Self.appendValue("\(error)", to: &line)
+        }
+    }
+
+    /// Keys in the order logfmt has them; a metadata key named like a fixed member (`ts`,
+    /// `level`, `logger`, `msg`, `error`) is written as it is, after it, and JSON readers keep
+    /// the last, as logfmt readers do.
+    private func jsonLine(_ event: LogEvent, _ metadata: Logger.Metadata, into line: inout String) {
+        line += "{\"ts\":\""
+        Self.appendTimestamp(to: &line)
+        line += "\",\"level\":\"\(event.level.rawValue)\",\"logger\":\(JSONText.quoted(label)),\"msg\":\(JSONText.quoted(event.message.description))"
+        for key in metadata.keys.sorted() {
+            line += ",\(JSONText.quoted(key)):"
+            Self.appendJSON(metadata[key]!, to: &line)
+        }
+        if let error = event.error {
+            line += ",\"error\":\(JSONText.quoted("\(error)"))"
+        }
+        line += "}"
+    }
+
+    /// A metadata value as JSON: numbers stay numbers (finite ones; JSON has no others),
+    /// arrays and dictionaries keep their shape, everything else is a string.
+    static func appendJSON(_ value: Logger.MetadataValue, to line: inout String) {
+        switch value {
+        case let .string(text):
+            line += JSONText.quoted(text)
+        case let .stringConvertible(convertible):
+            switch convertible {
+            case is any BinaryInteger:
+                line += convertible.description
+            case let number as Double where number.isFinite:
+                line += convertible.description
+            default:
+                line += JSONText.quoted(convertible.description)
+            }
+        case let .array(values):
+            line += "["
+            for (index, element) in values.enumerated() {
+                if index > 0 { line += "," }
+                appendJSON(element, to: &line)
+            }
+            line += "]"
+        case let .dictionary(members):
+            line += "{"
+            for (index, key) in members.keys.sorted().enumerated() {
+                if index > 0 { line += "," }
+                line += JSONText.quoted(key) + ":"
+                appendJSON(members[key]!, to: &line)
+            }
+            line += "}"
         }
     }
 

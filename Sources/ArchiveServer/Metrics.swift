@@ -35,6 +35,9 @@ final class Metrics: @unchecked Sendable {
         var memory: MemoryBudget.Snapshot
         var connections: Int
         var connectionLimit: Int
+        var process: ProcessStatistics
+        /// The labels of `archive_service_build_info`: the version and the libraries' versions.
+        var build: [(name: String, value: String)]
     }
 
     /// Conversion requests handed to the pool and not yet answered.
@@ -61,6 +64,11 @@ final class Metrics: @unchecked Sendable {
         if let rejection { rejections[rejection, default: 0] += 1 }
         self.bytesIn &+= UInt64(bytesIn)
         self.bytesOut &+= UInt64(bytesOut)
+    }
+
+    /// Whole numbers without a fraction; Prometheus reads both, people read these more easily.
+    private static func number(_ value: Double) -> String {
+        value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : String(value)
     }
 
     func render(_ gauges: Gauges) -> String {
@@ -129,6 +137,25 @@ final class Metrics: @unchecked Sendable {
         out += "archive_connection_limit \(gauges.connectionLimit)\n"
         header("archive_draining", "gauge", "1 while a graceful shutdown is in progress.")
         out += "archive_draining \(gauges.draining ? 1 : 0)\n"
+
+        header("archive_service_build_info", "gauge", "Always 1; the labels name the service's version and the versions of the libraries it runs on.")
+        out += "archive_service_build_info{\(gauges.build.map { "\($0.name)=\"\($0.value)\"" }.joined(separator: ","))} 1\n"
+
+        let process = gauges.process
+        header("process_cpu_seconds_total", "counter", "User and system CPU time spent, in seconds.")
+        out += "process_cpu_seconds_total \(process.cpuSeconds)\n"
+        let optional: [(String, String, Double?)] = [
+            ("process_resident_memory_bytes", "Resident memory size in bytes.", process.residentBytes.map(Double.init)),
+            ("process_virtual_memory_bytes", "Virtual memory size in bytes.", process.virtualBytes.map(Double.init)),
+            ("process_open_fds", "Open file descriptors.", process.openDescriptors.map(Double.init)),
+            ("process_max_fds", "Most file descriptors the process may open.", process.maximumDescriptors.map(Double.init)),
+            ("process_start_time_seconds", "Start time of the process since the Unix epoch, in seconds.", process.startTime),
+        ]
+        for (name, help, value) in optional {
+            guard let value else { continue }
+            header(name, "gauge", help)
+            out += "\(name) \(Self.number(value))\n"
+        }
         return out
     }
 }

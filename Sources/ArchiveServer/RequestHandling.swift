@@ -36,6 +36,8 @@ extension EventLoop {
         case .metrics:
             let text = Array(context.renderMetrics().utf8)
             send(Self.coded(text, contentType: "text/plain; version=0.0.4; charset=utf-8", for: request), to: pending)
+        case .openapi:
+            send(APIDescription.reply(coding: Self.replyCoding(for: request)), to: pending)
         case .decode, .encode:
             startConversion(route: route, request: request, uri: uri, pending: pending)
         }
@@ -120,7 +122,7 @@ extension EventLoop {
     }
 
     /// The coding `request` accepts for its reply (`Accept-Encoding`).
-    private static func replyCoding(for request: OpaquePointer) -> ContentCoding {
+    static func replyCoding(for request: OpaquePointer) -> ContentCoding {
         ContentCoding.forReply(acceptEncoding: evhttp_find_header(evhttp_request_get_input_headers(request), "Accept-Encoding")
             .map { String(cString: $0) })
     }
@@ -138,6 +140,26 @@ extension EventLoop {
             response.setCoding(.identity)
         }
         return response
+    }
+
+    /// The API description served at `/openapi.yaml`, with its compressed forms made once, on
+    /// first use, so the loop never compresses it again.
+    private enum APIDescription {
+        static let contentType = "application/yaml"
+        static let plain = PackageResources.openapi_yaml
+        static let gzip = ReplyCompressor.compress(plain, in: .gzip)
+        static let deflate = ReplyCompressor.compress(plain, in: .deflate)
+
+        static func reply(coding: ContentCoding) -> HTTPResponse {
+            let compressed = switch coding {
+            case .gzip: gzip
+            case .deflate: deflate
+            case .identity: nil as [UInt8]?
+            }
+            var response = HTTPResponse(status: 200, contentType: contentType, body: compressed ?? plain)
+            response.setCoding(compressed == nil ? .identity : coding)
+            return response
+        }
     }
 
     /// Bodies from this size on are followed by `malloc_trim`.

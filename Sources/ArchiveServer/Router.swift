@@ -5,6 +5,8 @@ enum Route: String, Sendable, CaseIterable {
     case healthz
     case readyz
     case metrics
+    /// The API description (the repository's openapi.yaml, compiled in).
+    case openapi
 
     init?(path: String) {
         switch path {
@@ -13,6 +15,7 @@ enum Route: String, Sendable, CaseIterable {
         case "/healthz": self = .healthz
         case "/readyz": self = .readyz
         case "/metrics": self = .metrics
+        case "/openapi.yaml": self = .openapi
         default: return nil
         }
     }
@@ -23,7 +26,7 @@ enum Route: String, Sendable, CaseIterable {
     var allowedMethods: [HTTPMethod] {
         switch self {
         case .decode, .encode: [.post]
-        case .healthz, .readyz, .metrics: [.get, .head]
+        case .healthz, .readyz, .metrics, .openapi: [.get, .head]
         }
     }
 

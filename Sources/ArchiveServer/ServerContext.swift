@@ -1,3 +1,5 @@
+import CLibevent
+import CZlib
 import Logging
 
 /// Test and embedding hooks. Production leaves them empty.
@@ -23,6 +25,14 @@ final class ServerContext: Sendable {
     let budget: MemoryBudget
     let connections: ConnectionLimit
     private let drainState = DrainState()
+    /// When the process started (`process_start_time_seconds`), read once.
+    private let processStartTime = ProcessStatistics.processStartTime()
+    /// The labels of `archive_service_build_info`.
+    private let build: [(name: String, value: String)] = [
+        ("version", ServiceVersion.current),
+        ("libevent", String(cString: event_get_version())),
+        ("zlib", String(cString: zlibVersion())),
+    ]
 
     init(configuration: ServerConfiguration, pool: WorkerPool, logger: Logger, hooks: ServerHooks) {
         self.configuration = configuration
@@ -45,7 +55,8 @@ final class ServerContext: Sendable {
         metrics.render(.init(pool: pool.snapshot, inFlight: metrics.inFlight, limits: limits,
                              stackSize: configuration.stackSize, draining: isDraining,
                              memory: budget.snapshot, connections: connections.count,
-                             connectionLimit: connections.limit))
+                             connectionLimit: connections.limit,
+                             process: .current(startTime: processStartTime), build: build))
     }
 }
 

@@ -15,11 +15,13 @@ struct ArchiveServiceCommand: ParsableCommand {
         commandName: "archive-service",
         abstract: "HTTP service converting NSKeyedArchiver archives to JSON and back.",
         discussion: """
-            Endpoints: POST /v1/decode, POST /v1/encode, GET /healthz, GET /readyz, GET /metrics.
+            Endpoints: POST /v1/decode, POST /v1/encode, GET /healthz, GET /readyz, GET /metrics,
+            GET /openapi.yaml (this API's description).
             Each option can also be set with the environment variable shown in brackets.
             The deepest archive accepted follows from --stack-size (logged at start-up).
             SIGTERM or SIGINT drains in-flight requests and exits 0; a second signal exits at once.
-            """
+            """,
+        version: ServiceVersion.current
     )
 
     @Option(help: "Address to listen on. [HOST] (default: 0.0.0.0)")
@@ -61,6 +63,9 @@ struct ArchiveServiceCommand: ParsableCommand {
     @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error or critical. [LOG_LEVEL] (default: info)")
     var logLevel: String?
 
+    @Option(name: .customLong("log-format"), help: "logfmt (key=value) or json (one object per line). [LOG_FORMAT] (default: logfmt)")
+    var logFormat: String?
+
     func run() throws {
         let environment = ProcessInfoEnvironment()
         var config = ServerConfiguration()
@@ -86,6 +91,10 @@ struct ArchiveServiceCommand: ParsableCommand {
         guard let level = Logger.Level(rawValue: levelText) else {
             throw ValidationError("log level must be one of trace, debug, info, notice, warning, error, critical; got \(levelText)")
         }
+        let formatText = (logFormat ?? environment["LOG_FORMAT"] ?? "logfmt").lowercased()
+        guard let format = LineLogHandler.LogFormat(rawValue: formatText) else {
+            throw ValidationError("log format must be logfmt or json; got \(formatText)")
+        }
         do {
             try config.validate()
         } catch {
@@ -93,7 +102,7 @@ struct ArchiveServiceCommand: ParsableCommand {
         }
 
         raiseDescriptorLimit()
-        LoggingSystem.bootstrap { label in LineLogHandler(label: label, level: level) }
+        LoggingSystem.bootstrap { label in LineLogHandler(label: label, level: level, format: format) }
         var logger = Logger(label: "archive-service")
         logger.logLevel = level
 

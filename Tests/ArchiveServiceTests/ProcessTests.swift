@@ -1,4 +1,5 @@
 import ArchiveCodec
+import ArchiveServer
 import Foundation
 import XCTest
 
@@ -16,7 +17,7 @@ final class ProcessTests: XCTestCase {
             process.executableURL = url
             process.arguments = arguments
             var env = ProcessInfo.processInfo.environment
-            for name in ["HOST", "PORT", "WORKERS", "EVENT_LOOPS", "STACK_SIZE", "QUEUE_LIMIT", "MAX_BODY_SIZE", "TIMEOUT", "DRAIN_TIMEOUT", "LOG_LEVEL"] {
+            for name in ["HOST", "PORT", "WORKERS", "EVENT_LOOPS", "STACK_SIZE", "QUEUE_LIMIT", "MAX_BODY_SIZE", "TIMEOUT", "DRAIN_TIMEOUT", "LOG_LEVEL", "LOG_FORMAT"] {
                 env.removeValue(forKey: name)
             }
             env.merge(environment) { $1 }
@@ -74,9 +75,40 @@ final class ProcessTests: XCTestCase {
     func testHelpListsEveryOption() throws {
         let service = try Service(try executable(), arguments: ["--help"])
         XCTAssertEqual(service.waitForExit(seconds: 20), 0)
-        for option in ["--host", "--port", "--workers", "--stack-size", "--queue-limit", "--max-body-size", "--timeout", "--log-level"] {
+        for option in ["--host", "--port", "--workers", "--stack-size", "--queue-limit", "--max-body-size", "--timeout", "--log-level",
+                       "--log-format", "--version"] {
             XCTAssertTrue(service.text.contains(option), "\(option) missing from --help")
         }
+    }
+
+    func testVersionIsTheServiceVersion() throws {
+        let service = try Service(try executable(), arguments: ["--version"])
+        XCTAssertEqual(service.waitForExit(seconds: 20), 0)
+        XCTAssertEqual(service.text.trimmingCharacters(in: .whitespacesAndNewlines), ServiceVersion.current)
+    }
+
+    /// --log-format json: every line one JSON object, numbers as numbers; any other format is
+    /// refused at start-up.
+    func testJSONLogLines() throws {
+        let service = try Service(try executable(), arguments: ["--port", "0", "--host", "127.0.0.1", "--log-format", "json"])
+        let listening = try XCTUnwrap(service.waitForLine(containing: "\"listening\""), service.text)
+        let fields = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(listening.utf8)) as? [String: Any])
+        XCTAssertEqual(fields["version"] as? String, ServiceVersion.current)
+        let port = try XCTUnwrap(fields["port"] as? Int, listening)
+        XCTAssertEqual(try TestHTTPClient.post(port, "/v1/decode", Array("nonsense".utf8)).status, 400)
+        let access = try XCTUnwrap(service.waitForLine(containing: "POST /v1/decode 400"), service.text)
+        let line = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(access.utf8)) as? [String: Any], access)
+        XCTAssertEqual(line["status"] as? Int, 400)
+        XCTAssertEqual(line["problem"] as? String, "malformed-plist")
+        XCTAssertNotNil(line["duration_ms"] as? Double)
+        service.process.terminate()
+        XCTAssertEqual(service.waitForExit(seconds: 20), 0, service.text)
+        for line in service.text.split(separator: "\n") {
+            XCTAssertNotNil(try? JSONSerialization.jsonObject(with: Data(line.utf8)), String(line))
+        }
+        let refused = try Service(try executable(), arguments: ["--port", "0"], environment: ["LOG_FORMAT": "xml"])
+        XCTAssertNotEqual(refused.waitForExit(seconds: 20), 0)
+        XCTAssertTrue(refused.text.contains("logfmt or json"), refused.text)
     }
 
     func testInvalidStackSizeIsRefusedAtStartUp() throws {

@@ -1,0 +1,82 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// What the process uses, read from the kernel when `/metrics` is scraped: the `process_*`
+/// metrics every Prometheus client library exports under these names, so dashboards and alerts
+/// written for them work unchanged. Linux reads `/proc/self`; elsewhere the values it cannot
+/// read are nil and their metrics are left out.
+struct ProcessStatistics: Sendable {
+    /// User and system CPU time (`getrusage`).
+    var cpuSeconds: Double
+    /// Resident and virtual memory (`/proc/self/statm`).
+    var residentBytes: Int?
+    var virtualBytes: Int?
+    /// Open descriptors (`/proc/self/fd`) and the soft limit on them (`RLIMIT_NOFILE`).
+    var openDescriptors: Int?
+    var maximumDescriptors: Int?
+    /// Seconds since the Unix epoch at which the process started.
+    var startTime: Double?
+
+    static func current(startTime: Double?) -> ProcessStatistics {
+        var usage = rusage()
+        getrusage(RUSAGE_SELF.rawValue, &usage)
+        let cpu = Double(usage.ru_utime.tv_sec) + Double(usage.ru_utime.tv_usec) / 1e6
+            + Double(usage.ru_stime.tv_sec) + Double(usage.ru_stime.tv_usec) / 1e6
+        var limit = rlimit()
+        // RLIM_INFINITY is all ones, which Swift cannot import from its C definition.
+        let maximum = getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0 && limit.rlim_cur < rlim_t(Int.max) ? Int(limit.rlim_cur) : nil
+        let pages = readFile("/proc/self/statm").map { $0.split(separator: " ").compactMap { Int($0) } }
+        let pageSize = sysconf(Int32(_SC_PAGESIZE))
+        return ProcessStatistics(
+            cpuSeconds: cpu,
+            residentBytes: pages.flatMap { $0.count > 1 ? $0[1] * pageSize : nil },
+            virtualBytes: pages.flatMap { $0.first.map { $0 * pageSize } },
+            openDescriptors: countDescriptors(),
+            maximumDescriptors: maximum,
+            startTime: startTime)
+    }
+
+    /// When the process started, from its start in clock ticks after boot (`/proc/self/stat`,
+    /// field 22) and the boot time (`btime` in `/proc/stat`). Read once: it does not change.
+    static func processStartTime() -> Double? {
+        guard let stat = readFile("/proc/self/stat"), let close = stat.lastIndex(of: ")") else { return nil }
+        // The fields after the command name (which may hold spaces and parentheses) start at field 3.
+        let fields = stat[stat.index(after: close)...].split(separator: " ")
+        guard fields.count > 19, let ticks = Double(fields[19]),
+              let boot = readFile("/proc/stat")?.split(separator: "\n").first(where: { $0.hasPrefix("btime ") })
+                .flatMap({ Double($0.dropFirst(6)) }) else { return nil }
+        let ticksPerSecond = Double(sysconf(Int32(_SC_CLK_TCK)))
+        return ticksPerSecond > 0 ? boot + ticks / ticksPerSecond : nil
+    }
+
+    /// The open descriptors, less the one that reads the directory.
+    private static func countDescriptors() -> Int? {
+        guard let directory = opendir("/proc/self/fd") else { return nil }
+        defer { closedir(directory) }
+        var count = 0
+        while let entry = readdir(directory) {
+            let isDot = withUnsafeBytes(of: entry.pointee.d_name) { name in name.first == UInt8(ascii: ".") }
+            if !isDot { count += 1 }
+        }
+        return count - 1
+    }
+
+    /// A small file of `/proc`, whole (their sizes are not known in advance, so no `stat`).
+    private static func readFile(_ path: String) -> String? {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let count = read(fd, &chunk, chunk.count)
+            if count < 0, errno == EINTR { continue }
+            guard count > 0 else { break }
+            bytes += chunk[0..<count]
+        }
+        return bytes.isEmpty ? nil : String(decoding: bytes, as: UTF8.self)
+    }
+}
