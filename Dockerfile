@@ -20,8 +20,10 @@ WORKDIR /src
 # Dependencies first, so source edits do not refetch them.
 COPY Package.swift ./
 RUN swift package resolve
-# Tests/ is copied because SwiftPM checks every declared target's folder exists.
+# Tests/ is copied because SwiftPM checks every declared target's folder exists; openapi.yaml
+# because the server compiles it in (Sources/ArchiveServer/Resources/openapi.yaml links to it).
 # Only debug info is stripped: the symbol table stays for Swift's crash backtraces.
+COPY openapi.yaml ./
 COPY Sources ./Sources
 COPY Tests ./Tests
 RUN swift build -c release --static-swift-stdlib \

@@ -145,6 +145,17 @@ if [[ ${#healthcheck[@]} -gt 0 ]]; then
   chroot --userspec="${user}" "${root}" "${run_env[@]}" "${healthcheck[@]}" \
     || die "HEALTHCHECK command failed inside the root"
   log "HEALTHCHECK (${healthcheck[*]}) inside the root: exit 0"
+  # The check follows --port on the server's command line over PORT (as `docker run IMAGE
+  # --port N` needs). PID 1 here is the host's, so a command line is given as a file.
+  printf '%s\0' /usr/local/bin/archive-service --port "${port}" >"${root}/tmp/cmdline"
+  cmdline_env=("${run_env[@]}" PORT=1 HEALTHCHECK_CMDLINE=/tmp/cmdline)
+  chroot --userspec="${user}" "${root}" "${cmdline_env[@]}" "${healthcheck[@]}" \
+    || die "HEALTHCHECK did not follow --port ${port} on the server's command line"
+  printf '%s\0' /usr/local/bin/archive-service --port 1 >"${root}/tmp/cmdline"
+  if chroot --userspec="${user}" "${root}" "${cmdline_env[@]}" "${healthcheck[@]}" 2>/dev/null; then
+    die "HEALTHCHECK passed for --port 1, where nothing listens"
+  fi
+  log "HEALTHCHECK follows --port on the server's command line over PORT"
 fi
 
 if [[ -x "${root}/usr/local/bin/archive-tool" ]]; then
