@@ -1,0 +1,86 @@
+import ArchiveCodec
+
+/// What a conversion request asks for, parsed from its query string on the loop before it is queued,
+/// so a bad parameter costs no worker time.
+enum ConversionRequest: Sendable {
+    case decode(DecodeOptions)
+    case encode(format: PlistFormat)
+
+    init(route: Route, query: QueryParameters, path: String) throws(Problem) {
+        let known = Self.knownParameters(of: route)
+        if let unknown = query.names.sorted().first(where: { !known.contains($0) }) {
+            let other: Route = route == .decode ? .encode : .decode
+            let elsewhere = Self.knownParameters(of: other).contains(unknown) ? " (\(unknown) is a parameter of /v1/\(other.rawValue))" : ""
+            throw Problem.invalidQuery("unknown query parameter \(unknown)\(elsewhere); \(path) takes \(known.joined(separator: ", "))", path: path)
+        }
+        switch route {
+        case .decode:
+            let view: ArchiveView
+            switch query["view"]?.lowercased() {
+            case nil, "readable": view = .readable
+            case "raw": view = .raw
+            case let other?: throw Problem.invalidQuery("view must be readable or raw, not \(other)", path: path)
+            }
+            var options = DecodeOptions(view: view, pretty: try Self.flag(query, "pretty", path: path))
+            options.exactIntegers = try Self.flag(query, "exactIntegers", path: path)
+            if let text = query["maxDepth"] {
+                guard let bound = Int(text), bound >= 1 else {
+                    throw Problem.invalidQuery("maxDepth must be a whole number of levels, at least 1, not \(text)", path: path)
+                }
+                options.maxDepth = bound
+            }
+            if view == .raw, options.maxDepth != nil || options.exactIntegers {
+                throw Problem.invalidQuery("maxDepth and exactIntegers shape the readable view; leave them out with view=raw", path: path)
+            }
+            self = .decode(options)
+        case .encode:
+            switch query["format"]?.lowercased() {
+            case nil, "binary", "bplist": self = .encode(format: .binary)
+            case "xml": self = .encode(format: .xml)
+            case let other?: throw Problem.invalidQuery("format must be binary or xml, not \(other)", path: path)
+            }
+        case .healthz, .readyz, .metrics, .openapi:
+            preconditionFailure("\(route) is not a conversion")
+        }
+    }
+
+    var route: Route {
+        switch self {
+        case .decode: .decode
+        case .encode: .encode
+        }
+    }
+
+    /// The query parameters each conversion knows; any other name is refused, so that a typo
+    /// or a parameter of the other endpoint is not silently ignored.
+    static func knownParameters(of route: Route) -> [String] {
+        switch route {
+        case .decode: ["view", "pretty", "maxDepth", "exactIntegers"]
+        case .encode: ["format"]
+        case .healthz, .readyz, .metrics, .openapi: []
+        }
+    }
+
+    private static func flag(_ query: QueryParameters, _ name: String, path: String) throws(Problem) -> Bool {
+        switch query[name]?.lowercased() {
+        case nil, "0", "false", "no": return false
+        case "", "1", "true", "yes": return true
+        case let other?: throw Problem.invalidQuery("\(name) must be 1 or 0 (or true/false), not \(other)", path: path)
+        }
+    }
+}
+
+/// What a decode request asks for.
+struct DecodeOptions: Sendable {
+    var view: ArchiveView
+    var pretty: Bool
+    /// `?maxDepth=N`: the JSON never nests deeper (see `KeyedArchive.plan`).
+    var maxDepth: Int?
+    /// `?exactIntegers=1`: integers beyond ±(2^53 − 1) as `{"$integer": "…"}`.
+    var exactIntegers = false
+
+    init(view: ArchiveView, pretty: Bool) {
+        self.view = view
+        self.pretty = pretty
+    }
+}
