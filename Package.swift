@@ -63,11 +63,9 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
-        .testTarget(name: "ArchiveCodecTests", dependencies: ["ArchiveCodec"]),
-        .testTarget(
-            name: "ArchiveServiceTests",
-            dependencies: ["ArchiveServer", "ArchiveCodec"],
-            exclude: ["Fixtures"]  // read by path (#filePath), not as bundle resources
-        ),
+        // The fixtures' loader, shared by the test targets (Tests/Fixtures is read in place).
+        .target(name: "TestFixtures", path: "Tests/TestFixtures"),
+        .testTarget(name: "ArchiveCodecTests", dependencies: ["ArchiveCodec", "TestFixtures"]),
+        .testTarget(name: "ArchiveServiceTests", dependencies: ["ArchiveServer", "ArchiveCodec", "TestFixtures"]),
     ]
 )

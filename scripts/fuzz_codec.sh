@@ -17,6 +17,6 @@ mkdir -p bench-out/fuzz
 status=0
 for seed in "${seeds[@]}"; do
   "${bin}/codec-fuzz" --seconds "${seconds}" --seed "${seed}" --out bench-out/fuzz \
-    Tests/Fixtures/apple/*.* Tests/ArchiveServiceTests/Fixtures/*.* || status=$?
+    Tests/Fixtures/apple/*.* Tests/Fixtures/corrupt/*.* || status=$?
 done
 exit "${status}"

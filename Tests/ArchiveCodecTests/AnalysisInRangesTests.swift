@@ -1,4 +1,5 @@
 @testable import ArchiveCodec
+import TestFixtures
 import XCTest
 
 /// The analysis split into jobs (classifying `$objects` in ranges of UIDs, scalar identities
@@ -40,8 +41,8 @@ final class AnalysisInRangesTests: XCTestCase {
 
     func testEveryFixtureClassifiesAlikeInRanges() throws {
         var checked = 0
-        for name in fixtureNames() {
-            let bytes = try fixture(name)
+        for name in Fixtures.names() {
+            let bytes = try Fixtures.bytes(name)
             guard (try? KeyedArchive(parsing: bytes)) != nil else { continue }
             try assertClassifiedAlike(bytes, name)
             checked += 1

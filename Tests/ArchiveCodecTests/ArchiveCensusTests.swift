@@ -1,4 +1,5 @@
 @testable import ArchiveCodec
+import TestFixtures
 import XCTest
 
 /// `ArchiveCensus` reads, before parsing, counts a decode will allocate by; they must bound
@@ -8,8 +9,8 @@ final class ArchiveCensusTests: XCTestCase {
     /// objects, the `$objects` entries); an XML plist's bound them.
     func testCountsBoundTheDecodeOnEveryFixture() throws {
         var checked = 0
-        for name in fixtureNames() {
-            let bytes = try fixture(name)
+        for name in Fixtures.names() {
+            let bytes = try Fixtures.bytes(name)
             guard let archive = try? KeyedArchive(parsing: bytes) else { continue }
             let census = ArchiveCensus(of: bytes)
             if archive.sourceFormat == .binary {

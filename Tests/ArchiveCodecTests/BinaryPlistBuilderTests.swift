@@ -1,4 +1,5 @@
 @testable import ArchiveCodec
+import TestFixtures
 import XCTest
 
 /// `BinaryPlistBuilder` writes objects as the encoder produces them and narrows references at
@@ -26,8 +27,8 @@ final class BinaryPlistBuilderTests: XCTestCase {
     }
 
     func testEveryFixtureBuildsTheSameBytesAsTheTree() throws {
-        for name in fixtureNames() {
-            let archive = try KeyedArchive(parsing: fixture(name))
+        for name in Fixtures.names() {
+            let archive = try KeyedArchive(parsing: Fixtures.bytes(name))
             let json = try archive.json(view: .readable, pretty: false)
             _ = try checkSameBytes(String(decoding: json, as: UTF8.self))
         }
@@ -134,8 +135,8 @@ final class BinaryPlistBuilderTests: XCTestCase {
     /// Streamed archives keep 4-byte references; otherwise they are the in-memory layout, so
     /// past 65,536 objects (4-byte references either way) the bytes are the same.
     func testStreamedArchivesMatchTheInMemoryOnes() throws {
-        for name in fixtureNames() {
-            let archive = try KeyedArchive(parsing: fixture(name))
+        for name in Fixtures.names() {
+            let archive = try KeyedArchive(parsing: Fixtures.bytes(name))
             let document = try JSONDocument(parsing: archive.json(view: .readable, pretty: false))
             let (bytes, _) = try streamed(document)
             XCTAssertEqual(trailer(bytes).refSize, 4, name)

@@ -2,37 +2,8 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import TestFixtures
 import XCTest
-
-let fixtureDirectory: String = {
-    var parts = #filePath.split(separator: "/", omittingEmptySubsequences: false)
-    parts.removeLast(3)  // Tests/ArchiveCodecTests/CodecTests.swift
-    return parts.joined(separator: "/") + "/Tests/Fixtures/apple"
-}()
-
-func fixture(_ name: String) throws -> [UInt8] {
-    guard let file = fopen(fixtureDirectory + "/" + name, "rb") else { throw CodecError(.malformedPlist, "missing fixture \(name)") }
-    defer { fclose(file) }
-    var bytes: [UInt8] = []
-    var buffer = [UInt8](repeating: 0, count: 65536)
-    while true {
-        let count = fread(&buffer, 1, buffer.count, file)
-        if count == 0 { break }
-        bytes += buffer[0..<count]
-    }
-    return bytes
-}
-
-func fixtureNames() -> [String] {
-    guard let dir = opendir(fixtureDirectory) else { return [] }
-    defer { closedir(dir) }
-    var names: [String] = []
-    while let entry = readdir(dir) {
-        let name = withUnsafeBytes(of: entry.pointee.d_name) { String(cString: $0.bindMemory(to: CChar.self).baseAddress!) }
-        if name.hasSuffix(".bin") || name.hasSuffix(".xml") || name.hasSuffix(".plist") || name.hasSuffix(".archive") { names.append(name) }
-    }
-    return names.sorted()
-}
 
 func roundTrip(_ archive: [UInt8], format: PlistFormat = .binary) throws -> [UInt8] {
     let json = try KeyedArchive(parsing: archive).json(view: .readable, pretty: false)
@@ -41,10 +12,10 @@ func roundTrip(_ archive: [UInt8], format: PlistFormat = .binary) throws -> [UIn
 
 final class FixtureTests: XCTestCase {
     func testEveryFixtureRoundTripsEquivalently() throws {
-        let names = fixtureNames()
+        let names = Fixtures.names()
         XCTAssertGreaterThanOrEqual(names.count, 40)
         for name in names {
-            let original = try fixture(name)
+            let original = try Fixtures.bytes(name)
             try assertEquivalent(original, roundTrip(original, format: .binary))
             try assertEquivalent(original, roundTrip(original, format: .xml))
         }
@@ -52,7 +23,7 @@ final class FixtureTests: XCTestCase {
 
     func testProtocolFramesGetAClearError() throws {
         for name in ["goios_dtx_nsmutablestring.bin", "goios_dtx_nsnull.bin"] {
-            XCTAssertThrowsError(try KeyedArchive(parsing: fixture("not-archives/" + name))) { error in
+            XCTAssertThrowsError(try KeyedArchive(parsing: Fixtures.bytes("not-archives/" + name))) { error in
                 let error = error as! CodecError
                 XCTAssertEqual(error.kind, .malformedPlist)
                 XCTAssertTrue(error.message.contains("frame"), error.message)
@@ -62,7 +33,7 @@ final class FixtureTests: XCTestCase {
 
     func testReadableFormsOfRealArchives() throws {
         func decode(_ name: String) throws -> String {
-            String(decoding: try KeyedArchive(parsing: fixture(name)).json(view: .readable, pretty: false), as: UTF8.self)
+            String(decoding: try KeyedArchive(parsing: Fixtures.bytes(name)).json(view: .readable, pretty: false), as: UTF8.self)
         }
         XCTAssertEqual(try decode("goios_nsuuid.bin"), #"{"$uuid":"54CD5574-E957-4499-8A09-DAB688C0B586"}"#)
         XCTAssertEqual(try decode("scl-NSKeyedUnarchiver-ArrayTest.plist"), #"["baa","baa","black","sheep"]"#)
@@ -143,7 +114,7 @@ final class BadInputTests: XCTestCase {
     }
 
     func testTruncatedAndLyingBinaryPlists() throws {
-        let good = try fixture("goios_nsuuid.bin")
+        let good = try Fixtures.bytes("goios_nsuuid.bin")
         for length in [0, 8, 39, good.count / 2, good.count - 1] { expect(.malformedPlist, Array(good.prefix(length))) }
         var lie = good
         lie[lie.count - 9] = 0xFF  // offset table offset

@@ -1,5 +1,6 @@
 @testable import ArchiveCodec
 import Foundation
+import TestFixtures
 import XCTest
 
 /// The JSON nesting of `text`: the most arrays and objects open at once (brackets inside
@@ -102,8 +103,8 @@ final class PlacementTests: XCTestCase {
 
     func testEveryFixtureNestsAsDeepAsReported() throws {
         var checked = 0
-        for name in fixtureNames() {
-            guard let bytes = try? fixture(name), let archive = try? KeyedArchive(parsing: bytes) else { continue }
+        for name in Fixtures.names() {
+            guard let bytes = try? Fixtures.bytes(name), let archive = try? KeyedArchive(parsing: bytes) else { continue }
             let depth = archive.depth(of: .readable)
             XCTAssertEqual(jsonNesting(try archive.json(view: .readable, pretty: false)), depth, name)
             XCTAssertEqual(jsonNesting(try archive.json(view: .readable, pretty: true)), depth, name)
@@ -147,8 +148,8 @@ final class PlacementTests: XCTestCase {
         let parts = Parallelism(width: 3, smallestPart: 1) { jobs, job in
             for index in (0..<jobs).reversed() { job(index) }
         }
-        var inputs: [[UInt8]] = fixtureNames().compactMap { name in
-            guard let bytes = try? fixture(name), (try? KeyedArchive(parsing: bytes)) != nil else { return nil }
+        var inputs: [[UInt8]] = Fixtures.names().compactMap { name in
+            guard let bytes = try? Fixtures.bytes(name), (try? KeyedArchive(parsing: bytes)) != nil else { return nil }
             return bytes
         }
         var generator = SystemRandomNumberGenerator()
@@ -172,8 +173,8 @@ final class PlacementTests: XCTestCase {
     /// graph, in binary and XML, or is refused with a bound that does fit.
     func testBoundedNestingIsLosslessForEveryShape() throws {
         var inputs: [(String, [UInt8])] = []
-        for name in fixtureNames() {
-            if let bytes = try? fixture(name), (try? KeyedArchive(parsing: bytes)) != nil { inputs.append((name, bytes)) }
+        for name in Fixtures.names() {
+            if let bytes = try? Fixtures.bytes(name), (try? KeyedArchive(parsing: bytes)) != nil { inputs.append((name, bytes)) }
         }
         var generator = SystemRandomNumberGenerator()
         for round in 0..<60 {

@@ -1,4 +1,5 @@
 @testable import ArchiveCodec
+import TestFixtures
 import XCTest
 
 /// Inputs the fuzzer (`scripts/fuzz_codec.sh`) showed could not be converted losslessly, or
@@ -33,12 +34,12 @@ final class RefusalTests: XCTestCase {
 
     func testDictionaryKeyWithOffsetOutsideTheFile() throws {
         // Validation read this key's marker before checking its offset (found by fuzzing).
-        let corrupt = try fixture("../../ArchiveServiceTests/Fixtures/corrupt-ComplexTest-147.plist")
+        let corrupt = try Fixtures.corrupt("corrupt-ComplexTest-147.plist")
         XCTAssertThrowsError(try KeyedArchive(parsing: corrupt)) { error in
             XCTAssertEqual((error as? CodecError)?.kind, .malformedPlist)
         }
         // Point the first key of the top dictionary past the end of the file.
-        var bytes = try fixture("goios_nsuuid.bin")
+        var bytes = try Fixtures.bytes("goios_nsuuid.bin")
         let trailer = bytes.count - 32
         let offsetSize = Int(bytes[trailer + 6]), refSize = Int(bytes[trailer + 7])
         let table = Int(BinaryPlist.readBigEndian(bytes, at: trailer + 24, size: 8))

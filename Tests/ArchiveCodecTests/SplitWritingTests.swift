@@ -1,5 +1,6 @@
 @testable import ArchiveCodec
 import Foundation
+import TestFixtures
 import XCTest
 
 /// Two writers meeting at a cut must write exactly what one writer writes, wherever the
@@ -37,8 +38,8 @@ final class SplitWritingTests: XCTestCase {
 
     func testEveryCutOfEveryFixture() throws {
         var checked = 0
-        for name in fixtureNames() {
-            guard let bytes = try? fixture(name), (try? KeyedArchive(parsing: bytes)) != nil else { continue }
+        for name in Fixtures.names() {
+            guard let bytes = try? Fixtures.bytes(name), (try? KeyedArchive(parsing: bytes)) != nil else { continue }
             try assertEveryCutMatches(bytes, name: name)
             checked += 1
         }

@@ -1,4 +1,5 @@
 @testable import ArchiveCodec
+import TestFixtures
 import XCTest
 
 /// `KeyedArchive.writeJSON` hands the text over in pieces; joined, they are exactly what
@@ -18,7 +19,7 @@ final class StreamingOutputTests: XCTestCase {
         // A fixture (one piece) and a wide archive of distinct strings (several pieces).
         let wide = try buildArchive([.object("NSArray", [("NS.objects", .array((0..<60_000).map { .uid(2 + $0) }))])]
             + (0..<60_000).map { .string("item number \($0) of a wide array") })
-        for bytes in [try fixture("scl-NSKeyedUnarchiver-ComplexTest.plist"), wide] {
+        for bytes in [try Fixtures.bytes("scl-NSKeyedUnarchiver-ComplexTest.plist"), wide] {
             let archive = try KeyedArchive(parsing: bytes)
             for (view, pretty) in [(ArchiveView.readable, false), (.readable, true), (.raw, false)] {
                 let whole = try archive.json(view: view, pretty: pretty)

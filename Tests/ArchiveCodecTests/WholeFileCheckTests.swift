@@ -1,5 +1,6 @@
 @testable import ArchiveCodec
 import Foundation
+import TestFixtures
 import XCTest
 
 /// The checks that span a whole binary plist (repeated dictionary keys, containers that
@@ -114,8 +115,8 @@ final class WholeFileCheckTests: XCTestCase {
     /// walk's, for every fixture.
     func testRawDepthOnDemandMatchesTheFullWalk() throws {
         var checked = 0
-        for name in fixtureNames() {
-            guard let archive = try? KeyedArchive(parsing: fixture(name)) else { continue }
+        for name in Fixtures.names() {
+            guard let archive = try? KeyedArchive(parsing: Fixtures.bytes(name)) else { continue }
             let walked = try archive.plist.withView { try $0.checkAcyclicAndMeasure(from: archive.plist.topObject) }
             XCTAssertEqual(archive.depth(of: .raw), walked, name)
             checked += 1

@@ -1,6 +1,7 @@
 import ArchiveCodec
 import ArchiveServer
 import Foundation
+import TestFixtures
 import XCTest
 
 /// `?maxDepth=N` and `?exactIntegers=1` on `/v1/decode`: a million-node chain decodes on the

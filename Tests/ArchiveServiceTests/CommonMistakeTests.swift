@@ -1,4 +1,5 @@
 @testable import ArchiveServer
+import TestFixtures
 import XCTest
 
 /// The mistakes people make first with curl each get an answer whose `detail` names the fix.

@@ -1,5 +1,6 @@
 import ArchiveServer
 import Foundation
+import TestFixtures
 import XCTest
 
 /// The connection guard, through real sockets: no byte of one request is ever read as another,

@@ -1,5 +1,6 @@
 import ArchiveCodec
 import ArchiveServer
+import TestFixtures
 import XCTest
 
 /// Every endpoint over real HTTP, and round trips through decode and encode.

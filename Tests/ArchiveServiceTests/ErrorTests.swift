@@ -1,4 +1,5 @@
 import ArchiveServer
+import TestFixtures
 import XCTest
 
 /// Every error status, each as an RFC 9457 problem document, and the server still serving after each.
@@ -78,7 +79,7 @@ final class ErrorTests: XCTestCase {
     }
 
     func test400ProtocolFrameThatOnlyContainsAnArchive() throws {
-        let frame = try Fixtures.bytes("goios_dtx_nsnull.bin")
+        let frame = try Fixtures.bytes("not-archives/goios_dtx_nsnull.bin")
         let reply = try server.post("/v1/decode", frame)
         XCTAssertTrue([400, 422].contains(reply.status), reply.text)
         assertProblem(reply, status: reply.status, slug: reply.status == 400 ? "malformed-plist" : "not-keyed-archive")
@@ -135,7 +136,7 @@ final class ErrorTests: XCTestCase {
     /// A corrupted Apple fixture (bytes changed at random, seed 1, round 147 of scripts' fuzzing) that once
     /// made the codec trap on an out-of-range read instead of reporting malformed input.
     func testCorruptedArchiveFoundByFuzzingGets4xx() throws {
-        let reply = try server.post("/v1/decode", Fixtures.bytes("corrupt-ComplexTest-147.plist"))
+        let reply = try server.post("/v1/decode", Fixtures.corrupt("corrupt-ComplexTest-147.plist"))
         XCTAssertTrue((400..<500).contains(reply.status), "\(reply.status) \(reply.text)")
     }
 

@@ -1,6 +1,7 @@
 @testable import ArchiveServer
 import Foundation
 import Logging
+import TestFixtures
 import XCTest
 
 /// Keeps every event logged, for tests that read the access lines.

@@ -1,4 +1,5 @@
 import ArchiveServer
+import TestFixtures
 import XCTest
 
 /// A full pool answers 503 with Retry-After at once, while the probes keep answering on the loop.

@@ -1,5 +1,6 @@
 import ArchiveServer
 import Logging
+import TestFixtures
 import XCTest
 
 /// Graceful shutdown: stop accepting, finish what was accepted, then `run()` returns.

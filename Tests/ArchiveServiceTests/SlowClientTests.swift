@@ -1,4 +1,5 @@
 import ArchiveServer
+import TestFixtures
 import XCTest
 
 /// Slow or silent clients are cut off by the connection timeout and cost the others nothing.

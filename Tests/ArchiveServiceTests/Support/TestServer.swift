@@ -96,12 +96,3 @@ final class Gate: @unchecked Sendable {
         return true
     }
 }
-
-enum Fixtures {
-    static let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        .deletingLastPathComponent().appendingPathComponent("Fixtures")
-
-    static func bytes(_ name: String) throws -> [UInt8] {
-        Array(try Data(contentsOf: directory.appendingPathComponent(name)))
-    }
-}
