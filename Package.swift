@@ -63,9 +63,11 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
-        // The fixtures' loader, shared by the test targets (Tests/Fixtures is read in place).
-        .target(name: "TestFixtures", path: "Tests/TestFixtures"),
-        .testTarget(name: "ArchiveCodecTests", dependencies: ["ArchiveCodec", "TestFixtures"]),
-        .testTarget(name: "ArchiveServiceTests", dependencies: ["ArchiveServer", "ArchiveCodec", "TestFixtures"]),
+        // What the test targets share: the fixtures loader (Tests/Fixtures, read in place) and the built executables.
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        .testTarget(name: "ArchiveCodecTests", dependencies: ["ArchiveCodec", "TestSupport"]),
+        .testTarget(name: "ArchiveServiceTests", dependencies: ["ArchiveServer", "ArchiveCodec", "TestSupport"]),
+        // archive-tool as a process: files in, stdout out, exit codes.
+        .testTarget(name: "ArchiveToolTests", dependencies: ["ArchiveCodec", "TestSupport"]),
     ]
 )

@@ -1,5 +1,5 @@
 @testable import ArchiveCodec
-import TestFixtures
+import TestSupport
 import XCTest
 
 /// Inputs the fuzzer (`scripts/fuzz_codec.sh`) showed could not be converted losslessly, or
@@ -167,62 +167,6 @@ final class RefusalTests: XCTestCase {
         XCTAssertNoThrow(try document.archive(format: .binary))
         XCTAssertThrowsError(try document.archive(format: .xml)) { error in
             XCTAssertEqual((error as? CodecError)?.kind, .invalidDocument)
-        }
-    }
-}
-
-final class DifferenceTests: XCTestCase {
-    func testDifferencesAreFoundAndLocated() throws {
-        let base = try KeyedArchive(parsing: buildArchive([.object("N", [("next", .uid(2))]), .object("N", [("v", .int(1))])]))
-        let changed = try KeyedArchive(parsing: buildArchive([.object("N", [("next", .uid(2))]), .object("N", [("v", .int(2))])]))
-        XCTAssertEqual(base.difference(from: changed), "$top.root→1.next→2.v: integers differ")
-        let otherClass = try KeyedArchive(parsing: buildArchive([.object("N", [("next", .uid(2))]), .object("M", [("v", .int(1))])]))
-        XCTAssertTrue(base.difference(from: otherClass)?.hasPrefix("$top.root→1.next: classes differ") ?? false)
-        // Sharing: one object referenced twice versus two equal objects.
-        let shared = try KeyedArchive(parsing: buildArchive([.object("P", [("a", .uid(2)), ("b", .uid(2))]), .object("N", [])]))
-        let copies = try KeyedArchive(parsing: buildArchive([.object("P", [("a", .uid(2)), ("b", .uid(3))]), .object("N", []), .object("N", [])]))
-        XCTAssertNotNil(shared.difference(from: copies))
-        XCTAssertNil(shared.difference(from: shared))
-    }
-}
-
-final class NaNTests: XCTestCase {
-    /// Two NaNs with different bits are two values: they stay distinct objects with their bits.
-    func testNaNPayloadsSurviveARoundTrip() throws {
-        var bytes = try buildArchive([.object("NSArray", [("NS.objects", .array([.uid(2), .uid(3)]))]), .real(1.25), .real(2.5)])
-        func patch(_ from: Double, _ to: UInt64) {
-            let needle = withUnsafeBytes(of: from.bitPattern.bigEndian, Array.init)
-            for start in 0...(bytes.count - 8) where Array(bytes[start..<(start + 8)]) == needle {
-                bytes.replaceSubrange(start..<(start + 8), with: withUnsafeBytes(of: to.bigEndian, Array.init))
-            }
-        }
-        patch(1.25, 0x7FF8_0000_0000_0000)
-        patch(2.5, 0xFFF8_0000_0000_0001)
-        let archive = try KeyedArchive(parsing: bytes)
-        let json = try archive.json(view: .readable, pretty: false)
-        XCTAssertEqual(String(decoding: json, as: UTF8.self), #"[{"$real":"NaN"},{"$real":"NaN:fff8000000000001"}]"#)
-        let document = try JSONDocument(parsing: json)
-        XCTAssertNil(try KeyedArchive(parsing: document.archive(format: .binary)).difference(from: archive))
-        XCTAssertThrowsError(try document.archive(format: .xml))
-        XCTAssertThrowsError(try JSONDocument(parsing: Array(#"{"$real":"NaN:3ff0000000000000"}"#.utf8)).archive(format: .binary))
-    }
-}
-
-final class EncodeErrorPathTests: XCTestCase {
-    /// The encoder fills objects from a work list, not in document order: error locations are
-    /// computed from the failing node, and must name it exactly.
-    func testErrorsNameTheirPlaceInTheDocument() throws {
-        let cases: [(String, String)] = [
-            (#"{"a":[1,{"b c":{"$bogus":1}}]}"#, #"$.a[1]["b c"].$bogus"#),
-            (#"[[[{"$class":"X","k":{"$ref":"nowhere"}}]]]"#, "$[0][0][0].k.$ref"),
-            (#"{"$top":{"root":{"$class":"X","d":{"$dict":[[1]]}}}}"#, "$.$top.root.d.$dict[0]"),
-            (#"{"x":{"$plist":{"$$class":1}}}"#, "$.x.$plist.$$class"),
-        ]
-        for (json, path) in cases {
-            XCTAssertThrowsError(try JSONDocument(parsing: Array(json.utf8)).archive(format: .binary), json) { error in
-                XCTAssertEqual((error as? CodecError)?.kind, .invalidDocument, json)
-                XCTAssertEqual((error as? CodecError)?.jsonPath, path, json)
-            }
         }
     }
 }

@@ -1,6 +1,7 @@
 import ArchiveCodec
 import ArchiveServer
 import Foundation
+import TestSupport
 import XCTest
 
 /// The `archive-service` executable itself: flags, environment, start-up log, SIGTERM.

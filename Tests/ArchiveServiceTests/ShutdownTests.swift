@@ -1,6 +1,6 @@
 import ArchiveServer
 import Logging
-import TestFixtures
+import TestSupport
 import XCTest
 
 /// Graceful shutdown: stop accepting, finish what was accepted, then `run()` returns.
@@ -82,21 +82,5 @@ final class ShutdownTests: XCTestCase {
         server.shutdown()
         let finished = Background { server.run() }
         XCTAssertNotNil(finished.wait(seconds: 10))
-    }
-}
-
-final class LifecycleTests: XCTestCase {
-    func testServerStartedButNeverRunReleasesItsPortWhenDropped() throws {
-        var configuration = ServerConfiguration()
-        configuration.host = "127.0.0.1"
-        configuration.port = 0
-        var server: ArchiveHTTPServer? = try ArchiveHTTPServer(configuration: configuration, logger: .init(label: "test", factory: { _ in SwiftLogNoOpLogHandler() }))
-        let port = try XCTUnwrap(server).start()
-        server = nil
-        XCTAssertThrowsError(try TestHTTPClient.connect(port: port, timeoutSeconds: 1), "port \(port) still open")
-        // And the port can be bound again.
-        configuration.port = port
-        let again = try ArchiveHTTPServer(configuration: configuration, logger: .init(label: "test", factory: { _ in SwiftLogNoOpLogHandler() }))
-        XCTAssertEqual(try again.start(), port)
     }
 }

@@ -1,0 +1,18 @@
+@testable import ArchiveCodec
+import TestSupport
+import XCTest
+
+final class DifferenceTests: XCTestCase {
+    func testDifferencesAreFoundAndLocated() throws {
+        let base = try KeyedArchive(parsing: buildArchive([.object("N", [("next", .uid(2))]), .object("N", [("v", .int(1))])]))
+        let changed = try KeyedArchive(parsing: buildArchive([.object("N", [("next", .uid(2))]), .object("N", [("v", .int(2))])]))
+        XCTAssertEqual(base.difference(from: changed), "$top.root→1.next→2.v: integers differ")
+        let otherClass = try KeyedArchive(parsing: buildArchive([.object("N", [("next", .uid(2))]), .object("M", [("v", .int(1))])]))
+        XCTAssertTrue(base.difference(from: otherClass)?.hasPrefix("$top.root→1.next: classes differ") ?? false)
+        // Sharing: one object referenced twice versus two equal objects.
+        let shared = try KeyedArchive(parsing: buildArchive([.object("P", [("a", .uid(2)), ("b", .uid(2))]), .object("N", [])]))
+        let copies = try KeyedArchive(parsing: buildArchive([.object("P", [("a", .uid(2)), ("b", .uid(3))]), .object("N", []), .object("N", [])]))
+        XCTAssertNotNil(shared.difference(from: copies))
+        XCTAssertNil(shared.difference(from: shared))
+    }
+}

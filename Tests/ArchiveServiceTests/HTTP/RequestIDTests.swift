@@ -1,0 +1,64 @@
+@testable import ArchiveServer
+import Foundation
+import Logging
+import TestSupport
+import XCTest
+
+/// Every reply carries `X-Request-Id` (the client's when usable, else a new one), and the access
+/// line names it with the client's address, the query and the problem's type.
+final class RequestIDTests: XCTestCase {
+    func testAClientsIdIsKeptWhenUsable() {
+        XCTAssertEqual(RequestID.accepted("abc-123"), "abc-123")
+        XCTAssertEqual(RequestID.accepted(String(repeating: "a", count: 128)), String(repeating: "a", count: 128))
+        for bad in [nil, "", "two words", "quote\"d", "back\\slash", String(repeating: "a", count: 129), "caf\u{E9}", "tab\there"] {
+            XCTAssertNil(RequestID.accepted(bad), String(describing: bad))
+        }
+    }
+
+    func testGeneratedIdsAreDistinct() {
+        var first = RequestIDGenerator(loop: 0)
+        var second = RequestIDGenerator(loop: 1)
+        let ids = (0..<1_000).flatMap { _ in [first.next(), second.next()] }
+        XCTAssertEqual(Set(ids).count, ids.count)
+        XCTAssertTrue(ids.allSatisfy { RequestID.accepted($0) == $0 })
+    }
+
+    func testRepliesCarryTheIdAndAccessLinesNameIt() throws {
+        let log = CapturedLog()
+        let server = try TestServer(logger: Logger(label: "test") { _ in log.handler }) { $0.maxBodySize = 1 << 20 }
+        defer { server.stop() }
+        let archive = try Fixtures.bytes("goios_nsuuid.bin")
+
+        let kept = try TestHTTPClient.request(port: server.port, method: "POST", path: "/v1/decode?pretty=1",
+                                              headers: ["X-Request-Id": "trace-42"], body: archive)
+        XCTAssertEqual(kept.status, 200)
+        XCTAssertEqual(kept.header("X-Request-Id"), "trace-42")
+
+        let made = try server.post("/v1/decode", Array("{}".utf8))
+        let madeID = try XCTUnwrap(made.header("X-Request-Id"))
+        XCTAssertNotEqual(madeID, "trace-42")
+        XCTAssertNotNil(try server.get("/healthz").header("X-Request-Id"))
+
+        // Refused from the head, before libevent reads the request: the id still comes back.
+        let refused = try TestHTTPClient.request(port: server.port, method: "POST", path: "/v1/decode",
+                                                 headers: ["X-Request-Id": "big-1", "Content-Length": "99999999999"])
+        XCTAssertEqual(refused.status, 413)
+        XCTAssertEqual(refused.header("X-Request-Id"), "big-1")
+
+        var lines: [[String: String]] = []
+        for _ in 0..<100 where lines.count < 3 {
+            lines = log.lines(containing: "/v1/decode")
+            usleep(10_000)
+        }
+        let byID = Dictionary(lines.compactMap { line in line["request_id"].map { ($0, line) } }, uniquingKeysWith: { $1 })
+        let first = try XCTUnwrap(byID["trace-42"], "\(lines)")
+        XCTAssertEqual(first["query"], "pretty=1")
+        XCTAssertEqual(first["status"], "200")
+        XCTAssertNil(first["problem"])
+        XCTAssertTrue(first["client"]?.hasPrefix("127.0.0.1:") == true, "\(first)")
+        let failed = try XCTUnwrap(byID[madeID], "\(lines)")
+        XCTAssertEqual(failed["problem"], "malformed-plist")
+        XCTAssertEqual(byID["big-1"]?["problem"], "body-too-large")
+        XCTAssertEqual(byID["big-1"]?["method"], "POST")
+    }
+}

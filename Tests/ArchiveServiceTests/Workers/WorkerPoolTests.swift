@@ -1,0 +1,68 @@
+@testable import ArchiveServer
+import Logging
+import ArchiveCodec
+import Foundation
+import XCTest
+
+final class WorkerPoolTests: XCTestCase {
+    /// glibc's `pthread_getattr_np` (a GNU extension the Glibc module does not export): the attributes,
+    /// stack size included, of a running thread.
+    typealias GetAttr = @convention(c) (pthread_t, UnsafeMutablePointer<pthread_attr_t>) -> Int32
+    static let getattr: GetAttr = unsafeBitCast(dlsym(UnsafeMutableRawPointer(bitPattern: 0), "pthread_getattr_np")!, to: GetAttr.self)
+
+    func testThreadsGetTheConfiguredStackSize() throws {
+        for requested in [StackBudget.minimumStackSize, 1 << 20, 3 << 20 + 123] {
+            let pool = try WorkerPool(threadCount: 1, stackSize: requested, queueLimit: 1)
+            let measured = ConcurrentResults()
+            let done = DispatchSemaphore(value: 0)
+            XCTAssertTrue(pool.submit {
+                var attr = pthread_attr_t()
+                var size = 0
+                if WorkerPoolTests.getattr(pthread_self(), &attr) == 0 {
+                    pthread_attr_getstacksize(&attr, &size)
+                    pthread_attr_destroy(&attr)
+                }
+                measured.append(size)
+                done.signal()
+            })
+            XCTAssertEqual(done.wait(timeout: .now() + 10), .success)
+            pool.shutdown()
+            let size = try XCTUnwrap(measured.values.first)
+            // glibc may hand a thread a cached stack up to four times the size asked for; never a smaller one.
+            XCTAssertGreaterThanOrEqual(size, requested)
+            XCTAssertLessThanOrEqual(size, 4 * pool.stackSize + 4096)
+        }
+    }
+
+    func testBoundedQueueRejectsWhenFullAndRunsInFIFOOrder() throws {
+        let gate = Gate()
+        let pool = try WorkerPool(threadCount: 1, stackSize: 256 << 10, queueLimit: 3)
+        let order = ConcurrentResults()
+        XCTAssertTrue(pool.submit { gate.wait() })
+        XCTAssertTrue(gate.waitForArrivals(1))
+        for index in 0..<3 {
+            XCTAssertTrue(pool.submit { order.append(index) })
+        }
+        XCTAssertFalse(pool.submit { order.append(99) })
+        XCTAssertEqual(pool.snapshot, WorkerPool.Snapshot(threads: 1, busy: 1, queued: 3, queueLimit: 3))
+        XCTAssertFalse(pool.snapshot.hasCapacity)
+        gate.openGate()
+        pool.shutdown()
+        XCTAssertEqual(order.values, [0, 1, 2])
+        XCTAssertFalse(pool.submit {}, "a stopped pool must refuse work")
+    }
+
+    func testShutdownCanDiscardWaitingJobs() throws {
+        let gate = Gate()
+        let pool = try WorkerPool(threadCount: 1, stackSize: 256 << 10, queueLimit: 4)
+        let ran = ConcurrentResults()
+        XCTAssertTrue(pool.submit { gate.wait(); ran.append(0) })
+        XCTAssertTrue(gate.waitForArrivals(1))
+        XCTAssertTrue(pool.submit { ran.append(1) })
+        let stopper = Background { pool.shutdown(discardPending: true) }
+        usleep(50_000)
+        gate.openGate()
+        XCTAssertNotNil(stopper.wait())
+        XCTAssertEqual(ran.values, [0])
+    }
+}

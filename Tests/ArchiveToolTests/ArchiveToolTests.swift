@@ -1,0 +1,164 @@
+import ArchiveCodec
+import Foundation
+import TestSupport
+import XCTest
+
+/// The `archive-tool` executable: files in, stdout out, exit codes, and what is left in a
+/// redirected stdout when a streamed conversion is refused part way.
+final class ArchiveToolTests: XCTestCase {
+    private var scratch: URL!
+
+    override func setUpWithError() throws {
+        scratch = FileManager.default.temporaryDirectory.appendingPathComponent("archive-tool-tests-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+    }
+
+    override func tearDown() {
+        try? FileManager.default.removeItem(at: scratch)
+    }
+
+    private func tool() throws -> URL { try builtExecutable("archive-tool") }
+
+    /// Runs the tool with stdout going to `output` (opened for appending to what it holds)
+    /// and returns the exit status and stderr.
+    private func run(_ arguments: [String], stdout output: URL, stdin input: FileHandle? = nil) throws -> (status: Int32, stderr: String) {
+        if !FileManager.default.fileExists(atPath: output.path) {
+            FileManager.default.createFile(atPath: output.path, contents: nil)
+        }
+        let handle = try FileHandle(forWritingTo: output)
+        defer { try? handle.close() }
+        try handle.seekToEnd()
+        let process = Process()
+        process.executableURL = try tool()
+        process.arguments = arguments
+        process.standardOutput = handle
+        if let input { process.standardInput = input }
+        let errors = Pipe()
+        process.standardError = errors
+        try process.run()
+        let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        return (process.terminationStatus, text)
+    }
+
+    /// The first Apple fixture archive by name (not one of the `dtx` frames).
+    private func firstAppleArchive() throws -> URL {
+        let fixtures = Fixtures.directory.appendingPathComponent("apple")
+        let name = try XCTUnwrap(try FileManager.default.contentsOfDirectory(atPath: fixtures.path).sorted().first { $0.hasSuffix(".plist") && !$0.contains("dtx") })
+        return fixtures.appendingPathComponent(name)
+    }
+
+    /// A JSON array of `count` distinct strings (about 40 bytes each), then `tail`.
+    private func bigDocument(count: Int, tail: String) throws -> URL {
+        var text = "["
+        text.reserveCapacity(count * 44)
+        for index in 0..<count { text += "\"entry \(index) of a document streamed out\"," }
+        text += tail + "]"
+        let url = scratch.appendingPathComponent("big-\(count).json")
+        try Data(text.utf8).write(to: url)
+        return url
+    }
+
+    /// An archive large enough for both cores (validation in halves, two writers): the
+    /// tool's text is the codec's one-writer text.
+    func testDecodeOnTwoCoresWritesTheOneWriterText() throws {
+        let source = try bigDocument(count: 140_000, tail: "{\"$class\":\"Thing\",\"$id\":9,\"me\":{\"$ref\":9}}")
+        let archive = scratch.appendingPathComponent("big.bin")
+        XCTAssertEqual(try run(["encode", source.path], stdout: archive).status, 0)
+        let decoded = scratch.appendingPathComponent("big.out.json")
+        let result = try run(["decode", archive.path], stdout: decoded)
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let expected = try KeyedArchive(parsing: Array(Data(contentsOf: archive))).json(view: .readable, pretty: false)
+        XCTAssertEqual(Array(try Data(contentsOf: decoded)), expected)
+    }
+
+    /// A file of 4 MiB or more is read as two halves at once (one split at a page boundary,
+    /// the other half not a whole number of pages), also as stdin already read in part: the
+    /// tool must see the bytes from where it stands. (Under 8 MiB, encode's output is the
+    /// in-memory archive.)
+    func testLargeFileReadInHalvesIsReadWhole() throws {
+        let source = try bigDocument(count: 120_001, tail: "\"odd\"")
+        let size = try XCTUnwrap(FileManager.default.attributesOfItem(atPath: source.path)[.size] as? Int)
+        XCTAssertTrue((4 << 20 ..< 8 << 20).contains(size) && size % 4096 != 0, "\(size)")
+        let archive = scratch.appendingPathComponent("halves.bin")
+        let result = try run(["encode", source.path], stdout: archive)
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let expected = try JSONDocument(parsing: Array(Data(contentsOf: source))).archive(format: .binary)
+        XCTAssertEqual(Array(try Data(contentsOf: archive)), expected)
+        // Stdin that is a file already partly read: reading starts where it stands.
+        let prefixed = scratch.appendingPathComponent("prefixed.json")
+        try (Data(repeating: UInt8(ascii: "}"), count: 1_000) + Data(contentsOf: source)).write(to: prefixed)
+        let input = try FileHandle(forReadingFrom: prefixed)
+        defer { try? input.close() }
+        try input.seek(toOffset: 1_000)
+        let fromStdin = scratch.appendingPathComponent("halves-stdin.bin")
+        let piped = try run(["encode", "-"], stdout: fromStdin, stdin: input)
+        XCTAssertEqual(piped.status, 0, piped.stderr)
+        XCTAssertEqual(Array(try Data(contentsOf: fromStdin)), expected)
+    }
+
+    /// `decode FILE` and `encode FILE` skip the argument parser (`PlainInvocation`): output,
+    /// errors and exit codes must be those of the same commands through the parser (an
+    /// option or `--` sends them there).
+    func testPlainFormsMatchTheParsedForms() throws {
+        let archive = try firstAppleArchive().path
+        let broken = scratch.appendingPathComponent("broken.json")
+        try Data(#"{"a":[1,"#.utf8).write(to: broken)
+        let missing = scratch.appendingPathComponent("missing").path
+        let pairs: [([String], [String])] = [
+            (["decode", archive], ["decode", "--stack-mib", "512", archive]),
+            (["decode", missing], ["decode", "--", missing]),
+            (["decode", broken.path], ["decode", "--", broken.path]),
+            (["encode", broken.path], ["encode", "--", broken.path]),
+            (["encode", missing], ["encode", "--", missing]),
+        ]
+        for (index, (plain, parsed)) in pairs.enumerated() {
+            let plainOut = scratch.appendingPathComponent("plain-\(index)")
+            let parsedOut = scratch.appendingPathComponent("parsed-\(index)")
+            let plainRun = try run(plain, stdout: plainOut)
+            let parsedRun = try run(parsed, stdout: parsedOut)
+            XCTAssertEqual(plainRun.status, parsedRun.status, "\(plain)")
+            XCTAssertEqual(plainRun.stderr, parsedRun.stderr, "\(plain)")
+            XCTAssertEqual(try Data(contentsOf: plainOut), try Data(contentsOf: parsedOut), "\(plain)")
+        }
+        let json = scratch.appendingPathComponent("fixture.json")
+        XCTAssertEqual(try run(["decode", archive], stdout: json).status, 0)
+        let plainArchive = scratch.appendingPathComponent("plain.bin")
+        XCTAssertEqual(try run(["encode", json.path], stdout: plainArchive).status, 0)
+        let parsedArchive = scratch.appendingPathComponent("parsed.bin")
+        XCTAssertEqual(try run(["encode", "--", json.path], stdout: parsedArchive).status, 0)
+        XCTAssertEqual(try Data(contentsOf: plainArchive), try Data(contentsOf: parsedArchive))
+    }
+
+    func testDecodeThenEncodeRoundTripsAFixture() throws {
+        let fixture = try firstAppleArchive()
+        let json = scratch.appendingPathComponent("fixture.json")
+        let copy = scratch.appendingPathComponent("fixture.plist")
+        XCTAssertEqual(try run(["decode", fixture.path], stdout: json).status, 0)
+        XCTAssertEqual(try run(["encode", json.path], stdout: copy).status, 0)
+        let original = try KeyedArchive(parsing: Array(Data(contentsOf: fixture)))
+        XCTAssertNil(try KeyedArchive(parsing: Array(Data(contentsOf: copy))).difference(from: original), fixture.lastPathComponent)
+    }
+
+    /// Past 8 MiB the archive is written while it is built; it must be the same graph.
+    func testLargeDocumentIsStreamedOut() throws {
+        let input = try bigDocument(count: 220_000, tail: "\"last\"")
+        let output = scratch.appendingPathComponent("big.plist")
+        let (status, errors) = try run(["encode", input.path], stdout: output)
+        XCTAssertEqual(status, 0, errors)
+        let streamed = try KeyedArchive(parsing: Array(Data(contentsOf: output)))
+        let inMemory = try KeyedArchive(parsing: JSONDocument(parsing: Array(Data(contentsOf: input))).archive(format: .binary))
+        XCTAssertNil(streamed.difference(from: inMemory))
+    }
+
+    /// A refusal found after pieces went out leaves a redirected stdout as it was before.
+    func testRefusedStreamLeavesTheOutputFileAsItWas() throws {
+        let input = try bigDocument(count: 220_000, tail: "{\"$ref\":\"nowhere\"}")
+        let output = scratch.appendingPathComponent("kept.txt")
+        try Data("earlier content\n".utf8).write(to: output)
+        let (status, errors) = try run(["encode", input.path], stdout: output)
+        XCTAssertEqual(status, 2, errors)
+        XCTAssertTrue(errors.contains("$ref"), errors)
+        XCTAssertEqual(String(decoding: try Data(contentsOf: output), as: UTF8.self), "earlier content\n")
+    }
+}

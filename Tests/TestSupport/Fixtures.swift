@@ -1,0 +1,31 @@
+import Foundation
+
+/// The test fixtures under `Tests/Fixtures`, found from this file's path (they are read in place,
+/// not bundled): `apple/` holds real archives made by Apple's NSKeyedArchiver, `apple/not-archives/`
+/// protocol frames that carry archives but are not one, `corrupt/` archives broken on purpose.
+/// The one loader both test targets use.
+public enum Fixtures {
+    /// The repository's root (Tests/TestSupport/Fixtures.swift is two folders down).
+    public static let repository = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    public static let directory = repository.appendingPathComponent("Tests/Fixtures")
+
+    /// The bytes of `name` under `apple/` (e.g. `goios_nsuuid.bin`, `not-archives/goios_dtx_nsnull.bin`).
+    public static func bytes(_ name: String) throws -> [UInt8] {
+        Array(try Data(contentsOf: directory.appendingPathComponent("apple").appendingPathComponent(name)))
+    }
+
+    /// The bytes of `name` under `corrupt/`.
+    public static func corrupt(_ name: String) throws -> [UInt8] {
+        Array(try Data(contentsOf: directory.appendingPathComponent("corrupt").appendingPathComponent(name)))
+    }
+
+    /// The archives in `apple/` (binary and XML property lists), sorted by name. Never empty: a
+    /// test looping over none would pass without testing anything.
+    public static func names() -> [String] {
+        let all = (try? FileManager.default.contentsOfDirectory(atPath: directory.appendingPathComponent("apple").path)) ?? []
+        let names = all.filter { name in [".bin", ".xml", ".plist", ".archive"].contains { name.hasSuffix($0) } }.sorted()
+        precondition(names.count >= 40, "only \(names.count) fixtures in \(directory.path)/apple")
+        return names
+    }
+}
