@@ -12,7 +12,7 @@ import Darwin
 /// each shape of nesting (class instance, array, dictionary, set, ordered set, `$dict`
 /// pairs, `$plist`, inline plist containers): `scripts/measure_stack.sh` measures every shape
 /// (the most levels that convert on a 16 MiB stack with the check off; bytes per depth unit
-/// = (stack − reserve) / depth; table in BENCHMARKS.md), and the figures here are the largest
+/// = (stack − reserve) / depth; table in docs/benchmarks.md), and the figures here are the largest
 /// of all shapes, used with a 25 % margin. `StackBudgetTests` runs every shape at exactly the
 /// admitted depth on a stack just big enough, so a frame that grows past its budget crashes
 /// the tests rather than the service. Debug builds have much larger frames, hence their own

@@ -8,7 +8,7 @@ import Glibc
 /// Debian's kernels grant them to processes that ask (`madvise` mode). Tunables are read at
 /// process start only, so the tool re-executes itself once with the tunable set. That costs
 /// about 3 ms, which inputs below `threshold` do not win back (5 MB: even), so it is done for
-/// large input files only. BENCHMARKS.md has the measurements.
+/// large input files only. docs/benchmarks.md has the measurements.
 ///
 /// Nothing happens when `GLIBC_TUNABLES` is already set (set it to anything, even empty, to
 /// opt out), when huge pages are off or always on, or when re-executing fails.

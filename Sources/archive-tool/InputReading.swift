@@ -15,7 +15,7 @@ import Darwin
 /// kernel clearing pages the process touches for the first time, which each thread pays
 /// for the pages it fills: 50 MB took 28-46 ms on one thread and 19-22 ms on two on this
 /// project's VM, and in a slow phase clearing them took 160 ms of a 520 ms decode
-/// (BENCHMARKS.md, "Why reading got two threads").
+/// (docs/benchmarks.md, "Why reading got two threads").
 func readInput(_ path: String) throws -> [UInt8] {
     let descriptor = path == "-" ? 0 : open(path, O_RDONLY)
     guard descriptor >= 0 else {

@@ -167,7 +167,7 @@ struct BinaryPlistView {
     /// Stack: the recursive writers inline this everywhere, and their frames grow with it
     /// (at 2889b8a, 381 → 478 bytes per dictionary level against a byte loop, 492 with a
     /// switch per width; 492 again once object offsets were read in place at 9f7bbb0;
-    /// BENCHMARKS.md section 2). It saves a loop per reference on every pass; re-measure
+    /// docs/benchmarks.md section 2). It saves a loop per reference on every pass; re-measure
     /// the stack after changing it.
     @inline(__always)
     func readBigEndian(at offset: Int, size: Int) -> UInt64 {
