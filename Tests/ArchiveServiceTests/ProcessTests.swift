@@ -6,7 +6,11 @@ import XCTest
 
 /// The `archive-service` executable itself: flags, environment, start-up log, SIGTERM.
 final class ProcessTests: XCTestCase {
-    private func executable() throws -> URL { try builtExecutable("archive-service") }
+    private func executable() throws -> URL {
+        let built = builtExecutable("archive-service")
+        guard built.exists else { throw XCTSkip("archive-service is not built next to the tests (\(built.url.path)); run `swift build` first") }
+        return built.url
+    }
 
     /// A started process whose standard output is collected line by line.
     private final class Service: @unchecked Sendable {
