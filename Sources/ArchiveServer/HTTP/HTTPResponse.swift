@@ -44,28 +44,3 @@ struct HTTPResponse: Sendable {
         HTTPResponse(status: status, contentType: "application/json", body: Array(text.utf8))
     }
 }
-
-/// Minimal JSON text output for the documents the server writes itself (problems, probes).
-enum JSONText {
-    /// `value` as a JSON string literal, quotes included.
-    static func quoted(_ value: String) -> String {
-        var out = "\""
-        out.reserveCapacity(value.utf8.count + 2)
-        for scalar in value.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case _ where scalar.value < 0x20:
-                let hex = String(scalar.value, radix: 16)
-                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default:
-                out.unicodeScalars.append(scalar)
-            }
-        }
-        out += "\""
-        return out
-    }
-}

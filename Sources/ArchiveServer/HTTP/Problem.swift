@@ -27,11 +27,11 @@ struct Problem: Sendable, Error {
     var type: String { Self.typePrefix + slug }
 
     func response() -> HTTPResponse {
-        var text = "{\"type\":\(JSONText.quoted(type)),\"title\":\(JSONText.quoted(title)),\"status\":\(status),\"detail\":\(JSONText.quoted(detail))"
-        if let instance { text += ",\"instance\":\(JSONText.quoted(instance))" }
+        var text = "{\"type\":\(JSONString.quoted(type)),\"title\":\(JSONString.quoted(title)),\"status\":\(status),\"detail\":\(JSONString.quoted(detail))"
+        if let instance { text += ",\"instance\":\(JSONString.quoted(instance))" }
         if let offset { text += ",\"offset\":\(offset)" }
         if let uid { text += ",\"uid\":\(uid)" }
-        if let jsonPath { text += ",\"jsonPath\":\(JSONText.quoted(jsonPath))" }
+        if let jsonPath { text += ",\"jsonPath\":\(JSONString.quoted(jsonPath))" }
         if let depth { text += ",\"depth\":\(depth)" }
         if let found { text += ",\"found\":\(found)" }
         if let limit { text += ",\"limit\":\(limit)" }

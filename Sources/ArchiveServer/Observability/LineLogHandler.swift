@@ -1,3 +1,4 @@
+import ArchiveCodec
 import Logging
 #if canImport(Glibc)
 import Glibc
@@ -89,13 +90,13 @@ public struct LineLogHandler: LogHandler {
     private func jsonLine(_ event: LogEvent, _ metadata: Logger.Metadata, into line: inout String) {
         line += "{\"ts\":\""
         Self.appendTimestamp(to: &line)
-        line += "\",\"level\":\"\(event.level.rawValue)\",\"logger\":\(JSONText.quoted(label)),\"msg\":\(JSONText.quoted(event.message.description))"
+        line += "\",\"level\":\"\(event.level.rawValue)\",\"logger\":\(JSONString.quoted(label)),\"msg\":\(JSONString.quoted(event.message.description))"
         for key in metadata.keys.sorted() {
-            line += ",\(JSONText.quoted(key)):"
+            line += ",\(JSONString.quoted(key)):"
             Self.appendJSON(metadata[key]!, to: &line)
         }
         if let error = event.error {
-            line += ",\"error\":\(JSONText.quoted("\(error)"))"
+            line += ",\"error\":\(JSONString.quoted("\(error)"))"
         }
         line += "}"
     }
@@ -105,7 +106,7 @@ public struct LineLogHandler: LogHandler {
     static func appendJSON(_ value: Logger.MetadataValue, to line: inout String) {
         switch value {
         case let .string(text):
-            line += JSONText.quoted(text)
+            line += JSONString.quoted(text)
         case let .stringConvertible(convertible):
             switch convertible {
             case is any BinaryInteger:
@@ -113,7 +114,7 @@ public struct LineLogHandler: LogHandler {
             case let number as Double where number.isFinite:
                 line += convertible.description
             default:
-                line += JSONText.quoted(convertible.description)
+                line += JSONString.quoted(convertible.description)
             }
         case let .array(values):
             line += "["
@@ -126,7 +127,7 @@ public struct LineLogHandler: LogHandler {
             line += "{"
             for (index, key) in members.keys.sorted().enumerated() {
                 if index > 0 { line += "," }
-                line += JSONText.quoted(key) + ":"
+                line += JSONString.quoted(key) + ":"
                 appendJSON(members[key]!, to: &line)
             }
             line += "}"
@@ -141,7 +142,7 @@ public struct LineLogHandler: LogHandler {
         if simple {
             line += value
         } else {
-            line += JSONText.quoted(value)
+            line += JSONString.quoted(value)
         }
     }
 
