@@ -11,13 +11,13 @@ public enum Fixtures {
     public static let directory = repository.appendingPathComponent("Tests/Fixtures")
 
     /// The bytes of `name` under `apple/` (e.g. `goios_nsuuid.bin`, `not-archives/goios_dtx_nsnull.bin`).
-    public static func bytes(_ name: String) throws -> [UInt8] {
-        Array(try Data(contentsOf: directory.appendingPathComponent("apple").appendingPathComponent(name)))
-    }
+    public static func bytes(_ name: String) throws -> [UInt8] { try read("apple/" + name) }
 
     /// The bytes of `name` under `corrupt/`.
-    public static func corrupt(_ name: String) throws -> [UInt8] {
-        Array(try Data(contentsOf: directory.appendingPathComponent("corrupt").appendingPathComponent(name)))
+    public static func corrupt(_ name: String) throws -> [UInt8] { try read("corrupt/" + name) }
+
+    private static func read(_ path: String) throws -> [UInt8] {
+        Array(try Data(contentsOf: directory.appendingPathComponent(path)))
     }
 
     /// The archives in `apple/` (binary and XML property lists), sorted by name. Never empty: a

@@ -30,7 +30,7 @@ enum BodyInflation {
     static func inflate(_ compressed: [UInt8], coding: ContentCoding, limit: Int,
                         reserve: (Int) -> Bool) throws(Failure) -> [UInt8] {
         precondition(coding != .identity, "an identity body is not inflated")
-        let raw = coding == .deflate && !hasZlibHeader(compressed)
+        let raw = coding == .deflate && !ContentCoding.hasZlibHeader(compressed)
         guard let zlib = ZlibStream(.inflate, windowBits: coding.windowBits(raw: raw)) else { throw .outOfMemory }
         let stream = zlib.pointer
 
@@ -95,13 +95,6 @@ enum BodyInflation {
         }
         if let failure { throw failure }
         return output
-    }
-
-    /// A zlib header (RFC 1950 §2.2): compression method 8 and a check that makes the first two
-    /// bytes a multiple of 31.
-    static func hasZlibHeader(_ bytes: [UInt8]) -> Bool {
-        guard bytes.count >= 2 else { return false }
-        return bytes[0] & 0x0F == 8 && bytes[0] >> 4 <= 7 && (UInt16(bytes[0]) << 8 | UInt16(bytes[1])) % 31 == 0
     }
 
     /// The first storage for the inflated body: a gzip stream's trailer states its size (ISIZE,

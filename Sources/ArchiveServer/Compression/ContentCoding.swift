@@ -67,6 +67,22 @@ enum ContentCoding: String, Sendable, CaseIterable {
         return best
     }
 
+    /// The coding `bytes` look to be in, whatever the request said: gzip's magic (1F 8B), or a
+    /// zlib header with the 32 KiB window every zlib writer uses (78 xx), which `deflate` names;
+    /// nil for anything else. Smaller windows are left out: text starting `Hj` or `hb` has a
+    /// valid header of one, and a guess is only worth making where it is rarely wrong.
+    static func sniff(_ bytes: [UInt8]) -> ContentCoding? {
+        if bytes.count >= 2, bytes[0] == 0x1F, bytes[1] == 0x8B { return .gzip }
+        return bytes.first == 0x78 && hasZlibHeader(bytes) ? .deflate : nil
+    }
+
+    /// A zlib header (RFC 1950 §2.2): compression method 8, a window of at most 32 KiB, and a
+    /// check that makes the first two bytes a multiple of 31.
+    static func hasZlibHeader(_ bytes: [UInt8]) -> Bool {
+        guard bytes.count >= 2 else { return false }
+        return bytes[0] & 0x0F == 8 && bytes[0] >> 4 <= 7 && (UInt16(bytes[0]) << 8 | UInt16(bytes[1])) % 31 == 0
+    }
+
     /// zlib's `windowBits` for this coding: gzip's wrapper, or zlib's (RFC 1950), which is what
     /// HTTP's `deflate` names. `raw`: a bare deflate stream (RFC 1951), which some clients send
     /// as `deflate` although the name means the zlib wrapper.

@@ -37,8 +37,7 @@ enum Conversion {
         if headers.bodyCoding != .identity {
             do throws(BodyInflation.Failure) {
                 bytes = try BodyInflation.inflate(bytes, coding: headers.bodyCoding, limit: limits.bodyBytes) { total in
-                    guard let reservation, total > reservation.bytes else { return true }
-                    return reservation.grow(by: total - reservation.bytes)
+                    reservation?.grow(to: total) ?? true
                 }
                 // The compressed body is gone: the inflated one is what is held now.
                 reservation?.shrink(to: bytes.count)
@@ -125,7 +124,7 @@ enum Conversion {
     /// Grows `reservation` to `needed` bytes when it holds fewer; the refusal to answer when the
     /// budget cannot grant them (nil: reserved, or no budget).
     private static func reserve(_ needed: Int, in reservation: Reservation?, path: String) -> HTTPResponse? {
-        guard let reservation, needed > reservation.bytes, !reservation.grow(by: needed - reservation.bytes) else { return nil }
+        guard let reservation, !reservation.grow(to: needed) else { return nil }
         return Problem.memoryBudget(needed: needed, capacity: reservation.capacity, path: path).response()
     }
 

@@ -27,7 +27,7 @@ enum CommonMistake: Equatable, Sendable {
     static func find(route: Route, contentType: String?, body: [UInt8]) -> CommonMistake? {
         let media = contentType.map(Self.essence) ?? ""
         if media == "multipart/form-data" || Self.looksLikeMultipart(body) { return .multipartForm }
-        if let coding = Self.compression(of: body) { return .compressed(coding: coding) }
+        if let coding = ContentCoding.sniff(body) { return .compressed(coding: coding.rawValue) }
         let start = Self.firstNonSpace(body)
         switch route {
         case .decode:
@@ -84,14 +84,6 @@ enum CommonMistake: Equatable, Sendable {
         guard body.starts(with: "--".utf8) else { return false }
         let head = String(decoding: body.prefix(512), as: UTF8.self).lowercased()
         return head.contains("\r\ncontent-disposition: form-data")
-    }
-
-    /// gzip's magic, or a zlib header (CMF 0x78 with a valid check) as `deflate` names it.
-    private static func compression(of body: [UInt8]) -> String? {
-        guard body.count >= 2 else { return nil }
-        if body[0] == 0x1F, body[1] == 0x8B { return "gzip" }
-        if body[0] == 0x78, (UInt16(body[0]) << 8 | UInt16(body[1])) % 31 == 0 { return "deflate" }
-        return nil
     }
 
     private static func firstNonSpace(_ body: [UInt8]) -> Int? {

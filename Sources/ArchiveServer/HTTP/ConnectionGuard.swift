@@ -344,7 +344,7 @@ final class ConnectionGuard {
         let route = Route(path: head.path)
         let needed = ConversionCost.admission(route: route, bodyBytes: chunkedBytes)
         if admission == nil { admission = context.budget.reserve(0) }
-        guard let admission, admission.grow(by: needed - admission.bytes) else {
+        guard let admission, admission.grow(to: needed) else {
             return Problem.memoryBudget(needed: needed, capacity: context.budget.capacity, path: head.path)
         }
         return nil

@@ -24,6 +24,10 @@ struct Problem: Sendable, Error {
 
     static let typePrefix = "urn:archive-service:problem:"
 
+    /// Sent with every 503: the condition (a full queue, budget or connection table, a drain)
+    /// passes within moments.
+    static let retryShortly: [HTTPResponse.Header] = [.init(name: "Retry-After", value: "1")]
+
     var type: String { Self.typePrefix + slug }
 
     func response() -> HTTPResponse {
@@ -125,13 +129,13 @@ extension Problem {
         return Problem(slug: "memory-budget-full", title: "Service Unavailable", status: 503,
                        detail: "The requests in progress hold the server's memory budget; this one needs about \(needed) bytes. Retry shortly.",
                        instance: path, found: needed, limit: capacity,
-                       headers: [.init(name: "Retry-After", value: "1")], rejection: .memoryBudget)
+                       headers: retryShortly, rejection: .memoryBudget)
     }
 
     static func connectionLimit(limit: Int) -> Problem {
         Problem(slug: "connection-limit", title: "Service Unavailable", status: 503,
                 detail: "The server holds its limit of \(limit) connections, all busy; retry shortly.", limit: limit,
-                headers: [.init(name: "Retry-After", value: "1")], rejection: .connectionLimit)
+                headers: retryShortly, rejection: .connectionLimit)
     }
 
     static func emptyBody(path: String) -> Problem {
@@ -201,18 +205,18 @@ extension Problem {
     static func overloaded(path: String) -> Problem {
         Problem(slug: "overloaded", title: "Service Unavailable", status: 503,
                 detail: "All workers are busy and the queue is full; retry shortly.", instance: path,
-                headers: [.init(name: "Retry-After", value: "1")], rejection: .queueFull)
+                headers: retryShortly, rejection: .queueFull)
     }
 
     static func draining(path: String) -> Problem {
         Problem(slug: "shutting-down", title: "Service Unavailable", status: 503,
                 detail: "The server is shutting down and takes no new work.", instance: path,
-                headers: [.init(name: "Retry-After", value: "1")], rejection: .draining)
+                headers: retryShortly, rejection: .draining)
     }
 
     static func notReady(reason: String) -> Problem {
         Problem(slug: "not-ready", title: "Service Unavailable", status: 503, detail: reason, instance: "/readyz",
-                headers: [.init(name: "Retry-After", value: "1")])
+                headers: retryShortly)
     }
 
     /// Maps a codec failure: unreadable input is 400; input that parses but is not a valid archive or

@@ -35,9 +35,13 @@ extension EventLoop {
             send(readiness(), to: pending)
         case .metrics:
             let text = Array(context.renderMetrics().utf8)
-            send(Self.coded(text, contentType: "text/plain; version=0.0.4; charset=utf-8", for: request), to: pending)
+            let coding = Self.replyCoding(for: request)
+            send(Self.coded(text, compressed: ReplyCompressor.compress(text, in: coding), in: coding,
+                            contentType: "text/plain; version=0.0.4; charset=utf-8"), to: pending)
         case .openapi:
-            send(APIDescription.reply(coding: Self.replyCoding(for: request)), to: pending)
+            let coding = Self.replyCoding(for: request)
+            send(Self.coded(APIDescription.plain, compressed: APIDescription.compressed(in: coding), in: coding,
+                            contentType: "application/yaml"), to: pending)
         case .decode, .encode:
             startConversion(route: route, request: request, uri: uri, pending: pending)
         }
@@ -122,43 +126,35 @@ extension EventLoop {
     }
 
     /// The coding `request` accepts for its reply (`Accept-Encoding`).
-    static func replyCoding(for request: OpaquePointer) -> ContentCoding {
+    private static func replyCoding(for request: OpaquePointer) -> ContentCoding {
         ContentCoding.forReply(acceptEncoding: evhttp_find_header(evhttp_request_get_input_headers(request), "Accept-Encoding")
             .map { String(cString: $0) })
     }
 
-    /// A reply made on the loop, compressed when the client accepts a coding and the body is
-    /// worth it. Only for the loop's own small bodies (the metrics), which take well under a
-    /// millisecond to compress; conversions compress on their worker.
-    private static func coded(_ body: [UInt8], contentType: String, for request: OpaquePointer) -> HTTPResponse {
-        let coding = replyCoding(for: request)
-        var response = HTTPResponse(status: 200, contentType: contentType, body: body)
-        if let compressed = ReplyCompressor.compress(body, in: coding) {
-            response.body = compressed
-            response.setCoding(coding)
-        } else {
-            response.setCoding(.identity)
-        }
+    /// A 200 made on the loop: `compressed` (the body in `coding`) when there is one, else the
+    /// plain body. Only the loop's own small bodies: the metrics, compressed per scrape in well
+    /// under a millisecond, and the API description, compressed once. Conversions compress on
+    /// their worker.
+    private static func coded(_ plain: [UInt8], compressed: [UInt8]?, in coding: ContentCoding,
+                              contentType: String) -> HTTPResponse {
+        var response = HTTPResponse(status: 200, contentType: contentType, body: compressed ?? plain)
+        response.setCoding(compressed == nil ? .identity : coding)
         return response
     }
 
     /// The API description served at `/openapi.yaml`, with its compressed forms made once, on
-    /// first use, so the loop never compresses it again.
+    /// first use.
     private enum APIDescription {
-        static let contentType = "application/yaml"
         static let plain = PackageResources.openapi_yaml
         static let gzip = ReplyCompressor.compress(plain, in: .gzip)
         static let deflate = ReplyCompressor.compress(plain, in: .deflate)
 
-        static func reply(coding: ContentCoding) -> HTTPResponse {
-            let compressed = switch coding {
+        static func compressed(in coding: ContentCoding) -> [UInt8]? {
+            switch coding {
             case .gzip: gzip
             case .deflate: deflate
-            case .identity: nil as [UInt8]?
+            case .identity: nil
             }
-            var response = HTTPResponse(status: 200, contentType: contentType, body: compressed ?? plain)
-            response.setCoding(compressed == nil ? .identity : coding)
-            return response
         }
     }
 

@@ -90,6 +90,12 @@ final class Reservation: @unchecked Sendable {
         return bytes == before + delta
     }
 
+    /// Grows to hold at least `total` bytes if they fit; false (and nothing added) if they do
+    /// not. A reservation already that large is left as it is.
+    func grow(to total: Int) -> Bool {
+        grow(by: total - bytes)
+    }
+
     /// Adds up to `delta` bytes, as many as are free; returns how many were added.
     func grow(upTo delta: Int) -> Int {
         guard delta > 0 else { return 0 }

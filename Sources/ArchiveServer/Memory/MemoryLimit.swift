@@ -11,7 +11,7 @@ public enum MemoryLimit {
     /// `memory.limit_in_bytes`), or nil when there is none.
     public static func containerLimit() -> Int? {
         for path in ["/sys/fs/cgroup/memory.max", "/sys/fs/cgroup/memory/memory.limit_in_bytes"] {
-            guard let text = readSmallFile(path)?.trimmingWhitespace() else { continue }
+            guard let text = KernelFile.text(path)?.trimmingWhitespace() else { continue }
             // "max" (v2) or a huge number (v1's "unlimited") mean no limit.
             guard let value = Int(text), value > 0, value < 1 << 60 else { return nil }
             return value
@@ -32,16 +32,6 @@ public enum MemoryLimit {
     public static func defaultBudget() -> Int {
         let limit = containerLimit().map { min($0, physicalMemory) } ?? physicalMemory / 2
         return max(16 << 20, limit / 4 * 3)
-    }
-
-    private static func readSmallFile(_ path: String) -> String? {
-        let fd = open(path, O_RDONLY)
-        guard fd >= 0 else { return nil }
-        defer { close(fd) }
-        var buffer = [UInt8](repeating: 0, count: 64)
-        let count = read(fd, &buffer, buffer.count)
-        guard count > 0 else { return nil }
-        return String(decoding: buffer[0..<count], as: UTF8.self)
     }
 }
 

@@ -28,7 +28,7 @@ struct ProcessStatistics: Sendable {
         var limit = rlimit()
         // RLIM_INFINITY is all ones, which Swift cannot import from its C definition.
         let maximum = getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0 && limit.rlim_cur < rlim_t(Int.max) ? Int(limit.rlim_cur) : nil
-        let pages = readFile("/proc/self/statm").map { $0.split(separator: " ").compactMap { Int($0) } }
+        let pages = KernelFile.text("/proc/self/statm").map { $0.split(separator: " ").compactMap { Int($0) } }
         let pageSize = sysconf(Int32(_SC_PAGESIZE))
         return ProcessStatistics(
             cpuSeconds: cpu,
@@ -42,11 +42,11 @@ struct ProcessStatistics: Sendable {
     /// When the process started, from its start in clock ticks after boot (`/proc/self/stat`,
     /// field 22) and the boot time (`btime` in `/proc/stat`). Read once: it does not change.
     static func processStartTime() -> Double? {
-        guard let stat = readFile("/proc/self/stat"), let close = stat.lastIndex(of: ")") else { return nil }
+        guard let stat = KernelFile.text("/proc/self/stat"), let close = stat.lastIndex(of: ")") else { return nil }
         // The fields after the command name (which may hold spaces and parentheses) start at field 3.
         let fields = stat[stat.index(after: close)...].split(separator: " ")
         guard fields.count > 19, let ticks = Double(fields[19]),
-              let boot = readFile("/proc/stat")?.split(separator: "\n").first(where: { $0.hasPrefix("btime ") })
+              let boot = KernelFile.text("/proc/stat")?.split(separator: "\n").first(where: { $0.hasPrefix("btime ") })
                 .flatMap({ Double($0.dropFirst(6)) }) else { return nil }
         let ticksPerSecond = Double(sysconf(Int32(_SC_CLK_TCK)))
         return ticksPerSecond > 0 ? boot + ticks / ticksPerSecond : nil
@@ -62,21 +62,5 @@ struct ProcessStatistics: Sendable {
             if !isDot { count += 1 }
         }
         return count - 1
-    }
-
-    /// A small file of `/proc`, whole (their sizes are not known in advance, so no `stat`).
-    private static func readFile(_ path: String) -> String? {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return nil }
-        defer { close(fd) }
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 4096)
-        while true {
-            let count = read(fd, &chunk, chunk.count)
-            if count < 0, errno == EINTR { continue }
-            guard count > 0 else { break }
-            bytes += chunk[0..<count]
-        }
-        return bytes.isEmpty ? nil : String(decoding: bytes, as: UTF8.self)
     }
 }
