@@ -17,6 +17,9 @@ let package = Package(
         // Pure codec: property lists, JSON, the keyed-archive mapping and the depth probe.
         // No threads, no sockets, no Foundation.
         .target(name: "ArchiveCodec"),
+        // The pthread primitives the server, its worker pool and archive-tool share: a mutex, a
+        // condition variable, and a joinable thread with a stack of an exact size.
+        .target(name: "PThreads"),
         .systemLibrary(
             name: "CLibevent",
             pkgConfig: "libevent_pthreads",
@@ -33,7 +36,7 @@ let package = Package(
         .target(
             name: "ArchiveServer",
             dependencies: [
-                "ArchiveCodec", "CLibevent", "CZlib",
+                "ArchiveCodec", "CLibevent", "CZlib", "PThreads",
                 .product(name: "Logging", package: "swift-log"),
             ],
             // The API description served at GET /openapi.yaml, compiled into the binary so the
@@ -51,7 +54,7 @@ let package = Package(
         .executableTarget(
             name: "archive-tool",
             dependencies: [
-                "ArchiveCodec",
+                "ArchiveCodec", "PThreads",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -66,6 +69,7 @@ let package = Package(
         // What the test targets share: the fixtures loader (Tests/Fixtures, read in place) and the built executables.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "ArchiveCodecTests", dependencies: ["ArchiveCodec", "TestSupport"]),
+        .testTarget(name: "PThreadsTests", dependencies: ["PThreads", "TestSupport"]),
         .testTarget(name: "ArchiveServiceTests", dependencies: ["ArchiveServer", "ArchiveCodec", "TestSupport"]),
         // archive-tool as a process: files in, stdout out, exit codes.
         .testTarget(name: "ArchiveToolTests", dependencies: ["ArchiveCodec", "TestSupport"]),

@@ -171,12 +171,6 @@ public struct KeyedArchive: Sendable {
         }
     }
 
-    /// Deepest archive worth indenting: each line is indented by its level, so indented
-    /// output grows with the square of the depth (a 400 KB chain 18,000 levels deep would
-    /// indent to over a gigabyte); up to this depth it stays within a few megabytes. The
-    /// service and `archive-tool` refuse `pretty` beyond it.
-    public static let maximumPrettyDepth = 1_000
-
     /// The most JSON a conversion may produce from `inputSize` bytes. The readable view
     /// writes a shared string (and the raw view a shared plist value) at every reference, so
     /// a small archive can stand for an enormous document (100 KB of references to one long

@@ -1,6 +1,7 @@
 import ArchiveCodec
 import CLibevent
 import Logging
+import PThreads
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -32,7 +33,7 @@ public final class ArchiveHTTPServer: @unchecked Sendable {
     private var drainPosted = false                 // guarded by stateMutex
     private var context: ServerContext?
     private var loops: [EventLoop] = []
-    private var loopThreads: [pthread_t] = []
+    private var loopThreads: [PThread] = []
     private var boundPort = 0
 
     public init(configuration: ServerConfiguration, logger: Logger, hooks: ServerHooks = ServerHooks()) throws {
@@ -46,10 +47,7 @@ public final class ArchiveHTTPServer: @unchecked Sendable {
     deinit {
         guard state == .started else { return }
         for loop in loops.dropFirst() { loop.post(.exitNow) }
-        for thread in loopThreads {
-            let rc = pthread_join(thread, nil)
-            precondition(rc == 0, "pthread_join failed with \(rc)")
-        }
+        for thread in loopThreads { thread.join() }
         context?.pool.shutdown(discardPending: true)
         for loop in loops { loop.teardown() }
     }
@@ -115,10 +113,7 @@ public final class ArchiveHTTPServer: @unchecked Sendable {
         ])
         if shouldDrain { postDrain(force: false) }
         loops[0].run()
-        for thread in loopThreads {
-            let rc = pthread_join(thread, nil)
-            precondition(rc == 0, "pthread_join failed with \(rc)")
-        }
+        for thread in loopThreads { thread.join() }
         // Clients of requests abandoned by a drain timeout are told now, not after their job ends.
         for loop in loops { loop.closeConnections() }
         // Jobs still running finish and post to mailboxes that still exist; jobs never started are dropped.
@@ -162,26 +157,19 @@ public final class ArchiveHTTPServer: @unchecked Sendable {
         for loop in loops { loop.post(.drain(deadline: deadline)) }
     }
 
-    private static func spawn(_ loop: EventLoop) throws(ServerError) -> pthread_t {
-        var thread = pthread_t()
-        let context = Unmanaged.passRetained(loop).toOpaque()
-        let rc = pthread_create(&thread, nil, { raw in
-            Unmanaged<EventLoop>.fromOpaque(raw!).takeRetainedValue().run()
-            return nil
-        }, context)
-        guard rc == 0 else {
-            Unmanaged<EventLoop>.fromOpaque(context).release()
-            throw ServerError("pthread_create for event loop \(loop.index) failed: \(String(cString: strerror(rc)))")
+    private static func spawn(_ loop: EventLoop) throws(ServerError) -> PThread {
+        do {
+            return try PThread.start { loop.run() }
+        } catch {
+            throw ServerError("event loop \(loop.index): \(error)")
         }
-        return thread
     }
 
     /// Start-up failed after some loop threads were spawned: stop them and wait for them.
     private func stopSpawnedLoops(_ loops: [EventLoop]) {
         for (offset, thread) in loopThreads.enumerated() {
             loops[offset + 1].post(.exitNow)
-            let rc = pthread_join(thread, nil)
-            precondition(rc == 0, "pthread_join failed with \(rc)")
+            thread.join()
         }
     }
 }

@@ -1,6 +1,7 @@
 import CLibevent
 import CZlib
 import Logging
+import PThreads
 
 /// Test and embedding hooks. Production leaves them empty.
 public struct ServerHooks: Sendable {
@@ -36,7 +37,7 @@ final class ServerContext: Sendable {
 
     init(configuration: ServerConfiguration, pool: WorkerPool, logger: Logger, hooks: ServerHooks) {
         self.configuration = configuration
-        self.limits = ConversionLimits(decodeDepth: configuration.depthLimit, bodyBytes: configuration.maxBodySize)
+        self.limits = ConversionLimits(decode: configuration.decodePolicy, bodyBytes: configuration.maxBodySize)
         self.pool = pool
         self.metrics = Metrics()
         self.logger = logger

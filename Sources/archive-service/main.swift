@@ -1,16 +1,12 @@
 import ArchiveServer
 import ArgumentParser
 import Logging
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
-/// Every option may also come from an environment variable (for containers); a flag wins over its
-/// variable, and a variable over the default.
+/// `archive-service`: the flags and their help. Every option may also come from an environment
+/// variable (for containers); a flag wins over its variable, and a variable over the default
+/// (`ServiceSettings`, which reads them).
 @main
-struct ArchiveServiceCommand: ParsableCommand {
+struct ArchiveServiceCommand: ParsableCommand, ServiceArguments {
     static let configuration = CommandConfiguration(
         commandName: "archive-service",
         abstract: "HTTP service converting NSKeyedArchiver archives to JSON and back.",
@@ -67,45 +63,19 @@ struct ArchiveServiceCommand: ParsableCommand {
     var logFormat: String?
 
     func run() throws {
-        let environment = ProcessInfoEnvironment()
-        var config = ServerConfiguration()
-        config.handleSignals = true
-        if let value = host ?? environment["HOST"] { config.host = value }
-        config.port = try integer(port, "PORT", default: config.port)
-        config.workers = try integer(workers, "WORKERS", default: config.workers)
-        config.eventLoops = try integer(eventLoops, "EVENT_LOOPS", default: config.eventLoops)
-        config.queueLimit = try integer(queueLimit, "QUEUE_LIMIT", default: config.queueLimit)
-        config.timeout = try integer(timeout, "TIMEOUT", default: config.timeout)
-        config.headerTimeout = try integer(headerTimeout, "HEADER_TIMEOUT", default: config.headerTimeout)
-        if memoryBudget != nil || environment["MEMORY_BUDGET"] != nil {
-            config.memoryBudget = try byteSize(memoryBudget, "MEMORY_BUDGET", option: "--memory-budget", default: 0)
-        }
-        if maxConnections != nil || environment["MAX_CONNECTIONS"] != nil {
-            config.maxConnections = try integer(maxConnections, "MAX_CONNECTIONS", default: 0)
-        }
-        config.drainTimeout = try integer(drainTimeout, "DRAIN_TIMEOUT", default: config.drainTimeout)
-        config.stackSize = try byteSize(stackSize, "STACK_SIZE", option: "--stack-size", default: config.stackSize)
-        config.maxBodySize = try byteSize(maxBodySize, "MAX_BODY_SIZE", option: "--max-body-size", default: config.maxBodySize)
-
-        let levelText = (logLevel ?? environment["LOG_LEVEL"] ?? "info").lowercased()
-        guard let level = Logger.Level(rawValue: levelText) else {
-            throw ValidationError("log level must be one of trace, debug, info, notice, warning, error, critical; got \(levelText)")
-        }
-        let formatText = (logFormat ?? environment["LOG_FORMAT"] ?? "logfmt").lowercased()
-        guard let format = LineLogHandler.LogFormat(rawValue: formatText) else {
-            throw ValidationError("log format must be logfmt or json; got \(formatText)")
-        }
+        var settings: ServiceSettings
         do {
-            try config.validate()
+            settings = try ServiceSettings(arguments: self)
         } catch {
             throw ValidationError(error.message)
         }
-
-        raiseDescriptorLimit()
-        LoggingSystem.bootstrap { label in LineLogHandler(label: label, level: level, format: format) }
+        settings.configuration.handleSignals = true
+        ConnectionLimit.raiseDescriptorLimit()
+        LoggingSystem.bootstrap { [settings] label in LineLogHandler(label: label, level: settings.logLevel, format: settings.logFormat) }
         var logger = Logger(label: "archive-service")
-        logger.logLevel = level
+        logger.logLevel = settings.logLevel
 
+        let config = settings.configuration
         let server = try ArchiveHTTPServer(configuration: config, logger: logger)
         do {
             try server.start()
@@ -116,50 +86,5 @@ struct ArchiveServiceCommand: ParsableCommand {
         logger.info("depth limit \(server.depthLimit) levels for a \(config.stackSize)-byte worker stack (decode; encode takes any depth)")
         logger.info("memory budget \(config.effectiveMemoryBudget) bytes, at most \(config.effectiveMaxConnections) connections")
         server.run()
-    }
-
-    /// Connections are bounded by `--max-connections`, not by the soft descriptor limit, which
-    /// containers often leave at 1,024: raise it to the hard limit.
-    private func raiseDescriptorLimit() {
-        var limit = rlimit()
-        guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0, limit.rlim_cur < limit.rlim_max else { return }
-        limit.rlim_cur = limit.rlim_max
-        _ = setrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
-    }
-
-    private func integer(_ flag: Int?, _ variable: String, default value: Int) throws -> Int {
-        if let flag { return flag }
-        guard let text = ProcessInfoEnvironment()[variable] else { return value }
-        guard let parsed = Int(text.trimmingCharacters(in: " \t")) else {
-            throw ValidationError("\(variable) must be an integer, got \"\(text)\"")
-        }
-        return parsed
-    }
-
-    private func byteSize(_ flag: String?, _ variable: String, option: String, default value: Int) throws -> Int {
-        let source = flag.map { (option, $0) } ?? ProcessInfoEnvironment()[variable].map { (variable, $0) }
-        guard let (name, text) = source else { return value }
-        guard let parsed = ServerConfiguration.parseByteSize(text) else {
-            throw ValidationError("\(name) must be a byte count such as 524288, 512K or 64M, got \"\(text)\"")
-        }
-        return parsed
-    }
-}
-
-/// The process environment without Foundation.
-struct ProcessInfoEnvironment {
-    subscript(name: String) -> String? {
-        guard let value = getenv(name) else { return nil }
-        let text = String(cString: value)
-        return text.isEmpty ? nil : text
-    }
-}
-
-extension String {
-    fileprivate func trimmingCharacters(in set: String) -> String {
-        var slice = Substring(self)
-        while let first = slice.first, set.contains(first) { slice = slice.dropFirst() }
-        while let last = slice.last, set.contains(last) { slice = slice.dropLast() }
-        return String(slice)
     }
 }

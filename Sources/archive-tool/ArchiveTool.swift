@@ -71,8 +71,6 @@ struct Decode: ParsableCommand {
     @Flag(name: .customLong("exact-integers"), help: "Write integers beyond ±(2^53 − 1) as {\"$integer\": \"…\"}, which JSON readers that keep numbers as doubles cannot round.")
     var exactIntegers = false
 
-    static let maxPrettyDepth = KeyedArchive.maximumPrettyDepth
-
     @OptionGroup var stack: StackOptions
 
     func validate() throws {
@@ -96,21 +94,25 @@ struct Decode: ParsableCommand {
             return Result { () throws(CodecError) in
                 let cores = coreParallelism(stackSize: stackSize)
                 let archive = try KeyedArchive(parsing: input, parallelism: cores)
-                let limit = StackBudget.maxDepth(stackSize: stackSize)
                 let plan = try archive.plan(view: view, pretty: pretty, maxDepth: maxDepth, exactIntegers: exactIntegers, parallelism: cores)
-                let depth = plan.depth
-                // Indentation grows with the square of the depth (each line is indented by its
-                // level), so indented output is capped as the service caps `?pretty=1`.
-                guard !pretty || depth <= Decode.maxPrettyDepth else {
-                    throw CodecError(.limitExceeded, "the archive nests \(depth) levels deep; indented output is limited to \(Decode.maxPrettyDepth) levels (its size grows with the square of the depth): leave out --pretty", found: depth, limit: Decode.maxPrettyDepth)
-                }
-                guard depth <= limit || skipDepthCheck else {
-                    throw CodecError(.limitExceeded, "the archive's JSON nests \(depth) levels deep; a \(stackSize >> 20) MiB stack converts up to \(limit): raise --stack-mib, or pass --max-depth \(min(limit, 64)) to move the deepest objects into a top-level $table", found: depth, limit: limit)
+                let policy = skipDepthCheck ? DecodePolicy(depthLimit: .max) : DecodePolicy(stackSize: stackSize)
+                if let refusal = policy.refusal(depth: plan.depth, pretty: pretty) {
+                    throw refused(refusal, stackSize: stackSize)
                 }
                 try archive.writeJSON(view: view, pretty: pretty, plan: plan, parallelism: cores) { pipe.push(Array($0)) }
             }
         }
         try output.conclude(result)
+    }
+
+    /// A decode the policy refuses (`DecodePolicy`), its fix in this tool's flags (exit 3).
+    static func refused(_ refusal: DecodePolicy.Refusal, stackSize: Int) -> CodecError {
+        switch refusal {
+        case let .tooDeep(depth, limit):
+            CodecError(.limitExceeded, "the archive's JSON nests \(depth) levels deep; a \(stackSize >> 20) MiB stack converts up to \(limit): raise --stack-mib, or pass --max-depth \(refusal.suggestedMaxDepth) to move the deepest objects into a top-level $table", found: depth, limit: limit)
+        case let .tooDeepToIndent(depth, limit):
+            CodecError(.limitExceeded, "the archive nests \(depth) levels deep; indented output is limited to \(limit) levels (its size grows with the square of the depth): leave out --pretty", found: depth, limit: limit)
+        }
     }
 }
 
@@ -157,7 +159,7 @@ struct Encode: ParsableCommand {
             defer { pipe.close() }
             try document.writeArchive { pipe.push(Array($0)) }
         }
-        join(writer)
+        writer.join()
         try output.conclude(result)
     }
 }

@@ -1,15 +1,12 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import PThreads
 
 /// Pieces of output passed from the converting thread to the thread that writes them out.
 /// Holds at most `capacity` pieces: a slow reader of stdout stalls the conversion instead of
-/// letting memory grow. Every pthread call's result is checked.
+/// letting memory grow.
 final class ChunkPipe: @unchecked Sendable {
-    private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
-    private let changed = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
+    private let mutex = PThreadMutex()
+    private let changed = PThreadCondition()
+    // Guarded by `mutex`.
     private var chunks: [[UInt8]] = []
     private var closed = false
     private let capacity: Int
@@ -17,45 +14,22 @@ final class ChunkPipe: @unchecked Sendable {
     init(capacity: Int) {
         precondition(capacity >= 1)
         self.capacity = capacity
-        precondition(pthread_mutex_init(mutex, nil) == 0, "pthread_mutex_init failed")
-        precondition(pthread_cond_init(changed, nil) == 0, "pthread_cond_init failed")
-    }
-
-    deinit {
-        precondition(pthread_cond_destroy(changed) == 0, "pthread_cond_destroy failed")
-        precondition(pthread_mutex_destroy(mutex) == 0, "pthread_mutex_destroy failed")
-        changed.deallocate()
-        mutex.deallocate()
-    }
-
-    private func locked<T>(_ body: () -> T) -> T {
-        precondition(pthread_mutex_lock(mutex) == 0, "pthread_mutex_lock failed")
-        defer { precondition(pthread_mutex_unlock(mutex) == 0, "pthread_mutex_unlock failed") }
-        return body()
-    }
-
-    private func wait() {
-        precondition(pthread_cond_wait(changed, mutex) == 0, "pthread_cond_wait failed")
-    }
-
-    private func signal() {
-        precondition(pthread_cond_broadcast(changed) == 0, "pthread_cond_broadcast failed")
     }
 
     /// Adds a piece, waiting while the pipe is full.
     func push(_ chunk: [UInt8]) {
-        locked {
-            while chunks.count >= capacity { wait() }
+        mutex.withLock {
+            while chunks.count >= capacity { changed.wait(mutex) }
             chunks.append(chunk)
-            signal()
+            changed.broadcast()
         }
     }
 
     /// No more pieces will come.
     func close() {
-        locked {
+        mutex.withLock {
             closed = true
-            signal()
+            changed.broadcast()
         }
     }
 
@@ -65,11 +39,11 @@ final class ChunkPipe: @unchecked Sendable {
     }
 
     private func next() -> [UInt8]? {
-        locked {
-            while chunks.isEmpty && !closed { wait() }
+        mutex.withLock {
+            while chunks.isEmpty && !closed { changed.wait(mutex) }
             guard !chunks.isEmpty else { return nil }
             let chunk = chunks.removeFirst()
-            signal()
+            changed.broadcast()
             return chunk
         }
     }

@@ -77,7 +77,7 @@ private func readInHalves(_ descriptor: Int32, into base: UnsafeMutablePointer<U
         second.result = readFully(descriptor, into: base + half, count: count - half, at: offset + half)
     }
     let first = readFully(descriptor, into: base, count: half, at: offset)
-    join(thread)
+    thread.join()
     if first.failure != 0 { return (0, first.failure) }
     if first.length < half { return (first.length, 0) }
     if second.result.failure != 0 { return (0, second.result.failure) }

@@ -2,10 +2,9 @@ import ArchiveCodec
 
 /// The limits a conversion works within.
 struct ConversionLimits: Sendable {
-    /// Deepest readable JSON the decoder's writer may produce (`KeyedArchive.depth(of:)`), from
-    /// the codec's `StackBudget` for the configured stack size. Only decoding recurses: the
-    /// encoder takes a document of any depth the parser accepts.
-    var decodeDepth: Int
+    /// What a decode may produce on a worker's stack (the configured stack size). Only decoding
+    /// recurses: the encoder takes a document of any depth the parser accepts.
+    var decode: DecodePolicy
     /// `--max-body-size`: the largest body, counted after inflating a coded one.
     var bodyBytes: Int
 }
@@ -23,9 +22,6 @@ struct ConversionHeaders: Sendable {
 /// The work done on a worker thread. Depth is always measured (without recursion) before anything
 /// recursive runs, so a worker never goes deeper than its stack admits.
 enum Conversion {
-    /// Deepest archive decoded with `?pretty=1` (see `KeyedArchive.maximumPrettyDepth`).
-    static let maxPrettyDepth = KeyedArchive.maximumPrettyDepth
-
     /// Runs one conversion. Every reply is written into a `ReplyBuffer` as it is made, so it is
     /// in memory once, and reserved in the budget piece by piece (`reservation`): a small archive
     /// can stand for a reply of many megabytes, and the budget must see it grow, not after.
@@ -66,12 +62,8 @@ enum Conversion {
                 if let refusal = reserve(needed, in: reservation, path: path) { return refusal }
                 let archive = try KeyedArchive(parsing: bytes)
                 let plan = try archive.plan(view: view, pretty: pretty, maxDepth: options.maxDepth, exactIntegers: options.exactIntegers)
-                let depth = plan.depth
-                guard depth <= limits.decodeDepth else {
-                    return Problem.tooDeep(depth: depth, limit: limits.decodeDepth, bounded: options.maxDepth != nil, path: path).response()
-                }
-                guard !pretty || depth <= maxPrettyDepth else {
-                    return Problem.tooDeepToIndent(depth: depth, limit: maxPrettyDepth, path: path).response()
+                if let refusal = limits.decode.refusal(depth: plan.depth, pretty: pretty) {
+                    return Problem.refused(refusal, bounded: options.maxDepth != nil, path: path).response()
                 }
                 guard let reply = ReplyBuffer(reservation: reservation, coding: replyCoding) else { throw outOfMemory }
                 // A refusal for size found part way leaves a partial buffer: dropped with it.

@@ -1,5 +1,6 @@
 import CLibevent
 import Logging
+import PThreads
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)

@@ -1,4 +1,5 @@
 import CLibevent
+import PThreads
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)

@@ -187,19 +187,22 @@ extension Problem {
 
     /// The readable JSON would nest deeper than the workers' stack admits. `bounded`: the
     /// request already named a `maxDepth` (above the limit).
-    static func tooDeep(depth: Int, limit: Int, bounded: Bool, path: String) -> Problem {
-        let fix = bounded
-            ? "Ask for maxDepth=\(min(limit, 64)) (at most \(limit) here) instead."
-            : "Add ?maxDepth=\(min(limit, 64)) (any value up to \(limit) fits) to receive it with its deepest objects in a top-level $table, referenced from where they stand; a larger --stack-size also raises the limit."
-        return Problem(slug: "too-deep", title: "Nesting too deep", status: 413,
-                       detail: "The archive's JSON nests \(depth) levels deep; this server's worker stack admits at most \(limit). \(fix)",
-                       instance: path, depth: depth, limit: limit, rejection: .tooDeep)
-    }
-
-    static func tooDeepToIndent(depth: Int, limit: Int, path: String) -> Problem {
-        Problem(slug: "too-deep-to-indent", title: "Nesting too deep to indent", status: 413,
-                detail: "The archive nests \(depth) levels deep; indented output (pretty=1) is limited to \(limit) levels because its size grows with the square of the depth. Ask for compact JSON instead.",
-                instance: path, depth: depth, limit: limit, rejection: .tooDeep)
+    /// The 413 for a decode the policy refuses (`DecodePolicy`), its fix in query parameters;
+    /// `bounded` when the request already asked for a `maxDepth` deeper than the stack admits.
+    static func refused(_ refusal: DecodePolicy.Refusal, bounded: Bool, path: String) -> Problem {
+        switch refusal {
+        case let .tooDeep(depth, limit):
+            let fix = bounded
+                ? "Ask for maxDepth=\(refusal.suggestedMaxDepth) (at most \(limit) here) instead."
+                : "Add ?maxDepth=\(refusal.suggestedMaxDepth) (any value up to \(limit) fits) to receive it with its deepest objects in a top-level $table, referenced from where they stand; a larger --stack-size also raises the limit."
+            return Problem(slug: "too-deep", title: "Nesting too deep", status: 413,
+                           detail: "The archive's JSON nests \(depth) levels deep; this server's worker stack admits at most \(limit). \(fix)",
+                           instance: path, depth: depth, limit: limit, rejection: .tooDeep)
+        case let .tooDeepToIndent(depth, limit):
+            return Problem(slug: "too-deep-to-indent", title: "Nesting too deep to indent", status: 413,
+                           detail: "The archive nests \(depth) levels deep; indented output (pretty=1) is limited to \(limit) levels because its size grows with the square of the depth. Ask for compact JSON instead.",
+                           instance: path, depth: depth, limit: limit, rejection: .tooDeep)
+        }
     }
 
     static func overloaded(path: String) -> Problem {

@@ -1,3 +1,5 @@
+import PThreads
+
 /// The bytes this process may spend on requests at once: bodies being received, conversions in
 /// progress and replies not yet sent. Every such byte is reserved here before it is held; a
 /// request that cannot reserve what it needs is refused (503 while others hold the budget, 413

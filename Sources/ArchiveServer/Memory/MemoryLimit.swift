@@ -34,30 +34,3 @@ public enum MemoryLimit {
         return max(16 << 20, limit / 4 * 3)
     }
 }
-
-/// The open-connection count shared by every loop, against one limit.
-final class ConnectionLimit: @unchecked Sendable {
-    let limit: Int
-    private let mutex = PThreadMutex()
-    private var open = 0        // guarded by mutex
-
-    init(limit: Int) { self.limit = limit }
-
-    /// Counts a new connection; returns whether the count is now over the limit.
-    func opened() -> Bool { mutex.withLock { open += 1; return open > limit } }
-
-    func closed() { mutex.withLock { open -= 1 } }
-
-    var count: Int { mutex.withLock { open } }
-
-    /// Descriptors kept free beyond the connection limit: listeners, event-loop internals,
-    /// lingering refusals (`EventLoop.maximumLingering` per loop) and files.
-    static func reservedDescriptors(eventLoops: Int) -> Int { 64 + eventLoops * (8 + EventLoop.maximumLingering) }
-
-    /// 1,024, or the descriptor limit less the reserved descriptors when that is lower.
-    static func defaultLimit(eventLoops: Int) -> Int {
-        var limit = rlimit()
-        guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0, limit.rlim_cur < rlim_t(Int32.max) else { return 1_024 }
-        return max(16, min(1_024, Int(limit.rlim_cur) - reservedDescriptors(eventLoops: eventLoops)))
-    }
-}

@@ -1,3 +1,5 @@
+import PThreads
+
 /// Request metrics shared by all event loops, rendered in the Prometheus text format (version 0.0.4).
 ///
 /// Updated once per reply, on the loop thread that sends it; one mutex keeps the loops consistent.
@@ -122,7 +124,7 @@ final class Metrics: @unchecked Sendable {
         header("archive_requests_in_flight", "gauge", "Conversion requests accepted and not yet answered.")
         out += "archive_requests_in_flight \(gauges.inFlight)\n"
         header("archive_depth_limit", "gauge", "Deepest archive decode accepts, in JSON nesting levels of the readable view, derived from the worker stack size.")
-        out += "archive_depth_limit \(gauges.limits.decodeDepth)\n"
+        out += "archive_depth_limit \(gauges.limits.decode.depthLimit)\n"
         header("archive_worker_stack_bytes", "gauge", "Configured stack size of each worker thread.")
         out += "archive_worker_stack_bytes \(gauges.stackSize)\n"
         header("archive_memory_budget_bytes", "gauge", "Bytes that bodies, conversions and unsent replies may hold at once.")

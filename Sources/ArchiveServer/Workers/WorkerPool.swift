@@ -1,14 +1,9 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import PThreads
 
 /// A fixed set of raw pthreads, each created with an exact stack size, fed from a bounded FIFO.
 ///
-/// Raw pthreads rather than `Thread` or Dispatch because the stack size is what makes the depth limit
-/// safe: `Thread.stackSize` silently ignores small values and Dispatch threads have whatever stack the
-/// system gives them. The queue is bounded so that overload turns into an immediate 503 instead of
+/// Raw pthreads (`PThread`) rather than `Thread` or Dispatch because the stack size is what makes the
+/// depth limit safe. The queue is bounded so that overload turns into an immediate 503 instead of
 /// unbounded memory and latency.
 ///
 /// Capacity: `threadCount` jobs running plus `queueLimit` waiting. `submit` never blocks.
@@ -38,42 +33,27 @@ public final class WorkerPool: @unchecked Sendable {
     private var busy = 0
     private var stopping = false
     private var discardOnStop = false
-    private var threads: [pthread_t] = []
+    private var threads: [PThread] = []
 
     /// Starts `threadCount` threads with `stackSize`-byte stacks (rounded up to whole pages).
     /// Throws, after stopping any thread it did start, if a thread cannot be created.
-    public init(threadCount: Int, stackSize: Int, queueLimit: Int) throws(WorkerPoolError) {
+    public init(threadCount: Int, stackSize: Int, queueLimit: Int) throws(PThreadError) {
         precondition(threadCount > 0 && queueLimit >= 0 && stackSize > 0)
         self.threadCount = threadCount
         self.queueLimit = queueLimit
-        let page = max(4096, Int(sysconf(Int32(_SC_PAGESIZE))))
-        self.stackSize = (stackSize + page - 1) / page * page
+        self.stackSize = PThread.stackSize(roundingUp: stackSize)
         // Waiting jobs never exceed the capacity, so the ring never needs to grow.
         ring = Array(repeating: nil, count: threadCount + queueLimit)
 
-        var attr = pthread_attr_t()
-        var rc = pthread_attr_init(&attr)
-        guard rc == 0 else { throw WorkerPoolError(call: "pthread_attr_init", code: rc) }
-        defer { pthread_attr_destroy(&attr) }
-        rc = pthread_attr_setstacksize(&attr, self.stackSize)
-        guard rc == 0 else { throw WorkerPoolError(call: "pthread_attr_setstacksize(\(self.stackSize))", code: rc) }
-        rc = pthread_attr_setdetachstate(&attr, Int32(PTHREAD_CREATE_JOINABLE))
-        guard rc == 0 else { throw WorkerPoolError(call: "pthread_attr_setdetachstate", code: rc) }
-
         for _ in 0..<threadCount {
-            let context = Unmanaged.passRetained(self).toOpaque()
-            var thread = pthread_t()
-            rc = pthread_create(&thread, &attr, { raw in
-                let pool = Unmanaged<WorkerPool>.fromOpaque(raw!).takeRetainedValue()
-                pool.workerLoop()
-                return nil
-            }, context)
-            guard rc == 0 else {
-                Unmanaged<WorkerPool>.fromOpaque(context).release()
+            do {
+                // The thread holds the pool until its loop returns (at shutdown).
+                let thread = try PThread.start(stackSize: self.stackSize) { self.workerLoop() }
+                mutex.withLock { threads.append(thread) }
+            } catch {
                 shutdown(discardPending: true)
-                throw WorkerPoolError(call: "pthread_create", code: rc)
+                throw error
             }
-            mutex.withLock { threads.append(thread) }
         }
     }
 
@@ -107,14 +87,11 @@ public final class WorkerPool: @unchecked Sendable {
     }
 
     private func joinAll() {
-        let toJoin: [pthread_t] = mutex.withLock {
+        let toJoin: [PThread] = mutex.withLock {
             defer { threads.removeAll() }
             return threads
         }
-        for thread in toJoin {
-            let rc = pthread_join(thread, nil)
-            precondition(rc == 0, "pthread_join failed with \(rc)")
-        }
+        for thread in toJoin { thread.join() }
     }
 
     private func workerLoop() {
@@ -144,13 +121,5 @@ public final class WorkerPool: @unchecked Sendable {
         head = (head + 1) % ring.count
         queued -= 1
         return job
-    }
-}
-
-public struct WorkerPoolError: Error, Sendable, CustomStringConvertible {
-    public let call: String
-    public let code: Int32
-    public var description: String {
-        "\(call) failed: \(String(cString: strerror(code))) (\(code))"
     }
 }

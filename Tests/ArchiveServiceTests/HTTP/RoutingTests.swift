@@ -35,7 +35,7 @@ final class RoutingTests: XCTestCase {
     }
 
     func testProblemDocumentIsValidJSONWithEscapes() throws {
-        var problem = Problem.tooDeep(depth: 900, limit: 128, bounded: false, path: "/v1/decode")
+        var problem = Problem.refused(.tooDeep(depth: 900, limit: 128), bounded: false, path: "/v1/decode")
         problem.detail = "quote \" backslash \\ newline \n tab \t bell \u{7}"
         problem.jsonPath = "$.a[\"b\"]"
         let response = problem.response()

@@ -2,33 +2,22 @@
 import Logging
 import ArchiveCodec
 import Foundation
+import TestSupport
 import XCTest
 
 final class WorkerPoolTests: XCTestCase {
-    /// glibc's `pthread_getattr_np` (a GNU extension the Glibc module does not export): the attributes,
-    /// stack size included, of a running thread.
-    typealias GetAttr = @convention(c) (pthread_t, UnsafeMutablePointer<pthread_attr_t>) -> Int32
-    static let getattr: GetAttr = unsafeBitCast(dlsym(UnsafeMutableRawPointer(bitPattern: 0), "pthread_getattr_np")!, to: GetAttr.self)
-
     func testThreadsGetTheConfiguredStackSize() throws {
         for requested in [StackBudget.minimumStackSize, 1 << 20, 3 << 20 + 123] {
             let pool = try WorkerPool(threadCount: 1, stackSize: requested, queueLimit: 1)
             let measured = ConcurrentResults()
             let done = DispatchSemaphore(value: 0)
             XCTAssertTrue(pool.submit {
-                var attr = pthread_attr_t()
-                var size = 0
-                if WorkerPoolTests.getattr(pthread_self(), &attr) == 0 {
-                    pthread_attr_getstacksize(&attr, &size)
-                    pthread_attr_destroy(&attr)
-                }
-                measured.append(size)
+                measured.append(currentThreadStackSize() ?? 0)
                 done.signal()
             })
             XCTAssertEqual(done.wait(timeout: .now() + 10), .success)
             pool.shutdown()
             let size = try XCTUnwrap(measured.values.first)
-            // glibc may hand a thread a cached stack up to four times the size asked for; never a smaller one.
             XCTAssertGreaterThanOrEqual(size, requested)
             XCTAssertLessThanOrEqual(size, 4 * pool.stackSize + 4096)
         }

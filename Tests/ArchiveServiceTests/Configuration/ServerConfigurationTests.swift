@@ -4,7 +4,7 @@ import ArchiveCodec
 import Foundation
 import XCTest
 
-final class ConfigurationTests: XCTestCase {
+final class ServerConfigurationTests: XCTestCase {
     func testByteSizes() {
         XCTAssertEqual(ServerConfiguration.parseByteSize("524288"), 524_288)
         XCTAssertEqual(ServerConfiguration.parseByteSize("512K"), 512 << 10)

@@ -5,8 +5,8 @@ import Glibc
 import Darwin
 #endif
 
-/// Everything the server can be told at start-up. Plain values: parsing flags and environment
-/// variables is the executable's job; `validate()` is the single place that says what is allowed.
+/// Everything the server can be told at start-up. Plain values: `ServiceSettings` reads them from
+/// flags and environment variables; `validate()` is the single place that says what is allowed.
 public struct ServerConfiguration: Sendable, Equatable {
     /// Address to listen on; a numeric IPv4/IPv6 address or a resolvable host name.
     public var host: String = "0.0.0.0"
@@ -47,7 +47,9 @@ public struct ServerConfiguration: Sendable, Equatable {
 
     /// Deepest archive accepted by decode: the depth the codec's recursive JSON writer may reach on
     /// a worker thread with `stackSize` bytes of stack.
-    public var depthLimit: Int { StackBudget.maxDepth(stackSize: stackSize) }
+    public var depthLimit: Int { decodePolicy.depthLimit }
+    /// What a decode may produce on a worker's stack.
+    public var decodePolicy: DecodePolicy { DecodePolicy(stackSize: stackSize) }
 
     /// The memory budget in force: `memoryBudget`, or the default derived from the machine.
     public var effectiveMemoryBudget: Int { memoryBudget ?? MemoryLimit.defaultBudget() }
@@ -104,19 +106,5 @@ public struct ServerConfiguration: Sendable, Equatable {
         guard !s.isEmpty, s.allSatisfy({ $0.isASCII && $0.isNumber }), let value = Int(s) else { return nil }
         let (product, overflow) = value.multipliedReportingOverflow(by: multiplier)
         return overflow ? nil : product
-    }
-}
-
-public struct ConfigurationError: Error, Sendable, CustomStringConvertible {
-    public let message: String
-    public var description: String { message }
-}
-
-extension String {
-    func trimmingWhitespace() -> String {
-        let scalars = unicodeScalars
-        guard let first = scalars.firstIndex(where: { !$0.properties.isWhitespace }) else { return "" }
-        let last = scalars.lastIndex(where: { !$0.properties.isWhitespace })!
-        return String(scalars[first...last])
     }
 }

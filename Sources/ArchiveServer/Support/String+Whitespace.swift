@@ -1,0 +1,10 @@
+extension String {
+    /// The string without leading and trailing whitespace (Unicode's White_Space property):
+    /// for values read from the environment and from kernel files, without Foundation.
+    func trimmingWhitespace() -> String {
+        let scalars = unicodeScalars
+        guard let first = scalars.firstIndex(where: { !$0.properties.isWhitespace }) else { return "" }
+        let last = scalars.lastIndex(where: { !$0.properties.isWhitespace })!
+        return String(scalars[first...last])
+    }
+}
