@@ -1,24 +1,3 @@
-/// Which property-list dialect an archive arrived in or should be written as.
-public enum PlistFormat: Sendable { case binary, xml }
-
-/// Which JSON view of an archive to write: the readable mapping, or the plist itself.
-public enum ArchiveView: Sendable { case readable, raw }
-
-/// How one `$objects` entry is written in the readable view. Decided once, at parse time.
-enum ObjectForm: UInt8 {
-    case null  // UID 0
-    // Plain plist values stored as objects (NSString, NSNumber, NSData, plist dates).
-    case string, integer, real, bool, data, plistDate
-    // Foundation classes whose archived keys have the expected shape.
-    case array, set, orderedSet, stringKeyDictionary, pairDictionary, mutableString, classData, date, uuid
-    /// Any other class instance: class name plus archived keys.
-    case generic
-    /// A plain dict or array stored as an object (no `$class`), or a class entry used as a value.
-    case rawDict, rawArray
-
-    var isScalar: Bool { rawValue >= ObjectForm.string.rawValue && rawValue <= ObjectForm.plistDate.rawValue }
-}
-
 /// A keyed archive parsed and validated once: the plist layer (binary, or XML converted to
 /// binary), the archive layer (`$top`, `$objects`, every UID in range, every `$class` a
 /// class), the readable form of each object, and its reference count. Writing JSON from it

@@ -173,9 +173,3 @@ public final class ArchiveHTTPServer: @unchecked Sendable {
         }
     }
 }
-
-public struct ServerError: Error, Sendable, CustomStringConvertible {
-    public let message: String
-    init(_ message: String) { self.message = message }
-    public var description: String { message }
-}

@@ -1,4 +1,4 @@
-/// Graph equivalence of two keyed archives: what "lossless" means for a round trip (README, docs/mapping.md).
+/// Graph equivalence of two keyed archives: what "lossless" means for a round trip (docs/mapping.md).
 extension KeyedArchive {
     /// Describes the first difference between this archive and `other`, or returns nil when
     /// they are equivalent: the same graph reachable from the same `$top` keys, with the same

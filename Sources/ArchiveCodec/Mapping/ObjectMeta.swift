@@ -1,5 +1,5 @@
-/// The mapping's `$` keys of one JSON object, sorted out from its data keys (README.md,
-/// "JSON mapping"). Holds value handles only: reading it allocates nothing.
+/// The mapping's `$` keys of one JSON object, sorted out from its data keys (docs/mapping.md).
+/// Holds value handles only: reading it allocates nothing.
 struct ObjectMeta {
     typealias Value = JSONDocument.Value
     /// Values of `$id`, `$ref`, `$class`, `$classes`, `$classhints`.
@@ -11,31 +11,6 @@ struct ObjectMeta {
     var chainGiven = false
     var hints: Value?
     var wrapper: (kind: ValueWrapper, value: Value)?
-}
-
-/// The value wrappers of the mapping; an object holds at most one.
-enum ValueWrapper: CaseIterable {
-    case array, set, orderedSet, dict, string, data, number, real, integer, plistDate, date, uuid, plist, bytes, inline
-
-    var name: StaticString {
-        switch self {
-        case .array: "$array"
-        case .set: "$set"
-        case .orderedSet: "$orderedSet"
-        case .dict: "$dict"
-        case .string: "$string"
-        case .data: "$data"
-        case .number: "$number"
-        case .real: "$real"
-        case .integer: "$integer"
-        case .plistDate: "$plistDate"
-        case .date: "$date"
-        case .uuid: "$uuid"
-        case .plist: "$plist"
-        case .bytes: "$bytes"
-        case .inline: "$inline"
-        }
-    }
 }
 
 /// The `$` keys an object may hold, besides the wrappers.

@@ -1,24 +1,5 @@
 import ArchiveCodec
 
-/// The limits a conversion works within.
-struct ConversionLimits: Sendable {
-    /// What a decode may produce on a worker's stack (the configured stack size). Only decoding
-    /// recurses: the encoder takes a document of any depth the parser accepts.
-    var decode: DecodePolicy
-    /// `--max-body-size`: the largest body, counted after inflating a coded one.
-    var bodyBytes: Int
-}
-
-/// What the loop read from a conversion's request headers for the worker.
-struct ConversionHeaders: Sendable {
-    /// The request's Content-Type, read only to recognise a `CommonMistake` when it fails.
-    var contentType: String?
-    /// The body's coding (`Content-Encoding`).
-    var bodyCoding: ContentCoding = .identity
-    /// The coding the reply may be written in (`Accept-Encoding`).
-    var replyCoding: ContentCoding = .identity
-}
-
 /// The work done on a worker thread. Depth is always measured (without recursion) before anything
 /// recursive runs, so a worker never goes deeper than its stack admits.
 enum Conversion {

@@ -69,18 +69,3 @@ enum ConversionRequest: Sendable {
         }
     }
 }
-
-/// What a decode request asks for.
-struct DecodeOptions: Sendable {
-    var view: ArchiveView
-    var pretty: Bool
-    /// `?maxDepth=N`: the JSON never nests deeper (see `KeyedArchive.plan`).
-    var maxDepth: Int?
-    /// `?exactIntegers=1`: integers beyond ±(2^53 − 1) as `{"$integer": "…"}`.
-    var exactIntegers = false
-
-    init(view: ArchiveView, pretty: Bool) {
-        self.view = view
-        self.pretty = pretty
-    }
-}

@@ -25,7 +25,7 @@ enum CommonMistake: Equatable, Sendable {
 
     /// The mistake a failed request on `route` shows, if it is one of these.
     static func find(route: Route, contentType: String?, body: [UInt8]) -> CommonMistake? {
-        let media = contentType.map(Self.essence) ?? ""
+        let media = contentType.map(MediaType.essence) ?? ""
         if media == "multipart/form-data" || Self.looksLikeMultipart(body) { return .multipartForm }
         if let coding = ContentCoding.sniff(body) { return .compressed(coding: coding.rawValue) }
         let start = Self.firstNonSpace(body)
@@ -41,7 +41,7 @@ enum CommonMistake: Equatable, Sendable {
             if body.starts(with: "bplist".utf8) { return .archiveToEncode }
             if let start, body[start] == UInt8(ascii: "<") { return .archiveToEncode }
             if let start, body[start] == UInt8(ascii: "{"), Self.isRawView(body[start...]) { return .rawViewToEncode }
-            if !media.isEmpty, !isJSONMediaType(media), let start, body[start] == UInt8(ascii: "{") || body[start] == UInt8(ascii: "[") {
+            if !media.isEmpty, !MediaType.isJSON(media), let start, body[start] == UInt8(ascii: "{") || body[start] == UInt8(ascii: "[") {
                 return .jsonWithoutContentType
             }
         case .healthz, .readyz, .metrics, .openapi:
@@ -72,11 +72,6 @@ enum CommonMistake: Equatable, Sendable {
         case .jsonWithoutContentType:
             "The body looks like JSON but was sent as another Content-Type (curl --data sends application/x-www-form-urlencoded). Add -H 'Content-Type: application/json'."
         }
-    }
-
-    /// A media type without its parameters, lower-cased.
-    static func essence(_ contentType: String) -> String {
-        String(contentType.split(separator: ";", maxSplits: 1, omittingEmptySubsequences: false)[0]).trimmingWhitespace().lowercased()
     }
 
     /// A multipart body opens with `--boundary` and a part header naming a form field.

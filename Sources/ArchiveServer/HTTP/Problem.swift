@@ -47,19 +47,6 @@ struct Problem: Sendable, Error {
     }
 }
 
-enum RejectionReason: String, Sendable, CaseIterable {
-    case tooDeep = "too_deep"
-    case limitExceeded = "limit_exceeded"
-    case bodyTooLarge = "body_too_large"
-    case queueFull = "queue_full"
-    case draining = "draining"
-    case memoryBudget = "memory_budget"
-    case badRequest = "bad_request"
-    case headerTimeout = "header_timeout"
-    case bodyTimeout = "body_timeout"
-    case connectionLimit = "connection_limit"
-}
-
 extension Problem {
     static func notFound(path: String) -> Problem {
         Problem(slug: "not-found", title: "Not Found", status: 404,

@@ -66,7 +66,7 @@ extension EventLoop {
         }
         let requestHeaders = evhttp_request_get_input_headers(request)
         let contentType = evhttp_find_header(requestHeaders, "Content-Type").map { String(cString: $0) }
-        if let contentType, route == .encode ? !isJSONMediaType(contentType) : CommonMistake.essence(contentType) == "multipart/form-data" {
+        if let contentType, route == .encode ? !MediaType.isJSON(contentType) : MediaType.essence(contentType) == "multipart/form-data" {
             let mistake = CommonMistake.find(route: route, contentType: contentType, body: Self.bodyStart(of: request))
             return send(Problem.unsupportedMediaType(contentType, path: path, fix: mistake?.fix(on: route)).response(), to: pending)
         }

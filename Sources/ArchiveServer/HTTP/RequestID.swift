@@ -21,24 +21,3 @@ enum RequestID {
         return value
     }
 }
-
-/// Makes ids unique within a process and, by a random prefix, across the replicas of a
-/// service: `<12 hex digits of the process>-<loop>-<count>`. One per event loop, used only on
-/// its thread (no lock, no system call per id).
-struct RequestIDGenerator {
-    private static let processPrefix: String = {
-        var random = SystemRandomNumberGenerator()
-        let bits = random.next() & 0xFFFF_FFFF_FFFF
-        let hex = String(bits, radix: 16)
-        return String(repeating: "0", count: 12 - hex.count) + hex
-    }()
-    private let prefix: String
-    private var count: UInt64 = 0
-
-    init(loop: Int) { prefix = "\(Self.processPrefix)-\(loop)-" }
-
-    mutating func next() -> String {
-        count &+= 1
-        return prefix + String(count, radix: 16)
-    }
-}

@@ -8,3 +8,8 @@ extension String {
         return String(scalars[first...last])
     }
 }
+
+extension Substring {
+    /// The text without leading and trailing whitespace, as a `String`.
+    func trimmingCharacters() -> String { String(self).trimmingWhitespace() }
+}

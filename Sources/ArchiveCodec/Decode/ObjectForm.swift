@@ -1,0 +1,14 @@
+/// How one `$objects` entry is written in the readable view. Decided once, at parse time.
+enum ObjectForm: UInt8 {
+    case null  // UID 0
+    // Plain plist values stored as objects (NSString, NSNumber, NSData, plist dates).
+    case string, integer, real, bool, data, plistDate
+    // Foundation classes whose archived keys have the expected shape.
+    case array, set, orderedSet, stringKeyDictionary, pairDictionary, mutableString, classData, date, uuid
+    /// Any other class instance: class name plus archived keys.
+    case generic
+    /// A plain dict or array stored as an object (no `$class`), or a class entry used as a value.
+    case rawDict, rawArray
+
+    var isScalar: Bool { rawValue >= ObjectForm.string.rawValue && rawValue <= ObjectForm.plistDate.rawValue }
+}

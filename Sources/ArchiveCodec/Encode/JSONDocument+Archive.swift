@@ -1,0 +1,44 @@
+extension JSONDocument {
+    /// Builds the keyed archive this document describes (the mapping in docs/mapping.md) and writes it
+    /// as a binary or XML property list. Never recurses on the document's nesting, so any
+    /// depth the parser accepts encodes on any stack. Throws `limitExceeded` when the archive
+    /// would pass `maximumArchiveSize`, or `limit` when that is lower (a caller with less
+    /// memory to spare).
+    public func archive(format: PlistFormat, limit: Int? = nil) throws(CodecError) -> [UInt8] {
+        let limit = min(limit ?? maximumArchiveSize, maximumArchiveSize)
+        switch format {
+        case .binary:
+            let (root, builder) = try build(into: BinaryPlistBuilder(limit: limit))
+            return builder.finish(root: root)
+        case .xml:
+            var encoder = ArchiveEncoder(document: self, tree: PlistTree())
+            let root = try encoder.encodeDocument()
+            return try XMLPlistWriter.write(encoder.tree, root: root, limit: limit)
+        }
+    }
+
+    /// The largest archive this document may encode to (`KeyedArchive.maximumOutputSize`):
+    /// a few bytes of JSON per object can ask for a hundred bytes of XML each.
+    public var maximumArchiveSize: Int { KeyedArchive.maximumOutputSize(forInputSize: source.count) }
+
+    /// Builds the binary archive as `archive(format: .binary)` does, but hands it to `sink`
+    /// in pieces of about a megabyte while it is built, so that it never sits in memory
+    /// whole. References are then 4 bytes wide whatever the object count (the in-memory
+    /// form narrows them). An error can come after pieces went out: what `sink` received
+    /// is then incomplete.
+    public func writeArchive(to sink: @escaping (UnsafeBufferPointer<UInt8>) -> Void) throws(CodecError) {
+        let (root, builder) = try build(into: BinaryPlistBuilder(sink: sink, limit: maximumArchiveSize))
+        _ = builder.finish(root: root)
+    }
+
+    /// Encodes into `builder` and hands it back with the root. The encoder's own tables
+    /// (UIDs, shared entries, work lists) are gone when this returns, before the caller
+    /// finishes the file; the builder is moved out, so finishing in place copies nothing.
+    private func build(into builder: BinaryPlistBuilder) throws(CodecError) -> (root: UInt32, builder: BinaryPlistBuilder) {
+        var encoder = ArchiveEncoder(document: self, tree: builder)
+        let root = try encoder.encodeDocument()
+        var built = BinaryPlistBuilder()
+        swap(&built, &encoder.tree)
+        return (root, built)
+    }
+}

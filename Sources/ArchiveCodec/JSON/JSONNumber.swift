@@ -1,0 +1,96 @@
+/// A JSON number as the mapping reads it: an integer that fits 64 bits signed, one that
+/// needs the unsigned range, or a real.
+enum JSONNumber: Equatable {
+    case signed(Int64), unsigned(UInt64), real(Double)
+
+    /// Reads and checks the number at `start` against JSON's grammar; returns it and where
+    /// it ends. Integers outside −2^63 … 2^64−1 and reals outside a double's range are
+    /// refused, not rounded.
+    static func read(_ source: UnsafeBufferPointer<UInt8>, at start: Int) throws(CodecError) -> (number: JSONNumber, end: Int) {
+        var position = start
+        func fail(_ message: String) -> CodecError { CodecError(.malformedJSON, message, byteOffset: start) }
+        func digits() -> Int {
+            let first = position
+            while position < source.count, source[position] >= 0x30, source[position] <= 0x39 { position += 1 }
+            return position - first
+        }
+        let negative = source[position] == UInt8(ascii: "-")
+        if negative { position += 1 }
+        guard position < source.count, source[position] >= 0x30, source[position] <= 0x39 else { throw fail("invalid number") }
+        if source[position] == 0x30 {
+            position += 1
+            if position == source.count || !Self.continuesNumber(source[position]) { return (.signed(0), position) }
+        } else {
+            // Integer digits, their value taken on the way: most numbers end here.
+            var magnitude: Int64 = 0
+            let first = position
+            while position < source.count, source[position] >= 0x30, source[position] <= 0x39 {
+                magnitude = magnitude &* 10 &+ Int64(source[position] &- 0x30)
+                position += 1
+            }
+            if position - first <= 18, position == source.count || !Self.continuesNumber(source[position]) {
+                return (.signed(negative ? -magnitude : magnitude), position)
+            }
+        }
+        var isReal = false
+        var fractionDigits = 0
+        if position < source.count, source[position] == UInt8(ascii: ".") {
+            position += 1
+            fractionDigits = digits()
+            guard fractionDigits > 0 else { throw fail("invalid number: digits must follow '.'") }
+            isReal = true
+            if let value = shortDecimal(source, from: negative ? start + 1 : start, to: position, fractionDigits: fractionDigits),
+               position == source.count || !Self.isExponentMark(source[position]) {
+                return (.real(negative ? -value : value), position)
+            }
+        }
+        if position < source.count, Self.isExponentMark(source[position]) {
+            position += 1
+            if position < source.count, source[position] == UInt8(ascii: "+") || source[position] == UInt8(ascii: "-") {
+                position += 1
+            }
+            guard digits() > 0 else { throw fail("invalid number: digits must follow the exponent") }
+            isReal = true
+        }
+        // Here: a real, or an integer of more than 18 digits (shorter ones returned above).
+        let text = String(decoding: UnsafeBufferPointer(rebasing: source[start..<position]), as: UTF8.self)
+        if isReal {
+            guard let value = Double(text), value.isFinite else {
+                throw CodecError(.invalidDocument, "real \(text.prefix(40)) is outside the range of a double", byteOffset: start)
+            }
+            return (.real(value), position)
+        }
+        if let value = Int64(text) { return (.signed(value), position) }
+        if !negative, let value = UInt64(text) { return (.unsigned(value), position) }
+        throw CodecError(.invalidDocument, "integer \(text.prefix(40)) is outside −2^63 … 2^64−1", byteOffset: start)
+    }
+
+    /// Whether `byte` after an integer's digits makes it a real (a point or an exponent).
+    @inline(__always)
+    private static func continuesNumber(_ byte: UInt8) -> Bool {
+        byte == UInt8(ascii: ".") || isExponentMark(byte)
+    }
+
+    @inline(__always)
+    private static func isExponentMark(_ byte: UInt8) -> Bool {
+        byte == UInt8(ascii: "e") || byte == UInt8(ascii: "E")
+    }
+
+    /// Powers of ten a double holds exactly.
+    private static let exactPowersOfTen: [Double] = (0...15).map { exponent in (0..<exponent).reduce(1.0) { value, _ in value * 10 } }
+
+    /// The magnitude of a decimal without exponent, digits `start..<end` with one point and
+    /// `fractionDigits` after it, when it has at most 15 digits; nil otherwise. Then the
+    /// digits make an integer below 2^53 and the divisor a power of ten a double holds
+    /// exactly, so one division, rounded once, gives the double nearest the decimal: what
+    /// `Double(String)` gives, without building a string and calling `strtod` (a game
+    /// save's ratings: once when parsed, once when encoded).
+    private static func shortDecimal(_ source: UnsafeBufferPointer<UInt8>, from start: Int, to end: Int, fractionDigits: Int) -> Double? {
+        guard end - start - 1 <= 15 else { return nil }
+        var mantissa: UInt64 = 0
+        for offset in start..<end where source[offset] != UInt8(ascii: ".") {
+            mantissa = mantissa &* 10 &+ UInt64(source[offset] &- 0x30)
+        }
+        return Double(mantissa) / exactPowersOfTen[fractionDigits]
+    }
+}

@@ -1,0 +1,78 @@
+import ArchiveCodec
+import ArgumentParser
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// `archive-tool decode`: an archive to JSON, on a stack of `--stack-mib`, written while it is produced.
+struct Decode: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Archive → JSON on stdout.",
+        discussion: """
+            The JSON is written while it is produced. Every check but the size limit comes first; \
+            a refusal for size (exit 3) can come after part of the JSON: stdout redirected to a \
+            file is then cut back to where it began, a pipe has received the part.
+            """)
+
+    @Argument(help: "Archive file (binary or XML plist), or - for stdin.")
+    var file: String
+
+    @Flag(help: "Write the raw view: the property list itself as JSON, UIDs marked.")
+    var raw = false
+
+    @Flag(help: "Indent the JSON (archives up to 1,000 levels deep).")
+    var pretty = false
+
+    @Option(name: .customLong("max-depth"), help: "Never nest the JSON deeper than this (objects that would go deeper are written in a top-level $table); at least 1.")
+    var maxDepth: Int?
+
+    @Flag(name: .customLong("exact-integers"), help: "Write integers beyond ±(2^53 − 1) as {\"$integer\": \"…\"}, which JSON readers that keep numbers as doubles cannot round.")
+    var exactIntegers = false
+
+    @OptionGroup var stack: StackOptions
+
+    func validate() throws {
+        if let maxDepth, maxDepth < 1 { throw ValidationError("--max-depth must be at least 1") }
+        if raw, maxDepth != nil || exactIntegers { throw ValidationError("--max-depth and --exact-integers shape the readable view, not --raw") }
+    }
+
+    func run() throws {
+        try Decode.convert(file, view: raw ? .raw : .readable, pretty: pretty, maxDepth: maxDepth, exactIntegers: exactIntegers,
+                           stackSize: stack.bytes, skipDepthCheck: stack.skipDepthCheck)
+    }
+
+    static func convert(_ file: String, view: ArchiveView, pretty: Bool, maxDepth: Int? = nil, exactIntegers: Bool = false, stackSize: Int, skipDepthCheck: Bool) throws {
+        let input = try readInput(file)
+        // The conversion thread hands the JSON over in pieces; this thread writes them out
+        // meanwhile, so the copy into the kernel overlaps the conversion on a second core.
+        let pipe = ChunkPipe(capacity: 4)
+        let output = StreamedOutput(descriptor: 1)
+        let result = onLargeStack(stackSize, whileRunning: { pipe.drain { output.write($0) } }) { () -> Result<Void, CodecError> in
+            defer { pipe.close() }
+            return Result { () throws(CodecError) in
+                let cores = coreParallelism(stackSize: stackSize)
+                let archive = try KeyedArchive(parsing: input, parallelism: cores)
+                let plan = try archive.plan(view: view, pretty: pretty, maxDepth: maxDepth, exactIntegers: exactIntegers, parallelism: cores)
+                let policy = skipDepthCheck ? DecodePolicy(depthLimit: .max) : DecodePolicy(stackSize: stackSize)
+                if let refusal = policy.refusal(depth: plan.depth, pretty: pretty) {
+                    throw refused(refusal, stackSize: stackSize)
+                }
+                try archive.writeJSON(view: view, pretty: pretty, plan: plan, parallelism: cores) { pipe.push(Array($0)) }
+            }
+        }
+        try output.conclude(result)
+    }
+
+    /// A decode the policy refuses (`DecodePolicy`), its fix in this tool's flags (exit 3).
+    static func refused(_ refusal: DecodePolicy.Refusal, stackSize: Int) -> CodecError {
+        switch refusal {
+        case let .tooDeep(depth, limit):
+            CodecError(.limitExceeded, "the archive's JSON nests \(depth) levels deep; a \(stackSize >> 20) MiB stack converts up to \(limit): raise --stack-mib, or pass --max-depth \(refusal.suggestedMaxDepth) to move the deepest objects into a top-level $table", found: depth, limit: limit)
+        case let .tooDeepToIndent(depth, limit):
+            CodecError(.limitExceeded, "the archive nests \(depth) levels deep; indented output is limited to \(limit) levels (its size grows with the square of the depth): leave out --pretty", found: depth, limit: limit)
+        }
+    }
+}

@@ -1,0 +1,110 @@
+import ArchiveCodec
+
+/// The properties every input must have; counts what happened to the inputs.
+struct RoundTripOracle {
+    /// The fuzzer runs on the main thread: stay well inside an 8 MiB stack.
+    static let stackSize = 6 << 20
+    var converted = 0, refused = 0, tooDeep = 0
+
+    mutating func check(_ input: [UInt8]) -> String? {
+        if input.first == UInt8(ascii: "{") || input.first == UInt8(ascii: "[") {
+            return checkDocument(input)
+        }
+        return checkArchive(input)
+    }
+
+    private mutating func checkDocument(_ input: [UInt8]) -> String? {
+        let encoded: [UInt8]
+        let document: JSONDocument
+        do {
+            document = try JSONDocument(parsing: input)
+            encoded = try document.archive(format: .binary)
+        } catch {
+            refused += 1
+            return nil
+        }
+        let archive: KeyedArchive
+        do {
+            archive = try KeyedArchive(parsing: encoded)
+        } catch {
+            return "a JSON document encoded into an archive that does not decode: \(error)"
+        }
+        // The streamed form (large documents in archive-tool) must hold the same graph.
+        var streamed: [UInt8] = []
+        do {
+            try document.writeArchive { streamed.append(contentsOf: $0) }
+            if let difference = try KeyedArchive(parsing: streamed).difference(from: archive) {
+                return "the streamed archive differs from the one built in memory: \(difference)"
+            }
+        } catch {
+            return "a JSON document that encodes in memory fails when streamed: \(error)"
+        }
+        return checkArchive(encoded)
+    }
+
+    /// Validation in ranges and two writers meeting at the middle reference (what
+    /// archive-tool does with two cores) must give one writer's text; jobs run in reverse
+    /// order and every input is cut, however small.
+    private func checkParallelPaths(_ input: [UInt8], json: [UInt8]) -> String? {
+        let halves = Parallelism(width: 2, smallestPart: 1) { jobs, job in
+            for index in (0..<jobs).reversed() { job(index) }
+        }
+        do {
+            let archive = try KeyedArchive(parsing: input, parallelism: halves)
+            let plan = try archive.plan(view: .readable, pretty: false, parallelism: halves)
+            var text: [UInt8] = []
+            try archive.writeJSON(view: .readable, pretty: false, plan: plan, parallelism: halves) { text += $0 }
+            return text == json ? nil : "two writers wrote other JSON than one"
+        } catch {
+            return "the archive fails when validated in ranges or written in halves: \(error)"
+        }
+    }
+
+    private mutating func checkArchive(_ input: [UInt8]) -> String? {
+        let archive: KeyedArchive
+        do {
+            archive = try KeyedArchive(parsing: input)
+        } catch {
+            refused += 1
+            return nil
+        }
+        guard archive.depth(of: .readable) <= StackBudget.maxDepth(stackSize: Self.stackSize) else {
+            tooDeep += 1
+            return nil
+        }
+        let json: [UInt8]
+        let pretty: [UInt8]
+        do {
+            _ = try archive.json(view: .raw, pretty: true)
+            json = try archive.json(view: .readable, pretty: false)
+            pretty = try archive.json(view: .readable, pretty: true)
+        } catch {
+            refused += 1  // larger than the JSON size limit
+            return nil
+        }
+        if let problem = checkParallelPaths(input, json: json) { return problem }
+        let document: JSONDocument
+        do {
+            document = try JSONDocument(parsing: json)
+            _ = try JSONDocument(parsing: pretty)
+        } catch {
+            return "the readable JSON of an archive does not parse: \(error)"
+        }
+        for format in [PlistFormat.binary, .xml] {
+            do {
+                let copy = try KeyedArchive(parsing: document.archive(format: format))
+                if let difference = archive.difference(from: copy, plistDatesToWholeSeconds: format == .xml) {
+                    return "\(format) round trip is not equivalent: \(difference)"
+                }
+            } catch where format == .xml && error.kind == .invalidDocument
+                && (error.message.contains("XML plist can write") || error.message.contains("reads back"))
+            {
+                continue  // what XML cannot hold (far dates, CF$UID dictionaries) is refused, not rewritten
+            } catch {
+                return "the readable JSON of an archive does not encode to \(format): \(error)"
+            }
+        }
+        converted += 1
+        return nil
+    }
+}

@@ -1,0 +1,13 @@
+@testable import ArchiveServer
+import XCTest
+
+final class RouteTests: XCTestCase {
+    func testRoutesAndMethods() {
+        XCTAssertEqual(Route(path: "/v1/decode"), .decode)
+        XCTAssertEqual(Route(path: "/v1/encode"), .encode)
+        XCTAssertNil(Route(path: "/v1/decode/"))
+        XCTAssertNil(Route(path: "/V1/DECODE"))
+        XCTAssertEqual(Route.decode.allowHeader, "POST")
+        XCTAssertEqual(Route.healthz.allowHeader, "GET, HEAD")
+    }
+}
