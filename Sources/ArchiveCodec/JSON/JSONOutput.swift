@@ -184,9 +184,7 @@ struct JSONOutput {
     /// Writes an object key given as ASCII text known to need no escaping (the mapping's `$` keys).
     mutating func key(_ literal: StaticString) {
         beginValue()
-        append(UInt8(ascii: "\""))
-        literal.withUTF8Buffer { append($0) }
-        append(UInt8(ascii: "\""))
+        appendQuoted(literal)
         keyEnd()
     }
 
@@ -324,10 +322,16 @@ struct JSONOutput {
 
     mutating func string(_ literal: StaticString) {
         beginValue()
+        appendQuoted(literal)
+        needsComma = true
+    }
+
+    /// `literal` between quotes, as it is: ASCII that needs no escaping.
+    @inline(__always)
+    private mutating func appendQuoted(_ literal: StaticString) {
         append(UInt8(ascii: "\""))
         literal.withUTF8Buffer { append($0) }
         append(UInt8(ascii: "\""))
-        needsComma = true
     }
 
     mutating func string(_ text: String) {
