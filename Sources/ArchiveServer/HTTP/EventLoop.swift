@@ -7,31 +7,6 @@ import Glibc
 import Darwin
 #endif
 
-/// A pointer to a libevent request, carried through a worker and back. Only the loop thread that
-/// received the request ever dereferences it; workers just hand it back.
-struct RequestHandle: @unchecked Sendable {
-    let raw: OpaquePointer
-}
-
-/// A request accepted by a loop and waiting for its reply.
-struct PendingRequest: Sendable {
-    let handle: RequestHandle
-    var summary: RequestSummary
-    let startNanos: UInt64
-    var bytesIn = 0
-    /// The request's share of the memory budget, from admission until its reply is written.
-    var reservation: Reservation?
-}
-
-enum LoopMessage: Sendable {
-    /// A worker finished a conversion.
-    case completed(PendingRequest, HTTPResponse)
-    /// Stop accepting, answer what is in flight, then exit the loop; give up at `deadline`.
-    case drain(deadline: UInt64)
-    /// Exit the loop now, whatever is still in flight.
-    case exitNow
-}
-
 /// One libevent event base with its own `evhttp` and listening socket, run by one thread.
 ///
 /// Invariant: every evhttp object of this loop is touched only on the loop's thread. Other threads
