@@ -178,8 +178,12 @@ extension EventLoop {
             }
         }
         guard named == 0 else { return "-" }
-        let address = String(cString: host)
-        return address.contains(":") ? "[\(address)]:\(String(cString: service))" : "\(address):\(String(cString: service))"
+        /// The text before the terminating NUL that getnameinfo writes.
+        func text(_ characters: [CChar]) -> String {
+            String(decoding: characters.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        }
+        let address = text(host), port = text(service)
+        return address.contains(":") ? "[\(address)]:\(port)" : "\(address):\(port)"
     }
 }
 
