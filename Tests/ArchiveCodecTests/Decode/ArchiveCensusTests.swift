@@ -9,9 +9,7 @@ final class ArchiveCensusTests: XCTestCase {
     /// objects, the `$objects` entries); an XML plist's bound them.
     func testCountsBoundTheDecodeOnEveryFixture() throws {
         var checked = 0
-        for name in Fixtures.names() {
-            let bytes = try Fixtures.bytes(name)
-            guard let archive = try? KeyedArchive(parsing: bytes) else { continue }
+        for (name, bytes, archive) in Fixtures.archives() {
             let census = ArchiveCensus(of: bytes)
             if archive.sourceFormat == .binary {
                 XCTAssertEqual(census.entries, archive.objectCount, name)

@@ -103,8 +103,7 @@ final class PlacementTests: XCTestCase {
 
     func testEveryFixtureNestsAsDeepAsReported() throws {
         var checked = 0
-        for name in Fixtures.names() {
-            guard let bytes = try? Fixtures.bytes(name), let archive = try? KeyedArchive(parsing: bytes) else { continue }
+        for (name, _, archive) in Fixtures.archives() {
             let depth = archive.depth(of: .readable)
             XCTAssertEqual(jsonNesting(try archive.json(view: .readable, pretty: false)), depth, name)
             XCTAssertEqual(jsonNesting(try archive.json(view: .readable, pretty: true)), depth, name)
@@ -172,10 +171,7 @@ final class PlacementTests: XCTestCase {
     /// Under `maxDepth`, every archive either nests no deeper and converts back to the same
     /// graph, in binary and XML, or is refused with a bound that does fit.
     func testBoundedNestingIsLosslessForEveryShape() throws {
-        var inputs: [(String, [UInt8])] = []
-        for name in Fixtures.names() {
-            if let bytes = try? Fixtures.bytes(name), (try? KeyedArchive(parsing: bytes)) != nil { inputs.append((name, bytes)) }
-        }
+        var inputs = Fixtures.archives().map { ($0.name, $0.bytes) }
         var generator = SystemRandomNumberGenerator()
         for round in 0..<60 {
             inputs.append(("random \(round)", try buildArchive(randomGraph(count: Int.random(in: 1...40, using: &generator), using: &generator))))

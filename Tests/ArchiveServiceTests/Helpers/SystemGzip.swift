@@ -70,7 +70,7 @@ enum SystemGzip {
         defer { try? FileManager.default.removeItem(at: directory) }
         let inputFile = directory.appendingPathComponent("in"), outputFile = directory.appendingPathComponent("out")
         try Data(input).write(to: inputFile)
-        FileManager.default.createFile(atPath: outputFile.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: outputFile.path, contents: nil)
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/bin/gzip")
         process.arguments = arguments
