@@ -20,7 +20,7 @@ enum ContentCoding: String, Sendable, CaseIterable {
     /// since no client sends one.
     static func ofRequest(contentEncoding: String?) throws(Unsupported) -> ContentCoding {
         guard let contentEncoding else { return .identity }
-        let codings = contentEncoding.split(separator: ",").map { $0.trimmingCharacters().lowercased() }
+        let codings = contentEncoding.split(separator: ",").map { $0.trimmingCharacters().asciiLowercased() }
             .filter { !$0.isEmpty && $0 != "identity" }
         guard let only = codings.first else { return .identity }
         guard codings.count == 1 else { throw Unsupported(value: contentEncoding) }
@@ -41,7 +41,7 @@ enum ContentCoding: String, Sendable, CaseIterable {
         guard let acceptEncoding, !acceptEncoding.isEmpty else { return .identity }
         var weights: [String: Double] = [:]
         for member in acceptEncoding.split(separator: ",") {
-            let parts = member.split(separator: ";").map { $0.trimmingCharacters().lowercased() }
+            let parts = member.split(separator: ";").map { $0.trimmingCharacters().asciiLowercased() }
             guard let name = parts.first, !name.isEmpty else { continue }
             var weight = 1.0
             for parameter in parts.dropFirst() where parameter.hasPrefix("q=") {

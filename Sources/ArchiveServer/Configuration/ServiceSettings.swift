@@ -29,11 +29,11 @@ public struct ServiceSettings: Sendable {
         config.stackSize = try read.byteSize(arguments.stackSize, "STACK_SIZE", option: "--stack-size") ?? config.stackSize
         config.maxBodySize = try read.byteSize(arguments.maxBodySize, "MAX_BODY_SIZE", option: "--max-body-size") ?? config.maxBodySize
 
-        let levelText = (arguments.logLevel ?? environment["LOG_LEVEL"] ?? "info").lowercased()
+        let levelText = (arguments.logLevel ?? environment["LOG_LEVEL"] ?? "info").asciiLowercased()
         guard let level = Logger.Level(rawValue: levelText) else {
             throw ConfigurationError(message: "log level must be one of trace, debug, info, notice, warning, error, critical; got \(levelText)")
         }
-        let formatText = (arguments.logFormat ?? environment["LOG_FORMAT"] ?? "logfmt").lowercased()
+        let formatText = (arguments.logFormat ?? environment["LOG_FORMAT"] ?? "logfmt").asciiLowercased()
         guard let format = LineLogHandler.LogFormat(rawValue: formatText) else {
             throw ConfigurationError(message: "log format must be logfmt or json; got \(formatText)")
         }

@@ -16,7 +16,7 @@ enum ConversionRequest: Sendable {
         switch route {
         case .decode:
             let view: ArchiveView
-            switch query["view"]?.lowercased() {
+            switch query["view"]?.asciiLowercased() {
             case nil, "readable": view = .readable
             case "raw": view = .raw
             case let other?: throw Problem.invalidQuery("view must be readable or raw, not \(other)", path: path)
@@ -34,7 +34,7 @@ enum ConversionRequest: Sendable {
             }
             self = .decode(options)
         case .encode:
-            switch query["format"]?.lowercased() {
+            switch query["format"]?.asciiLowercased() {
             case nil, "binary", "bplist": self = .encode(format: .binary)
             case "xml": self = .encode(format: .xml)
             case let other?: throw Problem.invalidQuery("format must be binary or xml, not \(other)", path: path)
@@ -62,7 +62,7 @@ enum ConversionRequest: Sendable {
     }
 
     private static func flag(_ query: QueryParameters, _ name: String, path: String) throws(Problem) -> Bool {
-        switch query[name]?.lowercased() {
+        switch query[name]?.asciiLowercased() {
         case nil, "0", "false", "no": return false
         case "", "1", "true", "yes": return true
         case let other?: throw Problem.invalidQuery("\(name) must be 1 or 0 (or true/false), not \(other)", path: path)

@@ -77,7 +77,7 @@ enum CommonMistake: Equatable, Sendable {
     /// A multipart body opens with `--boundary` and a part header naming a form field.
     private static func looksLikeMultipart(_ body: [UInt8]) -> Bool {
         guard body.starts(with: "--".utf8) else { return false }
-        let head = String(decoding: body.prefix(512), as: UTF8.self).lowercased()
+        let head = String(decoding: body.prefix(512), as: UTF8.self).asciiLowercased()
         return head.contains("\r\ncontent-disposition: form-data")
     }
 

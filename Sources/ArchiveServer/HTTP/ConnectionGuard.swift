@@ -69,8 +69,9 @@ final class ConnectionGuard {
     private var dispatched = false
     /// A reply was handed to libevent and has not been written yet.
     private(set) var replyPending = false
-    /// The head let through last, for refusals that come later (body deadline, chunk size).
-    private var currentHead: RequestHead?
+    /// The head let through last: for refusals that come later (body deadline, chunk size), and
+    /// for the handler, which reads the request as the guard did (`RequestHead.closeRequested`).
+    private(set) var currentHead: RequestHead?
     private var chunkedBytes = 0
     /// Bytes reserved for the request being received; the handler takes it over.
     private var admission: Reservation?
@@ -473,6 +474,7 @@ final class ConnectionGuard {
         case 400: "Bad Request"
         case 408: "Request Timeout"
         case 413: "Content Too Large"
+        case 417: "Expectation Failed"
         case 431: "Request Header Fields Too Large"
         case 501: "Not Implemented"
         case 503: "Service Unavailable"

@@ -3,7 +3,7 @@ enum MediaType {
     /// A media type without its parameters, lower-cased (RFC 9110 §8.3.1): "Application/JSON;
     /// charset=utf-8" is "application/json".
     static func essence(_ contentType: String) -> String {
-        String(contentType.split(separator: ";", maxSplits: 1, omittingEmptySubsequences: false)[0]).trimmingWhitespace().lowercased()
+        String(contentType.split(separator: ";", maxSplits: 1, omittingEmptySubsequences: false)[0]).trimmingWhitespace().asciiLowercased()
     }
 
     /// Whether a Content-Type names JSON: `application/json`, `text/json`, or any `+json` structured

@@ -12,4 +12,6 @@ struct PendingRequest: Sendable {
     var bytesIn = 0
     /// The request's share of the memory budget, from admission until its reply is written.
     var reservation: Reservation?
+    /// The client asked to close the connection after this reply (`RequestHead.closeRequested`).
+    var closeAfterReply = false
 }

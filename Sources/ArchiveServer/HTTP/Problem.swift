@@ -78,6 +78,9 @@ extension Problem {
         case .unsupportedCoding:
             self.init(slug: "not-implemented", title: "Not Implemented", status: 501, detail: refusal.detail,
                       instance: path.isEmpty ? nil : path, rejection: .badRequest)
+        case .expectationFailed:
+            self.init(slug: "expectation-failed", title: "Expectation Failed", status: 417, detail: refusal.detail,
+                      instance: path.isEmpty ? nil : path, rejection: .badRequest)
         case .lengthTooLarge:
             self.init(slug: "body-too-large", title: "Request body too large", status: 413, detail: refusal.detail,
                       instance: path.isEmpty ? nil : path, rejection: .bodyTooLarge)

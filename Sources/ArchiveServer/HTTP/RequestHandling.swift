@@ -20,6 +20,7 @@ extension EventLoop {
         var pending = PendingRequest(handle: RequestHandle(raw: request), summary: summary, startNanos: start)
         // The guard admitted the request (and reserved its body) before libevent read it.
         pending.reservation = connection?.dispatch()
+        pending.closeAfterReply = connection?.currentHead?.closeRequested ?? false
         guard let route = Route(path: path) else {
             return send(Problem.notFound(path: path).response(), to: pending)
         }
@@ -170,7 +171,9 @@ extension EventLoop {
         for header in response.headers {
             evhttp_add_header(headers, header.name, header.value)
         }
-        if draining {
+        // libevent closes after a reply that says so; it reads only a request whose first
+        // Connection header is exactly "close" as asking for that.
+        if draining || pending.closeAfterReply {
             evhttp_add_header(headers, "Connection", "close")
         }
         // libevent writes no Content-Length for HEAD and CONNECT replies: every reply says its length.

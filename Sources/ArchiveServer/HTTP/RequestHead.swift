@@ -1,12 +1,18 @@
-/// The request line and the framing headers of one HTTP/1.x request head, read by the
+/// The request line and the headers that decide framing and the connection's fate, read by the
 /// `ConnectionGuard` before libevent sees the head, so that the request can be refused before
-/// its body is received and so that the guard knows where the request ends.
+/// its body is received and so that the guard knows where the request ends. The handler reads
+/// the same head (`closeRequested`), so the guard and the handler never disagree on it.
 ///
-/// The rules follow libevent 2.1's own parser where it is sound (lines end in LF or CRLF, a
-/// line starting with a space or tab continues the previous header, the first `Content-Length`
-/// and `Transfer-Encoding` are the ones it reads) and RFC 9112 where libevent is lax: several
-/// different `Content-Length`s, `Transfer-Encoding` beside `Content-Length`, or any transfer
-/// coding but `chunked` make the framing uncertain, and such a request is refused, never guessed.
+/// The reading is libevent 2.1's own, byte for byte, where that is sound: lines end in LF or
+/// CRLF; a value loses leading spaces and trailing spaces and tabs; the first `Content-Length`, `Transfer-Encoding`, `Connection` and `Expect` are the
+/// ones libevent reads; names and tokens compare case-insensitively in ASCII alone (never with
+/// Unicode case mapping, under which `chun\u{212A}ed` would read as `chunked`). Wherever the two
+/// readings could differ, or RFC 9112 calls the framing uncertain, the head is refused, never
+/// guessed: control bytes (NUL, a bare CR, …) in a header line; a framing header whose value
+/// starts with a tab (libevent's source keeps a leading tab, and then reads no body, while the
+/// build Debian ships drops it: readers differ), holds a byte outside ASCII, or continues on a folded line; several
+/// different `Content-Length`s; `Transfer-Encoding` beside `Content-Length`; any transfer
+/// coding but `chunked`; an expectation other than `100-continue`.
 struct RequestHead: Equatable, Sendable {
     enum BodyFraming: Equatable, Sendable {
         case none
@@ -24,6 +30,10 @@ struct RequestHead: Equatable, Sendable {
     var body: BodyFraming
     /// The first `X-Request-Id`, as sent (see `RequestID.accepted`).
     var requestID: String? = nil
+    /// A `Connection` header lists `close` (RFC 9110 §7.6.1), in any of its headers or list
+    /// members. libevent alone closes only when the first header is exactly `close`; the reply
+    /// says `Connection: close` for every such request, so the connection ends after it.
+    var closeRequested = false
 
     /// Why a head cannot be accepted: the reply's status and the words for its problem document.
     struct Refusal: Error, Equatable, Sendable {
@@ -32,6 +42,7 @@ struct RequestHead: Equatable, Sendable {
             case ambiguousFraming   // 400 bad-framing
             case unsupportedCoding  // 501 not-implemented
             case lengthTooLarge     // 413 body-too-large (a length past any limit)
+            case expectationFailed  // 417 expectation-failed
         }
         var kind: Kind
         var detail: String
@@ -82,46 +93,76 @@ struct RequestHead: Equatable, Sendable {
         var lengths: [String] = []
         var codings: [String] = []
         var requestIDs: [String] = []
-        /// The framing header being read, if the last header line was one, for continuation lines.
-        var current: FramingHeader?
-        func flush(_ value: String) {
+        var connections: [String] = []
+        var expectations: [String] = []
+        /// The header being read, if the last header line was one read here, for continuation lines.
+        var current: ReadHeader?
+        var currentValue = ""
+        func flush() {
             switch current {
-            case .contentLength?: lengths.append(value)
-            case .transferEncoding?: codings.append(value)
-            case .requestID?: requestIDs.append(value)
+            case .contentLength?: lengths.append(currentValue)
+            case .transferEncoding?: codings.append(currentValue)
+            case .requestID?: requestIDs.append(currentValue)
+            case .connection?: connections.append(currentValue)
+            case .expect?: expectations.append(currentValue)
             case nil: break
             }
         }
-        var currentValue = ""
         var sawHeader = false
         while let range = lines.next() {
             let header = bytes[range]
+            if let control = header.first(where: Self.isForbiddenControl) {
+                throw Refusal(kind: .malformed, detail: "A header line holds the control byte 0x\(Self.hex(control)); header lines are text.")
+            }
             if let first = header.first, first == UInt8(ascii: " ") || first == UInt8(ascii: "\t") {
                 // obs-fold: libevent joins the continuation to the previous value with a space.
                 guard sawHeader else { throw Refusal(kind: .malformed, detail: "The first header line is a continuation line.") }
-                if current != nil { currentValue += " " + Self.trimmed(header) }
+                if let current {
+                    guard !current.decidesFraming else {
+                        throw Refusal(kind: .ambiguousFraming, detail: "The \(current.name) header continues on a folded line; send it on one line.")
+                    }
+                    currentValue += " " + Self.libeventValue(header, trimmingLeadingTabs: true)
+                }
                 continue
             }
-            if current != nil { flush(currentValue) }
+            flush()
             guard let colon = header.firstIndex(of: UInt8(ascii: ":")), colon > header.startIndex,
                   header[header.startIndex..<colon].allSatisfy(Self.isTokenByte) else {
                 throw Refusal(kind: .malformed, detail: "A header line is not name: value.")
             }
             sawHeader = true
-            current = FramingHeader(name: header[header.startIndex..<colon])
-            if current != nil { currentValue = Self.trimmed(header[(colon + 1)...]) }
+            current = ReadHeader(name: header[header.startIndex..<colon])
+            guard let current else { continue }
+            let value = header[(colon + 1)...]
+            currentValue = Self.libeventValue(value, trimmingLeadingTabs: false)
+            if current.decidesFraming {
+                if currentValue.utf8.first == UInt8(ascii: "\t") {
+                    throw Refusal(kind: .ambiguousFraming,
+                                  detail: "The \(current.name) value starts with a tab, which readers of HTTP treat differently; send a space or nothing.")
+                }
+                if value.contains(where: { $0 >= 0x80 }) {
+                    throw Refusal(kind: .ambiguousFraming,
+                                  detail: "The \(current.name) value holds bytes outside ASCII; its tokens are ASCII.")
+                }
+            }
         }
-        if current != nil { flush(currentValue) }
+        flush()
 
         var framing = BodyFraming.none
-        let read = RequestHead(method: HTTPMethod(text: methodText), target: target, path: path, body: .none,
+        var read = RequestHead(method: HTTPMethod(text: methodText), target: target, path: path, body: .none,
                                requestID: requestIDs.first)
+        read.closeRequested = connections.contains { value in
+            value.split(separator: ",").contains { $0.trimmingCharacters().asciiLowercased() == "close" }
+        }
         func refusal(_ kind: Refusal.Kind, _ detail: String) -> Refusal { Refusal(kind: kind, detail: detail, head: read) }
+        if let unmet = expectations.first(where: { $0.asciiLowercased() != "100-continue" }) {
+            throw refusal(.expectationFailed, "Expect: \(unmet) is not an expectation this server meets; it meets 100-continue alone.")
+        }
         if !codings.isEmpty {
             guard lengths.isEmpty else {
                 throw refusal(.ambiguousFraming, "The request has both Transfer-Encoding and Content-Length; send one.")
             }
-            guard codings.count == 1, codings[0].lowercased() == "chunked" else {
+            guard codings.count == 1, codings[0].asciiLowercased() == "chunked" else {
                 throw refusal(.unsupportedCoding,
                               "Transfer-Encoding \(codings.joined(separator: ", ")) is not supported; send the body with Content-Length or as chunked alone.")
             }
@@ -144,16 +185,21 @@ struct RequestHead: Equatable, Sendable {
         return head
     }
 
-    /// The headers read here: the two that frame a body, and the request id a refusal made
-    /// here must echo.
-    private enum FramingHeader {
-        case contentLength, transferEncoding, requestID
+    /// The headers read here: the two that frame a body, the two that libevent also acts on
+    /// (`Connection` keeps or closes the connection, `Expect` may make it answer 100 or 417),
+    /// and the request id a refusal made here must echo.
+    private enum ReadHeader {
+        case contentLength, transferEncoding, connection, expect, requestID
 
         init?(name: Slice<UnsafeRawBufferPointer>) {
             if Self.equalsIgnoringCase(name, "content-length") {
                 self = .contentLength
             } else if Self.equalsIgnoringCase(name, "transfer-encoding") {
                 self = .transferEncoding
+            } else if Self.equalsIgnoringCase(name, "connection") {
+                self = .connection
+            } else if Self.equalsIgnoringCase(name, "expect") {
+                self = .expect
             } else if Self.equalsIgnoringCase(name, "x-request-id") {
                 self = .requestID
             } else {
@@ -161,10 +207,26 @@ struct RequestHead: Equatable, Sendable {
             }
         }
 
+        /// Whether the guard and libevent must read this header's value alike for the request
+        /// to end where both think it does.
+        var decidesFraming: Bool { self != .requestID }
+
+        var name: String {
+            switch self {
+            case .contentLength: "Content-Length"
+            case .transferEncoding: "Transfer-Encoding"
+            case .connection: "Connection"
+            case .expect: "Expect"
+            case .requestID: "X-Request-Id"
+            }
+        }
+
+        /// ASCII case-insensitive equality with a lower-case name: only A–Z fold, so no other
+        /// byte (nor any multi-byte character) can stand for a letter.
         private static func equalsIgnoringCase(_ bytes: Slice<UnsafeRawBufferPointer>, _ lowercase: StaticString) -> Bool {
             guard bytes.count == lowercase.utf8CodeUnitCount else { return false }
             let expected = UnsafeBufferPointer(start: lowercase.utf8Start, count: lowercase.utf8CodeUnitCount)
-            return zip(bytes, expected).allSatisfy { ($0 | 0x20) == $1 }
+            return zip(bytes, expected).allSatisfy { ($0 &- UInt8(ascii: "A") < 26 ? $0 | 0x20 : $0) == $1 }
         }
     }
 
@@ -185,12 +247,26 @@ struct RequestHead: Equatable, Sendable {
         }
     }
 
-    /// `bytes` as text without leading and trailing spaces and tabs.
-    private static func trimmed(_ bytes: Slice<UnsafeRawBufferPointer>) -> String {
-        let isBlank = { (byte: UInt8) in byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") }
-        guard let first = bytes.firstIndex(where: { !isBlank($0) }) else { return "" }
-        let last = bytes.lastIndex(where: { !isBlank($0) })!
+    /// A header value as libevent 2.1 reads it (`evhttp_parse_headers_`): leading spaces
+    /// dropped (and leading tabs too on a continuation line, `evhttp_append_to_last_header`),
+    /// trailing spaces and tabs dropped. A framing value that would still start with a tab is
+    /// refused by the caller, so whether a build drops it too never matters.
+    private static func libeventValue(_ bytes: Slice<UnsafeRawBufferPointer>, trimmingLeadingTabs: Bool) -> String {
+        let isLeadingBlank = { (byte: UInt8) in byte == UInt8(ascii: " ") || (trimmingLeadingTabs && byte == UInt8(ascii: "\t")) }
+        guard let first = bytes.firstIndex(where: { !isLeadingBlank($0) }),
+              let last = bytes.lastIndex(where: { $0 != UInt8(ascii: " ") && $0 != UInt8(ascii: "\t") }), last >= first else { return "" }
         return String(decoding: bytes[first...last], as: UTF8.self)
+    }
+
+    /// Bytes no header line may hold (RFC 9110 §5.5): controls other than HTAB, and DEL. libevent
+    /// would end a value at a NUL and refuse a bare CR, each in its own way.
+    private static func isForbiddenControl(_ byte: UInt8) -> Bool {
+        (byte < 0x20 && byte != UInt8(ascii: "\t")) || byte == 0x7F
+    }
+
+    private static func hex(_ byte: UInt8) -> String {
+        let digits = Array("0123456789ABCDEF")
+        return String([digits[Int(byte >> 4)], digits[Int(byte & 0xF)]])
     }
 
     private static func isTokenByte(_ byte: UInt8) -> Bool {

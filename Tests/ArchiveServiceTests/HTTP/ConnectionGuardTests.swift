@@ -87,6 +87,45 @@ final class ConnectionGuardTests: XCTestCase {
         XCTAssertEqual(TestServer.metricValue("archive_rejections_total{reason=\"bad_request\"}", in: metrics), 5, metrics)
     }
 
+    /// Framing written with look-alikes of ASCII letters (the Kelvin sign, the long s, dotless and
+    /// dotted i) or whitespace libevent keeps is refused with one problem document, and the
+    /// "chunks" behind it are never read as requests.
+    func testLookAlikeFramingIsRefusedNotSmuggled() throws {
+        let server = try TestServer()
+        defer { server.stop() }
+        let smuggled = "GET /metrics HTTP/1.1\r\nHost: x\r\n\r\n"
+        let chunks = "5\r\nhello\r\n0\r\n\r\n"
+        for framing in ["Transfer-Encoding: chun\u{212A}ed", "Transfer-Encoding: ch\u{0131}nked", "Transfer-Encoding: chunked\u{0130}",
+                        "Tran\u{017F}fer-Encoding: chunked", "Transfer-Encoding:\tchunked", "Transfer-Encoding:\r\n chunked",
+                        "Transfer-Encoding: chunked\u{0}", "Content-Length: \u{0665}"] {
+            let text = try exchange(server.port, "POST /v1/decode HTTP/1.1\r\nHost: x\r\n\(framing)\r\n\r\n\(chunks)\(smuggled)")
+            XCTAssertEqual(statuses(text), ["400"], "\(framing.debugDescription): \(text)")
+            XCTAssertTrue(text.contains("application/problem+json") && text.contains("X-Request-Id: "), text)
+            XCTAssertFalse(text.contains("# HELP"), "\(framing.debugDescription): a smuggled request was served")
+        }
+    }
+
+    /// `Connection: close` in any Connection header or list member ends the connection after the
+    /// reply (libevent alone reads only the first header, and only the exact value).
+    func testConnectionCloseInAnyHeaderClosesAfterTheReply() throws {
+        let server = try TestServer()
+        defer { server.stop() }
+        for connection in ["Connection: keep-alive\r\nConnection: close", "Connection: TE, close", "Connection: CLOSE"] {
+            let text = try exchange(server.port, "GET /healthz HTTP/1.1\r\nHost: x\r\n\(connection)\r\n\r\nGET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
+            XCTAssertEqual(statuses(text), ["200"], "\(connection): \(text)")
+            XCTAssertTrue(text.contains("Connection: close"), text)
+        }
+    }
+
+    /// An expectation other than 100-continue gets the service's 417 problem, not libevent's page.
+    func testUnknownExpectationIsAProblem() throws {
+        let server = try TestServer()
+        defer { server.stop() }
+        let text = try exchange(server.port, "POST /v1/decode HTTP/1.1\r\nHost: x\r\nExpect: foo\r\nContent-Length: 5\r\n\r\nhello")
+        XCTAssertEqual(statuses(text), ["417"], text)
+        XCTAssertTrue(text.contains("application/problem+json") && text.contains("expectation-failed") && text.contains("X-Request-Id: "), text)
+    }
+
     /// CONNECT is refused (404 or 405) with a stated length, so the reply ends where it says and the
     /// next request on the connection is read as one.
     func testConnectReplyIsDelimited() throws {
