@@ -11,6 +11,7 @@ probe without an answer in 2 s counts as failed) and whether the server survived
 DATA_DIR holds the inputs attack.sh made (a game save of ~30 MB, or ~4 MB with --short).
 Exit status 1 if the server died, a probe failed or took 100 ms or more, or a desync showed.
 """
+import argparse
 import collections
 import multiprocessing
 import os
@@ -20,8 +21,13 @@ import sys
 import threading
 import time
 
-PORT, PID, DATA = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3]
-SHORT = "--short" in sys.argv
+_parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+_parser.add_argument("port", metavar="PORT", type=int, help="the server's port on 127.0.0.1")
+_parser.add_argument("pid", metavar="PID", type=int, help="the server's process id (RSS, liveness)")
+_parser.add_argument("data", metavar="DATA_DIR", help="the inputs attack.sh made")
+_parser.add_argument("--short", action="store_true", help="smaller inputs and fewer clients (CI)")
+_args = _parser.parse_args()
+PORT, PID, DATA, SHORT = _args.port, _args.pid, _args.data, _args.short
 failures = []
 
 
@@ -284,4 +290,5 @@ def main():
         sys.exit(1)
 
 
-main()
+if __name__ == "__main__":
+    main()

@@ -10,6 +10,7 @@ e.g.   scripts/bench_interleaved.py 20 bench-out/game-50mb-s2020.bin \\
 
 The first two rounds warm up and are not counted.
 """
+import argparse
 import shlex
 import statistics
 import subprocess
@@ -18,10 +19,12 @@ import time
 
 
 def main() -> int:
-    if len(sys.argv) < 4:
-        print(__doc__, file=sys.stderr)
-        return 2
-    rounds, cache_file, commands = int(sys.argv[1]), sys.argv[2], sys.argv[3:]
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("rounds", metavar="ROUNDS", type=int, help="rounds counted (two more warm up)")
+    parser.add_argument("cache_file", metavar="FILE", help="read into the page cache before every run")
+    parser.add_argument("commands", metavar="COMMAND", nargs="+", help="a command line, split as the shell would")
+    args = parser.parse_args()
+    rounds, cache_file, commands = args.rounds, args.cache_file, args.commands
     times = {command: [] for command in commands}
     with open("/dev/null", "wb") as sink:
         for round_number in range(rounds + 2):

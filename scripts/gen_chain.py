@@ -1,7 +1,10 @@
 #!/usr/bin/env python3
 """Writes a keyed archive holding a linked list of DEPTH `Node` objects (each `next` points
 at the following one), optionally closing it into a cycle. Used to measure stack cost per
-level and to exercise the depth probe."""
+level and to exercise the depth probe.
+
+Usage: gen_chain.py DEPTH [cyclic] > chain.bplist"""
+import argparse
 import plistlib
 import sys
 
@@ -16,6 +19,9 @@ def chain(depth, cyclic=False):
             "$top": {"root": plistlib.UID(1)}, "$objects": objects}
 
 if __name__ == "__main__":
-    depth = int(sys.argv[1])
-    cyclic = len(sys.argv) > 2 and sys.argv[2] == "cyclic"
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("depth", metavar="DEPTH", type=int, help="number of Node objects in the list")
+    parser.add_argument("cyclic", nargs="?", choices=["cyclic"], help="point the last node back at the first")
+    args = parser.parse_args()
+    depth, cyclic = args.depth, args.cyclic == "cyclic"
     sys.stdout.buffer.write(plistlib.dumps(chain(depth, cyclic), fmt=plistlib.FMT_BINARY, sort_keys=False))

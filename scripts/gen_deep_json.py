@@ -17,6 +17,7 @@ scripts/measure_stack.sh can measure the stack each one costs per level:
 
 Usage: gen_deep_json.py SHAPE LEVELS
 """
+import argparse
 import sys
 
 SHAPES = {
@@ -32,7 +33,11 @@ SHAPES = {
 
 
 def main():
-    shape, levels = sys.argv[1], int(sys.argv[2])
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("shape", metavar="SHAPE", choices=list(SHAPES) + ["inline"], help="one of the shapes above")
+    parser.add_argument("levels", metavar="LEVELS", type=int, help="how many levels to nest")
+    args = parser.parse_args()
+    shape, levels = args.shape, args.levels
     out = sys.stdout
     if shape == "inline":
         out.write('{"$class":"X","k":' + '{"$inline":[' * levels + "1" + "]}" * levels + "}")

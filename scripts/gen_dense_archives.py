@@ -12,9 +12,9 @@ rather than by their size, into DIR (the inputs of scripts/decode_memory.sh):
 
 Usage: gen_dense_archives.py DIR [N]   (N: default 1,000,000)
 """
+import argparse
 import os
 import plistlib
-import sys
 
 ARRAY = {"$classname": "NSArray", "$classes": ["NSArray", "NSObject"]}
 CUSTOM = {"$classname": "X", "$classes": ["X", "NSObject"]}
@@ -44,8 +44,11 @@ def shared_xml(count):
 
 
 def main():
-    out = sys.argv[1]
-    n = int(sys.argv[2]) if len(sys.argv) > 2 else 1_000_000
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("out", metavar="DIR", help="folder to write the archives into (made if missing)")
+    parser.add_argument("n", metavar="N", type=int, nargs="?", default=1_000_000, help="entries per archive (default 1,000,000)")
+    args = parser.parse_args()
+    out, n = args.out, args.n
     os.makedirs(out, exist_ok=True)
     files = {
         "ints.bplist": archive(array_of(3, n, list(range(n)))),

@@ -15,10 +15,10 @@ of scripts/hostile_check.sh):
 
 Usage: gen_hostile.py DIR
 """
+import argparse
 import os
 import plistlib
 import struct
-import sys
 
 
 def archive(objects, top=None, **extra):
@@ -33,7 +33,9 @@ def array_class():
 
 
 def main():
-    out = sys.argv[1]
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("out", metavar="DIR", help="folder to write the inputs into (made if missing)")
+    out = parser.parse_args().out
     os.makedirs(out, exist_ok=True)
 
     def write(name, data):
