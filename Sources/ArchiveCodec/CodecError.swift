@@ -51,11 +51,27 @@ public struct CodecError: Error, Sendable, Equatable, CustomStringConvertible {
         CodecError(kind, message, uid: uid, jsonPath: jsonPath, found: found, limit: limit)
     }
 
+    /// The error in words for a person: what kind of failure, what is wrong, and where.
     public var description: String {
-        var text = "\(kind.rawValue): \(message)"
+        var text = "\(kind.summary): \(message)"
         if let byteOffset { text += " (at byte \(byteOffset))" }
         if let uid { text += " (UID \(uid))" }
         if let jsonPath { text += " (at \(jsonPath))" }
         return text
+    }
+}
+
+extension CodecError.Kind {
+    /// The kind of failure in a few words, as a person reads it (the raw value is for code).
+    public var summary: String {
+        switch self {
+        case .malformedPlist: "not a readable property list"
+        case .notKeyedArchive: "not a keyed archive"
+        case .invalidArchive: "broken keyed archive"
+        case .malformedJSON: "not valid JSON"
+        case .invalidDocument: "JSON that does not follow the archive mapping"
+        case .limitExceeded: "over a limit"
+        case .depthBoundTooSmall: "nesting bound too small"
+        }
     }
 }

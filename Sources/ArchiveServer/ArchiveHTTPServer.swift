@@ -107,7 +107,7 @@ public final class ArchiveHTTPServer: @unchecked Sendable {
             return shutdownRequested
         }
         logger.info("listening", metadata: [
-            "version": .string(ServiceVersion.current), "host": .string(configuration.host), "port": .stringConvertible(port),
+            "version": .string(ReleaseVersion.current), "host": .string(configuration.host), "port": .stringConvertible(port),
             "workers": .stringConvertible(configuration.workers), "event_loops": .stringConvertible(configuration.eventLoops),
             "stack_size": .stringConvertible(configuration.stackSize), "depth_limit": .stringConvertible(depthLimit),
         ])

@@ -1,3 +1,4 @@
+import ArchiveCodec
 import CLibevent
 import CZlib
 import Logging
@@ -19,7 +20,7 @@ final class ServerContext: Sendable {
     private let processStartTime = ProcessStatistics.processStartTime()
     /// The labels of `archive_service_build_info`.
     private let build: [(name: String, value: String)] = [
-        ("version", ServiceVersion.current),
+        ("version", ReleaseVersion.current),
         ("libevent", String(cString: event_get_version())),
         ("zlib", String(cString: zlibVersion())),
     ]

@@ -1,3 +1,4 @@
+import ArchiveCodec
 import ArchiveServer
 import ArgumentParser
 import Logging
@@ -17,7 +18,7 @@ struct ArchiveServiceCommand: ParsableCommand, ServiceArguments {
             The deepest archive accepted follows from --stack-size (logged at start-up).
             SIGTERM or SIGINT drains in-flight requests and exits 0; a second signal exits at once.
             """,
-        version: ServiceVersion.current
+        version: ReleaseVersion.current
     )
 
     @Option(help: "Address to listen on. [HOST] (default: 0.0.0.0)")

@@ -1,3 +1,4 @@
+import ArchiveCodec
 import ArgumentParser
 
 /// `archive-tool`: converts NSKeyedArchiver archives to JSON and back on the command line.
@@ -6,6 +7,8 @@ struct ArchiveTool: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "archive-tool",
         abstract: "Convert NSKeyedArchiver archives (binary or XML plists) to JSON and back.",
+        discussion: ExitStatus.help,
+        version: ReleaseVersion.current,
         subcommands: [Decode.self, Encode.self, Compare.self, Depth.self])
 
     /// A large input re-executes the tool for huge pages first (`HugePages`), before any

@@ -69,6 +69,14 @@ final class BadInputTests: XCTestCase {
         var plain = PlistTree()
         let plainRoot = try plain.dict(keys: [try plain.string("a")], values: [try plain.integer(PlistInteger(signed: 1))])
         expect(.notKeyedArchive, BinaryPlistWriter.write(plain, root: plainRoot))
+        // The refusal says what the plist is: its top level, and a dictionary's first keys.
+        XCTAssertThrowsError(try KeyedArchive(parsing: BinaryPlistWriter.write(plain, root: plainRoot))) { error in
+            XCTAssertEqual((error as? CodecError)?.message, "a plain property list whose top level is a dictionary of 1 key (a) without $archiver")
+        }
+        let xmlArray = Array("<?xml version=\"1.0\"?><plist version=\"1.0\"><array><integer>1</integer><string>b</string></array></plist>".utf8)
+        XCTAssertThrowsError(try KeyedArchive(parsing: xmlArray)) { error in
+            XCTAssertTrue((error as? CodecError)?.message.hasPrefix("a plain property list whose top level is an array of 2 elements") == true, "\(error)")
+        }
     }
 
     func testXMLEntitiesAndDeepNesting() throws {
@@ -93,6 +101,13 @@ final class BadInputTests: XCTestCase {
         XCTAssertThrowsError(try JSONDocument(parsing: [0x22, 0xFF, 0x22]))
         XCTAssertThrowsError(try JSONDocument(parsing: Array(#"{"$ref": 5}"#.utf8)).archive(format: .binary)) { error in
             XCTAssertEqual((error as? CodecError)?.kind, .invalidDocument)
+        }
+        // A dangling reference names the $id it looked for.
+        XCTAssertThrowsError(try JSONDocument(parsing: Array(#"["a", {"$ref": 7}]"#.utf8)).archive(format: .binary)) { error in
+            XCTAssertTrue((error as? CodecError)?.message.contains("$id 7,") == true, "\(error)")
+        }
+        XCTAssertThrowsError(try JSONDocument(parsing: Array(#"["a", {"$ref": "x"}]"#.utf8)).archive(format: .binary)) { error in
+            XCTAssertTrue((error as? CodecError)?.message.contains(#"$id "x""#) == true, "\(error)")
         }
         XCTAssertThrowsError(try JSONDocument(parsing: Array(#"{"a": {"$bogus": 1}}"#.utf8)).archive(format: .binary)) { error in
             XCTAssertEqual((error as? CodecError)?.jsonPath, "$.a.$bogus")

@@ -89,7 +89,7 @@ final class ProcessTests: XCTestCase {
     func testVersionIsTheServiceVersion() throws {
         let service = try Service(try executable(), arguments: ["--version"])
         XCTAssertEqual(service.waitForExit(seconds: 20), 0)
-        XCTAssertEqual(service.text.trimmingCharacters(in: .whitespacesAndNewlines), ServiceVersion.current)
+        XCTAssertEqual(service.text.trimmingCharacters(in: .whitespacesAndNewlines), ReleaseVersion.current)
     }
 
     /// --log-format json: every line one JSON object, numbers as numbers; any other format is
@@ -98,7 +98,7 @@ final class ProcessTests: XCTestCase {
         let service = try Service(try executable(), arguments: ["--port", "0", "--host", "127.0.0.1", "--log-format", "json"])
         let listening = try XCTUnwrap(service.waitForLine(containing: "\"listening\""), service.text)
         let fields = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(listening.utf8)) as? [String: Any])
-        XCTAssertEqual(fields["version"] as? String, ServiceVersion.current)
+        XCTAssertEqual(fields["version"] as? String, ReleaseVersion.current)
         let port = try XCTUnwrap(fields["port"] as? Int, listening)
         XCTAssertEqual(try TestHTTPClient.post(port, "/v1/decode", Array("nonsense".utf8)).status, 400)
         let access = try XCTUnwrap(service.waitForLine(containing: "POST /v1/decode 400"), service.text)

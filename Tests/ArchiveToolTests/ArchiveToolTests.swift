@@ -73,7 +73,7 @@ final class ArchiveToolTests: XCTestCase {
         let result = try run(["decode", archive.path], stdout: decoded)
         XCTAssertEqual(result.status, 0, result.stderr)
         let expected = try KeyedArchive(parsing: Array(Data(contentsOf: archive))).json(view: .readable, pretty: false)
-        XCTAssertEqual(Array(try Data(contentsOf: decoded)), expected)
+        XCTAssertEqual(Array(try Data(contentsOf: decoded)), expected + [0x0A])
     }
 
     /// A file of 4 MiB or more is read as two halves at once (one split at a page boundary,
@@ -164,5 +164,70 @@ final class ArchiveToolTests: XCTestCase {
         XCTAssertEqual(status, 2, errors)
         XCTAssertTrue(errors.contains("$ref"), errors)
         XCTAssertEqual(String(decoding: try Data(contentsOf: output), as: UTF8.self), "earlier content\n")
+    }
+
+    func testVersionIsTheReleaseVersion() throws {
+        let out = scratch.appendingPathComponent("version.txt")
+        XCTAssertEqual(try run(["--version"], stdout: out).status, 0)
+        XCTAssertEqual(try String(contentsOf: out, encoding: .utf8), ReleaseVersion.current + "\n")
+    }
+
+    /// Errors are words, not enum names, and a file that is plainly something else is named
+    /// with the command to run instead; each failure has its own exit status.
+    func testErrorsInWordsWithHintsAndExitStatuses() throws {
+        let json = scratch.appendingPathComponent("team.json")
+        try Data(#"{"team":"Bears","wins":3}"#.utf8).write(to: json)
+        let out = scratch.appendingPathComponent("out")
+        let decoded = try run(["decode", json.path], stdout: out)
+        XCTAssertEqual(decoded.status, 2, decoded.stderr)
+        XCTAssertTrue(decoded.stderr.contains("not a readable property list") && decoded.stderr.contains("archive-tool encode"), decoded.stderr)
+        XCTAssertFalse(decoded.stderr.contains("malformedPlist"), decoded.stderr)
+
+        let archive = try firstAppleArchive()
+        let encoded = try run(["encode", archive.path], stdout: out)
+        XCTAssertEqual(encoded.status, 2, encoded.stderr)
+        XCTAssertTrue(encoded.stderr.contains("not valid JSON") && encoded.stderr.contains("archive-tool decode"), encoded.stderr)
+
+        let missing = try run(["compare", scratch.appendingPathComponent("nowhere").path, archive.path], stdout: out)
+        XCTAssertEqual(missing.status, 4, "a file that cannot be read is not a difference: \(missing.stderr)")
+        XCTAssertEqual(try run(["decode", "--max-depth", "0", archive.path], stdout: out).status, 64)
+    }
+
+    /// `-o FILE` writes the archive there; the compact JSON ends with a newline.
+    func testEncodeToAFileAndCompactJSONEndsWithANewline() throws {
+        let json = scratch.appendingPathComponent("team.json")
+        try Data(#"{"team":"Bears","wins":3}"#.utf8).write(to: json)
+        let plist = scratch.appendingPathComponent("team.plist")
+        let unused = scratch.appendingPathComponent("unused")
+        XCTAssertEqual(try run(["encode", json.path, "-o", plist.path], stdout: unused).status, 0)
+        XCTAssertEqual(try Data(contentsOf: unused).count, 0)
+        let back = scratch.appendingPathComponent("back.json")
+        XCTAssertEqual(try run(["decode", plist.path], stdout: back).status, 0)
+        XCTAssertEqual(try String(contentsOf: back, encoding: .utf8), #"{"team":"Bears","wins":3}"# + "\n")
+    }
+
+    /// A binary archive is not written to a terminal (here a pseudo-terminal from script(1)),
+    /// unless --force says so.
+    func testEncodeRefusesToWriteBinaryToATerminal() throws {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/script") else { throw XCTSkip("script(1) is not installed") }
+        let json = scratch.appendingPathComponent("team.json")
+        try Data(#"{"team":"Bears"}"#.utf8).write(to: json)
+        func onTerminal(_ arguments: String) throws -> String {
+            let log = scratch.appendingPathComponent("tty.txt")
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
+            process.arguments = ["-qec", "\(try tool().path) \(arguments); echo \"status=$?\"", "/dev/null"]
+            process.standardOutput = try FileHandle(forWritingTo: { FileManager.default.createFile(atPath: log.path, contents: nil); return log }())
+            process.standardInput = FileHandle.nullDevice
+            try process.run()
+            process.waitUntilExit()
+            return try String(contentsOf: log, encoding: .isoLatin1)
+        }
+        let refused = try onTerminal("encode \(json.path)")
+        XCTAssertTrue(refused.contains("not writing a binary archive to a terminal") && refused.contains("status=64"), refused)
+        let forced = try onTerminal("encode --force \(json.path)")
+        XCTAssertTrue(forced.contains("bplist00") && forced.contains("status=0"), forced)
+        let xml = try onTerminal("encode --xml \(json.path)")
+        XCTAssertTrue(xml.contains("<plist") && xml.contains("status=0"), xml)
     }
 }

@@ -86,10 +86,42 @@ struct ArchiveAnalysis {
         CodecError(.notKeyedArchive, message, byteOffset: ref.map { view.offset(of: $0) })
     }
 
+    /// What a property list without the keyed-archive envelope is, in words: its top-level
+    /// value and, for a dictionary, its first keys, so that the refusal says what was sent.
+    private func plainPlist(_ root: PlistObjectHeader) -> String {
+        let what: String
+        switch root.kind {
+        case .dict:
+            let shown = (0..<min(root.count, 4)).map { index -> String in
+                let key = view.header(of: view.childRef(root, index))
+                switch key.kind {
+                case .asciiString: return String(decoding: view.payload(key).prefix(40), as: UTF8.self)
+                case .utf16String:
+                    let units = view.payload(key)
+                    return String(decoding: stride(from: 0, to: min(units.count, 80), by: 2).map { UInt16(units[$0]) << 8 | UInt16(units[$0 + 1]) },
+                                  as: UTF16.self)
+                default: return "?"
+                }
+            }
+            let keys = shown.joined(separator: ", ") + (root.count > shown.count ? ", …" : "")
+            what = root.count == 0 ? "an empty dictionary" : "a dictionary of \(root.count) key\(root.count == 1 ? "" : "s") (\(keys))"
+        case .array: what = "an array of \(root.count) element\(root.count == 1 ? "" : "s")"
+        case .asciiString, .utf16String: what = "a string"
+        case .int: what = "an integer"
+        case .real: what = "a real number"
+        case .bool: what = "a boolean"
+        case .date: what = "a date"
+        case .data: what = "\(root.count) bytes of data"
+        case .uid: what = "a UID"
+        }
+        return "a plain property list whose top level is \(what)"
+            + (root.kind == .dict ? " without $archiver" : ", not the dictionary with $archiver, $top and $objects that an archive has")
+    }
+
     private mutating func readEnvelope(_ top: Int) throws(CodecError) {
         let root = view.header(of: top)
-        guard root.kind == .dict else { throw notArchive("the top of the plist is not a dictionary", at: top) }
-        guard let archiver = view.value(in: root, forKey: "$archiver") else { throw notArchive("no $archiver key", at: top) }
+        guard root.kind == .dict else { throw notArchive(plainPlist(root), at: top) }
+        guard let archiver = view.value(in: root, forKey: "$archiver") else { throw notArchive(plainPlist(root), at: top) }
         guard let version = view.value(in: root, forKey: "$version") else { throw notArchive("no $version key", at: top) }
         guard let topDict = view.value(in: root, forKey: "$top") else { throw notArchive("no $top key", at: top) }
         guard let objects = view.value(in: root, forKey: "$objects") else { throw notArchive("no $objects key", at: top) }

@@ -192,7 +192,11 @@ struct ArchiveEncoder<Tree: PlistBuilding> {
     private mutating func encodeObjectValue(_ object: Value) throws(CodecError) -> Int {
         let meta = try document.meta(of: object)
         if let ref = meta.ref {
-            guard let target = objectOfID[try idKey(ref)] else { throw fail("$ref to an $id that no object defines", at: ref) }
+            let key = try idKey(ref)
+            guard let target = objectOfID[key] else {
+                let shown = if case .text(let text) = key { "\"\(text)\"" } else { key.description }
+                throw fail("$ref to $id \(shown), which no object in the document defines", at: ref)
+            }
             if let uid = uidOfObject[target.offset] { return uid }
             let uid = objects.count
             objects.append(Self.unfilled)

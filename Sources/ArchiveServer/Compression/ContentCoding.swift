@@ -1,3 +1,5 @@
+import ArchiveCodec
+
 /// The content codings the service reads in request bodies (`Content-Encoding`) and writes in
 /// replies (`Accept-Encoding`): gzip and deflate (RFC 9110 §8.4.1), both from zlib.
 enum ContentCoding: String, Sendable, CaseIterable {
@@ -67,13 +69,14 @@ enum ContentCoding: String, Sendable, CaseIterable {
         return best
     }
 
-    /// The coding `bytes` look to be in, whatever the request said: gzip's magic (1F 8B), or a
-    /// zlib header with the 32 KiB window every zlib writer uses (78 xx), which `deflate` names;
-    /// nil for anything else. Smaller windows are left out: text starting `Hj` or `hb` has a
-    /// valid header of one, and a guess is only worth making where it is rarely wrong.
+    /// The coding `bytes` look to be in, whatever the request said (`InputKind`): gzip, or a
+    /// zlib stream, which `deflate` names; nil for anything else.
     static func sniff(_ bytes: [UInt8]) -> ContentCoding? {
-        if bytes.count >= 2, bytes[0] == 0x1F, bytes[1] == 0x8B { return .gzip }
-        return bytes.first == 0x78 && hasZlibHeader(bytes) ? .deflate : nil
+        switch InputKind(of: bytes) {
+        case .gzip: .gzip
+        case .zlib: .deflate
+        default: nil
+        }
     }
 
     /// A zlib header (RFC 1950 §2.2): compression method 8, a window of at most 32 KiB, and a

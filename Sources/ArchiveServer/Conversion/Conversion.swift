@@ -49,6 +49,9 @@ enum Conversion {
                 guard let reply = ReplyBuffer(reservation: reservation, coding: replyCoding) else { throw outOfMemory }
                 // A refusal for size found part way leaves a partial buffer: dropped with it.
                 try archive.writeJSON(view: view, pretty: pretty, plan: plan, parallelism: .serial) { reply.append($0) }
+                // Indented text ends with a newline; compact text gets one here, so that a
+                // terminal's next prompt (or a second document) starts on a line of its own.
+                if !pretty { Self.newline.withUnsafeBufferPointer { reply.append($0) } }
                 return try buffered(reply, contentType: "application/json", path: path, reservation: reservation)
             case let .encode(format):
                 // The document shares the body's bytes (no copy).
@@ -103,6 +106,8 @@ enum Conversion {
 
     /// An encoded archive is a file: `curl -OJ` saves it under this name, browsers download it.
     static let archiveAttachment = HTTPResponse.Header(name: "Content-Disposition", value: "attachment; filename=\"archive.plist\"")
+
+    private static let newline: [UInt8] = [UInt8(ascii: "\n")]
 
     private static let outOfMemory = CodecError(.limitExceeded, "out of memory while setting up the reply")
 

@@ -24,10 +24,7 @@ enum ConversionRequest: Sendable {
             var options = DecodeOptions(view: view, pretty: try Self.flag(query, "pretty", path: path))
             options.exactIntegers = try Self.flag(query, "exactIntegers", path: path)
             if let text = query["maxDepth"] {
-                guard let bound = Int(text), bound >= 1 else {
-                    throw Problem.invalidQuery("maxDepth must be a whole number of levels, at least 1, not \(text)", path: path)
-                }
-                options.maxDepth = bound
+                options.maxDepth = try Self.depthBound(text, path: path)
             }
             if view == .raw, options.maxDepth != nil || options.exactIntegers {
                 throw Problem.invalidQuery("maxDepth and exactIntegers shape the readable view; leave them out with view=raw", path: path)
@@ -61,11 +58,27 @@ enum ConversionRequest: Sendable {
         }
     }
 
+    /// `maxDepth`: a whole number of levels from 1. A bound past any depth an archive can have
+    /// is the same as none, but a number too large to hold is named as such, not as "not a number".
+    private static func depthBound(_ text: String, path: String) throws(Problem) -> Int {
+        let unsigned = text.utf8.first == UInt8(ascii: "+") || text.utf8.first == UInt8(ascii: "-") ? text.utf8.dropFirst() : text.utf8[...]
+        guard !unsigned.isEmpty, unsigned.allSatisfy({ $0 &- UInt8(ascii: "0") < 10 }) else {
+            throw Problem.invalidQuery("maxDepth must be a whole number of levels, at least 1, not \(text)", path: path)
+        }
+        guard let bound = Int(text) else {
+            throw Problem.invalidQuery("maxDepth \(text) is out of range: it must be from 1 to \(Int.max) levels", path: path)
+        }
+        guard bound >= 1 else {
+            throw Problem.invalidQuery("maxDepth must be at least 1 level, not \(text)", path: path)
+        }
+        return bound
+    }
+
     private static func flag(_ query: QueryParameters, _ name: String, path: String) throws(Problem) -> Bool {
         switch query[name]?.asciiLowercased() {
         case nil, "0", "false", "no": return false
         case "", "1", "true", "yes": return true
-        case let other?: throw Problem.invalidQuery("\(name) must be 1 or 0 (or true/false), not \(other)", path: path)
+        case let other?: throw Problem.invalidQuery("\(name) must be 1, true or yes (on), or 0, false or no (off), not \(other)", path: path)
         }
     }
 }

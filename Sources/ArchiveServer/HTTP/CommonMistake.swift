@@ -1,3 +1,5 @@
+import ArchiveCodec
+
 /// The mistakes people make first when they send a conversion with curl, recognised from the
 /// request's Content-Type and its body's first bytes, so that a refusal says what to send
 /// instead (with the curl flag) rather than what the codec could not read.
@@ -27,21 +29,19 @@ enum CommonMistake: Equatable, Sendable {
     static func find(route: Route, contentType: String?, body: [UInt8]) -> CommonMistake? {
         let media = contentType.map(MediaType.essence) ?? ""
         if media == "multipart/form-data" || Self.looksLikeMultipart(body) { return .multipartForm }
+        let kind = InputKind(of: body)
         if let coding = ContentCoding.sniff(body) { return .compressed(coding: coding.rawValue) }
-        let start = Self.firstNonSpace(body)
         switch route {
         case .decode:
-            if body.starts(with: [0xEF, 0xBB, 0xBF, UInt8(ascii: "{")]) || body.starts(with: [0xEF, 0xBB, 0xBF, UInt8(ascii: "[")]) {
-                return .jsonToDecode
-            }
-            if let start, body[start] == UInt8(ascii: "{") || body[start] == UInt8(ascii: "[") { return .jsonToDecode }
-            if media == "application/x-www-form-urlencoded", body.starts(with: "bplist".utf8) { return .newlinesStripped }
+            if kind == .json || kind == .jsonWithByteOrderMark { return .jsonToDecode }
+            if media == "application/x-www-form-urlencoded", Self.showsNewlinesStripped(body) { return .newlinesStripped }
         case .encode:
-            if body.starts(with: [0xEF, 0xBB, 0xBF]) { return .byteOrderMark }
-            if body.starts(with: "bplist".utf8) { return .archiveToEncode }
-            if let start, body[start] == UInt8(ascii: "<") { return .archiveToEncode }
-            if let start, body[start] == UInt8(ascii: "{"), Self.isRawView(body[start...]) { return .rawViewToEncode }
-            if !media.isEmpty, !MediaType.isJSON(media), let start, body[start] == UInt8(ascii: "{") || body[start] == UInt8(ascii: "[") {
+            if kind == .jsonWithByteOrderMark || body.starts(with: [0xEF, 0xBB, 0xBF]) { return .byteOrderMark }
+            if kind == .binaryPropertyList || kind == .xmlPropertyList { return .archiveToEncode }
+            if kind == .json, let start = Self.firstNonSpace(body), body[start] == UInt8(ascii: "{"), Self.isRawView(body[start...]) {
+                return .rawViewToEncode
+            }
+            if !media.isEmpty, !MediaType.isJSON(media), kind == .json {
                 return .jsonWithoutContentType
             }
         case .healthz, .readyz, .metrics, .openapi:
@@ -72,6 +72,24 @@ enum CommonMistake: Equatable, Sendable {
         case .jsonWithoutContentType:
             "The body looks like JSON but was sent as another Content-Type (curl --data sends application/x-www-form-urlencoded). Add -H 'Content-Type: application/json'."
         }
+    }
+
+    /// A binary plist that shows what `curl --data @file` does to one: not a single CR or LF
+    /// byte left (curl removes them all), and a trailer whose offset table no longer ends where
+    /// the trailer begins, because the bytes before it moved. curl's default Content-Type is
+    /// the same for `--data-binary`, so it proves nothing alone: a plist that is merely not an
+    /// archive, or broken some other way, is not told to stop using `--data`.
+    static func showsNewlinesStripped(_ body: [UInt8]) -> Bool {
+        guard body.count >= 40, body.starts(with: "bplist0".utf8),
+              !body.contains(where: { $0 == 0x0A || $0 == 0x0D }) else { return false }
+        let trailer = body[(body.count - 32)...]
+        let offsetSize = Int(trailer[trailer.startIndex + 6])
+        func number(at position: Int) -> UInt64 {
+            trailer[(trailer.startIndex + position)..<(trailer.startIndex + position + 8)].reduce(0) { $0 << 8 | UInt64($1) }
+        }
+        let (objects, tableOffset) = (number(at: 8), number(at: 24))
+        guard (1...8).contains(offsetSize), objects < UInt64(body.count), tableOffset < UInt64(body.count) else { return true }
+        return tableOffset + objects * UInt64(offsetSize) != UInt64(body.count - 32)
     }
 
     /// A multipart body opens with `--boundary` and a part header naming a form field.

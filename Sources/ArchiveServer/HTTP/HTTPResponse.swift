@@ -40,7 +40,9 @@ struct HTTPResponse: Sendable {
         if coding != .identity { headers.append(Header(name: "Content-Encoding", value: coding.rawValue)) }
     }
 
+    /// A small JSON reply made on the loop; like every JSON body the service sends, it ends
+    /// with a newline.
     static func json(_ status: Int32, _ text: String) -> HTTPResponse {
-        HTTPResponse(status: status, contentType: "application/json", body: Array(text.utf8))
+        HTTPResponse(status: status, contentType: "application/json", body: Array((text + "\n").utf8))
     }
 }

@@ -39,7 +39,7 @@ struct Problem: Sendable, Error {
         if let depth { text += ",\"depth\":\(depth)" }
         if let found { text += ",\"found\":\(found)" }
         if let limit { text += ",\"limit\":\(limit)" }
-        text += "}"
+        text += "}\n"
         var response = HTTPResponse(status: status, contentType: "application/problem+json", headers: headers, body: Array(text.utf8))
         response.rejection = rejection
         response.problem = slug
@@ -50,7 +50,7 @@ struct Problem: Sendable, Error {
 extension Problem {
     static func notFound(path: String) -> Problem {
         Problem(slug: "not-found", title: "Not Found", status: 404,
-                detail: "No resource at \(path). Endpoints: POST /v1/decode, POST /v1/encode, GET /healthz, GET /readyz, GET /metrics.",
+                detail: "No resource at \(path). Endpoints: \(Route.endpointList).",
                 instance: path)
     }
 

@@ -9,16 +9,24 @@ enum Route: String, Sendable, CaseIterable {
     case openapi
 
     init?(path: String) {
-        switch path {
-        case "/v1/decode": self = .decode
-        case "/v1/encode": self = .encode
-        case "/healthz": self = .healthz
-        case "/readyz": self = .readyz
-        case "/metrics": self = .metrics
-        case "/openapi.yaml": self = .openapi
-        default: return nil
+        guard let route = Self.allCases.first(where: { $0.path == path }) else { return nil }
+        self = route
+    }
+
+    /// The route's exact path.
+    var path: String {
+        switch self {
+        case .decode: "/v1/decode"
+        case .encode: "/v1/encode"
+        case .healthz: "/healthz"
+        case .readyz: "/readyz"
+        case .metrics: "/metrics"
+        case .openapi: "/openapi.yaml"
         }
     }
+
+    /// Every endpoint as `METHOD /path`, for the 404's detail.
+    static let endpointList = allCases.map { "\($0.allowedMethods[0].rawValue) \($0.path)" }.joined(separator: ", ")
 
     /// Label used in metrics for requests that matched no route.
     static let unmatchedLabel = "other"

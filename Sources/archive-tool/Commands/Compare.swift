@@ -11,7 +11,11 @@ import Darwin
 struct Compare: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Whether two archives hold the same object graph (exit 0) or not (exit 1, first difference on stdout).",
-        discussion: "UID numbering, object order, binary versus XML and string storage may differ; classes, keys, values, sharing and cycles may not.")
+        discussion: """
+            UID numbering, object order, binary versus XML and string storage may differ; classes, keys, \
+            values, sharing and cycles may not. A file that cannot be read exits 4, one that is not an \
+            archive 2: never 1, which means the two differ.
+            """)
 
     @Argument(help: "First archive, or - for stdin.")
     var first: String
@@ -26,7 +30,7 @@ struct Compare: ParsableCommand {
         }
         if let difference {
             writeAll("\(difference)\n", to: 1)
-            throw ExitCode(1)
+            throw ExitCode(ExitStatus.differ)
         }
     }
 }

@@ -61,9 +61,11 @@ struct Decode: ParsableCommand {
                     throw refused(refusal, stackSize: stackSize)
                 }
                 try archive.writeJSON(view: view, pretty: pretty, plan: plan, parallelism: cores) { pipe.push(Array($0)) }
+                // Indented text ends with a newline; compact text gets one here, as a text file should.
+                if !pretty { pipe.push([UInt8(ascii: "\n")]) }
             }
         }
-        try output.conclude(result)
+        try output.conclude(result) { Hint.decoding(input, error: $0) }
     }
 
     /// A decode the policy refuses (`DecodePolicy`), its fix in this tool's flags (exit 3).

@@ -6,7 +6,7 @@ import Glibc
 import Darwin
 #endif
 
-/// Reads a whole file, or stdin for `-`, into memory; exits with status 1 and a message if
+/// Reads a whole file, or stdin for `-`, into memory; exits with status 4 (ExitStatus.inputOutput) and a message if
 /// it cannot.
 ///
 /// A regular file of at least `halvesMinimum` bytes is read by two threads at once, each
@@ -20,7 +20,7 @@ func readInput(_ path: String) throws -> [UInt8] {
     let descriptor = path == "-" ? 0 : open(path, O_RDONLY)
     guard descriptor >= 0 else {
         writeAll("archive-tool: cannot open \(path): \(String(cString: strerror(errno)))\n", to: 2)
-        throw ExitCode(1)
+        throw ExitCode(ExitStatus.inputOutput)
     }
     defer { if descriptor != 0 { close(descriptor) } }
     var status = stat()
@@ -61,7 +61,7 @@ func readInput(_ path: String) throws -> [UInt8] {
         capacity *= 2
     }
     writeAll("archive-tool: cannot read \(path): \(String(cString: strerror(failure)))\n", to: 2)
-    throw ExitCode(1)
+    throw ExitCode(ExitStatus.inputOutput)
 }
 
 /// Files smaller than this are read by one thread: starting another costs more than it saves.

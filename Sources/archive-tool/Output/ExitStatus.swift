@@ -7,12 +7,37 @@ import Glibc
 import Darwin
 #endif
 
-/// Prints a codec error and exits 2, or 3 when a limit (depth, size) was exceeded.
-func reportingErrors<T>(_ body: () throws(CodecError) -> T) throws -> T {
+/// The tool's exit statuses, one meaning each, as `archive-tool --help` lists them.
+enum ExitStatus {
+    /// `compare`: the archives hold different object graphs (like cmp and diff).
+    static let differ: Int32 = 1
+    /// The input cannot be converted: not a property list or JSON, not an archive, a broken
+    /// graph, JSON that does not follow the mapping.
+    static let notConvertible: Int32 = 2
+    /// Over a limit: deeper than the stack admits, too large, or a --max-depth too small.
+    static let overLimit: Int32 = 3
+    /// A file could not be read or the output written.
+    static let inputOutput: Int32 = 4
+    /// The command line is wrong (ArgumentParser's own status for usage errors, EX_USAGE).
+    static let usage: Int32 = 64
+
+    /// The table `archive-tool --help` shows.
+    static let help = """
+        Exit status: 0 success; 1 compare: the archives differ; 2 the input cannot be \
+        converted; 3 over a limit (too deep for the stack, too large, --max-depth too small); \
+        4 a file could not be read or the output written; 64 the command line is wrong.
+        """
+}
+
+/// Prints a codec error in words (and, when the input looks like something else, what to do
+/// instead) and exits 2, or 3 when a limit (depth, size) was exceeded.
+func reportingErrors<T>(hint: (CodecError) -> String? = { _ in nil }, _ body: () throws(CodecError) -> T) throws -> T {
     do {
         return try body()
     } catch {
-        writeAll("archive-tool: \(error)\n", to: 2)
-        throw ExitCode(error.kind == .limitExceeded || error.kind == .depthBoundTooSmall ? 3 : 2)
+        var text = "archive-tool: \(error)\n"
+        if let hint = hint(error) { text += "archive-tool: \(hint)\n" }
+        writeAll(text, to: 2)
+        throw ExitCode(error.kind == .limitExceeded || error.kind == .depthBoundTooSmall ? ExitStatus.overLimit : ExitStatus.notConvertible)
     }
 }

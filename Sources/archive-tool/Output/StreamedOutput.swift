@@ -47,16 +47,16 @@ final class StreamedOutput: @unchecked Sendable {
 
     /// Ends a run whose output went out in pieces: a refused conversion's partial output is
     /// discarded (as far as stdout allows) and the error reported, then write errors are.
-    func conclude(_ result: Result<Void, CodecError>) throws {
+    func conclude(_ result: Result<Void, CodecError>, hint: (CodecError) -> String? = { _ in nil }) throws {
         if case .failure = result { discard() }
-        try reportingErrors { () throws(CodecError) in try result.get() }
+        try reportingErrors(hint: hint) { () throws(CodecError) in try result.get() }
         try check()
     }
 
     func check() throws {
         guard failure != 0 else { return }
         writeAll("archive-tool: cannot write the output: \(String(cString: strerror(failure)))\n", to: 2)
-        throw ExitCode(1)
+        throw ExitCode(ExitStatus.inputOutput)
     }
 }
 

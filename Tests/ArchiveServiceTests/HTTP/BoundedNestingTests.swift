@@ -72,9 +72,9 @@ final class BoundedNestingTests: XCTestCase {
         let archive = try server.post("/v1/encode", document, contentType: "application/json")
         XCTAssertEqual(archive.status, 200, archive.text)
         let plain = try server.post("/v1/decode", archive.body)
-        XCTAssertEqual(plain.text, #"{"min":-9223372036854775808,"max":18446744073709551615,"small":9007199254740991}"#)
+        XCTAssertEqual(plain.text, #"{"min":-9223372036854775808,"max":18446744073709551615,"small":9007199254740991}"# + "\n")
         let exact = try server.post("/v1/decode?exactIntegers=1", archive.body)
-        XCTAssertEqual(exact.text, #"{"min":{"$integer":"-9223372036854775808"},"max":{"$integer":"18446744073709551615"},"small":9007199254740991}"#)
+        XCTAssertEqual(exact.text, #"{"min":{"$integer":"-9223372036854775808"},"max":{"$integer":"18446744073709551615"},"small":9007199254740991}"# + "\n")
         let again = try server.post("/v1/encode", exact.body, contentType: "application/json")
         XCTAssertNil(try KeyedArchive(parsing: archive.body).difference(from: KeyedArchive(parsing: again.body)))
     }

@@ -50,6 +50,24 @@ final class CommonMistakeTests: XCTestCase {
         XCTAssertTrue(text.contains("--data-binary") && text.contains("newline"), text)
     }
 
+    /// curl's default Content-Type is the same for --data-binary: a plist that is not an
+    /// archive, or broken some other way, is not told to stop using --data.
+    func testNewlinesStrippedIsNotClaimedForOtherFailures() throws {
+        // A plain plist, as plistlib writes an Info.plist: a sound trailer, whatever its bytes.
+        let plain = TestArchives.plainPlist()
+        let text = detail(try server.post("/v1/decode", plain, contentType: "application/x-www-form-urlencoded"), status: 422, slug: "not-keyed-archive")
+        XCTAssertFalse(text.contains("--data"), text)
+        XCTAssertTrue(text.contains("plain property list") && text.contains("(name, count)"), text)
+        // A broken archive with its newline bytes intact.
+        let corrupt = try Fixtures.corrupt("corrupt-ComplexTest-147.plist")
+        let broken = try server.post("/v1/decode", corrupt, contentType: "application/x-www-form-urlencoded")
+        XCTAssertGreaterThanOrEqual(broken.status, 400, broken.text)
+        XCTAssertFalse(broken.text.contains("curl --data removes"), broken.text)
+        XCTAssertFalse(CommonMistake.showsNewlinesStripped(corrupt))
+        XCTAssertFalse(CommonMistake.showsNewlinesStripped(plain))
+        XCTAssertTrue(CommonMistake.showsNewlinesStripped(archive.filter { $0 != 0x0A && $0 != 0x0D }))
+    }
+
     func testJSONWithoutContentTypeNamesTheHeader() throws {
         let text = detail(try server.post("/v1/encode", Array(#"{"team":"Bears"}"#.utf8), contentType: "application/x-www-form-urlencoded"),
                           status: 415, slug: "unsupported-media-type")
@@ -114,13 +132,16 @@ final class CommonMistakeTests: XCTestCase {
         let document = Array(#"{"note":"\"$archiver\": and \"$objects\":[ in a string","list":[1]}"#.utf8)
         let encoded = try server.post("/v1/encode", document, contentType: "application/json")
         XCTAssertEqual(encoded.status, 200, encoded.text)
-        XCTAssertEqual(try server.post("/v1/decode", encoded.body).text, String(decoding: document, as: UTF8.self))
+        XCTAssertEqual(try server.post("/v1/decode", encoded.body).text, String(decoding: document, as: UTF8.self) + "\n")
     }
 
     func testRecognitionReadsOnlyWhatItNeeds() {
         XCTAssertNil(CommonMistake.find(route: .decode, contentType: nil, body: []))
         XCTAssertNil(CommonMistake.find(route: .decode, contentType: "application/octet-stream", body: Array("bplist00".utf8)))
-        XCTAssertEqual(CommonMistake.find(route: .decode, contentType: "application/x-www-form-urlencoded", body: Array("bplist00".utf8)), .newlinesStripped)
+        // A bare magic is not evidence of curl --data; a plist with its newlines gone is.
+        XCTAssertNil(CommonMistake.find(route: .decode, contentType: "application/x-www-form-urlencoded", body: Array("bplist00".utf8)))
+        XCTAssertEqual(CommonMistake.find(route: .decode, contentType: "application/x-www-form-urlencoded",
+                                          body: archive.filter { $0 != 0x0A && $0 != 0x0D }), .newlinesStripped)
         XCTAssertEqual(CommonMistake.find(route: .encode, contentType: "application/json", body: Array(#"{"$archiver":"NSKeyedArchiver","$objects":["$null"]}"#.utf8)), .rawViewToEncode)
         XCTAssertNil(CommonMistake.find(route: .encode, contentType: "application/json", body: Array(#"{"a":1}"#.utf8)))
     }

@@ -26,7 +26,7 @@ final class EndpointTests: XCTestCase {
     func testHeadHealthzHasLengthButNoBody() throws {
         let reply = try TestHTTPClient.request(port: server.port, method: "HEAD", path: "/healthz")
         XCTAssertEqual(reply.status, 200)
-        XCTAssertEqual(reply.header("Content-Length"), "15")
+        XCTAssertEqual(reply.header("Content-Length"), "16")  // {"status":"ok"} and its newline
         XCTAssertTrue(reply.body.isEmpty)
     }
 
@@ -73,7 +73,7 @@ final class EndpointTests: XCTestCase {
         let body = try Fixtures.bytes("scl-NSKeyedUnarchiver-ComplexTest.plist")
         let raw = try server.post("/v1/decode?view=raw", body)
         XCTAssertEqual(raw.status, 200, raw.text)
-        XCTAssertEqual(raw.text, String(decoding: try KeyedArchive(parsing: body).json(view: .raw, pretty: false), as: UTF8.self))
+        XCTAssertEqual(raw.text, String(decoding: try KeyedArchive(parsing: body).json(view: .raw, pretty: false), as: UTF8.self) + "\n")
         let pretty = try server.post("/v1/decode?pretty=1", body)
         XCTAssertEqual(pretty.status, 200, pretty.text)
         XCTAssertEqual(pretty.text, String(decoding: try KeyedArchive(parsing: body).json(view: .readable, pretty: true), as: UTF8.self))

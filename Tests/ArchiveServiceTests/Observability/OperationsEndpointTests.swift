@@ -1,3 +1,4 @@
+import ArchiveCodec
 @testable import ArchiveServer
 import Foundation
 import TestSupport
@@ -26,7 +27,7 @@ final class OperationsEndpointTests: XCTestCase {
         XCTAssertEqual(reply.status, 200)
         XCTAssertEqual(reply.header("Content-Type"), "application/yaml")
         XCTAssertEqual(reply.body, try repositoryDescription())
-        XCTAssertTrue(reply.text.contains("\n  version: \(ServiceVersion.current)\n"), "info.version is not \(ServiceVersion.current)")
+        XCTAssertTrue(reply.text.contains("\n  version: \(ReleaseVersion.current)\n"), "info.version is not \(ReleaseVersion.current)")
         XCTAssertTrue(reply.text.contains("\n  /openapi.yaml:\n"), "the description does not describe itself")
         let gzip = try TestHTTPClient.request(port: server.port, method: "GET", path: "/openapi.yaml", headers: ["Accept-Encoding": "gzip"])
         XCTAssertEqual(gzip.header("Content-Encoding"), "gzip")
@@ -44,7 +45,7 @@ final class OperationsEndpointTests: XCTestCase {
     func testBuildAndProcessMetrics() throws {
         let text = try server.get("/metrics").text
         let build = try XCTUnwrap(text.split(separator: "\n").first { $0.hasPrefix("archive_service_build_info{") }, text)
-        XCTAssertTrue(build.contains("version=\"\(ServiceVersion.current)\""), String(build))
+        XCTAssertTrue(build.contains("version=\"\(ReleaseVersion.current)\""), String(build))
         XCTAssertTrue(build.contains("libevent=\"2.") && build.contains("zlib=\"1."), String(build))
         XCTAssertTrue(build.hasSuffix("} 1"))
         XCTAssertGreaterThan(try XCTUnwrap(value("process_cpu_seconds_total", in: text)), 0)
