@@ -5,7 +5,8 @@
 # 32M bodies), a 768 MiB memory budget (the default under a 1 GiB container limit) and 1,024
 # descriptors, a common container limit. Stops by itself: about 3 minutes, or 1 with --short.
 #
-# Usage: scripts/attack.sh [--short]      Environment: PORT (default 28090), SKIP_BUILD=1.
+# Usage: scripts/attack.sh [--short]      Environment: PORT (default 28090), SKIP_BUILD=1,
+#   BIN (the server to attack; default: the release build's archive-service).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PORT="${PORT:-28090}"
@@ -15,7 +16,7 @@ short=${1:-}
 if [[ "${SKIP_BUILD:-0}" != 1 ]]; then
     swift build -c release --product archive-service >"$OUT/build.log" 2>&1 || { tail -30 "$OUT/build.log"; exit 1; }
 fi
-BIN="$(swift build -c release --show-bin-path)/archive-service"
+BIN="${BIN:-$(swift build -c release --show-bin-path)/archive-service}"
 size=30
 [[ "$short" == --short ]] && size=4
 [[ -f "$OUT/save-$size.bplist" ]] || python3 scripts/gen_game_save.py --size-mb "$size" --out "$OUT/save-$size.bplist" >/dev/null
