@@ -32,10 +32,22 @@ public struct CodecError: Error, Sendable, Equatable, CustomStringConvertible {
     /// For `limitExceeded`: the depth or size found and the limit it broke.
     public let found: Int?
     public let limit: Int?
+    /// What the caller can ask for instead, in the codec's terms; each front end words it in
+    /// its own knobs (a query parameter, a command-line flag). nil: nothing to suggest.
+    public let remedy: Remedy?
+
+    /// A different request that succeeds where this one failed.
+    public enum Remedy: Sendable, Equatable {
+        /// The raw view (the property list as it is, UIDs marked) shows what the readable
+        /// view cannot.
+        case rawView
+        /// A nesting bound this deep fits the archive (for `depthBoundTooSmall`).
+        case nestingBound(Int)
+    }
 
     public init(
         _ kind: Kind, _ message: String, byteOffset: Int? = nil, uid: Int? = nil,
-        jsonPath: String? = nil, found: Int? = nil, limit: Int? = nil
+        jsonPath: String? = nil, found: Int? = nil, limit: Int? = nil, remedy: Remedy? = nil
     ) {
         self.kind = kind
         self.message = message
@@ -44,11 +56,12 @@ public struct CodecError: Error, Sendable, Equatable, CustomStringConvertible {
         self.jsonPath = jsonPath
         self.found = found
         self.limit = limit
+        self.remedy = remedy
     }
 
     /// The same error without `byteOffset`, for offsets that do not point into the caller's input.
     func droppingByteOffset() -> CodecError {
-        CodecError(kind, message, uid: uid, jsonPath: jsonPath, found: found, limit: limit)
+        CodecError(kind, message, uid: uid, jsonPath: jsonPath, found: found, limit: limit, remedy: remedy)
     }
 
     /// The error in words for a person: what kind of failure, what is wrong, and where.

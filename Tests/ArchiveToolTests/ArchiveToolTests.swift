@@ -193,6 +193,17 @@ final class ArchiveToolTests: XCTestCase {
         XCTAssertEqual(try run(["decode", "--max-depth", "0", archive.path], stdout: out).status, 64)
     }
 
+    /// A bound too small for the archive is refused with one that fits, in the tool's flag.
+    func testMaxDepthTooSmallNamesAFittingFlag() throws {
+        let archive = Fixtures.directory.appendingPathComponent("apple/scl-NSKeyedUnarchiver-ComplexTest.plist")
+        let out = scratch.appendingPathComponent("out")
+        let refused = try run(["decode", "--max-depth", "2", archive.path], stdout: out)
+        XCTAssertEqual(refused.status, 3, refused.stderr)
+        let fits = try XCTUnwrap(refused.stderr.firstMatch(of: /--max-depth (\d+) fits/)).1
+        XCTAssertFalse(refused.stderr.contains("maxDepth"), refused.stderr)
+        XCTAssertEqual(try run(["decode", "--max-depth", String(fits), archive.path], stdout: out).status, 0)
+    }
+
     /// `-o FILE` writes the archive there; the compact JSON ends with a newline.
     func testEncodeToAFileAndCompactJSONEndsWithANewline() throws {
         let json = scratch.appendingPathComponent("team.json")

@@ -173,8 +173,8 @@ struct ObjectClassifier {
         if counts[Int(target)] < UInt32.max { counts[Int(target)] += 1 }
     }
 
-    private func invalid(_ message: String, uid: Int) -> CodecError {
-        CodecError(.invalidArchive, message, uid: uid)
+    private func invalid(_ message: String, uid: Int, remedy: CodecError.Remedy? = nil) -> CodecError {
+        CodecError(.invalidArchive, message, uid: uid, remedy: remedy)
     }
 
     private func readClass(_ classUID: Int, user: Int) throws(CodecError) -> KeyedArchive.ClassInfo {
@@ -192,7 +192,7 @@ struct ObjectClassifier {
             guard view.isString(key, equalTo: "$classname") || view.isString(key, equalTo: "$classes")
                 || view.isString(key, equalTo: "$classhints")
             else {
-                throw invalid("class entry \(classUID) holds the key \(stringValue(key).map { "\"\($0)\"" } ?? "(not text)"); a class has only $classname, $classes and $classhints (the raw view, ?view=raw, shows it as it is)", uid: classUID)
+                throw invalid("class entry \(classUID) holds the key \(stringValue(key).map { "\"\($0)\"" } ?? "(not text)"); a class has only $classname, $classes and $classhints", uid: classUID, remedy: .rawView)
             }
         }
         var chain: [String]?

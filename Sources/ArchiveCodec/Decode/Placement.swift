@@ -62,8 +62,8 @@ struct Placement: Sendable {
                 let fits = Self.smallestFittingBound(archive: archive, view: view, exactIntegers: exactIntegers, above: bound, atMost: pass.minimumBound)
                 throw CodecError(
                     .depthBoundTooSmall,
-                    "maxDepth \(bound) is too small for this archive: with its deepest objects moved to the top-level $table it still nests \(pass.depth) levels; maxDepth \(fits) fits",
-                    found: fits, limit: bound)
+                    "a nesting bound of \(bound) is too small for this archive: with its deepest objects moved to the top-level $table it still nests \(pass.depth) levels",
+                    found: fits, limit: bound, remedy: .nestingBound(fits))
             }
         }
         homes = pass.homes

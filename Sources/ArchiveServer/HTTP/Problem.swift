@@ -224,8 +224,17 @@ extension Problem {
         case .limitExceeded: ("limit-exceeded", "Input exceeds a codec limit", 413)
         case .depthBoundTooSmall: ("max-depth-too-small", "maxDepth too small for this archive", 422)
         }
-        self.init(slug: slug, title: title, status: status, detail: error.message, instance: path,
+        self.init(slug: slug, title: title, status: status, detail: error.message + Self.remedy(error.remedy), instance: path,
                   offset: error.byteOffset, uid: error.uid, jsonPath: error.jsonPath, found: error.found,
                   limit: error.limit, rejection: error.kind == .limitExceeded ? .limitExceeded : nil)
+    }
+
+    /// The codec's remedy in this service's knobs, appended to its message.
+    static func remedy(_ remedy: CodecError.Remedy?) -> String {
+        switch remedy {
+        case nil: ""
+        case .rawView: " (the raw view, ?view=raw, shows it as it is)"
+        case let .nestingBound(bound): "; maxDepth=\(bound) fits"
+        }
     }
 }

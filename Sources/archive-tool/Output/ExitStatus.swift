@@ -35,9 +35,18 @@ func reportingErrors<T>(hint: (CodecError) -> String? = { _ in nil }, _ body: ()
     do {
         return try body()
     } catch {
-        var text = "archive-tool: \(error)\n"
+        var text = "archive-tool: \(error)\(remedy(error.remedy))\n"
         if let hint = hint(error) { text += "archive-tool: \(hint)\n" }
         writeAll(text, to: 2)
         throw ExitCode(error.kind == .limitExceeded || error.kind == .depthBoundTooSmall ? ExitStatus.overLimit : ExitStatus.notConvertible)
+    }
+}
+
+/// The codec's remedy in the tool's flags, appended to its message.
+func remedy(_ remedy: CodecError.Remedy?) -> String {
+    switch remedy {
+    case nil: ""
+    case .rawView: " (decode --raw shows it as it is)"
+    case let .nestingBound(bound): "; --max-depth \(bound) fits"
     }
 }

@@ -189,6 +189,8 @@ final class PlacementTests: XCTestCase {
                 } catch {
                     XCTAssertEqual(error.kind, .depthBoundTooSmall, name)
                     let fits = try XCTUnwrap(error.found)
+                    XCTAssertEqual(error.remedy, .nestingBound(fits), name)
+                    XCTAssertFalse(error.message.contains("maxDepth"), "the codec words no front end's knob: \(error.message)")
                     XCTAssertGreaterThan(fits, bound, name)
                     XCTAssertLessThanOrEqual(try archive.plan(view: .readable, pretty: false, maxDepth: fits).depth, fits, name)
                     continue

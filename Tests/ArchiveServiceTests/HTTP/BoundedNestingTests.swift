@@ -47,6 +47,7 @@ final class BoundedNestingTests: XCTestCase {
         XCTAssertEqual(problem["type"] as? String, "urn:archive-service:problem:max-depth-too-small")
         let fits = try XCTUnwrap(problem["found"] as? Int)
         XCTAssertEqual(problem["limit"] as? Int, 2)
+        XCTAssertTrue((problem["detail"] as? String ?? "").hasSuffix("; maxDepth=\(fits) fits"), "\(problem["detail"] ?? "")")
         let reply = try server.post("/v1/decode?maxDepth=\(fits)", archive)
         XCTAssertEqual(reply.status, 200, reply.text)
         XCTAssertLessThanOrEqual(nesting(try JSONSerialization.jsonObject(with: Data(reply.body))), fits)
