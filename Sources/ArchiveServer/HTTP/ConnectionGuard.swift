@@ -426,13 +426,13 @@ final class ConnectionGuard {
         problem.headers.append(.init(name: "X-Request-Id", value: requestID))
         let response = problem.response()
         if !dispatched, let fd = socketDescriptor {
-            let bytes = Self.serialize(response)
+            let bytes = response.closingMessage
             let written = bytes.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL) | Int32(MSG_DONTWAIT)) }
             if written == bytes.count { loop.linger(fd) }
             let path = head?.path ?? problem.instance ?? ""
             let summary = RequestSummary(method: head?.method ?? .unknown, path: path, query: head?.query, route: Route(path: path),
                                          client: peer, requestID: requestID)
-            loop.record(response, for: summary, bytesIn: 0)
+            loop.context.record(response, for: summary, bytesIn: 0)
         }
         cut()
     }
@@ -453,33 +453,11 @@ final class ConnectionGuard {
     }
 
     /// The client's address and port, for access lines: asked of the socket once per connection.
-    private(set) lazy var peer: String = socketDescriptor.map(EventLoop.peerName(of:)) ?? "-"
+    private(set) lazy var peer: String = socketDescriptor.map(PeerAddress.name(of:)) ?? "-"
 
     private var socketDescriptor: Int32? {
         let fd = bufferevent_getfd(underlying)
         return fd >= 0 ? fd : nil
-    }
-
-    /// A whole HTTP/1.1 response that closes the connection.
-    static func serialize(_ response: HTTPResponse) -> [UInt8] {
-        var text = "HTTP/1.1 \(response.status) \(reasonPhrase(response.status))\r\n"
-        text += "Content-Type: \(response.contentType)\r\nContent-Length: \(response.body.count)\r\nConnection: close\r\n"
-        for header in response.headers { text += "\(header.name): \(header.value)\r\n" }
-        text += "\r\n"
-        return Array(text.utf8) + response.body
-    }
-
-    static func reasonPhrase(_ status: Int32) -> String {
-        switch status {
-        case 400: "Bad Request"
-        case 408: "Request Timeout"
-        case 413: "Content Too Large"
-        case 417: "Expectation Failed"
-        case 431: "Request Header Fields Too Large"
-        case 501: "Not Implemented"
-        case 503: "Service Unavailable"
-        default: "Error"
-        }
     }
 
     /// The target of a head that could not be parsed, if its request line has one, for the log.

@@ -6,15 +6,8 @@ import Darwin
 #endif
 
 /// The connections of a loop: a `ConnectionGuard` under each one (installed through
-/// `evhttp_set_bevcb`), the connection limit, and refusals lingering after their answer.
+/// `evhttp_set_bevcb`) and the connection limit.
 extension EventLoop {
-    /// Refused sockets kept open at once per loop, so the client can read the answer; beyond
-    /// this a refused socket is closed as soon as its answer is written.
-    static let maximumLingering = 32
-    /// How long a refused socket stays open for its client, and how much it may still send.
-    static let lingerNanos: UInt64 = 2_000_000_000
-    static let lingerBytes = 1 << 20
-
     /// Makes evhttp build every connection on a guarded bufferevent.
     func installConnectionGuards() {
         evhttp_set_bevcb(http, { base, raw in
@@ -87,109 +80,4 @@ extension EventLoop {
         repliesUnflushed -= 1
         if draining { checkDrained() }
     }
-
-    // MARK: Lingering refusals
-
-    /// Keeps a refused socket open on a duplicate descriptor after libevent closes its own:
-    /// reads and drops what the client still sends, for `lingerNanos` or `lingerBytes`, so a
-    /// client still uploading sees the answer rather than a reset.
-    func linger(_ fd: Int32) {
-        guard lingering.count < Self.maximumLingering else { return }
-        let copy = fcntl(fd, F_DUPFD_CLOEXEC, 0)
-        guard copy >= 0 else { return }
-        guard let event = event_new(base, copy, Int16(EV_READ | EV_PERSIST), { fd, _, raw in
-            EventLoop.from(raw).lingerRead(fd)
-        }, unmanagedSelf) else {
-            close(copy)
-            return
-        }
-        var interval = timeval(tv_sec: Int(Self.lingerNanos / 1_000_000_000), tv_usec: 0)
-        event_add(event, &interval)
-        lingering[copy] = Lingering(event: event, deadline: monotonicNanoseconds() + Self.lingerNanos)
-    }
-
-    private func lingerRead(_ fd: Int32) {
-        guard var entry = lingering[fd] else { return }
-        var scratch = [UInt8](repeating: 0, count: 16 << 10)
-        let count = read(fd, &scratch, scratch.count)
-        if count > 0 { entry.bytes += count }
-        let finished = count == 0 || (count < 0 && errno != EAGAIN && errno != EINTR)
-            || entry.bytes >= Self.lingerBytes || monotonicNanoseconds() >= entry.deadline
-        // A timeout (no data for the whole interval) also lands here, with read failing EAGAIN.
-        if finished || count < 0 && errno == EAGAIN {
-            endLingering(fd)
-        } else {
-            lingering[fd] = entry
-        }
-    }
-
-    func endLingering(_ fd: Int32) {
-        guard let entry = lingering.removeValue(forKey: fd) else { return }
-        event_free(entry.event)
-        close(fd)
-    }
-
-    func endAllLingering() {
-        for fd in Array(lingering.keys) { endLingering(fd) }
-    }
-
-    // MARK: Deferred work
-
-    /// Runs `action` on this loop's thread soon, outside the libevent callback now running.
-    func later(_ action: @escaping () -> Void) {
-        laterActions.append(action)
-        event_active(wakeEvent, EV_READ, 0)
-    }
-
-    func runLaterActions() {
-        while !laterActions.isEmpty {
-            let actions = laterActions
-            laterActions.removeAll()
-            for action in actions { action() }
-        }
-    }
-
-    // MARK: Records
-
-    /// Counts a reply in the metrics and writes its access line.
-    func record(_ response: HTTPResponse, for request: RequestSummary, bytesIn: Int, startNanos: UInt64? = nil,
-                finishesConversion: Bool = false) {
-        let elapsed = startNanos.map { monotonicNanoseconds() &- $0 } ?? 0
-        context.metrics.record(route: request.route?.rawValue ?? Route.unmatchedLabel, status: response.status,
-                               seconds: Double(elapsed) / 1e9, bytesIn: bytesIn, bytesOut: response.bodyCount,
-                               rejection: response.rejection, finishesConversion: finishesConversion)
-        context.accessLog.record(request, status: response.status, bytesIn: bytesIn, bytesOut: response.bodyCount,
-                                 nanoseconds: elapsed, problem: response.problem)
-    }
-
-    /// `address:port` of the peer of socket `fd` (`[address]:port` for IPv6); "-" if unknown.
-    static func peerName(of fd: Int32) -> String {
-        var storage = sockaddr_storage()
-        var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
-        let rc = withUnsafeMutablePointer(to: &storage) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getpeername(fd, $0, &length) }
-        }
-        guard rc == 0 else { return "-" }
-        var host = [CChar](repeating: 0, count: Int(NI_MAXHOST))
-        var service = [CChar](repeating: 0, count: Int(NI_MAXSERV))
-        let named = withUnsafePointer(to: &storage) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                getnameinfo($0, length, &host, socklen_t(host.count), &service, socklen_t(service.count), NI_NUMERICHOST | NI_NUMERICSERV)
-            }
-        }
-        guard named == 0 else { return "-" }
-        /// The text before the terminating NUL that getnameinfo writes.
-        func text(_ characters: [CChar]) -> String {
-            String(decoding: characters.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        }
-        let address = text(host), port = text(service)
-        return address.contains(":") ? "[\(address)]:\(port)" : "\(address):\(port)"
-    }
-}
-
-/// A refused socket's duplicate descriptor, read and dropped until its deadline.
-struct Lingering {
-    let event: OpaquePointer
-    let deadline: UInt64
-    var bytes = 0
 }

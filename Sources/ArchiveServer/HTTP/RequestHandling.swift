@@ -203,8 +203,8 @@ extension EventLoop {
             }, unmanagedSelf)
         }
         evhttp_send_reply(request, response.status, nil, nil)
-        record(response, for: pending.summary, bytesIn: pending.bytesIn, startNanos: pending.startNanos,
-               finishesConversion: finishesConversion)
+        context.record(response, for: pending.summary, bytesIn: pending.bytesIn, startNanos: pending.startNanos,
+                       finishesConversion: finishesConversion)
     }
 
     private func replyFlushed(_ request: OpaquePointer?) {
