@@ -5,7 +5,7 @@
 # Stage 1 builds both executables with the Swift runtime linked in statically, so the
 # runtime stage needs no Swift toolchain: only libevent (the HTTP front) and zlib (gzip and
 # deflate bodies, which debian:bookworm-slim already has) plus libc6, libstdc++6, libgcc-s1.
-# scripts/rootfs-check.sh proves the runtime stage without Docker, reading
+# scripts/ci/rootfs-check.sh proves the runtime stage without Docker, reading
 # RUNTIME_PACKAGES from this file: keep that ARG the only list of runtime packages.
 
 ARG SWIFT_IMAGE=swift:6.3.1-bookworm
@@ -44,7 +44,7 @@ RUN apt-get update \
  && useradd --uid 10001 --gid archive --no-log-init --no-create-home --home-dir /nonexistent \
       --shell /usr/sbin/nologin archive
 COPY --from=build /out/archive-service /out/archive-tool /usr/local/bin/
-COPY scripts/healthcheck.sh /usr/local/bin/healthcheck
+COPY container/healthcheck.sh /usr/local/bin/healthcheck
 
 # Configuration (every setting also has a command-line flag; see README).
 # WORKERS unset = one worker per core; QUEUE_LIMIT / MAX_BODY_SIZE / TIMEOUT unset =

@@ -58,7 +58,7 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
-        // Time-bounded mutation fuzzer for the codec; run by scripts/fuzz_codec.sh.
+        // Time-bounded mutation fuzzer for the codec; run by scripts/fuzz/fuzz_codec.sh.
         .executableTarget(
             name: "codec-fuzz",
             dependencies: [

@@ -10,7 +10,7 @@ import Darwin
 /// (parsing, validation, the depth probe, the encoder, releasing results) is iterative or
 /// flat, so this per-level cost is the whole story. A level costs a different amount for
 /// each shape of nesting (class instance, array, dictionary, set, ordered set, `$dict`
-/// pairs, `$plist`, inline plist containers): `scripts/measure_stack.sh` measures every shape
+/// pairs, `$plist`, inline plist containers): `scripts/bench/measure_stack.sh` measures every shape
 /// (the most levels that convert on a 16 MiB stack with the check off; bytes per depth unit
 /// = (stack − reserve) / depth; table in docs/benchmarks.md), and the figures here are the largest
 /// of all shapes, used with a 25 % margin. `StackBudgetTests` runs every shape at exactly the

@@ -7,7 +7,7 @@ import Glibc
 import Darwin
 #endif
 
-/// `codec-fuzz`: a time-bounded mutation fuzzer for the codec (run by `scripts/fuzz_codec.sh`).
+/// `codec-fuzz`: a time-bounded mutation fuzzer for the codec (run by `scripts/fuzz/fuzz_codec.sh`).
 ///
 /// Every mutated input must be either refused with a `CodecError` or converted, and whatever
 /// converts must survive the round trip: an archive's readable JSON must encode (to binary and

@@ -2,7 +2,7 @@
 import TestSupport
 import XCTest
 
-/// Inputs the fuzzer (`scripts/fuzz_codec.sh`) showed could not be converted losslessly, or
+/// Inputs the fuzzer (`scripts/fuzz/fuzz_codec.sh`) showed could not be converted losslessly, or
 /// crashed the codec: each must now be refused with a precise error.
 final class RefusalTests: XCTestCase {
     /// An archive whose `$objects` are built by `objects` (entry 0 is `$null`).

@@ -4,7 +4,7 @@ import XCTest
 /// Every way the readable writer recurses, run at exactly the depth `StackBudget` admits on a
 /// stack just big enough for it: if a shape costs more per level than the budget says, the
 /// thread overflows its stack and the test process dies. (The shapes are those of
-/// scripts/gen_deep_json.py, which scripts/measure_stack.sh measures.)
+/// scripts/gen/gen_deep_json.py, which scripts/bench/measure_stack.sh measures.)
 final class StackBudgetTests: XCTestCase {
     static let shapes: [(name: String, prefix: String, suffix: String)] = [
         ("generic", #"{"$class":"N","next":"#, "}"),

@@ -9,7 +9,7 @@ import CZlib
 ///
 /// Level 1, zlib's fastest: on the readable JSON of 20 MB game and league saves it deflates at
 /// about three times the speed of the default level 6, for 21–22% of the size instead of 17–18%; on
-/// binary plists level 6 is both slower and larger (scripts/bench_compression.sh; docs/benchmarks.md,
+/// binary plists level 6 is both slower and larger (scripts/bench/bench_compression.sh; docs/benchmarks.md,
 /// "Reply compression"). A conversion writes its reply at hundreds of MB/s; compressing it at
 /// level 6 would take longer than the conversion itself.
 final class ReplyCompressor {

@@ -15,7 +15,7 @@ struct StackOptions: ParsableArguments {
     static let defaultStackMiB = 512
 
     /// Converts without the depth check, to find where the stack really runs out
-    /// (`scripts/measure_stack.sh`); deeper input then crashes the tool.
+    /// (`scripts/bench/measure_stack.sh`); deeper input then crashes the tool.
     @Flag(help: .hidden)
     var skipDepthCheck = false
 

@@ -1,7 +1,7 @@
 #!/bin/bash
 # Prove the Dockerfile's runtime stage works, without a Docker engine.
 #
-# 1. A bare bookworm root in .rootfs/bookworm (scripts/bookworm-root.sh: debootstrap
+# 1. A bare bookworm root in .rootfs/bookworm (scripts/ci/bookworm-root.sh: debootstrap
 #    --variant=minbase, cached; --fresh redoes it).
 # 2. Replay the runtime stage of ./Dockerfile (everything after its last FROM) inside a
 #    chroot: ARG, RUN (via /bin/sh -c, so the same apt-get install and useradd run),
@@ -16,12 +16,12 @@
 # Needs root, debootstrap (apt-get install debootstrap) and curl. Takes 1-3 min the first
 # time (mostly debootstrap), seconds afterwards. .ci/run runs it after the release build.
 #
-# Usage: scripts/rootfs-check.sh [--bin-dir DIR] [--port N] [--fresh]
+# Usage: scripts/ci/rootfs-check.sh [--bin-dir DIR] [--port N] [--fresh]
 #   --bin-dir  where archive-service / archive-tool are (default: .build/release, which
 #              must be a `swift build -c release --static-swift-stdlib` build)
 set -euo pipefail
 
-repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 bin_dir="${repo}/.build/release"
 port=18080
 fresh=0
@@ -34,8 +34,8 @@ while [[ $# -gt 0 ]]; do
   esac
 done
 
-# shellcheck source=scripts/bookworm-root.sh
-source "${repo}/scripts/bookworm-root.sh"
+# shellcheck source=scripts/ci/bookworm-root.sh
+source "${repo}/scripts/ci/bookworm-root.sh"
 bookworm_root_tools rootfs-check
 [[ -x "${bin_dir}/archive-service" ]] || die "${bin_dir}/archive-service not built (swift build -c release --static-swift-stdlib)"
 

@@ -1,6 +1,6 @@
 #!/bin/bash
 # Proves README.md's set-up command on a fresh machine: a bare Debian bookworm root
-# (scripts/bookworm-root.sh) with nothing but the Swift toolchain mounted at /opt/swift and on
+# (scripts/ci/bookworm-root.sh) with nothing but the Swift toolchain mounted at /opt/swift and on
 # PATH, a fresh clone of this repository's HEAD, and the command taken verbatim from the
 # README (the first sh block under "Set up and run"), run as root inside the root. It must
 # install what it needs, build, and start the server: GET /healthz from outside must answer
@@ -12,10 +12,10 @@
 #
 # Needs root, debootstrap and curl. Takes 3-8 min (apt, then a release build from scratch).
 #
-# Usage: scripts/setup-check.sh [--port N] [--fresh] [--swift DIR]   (DIR: default /opt/swift)
+# Usage: scripts/ci/setup-check.sh [--port N] [--fresh] [--swift DIR]   (DIR: default /opt/swift)
 set -euo pipefail
 
-repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 port=18090
 fresh=0
 swift_dir=/opt/swift
@@ -28,8 +28,8 @@ while [[ $# -gt 0 ]]; do
   esac
 done
 
-# shellcheck source=scripts/bookworm-root.sh
-source "${repo}/scripts/bookworm-root.sh"
+# shellcheck source=scripts/ci/bookworm-root.sh
+source "${repo}/scripts/ci/bookworm-root.sh"
 bookworm_root_tools setup-check
 [[ -x "${swift_dir}/usr/bin/swift" ]] || die "no Swift toolchain at ${swift_dir}"
 

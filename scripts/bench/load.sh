@@ -11,7 +11,7 @@
 # archive-service binary (a different build, for a side-by-side run).
 set -euo pipefail
 
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 PORT="${PORT:-28080}"
 DURATION="${DURATION:-10}"
 CONNECTIONS="${CONNECTIONS:-32}"

@@ -1,14 +1,14 @@
 #!/usr/bin/env bash
 # Measures what one decode holds in the service against what the memory budget reserved for
 # it, on archives whose cost is set by their counts of objects and entries
-# (scripts/gen_dense_archives.py) and on generated game saves. Per archive: a fresh release
+# (scripts/gen/gen_dense_archives.py) and on generated game saves. Per archive: a fresh release
 # server (one worker, an 8 GiB budget so nothing is refused), one decode, then the growth of
 # its peak RSS (VmHWM) and the budget's high-water mark. The budget holds where every
 # growth is below its reservation. Stops by itself (about a minute after the build).
 #
-# Usage: scripts/decode_memory.sh      Environment: PORT (default 28091), SKIP_BUILD=1, N.
+# Usage: scripts/bench/decode_memory.sh      Environment: PORT (default 28091), SKIP_BUILD=1, N.
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 PORT="${PORT:-28091}"
 OUT=bench-out/decode-memory
 mkdir -p "$OUT"
@@ -16,11 +16,11 @@ if [[ "${SKIP_BUILD:-0}" != 1 ]]; then
     swift build -c release --product archive-service >"$OUT/build.log" 2>&1 || { tail -30 "$OUT/build.log"; exit 1; }
 fi
 BIN="$(swift build -c release --show-bin-path)/archive-service"
-[[ -f "$OUT/shared.xml" ]] || python3 scripts/gen_dense_archives.py "$OUT" "${N:-1000000}"
+[[ -f "$OUT/shared.xml" ]] || python3 scripts/gen/gen_dense_archives.py "$OUT" "${N:-1000000}"
 for shape in game league; do
-    [[ -f "$OUT/save-$shape.bplist" ]] || python3 scripts/gen_game_save.py --size-mb 30 --shape "$shape" --out "$OUT/save-$shape.bplist" >/dev/null
+    [[ -f "$OUT/save-$shape.bplist" ]] || python3 scripts/gen/gen_game_save.py --size-mb 30 --shape "$shape" --out "$OUT/save-$shape.bplist" >/dev/null
 done
-[[ -f "$OUT/save-game.xml" ]] || python3 scripts/gen_game_save.py --size-mb 30 --format xml --out "$OUT/save-game.xml" >/dev/null
+[[ -f "$OUT/save-game.xml" ]] || python3 scripts/gen/gen_game_save.py --size-mb 30 --format xml --out "$OUT/save-game.xml" >/dev/null
 
 hwm() { awk '/VmHWM/{print $2 * 1024}' "/proc/$1/status"; }
 printf '| archive | body MB | status | reply MB | RSS growth MB | reserved (high water) MB | growth / reserved |\n|---|---|---|---|---|---|---|\n'

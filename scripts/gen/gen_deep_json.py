@@ -2,7 +2,7 @@
 """Writes a JSON document (readable mapping) nested LEVELS times in one SHAPE to stdout.
 
 Every way the encoder and the readable writer can recurse has a shape here, so that
-scripts/measure_stack.sh can measure the stack each one costs per level:
+scripts/bench/measure_stack.sh can measure the stack each one costs per level:
 
   generic      {"$class":"N","next":{...}}           class instance, reference key
   array        [[...]]                               NSArray

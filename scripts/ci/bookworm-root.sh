@@ -1,5 +1,5 @@
 #!/bin/bash
-# Sourced by scripts/rootfs-check.sh and scripts/setup-check.sh: a bare Debian bookworm root
+# Sourced by scripts/ci/rootfs-check.sh and scripts/ci/setup-check.sh: a bare Debian bookworm root
 # (debootstrap --variant=minbase, as a fresh machine or debian:bookworm-slim has) at $root,
 # made once and cached as .rootfs/bookworm-base.tar, restored bare for every use, with
 # bookworm, bookworm-updates and bookworm-security from the mirror apt on this machine

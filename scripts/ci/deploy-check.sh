@@ -22,7 +22,7 @@
 #    field, a misspelled ServiceMonitor field, a misspelled kind, a Service port that names no
 #    container port) must fail steps 2, 3, 2 and 4 with the mistake named.
 #
-# Usage: scripts/deploy-check.sh [--python PYTHON] [--out DIR]
+# Usage: scripts/ci/deploy-check.sh [--python PYTHON] [--out DIR]
 #   --python  a Python with the tools, as .ci/run installs them in its venv (default:
 #             .build-ci/venv/bin/python when it exists, else python3):
 #               pip install kubernetes-validate==1.37.0 cffi==2.0.0 cloudcoil==0.6.0 \
@@ -34,7 +34,7 @@
 #             default they go to a temporary folder, removed at exit.
 set -euo pipefail
 
-repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 python=""
 out=""
 while [[ $# -gt 0 ]]; do

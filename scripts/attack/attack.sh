@@ -1,14 +1,14 @@
 #!/usr/bin/env bash
 # Attacks a release build of archive-service on 127.0.0.1 with hostile and heavy clients
-# (scripts/attack.py) and prints, per attack, the statuses seen, peak RSS, /healthz latency
+# (scripts/attack/attack.py) and prints, per attack, the statuses seen, peak RSS, /healthz latency
 # and survival. The server runs with the Kubernetes manifest's flags (2 workers, queue 8,
 # 32M bodies), a 768 MiB memory budget (the default under a 1 GiB container limit) and 1,024
 # descriptors, a common container limit. Stops by itself: about 3 minutes, or 1 with --short.
 #
-# Usage: scripts/attack.sh [--short]      Environment: PORT (default 28090), SKIP_BUILD=1,
+# Usage: scripts/attack/attack.sh [--short]      Environment: PORT (default 28090), SKIP_BUILD=1,
 #   BIN (the server to attack; default: the release build's archive-service).
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 PORT="${PORT:-28090}"
 OUT=bench-out/attack
 mkdir -p "$OUT"
@@ -19,7 +19,7 @@ fi
 BIN="${BIN:-$(swift build -c release --show-bin-path)/archive-service}"
 size=30
 [[ "$short" == --short ]] && size=4
-[[ -f "$OUT/save-$size.bplist" ]] || python3 scripts/gen_game_save.py --size-mb "$size" --out "$OUT/save-$size.bplist" >/dev/null
+[[ -f "$OUT/save-$size.bplist" ]] || python3 scripts/gen/gen_game_save.py --size-mb "$size" --out "$OUT/save-$size.bplist" >/dev/null
 cp "$OUT/save-$size.bplist" "$OUT/save.bplist"
 
 (ulimit -n 1024; exec "$BIN" --host 127.0.0.1 --port "$PORT" --workers 2 --queue-limit 8 --max-body-size 32M \
@@ -31,7 +31,7 @@ for _ in $(seq 100); do
     sleep 0.1
 done
 status=0
-timeout 600 python3 scripts/attack.py "$PORT" "$pid" "$OUT" ${short:+"$short"} || status=$?
+timeout 600 python3 scripts/attack/attack.py "$PORT" "$pid" "$OUT" ${short:+"$short"} || status=$?
 curl -s "http://127.0.0.1:$PORT/metrics" 2>/dev/null | grep -E '^archive_(rejections_total|memory_reserved_high|connections )' || true
 kill -TERM "$pid" 2>/dev/null && wait "$pid" || status=1
 exit "$status"

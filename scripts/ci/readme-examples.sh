@@ -35,13 +35,13 @@
 #                        not a problem document (curl -s exits 0 on a 4xx or 5xx).
 #   no comment           the same.
 #
-# Usage: scripts/readme-examples.sh [--port N] [--readme FILE] [--keep]
+# Usage: scripts/ci/readme-examples.sh [--port N] [--readme FILE] [--keep]
 #   --readme FILE   check another copy of the README (default: README.md at the root)
 #   --keep          keep the scratch directory and print where it is
 # Needs bash, curl, python3 and git (and gzip and grep, which the README uses).
 set -euo pipefail
 
-repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 port=8080
 readme="${repo}/README.md"
 keep=0

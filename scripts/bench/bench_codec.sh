@@ -3,7 +3,7 @@
 #   archive-tool decode FILE > FILE.json          (archive -> JSON)
 #   plistutil -i FILE -o FILE.xml -f xml          (libplist: binary -> XML, less work)
 #   archive-tool encode FILE.json > FILE.out.bin  (JSON -> archive)
-# on game saves of ~5 MB and ~50 MB from scripts/gen_game_save.py (deterministic).
+# on game saves of ~5 MB and ~50 MB from scripts/gen/gen_game_save.py (deterministic).
 #
 # Time: hyperfine, median of --runs runs after one warm-up, the input read into the page cache
 # right before each run (see measure()).
@@ -16,10 +16,10 @@
 #
 # Needs: swift, python3, hyperfine, /usr/bin/time, plistutil
 #   apt-get install -y hyperfine time libplist-utils
-# Usage: scripts/bench_codec.sh [--sizes "5 50"] [--runs 3] [--bin-dir DIR] [--skip-build]
+# Usage: scripts/bench/bench_codec.sh [--sizes "5 50"] [--runs 3] [--bin-dir DIR] [--skip-build]
 set -euo pipefail
 
-repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 sizes="5 50"
 runs=3
 bin_dir=""
@@ -82,7 +82,7 @@ measure() {
 
 for size in ${sizes}; do
   save="${out}/game-${size}mb-s${seed}.bin"
-  [[ -s "${save}" ]] || python3 scripts/gen_game_save.py --size-mb "${size}" --seed "${seed}" --out "${save}"
+  [[ -s "${save}" ]] || python3 scripts/gen/gen_game_save.py --size-mb "${size}" --seed "${seed}" --out "${save}"
   json="${save%.bin}.json"
   rm -f "${json}" "${save%.bin}.xml" "${save%.bin}.out.bin"
   measure "${size}" decode "${save}" "${json}" "'${tool}' decode '${save}' > '${json}'"

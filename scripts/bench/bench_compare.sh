@@ -1,18 +1,18 @@
 #!/bin/bash
 # Two archive-tool builds side by side, paired round by round (A B A B …), on two save shapes:
-#   game   scripts/gen_game_save.py (teams and games pointing at each other, players, records)
-#   league scripts/gen_game_save.py --shape league (many small shared games, full-precision reals)
+#   game   scripts/gen/gen_game_save.py (teams and games pointing at each other, players, records)
+#   league scripts/gen/gen_game_save.py --shape league (many small shared games, full-precision reals)
 # For each shape: decode time of A, B and plistutil (binary -> XML, same file) interleaved;
 # encode time of A and B, each on the JSON it wrote itself; peak RSS (VmHWM, /usr/bin/time) of
 # each; the JSON nesting each wrote (archive-tool depth). Prints a markdown table.
 #
 # Needs: python3, /usr/bin/time, plistutil (apt-get install -y time libplist-utils)
-# Usage: scripts/bench_compare.sh A_TOOL B_TOOL [--size-mb 50] [--rounds 15] [--out DIR]
+# Usage: scripts/bench/bench_compare.sh A_TOOL B_TOOL [--size-mb 50] [--rounds 15] [--out DIR]
 #   e.g. build the previous commit in a worktree (swift build -c release --static-swift-stdlib)
 #        and pass its .build/release/archive-tool as A, this tree's as B.
 set -euo pipefail
 
-repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 [[ $# -ge 2 ]] || { sed -n 2,13p "${BASH_SOURCE[0]}" >&2; exit 2; }
 tool_a="$(realpath "$1")"; tool_b="$(realpath "$2")"; shift 2
 size=50
@@ -43,14 +43,14 @@ median_of() { awk -v cmd="$1" 'index($0, cmd) { print $2 }' "$2"; }
 
 for shape in game league; do
   save="${out}/${shape}-${size}mb-s2020.bin"
-  [[ -s "${save}" ]] || python3 "${repo}/scripts/gen_game_save.py" --shape "${shape}" --size-mb "${size}" --seed 2020 --out "${save}"
+  [[ -s "${save}" ]] || python3 "${repo}/scripts/gen/gen_game_save.py" --shape "${shape}" --size-mb "${size}" --seed 2020 --out "${save}"
   "${tool_a}" decode "${save}" >"${save%.bin}.a.json"
   "${tool_b}" decode "${save}" >"${save%.bin}.b.json"
   times="${out}/${shape}-times.txt"
-  python3 "${repo}/scripts/bench_interleaved.py" "${rounds}" "${save}" \
+  python3 "${repo}/scripts/bench/bench_interleaved.py" "${rounds}" "${save}" \
     "${tool_a} decode ${save}" "${tool_b} decode ${save}" \
     "plistutil -i ${save} -o ${out}/${shape}.xml -f xml" >"${times}"
-  python3 "${repo}/scripts/bench_interleaved.py" "${rounds}" "${save%.bin}.b.json" \
+  python3 "${repo}/scripts/bench/bench_interleaved.py" "${rounds}" "${save%.bin}.b.json" \
     "${tool_a} encode ${save%.bin}.a.json" "${tool_b} encode ${save%.bin}.b.json" >>"${times}"
   depth_a="$("${tool_a}" depth "${save}" | awk '/^decode:/ { print $3 }' | tr -d ,)"
   depth_b="$("${tool_b}" depth "${save}" | awk '/^decode:/ { print $3 }' | tr -d ,)"

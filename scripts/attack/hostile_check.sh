@@ -1,15 +1,15 @@
 #!/usr/bin/env bash
-# Runs archive-tool on the hostile inputs of scripts/gen_hostile.py with a time limit:
+# Runs archive-tool on the hostile inputs of scripts/gen/gen_hostile.py with a time limit:
 # each conversion must finish within LIMIT seconds (default 5) with exit 0 (converted),
 # 2 (refused) or 3 (over a limit), never a signal or a timeout; prints time and peak RSS.
-# Usage: scripts/hostile_check.sh [LIMIT]
+# Usage: scripts/attack/hostile_check.sh [LIMIT]
 set -euo pipefail
-cd "$(dirname "${BASH_SOURCE[0]}")/.."
+cd "$(dirname "${BASH_SOURCE[0]}")/../.."
 limit="${1:-5}"
 swift build -c release --product archive-tool >/dev/null
 tool="$(swift build -c release --show-bin-path)/archive-tool"
 dir="bench-out/hostile"
-python3 scripts/gen_hostile.py "$dir"
+python3 scripts/gen/gen_hostile.py "$dir"
 status=0
 printf '%-28s %-14s %4s %8s %10s\n' input command exit seconds "peak KB"
 run() {  # $1 input, rest: archive-tool arguments

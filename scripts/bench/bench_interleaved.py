@@ -3,8 +3,8 @@
 round (not one command's batch after another's), reading FILE into the page cache before every
 run, and prints the median, mean and fastest wall time of each. Output goes to /dev/null.
 
-Usage: scripts/bench_interleaved.py ROUNDS FILE "COMMAND 1" "COMMAND 2" ...
-e.g.   scripts/bench_interleaved.py 20 bench-out/game-50mb-s2020.bin \\
+Usage: scripts/bench/bench_interleaved.py ROUNDS FILE "COMMAND 1" "COMMAND 2" ...
+e.g.   scripts/bench/bench_interleaved.py 20 bench-out/game-50mb-s2020.bin \\
          "/tmp/base-tool decode bench-out/game-50mb-s2020.bin" \\
          ".build/release/archive-tool decode bench-out/game-50mb-s2020.bin"
 

@@ -2,11 +2,11 @@
 # Mutation-fuzzes the codec for a bounded time (default 120 s per seed) with the Apple
 # fixtures and the service's reproducers as seeds. Every input must be refused with a
 # CodecError or convert and round-trip equivalently (see Sources/codec-fuzz).
-# Usage: scripts/fuzz_codec.sh [SECONDS] [SEED...]
+# Usage: scripts/fuzz/fuzz_codec.sh [SECONDS] [SEED...]
 # Reproducers land in bench-out/fuzz/; replay one with
 #   .build/release/codec-fuzz --replay bench-out/fuzz/finding-1.bin
 set -euo pipefail
-cd "$(dirname "${BASH_SOURCE[0]}")/.."
+cd "$(dirname "${BASH_SOURCE[0]}")/../.."
 seconds="${1:-120}"
 shift || true
 seeds=("$@")

@@ -1,12 +1,12 @@
 #!/usr/bin/env python3
 """Hostile and merely heavy clients against a running archive-service, on loopback only.
 
-Run by scripts/attack.sh, which builds and starts the server; stops by itself. For each attack
+Run by scripts/attack/attack.sh, which builds and starts the server; stops by itself. For each attack
 it prints the statuses the attackers saw, the server's peak RSS during the attack (sampled
 every 10 ms from /proc), /healthz latency (a fresh connection every 100 ms; p99 and worst; a
 probe without an answer in 2 s counts as failed) and whether the server survived.
 
-  scripts/attack.py PORT PID DATA_DIR [--short]
+  scripts/attack/attack.py PORT PID DATA_DIR [--short]
 
 DATA_DIR holds the inputs attack.sh made (a game save of ~30 MB, or ~4 MB with --short).
 Exit status 1 if the server died, a probe failed or took 100 ms or more, or a desync showed.

@@ -1,14 +1,14 @@
 #!/usr/bin/env bash
 # Measures the stack one level of recursion costs in the readable JSON writer (decode), for
-# every shape of nesting (scripts/gen_deep_json.py lists them), and in the raw view. The
+# every shape of nesting (scripts/gen/gen_deep_json.py lists them), and in the raw view. The
 # encoder does not recurse (StackBudgetTests encode 20,000 levels on a 256 KiB stack). For each, binary-searches the
 # most levels that convert on a STACK_MIB stack with the depth check off
 # (archive-tool --skip-depth-check), reads that input's depth (archive-tool depth) and
 # prints bytes per depth unit = (stack - reserve) / depth. StackBudget must hold the
 # largest figure, with a margin.
-# Usage: [SHAPES="dict generic"] scripts/measure_stack.sh [debug|release] [STACK_MIB]
+# Usage: [SHAPES="dict generic"] scripts/bench/measure_stack.sh [debug|release] [STACK_MIB]
 set -euo pipefail
-cd "$(dirname "${BASH_SOURCE[0]}")/.."
+cd "$(dirname "${BASH_SOURCE[0]}")/../.."
 config=${1:-release}
 stack_mib=${2:-16}
 swift build -c "$config" --product archive-tool >/dev/null
@@ -18,7 +18,7 @@ trap 'rm -rf "$work"' EXIT
 reserve=$((128 * 1024))
 
 make_input() {  # $1 mode, $2 shape, $3 levels -> path of the archive to convert
-  python3 scripts/gen_deep_json.py "$2" "$3" > "$work/in.json"
+  python3 scripts/gen/gen_deep_json.py "$2" "$3" > "$work/in.json"
   "$tool" encode "$work/in.json" > "$work/in.bin"
   echo "$work/in.bin"
 }

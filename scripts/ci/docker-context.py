@@ -38,10 +38,10 @@ same context without Docker and checks it:
   list      prints the filtered context, one path a line.
 
 Usage:
-  scripts/docker-context.py [check|list] [--context DIR] [--dockerfile F] [--dockerignore F]
-  scripts/docker-context.py materialise DIR [...]
-  scripts/docker-context.py replay-build WORK [--stage NAME] [--build-arg K=V]... [...]
-  scripts/docker-context.py --self-test
+  scripts/ci/docker-context.py [check|list] [--context DIR] [--dockerfile F] [--dockerignore F]
+  scripts/ci/docker-context.py materialise DIR [...]
+  scripts/ci/docker-context.py replay-build WORK [--stage NAME] [--build-arg K=V]... [...]
+  scripts/ci/docker-context.py --self-test
 
 Python 3 standard library only. Exit status 0 = OK, 1 = a check failed, 2 = usage.
 """
@@ -1142,7 +1142,7 @@ def replay_build(ctx, dockerfile_name, build_args, work, only_stage=None):
                     raise Failure(f"{where}: RUN failed (exit {rc}): {cmd}")
                 log(f"{where}: RUN done in {time.monotonic() - t0:.0f}s")
             else:
-                raise Failure(f"{where}: the replay does not know {k}: extend scripts/docker-context.py")
+                raise Failure(f"{where}: the replay does not know {k}: extend scripts/ci/docker-context.py")
         leftover = mounts_under(root)
         if leftover:
             raise Failure(f"mounts left under {root}: {', '.join(leftover)}")
@@ -1366,7 +1366,8 @@ def self_test(repo):
 
 
 def main(argv):
-    repo = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    # This file is scripts/ci/docker-context.py: the repository is three levels up.
+    repo = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
     if argv[:1] == ["--self-test"]:
         return self_test(repo)
     ap = argparse.ArgumentParser(prog="docker-context.py", description=__doc__.split("\n")[0])

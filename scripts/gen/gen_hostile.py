@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Writes the hostile archives and documents found by reviewing the codec into DIR, each
 small, each once able to cost far more time or memory than its size (the regression set
-of scripts/hostile_check.sh):
+of scripts/attack/hostile_check.sh):
 
   shared_entries.bplist  8,000 $objects entries that are one 200 KB string (identity hashing)
   long_keys.bplist       5,000 dictionaries sharing 12 long keys differing at the end

@@ -1,15 +1,15 @@
 #!/usr/bin/env bash
-# The readable JSON of generated league saves (scripts/gen_game_save.py: teams and games
+# The readable JSON of generated league saves (scripts/gen/gen_game_save.py: teams and games
 # pointing at each other) parses with ordinary JSON tools at their default limits: Python's
 # json (recursion limit ~1,000) and jq. Every size nests alike, as deep as the schema, and as
 # deep as `archive-tool depth` reports. With --max-depth 64 a 1,000,000-node chain
-# (scripts/gen_chain.py) parses too, and nests no deeper than 64.
+# (scripts/gen/gen_chain.py) parses too, and nests no deeper than 64.
 #
-# Usage: scripts/check_parsers.sh [--bin-dir DIR]   (default: .build/release)
+# Usage: scripts/ci/check_parsers.sh [--bin-dir DIR]   (default: .build/release)
 # Needs python3 and jq. Bounded: each conversion is a few seconds at most.
 set -euo pipefail
 
-repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 bin_dir="${repo}/.build/release"
 [[ "${1:-}" == "--bin-dir" ]] && bin_dir="$2"
 tool="${bin_dir}/archive-tool"
@@ -46,7 +46,7 @@ check() {
 depths=()
 for teams in 8 200 2000; do
   save="${work}/league${teams}.bplist"
-  python3 "${repo}/scripts/gen_game_save.py" --teams "${teams}" --out "${save}" 2>/dev/null
+  python3 "${repo}/scripts/gen/gen_game_save.py" --teams "${teams}" --out "${save}" 2>/dev/null
   "${tool}" decode "${save}" >"${work}/league.json"
   reported="$("${tool}" depth "${save}" | sed -n 's/^decode: depth \([0-9]*\),.*/\1/p')"
   check "league save, ${teams} teams ($(wc -c <"${save}") bytes)" "${work}/league.json" "${reported}"
@@ -58,7 +58,7 @@ if [[ "${depths[0]}" != "${depths[1]}" || "${depths[1]}" != "${depths[2]}" || "$
 fi
 
 chain="${work}/chain.bplist"
-python3 "${repo}/scripts/gen_chain.py" 1000000 cyclic >"${chain}"
+python3 "${repo}/scripts/gen/gen_chain.py" 1000000 cyclic >"${chain}"
 "${tool}" decode --max-depth 64 "${chain}" >"${work}/chain.json"
 found="$(nesting <"${work}/chain.json")"
 jq -e 'type' "${work}/chain.json" >/dev/null

@@ -2,7 +2,7 @@
 # Reply and request compression: what zlib's levels give on the service's own payloads, and what
 # gzip costs and saves end to end.
 #
-# On a game and a league save of --size-mb MB from scripts/gen_game_save.py (seed 2020) and the
+# On a game and a league save of --size-mb MB from scripts/gen/gen_game_save.py (seed 2020) and the
 # readable JSON `archive-tool decode` writes for each:
 #
 # 1. Levels. Python's zlib module (the system zlib the server links, with the server's settings:
@@ -25,11 +25,11 @@
 # Takes about 70 s at the defaults on 2 cores (a third of it generating the saves).
 #
 # Needs: python3, curl, gzip
-# Usage: scripts/bench_compression.sh [--size-mb 20] [--rounds 7] [--bin-dir .build/release]
+# Usage: scripts/bench/bench_compression.sh [--size-mb 20] [--rounds 7] [--bin-dir .build/release]
 #                                     [--seed 2020]
 set -euo pipefail
 
-repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 size_mb=20
 rounds=7
 bin_dir=".build/release"
@@ -96,7 +96,7 @@ shapes="game league"
 for shape in ${shapes}; do
   save="${work}/${shape}.bin"
   log "generating ${shape} save (${size_mb} MB)"
-  python3 scripts/gen_game_save.py --size-mb "${size_mb}" --seed "${seed}" --shape "${shape}" --out "${save}" >&2
+  python3 scripts/gen/gen_game_save.py --size-mb "${size_mb}" --seed "${seed}" --shape "${shape}" --out "${save}" >&2
   "${tool}" decode "${save}" >"${save}.json" || die "archive-tool decode ${save} failed"
   gzip -1 -c "${save}" >"${save}.gz"
 done
