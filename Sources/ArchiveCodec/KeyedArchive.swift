@@ -21,7 +21,7 @@ public struct KeyedArchive: Sendable {
     let referenceCounts: [UInt32]
     /// Whether the entry needs `$id`: shared or cyclic objects, and scalars that are not the
     /// one object standing for their value (see `ScalarIdentity`).
-    let needsIdentity: [Bool]
+    let carriesID: [Bool]
     /// Per collection entry (forms array, set, and both dictionary forms), the plist
     /// references of its lists, found once while classifying: `NS.objects` in the low 32
     /// bits, `NS.keys` (dictionaries) in the high ones. Zero for other entries.
@@ -105,7 +105,7 @@ public struct KeyedArchive: Sendable {
         forms = analysis.forms
         classOf = analysis.classOf
         referenceCounts = analysis.referenceCounts
-        needsIdentity = analysis.needsIdentity
+        carriesID = analysis.carriesID
         lists = analysis.lists
         entryOffsets = analysis.entryOffsets
         classInfos = analysis.classInfos
@@ -150,19 +150,15 @@ public struct KeyedArchive: Sendable {
         }
     }
 
-    /// The most JSON a conversion may produce from `inputSize` bytes. The readable view
-    /// writes a shared string (and the raw view a shared plist value) at every reference, so
-    /// a small archive can stand for an enormous document (100 KB of references to one long
-    /// string → 100 MB); past this size the conversion is refused instead of exhausting memory.
-    public static func maximumJSONSize(forInputSize inputSize: Int) -> Int {
-        maximumOutputSize(forInputSize: inputSize)
-    }
-
     /// The most either conversion may write from `inputSize` bytes: 16 times the input, and
-    /// at least 64 MiB. Real archives decode to 1–4 times their size and JSON encodes to a
-    /// binary archive smaller than itself (an XML one 2–8 times); only documents that repeat
-    /// shared values, or JSON of empty containers asking for an XML archive, go past it. A
-    /// server sizes its memory from this bound, so it holds for both directions.
+    /// at least 64 MiB. The readable view writes a shared string (and the raw view a shared
+    /// plist value) at every reference, so a small archive can stand for an enormous document
+    /// (100 KB of references to one long string → 100 MB); past this size the conversion is
+    /// refused instead of exhausting memory. Real archives decode to 1–4 times their size and
+    /// JSON encodes to a binary archive smaller than itself (an XML one 2–8 times); only
+    /// documents that repeat shared values, or JSON of empty containers asking for an XML
+    /// archive, go past it. A server sizes its memory from this bound, so it holds for both
+    /// directions.
     public static func maximumOutputSize(forInputSize inputSize: Int) -> Int {
         max(64 << 20, 16 * inputSize)
     }
@@ -170,7 +166,7 @@ public struct KeyedArchive: Sendable {
     /// The archive as JSON text, with the default options. Recurses `depth(of: view)` levels:
     /// callers with a bounded stack compare that depth with `StackBudget.maxDepth(stackSize:)`
     /// first (or use `plan` and `json(plan:pretty:)`, which place the view once). Throws
-    /// `limitExceeded` when the text would pass `maximumJSONSize(forInputSize:)`.
+    /// `limitExceeded` when the text would pass `maximumOutputSize(forInputSize:)`.
     public func json(view: ArchiveView, pretty: Bool) throws(CodecError) -> [UInt8] {
         try render(view: view, placement: view == .readable ? defaultPlacement() : nil, pretty: pretty, sink: nil)
     }
@@ -189,7 +185,7 @@ public struct KeyedArchive: Sendable {
     }
 
     func render(view: ArchiveView, placement: Placement?, pretty: Bool, sink: ((UnsafeBufferPointer<UInt8>) -> Void)?) throws(CodecError) -> [UInt8] {
-        let limit = Self.maximumJSONSize(forInputSize: plist.bytes.count)
+        let limit = Self.maximumOutputSize(forInputSize: plist.bytes.count)
         var output = plist.withView { plistView -> JSONOutput in
             var out = JSONOutput(pretty: pretty, reserve: min(plist.bytes.count * 2, limit), sink: sink)
             out.limit = limit

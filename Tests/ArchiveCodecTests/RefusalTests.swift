@@ -109,7 +109,7 @@ final class RefusalTests: XCTestCase {
             for view in views {
                 XCTAssertThrowsError(try archive.json(view: view, pretty: false), "\(view)") { error in
                     XCTAssertEqual((error as? CodecError)?.kind, .limitExceeded)
-                    XCTAssertEqual((error as? CodecError)?.limit, KeyedArchive.maximumJSONSize(forInputSize: bytes.count))
+                    XCTAssertEqual((error as? CodecError)?.limit, KeyedArchive.maximumOutputSize(forInputSize: bytes.count))
                 }
             }
         }

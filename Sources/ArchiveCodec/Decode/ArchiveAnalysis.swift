@@ -9,7 +9,7 @@ struct ArchiveAnalysis {
     var forms: [ObjectForm] = []
     var classOf: [Int32] = []
     var referenceCounts: [UInt32] = []
-    var needsIdentity: [Bool] = []
+    var carriesID: [Bool] = []
     var lists: [UInt64] = []
     var entryOffsets: [UInt32] = []
     var classInfos: [KeyedArchive.ClassInfo] = []
@@ -33,7 +33,7 @@ struct ArchiveAnalysis {
         // Counted into from every job: zero before any starts.
         referenceCounts = Array(repeating: 0, count: objectCount)
         try classifyObjects(parallelism)
-        needsIdentity = ScalarIdentity.identityFlags(
+        carriesID = ScalarIdentity.identityFlags(
             view: view, objectsRef: objectsRef, forms: forms, referenceCounts: referenceCounts, sharedObjects: sharedObjects,
             parallelism: parallelism)
         refineDictionaries(parallelism)
@@ -43,24 +43,24 @@ struct ArchiveAnalysis {
     /// identity of its own and no key repeats; otherwise as `[key, value]` pairs. Decided
     /// in ranges of UIDs (jobs only read `forms`; the changes are made after).
     private mutating func refineDictionaries(_ parallelism: Parallelism) {
-        let (view, forms, lists, needsIdentity) = (view, forms, lists, needsIdentity)
+        let (view, forms, lists, carriesID) = (view, forms, lists, carriesID)
         let refined = parallelism.map(parallelism.chunks(of: objectCount)) { range -> [Int] in
             var refined: [Int] = []
             var seen = Set<Int>()
             for uid in range where forms[uid] == .pairDictionary {
                 let keys = view.header(of: KeyedArchive.keyList(lists[uid]))
-                var spread = KeySpread()
+                var distinct = DistinctKeyCheck()
                 var allStrings = true
                 for index in 0..<keys.count {
                     let key = view.uidValue(of: view.childRef(keys, index))
-                    if forms[key] != .string || needsIdentity[key] {
+                    if forms[key] != .string || carriesID[key] {
                         allStrings = false
                         break
                     }
-                    spread.note(key)
+                    distinct.note(key)
                 }
                 // Repeats are looked for only when the masks cannot rule them out.
-                if allStrings && spread.mayRepeat {
+                if allStrings && distinct.mayRepeat {
                     seen.removeAll(keepingCapacity: true)
                     for index in 0..<keys.count where !seen.insert(view.uidValue(of: view.childRef(keys, index))).inserted {
                         allStrings = false

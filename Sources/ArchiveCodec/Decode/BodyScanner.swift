@@ -20,10 +20,10 @@ struct BodyScanner {
     let archive: KeyedArchive
     let view: BinaryPlistView
     let exactIntegers: Bool
-    /// `archive.forms` and `archive.needsIdentity`, read for every reference. A scalar's
-    /// identity never changes during placement (only non-scalar bodies move to `$table`).
+    /// `archive.forms` and `archive.carriesID`, read for every reference. A scalar's
+    /// `carriesID` never changes during placement (only non-scalar bodies move to `$table`).
     private let forms: [ObjectForm]
-    private let scalarIdentity: [Bool]
+    private let scalarCarriesID: [Bool]
     /// Per class index: the height of `$class`/`$classes`/`$classhints` (1, or 2 with an
     /// array), and whether instances without `$id` are written bare (bit 2: as an array, bit 3:
     /// as a dictionary). Read per body, where a `ClassInfo` would be retained and released.
@@ -40,7 +40,7 @@ struct BodyScanner {
         self.view = view
         self.exactIntegers = exactIntegers
         forms = archive.forms
-        scalarIdentity = archive.needsIdentity
+        scalarCarriesID = archive.carriesID
         classTraits = archive.classInfos.map { info in
             var traits: UInt8 = (!info.isDefaultChain && info.chain != nil) || info.hints != nil ? 2 : 1
             if info.isPlain, info.name == FoundationClasses.defaultArrayClass { traits |= 4 }
@@ -73,14 +73,14 @@ struct BodyScanner {
         return max(height, scalarHeight)
     }
 
-    /// The body of non-scalar entry `uid`, with `$id` (`tracked`) or without: its own height,
+    /// The body of non-scalar entry `uid`, with `$id` (`carriesID`) or without: its own height,
     /// its references to place appended to `slots`.
-    mutating func scan(_ uid: Int, tracked: Bool) -> Int {
+    mutating func scan(_ uid: Int, carriesID: Bool) -> Int {
         scalarHeight = 0
-        return max(scanOwn(uid, tracked: tracked), scalarHeight)
+        return max(scanOwn(uid, carriesID: carriesID), scalarHeight)
     }
 
-    private mutating func scanOwn(_ uid: Int, tracked: Bool) -> Int {
+    private mutating func scanOwn(_ uid: Int, carriesID: Bool) -> Int {
         let form = forms[uid]
         let header = view.header(at: Int(archive.entryOffsets[uid]))
         let meta = metaHeight(uid)
@@ -88,7 +88,7 @@ struct BodyScanner {
         case .array, .set:
             // Bare `[…]`, or `{meta, "$array": […]}`.
             let items = view.header(of: KeyedArchive.itemList(archive.lists[uid]))
-            let bare = form == .array && isBare(uid, form: form, tracked: tracked)
+            let bare = form == .array && isBare(uid, form: form, carriesID: carriesID)
             visitList(items, level: bare ? 1 : 2)
             return bare ? 1 : max(meta, 2)
         case .orderedSet:
@@ -98,7 +98,7 @@ struct BodyScanner {
             return max(meta, 2)
         case .stringKeyDictionary:
             let values = view.header(of: KeyedArchive.itemList(archive.lists[uid]))
-            let bare = isBare(uid, form: form, tracked: tracked)
+            let bare = isBare(uid, form: form, carriesID: carriesID)
             visitList(values, level: bare ? 1 : 2)
             return bare ? 1 : max(meta, 2)
         case .pairDictionary:
@@ -124,24 +124,24 @@ struct BodyScanner {
             }
             return height
         default:
-            // `{"$plist": container}` (`$id` beside it when tracked).
+            // `{"$plist": container}` (`$id` beside it when it carries one).
             return max(1, inlineContainerHeight(header, level: 2))
         }
     }
 
     /// Whether entry `uid`, written without `$id` as a bare array or dictionary, takes a
     /// wrapper (one level more) when it has one.
-    func wrapsWhenTracked(_ uid: Int) -> Bool {
+    func wrapsWhenCarryingID(_ uid: Int) -> Bool {
         let form = forms[uid]
         guard form == .array || form == .stringKeyDictionary else { return false }
-        return isBare(uid, form: form, tracked: false)
+        return isBare(uid, form: form, carriesID: false)
     }
 
     /// The height of scalar entry `uid` where it is referenced: `{"$ref": n}` is 1; its body
-    /// is `{"$id": n, …}` when `tracked`, else bare or in a wrapper (`$data`, `$plistDate`,
+    /// is `{"$id": n, …}` when `carriesID`, else bare or in a wrapper (`$data`, `$plistDate`,
     /// `$number` in key context).
-    func scalarLeafHeight(_ uid: Int, form: ObjectForm, tracked: Bool, keyContext: Bool) -> Int {
-        if tracked { return 1 + innerHeight(view.header(at: Int(archive.entryOffsets[uid]))) }
+    func scalarLeafHeight(_ uid: Int, form: ObjectForm, carriesID: Bool, keyContext: Bool) -> Int {
+        if carriesID { return 1 + innerHeight(view.header(at: Int(archive.entryOffsets[uid]))) }
         switch form {
         case .string: return 0
         case .data: return 1
@@ -162,8 +162,8 @@ struct BodyScanner {
     private mutating func visit(_ uid: Int, at level: Int, keyContext: Bool) {
         guard uid != 0 else { return }
         let form = forms[uid]
-        if form.isScalar, !scalarIdentity[uid] {
-            scalarHeight = max(scalarHeight, level + scalarLeafHeight(uid, form: form, tracked: false, keyContext: keyContext))
+        if form.isScalar, !scalarCarriesID[uid] {
+            scalarHeight = max(scalarHeight, level + scalarLeafHeight(uid, form: form, carriesID: false, keyContext: keyContext))
             return
         }
         slots.append(Slot(uid: Int32(truncatingIfNeeded: uid), level: Int32(truncatingIfNeeded: level), keyContext: keyContext))
@@ -182,9 +182,9 @@ struct BodyScanner {
     }
 
     /// Whether the array or string-key dictionary `uid` is written bare (`ReadableWriter.isBare`).
-    private func isBare(_ uid: Int, form: ObjectForm, tracked: Bool) -> Bool {
+    private func isBare(_ uid: Int, form: ObjectForm, carriesID: Bool) -> Bool {
         let index = Int(archive.classOf[uid])
-        guard !tracked, index >= 0 else { return false }
+        guard !carriesID, index >= 0 else { return false }
         return classTraits[index] & (form == .array ? 4 : 8) != 0
     }
 

@@ -20,13 +20,13 @@
 /// with `StackBudget` keeps the writer within its stack.
 ///
 /// Found without recursion in one pass over the references, breadth-first. The writer and the
-/// split writer's walk (`ResumeWalk`) decide body or `$ref` from `homes` and the document
+/// split writer's walk (`ResumeWalk`) decide body or `$ref` from `bodyHolder` and the document
 /// order alone, so every writer agrees.
 struct Placement: Sendable {
-    /// `homes[uid]` for an entry nothing has placed (an entry written without `$id` has its
+    /// `bodyHolder[uid]` for an entry nothing has placed (an entry written without `$id` has its
     /// body at its one reference; an unreachable one has none).
     static let unplaced = UInt32.max
-    /// `homes[uid]` for an entry written in `$table`.
+    /// `bodyHolder[uid]` for an entry written in `$table`.
     static let inTable = UInt32.max - 1
     /// The body that holds the `$top` values (UID 0, `$null`, is never a body itself).
     static let topBody: UInt32 = 0
@@ -35,10 +35,10 @@ struct Placement: Sendable {
 
     /// Per entry written with `$id`: the object whose body holds its body (at the first
     /// reference from there in document order), `topBody`, `inTable` or `unplaced`.
-    let homes: [UInt32]
-    /// Per entry, whether it is written with `$id`: `KeyedArchive.needsIdentity` plus the
+    let bodyHolder: [UInt32]
+    /// Per entry, whether it is written with `$id`: `KeyedArchive.carriesID` plus the
     /// entries moved to the table.
-    let identity: [Bool]
+    let carriesID: [Bool]
     /// The entries written in `$table`, in table order.
     let table: [Int32]
     /// The JSON nesting of the document.
@@ -66,8 +66,8 @@ struct Placement: Sendable {
                     found: fits, limit: bound, remedy: .nestingBound(fits))
             }
         }
-        homes = pass.homes
-        identity = pass.identity
+        bodyHolder = pass.bodyHolder
+        carriesID = pass.carriesID
         table = pass.table
         depth = pass.depth
         envelope = pass.envelope
@@ -101,8 +101,8 @@ struct Placement: Sendable {
 /// in the same order: the result is the same for every width. With a bound, a body's height
 /// decides before its references are placed whether it moves to the table.
 private struct PlacementPass {
-    var homes: [UInt32] = []
-    var identity: [Bool]
+    var bodyHolder: [UInt32] = []
+    var carriesID: [Bool]
     var table: [Int32] = []
     var depth = 0
     /// A bound every entry's body fits under in the table, with the envelope.
@@ -118,10 +118,10 @@ private struct PlacementPass {
     private var bodyLevel = 0
     private var bodyHeight = 0
 
-    /// During `place`: `homes`, and the breadth-first queue (entry, brackets open around its
-    /// body). Every non-scalar entry is queued at most once (`homes` marks it placed), so
+    /// During `place`: `bodyHolder`, and the breadth-first queue (entry, brackets open around its
+    /// body). Every non-scalar entry is queued at most once (`bodyHolder` marks it placed), so
     /// `objectCount` slots hold any queue.
-    private var homeSlots = UnsafeMutableBufferPointer<UInt32>(start: nil, count: 0)
+    private var bodyHolderSlots = UnsafeMutableBufferPointer<UInt32>(start: nil, count: 0)
     private var queue = UnsafeMutableBufferPointer<(uid: Int32, level: Int32)>(start: nil, count: 0)
     private var queued = 0
 
@@ -129,7 +129,7 @@ private struct PlacementPass {
         scanner = BodyScanner(archive: archive, view: view, exactIntegers: exactIntegers)
         objectCount = archive.objectCount
         self.envelope = envelope
-        identity = archive.needsIdentity
+        carriesID = archive.carriesID
     }
 
     // MARK: Breadth-first pass
@@ -140,12 +140,12 @@ private struct PlacementPass {
         queue = .allocate(capacity: count + 1)
         defer { queue.deallocate() }
         queued = 0
-        homes = [UInt32](unsafeUninitializedCapacity: count) { buffer, initialized in
+        bodyHolder = [UInt32](unsafeUninitializedCapacity: count) { buffer, initialized in
             buffer.initialize(repeating: Placement.unplaced)
             initialized = count
-            homeSlots = buffer
+            bodyHolderSlots = buffer
             run(bound: bound, parallelism: parallelism)
-            homeSlots = UnsafeMutableBufferPointer(start: nil, count: 0)
+            bodyHolderSlots = UnsafeMutableBufferPointer(start: nil, count: 0)
         }
     }
 
@@ -169,11 +169,11 @@ private struct PlacementPass {
                 let (uid32, natural) = queue[index]
                 let uid = Int(uid32)
                 begin(body: UInt32(truncatingIfNeeded: uid), level: Int(natural))
-                let tracked = identity[uid]
+                let carriesID = carriesID[uid]
                 scanner.slots.removeAll(keepingCapacity: true)
-                var own = scanner.scan(uid, tracked: tracked)
+                var own = scanner.scan(uid, carriesID: carriesID)
                 if let bound {
-                    own = boundBody(uid, tracked: tracked, own: own, bound: bound)
+                    own = boundBody(uid, carriesID: carriesID, own: own, bound: bound)
                 }
                 bodyHeight = own
                 placeSlots(scanner.slots[...])
@@ -184,26 +184,26 @@ private struct PlacementPass {
 
     /// With a bound: moves the body to the table if its height at its natural level passes
     /// the bound (rescanning it when `$id` gives it a wrapper); returns its own height.
-    private mutating func boundBody(_ uid: Int, tracked: Bool, own: Int, bound: Int) -> Int {
+    private mutating func boundBody(_ uid: Int, carriesID hasID: Bool, own: Int, bound: Int) -> Int {
         // Every reference counted as the most it can be there: `{"$ref": n}`, or a shared
         // scalar's own body (an upper bound when that body stands elsewhere).
         var height = own
         for slot in scanner.slots {
             let child = Int(slot.uid)
             let form = scanner.archive.forms[child]
-            let leaf = form.isScalar ? scanner.scalarLeafHeight(child, form: form, tracked: true, keyContext: slot.keyContext) : 1
+            let leaf = form.isScalar ? scanner.scalarLeafHeight(child, form: form, carriesID: true, keyContext: slot.keyContext) : 1
             height = max(height, Int(slot.level) + leaf)
         }
-        let wraps = !tracked && scanner.wrapsWhenTracked(uid)
+        let wraps = !hasID && scanner.wrapsWhenCarryingID(uid)
         minimumBound = max(minimumBound, 2 + height + (wraps ? 1 : 0))
         guard bodyLevel > 2, bodyLevel + height > bound else { return own }
-        identity[uid] = true
-        homeSlots[uid] = Placement.inTable
+        carriesID[uid] = true
+        bodyHolderSlots[uid] = Placement.inTable
         table.append(Int32(truncatingIfNeeded: uid))
         bodyLevel = 2
         guard wraps else { return own }
         scanner.slots.removeAll(keepingCapacity: true)
-        return scanner.scan(uid, tracked: true)
+        return scanner.scan(uid, carriesID: true)
     }
 
     /// Scans the bodies queued in `range` as jobs of `parallelism`, then places their
@@ -213,7 +213,7 @@ private struct PlacementPass {
         let ranges = (0..<parts).map { part in
             (range.lowerBound + range.count * part / parts)..<(range.lowerBound + range.count * (part + 1) / parts)
         }
-        let (template, identity, queue) = (scanner, identity, queue)
+        let (template, carriesID, queue) = (scanner, carriesID, queue)
         let scans = parallelism.map(ranges) { part -> (owns: [Int32], ends: [Int32], slots: [BodyScanner.Slot]) in
             var scanner = template
             scanner.slots = []
@@ -222,7 +222,7 @@ private struct PlacementPass {
             ends.reserveCapacity(part.count)
             for index in part {
                 let uid = Int(queue[index].uid)
-                owns.append(Int32(truncatingIfNeeded: scanner.scan(uid, tracked: identity[uid])))
+                owns.append(Int32(truncatingIfNeeded: scanner.scan(uid, carriesID: carriesID[uid])))
                 ends.append(Int32(truncatingIfNeeded: scanner.slots.count))
             }
             return (owns, ends, scanner.slots)
@@ -262,14 +262,14 @@ private struct PlacementPass {
         let form = scanner.archive.forms[uid]
         var leaf = 1  // {"$ref": n}, or a non-scalar body's first bracket
         if form.isScalar {
-            if homeSlots[uid] == Placement.unplaced {
-                homeSlots[uid] = body
-                leaf = scanner.scalarLeafHeight(uid, form: form, tracked: true, keyContext: slot.keyContext)
+            if bodyHolderSlots[uid] == Placement.unplaced {
+                bodyHolderSlots[uid] = body
+                leaf = scanner.scalarLeafHeight(uid, form: form, carriesID: true, keyContext: slot.keyContext)
             }
-        } else if homeSlots[uid] == Placement.unplaced, queued < queue.count {
+        } else if bodyHolderSlots[uid] == Placement.unplaced, queued < queue.count {
             // With `$id` or not, a body is placed once (an entry without `$id` has one
             // reference); every later reference is `{"$ref": n}`.
-            homeSlots[uid] = body
+            bodyHolderSlots[uid] = body
             queue[queued] = (slot.uid, Int32(truncatingIfNeeded: bodyLevel + Int(slot.level)))
             queued += 1
         }

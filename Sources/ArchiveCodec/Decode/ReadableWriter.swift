@@ -6,9 +6,9 @@ struct ReadableWriter {
     let archive: KeyedArchive
     let view: BinaryPlistView
     var out: JSONOutput
-    /// Where bodies stand (`Placement.homes`) and which entries carry `$id`.
-    let homes: [UInt32]
-    let identity: [Bool]
+    /// Where bodies stand (`Placement.bodyHolder`) and which entries carry `$id`.
+    let bodyHolder: [UInt32]
+    let carriesID: [Bool]
     let placement: Placement
     private var emitted: [Bool]
     let objectsHeader: PlistObjectHeader
@@ -31,8 +31,8 @@ struct ReadableWriter {
         self.view = view
         self.out = out
         self.placement = placement
-        homes = placement.homes
-        identity = placement.identity
+        bodyHolder = placement.bodyHolder
+        carriesID = placement.carriesID
         self.emitted = emitted ?? Array(repeating: false, count: archive.objectCount)
         objectsHeader = view.header(of: archive.objectsRef)
     }
@@ -69,7 +69,7 @@ struct ReadableWriter {
         for entry in placement.table {
             let uid = Int(entry)
             emitted[uid] = true
-            writeBody(uid, position: Int(archive.entryOffsets[uid]), form: archive.forms[uid], tracked: true)
+            writeBody(uid, position: Int(archive.entryOffsets[uid]), form: archive.forms[uid], carriesID: true)
         }
         out.closeArray()
     }
@@ -101,10 +101,10 @@ struct ReadableWriter {
             out.null()
             return
         }
-        let tracked = identity[uid]
-        if tracked {
-            // The body stands at the first reference from its home (`Placement`).
-            if emitted[uid] || homes[uid] != body {
+        let carriesID = carriesID[uid]
+        if carriesID {
+            // The body stands at the first reference from its holder (`Placement.bodyHolder`).
+            if emitted[uid] || bodyHolder[uid] != body {
                 out.reference(uid)
                 return
             }
@@ -113,28 +113,28 @@ struct ReadableWriter {
         let position = Int(archive.entryOffsets[uid])
         let form = archive.forms[uid]
         if form.isScalar {
-            writeScalarObject(uid: uid, position: position, form: form, keyContext: keyContext, tracked: tracked)
+            writeScalarObject(uid: uid, position: position, form: form, keyContext: keyContext, carriesID: carriesID)
             return
         }
-        writeBody(uid, position: position, form: form, tracked: tracked)
+        writeBody(uid, position: position, form: form, carriesID: carriesID)
     }
 
     /// The body of non-scalar entry `uid`, whose references are then `uid`'s.
     @inline(__always)
-    private mutating func writeBody(_ uid: Int, position: Int, form: ObjectForm, tracked: Bool) {
+    private mutating func writeBody(_ uid: Int, position: Int, form: ObjectForm, carriesID: Bool) {
         depth += 1
         if depth > maxDepth { maxDepth = depth }
         let outer = body
         body = UInt32(truncatingIfNeeded: uid)
-        writeExpanded(uid: uid, position: position, form: form, tracked: tracked)
+        writeExpanded(uid: uid, position: position, form: form, carriesID: carriesID)
         body = outer
         depth -= 1
     }
 
     @inline(never)
-    private mutating func writeScalarObject(uid: Int, position: Int, form: ObjectForm, keyContext: Bool, tracked: Bool) {
+    private mutating func writeScalarObject(uid: Int, position: Int, form: ObjectForm, keyContext: Bool, carriesID: Bool) {
         let header = view.header(at: position)
-        if tracked {
+        if carriesID {
             out.openObject()
             out.key("$id")
             out.int(Int64(uid))
@@ -189,38 +189,38 @@ struct ReadableWriter {
 
     /// Dispatches to one small function per form: each sits on the recursive path, so each
     /// keeps its frame small (see `StackBudget`).
-    private mutating func writeExpanded(uid: Int, position: Int, form: ObjectForm, tracked: Bool) {
+    private mutating func writeExpanded(uid: Int, position: Int, form: ObjectForm, carriesID: Bool) {
         let header = view.header(at: position)
         let info = archive.classOf[uid] >= 0 ? archive.classInfos[Int(archive.classOf[uid])] : nil
         switch form {
-        case .array, .set: writeCollection(uid: uid, header: header, form: form, info: info, tracked: tracked)
-        case .orderedSet: writeOrderedSet(uid: uid, header: header, info: info, tracked: tracked)
-        case .stringKeyDictionary, .pairDictionary: writeDictionary(uid: uid, header: header, form: form, info: info, tracked: tracked)
-        case .mutableString, .classData, .date, .uuid: writeValueClass(uid: uid, header: header, form: form, info: info, tracked: tracked)
-        case .generic: writeGeneric(uid: uid, header: header, info: info, tracked: tracked)
-        default: writeRawObject(uid: uid, header: header, tracked: tracked)
+        case .array, .set: writeCollection(uid: uid, header: header, form: form, info: info, carriesID: carriesID)
+        case .orderedSet: writeOrderedSet(uid: uid, header: header, info: info, carriesID: carriesID)
+        case .stringKeyDictionary, .pairDictionary: writeDictionary(uid: uid, header: header, form: form, info: info, carriesID: carriesID)
+        case .mutableString, .classData, .date, .uuid: writeValueClass(uid: uid, header: header, form: form, info: info, carriesID: carriesID)
+        case .generic: writeGeneric(uid: uid, header: header, info: info, carriesID: carriesID)
+        default: writeRawObject(uid: uid, header: header, carriesID: carriesID)
         }
     }
 
     @inline(never)
-    private mutating func writeCollection(uid: Int, header: PlistObjectHeader, form: ObjectForm, info: KeyedArchive.ClassInfo?, tracked: Bool) {
+    private mutating func writeCollection(uid: Int, header: PlistObjectHeader, form: ObjectForm, info: KeyedArchive.ClassInfo?, carriesID: Bool) {
         let items = view.header(of: KeyedArchive.itemList(archive.lists[uid]))
         let defaultClass = form == .array ? FoundationClasses.defaultArrayClass : FoundationClasses.defaultSetClass
-        if form == .array && isBare(info, defaultClass: defaultClass, tracked: tracked) {
+        if form == .array && isBare(info, defaultClass: defaultClass, carriesID: carriesID) {
             writeUIDArray(items)
             return
         }
         out.openObject()
-        writeMeta(uid: uid, info: info, defaultClass: defaultClass, tracked: tracked)
+        writeMeta(uid: uid, info: info, defaultClass: defaultClass, carriesID: carriesID)
         out.key(form == .array ? "$array" : "$set")
         writeUIDArray(items)
         out.closeObject()
     }
 
     @inline(never)
-    private mutating func writeOrderedSet(uid: Int, header: PlistObjectHeader, info: KeyedArchive.ClassInfo?, tracked: Bool) {
+    private mutating func writeOrderedSet(uid: Int, header: PlistObjectHeader, info: KeyedArchive.ClassInfo?, carriesID: Bool) {
         out.openObject()
-        writeMeta(uid: uid, info: info, defaultClass: FoundationClasses.defaultOrderedSetClass, tracked: tracked)
+        writeMeta(uid: uid, info: info, defaultClass: FoundationClasses.defaultOrderedSetClass, carriesID: carriesID)
         out.key("$orderedSet")
         out.openArray()
         writeOrderedItems(Self.orderedSetValues(view, header), from: 0)
@@ -236,14 +236,14 @@ struct ReadableWriter {
     }
 
     @inline(never)
-    private mutating func writeDictionary(uid: Int, header: PlistObjectHeader, form: ObjectForm, info: KeyedArchive.ClassInfo?, tracked: Bool) {
+    private mutating func writeDictionary(uid: Int, header: PlistObjectHeader, form: ObjectForm, info: KeyedArchive.ClassInfo?, carriesID: Bool) {
         let keys = view.header(of: KeyedArchive.keyList(archive.lists[uid]))
         let values = view.header(of: KeyedArchive.itemList(archive.lists[uid]))
         let bare = form == .stringKeyDictionary
-            && isBare(info, defaultClass: FoundationClasses.defaultDictionaryClass, tracked: tracked)
+            && isBare(info, defaultClass: FoundationClasses.defaultDictionaryClass, carriesID: carriesID)
         if !bare {
             out.openObject()
-            writeMeta(uid: uid, info: info, defaultClass: FoundationClasses.defaultDictionaryClass, tracked: tracked)
+            writeMeta(uid: uid, info: info, defaultClass: FoundationClasses.defaultDictionaryClass, carriesID: carriesID)
             out.key("$dict")
         }
         if form == .stringKeyDictionary {
@@ -279,7 +279,7 @@ struct ReadableWriter {
 
     /// NSMutableString, NSData/NSMutableData, NSDate, NSUUID: one value, no children.
     @inline(never)
-    private mutating func writeValueClass(uid: Int, header: PlistObjectHeader, form: ObjectForm, info: KeyedArchive.ClassInfo?, tracked: Bool) {
+    private mutating func writeValueClass(uid: Int, header: PlistObjectHeader, form: ObjectForm, info: KeyedArchive.ClassInfo?, carriesID: Bool) {
         out.openObject()
         let (defaultClass, key, field): (String, StaticString, StaticString) =
             switch form {
@@ -288,7 +288,7 @@ struct ReadableWriter {
             case .date: ("NSDate", "$date", "NS.time")
             default: ("NSUUID", "$uuid", "NS.uuidbytes")
             }
-        writeMeta(uid: uid, info: info, defaultClass: defaultClass, tracked: tracked)
+        writeMeta(uid: uid, info: info, defaultClass: defaultClass, carriesID: carriesID)
         out.key(key)
         let value = view.header(of: view.value(in: header, forKey: field)!)
         switch form {
@@ -300,9 +300,9 @@ struct ReadableWriter {
     }
 
     @inline(never)
-    private mutating func writeGeneric(uid: Int, header: PlistObjectHeader, info: KeyedArchive.ClassInfo?, tracked: Bool) {
+    private mutating func writeGeneric(uid: Int, header: PlistObjectHeader, info: KeyedArchive.ClassInfo?, carriesID: Bool) {
         out.openObject()
-        writeMeta(uid: uid, info: info, defaultClass: "", tracked: tracked)
+        writeMeta(uid: uid, info: info, defaultClass: "", carriesID: carriesID)
         writeGenericMembers(header, from: 0)
         out.closeObject()
     }
@@ -318,9 +318,9 @@ struct ReadableWriter {
     }
 
     @inline(never)
-    private mutating func writeRawObject(uid: Int, header: PlistObjectHeader, tracked: Bool) {
+    private mutating func writeRawObject(uid: Int, header: PlistObjectHeader, carriesID: Bool) {
         out.openObject()
-        if tracked {
+        if carriesID {
             out.key("$id")
             out.int(Int64(uid))
         }
@@ -329,15 +329,15 @@ struct ReadableWriter {
         out.closeObject()
     }
 
-    func isBare(_ info: KeyedArchive.ClassInfo?, defaultClass: String, tracked: Bool) -> Bool {
-        guard let info, !tracked, info.isPlain else { return false }
+    func isBare(_ info: KeyedArchive.ClassInfo?, defaultClass: String, carriesID: Bool) -> Bool {
+        guard let info, !carriesID, info.isPlain else { return false }
         return info.name == defaultClass
     }
 
     /// `$class` (unless it is the wrapper's default), `$classes` when not the usual chain,
     /// `$classhints` when present, `$id` when the object is shared.
     @inline(never)
-    private mutating func writeMeta(uid: Int, info: KeyedArchive.ClassInfo?, defaultClass: String, tracked: Bool) {
+    private mutating func writeMeta(uid: Int, info: KeyedArchive.ClassInfo?, defaultClass: String, carriesID: Bool) {
         if let info {
             if defaultClass.isEmpty || info.name != defaultClass {
                 if out.pretty {
@@ -364,7 +364,7 @@ struct ReadableWriter {
                 out.closeArray()
             }
         }
-        if tracked {
+        if carriesID {
             out.key("$id")
             out.int(Int64(uid))
         }

@@ -29,7 +29,7 @@ struct JSONOutput {
     private var keyTextStart = 0
 
     /// Bytes the writers may produce; past it they stop descending and the result is refused
-    /// (see `KeyedArchive.maximumJSONSize`). Checked by the writers, not on every append.
+    /// (see `KeyedArchive.maximumOutputSize`). Checked by the writers, not on every append.
     var limit = Int.max
 
     /// When set, receives the text in pieces of about `drainSize` bytes as it is written,

@@ -79,7 +79,7 @@ enum Conversion {
         let (view, pretty) = (options.view, options.pretty)
         // The counts of objects and entries, not the size of the bytes, say what the decode's
         // tables will hold: one byte of reference can stand for an entry.
-        if let refusal = admit(ConversionCost.decodeWorking(bodyBytes: bytes.count, census: ArchiveCensus(of: bytes)), job) {
+        if let refusal = admit(ConversionCost.decodeWorking(bodyBytes: bytes.count, counts: ArchiveCounts(of: bytes)), job) {
             return refusal
         }
         let archive = try KeyedArchive(parsing: bytes)

@@ -22,11 +22,11 @@ enum ConversionCost {
     static let decodePerObject = 16
 
     /// What a decode needs in all, known once its body is here: the larger of the per-byte
-    /// estimate and the body plus its tables as `census` counts them. The reply is reserved
+    /// estimate and the body plus its tables as `counts` counts them. The reply is reserved
     /// as it is written.
-    static func decodeWorking(bodyBytes: Int, census: ArchiveCensus) -> Int {
+    static func decodeWorking(bodyBytes: Int, counts: ArchiveCounts) -> Int {
         max(bodyBytes * decodePerBodyByte,
-            bodyBytes + census.entries * decodePerEntry + census.objects * decodePerObject)
+            bodyBytes + counts.entries * decodePerEntry + counts.objects * decodePerObject)
     }
 
     /// Bytes an encode holds per value of its document while it builds the archive (the

@@ -25,7 +25,7 @@ final class AnalysisInRangesTests: XCTestCase {
             XCTAssertEqual(split.classInfos.map(\.name), serial.classInfos.map(\.name), context)
             XCTAssertEqual(split.referenceCounts, serial.referenceCounts, context)
             XCTAssertEqual(split.lists, serial.lists, context)
-            XCTAssertEqual(split.needsIdentity, serial.needsIdentity, context)
+            XCTAssertEqual(split.carriesID, serial.carriesID, context)
             XCTAssertEqual(try split.json(view: .readable, pretty: false), try serial.json(view: .readable, pretty: false), context)
         }
     }

@@ -160,7 +160,7 @@ final class PlacementTests: XCTestCase {
                 (try Placement(archive: archive, view: view, exactIntegers: true, bound: nil),
                  try Placement(archive: archive, view: view, exactIntegers: true, bound: nil, parallelism: parts))
             }
-            XCTAssertEqual(split.homes, serial.homes)
+            XCTAssertEqual(split.bodyHolder, serial.bodyHolder)
             XCTAssertEqual(split.depth, serial.depth)
             let plan = try archive.plan(view: .readable, pretty: false, exactIntegers: true, parallelism: parts)
             XCTAssertEqual(try archive.json(view: .readable, pretty: false, plan: plan),

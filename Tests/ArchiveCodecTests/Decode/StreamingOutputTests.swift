@@ -38,7 +38,7 @@ final class StreamingOutputTests: XCTestCase {
         XCTAssertThrowsError(try archive.writeJSON(view: .readable, pretty: false) { received += $0.count }) { error in
             XCTAssertEqual((error as? CodecError)?.kind, .limitExceeded)
         }
-        let limit = KeyedArchive.maximumJSONSize(forInputSize: bytes.count)
+        let limit = KeyedArchive.maximumOutputSize(forInputSize: bytes.count)
         XCTAssertGreaterThan(received, 0, "pieces went out before the limit was found")
         XCTAssertLessThanOrEqual(received, limit + JSONOutput.drainSize + long.count + 16)
     }

@@ -34,17 +34,17 @@ extension ReadableWriter {
         let uid = frame.uid
         let form = archive.forms[uid]
         let info = archive.classOf[uid] >= 0 ? archive.classInfos[Int(archive.classOf[uid])] : nil
-        let tracked = identity[uid]
+        let carriesID = carriesID[uid]
         let header = view.header(at: Int(archive.entryOffsets[uid]))
         switch frame.walk {
         case .uidList where form == .stringKeyDictionary:
             writeStringKeyEntries(view.header(of: KeyedArchive.keyList(archive.lists[uid])), frame.list, from: done)
             out.closeObject()
-            if !isBare(info, defaultClass: FoundationClasses.defaultDictionaryClass, tracked: tracked) { out.closeObject() }
+            if !isBare(info, defaultClass: FoundationClasses.defaultDictionaryClass, carriesID: carriesID) { out.closeObject() }
         case .uidList:
             writeUIDItems(frame.list, from: done)
             out.closeArray()
-            if !(form == .array && isBare(info, defaultClass: FoundationClasses.defaultArrayClass, tracked: tracked)) { out.closeObject() }
+            if !(form == .array && isBare(info, defaultClass: FoundationClasses.defaultArrayClass, carriesID: carriesID)) { out.closeObject() }
         case .pairLists:
             // Children alternate key, value; a pair is its own array.
             let keys = frame.list, values = frame.second

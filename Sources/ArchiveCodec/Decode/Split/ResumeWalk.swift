@@ -54,8 +54,8 @@ struct ResumeWalk {
     /// nil when the document has no more references than that.
     func checkpoint(at stop: Int) -> Checkpoint? {
         let forms = archive.forms
-        let identity = placement.identity
-        let homes = placement.homes
+        let carriesID = placement.carriesID
+        let bodyHolder = placement.bodyHolder
         let classKeys = archive.classKeys
         var emitted = [Bool](repeating: false, count: archive.objectCount)
         // The innermost open frame is `current` (while `depth > 0`); `stack` holds the
@@ -77,9 +77,9 @@ struct ResumeWalk {
             }
             references += 1
             guard uid != 0 else { return nil }
-            if identity[uid] {
+            if carriesID[uid] {
                 let body = depth > 0 ? current.body : Placement.topBody
-                if emitted[uid] || homes[uid] != body { return nil }
+                if emitted[uid] || bodyHolder[uid] != body { return nil }
                 emitted[uid] = true
             }
             let form = forms[uid]

@@ -3,7 +3,7 @@
 extension KeyedArchive {
     /// The most text the second writer holds in memory while the first writes: its half of
     /// an ordinary archive's JSON fits easily; a document that repeats shared values enough
-    /// to pass it (up to `maximumJSONSize`) has its second half written again, streamed,
+    /// to pass it (up to `maximumOutputSize`) has its second half written again, streamed,
     /// once the first is out, so memory stays bounded as with one writer.
     static func secondHalfBuffer(forInputSize inputSize: Int) -> Int {
         max(16 << 20, 2 * inputSize)
@@ -14,7 +14,7 @@ extension KeyedArchive {
     /// document has fewer references than that, the first writer writes it all.
     /// `buffering`: tests' override of `secondHalfBuffer`.
     func renderSplit(at cut: Int, placement: Placement, checkpoint known: ResumeWalk.Checkpoint?, parallelism: Parallelism, sink: ((UnsafeBufferPointer<UInt8>) -> Void)?, buffering: Int? = nil) throws(CodecError) -> [UInt8] {
-        let limit = Self.maximumJSONSize(forInputSize: plist.bytes.count)
+        let limit = Self.maximumOutputSize(forInputSize: plist.bytes.count)
         let buffered = min(limit, buffering ?? Self.secondHalfBuffer(forInputSize: plist.bytes.count))
         let parts = plist.withView { view in
             parallelism.map([0..<1, 1..<2]) { job -> (out: JSONOutput, checkpoint: ResumeWalk.Checkpoint?) in

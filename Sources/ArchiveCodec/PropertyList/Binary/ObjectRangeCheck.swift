@@ -157,7 +157,7 @@ struct ObjectRangeCheck {
             }
         case 0xD:
             containerCount += 1
-            var seen = KeySpread()
+            var seen = DistinctKeyCheck()
             for index in 0..<count {
                 let at = start + index * refSize
                 let key = try childInRange(at, of: ref)

@@ -2,21 +2,21 @@
 import TestSupport
 import XCTest
 
-/// `ArchiveCensus` reads, before parsing, counts a decode will allocate by; they must bound
+/// `ArchiveCounts` reads, before parsing, counts a decode will allocate by; they must bound
 /// what the decode finds, and reading them must be safe on any bytes.
-final class ArchiveCensusTests: XCTestCase {
+final class ArchiveCountsTests: XCTestCase {
     /// For every real archive: a binary plist's counts are exactly the decode's (the trailer's
     /// objects, the `$objects` entries); an XML plist's bound them.
     func testCountsBoundTheDecodeOnEveryFixture() throws {
         var checked = 0
         for (name, bytes, archive) in Fixtures.archives() {
-            let census = ArchiveCensus(of: bytes)
+            let counts = ArchiveCounts(of: bytes)
             if archive.sourceFormat == .binary {
-                XCTAssertEqual(census.entries, archive.objectCount, name)
-                XCTAssertEqual(census.objects, archive.plist.objectCount, name)
+                XCTAssertEqual(counts.entries, archive.objectCount, name)
+                XCTAssertEqual(counts.objects, archive.plist.objectCount, name)
             } else {
-                XCTAssertGreaterThanOrEqual(census.entries, archive.objectCount, name)
-                XCTAssertGreaterThanOrEqual(census.objects, archive.plist.objectCount, name)
+                XCTAssertGreaterThanOrEqual(counts.entries, archive.objectCount, name)
+                XCTAssertGreaterThanOrEqual(counts.objects, archive.plist.objectCount, name)
             }
             checked += 1
         }
@@ -24,24 +24,24 @@ final class ArchiveCensusTests: XCTestCase {
     }
 
     /// Entries that all share one object cost a byte of reference each in the file; the
-    /// census counts them, though the file is small and has few objects.
+    /// counts counts them, though the file is small and has few objects.
     func testEntriesSharingOneObjectAreCounted() throws {
         let count = 50_000
         for xml in [false, true] {
             let bytes = try buildArchive([.object("NSArray", [])] + Array(repeating: .bool(true), count: count), xml: xml)
-            let census = ArchiveCensus(of: bytes)
+            let counts = ArchiveCounts(of: bytes)
             let archive = try KeyedArchive(parsing: bytes)
             XCTAssertEqual(archive.objectCount, count + 3)
-            XCTAssertGreaterThanOrEqual(census.entries, count + 3)
+            XCTAssertGreaterThanOrEqual(counts.entries, count + 3)
             if !xml {
-                XCTAssertEqual(census.entries, count + 3)
+                XCTAssertEqual(counts.entries, count + 3)
                 XCTAssertLessThan(archive.plist.objectCount, 30)
                 XCTAssertLessThan(bytes.count, 4 * count)
             }
         }
     }
 
-    /// The key may be a UTF-16 string: the analysis accepts it, so the census reads it.
+    /// The key may be a UTF-16 string: the analysis accepts it, so the counts reads it.
     func testUTF16ObjectsKeyIsRead() throws {
         let bytes = try buildArchive(Array(repeating: .int(7), count: 300))
         // A copy whose key object is a UTF-16 one, appended after the objects.
@@ -67,31 +67,31 @@ final class ArchiveCensusTests: XCTestCase {
         for index in 0..<8 { tail[24 + index] = UInt8(truncatingIfNeeded: UInt64(newTable) >> UInt64(56 - 8 * index)) }
         utf16 += tail
         let archive = try KeyedArchive(parsing: utf16)
-        XCTAssertEqual(ArchiveCensus(of: utf16), ArchiveCensus(objects: archive.plist.objectCount, entries: archive.objectCount))
-        XCTAssertEqual(ArchiveCensus(of: utf16).entries, 301)
+        XCTAssertEqual(ArchiveCounts(of: utf16), ArchiveCounts(objects: archive.plist.objectCount, entries: archive.objectCount))
+        XCTAssertEqual(ArchiveCounts(of: utf16).entries, 301)
     }
 
     /// Every truncation and every single-byte change of a small archive is read without a
-    /// trap; whatever the census says of bytes that still decode, it bounds the decode.
+    /// trap; whatever the counts says of bytes that still decode, it bounds the decode.
     func testAnyDamageIsReadSafely() throws {
         let bytes = try buildArchive([.string("a"), .object("Team", [("name", .uid(1)), ("wins", .int(3))]), .int(1 << 40)])
-        for length in 0...bytes.count { _ = ArchiveCensus(of: Array(bytes[..<length])) }
+        for length in 0...bytes.count { _ = ArchiveCounts(of: Array(bytes[..<length])) }
         for index in bytes.indices {
             for value: UInt8 in [0x00, 0x0F, 0x1F, 0x5F, 0x6F, 0xAF, 0xDF, 0xFF, bytes[index] &+ 1] {
                 var damaged = bytes
                 damaged[index] = value
-                let census = ArchiveCensus(of: damaged)
+                let counts = ArchiveCounts(of: damaged)
                 if let archive = try? KeyedArchive(parsing: damaged) {
-                    XCTAssertGreaterThanOrEqual(census.entries, archive.objectCount, "byte \(index) = \(value)")
-                    XCTAssertGreaterThanOrEqual(census.objects, archive.plist.objectCount, "byte \(index) = \(value)")
+                    XCTAssertGreaterThanOrEqual(counts.entries, archive.objectCount, "byte \(index) = \(value)")
+                    XCTAssertGreaterThanOrEqual(counts.objects, archive.plist.objectCount, "byte \(index) = \(value)")
                 }
             }
         }
     }
 
     func testOtherBytesCountNothing() {
-        XCTAssertEqual(ArchiveCensus(of: Array(#"{"a":1}"#.utf8)), ArchiveCensus(objects: 0, entries: 0))
-        XCTAssertEqual(ArchiveCensus(of: []), ArchiveCensus(objects: 0, entries: 0))
-        XCTAssertEqual(ArchiveCensus.xmlElements(Array("<a><b/></a><!-- x --><".utf8)), 4)
+        XCTAssertEqual(ArchiveCounts(of: Array(#"{"a":1}"#.utf8)), ArchiveCounts(objects: 0, entries: 0))
+        XCTAssertEqual(ArchiveCounts(of: []), ArchiveCounts(objects: 0, entries: 0))
+        XCTAssertEqual(ArchiveCounts.xmlElements(Array("<a><b/></a><!-- x --><".utf8)), 4)
     }
 }

@@ -19,7 +19,7 @@ import Darwin
 /// (which is counted by elements). Malformed input gets counts that may be too small, but
 /// such input is refused by validation, which allocates only by the trailer's object count
 /// before it fails, and that count is always read.
-public struct ArchiveCensus: Sendable, Equatable {
+public struct ArchiveCounts: Sendable, Equatable {
     /// Property list objects: the trailer's object count (binary) or the elements (XML).
     public let objects: Int
     /// `$objects` entries: the length of the top dictionary's `$objects` array (binary) or
@@ -31,7 +31,7 @@ public struct ArchiveCensus: Sendable, Equatable {
         self.entries = entries
     }
 
-    /// The census of `bytes`, a binary or XML property list; zero counts for anything else.
+    /// The counts of `bytes`, a binary or XML property list; zero counts for anything else.
     public init(of bytes: [UInt8]) {
         if bytes.starts(with: "bplist".utf8) {
             self = bytes.withUnsafeBufferPointer { Self.binary($0) }
@@ -52,7 +52,7 @@ public struct ArchiveCensus: Sendable, Equatable {
             var count = 0
             var index = 0
             let end = buffer.count
-            // memchr from one `<` to the next: a decode of XML pays one fast scan for its census.
+            // memchr from one `<` to the next: a decode of XML pays one fast scan for its counts.
             while index < end, let found = memchr(base + index, Int32(UInt8(ascii: "<")), end - index) {
                 let at = base.distance(to: found.assumingMemoryBound(to: UInt8.self))
                 if at + 1 == end || buffer[at + 1] != UInt8(ascii: "/") { count += 1 }
@@ -65,9 +65,9 @@ public struct ArchiveCensus: Sendable, Equatable {
     /// Reads the trailer, the top object and the `$objects` array's header with every read
     /// checked against the bytes: nothing here has been validated yet. The first `$objects`
     /// key counts, as in `ArchiveAnalysis`.
-    private static func binary(_ bytes: UnsafeBufferPointer<UInt8>) -> ArchiveCensus {
+    private static func binary(_ bytes: UnsafeBufferPointer<UInt8>) -> ArchiveCounts {
         let length = bytes.count
-        guard length >= 8 + 32 else { return ArchiveCensus(objects: 0, entries: 0) }
+        guard length >= 8 + 32 else { return ArchiveCounts(objects: 0, entries: 0) }
         let trailer = length - 32
         let offsetSize = Int(bytes[trailer + 6])
         let refSize = Int(bytes[trailer + 7])
@@ -76,7 +76,7 @@ public struct ArchiveCensus: Sendable, Equatable {
         let tableStart64 = read(bytes, at: trailer + 24, size: 8) ?? 0
         // Validation refuses a count above the length before allocating by it.
         let objects = Int(min(objectCount64, UInt64(length)))
-        let none = ArchiveCensus(objects: objects, entries: 0)
+        let none = ArchiveCounts(objects: objects, entries: 0)
         guard (1...8).contains(offsetSize), (1...8).contains(refSize), top64 < UInt64(objects),
               tableStart64 < UInt64(trailer)
         else { return none }
@@ -101,7 +101,7 @@ public struct ArchiveCensus: Sendable, Equatable {
                   let array = header(bytes, at: valueOffset, end: trailer), array.marker >> 4 == 0xA,
                   array.count <= (trailer - array.start) / refSize
             else { return none }
-            return ArchiveCensus(objects: objects, entries: array.count)
+            return ArchiveCounts(objects: objects, entries: array.count)
         }
         return none
     }

@@ -2,7 +2,7 @@
 /// of two 64-bit masks, chosen by two different hashes; if either mask never saw a bit set
 /// twice, no two keys are equal. Only dictionaries failing both (few, at 6 keys ~5 %) are
 /// sorted and compared.
-struct KeySpread {
+struct DistinctKeyCheck {
     private var first: UInt64 = 0
     private var second: UInt64 = 0
     private var firstClash = false
