@@ -12,16 +12,17 @@ import Darwin
 /// each shape of nesting (class instance, array, dictionary, set, ordered set, `$dict`
 /// pairs, `$plist`, inline plist containers): `scripts/bench/measure_stack.sh` measures every shape
 /// (the most levels that convert on a 16 MiB stack with the check off; bytes per depth unit
-/// = (stack − reserve) / depth; table in docs/benchmarks.md), and the figures here are the largest
-/// of all shapes, used with a 25 % margin. `StackBudgetTests` runs every shape at exactly the
+/// = (stack − reserve) / depth; the table is in docs/benchmarks.md,
+/// "Stack per recursion level (the depth limit)"), and the figures here are the largest of
+/// all shapes, used with a 25 % margin. `StackBudgetTests` runs every shape at exactly the
 /// admitted depth on a stack just big enough, so a frame that grows past its budget crashes
 /// the tests rather than the service. Debug builds have much larger frames, hence their own
 /// figures.
 public enum StackBudget {
     #if DEBUG
-    static let measuredDecodeBytesPerLevel = 6_402  // dictionaries; raw view 1,575
+    static let measuredDecodeBytesPerLevel = 6_402  // dictionaries, the largest shape; the raw view takes less
     #else
-    static let measuredDecodeBytesPerLevel = 397  // dictionaries; raw view 207
+    static let measuredDecodeBytesPerLevel = 397  // dictionaries, the largest shape; the raw view takes less
     #endif
 
     /// Stack bytes one level of the readable JSON writer may use (measured, plus margin).

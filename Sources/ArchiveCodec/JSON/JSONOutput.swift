@@ -12,9 +12,9 @@ import Darwin
 ///
 /// The text is written through a pointer into memory `storage` owns, not into an array:
 /// an array append asks the runtime whether the buffer is uniquely referenced every time,
-/// which with its bookkeeping was about a tenth of a decode's instructions. Invariant: a
-/// `JSONOutput` is moved from owner to owner, never written through two copies (copies
-/// share `storage`, and a copy that grew it would leave the other's pointer stale).
+/// and the writers append for every token of the text. Invariant: a `JSONOutput` is moved
+/// from owner to owner, never written through two copies (copies share `storage`, and a
+/// copy that grew it would leave the other's pointer stale).
 struct JSONOutput {
     private var base: UnsafeMutablePointer<UInt8>
     private var capacity: Int
@@ -392,10 +392,11 @@ struct JSONOutput {
     /// back exactly `value`, when there is such a form and `value.description` writes it
     /// in fixed point (magnitude 0.001 up to 10^12, or zero): then that text is the integer
     /// part, a point, and the decimals (at least one), which `appendFixedPoint` writes
-    /// without `description`'s general algorithm (a game save's ratings: 500 instructions
-    /// a real). Why it is the same text: `description` writes the shortest decimal that
-    /// reads back as `value`. Below 10^12 a double's spacing is under 10^-3, so at most one
-    /// decimal of each length reads back as it; the first length that does is the shortest.
+    /// without `description`'s general algorithm, which costs far more per real (a game
+    /// save's ratings take this path). Why it is the same text: `description` writes the
+    /// shortest decimal that reads back as `value`. Below 10^12 a double's spacing is under
+    /// 10^-3, so at most one decimal of each length reads back as it; the first length that
+    /// does is the shortest.
     /// Nil otherwise (and for −0.0); the caller then uses `description`.
     static func shortDecimal(_ value: Double) -> (digits: UInt64, decimals: Int)? {
         let magnitude = value.magnitude

@@ -7,11 +7,10 @@ import CZlib
 /// until that many have come, and a reply that ends sooner is sent as it is (`finish` then says
 /// `.identity`).
 ///
-/// Level 1, zlib's fastest: on the readable JSON of 20 MB game and league saves it deflates at
-/// about three times the speed of the default level 6, for 21–22% of the size instead of 17–18%; on
-/// binary plists level 6 is both slower and larger (scripts/bench/bench_compression.sh; docs/benchmarks.md,
-/// "Reply compression"). A conversion writes its reply at hundreds of MB/s; compressing it at
-/// level 6 would take longer than the conversion itself.
+/// Level 1, zlib's fastest: a conversion writes its reply faster than the default level 6
+/// compresses, so at level 6 compressing would take longer than the conversion itself.
+/// Level 1 gives up a few points of size on JSON, and on binary plists level 6 is both slower
+/// and larger (`scripts/bench/bench_compression.sh`; docs/benchmarks.md, "Reply compression").
 final class ReplyCompressor {
     static let level: Int32 = 1
     /// Replies below this many bytes are sent uncompressed.

@@ -5,8 +5,8 @@ import ArchiveCodec
 /// (libevent's buffer, then the worker's copy) and then the parsed archive or document; the
 /// reply it writes is reserved as it grows (`ReplyBuffer`).
 ///
-/// The factors are measured peaks of the service on real and generated archives; see
-/// docs/service.md ("Memory budget") for the figures and the command that produced them.
+/// The factors are fitted to the service's measured peaks on real and generated archives;
+/// the figures and the commands are in docs/benchmarks.md, "Memory of the service".
 enum ConversionCost {
     /// Bytes reserved per body byte while a decode's body is received and parsed.
     static let decodePerBodyByte = 4
@@ -17,7 +17,8 @@ enum ConversionCost {
     /// placement) and per property list object (validation's bitmaps and walk state): fitted
     /// to peaks measured on archives of a million to four million small entries (scalars,
     /// strings, instances, a cycle, and entries that all share one object), where the body's
-    /// size says nothing of it. See docs/service.md ("Memory budget").
+    /// size says nothing of it (docs/benchmarks.md,
+    /// "What one decode holds against what the budget reserved").
     static let decodePerEntry = 64
     static let decodePerObject = 16
 
@@ -30,9 +31,9 @@ enum ConversionCost {
     }
 
     /// Bytes an encode holds per value of its document while it builds the archive (the
-    /// document's index, the object table and the property list tree): measured at about 200
-    /// on a document of 2.8 million empty arrays encoded to XML, where the text's size says
-    /// nothing of it.
+    /// document's index, the object table and the property list tree), fitted to a document
+    /// of empty arrays encoded to XML, where the text's size says nothing of it
+    /// (docs/benchmarks.md, "Memory of the service").
     static let encodePerValue = 200
 
     /// What an encode of `document` needs in all, known once the body is parsed: the body, the

@@ -103,8 +103,8 @@ extension EventLoop {
             #if canImport(Glibc)
             // A large conversion frees millions of small blocks; glibc keeps them in this
             // worker's arena, so a process that once converted a big archive would stay big.
-            // Trimming hands the free pages back (a few milliseconds, next to the conversion's
-            // hundreds).
+            // Trimming hands the free pages back; it has a cost of its own, so only large
+            // bodies (`trimThreshold`) are followed by it.
             if handedOver.count >= Self.trimThreshold { malloc_trim(0) }
             #endif
         }
@@ -133,9 +133,9 @@ extension EventLoop {
     }
 
     /// A 200 made on the loop: `compressed` (the body in `coding`) when there is one, else the
-    /// plain body. Only the loop's own small bodies: the metrics, compressed per scrape in well
-    /// under a millisecond, and the API description, compressed once. Conversions compress on
-    /// their worker.
+    /// plain body. Only the loop's own small bodies, short enough to compress without holding
+    /// up the loop: the metrics, compressed per scrape, and the API description, compressed
+    /// once. Conversions compress on their worker.
     private static func coded(_ plain: [UInt8], compressed: [UInt8]?, in coding: ContentCoding,
                               contentType: String) -> HTTPResponse {
         var response = HTTPResponse(status: 200, contentType: contentType, body: compressed ?? plain)

@@ -13,9 +13,9 @@ import Darwin
 /// In JSON, metadata given as integers or floating-point numbers stays a number.
 ///
 /// Why not `StreamLogHandler`: it takes a process-wide lock and flushes stdio per line, so the event
-/// loops serialise on it; at tens of thousands of access lines per second that cost a third of the
-/// decode throughput. Here each line is formatted privately and written whole (writes of a line to a
-/// pipe or an O_APPEND file do not interleave), so loops never wait for each other.
+/// loops serialise on it once per access line, at the rate requests are answered (docs/benchmarks.md,
+/// "Service under load"). Here each line is formatted privately and written whole (writes of a line
+/// to a pipe or an O_APPEND file do not interleave), so loops never wait for each other.
 public struct LineLogHandler: LogHandler {
     public enum LogFormat: String, Sendable, CaseIterable {
         case logfmt

@@ -56,9 +56,8 @@ struct Encode: ParsableCommand {
             return try writeOutput(archive)
         }
         // Large archives go out in pieces as they are built, so they never sit in memory
-        // whole. Another thread writes them out meanwhile: the copy into the kernel (18-115
-        // ms for the 32 MB game save into a file here) overlaps encoding, on the core the
-        // encoder leaves idle.
+        // whole. Another thread writes them out meanwhile: the copy into the kernel overlaps
+        // encoding, on the core the encoder leaves idle.
         let output = StreamedOutput(descriptor: 1)
         let pipe = ChunkPipe(capacity: 4)
         let writer = startThread(stackSize: 1 << 20) { pipe.drain { output.write($0) } }

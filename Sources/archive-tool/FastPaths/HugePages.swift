@@ -2,19 +2,19 @@
 import Glibc
 #endif
 
-/// Large conversions fault in their memory 4 KiB at a time: decoding the 50 MB game save
-/// took 42,800 page faults, a quarter of its time in the kernel. glibc's malloc asks for
-/// transparent huge pages (2 MiB) when its `glibc.malloc.hugetlb=1` tunable is set, and
-/// Debian's kernels grant them to processes that ask (`madvise` mode). Tunables are read at
-/// process start only, so the tool re-executes itself once with the tunable set. That costs
-/// about 3 ms, which inputs below `threshold` do not win back (5 MB: even), so it is done for
-/// large input files only. docs/benchmarks.md has the measurements.
+/// Large conversions fault in their memory 4 KiB at a time, and the kernel's work on those
+/// faults is a large share of their time. glibc's malloc asks for transparent huge pages
+/// (2 MiB) when its `glibc.malloc.hugetlb=1` tunable is set, and Debian's kernels grant them
+/// to processes that ask (`madvise` mode). Tunables are read at process start only, so the
+/// tool re-executes itself once with the tunable set. A re-execution is a fixed cost that
+/// small inputs do not win back, so it is done for input files of at least `threshold` bytes
+/// only (docs/benchmarks.md, "Why reading got two threads").
 ///
 /// Nothing happens when `GLIBC_TUNABLES` is already set (set it to anything, even empty, to
 /// opt out), when huge pages are off or always on, or when re-executing fails.
 ///
-/// It runs before the arguments are parsed (parsing took 3-4 ms, which a re-execution paid
-/// twice), so it finds the input itself: the first argument after `decode` or `encode` that
+/// It runs before the arguments are parsed (a re-execution would pay for parsing twice), so
+/// it finds the input itself: the first argument after `decode` or `encode` that
 /// names a regular file (an option's value names none, as a rule). A misreading costs at most a needless or a missed re-execution.
 enum HugePages {
     static let threshold = 8 << 20

@@ -1,10 +1,11 @@
 import ArgumentParser
 
 /// `archive-tool decode FILE` and `archive-tool encode FILE`, the usual forms, run without
-/// the argument parser, with the options' defaults: setting the parser up (it reflects over
-/// every command's options) took 12 M instructions, about 3 ms, a tenth of decoding a 5 MB
-/// archive. Any other arguments, `--help` or an option among them (anything starting with
-/// `-` but `-` itself, which is stdin), go to the parser as before.
+/// the argument parser, with the options' defaults: setting the parser up reflects over
+/// every command's options, a fixed cost on every run that is large next to converting a
+/// small archive (docs/benchmarks.md, "Start-up and output of `archive-tool`"). Any other
+/// arguments, `--help` or an option among them (anything starting with `-` but `-` itself,
+/// which is stdin), go to the parser.
 enum PlainInvocation {
     /// Converts and exits if `arguments` are one of the usual forms; returns otherwise.
     static func runIfPlain(_ arguments: [String]) {

@@ -13,9 +13,8 @@ import Darwin
 /// half with `pread` into its part of one buffer (from where the descriptor stands), then
 /// to its end (it may have grown) as any input. The cost of reading here is mostly the
 /// kernel clearing pages the process touches for the first time, which each thread pays
-/// for the pages it fills: 50 MB took 28-46 ms on one thread and 19-22 ms on two on this
-/// project's VM, and in a slow phase clearing them took 160 ms of a 520 ms decode
-/// (docs/benchmarks.md, "Why reading got two threads").
+/// for the pages it fills, so two threads share it (docs/benchmarks.md,
+/// "Why reading got two threads").
 func readInput(_ path: String) throws -> [UInt8] {
     let descriptor = path == "-" ? 0 : open(path, O_RDONLY)
     guard descriptor >= 0 else {

@@ -13,11 +13,12 @@ struct BinaryPlistView {
     /// shifted into place. Reading up to 7 bytes past the value is safe: every value read lies
     /// in the object area or the offset table, and the 32-byte trailer follows them.
     ///
-    /// Stack: the recursive writers inline this everywhere, and their frames grow with it
-    /// (at 2889b8a, 381 → 478 bytes per dictionary level against a byte loop, 492 with a
-    /// switch per width; 492 again once object offsets were read in place at 9f7bbb0;
-    /// docs/benchmarks.md section 2). It saves a loop per reference on every pass; re-measure
-    /// the stack after changing it.
+    /// Stack: the recursive writers inline this everywhere, so its code sits in every level's
+    /// frame, and the frame sets how deep a worker's stack can go (`StackBudget`). One load
+    /// makes the frame larger than a byte loop would (a switch per width, larger still), and
+    /// saves a loop per reference on every pass. Re-measure the stack after changing it
+    /// (`scripts/measure_stack.sh`; docs/benchmarks.md,
+    /// "Stack per recursion level (the depth limit)").
     @inline(__always)
     func readBigEndian(at offset: Int, size: Int) -> UInt64 {
         let word = UInt64(bigEndian: UnsafeRawPointer(bytes.baseAddress!).loadUnaligned(fromByteOffset: offset, as: UInt64.self))
