@@ -17,7 +17,7 @@ struct BinaryPlistView {
     /// frame, and the frame sets how deep a worker's stack can go (`StackBudget`). One load
     /// makes the frame larger than a byte loop would (a switch per width, larger still), and
     /// saves a loop per reference on every pass. Re-measure the stack after changing it
-    /// (`scripts/measure_stack.sh`; docs/benchmarks.md,
+    /// (`scripts/bench/measure_stack.sh`; docs/benchmarks.md,
     /// "Stack per recursion level (the depth limit)").
     @inline(__always)
     func readBigEndian(at offset: Int, size: Int) -> UInt64 {
