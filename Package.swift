@@ -7,11 +7,11 @@ let package = Package(
     products: [
         .library(name: "ArchiveCodec", targets: ["ArchiveCodec"]),
         .executable(name: "archive-tool", targets: ["archive-tool"]),
-        .executable(name: "archive-service", targets: ["archive-service"]),
+        .executable(name: "archive-service", targets: ["archive-service"])
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
-        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2")
     ],
     targets: [
         // Pure codec: property lists, JSON, the keyed-archive mapping and the depth probe.
@@ -37,7 +37,7 @@ let package = Package(
             name: "ArchiveServer",
             dependencies: [
                 "ArchiveCodec", "CLibevent", "CZlib", "PThreads",
-                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Logging", package: "swift-log")
             ],
             // The API description served at GET /openapi.yaml, compiled into the binary so the
             // container needs no file beside it. A link to the repository's openapi.yaml: one file.
@@ -48,14 +48,14 @@ let package = Package(
             dependencies: [
                 "ArchiveServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Logging", package: "swift-log")
             ]
         ),
         .executableTarget(
             name: "archive-tool",
             dependencies: [
                 "ArchiveCodec", "PThreads",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser")
             ]
         ),
         // Time-bounded mutation fuzzer for the codec; run by scripts/fuzz/fuzz_codec.sh.
@@ -63,7 +63,7 @@ let package = Package(
             name: "codec-fuzz",
             dependencies: [
                 "ArchiveCodec",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser")
             ]
         ),
         // What the test targets share: the fixtures loader (Tests/Fixtures, read in place) and the built executables.
@@ -72,6 +72,6 @@ let package = Package(
         .testTarget(name: "PThreadsTests", dependencies: ["PThreads", "TestSupport"]),
         .testTarget(name: "ArchiveServiceTests", dependencies: ["ArchiveServer", "ArchiveCodec", "CLibevent", "TestSupport"]),
         // archive-tool as a process: files in, stdout out, exit codes.
-        .testTarget(name: "ArchiveToolTests", dependencies: ["ArchiveCodec", "TestSupport"]),
+        .testTarget(name: "ArchiveToolTests", dependencies: ["ArchiveCodec", "TestSupport"])
     ]
 )

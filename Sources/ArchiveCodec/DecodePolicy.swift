@@ -52,7 +52,7 @@ public struct DecodePolicy: Sendable, Equatable {
         /// The bound to suggest: `suggestedMaxDepth`, or the limit when the stack admits less.
         public var suggestedMaxDepth: Int {
             switch self {
-            case let .tooDeep(_, limit), let .tooDeepToIndent(_, limit): min(limit, DecodePolicy.suggestedMaxDepth)
+            case .tooDeep(_, let limit), .tooDeepToIndent(_, let limit): min(limit, DecodePolicy.suggestedMaxDepth)
             }
         }
     }

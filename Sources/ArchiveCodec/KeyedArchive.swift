@@ -84,7 +84,10 @@ public struct KeyedArchive: Sendable {
             }
             sourceFormat = .xml
         } else if let embedded = Self.firstIndex(of: Array("bplist00".utf8), in: bytes) {
-            throw CodecError(.malformedPlist, "not a bare property list, but a binary plist starts at byte \(embedded): this looks like a protocol frame (e.g. DTX) that carries an archive; send the archive bytes alone", byteOffset: 0)
+            throw CodecError(
+                .malformedPlist,
+                "not a bare property list, but a binary plist starts at byte \(embedded): this looks like a protocol frame (e.g. DTX) that carries an archive; send the archive bytes alone",
+                byteOffset: 0)
         } else {
             throw CodecError(.malformedPlist, "not a property list: expected a binary plist (bplist00) or XML", byteOffset: 0)
         }

@@ -77,7 +77,7 @@ public struct Parallelism: Sendable {
         let results = UnsafeMutableBufferPointer<T?>.allocate(capacity: ranges.count)
         results.initialize(repeating: nil)
         defer { results.deinitialize().deallocate() }
-        run(ranges.count) { index in results[index] = body(ranges[index]); }
+        run(ranges.count) { index in results[index] = body(ranges[index]) }
         return results.map { $0! }
     }
 }

@@ -2,6 +2,7 @@ import ArchiveCodec
 import CLibevent
 import Logging
 import PThreads
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -28,9 +29,9 @@ public final class ArchiveHTTPServer: @unchecked Sendable {
     private let hooks: ServerHooks
     private enum State { case created, started, running, finished }
     private let stateMutex = PThreadMutex()
-    private var state = State.created               // guarded by stateMutex
-    private var shutdownRequested = false           // guarded by stateMutex
-    private var drainPosted = false                 // guarded by stateMutex
+    private var state = State.created  // guarded by stateMutex
+    private var shutdownRequested = false  // guarded by stateMutex
+    private var drainPosted = false  // guarded by stateMutex
     private var context: ServerContext?
     private var loops: [EventLoop] = []
     private var loopThreads: [PThread] = []
@@ -65,8 +66,9 @@ public final class ArchiveHTTPServer: @unchecked Sendable {
             // A client closing early must cost an EPIPE on write, not the process.
             signal(SIGPIPE, SIG_IGN)
 
-            let pool = try WorkerPool(threadCount: configuration.workers, stackSize: configuration.stackSize,
-                                      queueLimit: configuration.queueLimit)
+            let pool = try WorkerPool(
+                threadCount: configuration.workers, stackSize: configuration.stackSize,
+                queueLimit: configuration.queueLimit)
             let context = ServerContext(configuration: configuration, pool: pool, logger: logger, hooks: hooks)
             var loops: [EventLoop] = []
             do {
@@ -106,11 +108,13 @@ public final class ArchiveHTTPServer: @unchecked Sendable {
             state = .running
             return shutdownRequested
         }
-        logger.info("listening", metadata: [
-            "version": .string(ReleaseVersion.current), "host": .string(configuration.host), "port": .stringConvertible(port),
-            "workers": .stringConvertible(configuration.workers), "event_loops": .stringConvertible(configuration.eventLoops),
-            "stack_size": .stringConvertible(configuration.stackSize), "depth_limit": .stringConvertible(depthLimit),
-        ])
+        logger.info(
+            "listening",
+            metadata: [
+                "version": .string(ReleaseVersion.current), "host": .string(configuration.host), "port": .stringConvertible(port),
+                "workers": .stringConvertible(configuration.workers), "event_loops": .stringConvertible(configuration.eventLoops),
+                "stack_size": .stringConvertible(configuration.stackSize), "depth_limit": .stringConvertible(depthLimit)
+            ])
         if shouldDrain { postDrain(force: false) }
         loops[0].run()
         for thread in loopThreads { thread.join() }

@@ -22,7 +22,7 @@ final class ServerContext: Sendable {
     private let build: [(name: String, value: String)] = [
         ("version", ReleaseVersion.current),
         ("libevent", String(cString: event_get_version())),
-        ("zlib", String(cString: zlibVersion())),
+        ("zlib", String(cString: zlibVersion()))
     ]
 
     init(configuration: ServerConfiguration, pool: WorkerPool, logger: Logger, hooks: ServerHooks) {
@@ -43,11 +43,13 @@ final class ServerContext: Sendable {
     func markDraining() -> Bool { drainState.mark() }
 
     func renderMetrics() -> String {
-        metrics.render(.init(pool: pool.snapshot, inFlight: metrics.inFlight, limits: limits,
-                             stackSize: configuration.stackSize, draining: isDraining,
-                             memory: budget.snapshot, connections: connections.count,
-                             connectionLimit: connections.limit,
-                             process: .current(startTime: processStartTime), build: build))
+        metrics.render(
+            .init(
+                pool: pool.snapshot, inFlight: metrics.inFlight, limits: limits,
+                stackSize: configuration.stackSize, draining: isDraining,
+                memory: budget.snapshot, connections: connections.count,
+                connectionLimit: connections.limit,
+                process: .current(startTime: processStartTime), build: build))
     }
 }
 

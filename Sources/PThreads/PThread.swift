@@ -52,10 +52,12 @@ public struct PThread: @unchecked Sendable {
         #else
         var handle: pthread_t?
         #endif
-        rc = pthread_create(&handle, &attributes, { context in
-            Unmanaged<Body>.fromOpaque(context!).takeRetainedValue().run()
-            return nil
-        }, context)
+        rc = pthread_create(
+            &handle, &attributes,
+            { context in
+                Unmanaged<Body>.fromOpaque(context!).takeRetainedValue().run()
+                return nil
+            }, context)
         guard rc == 0 else {
             Unmanaged<Body>.fromOpaque(context).release()
             throw PThreadError(call: "pthread_create", code: rc)

@@ -48,7 +48,11 @@ struct ArchiveServiceCommand: ParsableCommand, ServiceArguments {
     @Option(name: .customLong("header-timeout"), help: "Seconds the request line and headers may take, all of them. [HEADER_TIMEOUT] (default: 10)")
     var headerTimeout: Int?
 
-    @Option(name: .customLong("memory-budget"), help: "Bytes that bodies, conversions and unsent replies may hold at once, with optional K/M/G suffix. [MEMORY_BUDGET] (default: 3/4 of the container's memory limit, or of half the machine's memory)")
+    @Option(
+        name: .customLong("memory-budget"),
+        help:
+            "Bytes that bodies, conversions and unsent replies may hold at once, with optional K/M/G suffix. [MEMORY_BUDGET] (default: 3/4 of the container's memory limit, or of half the machine's memory)"
+    )
     var memoryBudget: String?
 
     @Option(name: .customLong("max-connections"), help: "Open client connections at most. [MAX_CONNECTIONS] (default: 1024, fewer if the descriptor limit is lower)")

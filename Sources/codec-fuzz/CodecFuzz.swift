@@ -67,7 +67,8 @@ struct CodecFuzz: ParsableCommand {
             }
             iterations += 1
         }
-        emit("""
+        emit(
+            """
             codec-fuzz: seed \(seed), \(seconds) s, \(iterations) inputs, \(oracle.converted) converted \
             and round-tripped, \(oracle.refused) refused with a CodecError, \(oracle.tooDeep) over \
             the depth limit, \(findings) findings

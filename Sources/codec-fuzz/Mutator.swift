@@ -22,7 +22,7 @@ struct Mutator {
     static let interestingBytes: [UInt8] = [
         0x00, 0x01, 0x02, 0x03, 0x04, 0x07, 0x08, 0x09, 0x0F, 0x10, 0x13, 0x14, 0x1F, 0x20,
         0x22, 0x23, 0x33, 0x40, 0x4F, 0x50, 0x5F, 0x60, 0x6F, 0x7F, 0x80, 0x87, 0x88, 0xA0,
-        0xAF, 0xC0, 0xD0, 0xDF, 0xEF, 0xF0, 0xFE, 0xFF,
+        0xAF, 0xC0, 0xD0, 0xDF, 0xEF, 0xF0, 0xFE, 0xFF
     ]
 
     /// Fragments that mean something to one of the parsers: JSON wrappers and escapes,
@@ -39,7 +39,7 @@ struct Mutator {
         "<integer>-1</integer>", "<integer>99999999999999999999</integer>", "<real>nan</real>",
         "<date>2001-01-01T00:00:00Z</date>", "<data>AA==</data>", "<string>&lt;</string>",
         "<true/>", "<false/>", "<key>$objects</key>", "<key>$top</key>", "&#0;", "&#xD800;",
-        "<!ENTITY a \"b\">", "<![CDATA[x]]>", "<?xml version=\"1.0\"?>", "<!-- -->",
+        "<!ENTITY a \"b\">", "<![CDATA[x]]>", "<?xml version=\"1.0\"?>", "<!-- -->"
     ]
 
     /// Applies one to `rounds` random mutations to `input`; `other` feeds splices.

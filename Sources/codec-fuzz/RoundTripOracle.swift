@@ -96,7 +96,8 @@ struct RoundTripOracle {
                 if let difference = archive.difference(from: copy, plistDatesToWholeSeconds: format == .xml) {
                     return "\(format) round trip is not equivalent: \(difference)"
                 }
-            } catch where format == .xml && error.kind == .invalidDocument
+            } catch
+                where format == .xml && error.kind == .invalidDocument
                 && (error.message.contains("XML plist can write") || error.message.contains("reads back"))
             {
                 continue  // what XML cannot hold (far dates, CF$UID dictionaries) is refused, not rewritten

@@ -1,9 +1,11 @@
+import TestSupport
+import XCTest
+
 @testable import ArchiveCodec
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import TestSupport
-import XCTest
 
 final class BadInputTests: XCTestCase {
     func expect(_ kind: CodecError.Kind, _ bytes: [UInt8], file: StaticString = #filePath, line: UInt = #line) {
@@ -56,12 +58,14 @@ final class BadInputTests: XCTestCase {
         let objects = try tree.array([
             try tree.string("$null"),
             try tree.dict(keys: [try tree.string("$class")], values: [try tree.uid(2)]),
-            try tree.string("not a class"),
+            try tree.string("not a class")
         ])
         let root = try tree.dict(
             keys: [try tree.string("$archiver"), try tree.string("$version"), try tree.string("$top"), try tree.string("$objects")],
-            values: [try tree.string("NSKeyedArchiver"), try tree.integer(PlistInteger(signed: 100000)),
-                     try tree.dict(keys: [try tree.string("root")], values: [try tree.uid(1)]), objects])
+            values: [
+                try tree.string("NSKeyedArchiver"), try tree.integer(PlistInteger(signed: 100000)),
+                try tree.dict(keys: [try tree.string("root")], values: [try tree.uid(1)]), objects
+            ])
         expect(.invalidArchive, BinaryPlistWriter.write(tree, root: root))
         // Mismatched NS.keys / NS.objects.
         expect(.invalidArchive, try buildArchive([.object("NSDictionary", [("NS.keys", .array([.uid(2)])), ("NS.objects", .array([]))]), .string("k")]))

@@ -1,9 +1,11 @@
+import TestSupport
+import XCTest
+
 @testable import ArchiveCodec
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import TestSupport
-import XCTest
 
 final class FixtureTests: XCTestCase {
     func testEveryFixtureRoundTripsEquivalently() throws {

@@ -1,9 +1,11 @@
+import TestSupport
+import XCTest
+
 @testable import ArchiveCodec
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import TestSupport
-import XCTest
 
 final class GraphTests: XCTestCase {
     func testCyclesSelfReferencesAndSharing() throws {
@@ -12,7 +14,7 @@ final class GraphTests: XCTestCase {
             .object("Team", [("game", .uid(2)), ("logo", .uid(3)), ("me", .uid(4)), ("wins", .int(3)), ("raw", .data([1, 2]))]),
             .object("Game", [("home", .uid(1)), ("logo", .uid(3)), ("score", .real(.nan))]),
             .data([9, 9, 9]),
-            .object("Loop", [("self", .uid(4)), ("inline", .array([.uid(3), .int(7), .string("s")]))]),
+            .object("Loop", [("self", .uid(4)), ("inline", .array([.uid(3), .int(7), .string("s")]))])
         ])
         let json = String(decoding: try KeyedArchive(parsing: archive).json(view: .readable, pretty: false), as: UTF8.self)
         XCTAssertTrue(json.contains(#""$ref":1"#), json)
@@ -22,17 +24,18 @@ final class GraphTests: XCTestCase {
     }
 
     func testEveryFoundationFormRoundTrips() throws {
-        let archive = try buildArchive([
-            .object("NSMutableArray", [("NS.objects", .array([.uid(2), .uid(3)]))]),
-            .string("a"),
-            .object("NSMutableDictionary", [("NS.keys", .array([.uid(4), .uid(2)])), ("NS.objects", .array([.uid(5), .uid(6)]))]),
-            .int(40400),
-            .object("NSSet", [("NS.objects", .array([.uid(7)]))]),
-            .object("NSOrderedSet", [("NS.object.0", .uid(2)), ("NS.object.1", .uid(8))]),
-            .object("NSDate", [("NS.time", .real(625945468.42794))]),
-            .object("NSUUID", [("NS.uuidbytes", .data(Array(0..<16)))]),
-            .object("NSMutableString", [("NS.string", .string("mutable"))]),
-        ], top: [("root", .uid(1)), ("$1", .uid(9)), ("inlineTop", .int(5))])
+        let archive = try buildArchive(
+            [
+                .object("NSMutableArray", [("NS.objects", .array([.uid(2), .uid(3)]))]),
+                .string("a"),
+                .object("NSMutableDictionary", [("NS.keys", .array([.uid(4), .uid(2)])), ("NS.objects", .array([.uid(5), .uid(6)]))]),
+                .int(40400),
+                .object("NSSet", [("NS.objects", .array([.uid(7)]))]),
+                .object("NSOrderedSet", [("NS.object.0", .uid(2)), ("NS.object.1", .uid(8))]),
+                .object("NSDate", [("NS.time", .real(625945468.42794))]),
+                .object("NSUUID", [("NS.uuidbytes", .data(Array(0..<16)))]),
+                .object("NSMutableString", [("NS.string", .string("mutable"))])
+            ], top: [("root", .uid(1)), ("$1", .uid(9)), ("inlineTop", .int(5))])
         try assertEquivalent(archive, roundTrip(archive))
         try assertEquivalent(archive, roundTrip(archive, format: .xml))
     }

@@ -1,6 +1,7 @@
-@testable import ArchiveCodec
 import TestSupport
 import XCTest
+
+@testable import ArchiveCodec
 
 /// Inputs the fuzzer (`scripts/fuzz/fuzz_codec.sh`) showed could not be converted losslessly, or
 /// crashed the codec: each must now be refused with a precise error.
@@ -11,8 +12,10 @@ final class RefusalTests: XCTestCase {
         let entries = try [tree.string("$null")] + objects(&tree)
         let root = try tree.dict(
             keys: [tree.string("$archiver"), tree.string("$version"), tree.string("$top"), tree.string("$objects")],
-            values: [tree.string("NSKeyedArchiver"), tree.integer(PlistInteger(signed: 100000)),
-                     tree.dict(keys: [tree.string("root")], values: [tree.uid(1)]), tree.array(entries)])
+            values: [
+                tree.string("NSKeyedArchiver"), tree.integer(PlistInteger(signed: 100000)),
+                tree.dict(keys: [tree.string("root")], values: [tree.uid(1)]), tree.array(entries)
+            ])
         return BinaryPlistWriter.write(tree, root: root)
     }
 
@@ -41,7 +44,8 @@ final class RefusalTests: XCTestCase {
         // Point the first key of the top dictionary past the end of the file.
         var bytes = try Fixtures.bytes("goios_nsuuid.bin")
         let trailer = bytes.count - 32
-        let offsetSize = Int(bytes[trailer + 6]), refSize = Int(bytes[trailer + 7])
+        let offsetSize = Int(bytes[trailer + 6])
+        let refSize = Int(bytes[trailer + 7])
         let table = Int(BinaryPlist.readBigEndian(bytes, at: trailer + 24, size: 8))
         let top = Int(BinaryPlist.readBigEndian(bytes, at: trailer + 16, size: 8))
         let topOffset = Int(BinaryPlist.readBigEndian(bytes, at: table + top * offsetSize, size: offsetSize))
@@ -60,8 +64,10 @@ final class RefusalTests: XCTestCase {
     }
 
     func testJSONObjectRepeatingAKey() {
-        for json in [#"{"a":1,"b":2,"a":3}"#, "{" + (0..<30).map { "\"k\($0 % 29)\":0" }.joined(separator: ",") + "}",
-                     #"{"x":{"\u0061":1,"a":2}}"#] {
+        for json in [
+            #"{"a":1,"b":2,"a":3}"#, "{" + (0..<30).map { "\"k\($0 % 29)\":0" }.joined(separator: ",") + "}",
+            #"{"x":{"\u0061":1,"a":2}}"#
+        ] {
             XCTAssertThrowsError(try JSONDocument(parsing: Array(json.utf8)), json) { error in
                 XCTAssertEqual((error as? CodecError)?.kind, .malformedJSON, json)
                 XCTAssertTrue("\(error)".contains("repeats the key"), "\(error)")
@@ -72,14 +78,19 @@ final class RefusalTests: XCTestCase {
 
     func testClassDictionariesTheReadableViewCannotShow() throws {
         let extraKey = try archive { tree in
-            [try tree.dict(keys: [tree.string("$class")], values: [tree.uid(2)]),
-             try tree.dict(keys: [tree.string("$classname"), tree.string("$ciasses")],
-                           values: [tree.string("N"), tree.array([tree.string("N")])])]
+            [
+                try tree.dict(keys: [tree.string("$class")], values: [tree.uid(2)]),
+                try tree.dict(
+                    keys: [tree.string("$classname"), tree.string("$ciasses")],
+                    values: [tree.string("N"), tree.array([tree.string("N")])])
+            ]
         }
         expect(.invalidArchive, extraKey, mentioning: "$ciasses")
         let emptyName = try archive { tree in
-            [try tree.dict(keys: [tree.string("$class")], values: [tree.uid(2)]),
-             try tree.dict(keys: [tree.string("$classname")], values: [tree.string("")])]
+            [
+                try tree.dict(keys: [tree.string("$class")], values: [tree.uid(2)]),
+                try tree.dict(keys: [tree.string("$classname")], values: [tree.string("")])
+            ]
         }
         expect(.invalidArchive, emptyName, mentioning: "empty")
     }

@@ -15,7 +15,7 @@ final class StackBudgetTests: XCTestCase {
         ("ordered", #"{"$orderedSet":["#, "]}"),
         ("pairs", #"{"$dict":[[1,"#, "]]}"),
         ("plist", #"{"$plist":["#, "]}"),
-        ("inline", #"{"$inline":["#, "]}"),
+        ("inline", #"{"$inline":["#, "]}")
     ]
 
     static func document(_ shape: (name: String, prefix: String, suffix: String), levels: Int) -> [UInt8] {

@@ -42,7 +42,8 @@ final class ProcessTests: XCTestCase {
         }
 
         var text: String {
-            lock.lock(); defer { lock.unlock() }
+            lock.lock()
+            defer { lock.unlock() }
             return output
         }
 
@@ -59,7 +60,8 @@ final class ProcessTests: XCTestCase {
 
         func port() -> Int? {
             guard let line = waitForLine(containing: "listening"),
-                  let range = line.range(of: "port=") else { return nil }
+                let range = line.range(of: "port=")
+            else { return nil }
             return Int(line[range.upperBound...].prefix { $0.isNumber })
         }
 
@@ -73,15 +75,20 @@ final class ProcessTests: XCTestCase {
         }
 
         deinit {
-            if process.isRunning { process.interrupt(); process.terminate() }
+            if process.isRunning {
+                process.interrupt()
+                process.terminate()
+            }
         }
     }
 
     func testHelpListsEveryOption() throws {
         let service = try Service(try executable(), arguments: ["--help"])
         XCTAssertEqual(service.waitForExit(seconds: 20), 0)
-        for option in ["--host", "--port", "--workers", "--stack-size", "--queue-limit", "--max-body-size", "--timeout", "--log-level",
-                       "--log-format", "--version"] {
+        for option in [
+            "--host", "--port", "--workers", "--stack-size", "--queue-limit", "--max-body-size", "--timeout", "--log-level",
+            "--log-format", "--version"
+        ] {
             XCTAssertTrue(service.text.contains(option), "\(option) missing from --help")
         }
     }
@@ -134,8 +141,9 @@ final class ProcessTests: XCTestCase {
         fromEnv.process.terminate()
         XCTAssertEqual(fromEnv.waitForExit(seconds: 20), 0, fromEnv.text)
 
-        let flagged = try Service(try executable(), arguments: ["--stack-size", "512K", "--port", "0", "--host", "127.0.0.1"],
-                                  environment: ["STACK_SIZE": "256K", "PORT": "1"])
+        let flagged = try Service(
+            try executable(), arguments: ["--stack-size", "512K", "--port", "0", "--host", "127.0.0.1"],
+            environment: ["STACK_SIZE": "256K", "PORT": "1"])
         let flagLimit = StackBudget.maxDepth(stackSize: 512 << 10)
         XCTAssertNotNil(flagged.waitForLine(containing: "depth limit \(flagLimit) levels for a 524288-byte worker stack"), flagged.text)
         XCTAssertNotNil(flagged.port(), flagged.text)
@@ -157,10 +165,10 @@ final class ProcessTests: XCTestCase {
         var answered = 0
         for client in clients {
             switch client.wait() {
-            case let .success(reply)?:
+            case .success(let reply)?:
                 XCTAssertEqual(reply.status, 200, reply.text)
                 answered += 1
-            case let .failure(error)?:
+            case .failure(let error)?:
                 XCTAssertTrue("\(error)".contains("connect"), "a taken request was cut off: \(error)")
             case nil:
                 XCTFail("a client hung")

@@ -83,7 +83,7 @@ final class ArchiveToolTests: XCTestCase {
     func testLargeFileReadInHalvesIsReadWhole() throws {
         let source = try bigDocument(count: 120_001, tail: "\"odd\"")
         let size = try XCTUnwrap(FileManager.default.attributesOfItem(atPath: source.path)[.size] as? Int)
-        XCTAssertTrue((4 << 20 ..< 8 << 20).contains(size) && size % 4096 != 0, "\(size)")
+        XCTAssertTrue((4 << 20..<8 << 20).contains(size) && size % 4096 != 0, "\(size)")
         let archive = scratch.appendingPathComponent("halves.bin")
         let result = try run(["encode", source.path], stdout: archive)
         XCTAssertEqual(result.status, 0, result.stderr)
@@ -114,7 +114,7 @@ final class ArchiveToolTests: XCTestCase {
             (["decode", missing], ["decode", "--", missing]),
             (["decode", broken.path], ["decode", "--", broken.path]),
             (["encode", broken.path], ["encode", "--", broken.path]),
-            (["encode", missing], ["encode", "--", missing]),
+            (["encode", missing], ["encode", "--", missing])
         ]
         for (index, (plain, parsed)) in pairs.enumerated() {
             let plainOut = scratch.appendingPathComponent("plain-\(index)")
@@ -228,7 +228,11 @@ final class ArchiveToolTests: XCTestCase {
             let process = Process()
             process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
             process.arguments = ["-qec", "\(try tool().path) \(arguments); echo \"status=$?\"", "/dev/null"]
-            process.standardOutput = try FileHandle(forWritingTo: { FileManager.default.createFile(atPath: log.path, contents: nil); return log }())
+            process.standardOutput = try FileHandle(
+                forWritingTo: {
+                    FileManager.default.createFile(atPath: log.path, contents: nil)
+                    return log
+                }())
             process.standardInput = FileHandle.nullDevice
             try process.run()
             process.waitUntilExit()

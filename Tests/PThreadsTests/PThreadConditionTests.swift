@@ -19,7 +19,10 @@ final class PThreadConditionTests: XCTestCase {
             for _ in 1...1_000 {
                 let value: Int = box.mutex.withLock {
                     while box.letter == nil { box.changed.wait(box.mutex) }
-                    defer { box.letter = nil; box.changed.signal() }
+                    defer {
+                        box.letter = nil
+                        box.changed.signal()
+                    }
                     return box.letter!
                 }
                 box.total += value  // Only this thread writes it; read after the join.

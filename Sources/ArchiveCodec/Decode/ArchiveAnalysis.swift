@@ -98,8 +98,9 @@ struct ArchiveAnalysis {
                 case .asciiString: return String(decoding: view.payload(key).prefix(40), as: UTF8.self)
                 case .utf16String:
                     let units = view.payload(key)
-                    return String(decoding: stride(from: 0, to: min(units.count, 80), by: 2).map { UInt16(units[$0]) << 8 | UInt16(units[$0 + 1]) },
-                                  as: UTF16.self)
+                    return String(
+                        decoding: stride(from: 0, to: min(units.count, 80), by: 2).map { UInt16(units[$0]) << 8 | UInt16(units[$0 + 1]) },
+                        as: UTF16.self)
                 default: return "?"
                 }
             }
@@ -138,7 +139,8 @@ struct ArchiveAnalysis {
         objectsRef = objects
         objectCount = objectsHeader.count
         let topHeader = view.header(of: topDict)
-        isPlainRoot = topHeader.count == 1 && view.isString(view.childRef(topHeader, 0), equalTo: "root")
+        isPlainRoot =
+            topHeader.count == 1 && view.isString(view.childRef(topHeader, 0), equalTo: "root")
             && view.header(of: view.childRef(topHeader, 1)).kind == .uid
             && view.isString(archiver, equalTo: "NSKeyedArchiver")
             && view.integer(view.header(of: version)) == PlistInteger(signed: 100_000)
@@ -157,7 +159,9 @@ struct ArchiveAnalysis {
         let run = { (tables: ObjectClassifier.Tables, totals: UnsafeMutableBufferPointer<UInt32>) in
             Self.classifyInJobs(ranges, parallelism, tables, totals) {
                 ObjectClassifier(view: view, objectsRef: objectsRef, classKeys: classKeys, tables: tables, counts: $0)
-            } countingTop: { (classifier: inout ObjectClassifier) throws(CodecError) in try classifier.countTopReferences(topRef) }
+            } countingTop: { (classifier: inout ObjectClassifier) throws(CodecError) in
+                try classifier.countTopReferences(topRef)
+            }
         }
         let outcome = forms.withUnsafeMutableBufferPointer { forms in
             classOf.withUnsafeMutableBufferPointer { classOf in

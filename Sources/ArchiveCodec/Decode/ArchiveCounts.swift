@@ -78,12 +78,12 @@ public struct ArchiveCounts: Sendable, Equatable {
         let objects = Int(min(objectCount64, UInt64(length)))
         let none = ArchiveCounts(objects: objects, entries: 0)
         guard (1...8).contains(offsetSize), (1...8).contains(refSize), top64 < UInt64(objects),
-              tableStart64 < UInt64(trailer)
+            tableStart64 < UInt64(trailer)
         else { return none }
         let tableStart = Int(tableStart64)
         func offset(of ref: Int) -> Int? {
             guard ref >= 0, ref < objects, let position = read(bytes, at: tableStart + ref * offsetSize, size: offsetSize),
-                  position < UInt64(trailer), tableStart + (ref + 1) * offsetSize <= trailer
+                position < UInt64(trailer), tableStart + (ref + 1) * offsetSize <= trailer
             else { return nil }
             return Int(position)
         }
@@ -91,15 +91,15 @@ public struct ArchiveCounts: Sendable, Equatable {
             read(bytes, at: start + index * refSize, size: refSize).map { Int(truncatingIfNeeded: $0) }
         }
         guard let topOffset = offset(of: Int(top64)), let root = header(bytes, at: topOffset, end: trailer),
-              root.marker >> 4 == 0xD, root.count <= (trailer - root.start) / (2 * refSize)
+            root.marker >> 4 == 0xD, root.count <= (trailer - root.start) / (2 * refSize)
         else { return none }
         for index in 0..<root.count {
             guard let keyRef = childRef(root.start, index), let keyOffset = offset(of: keyRef),
-                  isObjectsKey(bytes, at: keyOffset, end: trailer)
+                isObjectsKey(bytes, at: keyOffset, end: trailer)
             else { continue }
             guard let valueRef = childRef(root.start, root.count + index), let valueOffset = offset(of: valueRef),
-                  let array = header(bytes, at: valueOffset, end: trailer), array.marker >> 4 == 0xA,
-                  array.count <= (trailer - array.start) / refSize
+                let array = header(bytes, at: valueOffset, end: trailer), array.marker >> 4 == 0xA,
+                array.count <= (trailer - array.start) / refSize
             else { return none }
             return ArchiveCounts(objects: objects, entries: array.count)
         }
@@ -115,7 +115,7 @@ public struct ArchiveCounts: Sendable, Equatable {
         guard position + 1 < end, bytes[position + 1] >> 4 == 0x1 else { return nil }
         let size = 1 << Int(bytes[position + 1] & 0x0F)
         guard size <= 8, position + 2 + size <= end, let count = read(bytes, at: position + 2, size: size),
-              count <= UInt64(end)
+            count <= UInt64(end)
         else { return nil }
         return (marker, Int(count), position + 2 + size)
     }

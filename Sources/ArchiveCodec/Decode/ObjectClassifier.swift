@@ -168,7 +168,9 @@ struct ObjectClassifier {
     private mutating func count(_ uid: PlistObjectHeader, at ref: Int, owner: Int) throws(CodecError) {
         let target = view.uid(uid)
         guard target < UInt64(objectCount) else {
-            throw CodecError(.invalidArchive, "UID \(target) is out of range: $objects has \(objectCount) entries (referenced from \(owner < 0 ? "$top" : "object \(owner)"))", byteOffset: view.offset(of: ref), uid: owner < 0 ? nil : owner)
+            throw CodecError(
+                .invalidArchive, "UID \(target) is out of range: $objects has \(objectCount) entries (referenced from \(owner < 0 ? "$top" : "object \(owner)"))", byteOffset: view.offset(of: ref),
+                uid: owner < 0 ? nil : owner)
         }
         if counts[Int(target)] < UInt32.max { counts[Int(target)] += 1 }
     }
@@ -189,10 +191,13 @@ struct ObjectClassifier {
         // dictionary would be dropped, so it is refused (the raw view shows such archives).
         for index in 0..<header.count {
             let key = view.childRef(header, index)
-            guard view.isString(key, equalTo: "$classname") || view.isString(key, equalTo: "$classes")
-                || view.isString(key, equalTo: "$classhints")
+            guard
+                view.isString(key, equalTo: "$classname") || view.isString(key, equalTo: "$classes")
+                    || view.isString(key, equalTo: "$classhints")
             else {
-                throw invalid("class entry \(classUID) holds the key \(stringValue(key).map { "\"\($0)\"" } ?? "(not text)"); a class has only $classname, $classes and $classhints", uid: classUID, remedy: .rawView)
+                throw invalid(
+                    "class entry \(classUID) holds the key \(stringValue(key).map { "\"\($0)\"" } ?? "(not text)"); a class has only $classname, $classes and $classhints", uid: classUID,
+                    remedy: .rawView)
             }
         }
         var chain: [String]?

@@ -217,7 +217,8 @@ private struct PlacementPass {
         let scans = parallelism.map(ranges) { part -> (owns: [Int32], ends: [Int32], slots: [BodyScanner.Slot]) in
             var scanner = template
             scanner.slots = []
-            var owns: [Int32] = [], ends: [Int32] = []
+            var owns: [Int32] = []
+            var ends: [Int32] = []
             owns.reserveCapacity(part.count)
             ends.reserveCapacity(part.count)
             for index in part {

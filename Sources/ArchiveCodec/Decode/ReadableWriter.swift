@@ -239,7 +239,8 @@ struct ReadableWriter {
     private mutating func writeDictionary(uid: Int, header: PlistObjectHeader, form: ObjectForm, info: KeyedArchive.ClassInfo?, carriesID: Bool) {
         let keys = view.header(of: KeyedArchive.keyList(archive.lists[uid]))
         let values = view.header(of: KeyedArchive.itemList(archive.lists[uid]))
-        let bare = form == .stringKeyDictionary
+        let bare =
+            form == .stringKeyDictionary
             && isBare(info, defaultClass: FoundationClasses.defaultDictionaryClass, carriesID: carriesID)
         if !bare {
             out.openObject()

@@ -44,8 +44,9 @@ enum ScalarIdentity {
         leader.withUnsafeMutableBufferPointer { leader in
             best.withUnsafeMutableBufferPointer { best in
                 _ = parallelism.map((0..<partitions).map { $0..<($0 + 1) }) { part in
-                    group(partition: part.lowerBound, of: partitions, scalars: scalars, view: view, objectsHeader: objectsHeader,
-                          forms: forms, referenceCounts: referenceCounts, sharedObjects: sharedObjects, leader: leader, best: best)
+                    group(
+                        partition: part.lowerBound, of: partitions, scalars: scalars, view: view, objectsHeader: objectsHeader,
+                        forms: forms, referenceCounts: referenceCounts, sharedObjects: sharedObjects, leader: leader, best: best)
                 }
             }
         }
@@ -214,4 +215,3 @@ enum ScalarIdentity {
         }
     }
 }
-

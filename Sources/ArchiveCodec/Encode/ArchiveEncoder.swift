@@ -38,7 +38,9 @@ struct ArchiveEncoder<Tree: PlistBuilding> {
     private var current: Value
 
     private enum IDKey: Hashable {
-        case signed(Int64), unsigned(UInt64), text(String)
+        case signed(Int64)
+        case unsigned(UInt64)
+        case text(String)
 
         var description: String {
             switch self {
@@ -305,8 +307,9 @@ struct ArchiveEncoder<Tree: PlistBuilding> {
         default:
             scratch.append(try tree.string(static: "NS.objects"))
             scratch.append(try encodeElements(wrapper.value))
-            try fillInstance(uid, meta: meta, defaultClass: wrapper.kind == .array ? FoundationClasses.defaultArrayClassName : FoundationClasses.defaultSetClassName,
-                             pairsFrom: start, ownPairs: 1)
+            try fillInstance(
+                uid, meta: meta, defaultClass: wrapper.kind == .array ? FoundationClasses.defaultArrayClassName : FoundationClasses.defaultSetClassName,
+                pairsFrom: start, ownPairs: 1)
         }
     }
 

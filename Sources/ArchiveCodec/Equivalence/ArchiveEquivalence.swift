@@ -34,12 +34,18 @@ struct EquivalenceChecker {
     var leftClasses: [Int: String] = [:], rightClasses: [Int: String] = [:]
 
     enum Label {
-        case top(String), key(String), index(Int), uid(Int)
+        case top(String)
+        case key(String)
+        case index(Int)
+        case uid(Int)
     }
     var wholeSecondDates = false
 
     init(left: KeyedArchive, right: KeyedArchive, l: BinaryPlistView, r: BinaryPlistView) {
-        self.left = left; self.right = right; self.l = l; self.r = r
+        self.left = left
+        self.right = right
+        self.l = l
+        self.r = r
     }
 
     func string(_ v: BinaryPlistView, _ ref: Int) -> String? {
@@ -63,7 +69,10 @@ struct EquivalenceChecker {
         var text = ""
         var work: [Int?] = [archive.entryRef(classUID, v)]  // nil closes a container
         while let item = work.popLast() {
-            guard let ref = item else { text += ")"; continue }
+            guard let ref = item else {
+                text += ")"
+                continue
+            }
             let h = v.header(of: ref)
             switch h.kind {
             case .dict:
@@ -92,7 +101,8 @@ struct EquivalenceChecker {
     }
 
     mutating func run() -> String? {
-        let lt = dictEntries(l, left.topRef), rt = dictEntries(r, right.topRef)
+        let lt = dictEntries(l, left.topRef)
+        let rt = dictEntries(r, right.topRef)
         guard Set(lt.keys) == Set(rt.keys) else { return "$top keys differ: \(lt.keys.sorted()) vs \(rt.keys.sorted())" }
         for key in lt.keys.sorted() { pending.append((lt[key]!, rt[key]!, step(-1, .top(key)))) }
         while let (a, b, path) = pending.popLast() {
@@ -129,7 +139,8 @@ struct EquivalenceChecker {
     /// Compares two plist values in place (inline), queueing children.
     mutating func compareValue(_ a: Int, _ b: Int, _ at: Int) -> String? {
         var path: String { describe(at) }
-        let ha = l.header(of: a), hb = r.header(of: b)
+        let ha = l.header(of: a)
+        let hb = r.header(of: b)
         func kindClass(_ k: PlistKind) -> PlistKind { k == .utf16String ? .asciiString : k }
         guard kindClass(ha.kind) == kindClass(hb.kind) else { return "\(path): plist types differ (\(ha.kind) vs \(hb.kind))" }
         switch ha.kind {
@@ -139,7 +150,8 @@ struct EquivalenceChecker {
             guard ha.count == hb.count else { return "\(path): array lengths differ" }
             for i in 0..<ha.count { pending.append((l.childRef(ha, i), r.childRef(hb, i), step(at, .index(i)))) }
         case .dict:
-            let ea = dictEntries(l, a), eb = dictEntries(r, b)
+            let ea = dictEntries(l, a)
+            let eb = dictEntries(r, b)
             guard Set(ea.keys) == Set(eb.keys) else { return "\(path): keys differ \(ea.keys.sorted()) vs \(eb.keys.sorted())" }
             for key in ea.keys where key != "$class" { pending.append((ea[key]!, eb[key]!, step(at, .key(key)))) }
         case .asciiString, .utf16String:
@@ -170,12 +182,16 @@ struct EquivalenceChecker {
         if rightToLeft[b] != nil { return "\(path): sharing differs (right UID \(b) already paired)" }
         leftToRight[a] = b
         rightToLeft[b] = a
-        let ra = left.entryRef(a, l), rb = right.entryRef(b, r)
-        let ha = l.header(of: ra), hb = r.header(of: rb)
+        let ra = left.entryRef(a, l)
+        let rb = right.entryRef(b, r)
+        let ha = l.header(of: ra)
+        let hb = r.header(of: rb)
         if ha.kind == .dict, hb.kind == .dict {
-            let ea = dictEntries(l, ra), eb = dictEntries(r, rb)
+            let ea = dictEntries(l, ra)
+            let eb = dictEntries(r, rb)
             if let ca = ea["$class"], let cb = eb["$class"] {
-                let classA = Int(l.uid(l.header(of: ca))), classB = Int(r.uid(r.header(of: cb)))
+                let classA = Int(l.uid(l.header(of: ca)))
+                let classB = Int(r.uid(r.header(of: cb)))
                 let da = leftClasses[classA] ?? classDescription(left, l, classA)
                 let db = rightClasses[classB] ?? classDescription(right, r, classB)
                 leftClasses[classA] = da

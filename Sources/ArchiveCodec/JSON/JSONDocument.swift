@@ -255,9 +255,11 @@ public struct JSONDocument: Sendable {
                 while let member = nextMember(&cursor) {
                     guard target.offset >= member.key.offset && Int(target.offset) < cursor.position else { continue }
                     let key = stringValue(member.key)
-                    let simple = !key.isEmpty && key.utf8.allSatisfy {
-                        ($0 >= 0x30 && $0 <= 0x39) || ($0 | 0x20 >= 0x61 && $0 | 0x20 <= 0x7A) || $0 == 0x5F || $0 == 0x24
-                    }
+                    let simple =
+                        !key.isEmpty
+                        && key.utf8.allSatisfy {
+                            ($0 >= 0x30 && $0 <= 0x39) || ($0 | 0x20 >= 0x61 && $0 | 0x20 <= 0x7A) || $0 == 0x5F || $0 == 0x24
+                        }
                     text += simple ? ".\(key)" : "[\"\(key)\"]"
                     if target.offset == member.key.offset { break descent }  // the key itself
                     current = member.value

@@ -1,7 +1,9 @@
 /// A JSON number as the mapping reads it: an integer that fits 64 bits signed, one that
 /// needs the unsigned range, or a real.
 enum JSONNumber: Equatable {
-    case signed(Int64), unsigned(UInt64), real(Double)
+    case signed(Int64)
+    case unsigned(UInt64)
+    case real(Double)
 
     /// Reads and checks the number at `start` against JSON's grammar; returns it and where
     /// it ends. Integers outside −2^63 … 2^64−1 and reals outside a double's range are
@@ -40,7 +42,8 @@ enum JSONNumber: Equatable {
             guard fractionDigits > 0 else { throw fail("invalid number: digits must follow '.'") }
             isReal = true
             if let value = shortDecimal(source, from: negative ? start + 1 : start, to: position, fractionDigits: fractionDigits),
-               position == source.count || !Self.isExponentMark(source[position]) {
+                position == source.count || !Self.isExponentMark(source[position])
+            {
                 return (.real(negative ? -value : value), position)
             }
         }

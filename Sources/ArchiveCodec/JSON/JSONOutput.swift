@@ -153,7 +153,10 @@ struct JSONOutput {
 
     private mutating func newline() {
         append(0x0A)
-        for _ in 0..<depth { append(0x20); append(0x20) }
+        for _ in 0..<depth {
+            append(0x20)
+            append(0x20)
+        }
     }
 
     mutating func openObject() {
@@ -447,7 +450,8 @@ struct JSONOutput {
             bound &*= 10
         }
         // Two digits per division, from the end.
-        let pairs: StaticString = "00010203040506070809101112131415161718192021222324252627282930313233343536373839404142434445464748495051525354555657585960616263646566676869707172737475767778798081828384858687888990919293949596979899"
+        let pairs: StaticString =
+            "00010203040506070809101112131415161718192021222324252627282930313233343536373839404142434445464748495051525354555657585960616263646566676869707172737475767778798081828384858687888990919293949596979899"
         pairs.withUTF8Buffer { pairs in
             var rest = value
             var position = count + length

@@ -275,7 +275,8 @@ struct JSONParser {
         while true {
             while position + 8 <= source.count {
                 let word = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: position, as: UInt64.self))
-                let marks = JSONText.bytesEqual(word, UInt8(ascii: "\"")) | JSONText.bytesEqual(word, UInt8(ascii: "\\"))
+                let marks =
+                    JSONText.bytesEqual(word, UInt8(ascii: "\"")) | JSONText.bytesEqual(word, UInt8(ascii: "\\"))
                     | JSONText.bytesBelow(word, 0x20) | (word & 0x8080_8080_8080_8080)
                 if marks != 0 {
                     position += marks.trailingZeroBitCount / 8

@@ -195,11 +195,17 @@ enum JSONText {
             case ..<0x80:
                 put(scalar)
             case ..<0x800:
-                put(0xC0 | scalar >> 6); put(0x80 | scalar & 0x3F)
+                put(0xC0 | scalar >> 6)
+                put(0x80 | scalar & 0x3F)
             case ..<0x10000:
-                put(0xE0 | scalar >> 12); put(0x80 | scalar >> 6 & 0x3F); put(0x80 | scalar & 0x3F)
+                put(0xE0 | scalar >> 12)
+                put(0x80 | scalar >> 6 & 0x3F)
+                put(0x80 | scalar & 0x3F)
             default:
-                put(0xF0 | scalar >> 18); put(0x80 | scalar >> 12 & 0x3F); put(0x80 | scalar >> 6 & 0x3F); put(0x80 | scalar & 0x3F)
+                put(0xF0 | scalar >> 18)
+                put(0x80 | scalar >> 12 & 0x3F)
+                put(0x80 | scalar >> 6 & 0x3F)
+                put(0x80 | scalar & 0x3F)
             }
             position += length
         }

@@ -26,7 +26,7 @@ enum FoundationClasses {
         "NSDateIntervalFormatter": ["NSDateIntervalFormatter", "NSFormatter", "NSObject"],
         "NSISO8601DateFormatter": ["NSISO8601DateFormatter", "NSFormatter", "NSObject"],
         "NSUnitLength": ["NSUnitLength", "NSDimension", "NSUnit", "NSObject"],
-        "NSUnitConverterLinear": ["NSUnitConverterLinear", "NSUnitConverter", "NSObject"],
+        "NSUnitConverterLinear": ["NSUnitConverterLinear", "NSUnitConverter", "NSObject"]
     ]
 
     static func defaultChain(for name: String) -> [String] {

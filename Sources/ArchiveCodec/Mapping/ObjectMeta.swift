@@ -15,7 +15,9 @@ struct ObjectMeta {
 
 /// The `$` keys an object may hold, besides the wrappers.
 private enum MetaKey {
-    case id, ref, className, classes, classHints, wrapper(ValueWrapper), topOnly
+    case id, ref, className, classes, classHints
+    case wrapper(ValueWrapper)
+    case topOnly
 }
 
 extension JSONDocument {

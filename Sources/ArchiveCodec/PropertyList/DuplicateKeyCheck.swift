@@ -38,7 +38,8 @@ extension BinaryPlistView {
                 }
                 // Small dictionaries (the usual archived object) compare their few classes
                 // directly; larger ones use a set.
-                let repeated = dict.count <= 12
+                let repeated =
+                    dict.count <= 12
                     ? (0..<index).contains { classOfKey[childRef(dict, $0)] == Int32(textClass) }
                     : !seen.insert(textClass).inserted
                 guard !repeated else { throw Self.repeatedKeyError(dict: ref, key: key, at: offset(of: ref)) }
@@ -53,7 +54,8 @@ extension BinaryPlistView {
     /// Whether two validated string objects hold the same UTF-16 code units.
     func sameText(_ a: Int, _ b: Int) -> Bool {
         if a == b { return true }
-        let ha = header(of: a), hb = header(of: b)
+        let ha = header(of: a)
+        let hb = header(of: b)
         guard ha.count == hb.count else { return false }
         for index in 0..<ha.count where unit(ha, index) != unit(hb, index) { return false }
         return true

@@ -27,8 +27,10 @@ enum BodyInflation {
     /// inflated in turn; for `deflate` both the zlib wrapper (RFC 1950, what the name means)
     /// and a bare deflate stream (RFC 1951, which some clients send) are read. Any byte after
     /// the end of the stream, or a stream that ends early, makes the body malformed.
-    static func inflate(_ compressed: [UInt8], coding: ContentCoding, limit: Int,
-                        reserve: (Int) -> Bool) throws(Failure) -> [UInt8] {
+    static func inflate(
+        _ compressed: [UInt8], coding: ContentCoding, limit: Int,
+        reserve: (Int) -> Bool
+    ) throws(Failure) -> [UInt8] {
         precondition(coding != .identity, "an identity body is not inflated")
         let raw = coding == .deflate && !ContentCoding.hasZlibHeader(compressed)
         guard let zlib = ZlibStream(.inflate, windowBits: coding.windowBits(raw: raw)) else { throw .outOfMemory }
@@ -105,7 +107,8 @@ enum BodyInflation {
         let guess = max(chunkSize, compressed.count * 4)
         guard coding == .gzip, compressed.count >= 18 else { return guess }
         let end = compressed.count
-        let stated = Int(compressed[end - 4]) | Int(compressed[end - 3]) << 8
+        let stated =
+            Int(compressed[end - 4]) | Int(compressed[end - 3]) << 8
             | Int(compressed[end - 2]) << 16 | Int(compressed[end - 1]) << 24
         return stated > 0 ? stated : guess
     }

@@ -26,10 +26,11 @@ final class ZlibStream {
         pointer = .allocate(capacity: 1)
         pointer.initialize(to: z_stream())
         self.direction = direction
-        let status = switch direction {
-        case .inflate: archive_service_inflate_init(pointer, windowBits)
-        case let .deflate(level): archive_service_deflate_init(pointer, level, windowBits)
-        }
+        let status =
+            switch direction {
+            case .inflate: archive_service_inflate_init(pointer, windowBits)
+            case .deflate(let level): archive_service_deflate_init(pointer, level, windowBits)
+            }
         guard status == Z_OK else {
             pointer.deallocate()
             return nil

@@ -1,4 +1,5 @@
 import ArchiveCodec
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)

@@ -18,15 +18,17 @@ enum Conversion {
     /// Runs one conversion. Every reply is written into a `ReplyBuffer` as it is made, so it is
     /// in memory once, and reserved in the budget piece by piece (`reservation`): a small archive
     /// can stand for a reply of many megabytes, and the budget must see it grow, not after.
-    static func run(_ request: ConversionRequest, body: RequestBody, headers: ConversionHeaders, limits: ConversionLimits,
-                    path: String, reservation: Reservation?) -> HTTPResponse {
+    static func run(
+        _ request: ConversionRequest, body: RequestBody, headers: ConversionHeaders, limits: ConversionLimits,
+        path: String, reservation: Reservation?
+    ) -> HTTPResponse {
         let job = Job(headers: headers, limits: limits, path: path, reservation: reservation)
         var bytes = body.take()
         if let refusal = inflate(&bytes, compressedCount: body.count, job) { return refusal }
         do throws(CodecError) {
             switch request {
-            case let .decode(options): return try decode(bytes, options, job)
-            case let .encode(format): return try encode(bytes, format, job)
+            case .decode(let options): return try decode(bytes, options, job)
+            case .encode(let format): return try encode(bytes, format, job)
             }
         } catch {
             return problem(error, request: request, body: bytes, job).response()
@@ -50,11 +52,11 @@ enum Conversion {
             return nil
         } catch {
             switch error {
-            case let .tooLarge(limit):
+            case .tooLarge(let limit):
                 return Problem.inflatesTooLarge(compressed: compressedCount, coding: coding, limit: limit, path: job.path).response()
-            case let .overBudget(needed):
+            case .overBudget(let needed):
                 return Problem.memoryBudget(needed: needed, capacity: job.reservation?.capacity ?? needed, path: job.path).response()
-            case let .malformed(what):
+            case .malformed(let what):
                 return Problem.malformedContentEncoding(coding, what, path: job.path).response()
             case .outOfMemory:
                 return Problem(outOfMemory, path: job.path).response()
@@ -155,12 +157,16 @@ enum Conversion {
     }
 
     /// The finished reply in `reply`, or the refusal its budget or memory made.
-    private static func buffered(_ reply: ReplyBuffer, contentType: String, _ job: Job,
-                                 headers: [HTTPResponse.Header] = []) throws(CodecError) -> HTTPResponse {
+    private static func buffered(
+        _ reply: ReplyBuffer, contentType: String, _ job: Job,
+        headers: [HTTPResponse.Header] = []
+    ) throws(CodecError) -> HTTPResponse {
         reply.finish()
         if reply.overBudget, let reservation = job.reservation {
-            return Problem.memoryBudget(needed: reservation.bytes + reply.refusedAt - reply.count,
-                                        capacity: reservation.capacity, path: job.path).response()
+            return Problem.memoryBudget(
+                needed: reservation.bytes + reply.refusedAt - reply.count,
+                capacity: reservation.capacity, path: job.path
+            ).response()
         }
         guard !reply.failed else {
             throw CodecError(.limitExceeded, "out of memory while buffering a \(reply.count)-byte reply")
@@ -176,7 +182,8 @@ enum Conversion {
     private static func problem(_ error: CodecError, request: ConversionRequest, body: [UInt8], _ job: Job) -> Problem {
         var problem = Problem(error, path: job.path)
         if error.kind != .limitExceeded, error.kind != .depthBoundTooSmall,
-           let mistake = CommonMistake.find(route: request.route, contentType: job.headers.contentType, body: body) {
+            let mistake = CommonMistake.find(route: request.route, contentType: job.headers.contentType, body: body)
+        {
             problem.detail = "\(mistake.fix(on: request.route)) (\(problem.detail))"
         }
         return problem

@@ -26,7 +26,8 @@ enum ConversionCost {
     /// estimate and the body plus its tables as `counts` counts them. The reply is reserved
     /// as it is written.
     static func decodeWorking(bodyBytes: Int, counts: ArchiveCounts) -> Int {
-        max(bodyBytes * decodePerBodyByte,
+        max(
+            bodyBytes * decodePerBodyByte,
             bodyBytes + counts.entries * decodePerEntry + counts.objects * decodePerObject)
     }
 

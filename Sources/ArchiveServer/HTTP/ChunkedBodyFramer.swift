@@ -40,7 +40,8 @@ struct ChunkedBodyFramer: Sendable {
                 if line.isEmpty { continue }
                 let digits = line.prefix { $0.hexDigitValue != nil }
                 guard !digits.isEmpty, digits.count == line.count || line[digits.count] == UInt8(ascii: " "),
-                      digits.count <= 15 else {
+                    digits.count <= 15
+                else {
                     throw Malformed(detail: "A chunk size is not a hexadecimal number.")
                 }
                 let size = digits.reduce(0) { $0 << 4 | Int($1.hexDigitValue!) }

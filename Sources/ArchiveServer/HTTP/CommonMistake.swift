@@ -67,7 +67,7 @@ enum CommonMistake: Equatable, Sendable {
             "This is the raw view (?view=raw), which shows the plist as it is stored and does not encode back. Decode without view=raw and send that JSON to /v1/encode."
         case .byteOrderMark:
             "The JSON starts with a UTF-8 byte order mark (EF BB BF), which JSON does not allow. Remove it, e.g. sed '1s/^\\xEF\\xBB\\xBF//' file.json"
-        case let .compressed(coding):
+        case .compressed(let coding):
             "The body is \(coding)-compressed. Say so with -H 'Content-Encoding: \(coding)', or send it uncompressed."
         case .jsonWithoutContentType:
             "The body looks like JSON but was sent as another Content-Type (curl --data sends application/x-www-form-urlencoded). Add -H 'Content-Type: application/json'."
@@ -81,7 +81,8 @@ enum CommonMistake: Equatable, Sendable {
     /// archive, or broken some other way, is not told to stop using `--data`.
     static func showsNewlinesStripped(_ body: [UInt8]) -> Bool {
         guard body.count >= 40, body.starts(with: "bplist0".utf8),
-              !body.contains(where: { $0 == 0x0A || $0 == 0x0D }) else { return false }
+            !body.contains(where: { $0 == 0x0A || $0 == 0x0D })
+        else { return false }
         let trailer = body[(body.count - 32)...]
         let offsetSize = Int(trailer[trailer.startIndex + 6])
         func number(at position: Int) -> UInt64 {

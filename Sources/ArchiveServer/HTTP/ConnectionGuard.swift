@@ -1,4 +1,5 @@
 import CLibevent
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -96,17 +97,23 @@ final class ConnectionGuard {
     func attach(filter: OpaquePointer) -> Bool {
         self.filter = filter
         let me = Unmanaged.passUnretained(self).toOpaque()
-        timer = event_new(loop.base, -1, 0, { _, _, raw in
-            Unmanaged<ConnectionGuard>.fromOpaque(raw!).takeUnretainedValue().deadlinePassed()
-        }, me)
-        flushEvent = event_new(loop.base, -1, 0, { _, _, raw in
-            Unmanaged<ConnectionGuard>.fromOpaque(raw!).takeUnretainedValue().flushOutput()
-        }, me)
+        timer = event_new(
+            loop.base, -1, 0,
+            { _, _, raw in
+                Unmanaged<ConnectionGuard>.fromOpaque(raw!).takeUnretainedValue().deadlinePassed()
+            }, me)
+        flushEvent = event_new(
+            loop.base, -1, 0,
+            { _, _, raw in
+                Unmanaged<ConnectionGuard>.fromOpaque(raw!).takeUnretainedValue().flushOutput()
+            }, me)
         bufferevent_setwatermark(underlying, Int16(EV_READ), 0, Self.heldBytesLimit)
-        evbuffer_add_cb(bufferevent_get_output(filter), { _, info, raw in
-            guard let info, info.pointee.n_added > 0 else { return }
-            Unmanaged<ConnectionGuard>.fromOpaque(raw!).takeUnretainedValue().outputQueued()
-        }, me)
+        evbuffer_add_cb(
+            bufferevent_get_output(filter),
+            { _, info, raw in
+                guard let info, info.pointee.n_added > 0 else { return }
+                Unmanaged<ConnectionGuard>.fromOpaque(raw!).takeUnretainedValue().outputQueued()
+            }, me)
         guard timer != nil, flushEvent != nil else { return false }
         arm(.idle, seconds: loop.context.configuration.timeout)
         return true
@@ -305,9 +312,11 @@ final class ConnectionGuard {
         }
         if evbuffer_get_length(source) > 0 {
             if writableEvent == nil {
-                writableEvent = event_new(loop.base, fd, Int16(EV_WRITE), { _, _, raw in
-                    Unmanaged<ConnectionGuard>.fromOpaque(raw!).takeUnretainedValue().flushOutput()
-                }, Unmanaged.passUnretained(self).toOpaque())
+                writableEvent = event_new(
+                    loop.base, fd, Int16(EV_WRITE),
+                    { _, _, raw in
+                        Unmanaged<ConnectionGuard>.fromOpaque(raw!).takeUnretainedValue().flushOutput()
+                    }, Unmanaged.passUnretained(self).toOpaque())
             }
             if let writableEvent { event_add(writableEvent, nil) }
         }
@@ -377,8 +386,9 @@ final class ConnectionGuard {
         if deadline == .reply || deadline == .none { arm(.idle, seconds: loop.context.configuration.timeout) }
         // Bytes of the next request may wait in the socket's buffer: run the filter over them.
         if evbuffer_get_length(bufferevent_get_input(underlying)) > 0 {
-            bufferevent_trigger(underlying, Int16(EV_READ),
-                                Int32(BEV_TRIG_IGNORE_WATERMARKS.rawValue | BEV_TRIG_DEFER_CALLBACKS.rawValue))
+            bufferevent_trigger(
+                underlying, Int16(EV_READ),
+                Int32(BEV_TRIG_IGNORE_WATERMARKS.rawValue | BEV_TRIG_DEFER_CALLBACKS.rawValue))
         }
     }
 
@@ -430,8 +440,9 @@ final class ConnectionGuard {
             let written = bytes.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL) | Int32(MSG_DONTWAIT)) }
             if written == bytes.count { loop.linger(fd) }
             let path = head?.path ?? problem.instance ?? ""
-            let summary = RequestSummary(method: head?.method ?? .unknown, path: path, query: head?.query, route: Route(path: path),
-                                         client: peer, requestID: requestID)
+            let summary = RequestSummary(
+                method: head?.method ?? .unknown, path: path, query: head?.query, route: Route(path: path),
+                client: peer, requestID: requestID)
             loop.context.record(response, for: summary, bytesIn: 0)
         }
         cut()

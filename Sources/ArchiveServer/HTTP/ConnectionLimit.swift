@@ -10,12 +10,17 @@ import Darwin
 public final class ConnectionLimit: @unchecked Sendable {
     let limit: Int
     private let mutex = PThreadMutex()
-    private var open = 0        // guarded by mutex
+    private var open = 0  // guarded by mutex
 
     init(limit: Int) { self.limit = limit }
 
     /// Counts a new connection; returns whether the count is now over the limit.
-    func opened() -> Bool { mutex.withLock { open += 1; return open > limit } }
+    func opened() -> Bool {
+        mutex.withLock {
+            open += 1
+            return open > limit
+        }
+    }
 
     func closed() { mutex.withLock { open -= 1 } }
 

@@ -1,4 +1,5 @@
 import CLibevent
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -10,9 +11,11 @@ import Darwin
 extension EventLoop {
     /// Makes evhttp build every connection on a guarded bufferevent.
     func installConnectionGuards() {
-        evhttp_set_bevcb(http, { base, raw in
-            EventLoop.from(raw).newConnection(base)
-        }, unmanagedSelf)
+        evhttp_set_bevcb(
+            http,
+            { base, raw in
+                EventLoop.from(raw).newConnection(base)
+            }, unmanagedSelf)
     }
 
     /// evhttp accepted a socket (not yet attached: libevent sets the descriptor after this).
@@ -21,14 +24,20 @@ extension EventLoop {
         nextConnectionSerial += 1
         let connection = ConnectionGuard(loop: self, serial: nextConnectionSerial, underlying: underlying)
         let retained = Unmanaged.passRetained(connection).toOpaque()
-        guard let filter = bufferevent_filter_new(underlying, { source, destination, _, _, raw in
-            Unmanaged<ConnectionGuard>.fromOpaque(raw!).takeUnretainedValue().filterInput(source: source!, destination: destination!)
-        }, { source, _, _, _, raw in
-            Unmanaged<ConnectionGuard>.fromOpaque(raw!).takeUnretainedValue().filterOutput(source: source!)
-        }, Int32(BEV_OPT_CLOSE_ON_FREE.rawValue), { raw in
-            let connection = Unmanaged<ConnectionGuard>.fromOpaque(raw!).takeRetainedValue()
-            connection.loop.connectionClosed(connection)
-        }, retained) else {
+        guard
+            let filter = bufferevent_filter_new(
+                underlying,
+                { source, destination, _, _, raw in
+                    Unmanaged<ConnectionGuard>.fromOpaque(raw!).takeUnretainedValue().filterInput(source: source!, destination: destination!)
+                },
+                { source, _, _, _, raw in
+                    Unmanaged<ConnectionGuard>.fromOpaque(raw!).takeUnretainedValue().filterOutput(source: source!)
+                }, Int32(BEV_OPT_CLOSE_ON_FREE.rawValue),
+                { raw in
+                    let connection = Unmanaged<ConnectionGuard>.fromOpaque(raw!).takeRetainedValue()
+                    connection.loop.connectionClosed(connection)
+                }, retained)
+        else {
             Unmanaged<ConnectionGuard>.fromOpaque(retained).release()
             bufferevent_free(underlying)
             return nil
@@ -71,7 +80,8 @@ extension EventLoop {
     /// The guard of the connection `request` arrived on.
     func connectionGuard(for request: OpaquePointer) -> ConnectionGuard? {
         guard let connection = evhttp_request_get_connection(request),
-              let filter = evhttp_connection_get_bufferevent(connection) else { return nil }
+            let filter = evhttp_connection_get_bufferevent(connection)
+        else { return nil }
         return guards[filter]
     }
 

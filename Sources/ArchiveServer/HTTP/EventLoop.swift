@@ -1,6 +1,7 @@
 import CLibevent
 import Logging
 import PThreads
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -26,8 +27,8 @@ final class EventLoop: @unchecked Sendable {
     var onSignal: ((Int32) -> Void)?
 
     private let mailboxMutex = PThreadMutex()
-    private var mailbox: [LoopMessage] = []          // guarded by mailboxMutex
-    private var spareMailbox: [LoopMessage] = []     // loop thread only
+    private var mailbox: [LoopMessage] = []  // guarded by mailboxMutex
+    private var spareMailbox: [LoopMessage] = []  // loop thread only
 
     // Loop-thread state (also used by the Listening and Requests extensions, on the loop thread only).
     var conversionsInFlight = 0
@@ -78,19 +79,27 @@ final class EventLoop: @unchecked Sendable {
         // Let every method through so that the router, not libevent, answers 405 with Allow and a
         // problem document. Bit 15 is libevent 2.1's internal EVHTTP_REQ_UNKNOWN_ (http-internal.h):
         // without it, a method libevent does not know (QUERY, PROPFIND, …) gets libevent's HTML 501.
-        let allMethods = [EVHTTP_REQ_GET, EVHTTP_REQ_POST, EVHTTP_REQ_HEAD, EVHTTP_REQ_PUT, EVHTTP_REQ_DELETE,
-                          EVHTTP_REQ_OPTIONS, EVHTTP_REQ_TRACE, EVHTTP_REQ_CONNECT, EVHTTP_REQ_PATCH]
+        let allMethods = [
+            EVHTTP_REQ_GET, EVHTTP_REQ_POST, EVHTTP_REQ_HEAD, EVHTTP_REQ_PUT, EVHTTP_REQ_DELETE,
+            EVHTTP_REQ_OPTIONS, EVHTTP_REQ_TRACE, EVHTTP_REQ_CONNECT, EVHTTP_REQ_PATCH
+        ]
         evhttp_set_allowed_methods(http, UInt16(allMethods.reduce(0) { $0 | $1.rawValue }) | Self.unknownMethodBit)
         // Read an oversized body to its end before answering 413, so the client sees the reply
         // instead of a connection reset.
         _ = evhttp_set_flags(http, EVHTTP_SERVER_LINGERING_CLOSE)
-        evhttp_set_gencb(http, { request, raw in
-            guard let request else { return }
-            EventLoop.from(raw).handle(request)
-        }, unmanagedSelf)
-        guard let wake = event_new(base, -1, 0, { _, _, raw in
-            EventLoop.from(raw).processMailbox()
-        }, unmanagedSelf) else {
+        evhttp_set_gencb(
+            http,
+            { request, raw in
+                guard let request else { return }
+                EventLoop.from(raw).handle(request)
+            }, unmanagedSelf)
+        guard
+            let wake = event_new(
+                base, -1, 0,
+                { _, _, raw in
+                    EventLoop.from(raw).processMailbox()
+                }, unmanagedSelf)
+        else {
             evhttp_free(http)
             event_base_free(base)
             throw ServerError("event_new failed for the wake-up event")
@@ -102,9 +111,13 @@ final class EventLoop: @unchecked Sendable {
     /// Makes SIGTERM and SIGINT call `onSignal` on this loop. Call before `run()`.
     func handleSignals() throws(ServerError) {
         for signal in [SIGTERM, SIGINT] {
-            guard let event = event_new(base, signal, Int16(EV_SIGNAL | EV_PERSIST), { signal, _, raw in
-                EventLoop.from(raw).onSignal?(signal)
-            }, unmanagedSelf), event_add(event, nil) == 0 else {
+            guard
+                let event = event_new(
+                    base, signal, Int16(EV_SIGNAL | EV_PERSIST),
+                    { signal, _, raw in
+                        EventLoop.from(raw).onSignal?(signal)
+                    }, unmanagedSelf), event_add(event, nil) == 0
+            else {
                 throw ServerError("cannot install the handler for signal \(signal)")
             }
             signalEvents.append(event)
@@ -157,10 +170,10 @@ final class EventLoop: @unchecked Sendable {
         mailboxMutex.withLock { swap(&mailbox, &spareMailbox) }
         for message in spareMailbox {
             switch message {
-            case let .completed(pending, response):
+            case .completed(let pending, let response):
                 conversionsInFlight -= 1
                 send(response, to: pending, finishesConversion: true)
-            case let .drain(deadline):
+            case .drain(let deadline):
                 beginDrain(deadline: deadline)
             case .exitNow:
                 exit(reason: "forced")
@@ -186,9 +199,12 @@ final class EventLoop: @unchecked Sendable {
             self.acceptPauseTimer = nil
         }
         // A periodic check bounds the drain even if nothing else happens on this loop.
-        if let timer = event_new(base, -1, Int16(EV_PERSIST), { _, _, raw in
-            EventLoop.from(raw).checkDrained()
-        }, unmanagedSelf) {
+        if let timer = event_new(
+            base, -1, Int16(EV_PERSIST),
+            { _, _, raw in
+                EventLoop.from(raw).checkDrained()
+            }, unmanagedSelf)
+        {
             var interval = timeval(tv_sec: 0, tv_usec: 10_000)
             if event_add(timer, &interval) == 0 {
                 drainTimer = timer
@@ -214,9 +230,11 @@ final class EventLoop: @unchecked Sendable {
             }
         }
         if now >= drainDeadline {
-            context.logger.warning("drain timeout: abandoning requests still in flight", metadata: [
-                "loop": .stringConvertible(index), "in_flight": .stringConvertible(conversionsInFlight),
-            ])
+            context.logger.warning(
+                "drain timeout: abandoning requests still in flight",
+                metadata: [
+                    "loop": .stringConvertible(index), "in_flight": .stringConvertible(conversionsInFlight)
+                ])
             exit(reason: "drain timeout")
         }
     }

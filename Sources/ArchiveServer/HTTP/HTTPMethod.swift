@@ -1,6 +1,13 @@
 enum HTTPMethod: String, Sendable {
-    case get = "GET", post = "POST", head = "HEAD", put = "PUT", delete = "DELETE"
-    case options = "OPTIONS", trace = "TRACE", connect = "CONNECT", patch = "PATCH"
+    case get = "GET"
+    case post = "POST"
+    case head = "HEAD"
+    case put = "PUT"
+    case delete = "DELETE"
+    case options = "OPTIONS"
+    case trace = "TRACE"
+    case connect = "CONNECT"
+    case patch = "PATCH"
     case unknown = "UNKNOWN"
 }
 

@@ -1,4 +1,5 @@
 import CLibevent
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -22,9 +23,13 @@ extension EventLoop {
         guard lingering.count < Self.maximumLingering else { return }
         let copy = fcntl(fd, F_DUPFD_CLOEXEC, 0)
         guard copy >= 0 else { return }
-        guard let event = event_new(base, copy, Int16(EV_READ | EV_PERSIST), { fd, _, raw in
-            EventLoop.from(raw).lingerRead(fd)
-        }, unmanagedSelf) else {
+        guard
+            let event = event_new(
+                base, copy, Int16(EV_READ | EV_PERSIST),
+                { fd, _, raw in
+                    EventLoop.from(raw).lingerRead(fd)
+                }, unmanagedSelf)
+        else {
             close(copy)
             return
         }
@@ -38,7 +43,8 @@ extension EventLoop {
         var scratch = [UInt8](repeating: 0, count: 16 << 10)
         let count = read(fd, &scratch, scratch.count)
         if count > 0 { entry.bytes += count }
-        let finished = count == 0 || (count < 0 && errno != EAGAIN && errno != EINTR)
+        let finished =
+            count == 0 || (count < 0 && errno != EAGAIN && errno != EINTR)
             || entry.bytes >= Self.lingerBytes || monotonicNanoseconds() >= entry.deadline
         // A timeout (no data for the whole interval) also lands here, with read failing EAGAIN.
         if finished || count < 0 && errno == EAGAIN {
@@ -58,7 +64,6 @@ extension EventLoop {
         for fd in Array(lingering.keys) { endLingering(fd) }
     }
 }
-
 
 /// A refused socket's duplicate descriptor, read and dropped until its deadline.
 struct Lingering {

@@ -1,5 +1,6 @@
 import CLibevent
 import PThreads
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -38,8 +39,10 @@ extension EventLoop {
             if isFirst, reusePort, port != 0, Self.inUse(info.pointee) {
                 throw Self.addressInUse(host: host, port: port)
             }
-            if let listener = evconnlistener_new_bind(base, nil, nil, flags, 1024, info.pointee.ai_addr,
-                                                      Int32(info.pointee.ai_addrlen)) {
+            if let listener = evconnlistener_new_bind(
+                base, nil, nil, flags, 1024, info.pointee.ai_addr,
+                Int32(info.pointee.ai_addrlen))
+            {
                 guard let bound = evhttp_bind_listener(http, listener) else {
                     evconnlistener_free(listener)
                     throw ServerError("evhttp_bind_listener failed")
@@ -103,13 +106,18 @@ extension EventLoop {
         let now = monotonicNanoseconds()
         if now &- lastAcceptErrorLog > 1_000_000_000 {
             lastAcceptErrorLog = now
-            context.logger.error("accept failed: \(String(cString: strerror(error))); pausing accepts for 100 ms",
-                                 metadata: ["loop": .stringConvertible(index)])
+            context.logger.error(
+                "accept failed: \(String(cString: strerror(error))); pausing accepts for 100 ms",
+                metadata: ["loop": .stringConvertible(index)])
         }
         evconnlistener_disable(evhttp_bound_socket_get_listener(boundSocket))
-        guard let timer = event_new(base, -1, 0, { _, _, raw in
-            EventLoop.from(raw).resumeAccepting()
-        }, unmanagedSelf) else { return resumeAccepting() }
+        guard
+            let timer = event_new(
+                base, -1, 0,
+                { _, _, raw in
+                    EventLoop.from(raw).resumeAccepting()
+                }, unmanagedSelf)
+        else { return resumeAccepting() }
         var pause = timeval(tv_sec: 0, tv_usec: 100_000)
         acceptPauseTimer = timer
         if event_add(timer, &pause) != 0 { resumeAccepting() }

@@ -26,7 +26,8 @@ enum PeerAddress {
         func text(_ characters: [CChar]) -> String {
             String(decoding: characters.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
         }
-        let address = text(host), port = text(service)
+        let address = text(host)
+        let port = text(service)
         return address.contains(":") ? "[\(address)]:\(port)" : "\(address):\(port)"
     }
 }

@@ -49,18 +49,20 @@ struct Problem: Sendable, Error {
 
 extension Problem {
     static func notFound(path: String) -> Problem {
-        Problem(slug: "not-found", title: "Not Found", status: 404,
-                detail: "No resource at \(path). Endpoints: \(Route.endpointList).",
-                instance: path)
+        Problem(
+            slug: "not-found", title: "Not Found", status: 404,
+            detail: "No resource at \(path). Endpoints: \(Route.endpointList).",
+            instance: path)
     }
 
     static func methodNotAllowed(method: String, path: String, allow: String) -> Problem {
-        Problem(slug: "method-not-allowed", title: "Method Not Allowed", status: 405,
-                detail: method == HTTPMethod.unknown.rawValue
-                    ? "\(path) does not support this method; allowed: \(allow)."
-                    : "\(path) does not support \(method); allowed: \(allow).",
-                instance: path,
-                headers: [.init(name: "Allow", value: allow)])
+        Problem(
+            slug: "method-not-allowed", title: "Method Not Allowed", status: 405,
+            detail: method == HTTPMethod.unknown.rawValue
+                ? "\(path) does not support this method; allowed: \(allow)."
+                : "\(path) does not support \(method); allowed: \(allow).",
+            instance: path,
+            headers: [.init(name: "Allow", value: allow)])
     }
 
     static func badFraming(_ detail: String, path: String) -> Problem {
@@ -76,61 +78,72 @@ extension Problem {
             self = .badFraming(refusal.detail, path: path)
             rejection = .badRequest
         case .unsupportedCoding:
-            self.init(slug: "not-implemented", title: "Not Implemented", status: 501, detail: refusal.detail,
-                      instance: path.isEmpty ? nil : path, rejection: .badRequest)
+            self.init(
+                slug: "not-implemented", title: "Not Implemented", status: 501, detail: refusal.detail,
+                instance: path.isEmpty ? nil : path, rejection: .badRequest)
         case .expectationFailed:
-            self.init(slug: "expectation-failed", title: "Expectation Failed", status: 417, detail: refusal.detail,
-                      instance: path.isEmpty ? nil : path, rejection: .badRequest)
+            self.init(
+                slug: "expectation-failed", title: "Expectation Failed", status: 417, detail: refusal.detail,
+                instance: path.isEmpty ? nil : path, rejection: .badRequest)
         case .lengthTooLarge:
-            self.init(slug: "body-too-large", title: "Request body too large", status: 413, detail: refusal.detail,
-                      instance: path.isEmpty ? nil : path, rejection: .bodyTooLarge)
+            self.init(
+                slug: "body-too-large", title: "Request body too large", status: 413, detail: refusal.detail,
+                instance: path.isEmpty ? nil : path, rejection: .bodyTooLarge)
         }
     }
 
     static func badRequest(_ detail: String, path: String) -> Problem {
-        Problem(slug: "bad-request", title: "Bad Request", status: 400, detail: detail,
-                instance: path.isEmpty ? nil : path, rejection: .badRequest)
+        Problem(
+            slug: "bad-request", title: "Bad Request", status: 400, detail: detail,
+            instance: path.isEmpty ? nil : path, rejection: .badRequest)
     }
 
     static func headTooLarge(limit: Int) -> Problem {
-        Problem(slug: "headers-too-large", title: "Request Header Fields Too Large", status: 431,
-                detail: "The request line and headers take more than \(limit) bytes.", limit: limit, rejection: .badRequest)
+        Problem(
+            slug: "headers-too-large", title: "Request Header Fields Too Large", status: 431,
+            detail: "The request line and headers take more than \(limit) bytes.", limit: limit, rejection: .badRequest)
     }
 
     static func headerTimeout(seconds: Int) -> Problem {
-        Problem(slug: "header-timeout", title: "Request Timeout", status: 408,
-                detail: "The request line and headers did not arrive within \(seconds) seconds.", rejection: .headerTimeout)
+        Problem(
+            slug: "header-timeout", title: "Request Timeout", status: 408,
+            detail: "The request line and headers did not arrive within \(seconds) seconds.", rejection: .headerTimeout)
     }
 
     static func bodyTimeout(path: String) -> Problem {
-        Problem(slug: "body-timeout", title: "Request Timeout", status: 408,
-                detail: "The request body did not arrive in time (the timeout plus its length at \(ConnectionGuard.minimumTransferRate / 1024) KiB/s).",
-                instance: path.isEmpty ? nil : path, rejection: .bodyTimeout)
+        Problem(
+            slug: "body-timeout", title: "Request Timeout", status: 408,
+            detail: "The request body did not arrive in time (the timeout plus its length at \(ConnectionGuard.minimumTransferRate / 1024) KiB/s).",
+            instance: path.isEmpty ? nil : path, rejection: .bodyTimeout)
     }
 
     /// The request would need `needed` bytes of the server's memory budget: 503 while other
     /// requests hold it, 413 when it is larger than the whole budget.
     static func memoryBudget(needed: Int, capacity: Int, path: String) -> Problem {
         if needed > capacity {
-            return Problem(slug: "too-large-for-memory", title: "Request body too large", status: 413,
-                           detail: "Converting this body needs about \(needed) bytes of memory; this server's budget (--memory-budget) is \(capacity).",
-                           instance: path, found: needed, limit: capacity, rejection: .memoryBudget)
+            return Problem(
+                slug: "too-large-for-memory", title: "Request body too large", status: 413,
+                detail: "Converting this body needs about \(needed) bytes of memory; this server's budget (--memory-budget) is \(capacity).",
+                instance: path, found: needed, limit: capacity, rejection: .memoryBudget)
         }
-        return Problem(slug: "memory-budget-full", title: "Service Unavailable", status: 503,
-                       detail: "The requests in progress hold the server's memory budget; this one needs about \(needed) bytes. Retry shortly.",
-                       instance: path, found: needed, limit: capacity,
-                       headers: retryShortly, rejection: .memoryBudget)
+        return Problem(
+            slug: "memory-budget-full", title: "Service Unavailable", status: 503,
+            detail: "The requests in progress hold the server's memory budget; this one needs about \(needed) bytes. Retry shortly.",
+            instance: path, found: needed, limit: capacity,
+            headers: retryShortly, rejection: .memoryBudget)
     }
 
     static func connectionLimit(limit: Int) -> Problem {
-        Problem(slug: "connection-limit", title: "Service Unavailable", status: 503,
-                detail: "The server holds its limit of \(limit) connections, all busy; retry shortly.", limit: limit,
-                headers: retryShortly, rejection: .connectionLimit)
+        Problem(
+            slug: "connection-limit", title: "Service Unavailable", status: 503,
+            detail: "The server holds its limit of \(limit) connections, all busy; retry shortly.", limit: limit,
+            headers: retryShortly, rejection: .connectionLimit)
     }
 
     static func emptyBody(path: String) -> Problem {
-        Problem(slug: "empty-body", title: "Empty request body", status: 400,
-                detail: "The request has no body; send the document to convert.", instance: path)
+        Problem(
+            slug: "empty-body", title: "Empty request body", status: 400,
+            detail: "The request has no body; send the document to convert.", instance: path)
     }
 
     static func invalidQuery(_ detail: String, path: String) -> Problem {
@@ -138,41 +151,48 @@ extension Problem {
     }
 
     static func bodyTooLarge(size: Int, limit: Int, path: String) -> Problem {
-        Problem(slug: "body-too-large", title: "Request body too large", status: 413,
-                detail: "The body has \(size) bytes; the limit is \(limit) (--max-body-size).", instance: path,
-                found: size, limit: limit, rejection: .bodyTooLarge)
+        Problem(
+            slug: "body-too-large", title: "Request body too large", status: 413,
+            detail: "The body has \(size) bytes; the limit is \(limit) (--max-body-size).", instance: path,
+            found: size, limit: limit, rejection: .bodyTooLarge)
     }
 
     /// A coded body that inflates past `--max-body-size` (a compression bomb, or simply too
     /// much): refused at the first byte past the limit.
     static func inflatesTooLarge(compressed: Int, coding: ContentCoding, limit: Int, path: String) -> Problem {
-        Problem(slug: "body-too-large", title: "Request body too large", status: 413,
-                detail: "The \(coding.rawValue) body of \(compressed) bytes inflates past the limit of \(limit) bytes (--max-body-size), which counts inflated bytes.",
-                instance: path, limit: limit, rejection: .bodyTooLarge)
+        Problem(
+            slug: "body-too-large", title: "Request body too large", status: 413,
+            detail: "The \(coding.rawValue) body of \(compressed) bytes inflates past the limit of \(limit) bytes (--max-body-size), which counts inflated bytes.",
+            instance: path, limit: limit, rejection: .bodyTooLarge)
     }
 
     /// A body that does not inflate as its `Content-Encoding` says.
     static func malformedContentEncoding(_ coding: ContentCoding, _ what: String, path: String) -> Problem {
-        Problem(slug: "malformed-content-encoding", title: "Body does not match its Content-Encoding", status: 400,
-                detail: "The body is not valid \(coding.rawValue) data: \(what). If it is not compressed, send it without Content-Encoding; otherwise compress it whole, e.g. gzip -c save.plist | curl --data-binary @- -H 'Content-Encoding: gzip' ...",
-                instance: path)
+        Problem(
+            slug: "malformed-content-encoding", title: "Body does not match its Content-Encoding", status: 400,
+            detail:
+                "The body is not valid \(coding.rawValue) data: \(what). If it is not compressed, send it without Content-Encoding; otherwise compress it whole, e.g. gzip -c save.plist | curl --data-binary @- -H 'Content-Encoding: gzip' ...",
+            instance: path)
     }
 
     /// A `Content-Encoding` the service cannot read; `Accept-Encoding` names the ones it can
     /// (RFC 9110 §15.5.16).
     static func unsupportedContentEncoding(_ value: String, path: String) -> Problem {
-        Problem(slug: "unsupported-content-encoding", title: "Unsupported Content-Encoding", status: 415,
-                detail: "Content-Encoding \(value) is not supported: send the body as it is, or compressed with one of gzip or deflate.",
-                instance: path, headers: [.init(name: "Accept-Encoding", value: ContentCoding.acceptedList)])
+        Problem(
+            slug: "unsupported-content-encoding", title: "Unsupported Content-Encoding", status: 415,
+            detail: "Content-Encoding \(value) is not supported: send the body as it is, or compressed with one of gzip or deflate.",
+            instance: path, headers: [.init(name: "Accept-Encoding", value: ContentCoding.acceptedList)])
     }
 
     /// `fix`: what to send instead, when the body shows a `CommonMistake`.
     static func unsupportedMediaType(_ contentType: String, path: String, fix: String?) -> Problem {
-        let takes = path == "/v1/encode"
+        let takes =
+            path == "/v1/encode"
             ? "\(path) takes a JSON document: send it with -H 'Content-Type: application/json' (or another +json type), not \(contentType)."
             : "\(path) takes the archive's bytes as the body, not \(contentType)."
-        return Problem(slug: "unsupported-media-type", title: "Unsupported Media Type", status: 415,
-                       detail: fix.map { "\($0) (Content-Type was \(contentType).)" } ?? takes, instance: path)
+        return Problem(
+            slug: "unsupported-media-type", title: "Unsupported Media Type", status: 415,
+            detail: fix.map { "\($0) (Content-Type was \(contentType).)" } ?? takes, instance: path)
     }
 
     /// The readable JSON would nest deeper than the workers' stack admits. `bounded`: the
@@ -181,52 +201,61 @@ extension Problem {
     /// `bounded` when the request already asked for a `maxDepth` deeper than the stack admits.
     static func refused(_ refusal: DecodePolicy.Refusal, bounded: Bool, path: String) -> Problem {
         switch refusal {
-        case let .tooDeep(depth, limit):
-            let fix = bounded
+        case .tooDeep(let depth, let limit):
+            let fix =
+                bounded
                 ? "Ask for maxDepth=\(refusal.suggestedMaxDepth) (at most \(limit) here) instead."
                 : "Add ?maxDepth=\(refusal.suggestedMaxDepth) (any value up to \(limit) fits) to receive it with its deepest objects in a top-level $table, referenced from where they stand; a larger --stack-size also raises the limit."
-            return Problem(slug: "too-deep", title: "Nesting too deep", status: 413,
-                           detail: "The archive's JSON nests \(depth) levels deep; this server's worker stack admits at most \(limit). \(fix)",
-                           instance: path, depth: depth, limit: limit, rejection: .tooDeep)
-        case let .tooDeepToIndent(depth, limit):
-            return Problem(slug: "too-deep-to-indent", title: "Nesting too deep to indent", status: 413,
-                           detail: "The archive nests \(depth) levels deep; indented output (pretty=1) is limited to \(limit) levels because its size grows with the square of the depth. Ask for compact JSON instead.",
-                           instance: path, depth: depth, limit: limit, rejection: .tooDeep)
+            return Problem(
+                slug: "too-deep", title: "Nesting too deep", status: 413,
+                detail: "The archive's JSON nests \(depth) levels deep; this server's worker stack admits at most \(limit). \(fix)",
+                instance: path, depth: depth, limit: limit, rejection: .tooDeep)
+        case .tooDeepToIndent(let depth, let limit):
+            return Problem(
+                slug: "too-deep-to-indent", title: "Nesting too deep to indent", status: 413,
+                detail:
+                    "The archive nests \(depth) levels deep; indented output (pretty=1) is limited to \(limit) levels because its size grows with the square of the depth. Ask for compact JSON instead.",
+                instance: path, depth: depth, limit: limit, rejection: .tooDeep)
         }
     }
 
     static func overloaded(path: String) -> Problem {
-        Problem(slug: "overloaded", title: "Service Unavailable", status: 503,
-                detail: "All workers are busy and the queue is full; retry shortly.", instance: path,
-                headers: retryShortly, rejection: .queueFull)
+        Problem(
+            slug: "overloaded", title: "Service Unavailable", status: 503,
+            detail: "All workers are busy and the queue is full; retry shortly.", instance: path,
+            headers: retryShortly, rejection: .queueFull)
     }
 
     static func draining(path: String) -> Problem {
-        Problem(slug: "shutting-down", title: "Service Unavailable", status: 503,
-                detail: "The server is shutting down and takes no new work.", instance: path,
-                headers: retryShortly, rejection: .draining)
+        Problem(
+            slug: "shutting-down", title: "Service Unavailable", status: 503,
+            detail: "The server is shutting down and takes no new work.", instance: path,
+            headers: retryShortly, rejection: .draining)
     }
 
     static func notReady(reason: String) -> Problem {
-        Problem(slug: "not-ready", title: "Service Unavailable", status: 503, detail: reason, instance: "/readyz",
-                headers: retryShortly)
+        Problem(
+            slug: "not-ready", title: "Service Unavailable", status: 503, detail: reason, instance: "/readyz",
+            headers: retryShortly)
     }
 
     /// Maps a codec failure: unreadable input is 400; input that parses but is not a valid archive or
     /// archive document is 422; input beyond one of the codec's own size or nesting limits is 413.
     init(_ error: CodecError, path: String) {
-        let (slug, title, status): (String, String, Int32) = switch error.kind {
-        case .malformedPlist: ("malformed-plist", "Malformed property list", 400)
-        case .malformedJSON: ("malformed-json", "Malformed JSON", 400)
-        case .notKeyedArchive: ("not-keyed-archive", "Not a keyed archive", 422)
-        case .invalidArchive: ("invalid-archive", "Invalid keyed archive", 422)
-        case .invalidDocument: ("invalid-document", "Invalid archive document", 422)
-        case .limitExceeded: ("limit-exceeded", "Input exceeds a codec limit", 413)
-        case .depthBoundTooSmall: ("max-depth-too-small", "maxDepth too small for this archive", 422)
-        }
-        self.init(slug: slug, title: title, status: status, detail: error.message + Self.remedy(error.remedy), instance: path,
-                  offset: error.byteOffset, uid: error.uid, jsonPath: error.jsonPath, found: error.found,
-                  limit: error.limit, rejection: error.kind == .limitExceeded ? .limitExceeded : nil)
+        let (slug, title, status): (String, String, Int32) =
+            switch error.kind {
+            case .malformedPlist: ("malformed-plist", "Malformed property list", 400)
+            case .malformedJSON: ("malformed-json", "Malformed JSON", 400)
+            case .notKeyedArchive: ("not-keyed-archive", "Not a keyed archive", 422)
+            case .invalidArchive: ("invalid-archive", "Invalid keyed archive", 422)
+            case .invalidDocument: ("invalid-document", "Invalid archive document", 422)
+            case .limitExceeded: ("limit-exceeded", "Input exceeds a codec limit", 413)
+            case .depthBoundTooSmall: ("max-depth-too-small", "maxDepth too small for this archive", 422)
+            }
+        self.init(
+            slug: slug, title: title, status: status, detail: error.message + Self.remedy(error.remedy), instance: path,
+            offset: error.byteOffset, uid: error.uid, jsonPath: error.jsonPath, found: error.found,
+            limit: error.limit, rejection: error.kind == .limitExceeded ? .limitExceeded : nil)
     }
 
     /// The codec's remedy in this service's knobs, appended to its message.
@@ -234,7 +263,7 @@ extension Problem {
         switch remedy {
         case nil: ""
         case .rawView: " (the raw view, ?view=raw, shows it as it is)"
-        case let .nestingBound(bound): "; maxDepth=\(bound) fits"
+        case .nestingBound(let bound): "; maxDepth=\(bound) fits"
         }
     }
 }

@@ -26,8 +26,9 @@ struct QueryParameters: Sendable {
             if byte == UInt8(ascii: "+") {
                 bytes.append(UInt8(ascii: " "))
             } else if byte == UInt8(ascii: "%"), iterator.count >= 2,
-                      let high = iterator[iterator.startIndex].hexDigitValue,
-                      let low = iterator[iterator.startIndex + 1].hexDigitValue {
+                let high = iterator[iterator.startIndex].hexDigitValue,
+                let low = iterator[iterator.startIndex + 1].hexDigitValue
+            {
                 bytes.append(high << 4 | low)
                 iterator = iterator.dropFirst(2)
             } else {

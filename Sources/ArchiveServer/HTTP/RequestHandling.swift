@@ -1,4 +1,5 @@
 import CLibevent
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -15,8 +16,9 @@ extension EventLoop {
         let sentID = evhttp_find_header(evhttp_request_get_input_headers(request), "X-Request-Id").map { String(cString: $0) }
         let connection = connectionGuard(for: request)
         let method = HTTPMethod(evhttp_request_get_command(request))
-        let summary = RequestSummary(method: method, path: path, query: query, route: nil, client: connection?.peer ?? "-",
-                                     requestID: RequestID.accepted(sentID) ?? requestIDs.next())
+        let summary = RequestSummary(
+            method: method, path: path, query: query, route: nil, client: connection?.peer ?? "-",
+            requestID: RequestID.accepted(sentID) ?? requestIDs.next())
         var pending = PendingRequest(handle: RequestHandle(raw: request), summary: summary, startNanos: start)
         // The guard admitted the request (and reserved its body) before libevent read it.
         pending.reservation = connection?.dispatch()
@@ -37,12 +39,16 @@ extension EventLoop {
         case .metrics:
             let text = Array(context.renderMetrics().utf8)
             let coding = Self.replyCoding(for: request)
-            send(Self.coded(text, compressed: ReplyCompressor.compress(text, in: coding), in: coding,
-                            contentType: "text/plain; version=0.0.4; charset=utf-8"), to: pending)
+            send(
+                Self.coded(
+                    text, compressed: ReplyCompressor.compress(text, in: coding), in: coding,
+                    contentType: "text/plain; version=0.0.4; charset=utf-8"), to: pending)
         case .openapi:
             let coding = Self.replyCoding(for: request)
-            send(Self.coded(APIDescription.plain, compressed: APIDescription.compressed(in: coding), in: coding,
-                            contentType: "application/yaml"), to: pending)
+            send(
+                Self.coded(
+                    APIDescription.plain, compressed: APIDescription.compressed(in: coding), in: coding,
+                    contentType: "application/yaml"), to: pending)
         case .decode, .encode:
             startConversion(route: route, request: request, uri: uri, pending: pending)
         }
@@ -95,8 +101,9 @@ extension EventLoop {
         let handedOver = body
         let accepted = context.pool.submit { [pending, headers] in
             context.hooks.beforeConversion?()
-            let response = Conversion.run(conversion, body: handedOver, headers: headers, limits: context.limits,
-                                          path: pending.summary.path, reservation: pending.reservation)
+            let response = Conversion.run(
+                conversion, body: handedOver, headers: headers, limits: context.limits,
+                path: pending.summary.path, reservation: pending.reservation)
             // The body and the parsed input are gone: only the reply stays reserved.
             pending.reservation?.shrink(to: response.bodyCount)
             self.post(.completed(pending, response))
@@ -128,16 +135,19 @@ extension EventLoop {
 
     /// The coding `request` accepts for its reply (`Accept-Encoding`).
     private static func replyCoding(for request: OpaquePointer) -> ContentCoding {
-        ContentCoding.forReply(acceptEncoding: evhttp_find_header(evhttp_request_get_input_headers(request), "Accept-Encoding")
-            .map { String(cString: $0) })
+        ContentCoding.forReply(
+            acceptEncoding: evhttp_find_header(evhttp_request_get_input_headers(request), "Accept-Encoding")
+                .map { String(cString: $0) })
     }
 
     /// A 200 made on the loop: `compressed` (the body in `coding`) when there is one, else the
     /// plain body. Only the loop's own small bodies, short enough to compress without holding
     /// up the loop: the metrics, compressed per scrape, and the API description, compressed
     /// once. Conversions compress on their worker.
-    private static func coded(_ plain: [UInt8], compressed: [UInt8]?, in coding: ContentCoding,
-                              contentType: String) -> HTTPResponse {
+    private static func coded(
+        _ plain: [UInt8], compressed: [UInt8]?, in coding: ContentCoding,
+        contentType: String
+    ) -> HTTPResponse {
         var response = HTTPResponse(status: 200, contentType: contentType, body: compressed ?? plain)
         response.setCoding(compressed == nil ? .identity : coding)
         return response
@@ -198,13 +208,16 @@ extension EventLoop {
         if evhttp_request_get_connection(request) != nil, let connection = connectionGuard(for: request) {
             repliesUnflushed += 1
             connection.replySent(bytes: response.bodyCount, reservation: pending.reservation)
-            evhttp_request_set_on_complete_cb(request, { request, raw in
-                EventLoop.from(raw).replyFlushed(request)
-            }, unmanagedSelf)
+            evhttp_request_set_on_complete_cb(
+                request,
+                { request, raw in
+                    EventLoop.from(raw).replyFlushed(request)
+                }, unmanagedSelf)
         }
         evhttp_send_reply(request, response.status, nil, nil)
-        context.record(response, for: pending.summary, bytesIn: pending.bytesIn, startNanos: pending.startNanos,
-                       finishesConversion: finishesConversion)
+        context.record(
+            response, for: pending.summary, bytesIn: pending.bytesIn, startNanos: pending.startNanos,
+            finishesConversion: finishesConversion)
     }
 
     private func replyFlushed(_ request: OpaquePointer?) {

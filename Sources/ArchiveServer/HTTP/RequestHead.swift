@@ -38,10 +38,10 @@ struct RequestHead: Equatable, Sendable {
     /// Why a head cannot be accepted: the reply's status and the words for its problem document.
     struct Refusal: Error, Equatable, Sendable {
         enum Kind: Equatable, Sendable {
-            case malformed          // 400 bad-request
-            case ambiguousFraming   // 400 bad-framing
+            case malformed  // 400 bad-request
+            case ambiguousFraming  // 400 bad-framing
             case unsupportedCoding  // 501 not-implemented
-            case lengthTooLarge     // 413 body-too-large (a length past any limit)
+            case lengthTooLarge  // 413 body-too-large (a length past any limit)
             case expectationFailed  // 417 expectation-failed
         }
         var kind: Kind
@@ -79,11 +79,12 @@ struct RequestHead: Equatable, Sendable {
         guard let requestLine = lines.next() else { throw Refusal(kind: .malformed, detail: "The request has no request line.") }
         let line = bytes[requestLine]
         guard let firstSpace = line.firstIndex(of: UInt8(ascii: " ")),
-              let secondSpace = line[(firstSpace + 1)...].firstIndex(of: UInt8(ascii: " ")),
-              firstSpace > line.startIndex, secondSpace > firstSpace + 1,
-              line[line.startIndex..<firstSpace].allSatisfy(Self.isTokenByte),
-              line[(firstSpace + 1)..<secondSpace].allSatisfy({ $0 > 0x20 && $0 < 0x7F }),
-              Self.isVersion(line[(secondSpace + 1)...]) else {
+            let secondSpace = line[(firstSpace + 1)...].firstIndex(of: UInt8(ascii: " ")),
+            firstSpace > line.startIndex, secondSpace > firstSpace + 1,
+            line[line.startIndex..<firstSpace].allSatisfy(Self.isTokenByte),
+            line[(firstSpace + 1)..<secondSpace].allSatisfy({ $0 > 0x20 && $0 < 0x7F }),
+            Self.isVersion(line[(secondSpace + 1)...])
+        else {
             throw Refusal(kind: .malformed, detail: "The request line is not METHOD SP target SP HTTP/1.x.")
         }
         let methodText = String(decoding: line[line.startIndex..<firstSpace], as: UTF8.self)
@@ -127,7 +128,8 @@ struct RequestHead: Equatable, Sendable {
             }
             flush()
             guard let colon = header.firstIndex(of: UInt8(ascii: ":")), colon > header.startIndex,
-                  header[header.startIndex..<colon].allSatisfy(Self.isTokenByte) else {
+                header[header.startIndex..<colon].allSatisfy(Self.isTokenByte)
+            else {
                 throw Refusal(kind: .malformed, detail: "A header line is not name: value.")
             }
             sawHeader = true
@@ -137,20 +139,23 @@ struct RequestHead: Equatable, Sendable {
             currentValue = Self.libeventValue(value, trimmingLeadingTabs: false)
             if current.decidesFraming {
                 if currentValue.utf8.first == UInt8(ascii: "\t") {
-                    throw Refusal(kind: .ambiguousFraming,
-                                  detail: "The \(current.name) value starts with a tab, which readers of HTTP treat differently; send a space or nothing.")
+                    throw Refusal(
+                        kind: .ambiguousFraming,
+                        detail: "The \(current.name) value starts with a tab, which readers of HTTP treat differently; send a space or nothing.")
                 }
                 if value.contains(where: { $0 >= 0x80 }) {
-                    throw Refusal(kind: .ambiguousFraming,
-                                  detail: "The \(current.name) value holds bytes outside ASCII; its tokens are ASCII.")
+                    throw Refusal(
+                        kind: .ambiguousFraming,
+                        detail: "The \(current.name) value holds bytes outside ASCII; its tokens are ASCII.")
                 }
             }
         }
         flush()
 
         var framing = BodyFraming.none
-        var read = RequestHead(method: HTTPMethod(text: methodText), target: target, path: path, body: .none,
-                               requestID: requestIDs.first)
+        var read = RequestHead(
+            method: HTTPMethod(text: methodText), target: target, path: path, body: .none,
+            requestID: requestIDs.first)
         read.closeRequested = connections.contains { value in
             value.split(separator: ",").contains { $0.trimmingCharacters().asciiLowercased() == "close" }
         }
@@ -163,14 +168,16 @@ struct RequestHead: Equatable, Sendable {
                 throw refusal(.ambiguousFraming, "The request has both Transfer-Encoding and Content-Length; send one.")
             }
             guard codings.count == 1, codings[0].asciiLowercased() == "chunked" else {
-                throw refusal(.unsupportedCoding,
-                              "Transfer-Encoding \(codings.joined(separator: ", ")) is not supported; send the body with Content-Length or as chunked alone.")
+                throw refusal(
+                    .unsupportedCoding,
+                    "Transfer-Encoding \(codings.joined(separator: ", ")) is not supported; send the body with Content-Length or as chunked alone.")
             }
             framing = .chunked
         } else if let first = lengths.first {
             if lengths.contains(where: { $0 != first }) {
-                throw refusal(.ambiguousFraming,
-                              "The request has \(lengths.count) Content-Length headers with different values (\(lengths.joined(separator: ", "))); send one.")
+                throw refusal(
+                    .ambiguousFraming,
+                    "The request has \(lengths.count) Content-Length headers with different values (\(lengths.joined(separator: ", "))); send one.")
             }
             guard !first.isEmpty, first.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) else {
                 throw refusal(.malformed, "Content-Length must be a number of bytes, not \(first).")
@@ -239,7 +246,8 @@ struct RequestHead: Equatable, Sendable {
 
         mutating func next() -> Range<Int>? {
             guard start < bytes.count,
-                  let newline = bytes[start...].firstIndex(of: UInt8(ascii: "\n")) else { return nil }
+                let newline = bytes[start...].firstIndex(of: UInt8(ascii: "\n"))
+            else { return nil }
             var end = newline
             if end > start, bytes[end - 1] == UInt8(ascii: "\r") { end -= 1 }
             defer { start = newline + 1 }
@@ -254,7 +262,8 @@ struct RequestHead: Equatable, Sendable {
     private static func libeventValue(_ bytes: Slice<UnsafeRawBufferPointer>, trimmingLeadingTabs: Bool) -> String {
         let isLeadingBlank = { (byte: UInt8) in byte == UInt8(ascii: " ") || (trimmingLeadingTabs && byte == UInt8(ascii: "\t")) }
         guard let first = bytes.firstIndex(where: { !isLeadingBlank($0) }),
-              let last = bytes.lastIndex(where: { $0 != UInt8(ascii: " ") && $0 != UInt8(ascii: "\t") }), last >= first else { return "" }
+            let last = bytes.lastIndex(where: { $0 != UInt8(ascii: " ") && $0 != UInt8(ascii: "\t") }), last >= first
+        else { return "" }
         return String(decoding: bytes[first...last], as: UTF8.self)
     }
 

@@ -16,7 +16,7 @@ enum RequestID {
     /// which log lines would have to escape), else nil.
     static func accepted(_ value: String?) -> String? {
         guard let value, !value.isEmpty, value.utf8.count <= maximumLength,
-              value.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") })
+            value.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") })
         else { return nil }
         return value
     }

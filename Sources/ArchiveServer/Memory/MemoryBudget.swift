@@ -15,8 +15,8 @@ final class MemoryBudget: @unchecked Sendable {
     /// Bytes that may be reserved at once.
     let capacity: Int
     private let mutex = PThreadMutex()
-    private var reserved = 0        // guarded by mutex
-    private var highWater = 0       // guarded by mutex
+    private var reserved = 0  // guarded by mutex
+    private var highWater = 0  // guarded by mutex
 
     init(capacity: Int) {
         precondition(capacity > 0, "a memory budget needs a positive capacity")

@@ -21,7 +21,8 @@ public enum MemoryLimit {
 
     /// Physical memory of the machine.
     public static var physicalMemory: Int {
-        let pages = sysconf(Int32(_SC_PHYS_PAGES)), size = sysconf(Int32(_SC_PAGESIZE))
+        let pages = sysconf(Int32(_SC_PHYS_PAGES))
+        let size = sysconf(Int32(_SC_PAGESIZE))
         return pages > 0 && size > 0 ? pages * size : 1 << 30
     }
 

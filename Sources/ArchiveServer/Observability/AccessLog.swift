@@ -20,7 +20,7 @@ struct AccessLog: Sendable {
             "bytes_out": .stringConvertible(bytesOut),
             "duration_ms": .stringConvertible(milliseconds),
             "client": .string(request.client),
-            "request_id": .string(request.requestID),
+            "request_id": .string(request.requestID)
         ]
         if let query = request.query { metadata["query"] = .string(query) }
         if let problem { metadata["problem"] = .string(problem) }

@@ -1,5 +1,6 @@
 import ArchiveCodec
 import Logging
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -105,9 +106,9 @@ public struct LineLogHandler: LogHandler {
     /// arrays and dictionaries keep their shape, everything else is a string.
     static func appendJSON(_ value: Logger.MetadataValue, to line: inout String) {
         switch value {
-        case let .string(text):
+        case .string(let text):
             line += JSONString.quoted(text)
-        case let .stringConvertible(convertible):
+        case .stringConvertible(let convertible):
             switch convertible {
             case is any BinaryInteger:
                 line += convertible.description
@@ -116,14 +117,14 @@ public struct LineLogHandler: LogHandler {
             default:
                 line += JSONString.quoted(convertible.description)
             }
-        case let .array(values):
+        case .array(let values):
             line += "["
             for (index, element) in values.enumerated() {
                 if index > 0 { line += "," }
                 appendJSON(element, to: &line)
             }
             line += "]"
-        case let .dictionary(members):
+        case .dictionary(let members):
             line += "{"
             for (index, key) in members.keys.sorted().enumerated() {
                 if index > 0 { line += "," }
@@ -136,9 +137,11 @@ public struct LineLogHandler: LogHandler {
 
     /// Bare when the value is a simple token, otherwise a double-quoted string with escapes.
     static func appendValue(_ value: String, to line: inout String) {
-        let simple = !value.isEmpty && value.utf8.allSatisfy { byte in
-            byte > 0x20 && byte < 0x7F && byte != UInt8(ascii: "\"") && byte != UInt8(ascii: "=") && byte != UInt8(ascii: "\\")
-        }
+        let simple =
+            !value.isEmpty
+            && value.utf8.allSatisfy { byte in
+                byte > 0x20 && byte < 0x7F && byte != UInt8(ascii: "\"") && byte != UInt8(ascii: "=") && byte != UInt8(ascii: "\\")
+            }
         if simple {
             line += value
         } else {
@@ -157,12 +160,19 @@ public struct LineLogHandler: LogHandler {
             let digits = String(value)
             line += String(repeating: "0", count: max(0, width - digits.count)) + digits
         }
-        pad(parts.tm_year + 1900, 4); line += "-"
-        pad(parts.tm_mon + 1, 2); line += "-"
-        pad(parts.tm_mday, 2); line += "T"
-        pad(parts.tm_hour, 2); line += ":"
-        pad(parts.tm_min, 2); line += ":"
-        pad(parts.tm_sec, 2); line += "."
-        pad(Int32(now.tv_nsec / 1_000_000), 3); line += "Z"
+        pad(parts.tm_year + 1900, 4)
+        line += "-"
+        pad(parts.tm_mon + 1, 2)
+        line += "-"
+        pad(parts.tm_mday, 2)
+        line += "T"
+        pad(parts.tm_hour, 2)
+        line += ":"
+        pad(parts.tm_min, 2)
+        line += ":"
+        pad(parts.tm_sec, 2)
+        line += "."
+        pad(Int32(now.tv_nsec / 1_000_000), 3)
+        line += "Z"
     }
 }

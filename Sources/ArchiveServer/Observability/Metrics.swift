@@ -50,8 +50,10 @@ final class Metrics: @unchecked Sendable {
     }
 
     /// Counts one reply. `finishesConversion` is true for replies to requests counted by `conversionQueued()`.
-    func record(route: String, status: Int32, seconds: Double, bytesIn: Int, bytesOut: Int,
-                rejection: RejectionReason?, finishesConversion: Bool) {
+    func record(
+        route: String, status: Int32, seconds: Double, bytesIn: Int, bytesOut: Int,
+        rejection: RejectionReason?, finishesConversion: Bool
+    ) {
         mutex.lock()
         defer { mutex.unlock() }
         if finishesConversion { conversionsInFlight -= 1 }
@@ -88,8 +90,9 @@ final class Metrics: @unchecked Sendable {
             out += "archive_http_requests_total{route=\"\(key.route)\",status=\"\(key.status)\"} \(requests[key]!)\n"
         }
 
-        header("archive_http_request_duration_seconds", "histogram",
-               "Time from the request being read to its reply being handed to the socket, by route.")
+        header(
+            "archive_http_request_duration_seconds", "histogram",
+            "Time from the request being read to its reply being handed to the socket, by route.")
         for route in latency.keys.sorted() {
             let histogram = latency[route]!
             var cumulative: UInt64 = 0
@@ -102,8 +105,10 @@ final class Metrics: @unchecked Sendable {
             out += "archive_http_request_duration_seconds_count{route=\"\(route)\"} \(histogram.count)\n"
         }
 
-        header("archive_rejections_total", "counter",
-               "Requests refused without conversion, by reason: too_deep, limit_exceeded and body_too_large are 413; queue_full, draining and connection_limit are 503; memory_budget is 503 (413 when it could never fit); bad_request is 400, 431 or 501; header_timeout and body_timeout are 408.")
+        header(
+            "archive_rejections_total", "counter",
+            "Requests refused without conversion, by reason: too_deep, limit_exceeded and body_too_large are 413; queue_full, draining and connection_limit are 503; memory_budget is 503 (413 when it could never fit); bad_request is 400, 431 or 501; header_timeout and body_timeout are 408."
+        )
         for reason in RejectionReason.allCases {
             out += "archive_rejections_total{reason=\"\(reason.rawValue)\"} \(rejections[reason] ?? 0)\n"
         }
@@ -151,7 +156,7 @@ final class Metrics: @unchecked Sendable {
             ("process_virtual_memory_bytes", "Virtual memory size in bytes.", process.virtualBytes.map(Double.init)),
             ("process_open_fds", "Open file descriptors.", process.openDescriptors.map(Double.init)),
             ("process_max_fds", "Most file descriptors the process may open.", process.maximumDescriptors.map(Double.init)),
-            ("process_start_time_seconds", "Start time of the process since the Unix epoch, in seconds.", process.startTime),
+            ("process_start_time_seconds", "Start time of the process since the Unix epoch, in seconds.", process.startTime)
         ]
         for (name, help, value) in optional {
             guard let value else { continue }

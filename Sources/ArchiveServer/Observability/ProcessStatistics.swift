@@ -23,7 +23,8 @@ struct ProcessStatistics: Sendable {
     static func current(startTime: Double?) -> ProcessStatistics {
         var usage = rusage()
         getrusage(RUSAGE_SELF.rawValue, &usage)
-        let cpu = Double(usage.ru_utime.tv_sec) + Double(usage.ru_utime.tv_usec) / 1e6
+        let cpu =
+            Double(usage.ru_utime.tv_sec) + Double(usage.ru_utime.tv_usec) / 1e6
             + Double(usage.ru_stime.tv_sec) + Double(usage.ru_stime.tv_usec) / 1e6
         var limit = rlimit()
         // RLIM_INFINITY is all ones, which Swift cannot import from its C definition.
@@ -46,8 +47,9 @@ struct ProcessStatistics: Sendable {
         // The fields after the command name (which may hold spaces and parentheses) start at field 3.
         let fields = stat[stat.index(after: close)...].split(separator: " ")
         guard fields.count > 19, let ticks = Double(fields[19]),
-              let boot = KernelFile.text("/proc/stat")?.split(separator: "\n").first(where: { $0.hasPrefix("btime ") })
-                .flatMap({ Double($0.dropFirst(6)) }) else { return nil }
+            let boot = KernelFile.text("/proc/stat")?.split(separator: "\n").first(where: { $0.hasPrefix("btime ") })
+                .flatMap({ Double($0.dropFirst(6)) })
+        else { return nil }
         let ticksPerSecond = Double(sysconf(Int32(_SC_CLK_TCK)))
         return ticksPerSecond > 0 ? boot + ticks / ticksPerSecond : nil
     }

@@ -4,13 +4,17 @@ extension ServerContext {
     /// `startNanos`: when the request arrived (`monotonicNanoseconds`); nil for answers that
     /// took no time to decide (the guard's refusals). `finishesConversion`: the reply is to a
     /// request counted by `Metrics.conversionQueued()`.
-    func record(_ response: HTTPResponse, for request: RequestSummary, bytesIn: Int, startNanos: UInt64? = nil,
-                finishesConversion: Bool = false) {
+    func record(
+        _ response: HTTPResponse, for request: RequestSummary, bytesIn: Int, startNanos: UInt64? = nil,
+        finishesConversion: Bool = false
+    ) {
         let elapsed = startNanos.map { monotonicNanoseconds() &- $0 } ?? 0
-        metrics.record(route: request.route?.rawValue ?? Route.unmatchedLabel, status: response.status,
-                       seconds: Double(elapsed) / 1e9, bytesIn: bytesIn, bytesOut: response.bodyCount,
-                       rejection: response.rejection, finishesConversion: finishesConversion)
-        accessLog.record(request, status: response.status, bytesIn: bytesIn, bytesOut: response.bodyCount,
-                         nanoseconds: elapsed, problem: response.problem)
+        metrics.record(
+            route: request.route?.rawValue ?? Route.unmatchedLabel, status: response.status,
+            seconds: Double(elapsed) / 1e9, bytesIn: bytesIn, bytesOut: response.bodyCount,
+            rejection: response.rejection, finishesConversion: finishesConversion)
+        accessLog.record(
+            request, status: response.status, bytesIn: bytesIn, bytesOut: response.bodyCount,
+            nanoseconds: elapsed, problem: response.problem)
     }
 }

@@ -40,8 +40,9 @@ struct Decode: ParsableCommand {
     }
 
     func run() throws {
-        try Decode.convert(file, view: raw ? .raw : .readable, pretty: pretty, maxDepth: maxDepth, exactIntegers: exactIntegers,
-                           stackSize: stack.bytes, skipDepthCheck: stack.skipDepthCheck)
+        try Decode.convert(
+            file, view: raw ? .raw : .readable, pretty: pretty, maxDepth: maxDepth, exactIntegers: exactIntegers,
+            stackSize: stack.bytes, skipDepthCheck: stack.skipDepthCheck)
     }
 
     static func convert(_ file: String, view: ArchiveView, pretty: Bool, maxDepth: Int? = nil, exactIntegers: Bool = false, stackSize: Int, skipDepthCheck: Bool) throws {
@@ -71,10 +72,15 @@ struct Decode: ParsableCommand {
     /// A decode the policy refuses (`DecodePolicy`), its fix in this tool's flags (exit 3).
     static func refused(_ refusal: DecodePolicy.Refusal, stackSize: Int) -> CodecError {
         switch refusal {
-        case let .tooDeep(depth, limit):
-            CodecError(.limitExceeded, "the archive's JSON nests \(depth) levels deep; a \(stackSize >> 20) MiB stack converts up to \(limit): raise --stack-mib, or pass --max-depth \(refusal.suggestedMaxDepth) to move the deepest objects into a top-level $table", found: depth, limit: limit)
-        case let .tooDeepToIndent(depth, limit):
-            CodecError(.limitExceeded, "the archive nests \(depth) levels deep; indented output is limited to \(limit) levels (its size grows with the square of the depth): leave out --pretty", found: depth, limit: limit)
+        case .tooDeep(let depth, let limit):
+            CodecError(
+                .limitExceeded,
+                "the archive's JSON nests \(depth) levels deep; a \(stackSize >> 20) MiB stack converts up to \(limit): raise --stack-mib, or pass --max-depth \(refusal.suggestedMaxDepth) to move the deepest objects into a top-level $table",
+                found: depth, limit: limit)
+        case .tooDeepToIndent(let depth, let limit):
+            CodecError(
+                .limitExceeded, "the archive nests \(depth) levels deep; indented output is limited to \(limit) levels (its size grows with the square of the depth): leave out --pretty", found: depth,
+                limit: limit)
         }
     }
 }

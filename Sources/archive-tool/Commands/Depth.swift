@@ -11,7 +11,9 @@ import Darwin
 struct Depth: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "How deep converting FILE recurses, and the stack that takes.",
-        discussion: "For an archive: the JSON nesting of its readable and raw views (the most arrays and objects open at once, what JSON parsers limit), and the stack decoding it takes (the service answers 413 above the limit its --stack-size gives). For a JSON document: its nesting. Measured without recursion.")
+        discussion:
+            "For an archive: the JSON nesting of its readable and raw views (the most arrays and objects open at once, what JSON parsers limit), and the stack decoding it takes (the service answers 413 above the limit its --stack-size gives). For a JSON document: its nesting. Measured without recursion."
+    )
 
     @Argument(help: "Archive or JSON document, or - for stdin.")
     var file: String

@@ -25,9 +25,11 @@ enum HugePages {
             getenv("GLIBC_TUNABLES") == nil, isMadviseMode()
         else { return }
         var status = stat()
-        guard arguments.dropFirst(2).contains(where: { argument in
-            !argument.hasPrefix("-") && stat(argument, &status) == 0 && (status.st_mode & S_IFMT) == S_IFREG
-        }), Int(status.st_size) >= threshold else { return }
+        guard
+            arguments.dropFirst(2).contains(where: { argument in
+                !argument.hasPrefix("-") && stat(argument, &status) == 0 && (status.st_mode & S_IFMT) == S_IFREG
+            }), Int(status.st_size) >= threshold
+        else { return }
         guard setenv("GLIBC_TUNABLES", "glibc.malloc.hugetlb=1", 1) == 0 else { return }
         execv("/proc/self/exe", CommandLine.unsafeArgv)
         // Still here: exec failed. Carry on without huge pages.

@@ -15,8 +15,9 @@ enum PlainInvocation {
         switch arguments[0] {
         case "decode":
             conversion = {
-                try Decode.convert(file, view: .readable, pretty: false,
-                                   stackSize: StackOptions.defaultStackMiB << 20, skipDepthCheck: false)
+                try Decode.convert(
+                    file, view: .readable, pretty: false,
+                    stackSize: StackOptions.defaultStackMiB << 20, skipDepthCheck: false)
             }
         case "encode":
             conversion = { try Encode.convert(file, xml: false) }

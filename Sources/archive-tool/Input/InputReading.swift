@@ -46,13 +46,22 @@ func readInput(_ path: String) throws -> [UInt8] {
                 failure = read.failure
                 if failure != 0 { return }
                 // The rest, if the file grew, comes from where the halves ended.
-                if lseek(descriptor, start + off_t(length), SEEK_SET) < 0 { failure = errno; return }
+                if lseek(descriptor, start + off_t(length), SEEK_SET) < 0 {
+                    failure = errno
+                    return
+                }
             }
             while length < capacity {
                 let count = read(descriptor, buffer.baseAddress! + length, capacity - length)
                 if count < 0 && errno == EINTR { continue }
-                if count < 0 { failure = errno; return }
-                if count == 0 { finished = true; return }
+                if count < 0 {
+                    failure = errno
+                    return
+                }
+                if count == 0 {
+                    finished = true
+                    return
+                }
                 length += count
             }
         }

@@ -47,6 +47,6 @@ func remedy(_ remedy: CodecError.Remedy?) -> String {
     switch remedy {
     case nil: ""
     case .rawView: " (decode --raw shows it as it is)"
-    case let .nestingBound(bound): "; --max-depth \(bound) fits"
+    case .nestingBound(let bound): "; --max-depth \(bound) fits"
     }
 }

@@ -12,7 +12,8 @@ enum Hint {
         case .gzip:
             return "this file is gzip-compressed: `gunzip -c FILE | archive-tool decode -`"
         case .zlib:
-            return "this file is zlib-compressed (deflate): inflate it first, e.g. `python3 -c 'import sys, zlib; sys.stdout.buffer.write(zlib.decompress(sys.stdin.buffer.read()))' < FILE | archive-tool decode -`"
+            return
+                "this file is zlib-compressed (deflate): inflate it first, e.g. `python3 -c 'import sys, zlib; sys.stdout.buffer.write(zlib.decompress(sys.stdin.buffer.read()))' < FILE | archive-tool decode -`"
         case .binaryPropertyList, .xmlPropertyList, .unknown:
             return nil
         }

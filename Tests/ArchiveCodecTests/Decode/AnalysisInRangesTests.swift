@@ -1,6 +1,7 @@
-@testable import ArchiveCodec
 import TestSupport
 import XCTest
+
+@testable import ArchiveCodec
 
 /// The analysis split into jobs (classifying `$objects` in ranges of UIDs, scalar identities
 /// by hash partitions, dictionary forms by ranges) must give exactly what one pass gives:
@@ -87,7 +88,7 @@ final class AnalysisInRangesTests: XCTestCase {
         let parallelism = Parallelism(width: 4, smallestPart: 1) { jobs, job in for index in 0..<jobs { job(index) } }
         let shapes: [(String, (Int) -> Int)] = [
             ("linear", { $0 }), ("late heavy", { $0 * $0 }), ("flat", { _ in 7 }),
-            ("one jump", { $0 < 90 ? 0 : 1_000 }), ("decreasing", { -$0 }),
+            ("one jump", { $0 < 90 ? 0 : 1_000 }), ("decreasing", { -$0 })
         ]
         for count in [1, 2, 3, 4, 5, 9, 100] {
             for (name, position) in shapes {

@@ -1,6 +1,7 @@
-@testable import ArchiveCodec
 import TestSupport
 import XCTest
+
+@testable import ArchiveCodec
 
 /// `ArchiveCounts` reads, before parsing, counts a decode will allocate by; they must bound
 /// what the decode finds, and reading them must be safe on any bytes.
@@ -51,9 +52,10 @@ final class ArchiveCountsTests: XCTestCase {
         let offsetSize = Int(bytes[trailer + 6])
         let tableStart = Int(BinaryPlist.readBigEndian(bytes, at: trailer + 24, size: 8))
         let objectCount = Int(BinaryPlist.readBigEndian(bytes, at: trailer + 8, size: 8))
-        let keyRef = try XCTUnwrap((0..<objectCount).first {
-            Int(BinaryPlist.readBigEndian(bytes, at: tableStart + $0 * offsetSize, size: offsetSize)) == at
-        })
+        let keyRef = try XCTUnwrap(
+            (0..<objectCount).first {
+                Int(BinaryPlist.readBigEndian(bytes, at: tableStart + $0 * offsetSize, size: offsetSize)) == at
+            })
         // The new key goes where the table was; the table and trailer move after it.
         let key: [UInt8] = [0x68] + ascii.flatMap { [0, $0] }
         var utf16 = Array(bytes[..<tableStart]) + key

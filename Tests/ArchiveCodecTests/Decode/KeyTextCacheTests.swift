@@ -1,12 +1,14 @@
-@testable import ArchiveCodec
 import Foundation
 import XCTest
+
+@testable import ArchiveCodec
 
 /// Keys come from `KeyTextCache` once seen: the text must be what writing them afresh gives,
 /// for escaped, `$`-prefixed, UTF-16, long keys, and more keys than the cache has slots.
 final class KeyTextCacheTests: XCTestCase {
     func testCachedKeysReadBackAsWritten() throws {
-        let keys = ["plain", "$dollar", "quote\"back\\slash", "ключ", "emoji 🎲", String(repeating: "long", count: 20)]
+        let keys =
+            ["plain", "$dollar", "quote\"back\\slash", "ключ", "emoji 🎲", String(repeating: "long", count: 20)]
             + (0..<600).map { "k\($0)" }
         var entries: [Entry] = []
         for round in 0..<3 {

@@ -1,5 +1,6 @@
-@testable import ArchiveCodec
 import XCTest
+
+@testable import ArchiveCodec
 
 final class ObjectClassifierTests: XCTestCase {
     /// A class entry with a key a class never has is a broken archive; the error names the
@@ -12,9 +13,11 @@ final class ObjectClassifierTests: XCTestCase {
         let instance = try tree.dict(keys: [try tree.string("$class")], values: [try tree.uid(2)])
         let root = try tree.dict(
             keys: [try tree.string("$version"), try tree.string("$archiver"), try tree.string("$top"), try tree.string("$objects")],
-            values: [try tree.integer(PlistInteger(signed: 100_000)), try tree.string("NSKeyedArchiver"),
-                     try tree.dict(keys: [try tree.string("root")], values: [try tree.uid(1)]),
-                     try tree.array([try tree.string("$null"), instance, classEntry])])
+            values: [
+                try tree.integer(PlistInteger(signed: 100_000)), try tree.string("NSKeyedArchiver"),
+                try tree.dict(keys: [try tree.string("root")], values: [try tree.uid(1)]),
+                try tree.array([try tree.string("$null"), instance, classEntry])
+            ])
         let bytes = BinaryPlistWriter.write(tree, root: root)
         do {
             _ = try KeyedArchive(parsing: bytes)

@@ -1,12 +1,16 @@
-@testable import ArchiveCodec
 import Foundation
 import TestSupport
 import XCTest
 
+@testable import ArchiveCodec
+
 /// The JSON nesting of `text`: the most arrays and objects open at once (brackets inside
 /// strings aside). What JSON parsers limit, and the unit of `KeyedArchive.depth(of:)`.
 func jsonNesting(_ text: [UInt8]) -> Int {
-    var depth = 0, deepest = 0, inString = false, escaped = false
+    var depth = 0
+    var deepest = 0
+    var inString = false
+    var escaped = false
     for byte in text {
         if inString {
             if escaped { escaped = false } else if byte == UInt8(ascii: "\\") { escaped = true } else if byte == UInt8(ascii: "\"") { inString = false }
@@ -46,21 +50,34 @@ func leagueArchive(teams: Int) throws -> [UInt8] {
             add(.object("Player", [("name", .uid(add(.string("Player \(index).\(number)")))), ("number", .int(Int64(number))), ("team", .uid(team))]))
         }
         let playerList = add(.object("NSArray", [("NS.objects", .array(players.map { .uid($0) }))]))
-        let home = gameUIDs[index], away = gameUIDs[(index + teams - 1) % teams]
+        let home = gameUIDs[index]
+        let away = gameUIDs[(index + teams - 1) % teams]
         let schedule = add(.object("NSMutableArray", [("NS.objects", .array([.uid(home), .uid(away)]))]))
-        entries[team - 1] = .object("Team", [("name", .uid(name)), ("wins", .int(Int64(index % 7))), ("rating", .real(Double(index) / 3)),
-                                             ("players", .uid(playerList)), ("schedule", .uid(schedule))])
+        entries[team - 1] = .object(
+            "Team",
+            [
+                ("name", .uid(name)), ("wins", .int(Int64(index % 7))), ("rating", .real(Double(index) / 3)),
+                ("players", .uid(playerList)), ("schedule", .uid(schedule))
+            ])
     }
     for (index, game) in gameUIDs.enumerated() {
         let record = add(.object("Record", [("kind", .uid(kinds[index % 2])), ("minute", .int(Int64(index % 90)))]))
         let records = add(.object("NSMutableArray", [("NS.objects", .array([.uid(record)]))]))
-        entries[game - 1] = .object("Game", [("home", .uid(teamUIDs[index])), ("away", .uid(teamUIDs[(index + 1) % teams])),
-                                             ("records", .uid(records))])
+        entries[game - 1] = .object(
+            "Game",
+            [
+                ("home", .uid(teamUIDs[index])), ("away", .uid(teamUIDs[(index + 1) % teams])),
+                ("records", .uid(records))
+            ])
     }
     entries[teamList - 1] = .object("NSMutableArray", [("NS.objects", .array(teamUIDs.map { .uid($0) }))])
     entries[gameList - 1] = .object("NSMutableArray", [("NS.objects", .array(gameUIDs.map { .uid($0) }))])
-    entries[league - 1] = .object("League", [("name", .uid(add(.string("League")))), ("season", .int(2026)),
-                                             ("teams", .uid(teamList)), ("games", .uid(gameList))])
+    entries[league - 1] = .object(
+        "League",
+        [
+            ("name", .uid(add(.string("League")))), ("season", .int(2026)),
+            ("teams", .uid(teamList)), ("games", .uid(gameList))
+        ])
     return try buildArchive(entries)
 }
 
@@ -122,8 +139,13 @@ final class PlacementTests: XCTestCase {
             entries.append(.int(Int64.min))
             entries.append(.real(.nan))
             entries.append(.data([1, 2]))
-            entries.append(.object("W", [("big", .int(Int64.max)), ("nan", .real(-.infinity)), ("ref", .uid(entries.count - 1)),
-                                         ("bytes", .data([3])), ("inline", .array([.int(Int64.min), .array([.uid(entries.count)])]))]))
+            entries.append(
+                .object(
+                    "W",
+                    [
+                        ("big", .int(Int64.max)), ("nan", .real(-.infinity)), ("ref", .uid(entries.count - 1)),
+                        ("bytes", .data([3])), ("inline", .array([.int(Int64.min), .array([.uid(entries.count)])]))
+                    ]))
             let bytes = try buildArchive(entries)
             let archive = try KeyedArchive(parsing: bytes)
             for exactIntegers in [false, true] {
@@ -131,7 +153,8 @@ final class PlacementTests: XCTestCase {
                 let json = try archive.json(view: .readable, pretty: false, plan: plan)
                 XCTAssertEqual(jsonNesting(json), plan.depth, "round \(round): \(String(decoding: json, as: UTF8.self))")
                 let recursion = try archive.plist.withView { view -> Int in
-                    var writer = ReadableWriter(archive: archive, view: view, placement: try Placement(archive: archive, view: view, exactIntegers: exactIntegers, bound: nil), out: JSONOutput(pretty: false))
+                    var writer = ReadableWriter(
+                        archive: archive, view: view, placement: try Placement(archive: archive, view: view, exactIntegers: exactIntegers, bound: nil), out: JSONOutput(pretty: false))
                     writer.writeDocument()
                     return writer.maxDepth
                 }
@@ -157,14 +180,17 @@ final class PlacementTests: XCTestCase {
         for bytes in inputs {
             let archive = try KeyedArchive(parsing: bytes)
             let (serial, split) = try archive.plist.withView { (view) throws(CodecError) in
-                (try Placement(archive: archive, view: view, exactIntegers: true, bound: nil),
-                 try Placement(archive: archive, view: view, exactIntegers: true, bound: nil, parallelism: parts))
+                (
+                    try Placement(archive: archive, view: view, exactIntegers: true, bound: nil),
+                    try Placement(archive: archive, view: view, exactIntegers: true, bound: nil, parallelism: parts)
+                )
             }
             XCTAssertEqual(split.bodyHolder, serial.bodyHolder)
             XCTAssertEqual(split.depth, serial.depth)
             let plan = try archive.plan(view: .readable, pretty: false, exactIntegers: true, parallelism: parts)
-            XCTAssertEqual(try archive.json(view: .readable, pretty: false, plan: plan),
-                           try archive.json(view: .readable, pretty: false, plan: archive.plan(view: .readable, pretty: false, exactIntegers: true)))
+            XCTAssertEqual(
+                try archive.json(view: .readable, pretty: false, plan: plan),
+                try archive.json(view: .readable, pretty: false, plan: archive.plan(view: .readable, pretty: false, exactIntegers: true)))
         }
     }
 
@@ -266,7 +292,7 @@ final class PlacementTests: XCTestCase {
             (#"{"$integer":"18446744073709551616"}"#, "outside"),
             (#"{"$integer":5}"#, "decimal text"),
             (#"{"$top":{"root":{"$ref":1}},"$table":[{"$class":"A","$id":1},{"$class":"B"}]}"#, "$table entry"),
-            (#"{"$top":{"root":{"$ref":1}},"$table":{}}"#, "$table must be an array"),
+            (#"{"$top":{"root":{"$ref":1}},"$table":{}}"#, "$table must be an array")
         ] {
             XCTAssertThrowsError(try JSONDocument(parsing: Array(json.utf8)).archive(format: .binary), json) { error in
                 XCTAssertTrue("\(error)".contains(message), "\(json): \(error)")
@@ -274,7 +300,8 @@ final class PlacementTests: XCTestCase {
         }
         let table = #"{"$top":{"root":{"$ref":1}},"$table":[{"$class":"A","$id":1,"next":{"$ref":2},"big":{"$integer":"18446744073709551615"}},{"$class":"B","$id":2,"back":{"$ref":1}}]}"#
         let archive = try KeyedArchive(parsing: JSONDocument(parsing: Array(table.utf8)).archive(format: .binary))
-        XCTAssertEqual(String(decoding: try archive.json(view: .readable, pretty: false), as: UTF8.self),
-                       #"{"$class":"A","$id":1,"next":{"$class":"B","back":{"$ref":1}},"big":18446744073709551615}"#)
+        XCTAssertEqual(
+            String(decoding: try archive.json(view: .readable, pretty: false), as: UTF8.self),
+            #"{"$class":"A","$id":1,"next":{"$class":"B","back":{"$ref":1}},"big":18446744073709551615}"#)
     }
 }

@@ -1,6 +1,7 @@
-@testable import ArchiveCodec
 import TestSupport
 import XCTest
+
+@testable import ArchiveCodec
 
 /// `KeyedArchive.writeJSON` hands the text over in pieces; joined, they are exactly what
 /// `json(view:pretty:)` returns, and the size limit still holds (after part of the text).
@@ -17,8 +18,9 @@ final class StreamingOutputTests: XCTestCase {
 
     func testPiecesJoinToTheWholeText() throws {
         // A fixture (one piece) and a wide archive of distinct strings (several pieces).
-        let wide = try buildArchive([.object("NSArray", [("NS.objects", .array((0..<60_000).map { .uid(2 + $0) }))])]
-            + (0..<60_000).map { .string("item number \($0) of a wide array") })
+        let wide = try buildArchive(
+            [.object("NSArray", [("NS.objects", .array((0..<60_000).map { .uid(2 + $0) }))])]
+                + (0..<60_000).map { .string("item number \($0) of a wide array") })
         for bytes in [try Fixtures.bytes("scl-NSKeyedUnarchiver-ComplexTest.plist"), wide] {
             let archive = try KeyedArchive(parsing: bytes)
             for (view, pretty) in [(ArchiveView.readable, false), (.readable, true), (.raw, false)] {

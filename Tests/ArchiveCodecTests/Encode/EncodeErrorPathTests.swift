@@ -1,6 +1,7 @@
-@testable import ArchiveCodec
 import TestSupport
 import XCTest
+
+@testable import ArchiveCodec
 
 final class EncodeErrorPathTests: XCTestCase {
     /// The encoder fills objects from a work list, not in document order: error locations are
@@ -10,7 +11,7 @@ final class EncodeErrorPathTests: XCTestCase {
             (#"{"a":[1,{"b c":{"$bogus":1}}]}"#, #"$.a[1]["b c"].$bogus"#),
             (#"[[[{"$class":"X","k":{"$ref":"nowhere"}}]]]"#, "$[0][0][0].k.$ref"),
             (#"{"$top":{"root":{"$class":"X","d":{"$dict":[[1]]}}}}"#, "$.$top.root.d.$dict[0]"),
-            (#"{"x":{"$plist":{"$$class":1}}}"#, "$.x.$plist.$$class"),
+            (#"{"x":{"$plist":{"$$class":1}}}"#, "$.x.$plist.$$class")
         ]
         for (json, path) in cases {
             XCTAssertThrowsError(try JSONDocument(parsing: Array(json.utf8)).archive(format: .binary), json) { error in

@@ -1,6 +1,7 @@
-@testable import ArchiveCodec
 import TestSupport
 import XCTest
+
+@testable import ArchiveCodec
 
 final class DifferenceTests: XCTestCase {
     func testDifferencesAreFoundAndLocated() throws {

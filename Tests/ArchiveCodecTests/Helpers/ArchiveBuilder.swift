@@ -1,4 +1,5 @@
 @testable import ArchiveCodec
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -66,9 +67,10 @@ func buildArchive(_ entries: [Entry], top: [(String, Value)] = [("root", .uid(1)
     }
     for (name, _) in classEntries {
         let chain = FoundationClasses.defaultChain(for: name)
-        objects.append(try tree.dict(
-            keys: [try tree.string("$classname"), try tree.string("$classes")],
-            values: [try tree.string(name), try tree.array(chain.map { try tree.string($0) })]))
+        objects.append(
+            try tree.dict(
+                keys: [try tree.string("$classname"), try tree.string("$classes")],
+                values: [try tree.string(name), try tree.array(chain.map { try tree.string($0) })]))
     }
     let topDict = try tree.dict(keys: try top.map { try tree.string($0.0) }, values: try top.map { try value($0.1) })
     let root = try tree.dict(
@@ -124,17 +126,22 @@ func chainArchive(depth: Int, cyclic: Bool = false) throws -> [UInt8] {
 
 /// Runs `body` on a thread with a stack of `size` bytes (the tests' own deep recursion).
 func onThread(stackSize size: Int, _ body: @escaping () -> Void) {
-    final class Box { let body: () -> Void; init(_ b: @escaping () -> Void) { body = b } }
+    final class Box {
+        let body: () -> Void
+        init(_ b: @escaping () -> Void) { body = b }
+    }
     var attributes = pthread_attr_t()
     pthread_attr_init(&attributes)
     pthread_attr_setstacksize(&attributes, size)
     var thread = pthread_t()
     let box = Unmanaged.passRetained(Box(body)).toOpaque()
-    let rc = pthread_create(&thread, &attributes, { raw in
-        let box = Unmanaged<Box>.fromOpaque(raw!).takeRetainedValue()
-        box.body()
-        return nil
-    }, box)
+    let rc = pthread_create(
+        &thread, &attributes,
+        { raw in
+            let box = Unmanaged<Box>.fromOpaque(raw!).takeRetainedValue()
+            box.body()
+            return nil
+        }, box)
     precondition(rc == 0, "pthread_create failed: \(rc)")
     pthread_join(thread, nil)
     pthread_attr_destroy(&attributes)

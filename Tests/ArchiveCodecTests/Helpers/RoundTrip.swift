@@ -1,9 +1,11 @@
+import TestSupport
+import XCTest
+
 @testable import ArchiveCodec
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import TestSupport
-import XCTest
 
 func roundTrip(_ archive: [UInt8], format: PlistFormat = .binary) throws -> [UInt8] {
     let json = try KeyedArchive(parsing: archive).json(view: .readable, pretty: false)

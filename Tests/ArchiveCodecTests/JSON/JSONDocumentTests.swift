@@ -1,5 +1,6 @@
-@testable import ArchiveCodec
 import XCTest
+
+@testable import ArchiveCodec
 
 /// `JSONDocument` keeps the source and reads scalars from it when reached: escapes, string
 /// ends, number ends and error locations must come out the same wherever a value sits.
@@ -10,13 +11,17 @@ final class JSONDocumentTests: XCTestCase {
 
     func testEscapedTextEncodesLikeItsPlainForm() throws {
         let pairs = [
-            (#"{"$class":"Pl\u0061yer","n\u0061me":"Ann\n\"Q\" \\ \/","$id":"p\u00e9","me":{"$ref":"pé"}}"#,
-             "{\"$class\":\"Player\",\"name\":\"Ann\\n\\\"Q\\\" \\\\ /\",\"$id\":\"pé\",\"me\":{\"$ref\":\"pé\"}}"),
+            (
+                #"{"$class":"Pl\u0061yer","n\u0061me":"Ann\n\"Q\" \\ \/","$id":"p\u00e9","me":{"$ref":"pé"}}"#,
+                "{\"$class\":\"Player\",\"name\":\"Ann\\n\\\"Q\\\" \\\\ /\",\"$id\":\"pé\",\"me\":{\"$ref\":\"pé\"}}"
+            ),
             // `$id` written with an escape is still found before encoding starts.
             (#"{"$class":"A","\u0024id":7,"self":{"$ref":7}}"#, #"{"$class":"A","$id":7,"self":{"$ref":7}}"#),
             (#"{"k\ud83d\ude00":["\u0000","\t\u001f",{"$string":"\ud834\udd1e"}]}"#, "{\"k😀\":[\"\\u0000\",\"\\t\\u001f\",{\"$string\":\"𝄞\"}]}"),
-            (" \n{ \"a\" : [ 1 , -2.5e3 , 18446744073709551615 , true , null ] , \"b\" : { } , \"c\" : [ ] } \t",
-             #"{"a":[1,-2500.0,18446744073709551615,true,null],"b":{},"c":[]}"#),
+            (
+                " \n{ \"a\" : [ 1 , -2.5e3 , 18446744073709551615 , true , null ] , \"b\" : { } , \"c\" : [ ] } \t",
+                #"{"a":[1,-2500.0,18446744073709551615,true,null],"b":{},"c":[]}"#
+            )
         ]
         for (escaped, plain) in pairs {
             XCTAssertEqual(try archive(escaped), try archive(plain), escaped)
@@ -51,15 +56,20 @@ final class JSONDocumentTests: XCTestCase {
     /// must read as `Double(String)` reads it, bit for bit: each digit count and point
     /// position, signs, zeros, the 15/16-digit boundary, exponents (the other path).
     func testRealsReadAsDoubleParsesThem() throws {
-        var texts = ["0.0", "-0.0", "0.1", "0.3", "1.5", "-2.25", "50.1", "9007199254740.993", "0.000000000000001",
-                     "999999999999999.9", "123456789012345.6", "1234567890123456.7", "0.1e1", "1.5E-3", "-7.0e+2",
-                     "0.30000000000000004", "100.000000000000"]
+        var texts = [
+            "0.0", "-0.0", "0.1", "0.3", "1.5", "-2.25", "50.1", "9007199254740.993", "0.000000000000001",
+            "999999999999999.9", "123456789012345.6", "1234567890123456.7", "0.1e1", "1.5E-3", "-7.0e+2",
+            "0.30000000000000004", "100.000000000000"
+        ]
         var generator = SystemRandomNumberGenerator()
         for _ in 0..<50_000 {
             let digits = Int.random(in: 1...17, using: &generator)
             let point = Int.random(in: 1..<max(digits, 2), using: &generator)
             var text = String((0..<digits).map { _ in Character(String(Int.random(in: 0...9, using: &generator))) })
-            if text.count > 1, text.first == "0", point > 1 { text.removeFirst(); text = "1" + text }
+            if text.count > 1, text.first == "0", point > 1 {
+                text.removeFirst()
+                text = "1" + text
+            }
             let index = text.index(text.startIndex, offsetBy: min(point, text.count))
             text.insert(".", at: index)
             if text.last == "." { text += "5" }
@@ -78,9 +88,11 @@ final class JSONDocumentTests: XCTestCase {
     /// UInt64's, both signs, the range bounds, and what follows (end, a point, an exponent,
     /// a separator) must read as Swift's integer parsing says, or be refused past the range.
     func testIntegersReadAsSwiftParsesThem() throws {
-        var texts = ["0", "-0", "9", "-9", "999999999999999999", "-999999999999999999", "1000000000000000000",
-                     "9223372036854775807", "-9223372036854775808", "9223372036854775808", "-9223372036854775809",
-                     "18446744073709551615", "18446744073709551616", "12,", "12]", "12.5", "12e3", "12E-1"]
+        var texts = [
+            "0", "-0", "9", "-9", "999999999999999999", "-999999999999999999", "1000000000000000000",
+            "9223372036854775807", "-9223372036854775808", "9223372036854775808", "-9223372036854775809",
+            "18446744073709551615", "18446744073709551616", "12,", "12]", "12.5", "12e3", "12E-1"
+        ]
         var generator = SystemRandomNumberGenerator()
         for _ in 0..<20_000 {
             let count = Int.random(in: 1...21, using: &generator)
@@ -132,8 +144,10 @@ final class JSONDocumentTests: XCTestCase {
 
     func testRepeatedKeysFoundInEveryObjectSize() {
         let wide = (0..<40).map { "\"k\($0)\":0" }
-        for json in ["{\"a\":1,\"\\u0061\":2}", "[{\"x\":{}},{\"b\":1,\"c\":{\"b\":2},\"b\":3}]",
-                     "{" + (wide + ["\"k\\u0031\":1"]).joined(separator: ",") + "}"] {
+        for json in [
+            "{\"a\":1,\"\\u0061\":2}", "[{\"x\":{}},{\"b\":1,\"c\":{\"b\":2},\"b\":3}]",
+            "{" + (wide + ["\"k\\u0031\":1"]).joined(separator: ",") + "}"
+        ] {
             XCTAssertThrowsError(try JSONDocument(parsing: Array(json.utf8)), json) { error in
                 XCTAssertTrue("\(error)".contains("repeats the key"), "\(error)")
             }
@@ -151,7 +165,7 @@ final class JSONDocumentTests: XCTestCase {
             ("[\"abcdefgh\\x\"]", "invalid escape", 10),
             ("[\"abcdefghijklmnop", "unterminated string", 1),
             ("[\"\\ud800\"]", "unpaired high surrogate", 2),
-            ("[\"\\udc00\"]", "unpaired low surrogate", 2),
+            ("[\"\\udc00\"]", "unpaired low surrogate", 2)
         ]
         for (json, message, offset) in cases {
             XCTAssertThrowsError(try JSONDocument(parsing: Array(json.utf8)), json) { error in

@@ -1,6 +1,7 @@
-@testable import ArchiveCodec
 import Foundation
 import XCTest
+
+@testable import ArchiveCodec
 
 final class JSONOutputTests: XCTestCase {
     /// The word-at-a-time scan finds the same first byte to escape as a byte loop, for
@@ -53,8 +54,9 @@ final class JSONOutputTests: XCTestCase {
         references.openArray()
         for uid in [0, 7, 12, 345, 1_000_000] { references.reference(uid) }
         references.closeArray()
-        XCTAssertEqual(String(decoding: references.finish(), as: UTF8.self),
-                       #"[{"$ref":0},{"$ref":7},{"$ref":12},{"$ref":345},{"$ref":1000000}]"#)
+        XCTAssertEqual(
+            String(decoding: references.finish(), as: UTF8.self),
+            #"[{"$ref":0},{"$ref":7},{"$ref":12},{"$ref":345},{"$ref":1000000}]"#)
     }
 
     /// Reals with up to three decimals are written without `description`; the text must be
@@ -66,8 +68,10 @@ final class JSONOutputTests: XCTestCase {
             let text = value.description
             return text.contains(".") || text.contains("e") ? text : text + ".0"
         }
-        var values: [Double] = [0, -0.0, 0.001, 0.0009999, 0.0005, 0.0015, 1e12, 1e12 - 0.001, 999_999_999_999.999, 1e-5, 5e-324,
-                                0.1 + 0.2, 1.0 / 3, 2.5, 100, 1e11 + 0.5, Double(1 << 53), .greatestFiniteMagnitude, .leastNormalMagnitude]
+        var values: [Double] = [
+            0, -0.0, 0.001, 0.0009999, 0.0005, 0.0015, 1e12, 1e12 - 0.001, 999_999_999_999.999, 1e-5, 5e-324,
+            0.1 + 0.2, 1.0 / 3, 2.5, 100, 1e11 + 0.5, Double(1 << 53), .greatestFiniteMagnitude, .leastNormalMagnitude
+        ]
         var generator = SystemRandomNumberGenerator()
         for _ in 0..<20_000 {
             let decimals = Int.random(in: 0...4, using: &generator)

@@ -14,8 +14,10 @@ final class JSONStringTests: XCTestCase {
     }
 
     func testReadersGetTheTextBack() throws {
-        let texts = ["", "x", "ctrl \u{1}\u{2}\u{1B}", "quote \" backslash \\ slash /", "emoji 🎉 and U+2028 \u{2028}",
-                     String((0..<128).map { Character(Unicode.Scalar(UInt8($0))) })]
+        let texts = [
+            "", "x", "ctrl \u{1}\u{2}\u{1B}", "quote \" backslash \\ slash /", "emoji 🎉 and U+2028 \u{2028}",
+            String((0..<128).map { Character(Unicode.Scalar(UInt8($0))) })
+        ]
         for text in texts {
             let json = "[" + JSONString.quoted(text) + "]"
             let parsed = try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String]

@@ -1,6 +1,7 @@
-@testable import ArchiveCodec
 import TestSupport
 import XCTest
+
+@testable import ArchiveCodec
 
 final class NaNTests: XCTestCase {
     /// Two NaNs with different bits are two values: they stay distinct objects with their bits.

@@ -1,5 +1,6 @@
-@testable import ArchiveCodec
 import XCTest
+
+@testable import ArchiveCodec
 
 /// `Base64` is strict: one text per byte string. Decoding must give back every encoded length
 /// and refuse, at the right offset, anything the encoder would not have written.
@@ -50,7 +51,7 @@ final class Base64Tests: XCTestCase {
             ("SG=v", 2),  // padding before the end
             ("=GVs", 0),
             ("SGVsbG9=", 6),  // bits under one padding character not zero ("Hel" + 'o' + 1 bit)
-            ("SGVsbG==", 5),  // bits under two padding characters not zero
+            ("SGVsbG==", 5)  // bits under two padding characters not zero
         ]
         for (text, offset) in cases {
             XCTAssertEqual(decoded(Array(text.utf8)).bad, offset, text)

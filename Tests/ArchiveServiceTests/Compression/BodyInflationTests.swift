@@ -1,5 +1,6 @@
-@testable import ArchiveServer
 import XCTest
+
+@testable import ArchiveServer
 
 /// Inflating coded request bodies: every form of the two codings, every way a stream can be
 /// wrong, the limit on the inflated size and the budget's say in its growth.
@@ -7,8 +8,10 @@ final class BodyInflationTests: XCTestCase {
     /// Text that compresses as JSON does, a few hundred kilobytes of it.
     let plain: [UInt8] = Array((0..<6_000).map { "{\"player\":\($0),\"name\":\"P\($0 * 7919 % 1000)\"}," }.joined().utf8)
 
-    private func inflate(_ bytes: [UInt8], _ coding: ContentCoding, limit: Int = 64 << 20,
-                         reserve: (Int) -> Bool = { _ in true }) throws(BodyInflation.Failure) -> [UInt8] {
+    private func inflate(
+        _ bytes: [UInt8], _ coding: ContentCoding, limit: Int = 64 << 20,
+        reserve: (Int) -> Bool = { _ in true }
+    ) throws(BodyInflation.Failure) -> [UInt8] {
         try BodyInflation.inflate(bytes, coding: coding, limit: limit, reserve: reserve)
     }
 
@@ -17,7 +20,7 @@ final class BodyInflationTests: XCTestCase {
             let output = try inflate(bytes, coding)
             XCTFail("inflated \(output.count) bytes", file: file, line: line)
         } catch {
-            guard case let .malformed(what) = error else {
+            guard case .malformed(let what) = error else {
                 XCTFail("\(error)", file: file, line: line)
                 return ""
             }
@@ -79,19 +82,27 @@ final class BodyInflationTests: XCTestCase {
         // A zlib stream states no size: the storage doubles, and each step is asked for first.
         let stream = try SystemGzip.zlibCompress(zeros)
         var asked: [Int] = []
-        XCTAssertEqual(try inflate(stream, .deflate) { asked.append($0); return true }.count, zeros.count)
+        XCTAssertEqual(
+            try inflate(stream, .deflate) {
+                asked.append($0)
+                return true
+            }.count, zeros.count)
         XCTAssertGreaterThan(asked.count, 2)
         XCTAssertEqual(asked, asked.sorted())
         XCTAssertGreaterThanOrEqual(asked.last!, stream.count + zeros.count)
         // A refusal stops the inflation.
         XCTAssertThrowsError(try inflate(stream, .deflate) { $0 < 1 << 20 }) { error in
-            guard case let .overBudget(needed)? = error as? BodyInflation.Failure else { return XCTFail("\(error)") }
+            guard case .overBudget(let needed)? = error as? BodyInflation.Failure else { return XCTFail("\(error)") }
             XCTAssertGreaterThanOrEqual(needed, 1 << 20)
         }
         // gzip states its size: an honest body is reserved once, at its size.
         var gzipAsked: [Int] = []
         let member = try SystemGzip.compress(zeros)
-        XCTAssertEqual(try inflate(member, .gzip) { gzipAsked.append($0); return true }.count, zeros.count)
+        XCTAssertEqual(
+            try inflate(member, .gzip) {
+                gzipAsked.append($0)
+                return true
+            }.count, zeros.count)
         XCTAssertEqual(gzipAsked, [member.count + zeros.count])
     }
 }

@@ -1,5 +1,6 @@
-@testable import ArchiveServer
 import XCTest
+
+@testable import ArchiveServer
 
 /// gzip and deflate on the wire, both ways, against the real server: coded bodies convert as
 /// their plain form does, replies come back in the coding asked for and read with the system's
@@ -31,7 +32,7 @@ final class ContentEncodingTests: XCTestCase {
         let member = try SystemGzip.compress(archive)
         let forms: [(String, [UInt8])] = [
             ("gzip", member), ("x-gzip", member), ("deflate", try SystemGzip.zlibCompress(archive)),
-            ("deflate", SystemGzip.deflateData(ofMember: member)),
+            ("deflate", SystemGzip.deflateData(ofMember: member))
         ]
         for (coding, body) in forms {
             let reply = try post("/v1/decode", body, ["Content-Encoding": coding])
@@ -65,8 +66,9 @@ final class ContentEncodingTests: XCTestCase {
             let uncompressed = try post("/v1/encode?format=\(format)", plain, ["Content-Type": "application/json"])
             XCTAssertEqual(uncompressed.header("Content-Disposition"), "attachment; filename=\"archive.plist\"", format)
             let expected = uncompressed.body
-            let reply = try post("/v1/encode?format=\(format)", try SystemGzip.compress(plain),
-                                 ["Content-Type": "application/json", "Content-Encoding": "gzip", "Accept-Encoding": "gzip"])
+            let reply = try post(
+                "/v1/encode?format=\(format)", try SystemGzip.compress(plain),
+                ["Content-Type": "application/json", "Content-Encoding": "gzip", "Accept-Encoding": "gzip"])
             XCTAssertEqual(reply.status, 200, format)
             XCTAssertEqual(reply.header("Content-Encoding"), "gzip", format)
             XCTAssertEqual(reply.header("Content-Disposition"), "attachment; filename=\"archive.plist\"", format)
@@ -116,15 +118,19 @@ final class ContentEncodingTests: XCTestCase {
         // is refused as it grows.
         let zeros = [UInt8](repeating: 0, count: 40 << 20)
         for (coding, bomb) in [("gzip", try SystemGzip.compress(zeros, level: 9)), ("deflate", try SystemGzip.zlibCompress(zeros))] {
-            let reply = try TestHTTPClient.request(port: small.port, method: "POST", path: "/v1/decode",
-                                                   headers: ["Content-Encoding": coding], body: bomb)
+            let reply = try TestHTTPClient.request(
+                port: small.port, method: "POST", path: "/v1/decode",
+                headers: ["Content-Encoding": coding], body: bomb)
             XCTAssertEqual(reply.status, 413, reply.text)
             // More than the whole budget: never servable, so 413 rather than 503.
             XCTAssertEqual(reply.jsonObject?["type"] as? String, "urn:archive-service:problem:too-large-for-memory", coding)
         }
         // The budget is whole again afterwards.
-        XCTAssertEqual(try TestHTTPClient.request(port: small.port, method: "POST", path: "/v1/decode",
-                                                  headers: ["Content-Encoding": "gzip"], body: try SystemGzip.compress(archive)).status, 200)
+        XCTAssertEqual(
+            try TestHTTPClient.request(
+                port: small.port, method: "POST", path: "/v1/decode",
+                headers: ["Content-Encoding": "gzip"], body: try SystemGzip.compress(archive)
+            ).status, 200)
     }
 
     func testUnreadableCodingsNameTheFix() throws {

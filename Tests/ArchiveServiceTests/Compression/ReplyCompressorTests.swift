@@ -1,5 +1,6 @@
-@testable import ArchiveServer
 import XCTest
+
+@testable import ArchiveServer
 
 /// Replies compressed piece by piece read back whole with the system's gzip.
 final class ReplyCompressorTests: XCTestCase {
@@ -12,7 +13,12 @@ final class ReplyCompressorTests: XCTestCase {
         let size = max(1, bytes.count / pieces)
         for start in stride(from: 0, to: bytes.count, by: size) {
             bytes[start..<min(bytes.count, start + size)].withUnsafeBufferPointer { piece in
-                compressor.write(piece, starting: { starts += 1; return true }, emit: { output.append(contentsOf: $0) })
+                compressor.write(
+                    piece,
+                    starting: {
+                        starts += 1
+                        return true
+                    }, emit: { output.append(contentsOf: $0) })
             }
         }
         let used = compressor.finish { output.append(contentsOf: $0) }

@@ -1,8 +1,9 @@
-@testable import ArchiveServer
-import Logging
 import ArchiveCodec
 import Foundation
+import Logging
 import XCTest
+
+@testable import ArchiveServer
 
 final class ServerConfigurationTests: XCTestCase {
     func testByteSizes() {

@@ -1,6 +1,7 @@
-@testable import ArchiveServer
 import Logging
 import XCTest
+
+@testable import ArchiveServer
 
 final class ServiceSettingsTests: XCTestCase {
     /// The command line, as `archive-service` would have parsed it.
@@ -42,11 +43,13 @@ final class ServiceSettingsTests: XCTestCase {
     }
 
     func testEveryVariableReachesItsSetting() throws {
-        let settings = try settings(Arguments(), [
-            "HOST": "127.0.0.1", "PORT": "9000", "WORKERS": "3", "EVENT_LOOPS": "2", "STACK_SIZE": "512K",
-            "QUEUE_LIMIT": "7", "MAX_BODY_SIZE": "1M", "TIMEOUT": "11", "HEADER_TIMEOUT": "4",
-            "MEMORY_BUDGET": "64M", "MAX_CONNECTIONS": "99", "DRAIN_TIMEOUT": "5", "LOG_LEVEL": "WARNING", "LOG_FORMAT": "json",
-        ])
+        let settings = try settings(
+            Arguments(),
+            [
+                "HOST": "127.0.0.1", "PORT": "9000", "WORKERS": "3", "EVENT_LOOPS": "2", "STACK_SIZE": "512K",
+                "QUEUE_LIMIT": "7", "MAX_BODY_SIZE": "1M", "TIMEOUT": "11", "HEADER_TIMEOUT": "4",
+                "MEMORY_BUDGET": "64M", "MAX_CONNECTIONS": "99", "DRAIN_TIMEOUT": "5", "LOG_LEVEL": "WARNING", "LOG_FORMAT": "json"
+            ])
         var expected = ServerConfiguration()
         expected.host = "127.0.0.1"
         expected.port = 9000

@@ -1,5 +1,6 @@
-@testable import ArchiveServer
 import XCTest
+
+@testable import ArchiveServer
 
 /// Query parameters are read on the loop, and every refusal says what the parameter takes.
 final class ConversionRequestTests: XCTestCase {

@@ -1,5 +1,6 @@
-@testable import ArchiveServer
 import XCTest
+
+@testable import ArchiveServer
 
 final class ChunkedBodyFramerTests: XCTestCase {
     /// Feeds `text` in pieces of `step` bytes; returns the bytes consumed and the sizes announced.
@@ -11,7 +12,12 @@ final class ChunkedBodyFramerTests: XCTestCase {
         var offset = 0
         while offset < bytes.count, framer.state != .done {
             let piece = Array(bytes[offset..<min(bytes.count, offset + step)])
-            let used = try piece.withUnsafeBytes { try framer.consume($0) { sizes.append($0); return true } }
+            let used = try piece.withUnsafeBytes {
+                try framer.consume($0) {
+                    sizes.append($0)
+                    return true
+                }
+            }
             consumed += used
             offset += step
             if used < piece.count { break }

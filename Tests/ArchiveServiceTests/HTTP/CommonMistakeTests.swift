@@ -1,6 +1,7 @@
-@testable import ArchiveServer
 import TestSupport
 import XCTest
+
+@testable import ArchiveServer
 
 /// The mistakes people make first with curl each get an answer whose `detail` names the fix.
 final class CommonMistakeTests: XCTestCase {
@@ -69,8 +70,9 @@ final class CommonMistakeTests: XCTestCase {
     }
 
     func testJSONWithoutContentTypeNamesTheHeader() throws {
-        let text = detail(try server.post("/v1/encode", Array(#"{"team":"Bears"}"#.utf8), contentType: "application/x-www-form-urlencoded"),
-                          status: 415, slug: "unsupported-media-type")
+        let text = detail(
+            try server.post("/v1/encode", Array(#"{"team":"Bears"}"#.utf8), contentType: "application/x-www-form-urlencoded"),
+            status: 415, slug: "unsupported-media-type")
         XCTAssertTrue(text.contains("-H 'Content-Type: application/json'"), text)
     }
 
@@ -82,8 +84,9 @@ final class CommonMistakeTests: XCTestCase {
             XCTAssertTrue(text.contains("POST it to /v1/decode"), text)
         }
         let xml = try Fixtures.bytes("scl-NSKeyedUnarchiver-ComplexTest.plist")
-        XCTAssertTrue(detail(try server.post("/v1/encode", xml, contentType: "application/json"), status: 400, slug: "malformed-json")
-            .contains("/v1/decode"))
+        XCTAssertTrue(
+            detail(try server.post("/v1/encode", xml, contentType: "application/json"), status: 400, slug: "malformed-json")
+                .contains("/v1/decode"))
     }
 
     func testJSONSentToDecodeNamesEncode() throws {
@@ -101,8 +104,9 @@ final class CommonMistakeTests: XCTestCase {
     }
 
     func testByteOrderMarkIsNamed() throws {
-        let text = detail(try server.post("/v1/encode", [0xEF, 0xBB, 0xBF] + Array(#"{"a":1}"#.utf8), contentType: "application/json"),
-                          status: 400, slug: "malformed-json")
+        let text = detail(
+            try server.post("/v1/encode", [0xEF, 0xBB, 0xBF] + Array(#"{"a":1}"#.utf8), contentType: "application/json"),
+            status: 400, slug: "malformed-json")
         XCTAssertTrue(text.contains("byte order mark") && text.contains("Remove it"), text)
     }
 
@@ -140,8 +144,10 @@ final class CommonMistakeTests: XCTestCase {
         XCTAssertNil(CommonMistake.find(route: .decode, contentType: "application/octet-stream", body: Array("bplist00".utf8)))
         // A bare magic is not evidence of curl --data; a plist with its newlines gone is.
         XCTAssertNil(CommonMistake.find(route: .decode, contentType: "application/x-www-form-urlencoded", body: Array("bplist00".utf8)))
-        XCTAssertEqual(CommonMistake.find(route: .decode, contentType: "application/x-www-form-urlencoded",
-                                          body: archive.filter { $0 != 0x0A && $0 != 0x0D }), .newlinesStripped)
+        XCTAssertEqual(
+            CommonMistake.find(
+                route: .decode, contentType: "application/x-www-form-urlencoded",
+                body: archive.filter { $0 != 0x0A && $0 != 0x0D }), .newlinesStripped)
         XCTAssertEqual(CommonMistake.find(route: .encode, contentType: "application/json", body: Array(#"{"$archiver":"NSKeyedArchiver","$objects":["$null"]}"#.utf8)), .rawViewToEncode)
         XCTAssertNil(CommonMistake.find(route: .encode, contentType: "application/json", body: Array(#"{"a":1}"#.utf8)))
     }

@@ -26,8 +26,10 @@ final class ConnectionGuardTests: XCTestCase {
         defer { server.stop() }
         let hidden = "GET /metrics HTTP/1.1\r\nHost: x\r\n\r\n"
         for method in ["HEAD", "TRACE", "PROPFIND"] {
-            let text = try exchange(server.port, "\(method) /healthz HTTP/1.1\r\nHost: x\r\nContent-Length: \(hidden.utf8.count)\r\n\r\n\(hidden)"
-                                    + "GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+            let text = try exchange(
+                server.port,
+                "\(method) /healthz HTTP/1.1\r\nHost: x\r\nContent-Length: \(hidden.utf8.count)\r\n\r\n\(hidden)"
+                    + "GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
             XCTAssertEqual(statuses(text).count, 2, "\(method): \(text)")
             XCTAssertEqual(statuses(text).last, "200", "\(method): \(text)")
             XCTAssertFalse(text.contains("# HELP"), "\(method): the body was served as a request")
@@ -41,7 +43,8 @@ final class ConnectionGuardTests: XCTestCase {
         let decode = "POST /v1/decode HTTP/1.1\r\nHost: x\r\nContent-Length: \(archive.count)\r\n\r\n"
         let fd = try TestHTTPClient.connect(port: server.port, timeoutSeconds: 10)
         defer { close(fd) }
-        let raw = Array("GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n\(decode)".utf8) + archive
+        let raw =
+            Array("GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n\(decode)".utf8) + archive
             + Array("GET /nowhere HTTP/1.1\r\nHost: x\r\n\r\nGET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n".utf8)
         XCTAssertTrue(TestHTTPClient.sendAll(fd, raw))
         let text = String(decoding: try TestHTTPClient.readToEnd(fd), as: UTF8.self)
@@ -73,7 +76,7 @@ final class ConnectionGuardTests: XCTestCase {
             ("Transfer-Encoding: chunked\r\nContent-Length: 3", "400", "bad-framing"),
             ("Transfer-Encoding: gzip", "501", "not-implemented"),
             ("Content-Length: 9223372036854775808", "413", "body-too-large"),
-            ("Content-Length: -1", "400", "bad-request"),
+            ("Content-Length: -1", "400", "bad-request")
         ]
         for (headers, status, slug) in cases {
             let text = try exchange(server.port, "POST /v1/decode HTTP/1.1\r\nHost: x\r\n\(headers)\r\n\r\n3\r\nabc\r\n0\r\n\r\nGET /metrics HTTP/1.1\r\n\r\n")
@@ -95,9 +98,11 @@ final class ConnectionGuardTests: XCTestCase {
         defer { server.stop() }
         let smuggled = "GET /metrics HTTP/1.1\r\nHost: x\r\n\r\n"
         let chunks = "5\r\nhello\r\n0\r\n\r\n"
-        for framing in ["Transfer-Encoding: chun\u{212A}ed", "Transfer-Encoding: ch\u{0131}nked", "Transfer-Encoding: chunked\u{0130}",
-                        "Tran\u{017F}fer-Encoding: chunked", "Transfer-Encoding:\tchunked", "Transfer-Encoding:\r\n chunked",
-                        "Transfer-Encoding: chunked\u{0}", "Content-Length: \u{0665}"] {
+        for framing in [
+            "Transfer-Encoding: chun\u{212A}ed", "Transfer-Encoding: ch\u{0131}nked", "Transfer-Encoding: chunked\u{0130}",
+            "Tran\u{017F}fer-Encoding: chunked", "Transfer-Encoding:\tchunked", "Transfer-Encoding:\r\n chunked",
+            "Transfer-Encoding: chunked\u{0}", "Content-Length: \u{0665}"
+        ] {
             let text = try exchange(server.port, "POST /v1/decode HTTP/1.1\r\nHost: x\r\n\(framing)\r\n\r\n\(chunks)\(smuggled)")
             XCTAssertEqual(statuses(text), ["400"], "\(framing.debugDescription): \(text)")
             XCTAssertTrue(text.contains("application/problem+json") && text.contains("X-Request-Id: "), text)
@@ -230,7 +235,10 @@ final class ConnectionGuardTests: XCTestCase {
     /// At the connection limit, connections still sending their headers make room for new ones,
     /// so the probes are answered while the service is flooded.
     func testConnectionLimitKeepsHealthAnswered() throws {
-        let server = try TestServer { $0.maxConnections = 8; $0.eventLoops = 1 }
+        let server = try TestServer {
+            $0.maxConnections = 8
+            $0.eventLoops = 1
+        }
         defer { server.stop() }
         var flood: [Int32] = []
         defer { flood.forEach { close($0) } }
@@ -238,7 +246,7 @@ final class ConnectionGuardTests: XCTestCase {
             let fd = try TestHTTPClient.connect(port: server.port, timeoutSeconds: 10)
             TestHTTPClient.sendAll(fd, Array("GET /healthz HTTP/1.1\r\nHo".utf8))
             flood.append(fd)
-            usleep(20_000)   // its bytes reach the server: it is part way through a head
+            usleep(20_000)  // its bytes reach the server: it is part way through a head
         }
         for _ in 0..<5 {
             let started = Date()

@@ -15,7 +15,8 @@ final class DepthLimitTests: XCTestCase {
     private func longestChain(withinDepth limit: Int, tail: TestArchives.Tail) throws -> Int {
         func fits(_ count: Int) throws -> Bool { try depth(TestArchives.linkedList(count: count, tail: tail)) <= limit }
         XCTAssertTrue(try fits(1), "a one-node list is deeper than \(limit)")
-        var low = 1, high = 2
+        var low = 1
+        var high = 2
         while try fits(high) {
             low = high
             high *= 2

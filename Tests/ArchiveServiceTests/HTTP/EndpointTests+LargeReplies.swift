@@ -55,10 +55,12 @@ extension EndpointTests {
         objectRefs.append(writer.add(.dict([(writer.string("$classname"), name), (writer.string("$classes"), classes)])))
         let objects = writer.add(.array(objectRefs))
         let topDict = writer.add(.dict([(writer.string("root"), writer.uid(2))]))
-        writer.set(top, .dict([
-            (writer.string("$archiver"), writer.string("NSKeyedArchiver")), (writer.string("$version"), writer.add(.int(100_000))),
-            (writer.string("$top"), topDict), (writer.string("$objects"), objects),
-        ]))
+        writer.set(
+            top,
+            .dict([
+                (writer.string("$archiver"), writer.string("NSKeyedArchiver")), (writer.string("$version"), writer.add(.int(100_000))),
+                (writer.string("$top"), topDict), (writer.string("$objects"), objects)
+            ]))
         let archive = writer.serialize(top: top)
         XCTAssertGreaterThan(archive.count, 1 << 20)
         let reply = try server.post("/v1/decode", archive)

@@ -115,7 +115,8 @@ final class EndpointTests: XCTestCase {
         let port = server.port
         let statuses = ConcurrentResults()
         DispatchQueue.concurrentPerform(iterations: 64) { index in
-            let reply = index % 2 == 0
+            let reply =
+                index % 2 == 0
                 ? try? TestHTTPClient.post(port, "/v1/decode", archive)
                 : try? TestHTTPClient.get(port, "/healthz")
             statuses.append(reply?.status ?? -1)

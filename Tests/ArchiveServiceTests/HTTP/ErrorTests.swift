@@ -17,8 +17,10 @@ final class ErrorTests: XCTestCase {
 
     /// Checks the problem members and returns the document.
     @discardableResult
-    private func assertProblem(_ reply: HTTPReply, status: Int, slug: String,
-                               file: StaticString = #filePath, line: UInt = #line) -> [String: Any] {
+    private func assertProblem(
+        _ reply: HTTPReply, status: Int, slug: String,
+        file: StaticString = #filePath, line: UInt = #line
+    ) -> [String: Any] {
         XCTAssertEqual(reply.status, status, reply.text, file: file, line: line)
         XCTAssertEqual(reply.header("Content-Type"), "application/problem+json", file: file, line: line)
         let problem = reply.jsonObject ?? [:]
@@ -50,8 +52,9 @@ final class ErrorTests: XCTestCase {
 
     func test405ForMethodsLibeventDoesNotKnow() throws {
         for (method, path, allow) in [("QUERY", "/healthz", "GET, HEAD"), ("PROPFIND", "/v1/decode", "POST"), ("QUERY", "/v1/encode", "POST")] {
-            let reply = try TestHTTPClient.request(port: server.port, method: method, path: path,
-                                                   body: path == "/healthz" ? nil : Array("{}".utf8))
+            let reply = try TestHTTPClient.request(
+                port: server.port, method: method, path: path,
+                body: path == "/healthz" ? nil : Array("{}".utf8))
             assertProblem(reply, status: 405, slug: "method-not-allowed")
             XCTAssertEqual(reply.header("Allow"), allow, method)
         }
@@ -86,8 +89,9 @@ final class ErrorTests: XCTestCase {
     }
 
     func test400MalformedJSON() throws {
-        assertProblem(try server.post("/v1/encode", Array("{\"a\": [1, 2".utf8), contentType: "application/json"),
-                      status: 400, slug: "malformed-json")
+        assertProblem(
+            try server.post("/v1/encode", Array("{\"a\": [1, 2".utf8), contentType: "application/json"),
+            status: 400, slug: "malformed-json")
         assertProblem(try server.post("/v1/encode", Array("not json".utf8)), status: 400, slug: "malformed-json")
     }
 
@@ -108,8 +112,9 @@ final class ErrorTests: XCTestCase {
     }
 
     func test422DocumentThatDoesNotFollowTheMapping() throws {
-        let problem = assertProblem(try server.post("/v1/encode", Array("{\"$class\":42}".utf8), contentType: "application/json"),
-                                    status: 422, slug: "invalid-document")
+        let problem = assertProblem(
+            try server.post("/v1/encode", Array("{\"$class\":42}".utf8), contentType: "application/json"),
+            status: 422, slug: "invalid-document")
         if let path = problem["jsonPath"] as? String {
             XCTAssertTrue(path.hasPrefix("$"), path)
         }
@@ -124,8 +129,9 @@ final class ErrorTests: XCTestCase {
     }
 
     func test415EncodeWithNonJSONContentType() throws {
-        let problem = assertProblem(try server.post("/v1/encode", Array("{}".utf8), contentType: "application/xml"),
-                                    status: 415, slug: "unsupported-media-type")
+        let problem = assertProblem(
+            try server.post("/v1/encode", Array("{}".utf8), contentType: "application/xml"),
+            status: 415, slug: "unsupported-media-type")
         XCTAssertTrue((problem["detail"] as? String ?? "").contains("application/xml"))
         assertProblem(try server.post("/v1/encode", Array("{}".utf8), contentType: "text/plain"), status: 415, slug: "unsupported-media-type")
         for accepted in ["application/json", "application/json; charset=utf-8", "Application/JSON", "application/problem+json", "text/json"] {

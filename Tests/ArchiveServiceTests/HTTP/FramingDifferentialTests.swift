@@ -1,7 +1,8 @@
-@testable import ArchiveServer
 import Foundation
 import TestSupport
 import XCTest
+
+@testable import ArchiveServer
 
 /// The guard and libevent read the same bytes: for every head below, either `RequestHead`
 /// refuses it (and the guard closes the connection, so libevent never sees it), or libevent,
@@ -56,7 +57,7 @@ final class FramingDifferentialTests: XCTestCase {
         "Content-Length: 5\r\nExpect: 100-continue",
         "Content-Length: 5\r\nExpect: 100-\u{212A}ontinue",
         "Content-Length: 5\r\nExpect: foo",
-        "Transfer-Encoding: chunked\r\nExpect: 100-continue",
+        "Transfer-Encoding: chunked\r\nExpect: 100-continue"
     ]
 
     private static let smuggled = "GET /smuggled HTTP/1.1\r\nHost: x\r\n\r\n"
@@ -80,11 +81,12 @@ final class FramingDifferentialTests: XCTestCase {
             } catch {
                 continue  // refused: the guard answers and closes; libevent never reads these bytes
             }
-            let guardBody: (decoded: Int, sent: Int) = switch parsed.body {
-            case .none: (0, 0)
-            case .length(let length): (length, length)
-            case .chunked: (5, rest.utf8.count - Self.smuggled.utf8.count)
-            }
+            let guardBody: (decoded: Int, sent: Int) =
+                switch parsed.body {
+                case .none: (0, 0)
+                case .length(let length): (length, length)
+                case .chunked: (5, rest.utf8.count - Self.smuggled.utf8.count)
+                }
             let seen = try libevent.requests(readFrom: Array((head + rest).utf8))
             let what = framing.debugDescription
             guard let first = seen.first, first.target == "/first" else {
@@ -109,13 +111,16 @@ final class FramingDifferentialTests: XCTestCase {
     /// The cases above that must not be read as chunked or as a length at all: the guard refuses
     /// them, rather than agreeing with libevent by accident.
     func testLookAlikesAndTabsAreRefused() {
-        for framing in ["Transfer-Encoding: chun\u{212A}ed", "Transfer-Encoding: ch\u{0131}nked", "Transfer-Encoding:\tchunked",
-                        "Transfer-Encoding: chunked\u{0}", "Transfer-Encoding:\r\n chunked", "Tran\u{017F}fer-Encoding: chunked",
-                        "Content-Length: \u{0665}", "Content-Length:\t5", "Content-Length: 5\r\nExpect: foo",
-                        "Content-Length: 5\r\nExpect: 100-\u{212A}ontinue", "Transfer-Encoding: chunked\rX"] {
+        for framing in [
+            "Transfer-Encoding: chun\u{212A}ed", "Transfer-Encoding: ch\u{0131}nked", "Transfer-Encoding:\tchunked",
+            "Transfer-Encoding: chunked\u{0}", "Transfer-Encoding:\r\n chunked", "Tran\u{017F}fer-Encoding: chunked",
+            "Content-Length: \u{0665}", "Content-Length:\t5", "Content-Length: 5\r\nExpect: foo",
+            "Content-Length: 5\r\nExpect: 100-\u{212A}ontinue", "Transfer-Encoding: chunked\rX"
+        ] {
             let head = "POST /first HTTP/1.1\r\nHost: x\r\n\(framing)\r\n\r\n"
-            XCTAssertThrowsError(try Array(head.utf8).withUnsafeBytes { (bytes) throws(RequestHead.Refusal) in try RequestHead.parse(bytes) },
-                                 framing.debugDescription)
+            XCTAssertThrowsError(
+                try Array(head.utf8).withUnsafeBytes { (bytes) throws(RequestHead.Refusal) in try RequestHead.parse(bytes) },
+                framing.debugDescription)
         }
     }
 }

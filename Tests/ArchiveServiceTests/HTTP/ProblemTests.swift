@@ -1,6 +1,7 @@
-@testable import ArchiveServer
 import Foundation
 import XCTest
+
+@testable import ArchiveServer
 
 final class ProblemTests: XCTestCase {
     func testProblemDocumentIsValidJSONWithEscapes() throws {

@@ -1,5 +1,6 @@
-@testable import ArchiveServer
 import XCTest
+
+@testable import ArchiveServer
 
 final class RequestHeadTests: XCTestCase {
     private func parse(_ text: String) throws(RequestHead.Refusal) -> RequestHead {
@@ -40,7 +41,10 @@ final class RequestHeadTests: XCTestCase {
 
     func testRefusals() {
         func kind(_ text: String) -> RequestHead.Refusal.Kind? {
-            do { _ = try parse(text); return nil } catch { return error.kind }
+            do {
+                _ = try parse(text)
+                return nil
+            } catch { return error.kind }
         }
         XCTAssertEqual(kind("GET /\r\n\r\n"), .malformed)
         XCTAssertEqual(kind("GET / HTTP/2.0\r\n\r\n"), .malformed)

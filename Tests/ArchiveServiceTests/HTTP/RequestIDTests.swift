@@ -1,8 +1,9 @@
-@testable import ArchiveServer
 import Foundation
 import Logging
 import TestSupport
 import XCTest
+
+@testable import ArchiveServer
 
 /// Every reply carries `X-Request-Id` (the client's when usable, else a new one), and the access
 /// line names it with the client's address, the query and the problem's type.
@@ -29,8 +30,9 @@ final class RequestIDTests: XCTestCase {
         defer { server.stop() }
         let archive = try Fixtures.bytes("goios_nsuuid.bin")
 
-        let kept = try TestHTTPClient.request(port: server.port, method: "POST", path: "/v1/decode?pretty=1",
-                                              headers: ["X-Request-Id": "trace-42"], body: archive)
+        let kept = try TestHTTPClient.request(
+            port: server.port, method: "POST", path: "/v1/decode?pretty=1",
+            headers: ["X-Request-Id": "trace-42"], body: archive)
         XCTAssertEqual(kept.status, 200)
         XCTAssertEqual(kept.header("X-Request-Id"), "trace-42")
 
@@ -40,8 +42,9 @@ final class RequestIDTests: XCTestCase {
         XCTAssertNotNil(try server.get("/healthz").header("X-Request-Id"))
 
         // Refused from the head, before libevent reads the request: the id still comes back.
-        let refused = try TestHTTPClient.request(port: server.port, method: "POST", path: "/v1/decode",
-                                                 headers: ["X-Request-Id": "big-1", "Content-Length": "99999999999"])
+        let refused = try TestHTTPClient.request(
+            port: server.port, method: "POST", path: "/v1/decode",
+            headers: ["X-Request-Id": "big-1", "Content-Length": "99999999999"])
         XCTAssertEqual(refused.status, 413)
         XCTAssertEqual(refused.header("X-Request-Id"), "big-1")
 

@@ -1,5 +1,6 @@
-@testable import ArchiveServer
 import XCTest
+
+@testable import ArchiveServer
 
 final class RouteTests: XCTestCase {
     func testRoutesAndMethods() {

@@ -5,7 +5,10 @@ import XCTest
 /// Slow or silent clients are cut off by the connection timeout and cost the others nothing.
 final class SlowClientTests: XCTestCase {
     func testStalledUploadAndIdleConnectionAreClosedAfterTheTimeout() throws {
-        let server = try TestServer { $0.timeout = 1; $0.headerTimeout = 1 }
+        let server = try TestServer {
+            $0.timeout = 1
+            $0.headerTimeout = 1
+        }
         defer { server.stop() }
 
         let stalled = try TestHTTPClient.connect(port: server.port, timeoutSeconds: 10)
@@ -23,7 +26,7 @@ final class SlowClientTests: XCTestCase {
 
         let started = Date()
         for fd in [stalled, idle, halfHeader] {
-            let leftover = try? TestHTTPClient.readToEnd(fd)   // returns at EOF, throws on reset
+            let leftover = try? TestHTTPClient.readToEnd(fd)  // returns at EOF, throws on reset
             XCTAssertFalse(String(decoding: leftover ?? [], as: UTF8.self).contains(" 200 "))
         }
         let waited = Date().timeIntervalSince(started)

@@ -25,9 +25,12 @@ final class BareLibeventServer: @unchecked Sendable {
         self.base = base
         self.http = http
         // Every method libevent knows, so that none is refused before the callback.
-        evhttp_set_allowed_methods(http, UInt16(EVHTTP_REQ_GET.rawValue | EVHTTP_REQ_POST.rawValue | EVHTTP_REQ_HEAD.rawValue
-                                                   | EVHTTP_REQ_PUT.rawValue | EVHTTP_REQ_DELETE.rawValue | EVHTTP_REQ_OPTIONS.rawValue
-                                                   | EVHTTP_REQ_TRACE.rawValue | EVHTTP_REQ_CONNECT.rawValue | EVHTTP_REQ_PATCH.rawValue))
+        evhttp_set_allowed_methods(
+            http,
+            UInt16(
+                EVHTTP_REQ_GET.rawValue | EVHTTP_REQ_POST.rawValue | EVHTTP_REQ_HEAD.rawValue
+                    | EVHTTP_REQ_PUT.rawValue | EVHTTP_REQ_DELETE.rawValue | EVHTTP_REQ_OPTIONS.rawValue
+                    | EVHTTP_REQ_TRACE.rawValue | EVHTTP_REQ_CONNECT.rawValue | EVHTTP_REQ_PATCH.rawValue))
         guard let bound = evhttp_bind_socket_with_handle(http, "127.0.0.1", 0) else {
             throw HTTPClientError(description: "evhttp_bind_socket_with_handle failed")
         }
@@ -38,14 +41,16 @@ final class BareLibeventServer: @unchecked Sendable {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
         }
         port = Int(UInt16(bigEndian: address.sin_port))
-        evhttp_set_gencb(http, { request, raw in
-            guard let request, let raw else { return }
-            let server = Unmanaged<BareLibeventServer>.fromOpaque(raw).takeUnretainedValue()
-            let target = evhttp_request_get_uri(request).map { String(cString: $0) } ?? ""
-            let body = evhttp_request_get_input_buffer(request).map { evbuffer_get_length($0) } ?? 0
-            server.record(Seen(target: target, bodyBytes: body))
-            evhttp_send_reply(request, 200, "OK", nil)
-        }, Unmanaged.passUnretained(self).toOpaque())
+        evhttp_set_gencb(
+            http,
+            { request, raw in
+                guard let request, let raw else { return }
+                let server = Unmanaged<BareLibeventServer>.fromOpaque(raw).takeUnretainedValue()
+                let target = evhttp_request_get_uri(request).map { String(cString: $0) } ?? ""
+                let body = evhttp_request_get_input_buffer(request).map { evbuffer_get_length($0) } ?? 0
+                server.record(Seen(target: target, bodyBytes: body))
+                evhttp_send_reply(request, 200, "OK", nil)
+            }, Unmanaged.passUnretained(self).toOpaque())
         nonisolated(unsafe) let loopBase = base
         let thread = Thread { _ = event_base_dispatch(loopBase) }
         thread.start()

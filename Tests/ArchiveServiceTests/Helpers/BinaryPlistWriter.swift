@@ -4,10 +4,10 @@
 /// are always 4 bytes; counts of 15 or more are written as nibble 0xF followed by an int object.
 struct BinaryPlistWriter {
     indirect enum Value {
-        case string(String)         // ASCII only
+        case string(String)  // ASCII only
         case int(Int)
         case uid(Int)
-        case array([Int])           // references to other objects
+        case array([Int])  // references to other objects
         case dict([(key: Int, value: Int)])
     }
 
@@ -47,20 +47,20 @@ struct BinaryPlistWriter {
         for object in objects {
             offsets.append(out.count)
             switch object {
-            case let .string(text):
+            case .string(let text):
                 precondition(text.utf8.allSatisfy { $0 < 0x80 }, "ASCII strings only")
                 Self.marker(0x50, count: text.utf8.count, into: &out)
                 out += Array(text.utf8)
-            case let .int(value):
+            case .int(let value):
                 out.append(0x13)
                 Self.bigEndian(UInt64(bitPattern: Int64(value)), bytes: 8, into: &out)
-            case let .uid(value):
+            case .uid(let value):
                 out.append(0x83)
                 Self.bigEndian(UInt64(value), bytes: 4, into: &out)
-            case let .array(references):
+            case .array(let references):
                 Self.marker(0xA0, count: references.count, into: &out)
                 for reference in references { Self.bigEndian(UInt64(reference), bytes: 4, into: &out) }
-            case let .dict(pairs):
+            case .dict(let pairs):
                 Self.marker(0xD0, count: pairs.count, into: &out)
                 for pair in pairs { Self.bigEndian(UInt64(pair.key), bytes: 4, into: &out) }
                 for pair in pairs { Self.bigEndian(UInt64(pair.value), bytes: 4, into: &out) }
@@ -95,9 +95,9 @@ struct BinaryPlistWriter {
 /// Keyed archives built for the tests.
 enum TestArchives {
     enum Tail {
-        case `nil`            // last node's next is nil: an acyclic chain
-        case cycle            // last node points back at the first
-        case dangling         // last node points at a UID that does not exist
+        case `nil`  // last node's next is nil: an acyclic chain
+        case cycle  // last node points back at the first
+        case dangling  // last node points at a UID that does not exist
     }
 
     /// An NSKeyedArchiver archive of a singly linked list of `count` `Node` objects:
@@ -139,7 +139,7 @@ enum TestArchives {
             (writer.string("$archiver"), writer.string("NSKeyedArchiver")),
             (writer.string("$version"), writer.add(.int(100_000))),
             (writer.string("$top"), topDict),
-            (writer.string("$objects"), objects),
+            (writer.string("$objects"), objects)
         ].map { (key: $0.0, value: $0.1) }
         writer.set(top, .dict(pairs))
         return writer.serialize(top: top)
@@ -157,10 +157,13 @@ enum TestArchives {
         let classEntry = writer.add(.dict([(writer.string("$classname"), name), (writer.string("$classes"), classes)]))
         let root = writer.add(.dict([(writer.string("NS.objects"), writer.add(.array([]))), (writer.string("$class"), writer.uid(2))]))
         let objects = writer.add(.array([writer.string("$null"), root, classEntry] + Array(repeating: shared, count: count)))
-        writer.set(top, .dict([
-            (writer.string("$archiver"), writer.string("NSKeyedArchiver")), (writer.string("$version"), writer.add(.int(100_000))),
-            (writer.string("$top"), writer.add(.dict([(writer.string("root"), writer.uid(1))]))), (writer.string("$objects"), objects),
-        ].map { (key: $0.0, value: $0.1) }))
+        writer.set(
+            top,
+            .dict(
+                [
+                    (writer.string("$archiver"), writer.string("NSKeyedArchiver")), (writer.string("$version"), writer.add(.int(100_000))),
+                    (writer.string("$top"), writer.add(.dict([(writer.string("root"), writer.uid(1))]))), (writer.string("$objects"), objects)
+                ].map { (key: $0.0, value: $0.1) }))
         return writer.serialize(top: top)
     }
 

@@ -1,8 +1,9 @@
-@testable import ArchiveServer
 import Foundation
 import Logging
 import TestSupport
 import XCTest
+
+@testable import ArchiveServer
 
 /// Keeps every event logged, for tests that read the access lines.
 final class CapturedLog: @unchecked Sendable {

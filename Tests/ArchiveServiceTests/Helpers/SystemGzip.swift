@@ -38,7 +38,8 @@ enum SystemGzip {
         let data = Array(bytes[2..<(bytes.count - 4)])
         let header: [UInt8] = [0x1F, 0x8B, 0x08, 0, 0, 0, 0, 0, 0, 0x03]
         let firstPass = try run(["-d", "-c"], header + data + [UInt8](repeating: 0, count: 8), allowFailure: true)
-        let trailer = withUnsafeBytes(of: crc32(firstPass).littleEndian, Array.init)
+        let trailer =
+            withUnsafeBytes(of: crc32(firstPass).littleEndian, Array.init)
             + withUnsafeBytes(of: UInt32(truncatingIfNeeded: firstPass.count).littleEndian, Array.init)
         let plain = try decompress(header + data + trailer)
         let stated = bytes.suffix(4).reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
@@ -56,7 +57,8 @@ enum SystemGzip {
     }
 
     static func adler32(_ bytes: [UInt8]) -> UInt32 {
-        var a: UInt32 = 1, b: UInt32 = 0
+        var a: UInt32 = 1
+        var b: UInt32 = 0
         for byte in bytes {
             a = (a + UInt32(byte)) % 65521
             b = (b + a) % 65521
@@ -68,7 +70,8 @@ enum SystemGzip {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("gzip-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
-        let inputFile = directory.appendingPathComponent("in"), outputFile = directory.appendingPathComponent("out")
+        let inputFile = directory.appendingPathComponent("in")
+        let outputFile = directory.appendingPathComponent("out")
         try Data(input).write(to: inputFile)
         _ = FileManager.default.createFile(atPath: outputFile.path, contents: nil)
         let process = Process()

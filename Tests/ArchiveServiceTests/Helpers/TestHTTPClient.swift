@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -26,8 +27,10 @@ struct HTTPClientError: Error, CustomStringConvertible {
 /// A blocking HTTP/1.1 client over a POSIX socket: one request per connection (`Connection: close`),
 /// the reply read to EOF. Enough to test a server without pulling in an HTTP stack.
 enum TestHTTPClient {
-    static func request(port: Int, method: String, path: String, headers: [String: String] = [:],
-                        body: [UInt8]? = nil, timeoutSeconds: Int = 60) throws -> HTTPReply {
+    static func request(
+        port: Int, method: String, path: String, headers: [String: String] = [:],
+        body: [UInt8]? = nil, timeoutSeconds: Int = 60
+    ) throws -> HTTPReply {
         let fd = try connect(port: port, timeoutSeconds: timeoutSeconds)
         defer { close(fd) }
         var head = "\(method) \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nConnection: close\r\n"
@@ -45,8 +48,9 @@ enum TestHTTPClient {
     }
 
     static func post(_ port: Int, _ path: String, _ body: [UInt8], contentType: String? = nil) throws -> HTTPReply {
-        try request(port: port, method: "POST", path: path,
-                    headers: contentType.map { ["Content-Type": $0] } ?? [:], body: body)
+        try request(
+            port: port, method: "POST", path: path,
+            headers: contentType.map { ["Content-Type": $0] } ?? [:], body: body)
     }
 
     static func connect(port: Int, timeoutSeconds: Int) throws -> Int32 {

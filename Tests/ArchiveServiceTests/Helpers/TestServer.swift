@@ -9,8 +9,10 @@ final class TestServer {
     let port: Int
     private let finished = DispatchSemaphore(value: 0)
 
-    init(file: StaticString = #filePath, line: UInt = #line, logger: Logger? = nil,
-         hooks: ServerHooks = ServerHooks(), _ configure: (inout ServerConfiguration) -> Void = { _ in }) throws {
+    init(
+        file: StaticString = #filePath, line: UInt = #line, logger: Logger? = nil,
+        hooks: ServerHooks = ServerHooks(), _ configure: (inout ServerConfiguration) -> Void = { _ in }
+    ) throws {
         var configuration = ServerConfiguration()
         configuration.host = "127.0.0.1"
         configuration.port = 0

@@ -1,8 +1,9 @@
-@testable import ArchiveServer
-import Logging
 import ArchiveCodec
 import Foundation
+import Logging
 import XCTest
+
+@testable import ArchiveServer
 
 final class LineLogHandlerTests: XCTestCase {
     func testOneLogfmtLinePerEventWithQuotingAndSortedMetadata() throws {
@@ -29,11 +30,13 @@ final class LineLogHandlerTests: XCTestCase {
         XCTAssertEqual(pipe(&fds), 0)
         defer { close(fds[0]) }
         let logger = Logger(label: "archive-service") { LineLogHandler(label: $0, level: .info, format: .json, fd: fds[1]) }
-        logger.info("POST /v1/decode 200", metadata: [
-            "status": .stringConvertible(Int32(200)), "duration_ms": .stringConvertible(1.25),
-            "bytes_out": .stringConvertible(4096), "path": "/v1/decode", "quote": "say \"hi\"\n",
-            "list": ["a", .stringConvertible(2)], "nested": ["k": "v"], "nan": .stringConvertible(Double.nan),
-        ])
+        logger.info(
+            "POST /v1/decode 200",
+            metadata: [
+                "status": .stringConvertible(Int32(200)), "duration_ms": .stringConvertible(1.25),
+                "bytes_out": .stringConvertible(4096), "path": "/v1/decode", "quote": "say \"hi\"\n",
+                "list": ["a", .stringConvertible(2)], "nested": ["k": "v"], "nan": .stringConvertible(Double.nan)
+            ])
         logger.error("failed", error: HTTPClientError(description: "boom"))
         close(fds[1])
         let text = String(decoding: FileHandle(fileDescriptor: fds[0]).readDataToEndOfFile(), as: UTF8.self)

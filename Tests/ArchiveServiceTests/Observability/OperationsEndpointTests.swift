@@ -1,8 +1,9 @@
 import ArchiveCodec
-@testable import ArchiveServer
 import Foundation
 import TestSupport
 import XCTest
+
+@testable import ArchiveServer
 
 /// What operators read from a running server: the API description, the build and the process.
 final class OperationsEndpointTests: XCTestCase {

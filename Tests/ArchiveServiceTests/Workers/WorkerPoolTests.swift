@@ -1,9 +1,10 @@
-@testable import ArchiveServer
-import Logging
 import ArchiveCodec
 import Foundation
+import Logging
 import TestSupport
 import XCTest
+
+@testable import ArchiveServer
 
 final class WorkerPoolTests: XCTestCase {
     func testThreadsGetTheConfiguredStackSize() throws {
@@ -11,10 +12,11 @@ final class WorkerPoolTests: XCTestCase {
             let pool = try WorkerPool(threadCount: 1, stackSize: requested, queueLimit: 1)
             let measured = ConcurrentResults()
             let done = DispatchSemaphore(value: 0)
-            XCTAssertTrue(pool.submit {
-                measured.append(currentThreadStackSize() ?? 0)
-                done.signal()
-            })
+            XCTAssertTrue(
+                pool.submit {
+                    measured.append(currentThreadStackSize() ?? 0)
+                    done.signal()
+                })
             XCTAssertEqual(done.wait(timeout: .now() + 10), .success)
             pool.shutdown()
             let size = try XCTUnwrap(measured.values.first)
@@ -45,7 +47,11 @@ final class WorkerPoolTests: XCTestCase {
         let gate = Gate()
         let pool = try WorkerPool(threadCount: 1, stackSize: 256 << 10, queueLimit: 4)
         let ran = ConcurrentResults()
-        XCTAssertTrue(pool.submit { gate.wait(); ran.append(0) })
+        XCTAssertTrue(
+            pool.submit {
+                gate.wait()
+                ran.append(0)
+            })
         XCTAssertTrue(gate.waitForArrivals(1))
         XCTAssertTrue(pool.submit { ran.append(1) })
         let stopper = Background { pool.shutdown(discardPending: true) }

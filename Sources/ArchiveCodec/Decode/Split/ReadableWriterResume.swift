@@ -47,7 +47,8 @@ extension ReadableWriter {
             if !(form == .array && isBare(info, defaultClass: FoundationClasses.defaultArrayClass, carriesID: carriesID)) { out.closeObject() }
         case .pairLists:
             // Children alternate key, value; a pair is its own array.
-            let keys = frame.list, values = frame.second
+            let keys = frame.list
+            let values = frame.second
             if done % 2 == 1 {
                 writeReference(view.uidValue(of: view.childRef(values, done / 2)), keyContext: false)
             }

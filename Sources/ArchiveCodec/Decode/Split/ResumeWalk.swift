@@ -72,8 +72,9 @@ struct ResumeWalk {
         /// A UID reached in the walk: the frame the writer opens for it here, if any.
         func open(uid: Int, keyContext: Bool) -> Frame? {
             if references == stop {
-                checkpoint = Checkpoint(reference: references, uid: uid, keyContext: keyContext, frames: depth > 0 ? stack + [current] : [],
-                                        topIndex: topIndex, emitted: emitted)
+                checkpoint = Checkpoint(
+                    reference: references, uid: uid, keyContext: keyContext, frames: depth > 0 ? stack + [current] : [],
+                    topIndex: topIndex, emitted: emitted)
             }
             references += 1
             guard uid != 0 else { return nil }
@@ -148,7 +149,8 @@ struct ResumeWalk {
                     let ref = orderedLists[orderedLists.count - 1][position]
                     next = open(uid: view.uidValue(of: ref), keyContext: false)
                 case .objectKeys:
-                    next = classKeys.contains(view.childRef(list, position))
+                    next =
+                        classKeys.contains(view.childRef(list, position))
                         ? nil : open(inline: view.childRef(list, list.count + position))
                 case .inline:
                     next = open(inline: view.childRef(list, list.kind == .dict ? list.count + position : position))

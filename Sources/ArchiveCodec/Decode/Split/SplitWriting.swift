@@ -13,7 +13,9 @@ extension KeyedArchive {
     /// stands as `checkpoint` says (found by the second writer's job when nil). If the
     /// document has fewer references than that, the first writer writes it all.
     /// `buffering`: tests' override of `secondHalfBuffer`.
-    func renderSplit(at cut: Int, placement: Placement, checkpoint known: ResumeWalk.Checkpoint?, parallelism: Parallelism, sink: ((UnsafeBufferPointer<UInt8>) -> Void)?, buffering: Int? = nil) throws(CodecError) -> [UInt8] {
+    func renderSplit(at cut: Int, placement: Placement, checkpoint known: ResumeWalk.Checkpoint?, parallelism: Parallelism, sink: ((UnsafeBufferPointer<UInt8>) -> Void)?, buffering: Int? = nil)
+        throws(CodecError) -> [UInt8]
+    {
         let limit = Self.maximumOutputSize(forInputSize: plist.bytes.count)
         let buffered = min(limit, buffering ?? Self.secondHalfBuffer(forInputSize: plist.bytes.count))
         let parts = plist.withView { view in
@@ -70,7 +72,9 @@ extension KeyedArchive {
     }
 
     /// The second half written after the first, straight to `sink` (see `secondHalfBuffer`).
-    private func streamSecondHalf(after first: inout JSONOutput, from checkpoint: ResumeWalk.Checkpoint, placement: Placement, limit: Int, sink: ((UnsafeBufferPointer<UInt8>) -> Void)?) throws(CodecError) -> [UInt8] {
+    private func streamSecondHalf(after first: inout JSONOutput, from checkpoint: ResumeWalk.Checkpoint, placement: Placement, limit: Int, sink: ((UnsafeBufferPointer<UInt8>) -> Void)?)
+        throws(CodecError) -> [UInt8]
+    {
         let firstCount = first.textCount
         var text = first.finish()
         var second = plist.withView { view -> JSONOutput in

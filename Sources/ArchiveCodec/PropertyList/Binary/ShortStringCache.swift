@@ -58,7 +58,8 @@ struct ShortStringCache {
         return slots.withUnsafeBufferPointer { slots in
             let kept = slots[slot]
             guard kept.count == UInt32(truncatingIfNeeded: text.count), kept.words.0 == words.0, kept.words.1 == words.1,
-                  kept.words.2 == words.2, kept.words.3 == words.3 else { return nil }
+                kept.words.2 == words.2, kept.words.3 == words.3
+            else { return nil }
             return kept.object
         }
     }

@@ -113,7 +113,8 @@ struct XMLPlistReader {
                 switch tag.name {
                 case "array", "dict":
                     if tag.selfClosing {
-                        produced = tag.name == "array"
+                        produced =
+                            tag.name == "array"
                             ? try tree.array(EmptyCollection())
                             : try tree.dict(keys: EmptyCollection(), values: EmptyCollection())
                     } else {
@@ -369,7 +370,7 @@ struct XMLPlistReader {
     }
 }
 
-extension Array<UInt8> {
+extension [UInt8] {
     /// The bytes without leading and trailing XML whitespace.
     func trimmedXMLSpace() -> ArraySlice<UInt8> {
         func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 }

@@ -1,7 +1,8 @@
-@testable import ArchiveCodec
 import Foundation
 import TestSupport
 import XCTest
+
+@testable import ArchiveCodec
 
 /// Two writers meeting at a cut must write exactly what one writer writes, wherever the
 /// cut falls: inside arrays, sets, ordered sets, string-key and pair dictionaries, class
@@ -26,7 +27,9 @@ final class SplitWritingTests: XCTestCase {
             let returned = try archive.renderSplit(at: cut, placement: placement, checkpoint: checkpoint, parallelism: .serial, sink: { streamed += $0 }, buffering: 8)
             XCTAssertEqual(returned + streamed, whole, "\(name): cut \(cut), second half streamed", file: file, line: line)
             if split != whole {
-                XCTFail("\(name): cut at reference \(cut) of \(references) differs:\n\(String(decoding: split, as: UTF8.self).prefix(600))\nexpected:\n\(String(decoding: whole, as: UTF8.self).prefix(600))", file: file, line: line)
+                XCTFail(
+                    "\(name): cut at reference \(cut) of \(references) differs:\n\(String(decoding: split, as: UTF8.self).prefix(600))\nexpected:\n\(String(decoding: whole, as: UTF8.self).prefix(600))",
+                    file: file, line: line)
                 return
             }
             cuts += 1
@@ -46,22 +49,23 @@ final class SplitWritingTests: XCTestCase {
     }
 
     func testEveryCutOfEveryForm() throws {
-        let forms = try buildArchive([
-            .object("NSMutableArray", [("NS.objects", .array([.uid(2), .uid(3), .uid(1), .uid(10)]))]),
-            .string("a"),
-            .object("NSMutableDictionary", [("NS.keys", .array([.uid(4), .uid(2)])), ("NS.objects", .array([.uid(5), .uid(6)]))]),
-            .int(40400),
-            .object("NSSet", [("NS.objects", .array([.uid(7), .uid(2)]))]),
-            .object("NSOrderedSet", [("NS.object.0", .uid(2)), ("NS.object.1", .uid(8)), ("NS.object.2", .uid(3))]),
-            .object("NSDate", [("NS.time", .real(625945468.42794))]),
-            .object("NSUUID", [("NS.uuidbytes", .data(Array(0..<16)))]),
-            .object("NSMutableString", [("NS.string", .string("mutable"))]),
-            .object("NSDictionary", [("NS.keys", .array([.uid(11), .uid(12)])), ("NS.objects", .array([.uid(3), .uid(9)]))]),
-            .string("k"),
-            .string("j"),
-            .object("Team", [("inline", .array([.uid(2), .array([.uid(4), .uid(12)]), .int(1)])), ("back", .uid(1)), ("plain", .uid(14))]),
-            .array([.uid(5), .array([.uid(13), .string("s")]), .uid(0)]),
-        ], top: [("root", .uid(1)), ("$1", .uid(13)), ("inlineTop", .array([.uid(9), .int(5)])), ("last", .uid(14))])
+        let forms = try buildArchive(
+            [
+                .object("NSMutableArray", [("NS.objects", .array([.uid(2), .uid(3), .uid(1), .uid(10)]))]),
+                .string("a"),
+                .object("NSMutableDictionary", [("NS.keys", .array([.uid(4), .uid(2)])), ("NS.objects", .array([.uid(5), .uid(6)]))]),
+                .int(40400),
+                .object("NSSet", [("NS.objects", .array([.uid(7), .uid(2)]))]),
+                .object("NSOrderedSet", [("NS.object.0", .uid(2)), ("NS.object.1", .uid(8)), ("NS.object.2", .uid(3))]),
+                .object("NSDate", [("NS.time", .real(625945468.42794))]),
+                .object("NSUUID", [("NS.uuidbytes", .data(Array(0..<16)))]),
+                .object("NSMutableString", [("NS.string", .string("mutable"))]),
+                .object("NSDictionary", [("NS.keys", .array([.uid(11), .uid(12)])), ("NS.objects", .array([.uid(3), .uid(9)]))]),
+                .string("k"),
+                .string("j"),
+                .object("Team", [("inline", .array([.uid(2), .array([.uid(4), .uid(12)]), .int(1)])), ("back", .uid(1)), ("plain", .uid(14))]),
+                .array([.uid(5), .array([.uid(13), .string("s")]), .uid(0)])
+            ], top: [("root", .uid(1)), ("$1", .uid(13)), ("inlineTop", .array([.uid(9), .int(5)])), ("last", .uid(14))])
         try assertEveryCutMatches(forms, name: "forms")
         let chain = try chainArchive(depth: 300, cyclic: true)
         try assertEveryCutMatches(chain, name: "cyclic chain")

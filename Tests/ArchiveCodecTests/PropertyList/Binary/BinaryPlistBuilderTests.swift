@@ -1,6 +1,7 @@
-@testable import ArchiveCodec
 import TestSupport
 import XCTest
+
+@testable import ArchiveCodec
 
 /// `BinaryPlistBuilder` writes objects as the encoder produces them and narrows references at
 /// the end; `PlistTree` + `BinaryPlistWriter` lay out the same calls after the fact. Fed the

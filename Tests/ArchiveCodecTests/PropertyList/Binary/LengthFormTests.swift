@@ -1,9 +1,11 @@
+import TestSupport
+import XCTest
+
 @testable import ArchiveCodec
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import TestSupport
-import XCTest
 
 /// Binary plists may spell a short string's length out (marker 0x_F and an integer) where
 /// Apple's writer puts it in the marker; readers must treat both alike.
@@ -21,7 +23,7 @@ final class LengthFormTests: XCTestCase {
             [0xA3, 10, 11, 15], string("$null", spelledOut: false), [0xD2, 12, 13, 16, 14], string("$class"),
             string("name", spelledOut: false), string("x", spelledOut: false), [0xD2, 17, 18, 19, 20], [0x80, 2],
             string("$classname"), string("$classes"), string("Thing", spelledOut: false), [0xA2, 19, 21],
-            string("NSObject", spelledOut: false), [0xD4, 0, 2, 4, 8, 1, 3, 5, 9],
+            string("NSObject", spelledOut: false), [0xD4, 0, 2, 4, 8, 1, 3, 5, 9]
         ]
         var file = Array("bplist00".utf8)
         var offsets: [UInt8] = []

@@ -1,7 +1,8 @@
-@testable import ArchiveCodec
 import Foundation
 import TestSupport
 import XCTest
+
+@testable import ArchiveCodec
 
 /// The checks that span a whole binary plist (repeated dictionary keys, containers that
 /// contain themselves) take a cheap path when the file allows it and the full one
@@ -51,20 +52,21 @@ final class WholeFileCheckTests: XCTestCase {
     /// An archive whose one instance has the keys `a` and `b`, given as inline values
     /// `first` and `second` (object indices 9 and 10 of the file, appended by the caller).
     private func archive(extra: [[UInt8]], a: Int, b: Int) -> [UInt8] {
-        let objects: [[UInt8]] = [
-            dict([1, 2, 3, 4], [5, 6, 7, 8]),  // 0: top
-            ascii("$archiver"), ascii("$version"), ascii("$top"), ascii("$objects"),
-            ascii("NSKeyedArchiver"), [0x12, 0x00, 0x01, 0x86, 0xA0],  // 5, 6
-            dict([11], [12]),  // 7: $top = {root: UID 1}
-            [0xA3, 13, 14, 15],  // 8: $objects
-        ] + [
-            ascii("root"), [0x80, 1],  // 11, 12
-            ascii("$null"),  // 13
-            dict([16, 17, 18], [19, a, b]),  // 14: the instance
-            dict([20, 21], [22, 23]),  // 15: its class
-            ascii("$class"), ascii("a"), ascii("b"), [0x80, 2],  // 16-19
-            ascii("$classname"), ascii("$classes"), ascii("Thing"), [0xA2, 22, 24], ascii("NSObject"),  // 20-24
-        ]
+        let objects: [[UInt8]] =
+            [
+                dict([1, 2, 3, 4], [5, 6, 7, 8]),  // 0: top
+                ascii("$archiver"), ascii("$version"), ascii("$top"), ascii("$objects"),
+                ascii("NSKeyedArchiver"), [0x12, 0x00, 0x01, 0x86, 0xA0],  // 5, 6
+                dict([11], [12]),  // 7: $top = {root: UID 1}
+                [0xA3, 13, 14, 15]  // 8: $objects
+            ] + [
+                ascii("root"), [0x80, 1],  // 11, 12
+                ascii("$null"),  // 13
+                dict([16, 17, 18], [19, a, b]),  // 14: the instance
+                dict([20, 21], [22, 23]),  // 15: its class
+                ascii("$class"), ascii("a"), ascii("b"), [0x80, 2],  // 16-19
+                ascii("$classname"), ascii("$classes"), ascii("Thing"), [0xA2, 22, 24], ascii("NSObject")  // 20-24
+            ]
         // Indices 9 and 10 are the caller's two extra objects.
         var all = Array(objects[0..<9])
         all += extra
