@@ -5,18 +5,12 @@ import XCTest
 /// gzip and deflate on the wire, both ways, against the real server: coded bodies convert as
 /// their plain form does, replies come back in the coding asked for and read with the system's
 /// gzip, and a small body that inflates past the limit is refused.
-final class ContentEncodingTests: XCTestCase {
-    var server: TestServer!
+final class ContentEncodingTests: ServerTestCase {
     /// An archive whose readable JSON is some kilobytes, so its reply is worth compressing.
     let archive = TestArchives.linkedList(count: 300)
 
-    override func setUpWithError() throws {
-        server = try TestServer { $0.maxBodySize = 1 << 20 }
-    }
-
-    override func tearDown() {
-        server.stop()
-        server = nil
+    override func configure(_ configuration: inout ServerConfiguration) {
+        configuration.maxBodySize = 1 << 20
     }
 
     private func post(_ path: String, _ body: [UInt8], _ headers: [String: String]) throws -> HTTPReply {

@@ -4,8 +4,7 @@ import XCTest
 @testable import ArchiveServer
 
 /// The mistakes people make first with curl each get an answer whose `detail` names the fix.
-final class CommonMistakeTests: XCTestCase {
-    var server: TestServer!
+final class CommonMistakeTests: ServerTestCase {
     let archive: [UInt8] = {
         // It has LF and CR bytes in it, as curl --data would strip.
         (try? Fixtures.bytes("goios_nsuuid.bin")) ?? []
@@ -13,12 +12,7 @@ final class CommonMistakeTests: XCTestCase {
 
     override func setUpWithError() throws {
         XCTAssertTrue(archive.contains(0x0A))
-        server = try TestServer()
-    }
-
-    override func tearDown() {
-        server.stop()
-        server = nil
+        try super.setUpWithError()
     }
 
     private func detail(_ reply: HTTPReply, status: Int, slug: String, file: StaticString = #filePath, line: UInt = #line) -> String {

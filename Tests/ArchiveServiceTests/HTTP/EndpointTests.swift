@@ -4,17 +4,7 @@ import TestSupport
 import XCTest
 
 /// Every endpoint over real HTTP, and round trips through decode and encode.
-final class EndpointTests: XCTestCase {
-    var server: TestServer!
-
-    override func setUpWithError() throws {
-        server = try TestServer()
-    }
-
-    override func tearDown() {
-        server.stop()
-        server = nil
-    }
+final class EndpointTests: ServerTestCase {
 
     func testHealthzAnswersOK() throws {
         let reply = try server.get("/healthz")

@@ -6,17 +6,7 @@ import XCTest
 @testable import ArchiveServer
 
 /// What operators read from a running server: the API description, the build and the process.
-final class OperationsEndpointTests: XCTestCase {
-    var server: TestServer!
-
-    override func setUpWithError() throws {
-        server = try TestServer()
-    }
-
-    override func tearDown() {
-        server.stop()
-        server = nil
-    }
+final class OperationsEndpointTests: ServerTestCase {
 
     /// The repository's openapi.yaml.
     private func repositoryDescription() throws -> [UInt8] {
