@@ -1,5 +1,6 @@
-@testable import ArchiveCodec
 import XCTest
+
+@testable import ArchiveCodec
 
 /// `ArchiveEncoder` concern by concern, driven through `JSONDocument.archive(format:)`: each
 /// document is encoded (binary and XML: the two builders share the encoder), decoded back with
@@ -83,7 +84,8 @@ final class ArchiveEncoderTests: XCTestCase {
         try assertDecodes(envelope)
         try assertRaw(
             envelope,
-            #"{"$version":7,"$archiver":"MyArchiver","$top":{"first":{"$uid":1},"$second":{"$uid":2},"third":5,"none":{"$uid":0}},"$objects":["$null",{"$class":{"$uid":3}},"s",{"$classname":"T","$classes":["T","NSObject"]}]}"#)
+            #"{"$version":7,"$archiver":"MyArchiver","$top":{"first":{"$uid":1},"$second":{"$uid":2},"third":5,"none":{"$uid":0}},"$objects":["$null",{"$class":{"$uid":3}},"s",{"$classname":"T","$classes":["T","NSObject"]}]}"#
+        )
         // The version as exact text, as large as a plist integer goes.
         try assertRaw(
             #"{"$top":{"x":1},"$version":{"$integer":"18446744073709551615"}}"#,
@@ -101,14 +103,20 @@ final class ArchiveEncoderTests: XCTestCase {
     func testIDsAndReferences() throws {
         let cycle = #"{"$class":"Node","$id":"a","name":"a","next":{"$class":"Node","$id":"b","name":"b","next":{"$ref":"a"}},"other":{"$ref":"b"}}"#
         try assertDecodes(cycle, to: #"{"$class":"Node","$id":1,"name":"a","next":{"$class":"Node","$id":3,"name":"b","next":{"$ref":1}},"other":{"$ref":3}}"#)
-        try assertRaw(cycle, rooted(
-            #"{"name":{"$uid":2},"next":{"$uid":3},"other":{"$uid":3},"$class":{"$uid":4}},"a",{"name":{"$uid":5},"next":{"$uid":1},"$class":{"$uid":4}},{"$classname":"Node","$classes":["Node","NSObject"]},"b""#))
+        try assertRaw(
+            cycle,
+            rooted(
+                #"{"name":{"$uid":2},"next":{"$uid":3},"other":{"$uid":3},"$class":{"$uid":4}},"a",{"name":{"$uid":5},"next":{"$uid":1},"$class":{"$uid":4}},{"$classname":"Node","$classes":["Node","NSObject"]},"b""#
+            ))
 
         // A reference before its object reserves the UID the object then fills.
         let forward = #"[{"$ref":7},{"$class":"T","$id":7},{"$ref":7}]"#
         try assertDecodes(forward, to: #"[{"$class":"T","$id":2},{"$ref":2},{"$ref":2}]"#)
-        try assertRaw(forward, rooted(
-            #"{"NS.objects":[{"$uid":2},{"$uid":2},{"$uid":2}],"$class":{"$uid":3}},{"$class":{"$uid":4}},{"$classname":"NSArray","$classes":["NSArray","NSObject"]},{"$classname":"T","$classes":["T","NSObject"]}"#))
+        try assertRaw(
+            forward,
+            rooted(
+                #"{"NS.objects":[{"$uid":2},{"$uid":2},{"$uid":2}],"$class":{"$uid":3}},{"$class":{"$uid":4}},{"$classname":"NSArray","$classes":["NSArray","NSObject"]},{"$classname":"T","$classes":["T","NSObject"]}"#
+            ))
         // A collection that holds itself, referenced before its body.
         try assertDecodes(#"[{"$ref":"late"},[{"$id":"late","$array":[{"$ref":"late"}]}]]"#, to: #"[{"$id":2,"$array":[{"$ref":2}]},[{"$ref":2}]]"#)
         // The ids of a decoded document are UIDs: it encodes back to itself.
@@ -139,7 +147,7 @@ final class ArchiveEncoderTests: XCTestCase {
         let cases: [(String, Int, String)] = [
             (#"[{"$class":"T","$id":1},{"$class":"T","$id":1}]"#, 44, "$id 1 is defined twice"),
             (#"[{"$class":"T","$id":"a"},{"$id":"a","$array":[]}]"#, 33, "$id a is defined twice"),
-            (#"{"$class":"T","$id":"r","k":{"$class":"U","x":{"$id":"r","$string":"s"}}}"#, 53, "$id r is defined twice"),
+            (#"{"$class":"T","$id":"r","k":{"$class":"U","x":{"$id":"r","$string":"s"}}}"#, 53, "$id r is defined twice")
         ]
         for (json, offset, fragment) in cases {
             assertRefused(json, path: nil, offset: offset, saying: fragment)
@@ -155,7 +163,7 @@ final class ArchiveEncoderTests: XCTestCase {
             (#"[{"$class":"T","$id":null}]"#, 21),
             (#"[{"$class":"T","$id":[1]}]"#, 21),
             (#"[{"$ref":1.5}]"#, 9),
-            (#"[{"$ref":{"id":1}}]"#, 9),
+            (#"[{"$ref":{"id":1}}]"#, 9)
         ]
         for (json, offset) in cases {
             assertRefused(json, path: nil, offset: offset, saying: "$id and $ref take an integer or a string")
@@ -167,10 +175,14 @@ final class ArchiveEncoderTests: XCTestCase {
     /// A class instance: each archived key's value in its own form — inline numbers and
     /// booleans, referenced strings, numbers, objects and null, inline bytes and plist values.
     func testGenericInstance() throws {
-        let json = #"{"$class":"T","$id":1,"i":5,"r":5.0,"b":true,"n":{"$number":5},"s":"x","big":18446744073709551615,"nan":{"$real":"NaN"},"bytes":{"$bytes":"AAEC"},"inl":{"$inline":{"a":1}},"nil":null,"child":{"$class":"U","parent":{"$ref":1}}}"#
+        let json =
+            #"{"$class":"T","$id":1,"i":5,"r":5.0,"b":true,"n":{"$number":5},"s":"x","big":18446744073709551615,"nan":{"$real":"NaN"},"bytes":{"$bytes":"AAEC"},"inl":{"$inline":{"a":1}},"nil":null,"child":{"$class":"U","parent":{"$ref":1}}}"#
         try assertDecodes(json)
-        try assertRaw(json, rooted(
-            #"{"i":5,"r":5.0,"b":true,"n":{"$uid":2},"s":{"$uid":3},"big":18446744073709551615,"nan":{"$real":"NaN"},"bytes":{"$data":"AAEC"},"inl":{"a":1},"nil":{"$uid":0},"child":{"$uid":4},"$class":{"$uid":5}},5,"x",{"parent":{"$uid":1},"$class":{"$uid":6}},{"$classname":"T","$classes":["T","NSObject"]},{"$classname":"U","$classes":["U","NSObject"]}"#))
+        try assertRaw(
+            json,
+            rooted(
+                #"{"i":5,"r":5.0,"b":true,"n":{"$uid":2},"s":{"$uid":3},"big":18446744073709551615,"nan":{"$real":"NaN"},"bytes":{"$data":"AAEC"},"inl":{"a":1},"nil":{"$uid":0},"child":{"$uid":4},"$class":{"$uid":5}},5,"x",{"parent":{"$uid":1},"$class":{"$uid":6}},{"$classname":"T","$classes":["T","NSObject"]},{"$classname":"U","$classes":["U","NSObject"]}"#
+            ))
         // Data keys that begin with $ (written $$), which the instance holds without the escape.
         try assertDecodes(#"{"$class":"T","$$id":"not an id","$$ref":1,"$$class2":[]}"#)
         try assertRaw(
@@ -184,10 +196,14 @@ final class ArchiveEncoderTests: XCTestCase {
     /// (`$classes: null`) or hints make entries of their own; Foundation classes get
     /// Foundation's chains.
     func testClassChainsAndHints() throws {
-        let json = #"[{"$class":"T","n":1},{"$class":"T","$classes":["T","Base","NSObject"]},{"$class":"T","$classes":null},{"$class":"T","$classhints":["Hint"]},{"$class":"T","$classes":["T","Base"],"$classhints":["H1","H2"]},{"$class":"NSMutableArray","$array":[]},{"$class":"NSMutableDictionary","$dict":{}}]"#
+        let json =
+            #"[{"$class":"T","n":1},{"$class":"T","$classes":["T","Base","NSObject"]},{"$class":"T","$classes":null},{"$class":"T","$classhints":["Hint"]},{"$class":"T","$classes":["T","Base"],"$classhints":["H1","H2"]},{"$class":"NSMutableArray","$array":[]},{"$class":"NSMutableDictionary","$dict":{}}]"#
         try assertDecodes(json)
-        try assertRaw(json, rooted(
-            #"{"NS.objects":[{"$uid":2},{"$uid":3},{"$uid":4},{"$uid":5},{"$uid":6},{"$uid":7},{"$uid":8}],"$class":{"$uid":9}},{"n":1,"$class":{"$uid":16}},{"$class":{"$uid":15}},{"$class":{"$uid":14}},{"$class":{"$uid":13}},{"$class":{"$uid":12}},{"NS.objects":[],"$class":{"$uid":11}},{"NS.keys":[],"NS.objects":[],"$class":{"$uid":10}},{"$classname":"NSArray","$classes":["NSArray","NSObject"]},{"$classname":"NSMutableDictionary","$classes":["NSMutableDictionary","NSDictionary","NSObject"]},{"$classname":"NSMutableArray","$classes":["NSMutableArray","NSArray","NSObject"]},{"$classname":"T","$classes":["T","Base"],"$classhints":["H1","H2"]},{"$classname":"T","$classes":["T","NSObject"],"$classhints":["Hint"]},{"$classname":"T"},{"$classname":"T","$classes":["T","Base","NSObject"]},{"$classname":"T","$classes":["T","NSObject"]}"#))
+        try assertRaw(
+            json,
+            rooted(
+                #"{"NS.objects":[{"$uid":2},{"$uid":3},{"$uid":4},{"$uid":5},{"$uid":6},{"$uid":7},{"$uid":8}],"$class":{"$uid":9}},{"n":1,"$class":{"$uid":16}},{"$class":{"$uid":15}},{"$class":{"$uid":14}},{"$class":{"$uid":13}},{"$class":{"$uid":12}},{"NS.objects":[],"$class":{"$uid":11}},{"NS.keys":[],"NS.objects":[],"$class":{"$uid":10}},{"$classname":"NSArray","$classes":["NSArray","NSObject"]},{"$classname":"NSMutableDictionary","$classes":["NSMutableDictionary","NSDictionary","NSObject"]},{"$classname":"NSMutableArray","$classes":["NSMutableArray","NSArray","NSObject"]},{"$classname":"T","$classes":["T","Base"],"$classhints":["H1","H2"]},{"$classname":"T","$classes":["T","NSObject"],"$classhints":["Hint"]},{"$classname":"T"},{"$classname":"T","$classes":["T","Base","NSObject"]},{"$classname":"T","$classes":["T","NSObject"]}"#
+            ))
         // Writing out the usual chain changes nothing.
         XCTAssertEqual(try encode(#"{"$class":"T","$classes":["T","NSObject"],"k":1}"#), try encode(#"{"$class":"T","k":1}"#))
         XCTAssertEqual(
@@ -198,15 +214,22 @@ final class ArchiveEncoderTests: XCTestCase {
     /// One class entry per distinct (name, chain, hints), however many instances use it and in
     /// whatever order they come.
     func testClassEntriesAreSharedBetweenInstances() throws {
-        let json = #"[{"$class":"T","n":1},{"$class":"T","$classes":["T","Base","NSObject"]},{"$class":"T","n":2},{"$class":"T","$classes":["T","Base","NSObject"]},{"$class":"T","$classes":["T","NSObject"]}]"#
+        let json =
+            #"[{"$class":"T","n":1},{"$class":"T","$classes":["T","Base","NSObject"]},{"$class":"T","n":2},{"$class":"T","$classes":["T","Base","NSObject"]},{"$class":"T","$classes":["T","NSObject"]}]"#
         try assertDecodes(json, to: #"[{"$class":"T","n":1},{"$class":"T","$classes":["T","Base","NSObject"]},{"$class":"T","n":2},{"$class":"T","$classes":["T","Base","NSObject"]},{"$class":"T"}]"#)
-        try assertRaw(json, rooted(
-            #"{"NS.objects":[{"$uid":2},{"$uid":3},{"$uid":4},{"$uid":5},{"$uid":6}],"$class":{"$uid":7}},{"n":1,"$class":{"$uid":8}},{"$class":{"$uid":9}},{"n":2,"$class":{"$uid":8}},{"$class":{"$uid":9}},{"$class":{"$uid":8}},{"$classname":"NSArray","$classes":["NSArray","NSObject"]},{"$classname":"T","$classes":["T","NSObject"]},{"$classname":"T","$classes":["T","Base","NSObject"]}"#))
+        try assertRaw(
+            json,
+            rooted(
+                #"{"NS.objects":[{"$uid":2},{"$uid":3},{"$uid":4},{"$uid":5},{"$uid":6}],"$class":{"$uid":7}},{"n":1,"$class":{"$uid":8}},{"$class":{"$uid":9}},{"n":2,"$class":{"$uid":8}},{"$class":{"$uid":9}},{"$class":{"$uid":8}},{"$classname":"NSArray","$classes":["NSArray","NSObject"]},{"$classname":"T","$classes":["T","NSObject"]},{"$classname":"T","$classes":["T","Base","NSObject"]}"#
+            ))
         // The same hints, or the same missing chain, share an entry too.
         let unusual = #"[{"$class":"T","$classhints":["H"]},{"$class":"T","$classes":null},{"$class":"T","$classhints":["H"]},{"$class":"T","$classes":null}]"#
         try assertDecodes(unusual)
-        try assertRaw(unusual, rooted(
-            #"{"NS.objects":[{"$uid":2},{"$uid":3},{"$uid":4},{"$uid":5}],"$class":{"$uid":6}},{"$class":{"$uid":8}},{"$class":{"$uid":7}},{"$class":{"$uid":8}},{"$class":{"$uid":7}},{"$classname":"NSArray","$classes":["NSArray","NSObject"]},{"$classname":"T"},{"$classname":"T","$classes":["T","NSObject"],"$classhints":["H"]}"#))
+        try assertRaw(
+            unusual,
+            rooted(
+                #"{"NS.objects":[{"$uid":2},{"$uid":3},{"$uid":4},{"$uid":5}],"$class":{"$uid":6}},{"$class":{"$uid":8}},{"$class":{"$uid":7}},{"$class":{"$uid":8}},{"$class":{"$uid":7}},{"$classname":"NSArray","$classes":["NSArray","NSObject"]},{"$classname":"T"},{"$classname":"T","$classes":["T","NSObject"],"$classhints":["H"]}"#
+            ))
         // Many instances of three classes, in a nested layout: four class entries in all
         // (NSArray too), and every instance names one of them.
         let items = (0..<600).map { index in
@@ -229,8 +252,11 @@ final class ArchiveEncoderTests: XCTestCase {
     func testNumbersKeepIntegerAndRealApart() throws {
         let json = "[1,1.0,true,-1,1000.0,1e-07,9223372036854775807,9223372036854775808,18446744073709551615,-9223372036854775808,false,0,-0.0,0.0,1,1.0,true]"
         try assertDecodes(json)
-        try assertRaw(json, rooted(
-            #"{"NS.objects":[{"$uid":2},{"$uid":3},{"$uid":4},{"$uid":5},{"$uid":6},{"$uid":7},{"$uid":8},{"$uid":9},{"$uid":10},{"$uid":11},{"$uid":12},{"$uid":13},{"$uid":14},{"$uid":15},{"$uid":2},{"$uid":3},{"$uid":4}],"$class":{"$uid":16}},1,1.0,true,-1,1000.0,1e-07,9223372036854775807,9223372036854775808,18446744073709551615,-9223372036854775808,false,0,-0.0,0.0,{"$classname":"NSArray","$classes":["NSArray","NSObject"]}"#))
+        try assertRaw(
+            json,
+            rooted(
+                #"{"NS.objects":[{"$uid":2},{"$uid":3},{"$uid":4},{"$uid":5},{"$uid":6},{"$uid":7},{"$uid":8},{"$uid":9},{"$uid":10},{"$uid":11},{"$uid":12},{"$uid":13},{"$uid":14},{"$uid":15},{"$uid":2},{"$uid":3},{"$uid":4}],"$class":{"$uid":16}},1,1.0,true,-1,1000.0,1e-07,9223372036854775807,9223372036854775808,18446744073709551615,-9223372036854775808,false,0,-0.0,0.0,{"$classname":"NSArray","$classes":["NSArray","NSObject"]}"#
+            ))
         // Other spellings of the same numbers: one entry per value, written the usual way.
         try assertDecodes("[1e3,1E3,10.0e2,-0,0.5e1,1.0E-7,100000000000000000000.0]", to: "[1000.0,1000.0,1000.0,0,5.0,1e-07,1e+20]")
         // Inside an instance, bare numbers are inline and `$number` a referenced entry.
@@ -242,13 +268,19 @@ final class ArchiveEncoderTests: XCTestCase {
     /// `{"$integer": "…"}` is read wherever a bare integer may stand, and is the same entry
     /// as the bare integer; the exact-integers view writes it back.
     func testExactIntegersEverywhere() throws {
-        let json = #"[{"$integer":"18446744073709551615"},{"$integer":"-9223372036854775808"},{"$integer":"5"},5,{"$number":{"$integer":"7"}},{"$dict":[[{"$integer":"9"},"nine"]]},{"$class":"T","k":{"$integer":"-1"},"i":{"$inline":[{"$integer":"3"}]},"n":{"$number":{"$integer":"9007199254740993"}}}]"#
+        let json =
+            #"[{"$integer":"18446744073709551615"},{"$integer":"-9223372036854775808"},{"$integer":"5"},5,{"$number":{"$integer":"7"}},{"$dict":[[{"$integer":"9"},"nine"]]},{"$class":"T","k":{"$integer":"-1"},"i":{"$inline":[{"$integer":"3"}]},"n":{"$number":{"$integer":"9007199254740993"}}}]"#
         try assertDecodes(json, to: #"[18446744073709551615,-9223372036854775808,5,5,7,{"$dict":[[9,"nine"]]},{"$class":"T","k":-1,"i":{"$inline":[3]},"n":{"$number":9007199254740993}}]"#)
         try assertDecodes(
-            json, to: #"[{"$integer":"18446744073709551615"},{"$integer":"-9223372036854775808"},5,5,7,{"$dict":[[9,"nine"]]},{"$class":"T","k":-1,"i":{"$inline":[3]},"n":{"$number":{"$integer":"9007199254740993"}}}]"#,
+            json,
+            to:
+                #"[{"$integer":"18446744073709551615"},{"$integer":"-9223372036854775808"},5,5,7,{"$dict":[[9,"nine"]]},{"$class":"T","k":-1,"i":{"$inline":[3]},"n":{"$number":{"$integer":"9007199254740993"}}}]"#,
             exactIntegers: true)
-        try assertRaw(json, rooted(
-            #"{"NS.objects":[{"$uid":2},{"$uid":3},{"$uid":4},{"$uid":4},{"$uid":5},{"$uid":6},{"$uid":7}],"$class":{"$uid":8}},18446744073709551615,-9223372036854775808,5,7,{"NS.keys":[{"$uid":11}],"NS.objects":[{"$uid":12}],"$class":{"$uid":13}},{"k":-1,"i":[3],"n":{"$uid":9},"$class":{"$uid":10}},{"$classname":"NSArray","$classes":["NSArray","NSObject"]},9007199254740993,{"$classname":"T","$classes":["T","NSObject"]},9,"nine",{"$classname":"NSDictionary","$classes":["NSDictionary","NSObject"]}"#))
+        try assertRaw(
+            json,
+            rooted(
+                #"{"NS.objects":[{"$uid":2},{"$uid":3},{"$uid":4},{"$uid":4},{"$uid":5},{"$uid":6},{"$uid":7}],"$class":{"$uid":8}},18446744073709551615,-9223372036854775808,5,7,{"NS.keys":[{"$uid":11}],"NS.objects":[{"$uid":12}],"$class":{"$uid":13}},{"k":-1,"i":[3],"n":{"$uid":9},"$class":{"$uid":10}},{"$classname":"NSArray","$classes":["NSArray","NSObject"]},9007199254740993,{"$classname":"T","$classes":["T","NSObject"]},9,"nine",{"$classname":"NSDictionary","$classes":["NSDictionary","NSObject"]}"#
+            ))
         // Past 2^53 the exact view wraps what a double cannot hold; bare input reads exactly.
         try assertDecodes(
             "[9007199254740993,-9007199254740993,9007199254740991]",
@@ -270,8 +302,11 @@ final class ArchiveEncoderTests: XCTestCase {
     func testDataAndBytes() throws {
         let json = #"{"d":{"$data":"AAE="},"e":{"$data":""},"md":{"$class":"NSMutableData","$data":"AAE="},"k":{"$class":"T","b":{"$bytes":"AAEC"},"r":{"$data":"AAEC"}}}"#
         try assertDecodes(json)
-        try assertRaw(json, rooted(
-            #"{"NS.keys":[{"$uid":2},{"$uid":4},{"$uid":6},{"$uid":9}],"NS.objects":[{"$uid":3},{"$uid":5},{"$uid":7},{"$uid":10}],"$class":{"$uid":11}},"d",{"$data":"AAE="},"e",{"$data":""},"md",{"NS.data":{"$data":"AAE="},"$class":{"$uid":8}},{"$classname":"NSMutableData","$classes":["NSMutableData","NSData","NSObject"]},"k",{"b":{"$data":"AAEC"},"r":{"$uid":12},"$class":{"$uid":13}},{"$classname":"NSDictionary","$classes":["NSDictionary","NSObject"]},{"$data":"AAEC"},{"$classname":"T","$classes":["T","NSObject"]}"#))
+        try assertRaw(
+            json,
+            rooted(
+                #"{"NS.keys":[{"$uid":2},{"$uid":4},{"$uid":6},{"$uid":9}],"NS.objects":[{"$uid":3},{"$uid":5},{"$uid":7},{"$uid":10}],"$class":{"$uid":11}},"d",{"$data":"AAE="},"e",{"$data":""},"md",{"NS.data":{"$data":"AAE="},"$class":{"$uid":8}},{"$classname":"NSMutableData","$classes":["NSMutableData","NSData","NSObject"]},"k",{"b":{"$data":"AAEC"},"r":{"$uid":12},"$class":{"$uid":13}},{"$classname":"NSDictionary","$classes":["NSDictionary","NSObject"]},{"$data":"AAEC"},{"$classname":"T","$classes":["T","NSObject"]}"#
+            ))
     }
 
     /// `$date` is an NSDate (a real `NS.time`), `$plistDate` a plist date; both take text or
@@ -280,8 +315,11 @@ final class ArchiveEncoderTests: XCTestCase {
         let json = #"{"d1":{"$date":"2020-11-01T17:44:28.427940Z"},"d2":{"$plistDate":"2001-01-01T00:00:00Z"},"d3":{"$plistDate":"2001-01-01T00:00:12.250Z"},"d4":{"$date":{"$real":"Infinity"}}}"#
         try assertDecodes(json, formats: [.binary])
         try assertDecodes(json, to: json.replacingOccurrences(of: "00:00:12.250Z", with: "00:00:12Z"), formats: [.xml])
-        XCTAssertEqual(try raw(encode(json)), rooted(
-            #"{"NS.keys":[{"$uid":2},{"$uid":5},{"$uid":7},{"$uid":9}],"NS.objects":[{"$uid":3},{"$uid":6},{"$uid":8},{"$uid":10}],"$class":{"$uid":11}},"d1",{"NS.time":625945468.42794,"$class":{"$uid":4}},{"$classname":"NSDate","$classes":["NSDate","NSObject"]},"d2",{"$date":"2001-01-01T00:00:00Z"},"d3",{"$date":"2001-01-01T00:00:12.250Z"},"d4",{"NS.time":{"$real":"Infinity"},"$class":{"$uid":4}},{"$classname":"NSDictionary","$classes":["NSDictionary","NSObject"]}"#))
+        XCTAssertEqual(
+            try raw(encode(json)),
+            rooted(
+                #"{"NS.keys":[{"$uid":2},{"$uid":5},{"$uid":7},{"$uid":9}],"NS.objects":[{"$uid":3},{"$uid":6},{"$uid":8},{"$uid":10}],"$class":{"$uid":11}},"d1",{"NS.time":625945468.42794,"$class":{"$uid":4}},{"$classname":"NSDate","$classes":["NSDate","NSObject"]},"d2",{"$date":"2001-01-01T00:00:00Z"},"d3",{"$date":"2001-01-01T00:00:12.250Z"},"d4",{"NS.time":{"$real":"Infinity"},"$class":{"$uid":4}},{"$classname":"NSDictionary","$classes":["NSDictionary","NSObject"]}"#
+            ))
         // Seconds as numbers.
         try assertDecodes(
             #"[{"$date":0},{"$date":-1.5},{"$plistDate":12},{"$date":625945468}]"#,
@@ -289,7 +327,9 @@ final class ArchiveEncoderTests: XCTestCase {
         // Equal dates are one NSDate only when they share an `$id`.
         try assertRaw(
             #"[{"$date":0},{"$date":0}]"#,
-            rooted(#"{"NS.objects":[{"$uid":2},{"$uid":4}],"$class":{"$uid":5}},{"NS.time":0.0,"$class":{"$uid":3}},{"$classname":"NSDate","$classes":["NSDate","NSObject"]},{"NS.time":0.0,"$class":{"$uid":3}},{"$classname":"NSArray","$classes":["NSArray","NSObject"]}"#))
+            rooted(
+                #"{"NS.objects":[{"$uid":2},{"$uid":4}],"$class":{"$uid":5}},{"NS.time":0.0,"$class":{"$uid":3}},{"$classname":"NSDate","$classes":["NSDate","NSObject"]},{"NS.time":0.0,"$class":{"$uid":3}},{"$classname":"NSArray","$classes":["NSArray","NSObject"]}"#
+            ))
     }
 
     /// Strings: equal ones are one entry (keys included), `$string` alone is the bare string,
@@ -299,20 +339,25 @@ final class ArchiveEncoderTests: XCTestCase {
         try assertDecodes(json)
         try assertRaw(
             #"{"$$odd":"v","$$$x":"$odd","s":"v"}"#,
-            rooted(#"{"NS.keys":[{"$uid":2},{"$uid":4},{"$uid":5}],"NS.objects":[{"$uid":3},{"$uid":2},{"$uid":3}],"$class":{"$uid":6}},"$odd","v","$$x","s",{"$classname":"NSDictionary","$classes":["NSDictionary","NSObject"]}"#))
+            rooted(
+                #"{"NS.keys":[{"$uid":2},{"$uid":4},{"$uid":5}],"NS.objects":[{"$uid":3},{"$uid":2},{"$uid":3}],"$class":{"$uid":6}},"$odd","v","$$x","s",{"$classname":"NSDictionary","$classes":["NSDictionary","NSObject"]}"#
+            ))
         try assertDecodes(
             #"{"ms":{"$class":"NSMutableString","$string":"abc"},"s":{"$string":"abc"},"x":"abc"}"#,
             to: #"{"ms":{"$class":"NSMutableString","$string":"abc"},"s":"abc","x":"abc"}"#)
         try assertRaw(
             #"{"ms":{"$class":"NSMutableString","$string":"abc"},"s":{"$string":"abc"},"x":"abc"}"#,
-            rooted(#"{"NS.keys":[{"$uid":2},{"$uid":5},{"$uid":7}],"NS.objects":[{"$uid":3},{"$uid":6},{"$uid":6}],"$class":{"$uid":8}},"ms",{"NS.string":"abc","$class":{"$uid":4}},{"$classname":"NSMutableString","$classes":["NSMutableString","NSString","NSObject"]},"s","abc","x",{"$classname":"NSDictionary","$classes":["NSDictionary","NSObject"]}"#))
+            rooted(
+                #"{"NS.keys":[{"$uid":2},{"$uid":5},{"$uid":7}],"NS.objects":[{"$uid":3},{"$uid":6},{"$uid":6}],"$class":{"$uid":8}},"ms",{"NS.string":"abc","$class":{"$uid":4}},{"$classname":"NSMutableString","$classes":["NSMutableString","NSString","NSObject"]},"s","abc","x",{"$classname":"NSDictionary","$classes":["NSDictionary","NSObject"]}"#
+            ))
     }
 
     // MARK: Collections
 
     /// Arrays, sets and ordered sets, under their default classes or a given one.
     func testArraysAndSets() throws {
-        let json = #"{"a":[],"n":[[1,[2]],"x"],"s":{"$set":[1,"x"]},"o":{"$orderedSet":["x","y","x"]},"m":{"$class":"NSMutableArray","$array":[1]},"ms":{"$class":"NSMutableSet","$set":[]},"w":{"$id":1,"$array":[{"$ref":1}]}}"#
+        let json =
+            #"{"a":[],"n":[[1,[2]],"x"],"s":{"$set":[1,"x"]},"o":{"$orderedSet":["x","y","x"]},"m":{"$class":"NSMutableArray","$array":[1]},"ms":{"$class":"NSMutableSet","$set":[]},"w":{"$id":1,"$array":[{"$ref":1}]}}"#
         // The self-holding array's id becomes its UID.
         try assertDecodes(json, to: json.replacingOccurrences(of: #"{"$id":1,"$array":[{"$ref":1}]}"#, with: #"{"$id":15,"$array":[{"$ref":15}]}"#))
         try assertRaw(#"{"$set":[1,"x"]}"#, rooted(#"{"NS.objects":[{"$uid":2},{"$uid":3}],"$class":{"$uid":4}},1,"x",{"$classname":"NSSet","$classes":["NSSet","NSObject"]}"#))
@@ -322,7 +367,9 @@ final class ArchiveEncoderTests: XCTestCase {
             rooted(#"{"NS.object.0":{"$uid":2},"NS.object.1":{"$uid":3},"NS.object.2":{"$uid":2},"$class":{"$uid":4}},"x","y",{"$classname":"NSOrderedSet","$classes":["NSOrderedSet","NSObject"]}"#))
         try assertRaw(
             #"[[],[]]"#,
-            rooted(#"{"NS.objects":[{"$uid":2},{"$uid":3}],"$class":{"$uid":4}},{"NS.objects":[],"$class":{"$uid":4}},{"NS.objects":[],"$class":{"$uid":4}},{"$classname":"NSArray","$classes":["NSArray","NSObject"]}"#))
+            rooted(
+                #"{"NS.objects":[{"$uid":2},{"$uid":3}],"$class":{"$uid":4}},{"NS.objects":[],"$class":{"$uid":4}},{"NS.objects":[],"$class":{"$uid":4}},{"$classname":"NSArray","$classes":["NSArray","NSObject"]}"#
+            ))
     }
 
     /// Dictionaries with string keys (a JSON object, or `$dict` with an object) and with keys
@@ -336,16 +383,22 @@ final class ArchiveEncoderTests: XCTestCase {
         try assertRaw(#"{"a":"a"}"#, rooted(#"{"NS.keys":[{"$uid":2}],"NS.objects":[{"$uid":2}],"$class":{"$uid":3}},"a",{"$classname":"NSDictionary","$classes":["NSDictionary","NSObject"]}"#))
         try assertRaw(
             #"{"$dict":[[1,"one"],[{"$class":"K"},null]]}"#,
-            rooted(#"{"NS.keys":[{"$uid":2},{"$uid":4}],"NS.objects":[{"$uid":3},{"$uid":0}],"$class":{"$uid":5}},1,"one",{"$class":{"$uid":6}},{"$classname":"NSDictionary","$classes":["NSDictionary","NSObject"]},{"$classname":"K","$classes":["K","NSObject"]}"#))
+            rooted(
+                #"{"NS.keys":[{"$uid":2},{"$uid":4}],"NS.objects":[{"$uid":3},{"$uid":0}],"$class":{"$uid":5}},1,"one",{"$class":{"$uid":6}},{"$classname":"NSDictionary","$classes":["NSDictionary","NSObject"]},{"$classname":"K","$classes":["K","NSObject"]}"#
+            ))
     }
 
     /// `$plist` stores a plain plist container as an entry; `$inline` holds plist values in
     /// place (strings in its containers are references, `{"$inline": …}` marks those held in place).
     func testPlistAndInlineValues() throws {
-        let json = #"{"p":{"$plist":{"a":[1,"x"],"$$k":true}},"pa":{"$plist":[1,{"$inline":[2]}]},"t":{"$class":"T","k":{"$inline":[null,"a",{"$inline":"b"},1,{"$inline":[2]},{"$bytes":"AA=="},{"$inline":{"$plistDate":"2001-01-01T00:00:00Z"}}]}}}"#
+        let json =
+            #"{"p":{"$plist":{"a":[1,"x"],"$$k":true}},"pa":{"$plist":[1,{"$inline":[2]}]},"t":{"$class":"T","k":{"$inline":[null,"a",{"$inline":"b"},1,{"$inline":[2]},{"$bytes":"AA=="},{"$inline":{"$plistDate":"2001-01-01T00:00:00Z"}}]}}}"#
         try assertDecodes(json)
-        try assertRaw(json, rooted(
-            #"{"NS.keys":[{"$uid":2},{"$uid":4},{"$uid":6}],"NS.objects":[{"$uid":3},{"$uid":5},{"$uid":7}],"$class":{"$uid":8}},"p",{"a":{"$uid":11},"$k":true},"pa",[1,[2]],"t",{"k":[{"$uid":0},{"$uid":9},"b",1,[2],{"$data":"AA=="},{"$date":"2001-01-01T00:00:00Z"}],"$class":{"$uid":10}},{"$classname":"NSDictionary","$classes":["NSDictionary","NSObject"]},"a",{"$classname":"T","$classes":["T","NSObject"]},{"NS.objects":[{"$uid":12},{"$uid":13}],"$class":{"$uid":14}},1,"x",{"$classname":"NSArray","$classes":["NSArray","NSObject"]}"#))
+        try assertRaw(
+            json,
+            rooted(
+                #"{"NS.keys":[{"$uid":2},{"$uid":4},{"$uid":6}],"NS.objects":[{"$uid":3},{"$uid":5},{"$uid":7}],"$class":{"$uid":8}},"p",{"a":{"$uid":11},"$k":true},"pa",[1,[2]],"t",{"k":[{"$uid":0},{"$uid":9},"b",1,[2],{"$data":"AA=="},{"$date":"2001-01-01T00:00:00Z"}],"$class":{"$uid":10}},{"$classname":"NSDictionary","$classes":["NSDictionary","NSObject"]},"a",{"$classname":"T","$classes":["T","NSObject"]},{"NS.objects":[{"$uid":12},{"$uid":13}],"$class":{"$uid":14}},1,"x",{"$classname":"NSArray","$classes":["NSArray","NSObject"]}"#
+            ))
         // Inline leaves of every kind at the top of `$inline`.
         try assertRaw(
             #"{"$class":"T","s":{"$inline":"s"},"n":{"$inline":2.5},"d":{"$inline":{"$data":"AA=="}},"r":{"$inline":{"$real":"NaN"}},"e":{"$inline":{}}}"#,
@@ -372,7 +425,8 @@ final class ArchiveEncoderTests: XCTestCase {
         XCTAssertNil(fromTable.difference(from: try KeyedArchive(parsing: encode(inPlace))))
         try assertRaw(
             tabled,
-            #"{"$version":100000,"$archiver":"NSKeyedArchiver","$top":{"a":{"$uid":1},"b":{"$uid":2}},"$objects":["$null",{"self":{"$uid":1},"y":{"$uid":3},"$class":{"$uid":6}},{"NS.objects":[{"$uid":3}],"$class":{"$uid":5}},{"NS.objects":[{"$uid":4}],"$class":{"$uid":5}},1,{"$classname":"NSArray","$classes":["NSArray","NSObject"]},{"$classname":"T","$classes":["T","NSObject"]}]}"#)
+            #"{"$version":100000,"$archiver":"NSKeyedArchiver","$top":{"a":{"$uid":1},"b":{"$uid":2}},"$objects":["$null",{"self":{"$uid":1},"y":{"$uid":3},"$class":{"$uid":6}},{"NS.objects":[{"$uid":3}],"$class":{"$uid":5}},{"NS.objects":[{"$uid":4}],"$class":{"$uid":5}},1,{"$classname":"NSArray","$classes":["NSArray","NSObject"]},{"$classname":"T","$classes":["T","NSObject"]}]}"#
+        )
     }
 
     // MARK: Refusals
@@ -456,7 +510,7 @@ final class ArchiveEncoderTests: XCTestCase {
             (#"{"$class":"T","k":{"$inline":{"$data":1}}}"#, "$.k.$inline.$data", 38, "expected base64 text"),
             // Deeper, with a key that needs quoting in the path.
             (#"{"$class":"T","odd key":{"$class":"U","list":[0,{"$string":1}]}}"#, #"$["odd key"].list[1].$string"#, 59, "$string takes a string"),
-            (#"{"$top":{"a":{"$plist":{"x":[{"$set":{}}]}}}}"#, "$.$top.a.$plist.x[0].$set", 37, "$set takes an array"),
+            (#"{"$top":{"a":{"$plist":{"x":[{"$set":{}}]}}}}"#, "$.$top.a.$plist.x[0].$set", 37, "$set takes an array")
         ]
         for (json, path, offset, fragment) in cases {
             assertRefused(json, path: path, offset: offset, saying: fragment)

@@ -1,5 +1,6 @@
-@testable import ArchiveCodec
 import XCTest
+
+@testable import ArchiveCodec
 
 /// `XMLPlistReader` on its own: every value type it reads, what it skips, and every refusal,
 /// with the kind and the byte offset it reports. Expected values were checked against Python's
@@ -133,42 +134,48 @@ final class XMLPlistReaderTests: XCTestCase {
             </array>
             """)
         // plistlib reads the same nine strings.
-        XCTAssertEqual(try read(xml), .array([
-            .string("a < b && c > d \"q\" 's'"),
-            .string("ABcé€😀"),
-            .string("<not a tag> & &amp;"),
-            .string("café €uro 😀 日本"),
-            .string(""),
-            .string(""),
-            .string("  spaced\n\ttext  "),
-            .string("ab"),
-            .string("xy]]z"),
-        ]))
+        XCTAssertEqual(
+            try read(xml),
+            .array([
+                .string("a < b && c > d \"q\" 's'"),
+                .string("ABcé€😀"),
+                .string("<not a tag> & &amp;"),
+                .string("café €uro 😀 日本"),
+                .string(""),
+                .string(""),
+                .string("  spaced\n\ttext  "),
+                .string("ab"),
+                .string("xy]]z")
+            ]))
         // Character references give the same UTF-8 as the literal characters.
         XCTAssertEqual(try read("<string>&#x1F600;&#233;</string>"), try read("<string>😀é</string>"))
     }
 
     func testKeysDecodeAsStringsDo() throws {
         let xml = plist("<dict><key>&lt;k&gt; &amp; &#x263A;</key><true/><key><![CDATA[$class]]></key><false/><key/><integer>1</integer></dict>")
-        XCTAssertEqual(try read(xml), .dict([
-            Entry("<k> & ☺", .bool(true)),
-            Entry("$class", .bool(false)),
-            Entry("", .int(1)),
-        ]))
+        XCTAssertEqual(
+            try read(xml),
+            .dict([
+                Entry("<k> & ☺", .bool(true)),
+                Entry("$class", .bool(false)),
+                Entry("", .int(1))
+            ]))
     }
 
     func testIntegersSignedUnsignedAndHex() throws {
         let texts = [
             "0", "-1", "42", "9223372036854775807", "-9223372036854775808",
-            "9223372036854775808", "18446744073709551615", "0x10", "0xFFFFFFFFFFFFFFFF", " 7 ", "+5", "007",
+            "9223372036854775808", "18446744073709551615", "0x10", "0xFFFFFFFFFFFFFFFF", " 7 ", "+5", "007"
         ]
         let xml = plist("<array>" + texts.map { "<integer>\($0)</integer>" }.joined() + "</array>")
         // plistlib: [0, -1, 42, 2^63-1, -2^63, 2^63, 2^64-1, 16, 2^64-1, 7, 5, 7]; above Int64.max
         // the value is held unsigned, as the binary format's 16-byte integers are.
-        XCTAssertEqual(try read(xml), .array([
-            .int(0), .int(-1), .int(42), .int(.max), .int(.min),
-            .unsigned(9_223_372_036_854_775_808), .unsigned(.max), .int(16), .unsigned(.max), .int(7), .int(5), .int(7),
-        ]))
+        XCTAssertEqual(
+            try read(xml),
+            .array([
+                .int(0), .int(-1), .int(42), .int(.max), .int(.min),
+                .unsigned(9_223_372_036_854_775_808), .unsigned(.max), .int(16), .unsigned(.max), .int(7), .int(5), .int(7)
+            ]))
         // Character data is gathered as in a string: CDATA, references and comments inside.
         XCTAssertEqual(
             try read("<array><integer><![CDATA[ 42 ]]></integer><integer>&#52;2</integer><integer>4<!-- c -->2</integer></array>"),
@@ -178,16 +185,18 @@ final class XMLPlistReaderTests: XCTestCase {
     func testRealsIncludingExponentsAndNonFiniteSpellings() throws {
         let texts = [
             "1.5", "-0.0", "1e3", "1E-3", "2.5e+10", ".5", "5.", "3", " 3.25 ",
-            "nan", "NaN", "+infinity", "-infinity", "inf", "-inf", "Infinity", "+inf", "-Infinity",
+            "nan", "NaN", "+infinity", "-infinity", "inf", "-inf", "Infinity", "+inf", "-Infinity"
         ]
         let xml = plist("<array>" + texts.map { "<real>\($0)</real>" }.joined() + "</array>")
         // plistlib: [1.5, -0.0, 1000.0, 0.001, 25000000000.0, 0.5, 5.0, 3.0, 3.25, nan, nan, inf,
         // -inf, inf, -inf, inf, inf, -inf]. Apple writes "nan", "+infinity" and "-infinity".
-        XCTAssertEqual(try read(xml), .array([
-            .real(1.5), .real(-0.0), .real(1000), .real(0.001), .real(25_000_000_000), .real(0.5), .real(5), .real(3), .real(3.25),
-            .real(.nan), .real(.nan), .real(.infinity), .real(-.infinity), .real(.infinity), .real(-.infinity),
-            .real(.infinity), .real(.infinity), .real(-.infinity),
-        ]))
+        XCTAssertEqual(
+            try read(xml),
+            .array([
+                .real(1.5), .real(-0.0), .real(1000), .real(0.001), .real(25_000_000_000), .real(0.5), .real(5), .real(3), .real(3.25),
+                .real(.nan), .real(.nan), .real(.infinity), .real(-.infinity), .real(.infinity), .real(-.infinity),
+                .real(.infinity), .real(.infinity), .real(-.infinity)
+            ]))
         // The NaN is the usual quiet one, the one the XML writer writes as "nan".
         guard case .array(let values) = try read(xml), case .realBits(let bits) = values[9] else { return XCTFail() }
         XCTAssertEqual(bits, NonFiniteReal.canonicalNaN)
@@ -210,7 +219,7 @@ final class XMLPlistReaderTests: XCTestCase {
             ("2000-02-29T12:00:00Z", -26_481_600),
             ("2001-01-01T00:00:00Z", 0),
             (" 2001-01-01T00:00:01Z\n", 1),  // surrounding whitespace is not part of the date
-            ("2020-11-01T17:44:28.5Z", 625_945_468.5),  // a fraction, which plistlib does not read
+            ("2020-11-01T17:44:28.5Z", 625_945_468.5)  // a fraction, which plistlib does not read
         ]
         for (text, seconds) in cases {
             XCTAssertEqual(try read(plist("<date>\(text)</date>")), .date(seconds), text)
@@ -257,13 +266,15 @@ final class XMLPlistReaderTests: XCTestCase {
             </array>
             """)
         // Only a dictionary whose single key is CF$UID, holding an integer, is a UID.
-        XCTAssertEqual(try read(xml), .array([
-            .uid(7), .uid(0), .uid(4_294_967_295), .uid(16),
-            .dict([Entry("CF$UID", .string("7"))]),
-            .dict([Entry("CF$UID", .int(7)), Entry("other", .int(1))]),
-            .dict([Entry("CF$UID", .real(7))]),
-            .dict([Entry("cf$uid", .int(7))]),
-        ]))
+        XCTAssertEqual(
+            try read(xml),
+            .array([
+                .uid(7), .uid(0), .uid(4_294_967_295), .uid(16),
+                .dict([Entry("CF$UID", .string("7"))]),
+                .dict([Entry("CF$UID", .int(7)), Entry("other", .int(1))]),
+                .dict([Entry("CF$UID", .real(7))]),
+                .dict([Entry("cf$uid", .int(7))])
+            ]))
         // Out of range: above UInt32.max, negative, unsigned; reported at the dictionary.
         for number in ["4294967296", "-1", "18446744073709551615"] {
             let bad = plist("<array><true/><dict><key>CF$UID</key><integer>\(number)</integer></dict></array>")
@@ -289,13 +300,17 @@ final class XMLPlistReaderTests: XCTestCase {
             \t<dict><key>CF$UID</key><integer>3</integer></dict>
             </dict>
             """)
-        XCTAssertEqual(try read(xml), .dict([
-            Entry("z", .array([
-                .dict([Entry("b", .array([.array([.int(1)]), .dict([])])), Entry("a", .string("x"))]),
-                .int(2),
-            ])),
-            Entry("a", .uid(3)),
-        ]))
+        XCTAssertEqual(
+            try read(xml),
+            .dict([
+                Entry(
+                    "z",
+                    .array([
+                        .dict([Entry("b", .array([.array([.int(1)]), .dict([])])), Entry("a", .string("x"))]),
+                        .int(2)
+                    ])),
+                Entry("a", .uid(3))
+            ]))
     }
 
     func testCommentsProcessingInstructionsDoctypeAndBOMAreSkipped() throws {
@@ -346,7 +361,7 @@ final class XMLPlistReaderTests: XCTestCase {
         let list = try built.string("list")
         var elements = [
             try built.integer(PlistInteger(signed: -3)), try built.real(0.25), try built.bool(true), try built.date(60),
-            try [0, 1, 2].withUnsafeBufferPointer { (buffer) throws(CodecError) -> UInt32 in try built.data(buffer) },
+            try [0, 1, 2].withUnsafeBufferPointer { (buffer) throws(CodecError) -> UInt32 in try built.data(buffer) }
         ]
         // A UID is read as the dictionary's key and integer first: those stay in the tree.
         _ = try built.string("CF$UID")
@@ -377,37 +392,43 @@ final class XMLPlistReaderTests: XCTestCase {
             try tree.array([
                 tree.integer(PlistInteger(signed: .min)), tree.integer(PlistInteger(signed: .max)),
                 tree.integer(PlistInteger(unsigned: 1 << 63)), tree.integer(PlistInteger(unsigned: .max)),
-                tree.integer(PlistInteger(signed: 0)),
+                tree.integer(PlistInteger(signed: 0))
             ]),
             try tree.array([
                 tree.real(-0.0), tree.real(.nan), tree.real(.infinity), tree.real(-.infinity), tree.real(1e-7),
-                tree.real(.greatestFiniteMagnitude), tree.real(.leastNonzeroMagnitude), tree.real(0.1),
+                tree.real(.greatestFiniteMagnitude), tree.real(.leastNonzeroMagnitude), tree.real(0.1)
             ]),
             try tree.array([
                 tree.bool(false), tree.date(-63_113_904_000), tree.date(625_945_468), tree.uid(0), tree.uid(UInt64(UInt32.max)),
                 [UInt8](repeating: 0xAB, count: 100).withUnsafeBufferPointer { (buffer) throws(CodecError) -> UInt32 in try tree.data(buffer) },
-                tree.array([UInt32]()), tree.dict(keys: [UInt32](), values: [UInt32]()),
-            ]),
+                tree.array([UInt32]()), tree.dict(keys: [UInt32](), values: [UInt32]())
+            ])
         ]
         let root = try tree.dict(keys: keys, values: values)
         let xml = try XMLPlistWriter.write(tree, root: root)
         let (back, backRoot) = try XMLPlistReader.read(xml)
         XCTAssertEqual(value(back, backRoot), value(tree, root))
-        XCTAssertEqual(value(back, backRoot), .dict([
-            Entry("plain", .string("text")),
-            Entry("markup", .string("<a href=\"x\">&amp;</a> 'q'")),
-            Entry("cr", .string("line\r\nnext\rlast")),
-            Entry("unicode", .string("café 日本 😀")),
-            Entry("ints", .array([.int(.min), .int(.max), .unsigned(1 << 63), .unsigned(.max), .int(0)])),
-            Entry("reals", .array([
-                .real(-0.0), .real(.nan), .real(.infinity), .real(-.infinity), .real(1e-7),
-                .real(.greatestFiniteMagnitude), .real(.leastNonzeroMagnitude), .real(0.1),
-            ])),
-            Entry("misc", .array([
-                .bool(false), .date(-63_113_904_000), .date(625_945_468), .uid(0), .uid(UInt64(UInt32.max)),
-                .data([UInt8](repeating: 0xAB, count: 100)), .array([]), .dict([]),
-            ])),
-        ]))
+        XCTAssertEqual(
+            value(back, backRoot),
+            .dict([
+                Entry("plain", .string("text")),
+                Entry("markup", .string("<a href=\"x\">&amp;</a> 'q'")),
+                Entry("cr", .string("line\r\nnext\rlast")),
+                Entry("unicode", .string("café 日本 😀")),
+                Entry("ints", .array([.int(.min), .int(.max), .unsigned(1 << 63), .unsigned(.max), .int(0)])),
+                Entry(
+                    "reals",
+                    .array([
+                        .real(-0.0), .real(.nan), .real(.infinity), .real(-.infinity), .real(1e-7),
+                        .real(.greatestFiniteMagnitude), .real(.leastNonzeroMagnitude), .real(0.1)
+                    ])),
+                Entry(
+                    "misc",
+                    .array([
+                        .bool(false), .date(-63_113_904_000), .date(625_945_468), .uid(0), .uid(UInt64(UInt32.max)),
+                        .data([UInt8](repeating: 0xAB, count: 100)), .array([]), .dict([])
+                    ]))
+            ]))
     }
 
     /// The reader does not look for repeated keys: that check belongs to the binary plist the
@@ -491,7 +512,7 @@ final class XMLPlistReaderTests: XCTestCase {
             ("<dict><key>k</key><string>v</key></dict>", "</key>", 2, "expected </string>"),
             ("<integer>1</real>", "</real>", 1, "expected </integer>"),
             ("<true></false>", "</false>", 1, "expected </true>"),
-            ("<array></array></array>", "</array>", 2, "expected </plist>"),
+            ("<array></array></array>", "</array>", 2, "expected </plist>")
         ]
         for (body, needle, occurrence, fragment) in cases {
             let xml = plist(body)
@@ -521,14 +542,18 @@ final class XMLPlistReaderTests: XCTestCase {
             </plist>
             """
         let bytes = Array(xml.utf8)
-        XCTAssertEqual(try read(xml), .dict([
-            Entry("$archiver", .string("NSKeyedArchiver & é")),
-            Entry("uid", .uid(1)),
-            Entry("list", .array([
-                .bool(true), .bool(false), .real(-1500), .date(625_945_468), .data([0, 1, 2, 3, 4]),
-                .string("<x>"), .string("😀😀"), .array([]), .dict([]),
-            ])),
-        ]))
+        XCTAssertEqual(
+            try read(xml),
+            .dict([
+                Entry("$archiver", .string("NSKeyedArchiver & é")),
+                Entry("uid", .uid(1)),
+                Entry(
+                    "list",
+                    .array([
+                        .bool(true), .bool(false), .real(-1500), .date(625_945_468), .data([0, 1, 2, 3, 4]),
+                        .string("<x>"), .string("😀😀"), .array([]), .dict([])
+                    ]))
+            ]))
         var messages = Set<String>()
         for length in 0..<bytes.count {
             guard let error = refusal(Array(bytes[..<length])) else {
@@ -555,7 +580,7 @@ final class XMLPlistReaderTests: XCTestCase {
             ("<dict><string>v</string></dict>", "<string>", 1, "has a value where a <key> belongs"),
             ("<dict><key>a</key><true/><false/></dict>", "<false/>", 1, "has a value where a <key> belongs"),
             ("<array><key>a</key></array>", "<key>", 1, "<key> inside an <array>"),
-            ("<key>a</key>", "<key>", 1, "<key> outside a <dict>"),
+            ("<key>a</key>", "<key>", 1, "<key> outside a <dict>")
         ]
         for (body, needle, occurrence, fragment) in cases {
             let xml = plist(body)
@@ -587,7 +612,7 @@ final class XMLPlistReaderTests: XCTestCase {
         let dates = [
             "", "2020-11-01", "2020-11-01T17:44:28", "2020-11-01 17:44:28Z", "0000-01-01T00:00:00Z",
             "2020-13-01T00:00:00Z", "2001-02-29T00:00:00Z", "2020-11-01T24:00:00Z", "2020-11-01T17:60:00Z",
-            "2020-11-01T17:44:28.Z", "2020-11-01T17:44:28.1234567890Z", "2020-11-01T17:44:28+00:00",
+            "2020-11-01T17:44:28.Z", "2020-11-01T17:44:28.1234567890Z", "2020-11-01T17:44:28+00:00"
         ]
         for text in dates {
             let xml = plist("<array><date>2001-01-01T00:00:00Z</date><date>\(text)</date></array>")
@@ -625,7 +650,7 @@ final class XMLPlistReaderTests: XCTestCase {
             ("<plist><array", "<array", "unterminated tag <array"),
             ("<plist><array><!-- never closed", "<!--", "unterminated comment"),
             ("<?xml version=\"1.0\"", "<?xml", "unterminated processing instruction"),
-            ("<plist><string><![CDATA[open", "<![CDATA[", "unterminated CDATA section"),
+            ("<plist><string><![CDATA[open", "<![CDATA[", "unterminated CDATA section")
         ]
         for (xml, needle, fragment) in cases {
             assertRefused(xml, at: needle.isEmpty ? xml.utf8.count : offset(of: needle, in: xml), saying: fragment)
