@@ -115,6 +115,15 @@ final class XMLPlistReaderTests: XCTestCase {
         XCTAssertTrue(error.message.contains(fragment), "\(error) does not say \(fragment)", file: file, line: line)
     }
 
+    /// Each `(body, needle, occurrence, fragment)`: `body`, in a whole document, is refused at
+    /// the `occurrence`-th `needle` with a message that holds `fragment`.
+    private func assertEachRefused(_ cases: [(String, String, Int, String)], file: StaticString = #filePath, line: UInt = #line) {
+        for (body, needle, occurrence, fragment) in cases {
+            let xml = plist(body)
+            assertRefused(xml, at: offset(of: needle, in: xml, occurrence: occurrence), saying: fragment, file: file, line: line)
+        }
+    }
+
     // MARK: Values
 
     func testStringsDecodeEntitiesCharacterReferencesCDATAAndUTF8() throws {
@@ -514,10 +523,7 @@ final class XMLPlistReaderTests: XCTestCase {
             ("<true></false>", "</false>", 1, "expected </true>"),
             ("<array></array></array>", "</array>", 2, "expected </plist>")
         ]
-        for (body, needle, occurrence, fragment) in cases {
-            let xml = plist(body)
-            assertRefused(xml, at: offset(of: needle, in: xml, occurrence: occurrence), saying: fragment)
-        }
+        assertEachRefused(cases)
         assertRefused("<plist></plist>", at: 7, saying: "unexpected closing tag </plist>")
         assertRefused("</array>", at: 0, saying: "unexpected closing tag </array>")
     }
@@ -582,10 +588,7 @@ final class XMLPlistReaderTests: XCTestCase {
             ("<array><key>a</key></array>", "<key>", 1, "<key> inside an <array>"),
             ("<key>a</key>", "<key>", 1, "<key> outside a <dict>")
         ]
-        for (body, needle, occurrence, fragment) in cases {
-            let xml = plist(body)
-            assertRefused(xml, at: offset(of: needle, in: xml, occurrence: occurrence), saying: fragment)
-        }
+        assertEachRefused(cases)
     }
 
     func testInvalidBase64IsRefusedAtItsElement() {
