@@ -119,22 +119,22 @@ enum Conversion {
         let cap = document.maximumArchiveSize
         let reservation = job.reservation
         let granted = reservation?.grow(upTo: cap) ?? cap
-        let text: [UInt8]
         do throws(CodecError) {
-            text = try document.archive(format: .xml, limit: granted)
+            let text = try document.archive(format: .xml, limit: granted)
+            reservation?.shrink(to: (reservation?.bytes ?? 0) - granted + text.count)
+            guard job.headers.replyCoding == .identity else {
+                let reply = try replyBuffer(job)
+                text.withUnsafeBufferPointer { reply.append($0) }
+                return try buffered(reply, contentType: contentType(of: .xml), job, headers: [archiveAttachment])
+            }
+            var response = HTTPResponse(status: 200, contentType: contentType(of: .xml), headers: [archiveAttachment], body: text)
+            response.setCoding(.identity)
+            return response
         } catch let error where error.kind == .limitExceeded && granted < cap {
+            // Past what the budget could grant: the budget's refusal, not the codec's limit.
             guard let reservation else { throw error }
             return Problem.memoryBudget(needed: reservation.bytes + 1, capacity: reservation.capacity, path: job.path).response()
         }
-        reservation?.shrink(to: (reservation?.bytes ?? 0) - granted + text.count)
-        guard job.headers.replyCoding == .identity else {
-            let reply = try replyBuffer(job)
-            text.withUnsafeBufferPointer { reply.append($0) }
-            return try buffered(reply, contentType: contentType(of: .xml), job, headers: [archiveAttachment])
-        }
-        var response = HTTPResponse(status: 200, contentType: contentType(of: .xml), headers: [archiveAttachment], body: text)
-        response.setCoding(.identity)
-        return response
     }
 
     // MARK: Reply
