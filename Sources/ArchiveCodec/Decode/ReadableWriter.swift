@@ -1,17 +1,18 @@
 /// Writes the readable JSON view of a validated archive (the mapping documented in
-/// docs/mapping.md), placing each body where `Placement` says. Recursive: one level per body
+/// docs/mapping.md) as `ReadableShape` lays it out, placing each body where `Placement` says.
+/// Recursive: one level per body
 /// and per inline container, each opening at least one bracket, so the writer never recurses
 /// deeper than `Placement.depth`, which callers bound the stack with before starting.
 struct ReadableWriter {
     let archive: KeyedArchive
     let view: BinaryPlistView
+    let shape: ReadableShape
     var out: JSONOutput
     /// Where bodies stand (`Placement.bodyHolder`) and which entries carry `$id`.
     let bodyHolder: [UInt32]
     let carriesID: [Bool]
     let placement: Placement
     private var emitted: [Bool]
-    let objectsHeader: PlistObjectHeader
     /// The object whose body is being written (`Placement.topBody` between `$top` values).
     var body = Placement.topBody
     private(set) var depth = 0
@@ -29,17 +30,17 @@ struct ReadableWriter {
     init(archive: KeyedArchive, view: BinaryPlistView, placement: Placement, out: JSONOutput, emitted: [Bool]? = nil) {
         self.archive = archive
         self.view = view
+        shape = ReadableShape(archive: archive, view: view)
         self.out = out
         self.placement = placement
         bodyHolder = placement.bodyHolder
         carriesID = placement.carriesID
         self.emitted = emitted ?? Array(repeating: false, count: archive.objectCount)
-        objectsHeader = view.header(of: archive.objectsRef)
     }
 
     mutating func writeDocument() {
-        let top = view.header(of: archive.topRef)
         if !placement.envelope {
+            let top = view.header(of: archive.topRef)
             writeReference(view.uidValue(of: view.childRef(top, 1)), keyContext: false)
             return
         }
@@ -55,7 +56,7 @@ struct ReadableWriter {
         }
         out.key("$top")
         out.openObject()
-        writeTopEntries(top, from: 0)
+        writeChildren(shape.topChildren(), from: 0)
         out.closeObject()
         writeTable()
         out.closeObject()
@@ -69,24 +70,9 @@ struct ReadableWriter {
         for entry in placement.table {
             let uid = Int(entry)
             emitted[uid] = true
-            writeBody(uid, position: Int(archive.entryOffsets[uid]), form: archive.forms[uid], carriesID: true)
+            writeBody(uid, carriesID: true)
         }
         out.closeArray()
-    }
-
-    mutating func writeTopEntries(_ top: PlistObjectHeader, from start: Int) {
-        for index in start..<top.count {
-            writeKey(view.childRef(top, index))
-            let value = view.childRef(top, top.count + index)
-            if view.header(of: value).kind == .uid {
-                writeReference(view.uidValue(of: value), keyContext: false)
-            } else {
-                out.openObject()
-                out.key("$inline")
-                writeInlineBody(value)
-                out.closeObject()
-            }
-        }
     }
 
     // MARK: Objects
@@ -110,23 +96,27 @@ struct ReadableWriter {
             }
             emitted[uid] = true
         }
-        let position = Int(archive.entryOffsets[uid])
         let form = archive.forms[uid]
         if form.isScalar {
-            writeScalarObject(uid: uid, position: position, form: form, keyContext: keyContext, carriesID: carriesID)
+            writeScalarObject(uid: uid, position: Int(archive.entryOffsets[uid]), form: form, keyContext: keyContext, carriesID: carriesID)
             return
         }
-        writeBody(uid, position: position, form: form, carriesID: carriesID)
+        writeBody(uid, carriesID: carriesID)
     }
 
-    /// The body of non-scalar entry `uid`, whose references are then `uid`'s.
-    @inline(__always)
-    private mutating func writeBody(_ uid: Int, position: Int, form: ObjectForm, carriesID: Bool) {
+    /// The body of non-scalar entry `uid` as `ReadableShape` lays it out; its references are
+    /// then `uid`'s.
+    @inline(never)
+    private mutating func writeBody(_ uid: Int, carriesID: Bool) {
         depth += 1
         if depth > maxDepth { maxDepth = depth }
         let outer = body
         body = UInt32(truncatingIfNeeded: uid)
-        writeExpanded(uid: uid, position: position, form: form, carriesID: carriesID)
+        let layout = shape.layout(of: uid, carriesID: carriesID)
+        let closing = layout.closing
+        open(layout, uid: uid, carriesID: carriesID)
+        writeChildren(layout.children, from: 0)
+        close(closing)
         body = outer
         depth -= 1
     }
@@ -187,109 +177,107 @@ struct ReadableWriter {
         }
     }
 
-    /// Dispatches to one small function per form: each sits on the recursive path, so each
-    /// keeps its frame small (see `StackBudget`).
-    private mutating func writeExpanded(uid: Int, position: Int, form: ObjectForm, carriesID: Bool) {
-        let header = view.header(at: position)
-        let info = archive.classOf[uid] >= 0 ? archive.classInfos[Int(archive.classOf[uid])] : nil
-        switch form {
-        case .array, .set: writeCollection(uid: uid, header: header, form: form, info: info, carriesID: carriesID)
-        case .orderedSet: writeOrderedSet(uid: uid, header: header, info: info, carriesID: carriesID)
-        case .stringKeyDictionary, .pairDictionary: writeDictionary(uid: uid, header: header, form: form, info: info, carriesID: carriesID)
-        case .mutableString, .classData, .date, .uuid: writeValueClass(uid: uid, header: header, form: form, info: info, carriesID: carriesID)
-        case .generic: writeGeneric(uid: uid, header: header, info: info, carriesID: carriesID)
-        default: writeRawObject(uid: uid, header: header, carriesID: carriesID)
+    /// Everything a body writes before its first child: the wrapper with its meta keys, a
+    /// value class's one value, the children's container. Out of line: it is not on the
+    /// recursive path, so its temporaries stay out of the writer's frames (see `StackBudget`).
+    @inline(never)
+    private mutating func open(_ layout: BodyLayout, uid: Int, carriesID: Bool) {
+        switch layout.opening {
+        case .bare:
+            break
+        case .wrapped:
+            out.openObject()
+            writeMeta(uid: uid, defaultClass: layout.defaultClass, carriesID: carriesID)
+            out.key(layout.wrapperKey)
+        case .members:
+            out.openObject()
+            writeMeta(uid: uid, defaultClass: layout.defaultClass, carriesID: carriesID)
+            return
+        case .value:
+            out.openObject()
+            writeMeta(uid: uid, defaultClass: layout.defaultClass, carriesID: carriesID)
+            writeValueClassValue(uid)
+            return
+        case .plist:
+            out.openObject()
+            if carriesID {
+                out.key("$id")
+                out.int(Int64(uid))
+            }
+            out.key("$plist")
         }
+        if layout.containerIsObject { out.openObject() } else { out.openArray() }
     }
 
-    @inline(never)
-    private mutating func writeCollection(uid: Int, header: PlistObjectHeader, form: ObjectForm, info: KeyedArchive.ClassInfo?, carriesID: Bool) {
-        let items = view.header(of: KeyedArchive.itemList(archive.lists[uid]))
-        let defaultClass = form == .array ? FoundationClasses.defaultArrayClass : FoundationClasses.defaultSetClass
-        if form == .array && isBare(info, defaultClass: defaultClass, carriesID: carriesID) {
-            writeUIDArray(items)
+    /// Everything a body writes after its last child (`BodyLayout.closing`).
+    @inline(__always)
+    mutating func close(_ closing: BodyLayout.Closing) {
+        if closing.contains(.array) { out.closeArray() }
+        if closing.contains(.object) { out.closeObject() }
+        if closing.contains(.wrapper) { out.closeObject() }
+    }
+
+    /// The children of `list` from position `start` on (all of them, or the rest of a list the
+    /// split writer's first half began): each with its key, `$dict` pairs in their own arrays.
+    mutating func writeChildren(_ list: ChildList, from start: Int) {
+        if list.walk == .ordered {
+            writeOrderedChildren(list, from: start)
             return
         }
-        out.openObject()
-        writeMeta(uid: uid, info: info, defaultClass: defaultClass, carriesID: carriesID)
-        out.key(form == .array ? "$array" : "$set")
-        writeUIDArray(items)
-        out.closeObject()
+        for position in start..<list.count {
+            guard let child = shape.child(list, at: position) else { continue }
+            if list.walk == .pairs, position & 1 == 0 { out.openArray() }
+            writeChild(child)
+            if list.walk == .pairs, position & 1 == 1 { out.closeArray() }
+        }
     }
 
+    /// An ordered set's children: its values put in index order first. Out of line, so the
+    /// array stays out of `writeChildren`'s frame.
     @inline(never)
-    private mutating func writeOrderedSet(uid: Int, header: PlistObjectHeader, info: KeyedArchive.ClassInfo?, carriesID: Bool) {
-        out.openObject()
-        writeMeta(uid: uid, info: info, defaultClass: FoundationClasses.defaultOrderedSetClass, carriesID: carriesID)
-        out.key("$orderedSet")
-        out.openArray()
-        writeOrderedItems(Self.orderedSetValues(view, header), from: 0)
-        out.closeArray()
-        out.closeObject()
+    private mutating func writeOrderedChildren(_ list: ChildList, from start: Int) {
+        let values = ReadableShape.orderedSetValues(list, view)
+        for position in start..<list.count {
+            writeReference(view.uidValue(of: shape.orderedChild(values, at: position).value), keyContext: false)
+        }
+    }
+
+    /// What follows child `position` of `list` once it is written: the end of its `$dict` pair.
+    mutating func endChild(of list: ChildList, at position: Int) {
+        if list.walk == .pairs, position & 1 == 1 { out.closeArray() }
     }
 
     @inline(__always)
-    mutating func writeOrderedItems(_ values: [Int], from start: Int) {
-        for value in values[start...] {
-            writeReference(view.uidValue(of: value), keyContext: false)
-        }
-    }
-
-    @inline(never)
-    private mutating func writeDictionary(uid: Int, header: PlistObjectHeader, form: ObjectForm, info: KeyedArchive.ClassInfo?, carriesID: Bool) {
-        let keys = view.header(of: KeyedArchive.keyList(archive.lists[uid]))
-        let values = view.header(of: KeyedArchive.itemList(archive.lists[uid]))
-        let bare =
-            form == .stringKeyDictionary
-            && isBare(info, defaultClass: FoundationClasses.defaultDictionaryClass, carriesID: carriesID)
-        if !bare {
-            out.openObject()
-            writeMeta(uid: uid, info: info, defaultClass: FoundationClasses.defaultDictionaryClass, carriesID: carriesID)
-            out.key("$dict")
-        }
-        if form == .stringKeyDictionary {
-            out.openObject()
-            writeStringKeyEntries(keys, values, from: 0)
-            out.closeObject()
-        } else {
-            out.openArray()
-            writePairs(keys, values, from: 0)
-            out.closeArray()
-        }
-        if !bare { out.closeObject() }
-    }
-
-    @inline(__always)
-    mutating func writeStringKeyEntries(_ keys: PlistObjectHeader, _ values: PlistObjectHeader, from start: Int) {
-        for index in start..<keys.count {
-            let keyUID = view.uidValue(of: view.childRef(keys, index))
-            writeKey(view.childRef(objectsHeader, keyUID))
-            writeReference(view.uidValue(of: view.childRef(values, index)), keyContext: false)
-        }
-    }
-
-    @inline(__always)
-    mutating func writePairs(_ keys: PlistObjectHeader, _ values: PlistObjectHeader, from start: Int) {
-        for index in start..<keys.count {
-            out.openArray()
-            writeReference(view.uidValue(of: view.childRef(keys, index)), keyContext: false)
-            writeReference(view.uidValue(of: view.childRef(values, index)), keyContext: false)
-            out.closeArray()
+    private mutating func writeChild(_ child: Child) {
+        if child.key >= 0 { writeKey(child.key) }
+        switch child.role {
+        case .reference:
+            writeReference(view.uidValue(of: child.value), keyContext: false)
+        case .keyedValue:
+            writeKeyValue(child.value)
+        case .topValue:
+            if view.header(of: child.value).kind == .uid {
+                writeReference(view.uidValue(of: child.value), keyContext: false)
+            } else {
+                out.openObject()
+                out.key("$inline")
+                writeInlineBody(child.value)
+                out.closeObject()
+            }
         }
     }
 
     /// NSMutableString, NSData/NSMutableData, NSDate, NSUUID: one value, no children.
-    @inline(never)
-    private mutating func writeValueClass(uid: Int, header: PlistObjectHeader, form: ObjectForm, info: KeyedArchive.ClassInfo?, carriesID: Bool) {
-        out.openObject()
-        let (defaultClass, key, field): (String, StaticString, StaticString) =
+    private mutating func writeValueClassValue(_ uid: Int) {
+        let header = view.header(at: Int(archive.entryOffsets[uid]))
+        let form = archive.forms[uid]
+        let (key, field): (StaticString, StaticString) =
             switch form {
-            case .mutableString: ("", "$string", "NS.string")
-            case .classData: ("", "$data", "NS.data")
-            case .date: ("NSDate", "$date", "NS.time")
-            default: ("NSUUID", "$uuid", "NS.uuidbytes")
+            case .mutableString: ("$string", "NS.string")
+            case .classData: ("$data", "NS.data")
+            case .date: ("$date", "NS.time")
+            default: ("$uuid", "NS.uuidbytes")
             }
-        writeMeta(uid: uid, info: info, defaultClass: defaultClass, carriesID: carriesID)
         out.key(key)
         let value = view.header(of: view.value(in: header, forKey: field)!)
         switch form {
@@ -297,50 +285,14 @@ struct ReadableWriter {
         case .uuid: out.rawString(Self.uuidText(view.payload(value)))
         default: writePlainScalar(value, form: form == .classData ? .data : .string)
         }
-        out.closeObject()
-    }
-
-    @inline(never)
-    private mutating func writeGeneric(uid: Int, header: PlistObjectHeader, info: KeyedArchive.ClassInfo?, carriesID: Bool) {
-        out.openObject()
-        writeMeta(uid: uid, info: info, defaultClass: "", carriesID: carriesID)
-        writeGenericMembers(header, from: 0)
-        out.closeObject()
-    }
-
-    @inline(__always)
-    mutating func writeGenericMembers(_ header: PlistObjectHeader, from start: Int) {
-        for index in start..<header.count {
-            let key = view.childRef(header, index)
-            if archive.classKeys.contains(key) { continue }
-            writeKey(key)
-            writeKeyValue(view.childRef(header, header.count + index))
-        }
-    }
-
-    @inline(never)
-    private mutating func writeRawObject(uid: Int, header: PlistObjectHeader, carriesID: Bool) {
-        out.openObject()
-        if carriesID {
-            out.key("$id")
-            out.int(Int64(uid))
-        }
-        out.key("$plist")
-        writeInlineContainer(header)
-        out.closeObject()
-    }
-
-    func isBare(_ info: KeyedArchive.ClassInfo?, defaultClass: String, carriesID: Bool) -> Bool {
-        guard let info, !carriesID, info.isPlain else { return false }
-        return info.name == defaultClass
     }
 
     /// `$class` (unless it is the wrapper's default), `$classes` when not the usual chain,
     /// `$classhints` when present, `$id` when the object is shared.
-    @inline(never)
-    private mutating func writeMeta(uid: Int, info: KeyedArchive.ClassInfo?, defaultClass: String, carriesID: Bool) {
-        if let info {
-            if defaultClass.isEmpty || info.name != defaultClass {
+    private mutating func writeMeta(uid: Int, defaultClass: DefaultClass, carriesID: Bool) {
+        if archive.classOf[uid] >= 0 {
+            let info = archive.classInfos[Int(archive.classOf[uid])]
+            if !shape.namesDefault(uid, defaultClass) {
                 if out.pretty {
                     out.key("$class")
                     out.encoded(info.quotedName)
@@ -371,35 +323,6 @@ struct ReadableWriter {
         }
     }
 
-    private mutating func writeUIDArray(_ items: PlistObjectHeader) {
-        out.openArray()
-        writeUIDItems(items, from: 0)
-        out.closeArray()
-    }
-
-    @inline(__always)
-    mutating func writeUIDItems(_ items: PlistObjectHeader, from start: Int) {
-        for index in start..<items.count {
-            writeReference(view.uidValue(of: view.childRef(items, index)), keyContext: false)
-        }
-    }
-
-    /// Values of an ordered set's `NS.object.N` keys in index order (shape checked at parse).
-    /// Not inlined: its temporaries would sit in `writeOrderedSet`'s frame, on the recursion.
-    @inline(never)
-    static func orderedSetValues(_ view: BinaryPlistView, _ header: PlistObjectHeader) -> [Int] {
-        var values = [Int](repeating: 0, count: max(header.count - 1, 0))
-        for index in 0..<header.count {
-            var scalars: [UInt32] = []
-            ScalarIdentity.forEachScalar(view, view.header(of: view.childRef(header, index))) { scalars.append($0) }
-            guard scalars.count > 10, scalars[0] == UInt32(UInt8(ascii: "N")) else { continue }  // skips "$class"
-            var position = 0
-            for scalar in scalars[10...] { position = position * 10 + Int(scalar) - 0x30 }
-            values[position] = view.childRef(header, header.count + index)
-        }
-        return values
-    }
-
     // MARK: Inline values
 
     /// A value stored in a class instance's own dictionary: UIDs are references; numbers
@@ -407,21 +330,17 @@ struct ReadableWriter {
     private mutating func writeKeyValue(_ ref: Int) {
         if out.reachedLimit() { return }
         let header = view.header(of: ref)
-        switch header.kind {
-        case .uid:
+        switch shape.keyedValueForm(header) {
+        case .reference:
             writeReference(Int(view.uid(header)), keyContext: true)
-        case .int:
-            writeInteger(view.integer(header))
-        case .real:
-            writeReal(view.real(header))
-        case .bool:
-            out.bool(view.bool(header))
-        case .data:
+        case .number:
+            writePlainScalar(header, form: .integer)
+        case .bytes:
             out.openObject()
             out.key("$bytes")
             out.base64String(view.payload(header))
             out.closeObject()
-        default:
+        case .inline:
             out.openObject()
             out.key("$inline")
             writeInlineBody(ref)
@@ -432,17 +351,17 @@ struct ReadableWriter {
     /// The content of an `$inline` wrapper.
     private mutating func writeInlineBody(_ ref: Int) {
         let header = view.header(of: ref)
-        switch header.kind {
-        case .asciiString, .utf16String:
+        switch shape.inlineBodyForm(header) {
+        case .string:
             writePlainScalar(header, form: .string)
-        case .date:
+        case .plistDate:
             out.openObject()
             out.key("$plistDate")
             writePlainScalar(header, form: .plistDate)
             out.closeObject()
-        case .array, .dict:
+        case .container:
             writeInlineContainer(header)
-        default:
+        case .keyedValue:
             writeKeyValue(ref)
         }
     }
@@ -452,26 +371,14 @@ struct ReadableWriter {
         if depth > maxDepth { maxDepth = depth }
         if header.kind == .array {
             out.openArray()
-            writeInlineMembers(header, from: 0)
+            writeChildren(.inlineMembers(of: header), from: 0)
             out.closeArray()
         } else {
             out.openObject()
-            writeInlineMembers(header, from: 0)
+            writeChildren(.inlineMembers(of: header), from: 0)
             out.closeObject()
         }
         depth -= 1
-    }
-
-    @inline(__always)
-    mutating func writeInlineMembers(_ header: PlistObjectHeader, from start: Int) {
-        if header.kind == .array {
-            for index in start..<header.count { writeKeyValue(view.childRef(header, index)) }
-        } else {
-            for index in start..<header.count {
-                writeKey(view.childRef(header, index))
-                writeKeyValue(view.childRef(header, header.count + index))
-            }
-        }
     }
 
     // MARK: Scalars

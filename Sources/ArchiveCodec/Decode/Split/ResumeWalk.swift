@@ -8,28 +8,12 @@ struct ResumeWalk {
     let view: BinaryPlistView
     let placement: Placement
 
-    /// How a frame's children are found.
-    enum Walk {
-        /// UIDs in one plist array (NSArray, NSSet, the values of a string-key dictionary).
-        case uidList
-        /// Keys and values alternately, from two plist arrays (dictionary of `$dict` pairs).
-        case pairLists
-        /// The values of an object's own dictionary, skipping `$class`.
-        case objectKeys
-        /// The children of a plist array or dictionary held inline.
-        case inline
-        /// An ordered set's values, in index order (`orderedLists`).
-        case ordered
-    }
-
     /// One expansion the writer would have open and the next child position to visit.
     /// Holds only plain values, so pushing and reading frames costs no reference counting.
     struct Frame {
-        var walk: Walk
-        var list: PlistObjectHeader
-        var second: PlistObjectHeader
+        /// The expansion's children, as `ReadableShape` lists them.
+        var children: ChildList
         var position: Int
-        var count: Int
         /// The object expanded (its `$objects` index), or −1 for an inline container.
         var uid: Int
         /// The object whose body the frame is part of (`ReadableWriter.body`).
@@ -53,17 +37,18 @@ struct ResumeWalk {
     /// Where the writer stands when it has written `stop` references, before the next one;
     /// nil when the document has no more references than that.
     func checkpoint(at stop: Int) -> Checkpoint? {
+        let shape = ReadableShape(archive: archive, view: view)
         let forms = archive.forms
         let carriesID = placement.carriesID
         let bodyHolder = placement.bodyHolder
-        let classKeys = archive.classKeys
         var emitted = [Bool](repeating: false, count: archive.objectCount)
         // The innermost open frame is `current` (while `depth > 0`); `stack` holds the
         // `depth - 1` frames around it, outermost first.
         var stack: [Frame] = []
         let none = PlistObjectHeader(kind: .array, marker: 0, start: 0, count: 0)
-        var current = Frame(walk: .inline, list: none, second: none, position: 0, count: 0, uid: -1, body: Placement.topBody)
+        var current = Frame(children: .inlineMembers(of: none), position: 0, uid: -1, body: Placement.topBody)
         var depth = 0
+        // The values of the ordered sets open on the stack, innermost last.
         var orderedLists: [[Int]] = []
         var references = 0
         var checkpoint: Checkpoint?
@@ -83,45 +68,30 @@ struct ResumeWalk {
                 if emitted[uid] || bodyHolder[uid] != body { return nil }
                 emitted[uid] = true
             }
-            let form = forms[uid]
-            if form.isScalar { return nil }
-            let header = view.header(at: Int(archive.entryOffsets[uid]))
-            switch form {
-            case .array, .set, .stringKeyDictionary:
-                let items = view.header(of: KeyedArchive.itemList(archive.lists[uid]))
-                return Frame(walk: .uidList, list: items, second: none, position: 0, count: items.count, uid: uid, body: UInt32(truncatingIfNeeded: uid))
-            case .pairDictionary:
-                let keys = view.header(of: KeyedArchive.keyList(archive.lists[uid]))
-                let values = view.header(of: KeyedArchive.itemList(archive.lists[uid]))
-                return Frame(walk: .pairLists, list: keys, second: values, position: 0, count: 2 * values.count, uid: uid, body: UInt32(truncatingIfNeeded: uid))
-            case .orderedSet:
-                orderedLists.append(ReadableWriter.orderedSetValues(view, header))
-                return Frame(walk: .ordered, list: header, second: none, position: 0, count: orderedLists[orderedLists.count - 1].count, uid: uid, body: UInt32(truncatingIfNeeded: uid))
-            case .generic:
-                return Frame(walk: .objectKeys, list: header, second: none, position: 0, count: header.count, uid: uid, body: UInt32(truncatingIfNeeded: uid))
-            case .rawDict, .rawArray:
-                return Frame(walk: .inline, list: header, second: none, position: 0, count: header.count, uid: uid, body: UInt32(truncatingIfNeeded: uid))
-            default:
-                return Frame(walk: .inline, list: none, second: none, position: 0, count: 0, uid: uid, body: UInt32(truncatingIfNeeded: uid))
-            }
+            if forms[uid].isScalar { return nil }
+            let children = shape.layout(of: uid, carriesID: carriesID[uid]).children
+            if children.walk == .ordered { orderedLists.append(ReadableShape.orderedSetValues(children, view)) }
+            return Frame(children: children, position: 0, uid: uid, body: UInt32(truncatingIfNeeded: uid))
         }
-        /// A value inside an object's own dictionary or an inline container (`keyContext`), or
-        /// a `$top` value.
-        func open(inline ref: Int, keyContext: Bool = true) -> Frame? {
-            let header = view.header(of: ref)
+        /// A child's value: a reference, or a value the writer may expand in place (an
+        /// inline container); `keyContext` for an archived key's value or an inline member.
+        func open(_ child: Child) -> Frame? {
+            if child.role == .reference { return open(uid: view.uidValue(of: child.value), keyContext: false) }
+            let header = view.header(of: child.value)
             switch header.kind {
-            case .uid: return open(uid: Int(view.uid(header)), keyContext: keyContext)
+            case .uid: return open(uid: Int(view.uid(header)), keyContext: child.role == .keyedValue)
             case .array, .dict:
                 let body = depth > 0 ? current.body : Placement.topBody
-                return Frame(walk: .inline, list: header, second: none, position: 0, count: header.count, uid: -1, body: body)
+                return Frame(children: .inlineMembers(of: header), position: 0, uid: -1, body: body)
             default: return nil
             }
         }
 
-        let top = view.header(of: archive.topRef)
+        let top = shape.topChildren()
         for index in 0..<top.count where checkpoint == nil {
             topIndex = index
-            var next = open(inline: view.childRef(top, top.count + index), keyContext: false)
+            var next: Frame? = nil
+            if let child = shape.child(top, at: index) { next = open(child) }
             while true {
                 if let frame = next {
                     if depth > 0 { stack.append(current) }
@@ -130,30 +100,20 @@ struct ResumeWalk {
                 }
                 guard depth > 0, checkpoint == nil else { break }
                 let position = current.position
-                guard position < current.count else {
-                    if current.walk == .ordered { orderedLists.removeLast() }
+                guard position < current.children.count else {
+                    if current.children.walk == .ordered { orderedLists.removeLast() }
                     depth -= 1
                     if depth > 0 { current = stack.removeLast() }
                     next = nil
                     continue
                 }
                 current.position = position + 1
-                let list = current.list
-                switch current.walk {
-                case .uidList:
-                    next = open(uid: view.uidValue(of: view.childRef(list, position)), keyContext: false)
-                case .pairLists:
-                    let source = position % 2 == 0 ? list : current.second
-                    next = open(uid: view.uidValue(of: view.childRef(source, position / 2)), keyContext: false)
-                case .ordered:
-                    let ref = orderedLists[orderedLists.count - 1][position]
-                    next = open(uid: view.uidValue(of: ref), keyContext: false)
-                case .objectKeys:
-                    next =
-                        classKeys.contains(view.childRef(list, position))
-                        ? nil : open(inline: view.childRef(list, list.count + position))
-                case .inline:
-                    next = open(inline: view.childRef(list, list.kind == .dict ? list.count + position : position))
+                if current.children.walk == .ordered {
+                    next = open(shape.orderedChild(orderedLists[orderedLists.count - 1], at: position))
+                } else if let child = shape.child(current.children, at: position) {
+                    next = open(child)
+                } else {
+                    next = nil
                 }
             }
         }

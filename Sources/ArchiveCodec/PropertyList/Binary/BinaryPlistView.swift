@@ -70,7 +70,13 @@ struct BinaryPlistView {
     /// The object reference stored at element `index` of a container's payload.
     @inline(__always)
     func childRef(_ header: PlistObjectHeader, _ index: Int) -> Int {
-        Int(truncatingIfNeeded: readBigEndian(at: header.start &+ index &* refSize, size: refSize))
+        childRef(from: header.start, index)
+    }
+
+    /// `childRef` of the container whose references begin at byte `start` (`header.start`).
+    @inline(__always)
+    func childRef(from start: Int, _ index: Int) -> Int {
+        Int(truncatingIfNeeded: readBigEndian(at: start &+ index &* refSize, size: refSize))
     }
 
     @inline(__always)
