@@ -30,54 +30,40 @@ extension ArchiveEncoder {
         return objects.count - 1
     }
 
-    /// Fills entry `uid` with an instance dictionary: the (key, value) pairs on `scratch` from
-    /// `start` (the first `ownPairs` are the form's own keys, such as `NS.objects`; the rest
-    /// are data keys, which may not repeat them or `$class`), then `$class`. Removes the pairs.
+    /// Fills entry `uid` with an instance dictionary: the (key, value) pairs of `pairs` (the
+    /// first `ownPairs` are the form's own keys, such as `NS.objects`; the rest are data keys,
+    /// which may not repeat them or `$class`), then `$class`. Pops `pairs`.
     @inline(never)
     mutating func fillInstance(
-        _ uid: Int, meta: ObjectMeta, defaultClass: StaticString?, pairsFrom start: Int, ownPairs: Int
+        _ uid: Int, meta: ObjectMeta, defaultClass: StaticString?, pairs: consuming ScratchFrame, ownPairs: Int
     ) throws(CodecError) {
         guard meta.className != nil || defaultClass != nil else { throw fail("$class is required here") }
-        let count = (scratch.count - start) / 2
+        let count = scratch.count(of: pairs) / 2
         let classKey = try tree.string(static: "$class")
         for pair in ownPairs..<count {
             // `$class` and the form's own keys are written above and below: a data key with
             // the same name would make the archive hold that key twice. (Strings are
             // interned, so equal keys are the same value.)
-            let key = scratch[start + 2 * pair]
-            if key == classKey || (0..<ownPairs).contains(where: { scratch[start + 2 * $0] == key }) {
-                throw fail("the key \(tree.text(of: key)) is taken by the archive format in this object")
-            }
+            let key = scratch.item(2 * pair, of: pairs)
+            var taken = key == classKey
+            for own in 0..<ownPairs where scratch.item(2 * own, of: pairs) == key { taken = true }
+            if taken { throw fail("the key \(tree.text(of: key)) is taken by the archive format in this object") }
         }
         let classUID = try classEntry(meta: meta, defaultClass: defaultClass)
         scratch.append(classKey)
         scratch.append(try tree.uid(UInt64(classUID)))
-        objects[uid] = try Self.dict(&tree, ofPairs: &scratch, from: start)
-        scratch.removeSubrange(start...)
+        objects[uid] = try dict(ofPairs: pairs)
+        scratch.pop(pairs)
     }
 
-    /// A plist array of the references in `range` of `scratch`. Both come in as `inout`, so
-    /// neither is copied: a slice of `scratch` handed to `tree` would retain its buffer.
-    static func array(_ tree: inout Tree, of scratch: inout [UInt32], _ range: Range<Int>) throws(CodecError) -> UInt32 {
-        try scratch.withUnsafeBufferPointer { (all) throws(CodecError) -> UInt32 in
-            try tree.array(UnsafeBufferPointer(rebasing: all[range]))
-        }
+    /// A plist array of the references of `frame` (the top-most one), read in place.
+    mutating func array(of frame: borrowing ScratchFrame) throws(CodecError) -> UInt32 {
+        try scratch.withItems(of: frame) { (items) throws(CodecError) -> UInt32 in try tree.array(items) }
     }
 
-    /// A plist dictionary of the (key, value) reference pairs on `scratch` from `start`.
-    static func dict(_ tree: inout Tree, ofPairs scratch: inout [UInt32], from start: Int) throws(CodecError) -> UInt32 {
-        try scratch.withUnsafeBufferPointer { (all) throws(CodecError) -> UInt32 in
-            try tree.dict(pairs: UnsafeBufferPointer(rebasing: all[start...]))
-        }
-    }
-
-    /// Appends, after the (key, value) pairs on `scratch` from `start`, all their keys and
-    /// then all their values; returns where the keys begin and how many pairs there are.
-    mutating func splitPairs(from start: Int) -> (lists: Int, count: Int) {
-        let count = (scratch.count - start) / 2
-        let lists = scratch.count
-        for pair in 0..<count { scratch.append(scratch[start + 2 * pair]) }
-        for pair in 0..<count { scratch.append(scratch[start + 2 * pair + 1]) }
-        return (lists, count)
+    /// A plist dictionary of the (key, value) reference pairs of `frame` (the top-most one),
+    /// read in place.
+    mutating func dict(ofPairs frame: borrowing ScratchFrame) throws(CodecError) -> UInt32 {
+        try scratch.withItems(of: frame) { (items) throws(CodecError) -> UInt32 in try tree.dict(pairs: items) }
     }
 }

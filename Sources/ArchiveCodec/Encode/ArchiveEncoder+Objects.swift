@@ -71,10 +71,10 @@ extension ArchiveEncoder {
             current = value
             switch next.shape {
             case .array:
-                let start = scratch.count
+                let pairs = scratch.frame()
                 scratch.append(try tree.string(static: "NS.objects"))
                 scratch.append(try encodeElements(value))
-                try fillInstance(uid, meta: ObjectMeta(), defaultClass: FoundationClasses.defaultArrayClassName, pairsFrom: start, ownPairs: 1)
+                try fillInstance(uid, meta: ObjectMeta(), defaultClass: FoundationClasses.defaultArrayClassName, pairs: pairs, ownPairs: 1)
                 continue
             case .plainDictionary:
                 try fillDictionary(uid, meta: ObjectMeta(), members: value, allKeysData: false)
@@ -114,19 +114,19 @@ extension ArchiveEncoder {
 
     /// A class instance with its archived keys (in key context).
     mutating func fillGeneric(_ uid: Int, object: Value, meta: ObjectMeta) throws(CodecError) {
-        let start = scratch.count
+        let pairs = scratch.frame()
         var cursor = document.children(of: object)
         while let (key, value) = document.nextMember(&cursor) {
             guard document.isDataKey(key) else { continue }
             scratch.append(try dataKeyString(key))
             scratch.append(try encodeKeyValue(value))
         }
-        try fillInstance(uid, meta: meta, defaultClass: nil, pairsFrom: start, ownPairs: 0)
+        try fillInstance(uid, meta: meta, defaultClass: nil, pairs: pairs, ownPairs: 0)
     }
 
     mutating func fillCollectionWrapper(_ uid: Int, meta: ObjectMeta, wrapper: (kind: ValueWrapper, value: Value)) throws(CodecError) {
         guard document.kind(wrapper.value) == .array else { throw fail("\(wrapper.kind.name) takes an array", at: wrapper.value) }
-        let start = scratch.count
+        let pairs = scratch.frame()
         switch wrapper.kind {
         case .orderedSet:
             var cursor = document.children(of: wrapper.value)
@@ -136,13 +136,13 @@ extension ArchiveEncoder {
                 scratch.append(try tree.uid(UInt64(encodeObject(element))))
                 position += 1
             }
-            try fillInstance(uid, meta: meta, defaultClass: FoundationClasses.defaultOrderedSetClassName, pairsFrom: start, ownPairs: 0)
+            try fillInstance(uid, meta: meta, defaultClass: FoundationClasses.defaultOrderedSetClassName, pairs: pairs, ownPairs: 0)
         default:
             scratch.append(try tree.string(static: "NS.objects"))
             scratch.append(try encodeElements(wrapper.value))
             try fillInstance(
                 uid, meta: meta, defaultClass: wrapper.kind == .array ? FoundationClasses.defaultArrayClassName : FoundationClasses.defaultSetClassName,
-                pairsFrom: start, ownPairs: 1)
+                pairs: pairs, ownPairs: 1)
         }
     }
 
@@ -151,7 +151,7 @@ extension ArchiveEncoder {
         case .object:
             try fillDictionary(uid, meta: meta, members: wrapper, allKeysData: true)
         case .array:
-            let start = scratch.count
+            let frame = scratch.frame()
             var pairs = document.children(of: wrapper)
             while let pair = document.nextElement(&pairs) {
                 guard document.kind(pair) == .array, document.count(pair) == 2 else {
@@ -161,7 +161,7 @@ extension ArchiveEncoder {
                 scratch.append(try tree.uid(UInt64(encodeObject(document.nextElement(&cursor)!))))
                 scratch.append(try tree.uid(UInt64(encodeObject(document.nextElement(&cursor)!))))
             }
-            try fillKeysAndObjects(uid, meta: meta, pairsFrom: start)
+            try fillKeysAndObjects(uid, meta: meta, pairs: frame)
         default:
             throw fail("$dict takes an object or an array of [key, value] pairs", at: wrapper)
         }
@@ -170,7 +170,7 @@ extension ArchiveEncoder {
     /// An NSDictionary from the members of `object`: its data keys (or, for `$dict`'s
     /// object, all its keys, which must then be data keys).
     mutating func fillDictionary(_ uid: Int, meta: ObjectMeta, members object: Value, allKeysData: Bool) throws(CodecError) {
-        let start = scratch.count
+        let pairs = scratch.frame()
         // No key repeats: the parser refuses repeated JSON keys, and unescaping `$$` is one to one.
         var cursor = document.children(of: object)
         while let (key, value) = document.nextMember(&cursor) {
@@ -178,20 +178,24 @@ extension ArchiveEncoder {
             scratch.append(try tree.uid(UInt64(unified(dataKeyString(key)))))
             scratch.append(try tree.uid(UInt64(encodeObject(value))))
         }
-        try fillKeysAndObjects(uid, meta: meta, pairsFrom: start)
+        try fillKeysAndObjects(uid, meta: meta, pairs: pairs)
     }
 
-    /// An NSDictionary instance from the (key UID, value UID) pairs on `scratch` from `start`.
-    mutating func fillKeysAndObjects(_ uid: Int, meta: ObjectMeta, pairsFrom start: Int) throws(CodecError) {
-        let (lists, count) = splitPairs(from: start)
-        let keys = try Self.array(&tree, of: &scratch, lists..<(lists + count))
-        let values = try Self.array(&tree, of: &scratch, (lists + count)..<scratch.count)
-        scratch.removeSubrange(start...)
+    /// An NSDictionary instance from the (key UID, value UID) pairs of `pairs`. Pops `pairs`.
+    mutating func fillKeysAndObjects(_ uid: Int, meta: ObjectMeta, pairs: consuming ScratchFrame) throws(CodecError) {
+        let lists = scratch.splitPairs(of: pairs)
+        let (keys, values) = try scratch.withItems(of: lists) { (items) throws(CodecError) -> (UInt32, UInt32) in
+            let count = items.count / 2
+            return (try tree.array(UnsafeBufferPointer(rebasing: items[..<count])), try tree.array(UnsafeBufferPointer(rebasing: items[count...])))
+        }
+        scratch.pop(lists)
+        scratch.pop(pairs)
+        let own = scratch.frame()
         scratch.append(try tree.string(static: "NS.keys"))
         scratch.append(keys)
         scratch.append(try tree.string(static: "NS.objects"))
         scratch.append(values)
-        try fillInstance(uid, meta: meta, defaultClass: FoundationClasses.defaultDictionaryClassName, pairsFrom: start, ownPairs: 2)
+        try fillInstance(uid, meta: meta, defaultClass: FoundationClasses.defaultDictionaryClassName, pairs: own, ownPairs: 2)
     }
 
     /// The wrappers of single values (`$string`, `$date`, `$uuid`, …), which do not recurse.
@@ -242,22 +246,22 @@ extension ArchiveEncoder {
     /// A new instance entry with one archived key; returns its UID.
     mutating func instance(_ object: Value, meta: ObjectMeta, defaultClass: StaticString?, key: StaticString, value: UInt32) throws(CodecError) -> Int {
         let uid = uidFor(object, meta: meta)
-        let start = scratch.count
+        let pairs = scratch.frame()
         scratch.append(try tree.string(static: key))
         scratch.append(value)
-        try fillInstance(uid, meta: meta, defaultClass: defaultClass, pairsFrom: start, ownPairs: 1)
+        try fillInstance(uid, meta: meta, defaultClass: defaultClass, pairs: pairs, ownPairs: 1)
         return uid
     }
 
     /// Builds the plist array of UIDs for the elements of `array`; returns the array.
     mutating func encodeElements(_ array: Value) throws(CodecError) -> UInt32 {
-        let start = scratch.count
+        let elements = scratch.frame()
         var cursor = document.children(of: array)
         while let element = document.nextElement(&cursor) {
             scratch.append(try tree.uid(UInt64(encodeObject(element))))
         }
-        let built = try Self.array(&tree, of: &scratch, start..<scratch.count)
-        scratch.removeSubrange(start...)
+        let built = try self.array(of: elements)
+        scratch.pop(elements)
         return built
     }
 }

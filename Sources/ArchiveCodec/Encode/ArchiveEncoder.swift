@@ -6,7 +6,7 @@
 /// shared per class.
 ///
 /// Per object nothing is allocated: `ObjectMeta` holds value handles, members are walked in
-/// place, and reference lists are assembled on one shared stack (`scratch`).
+/// place, and reference lists are assembled on one shared stack (`scratch`, a `ScratchStack`).
 struct ArchiveEncoder<Tree: PlistBuilding> {
     typealias Value = JSONDocument.Value
     let document: JSONDocument
@@ -31,9 +31,9 @@ struct ArchiveEncoder<Tree: PlistBuilding> {
     /// puts every element here at once, so entries are kept small: the common shapes carry
     /// what filling needs, others have their meta read again when filled).
     var pending: [PendingObject] = []
-    /// Reference lists under construction, innermost last. Each user appends above what is
-    /// there and removes its part before returning, so nested uses never disturb each other.
-    var scratch: [UInt32] = []
+    /// Reference lists under construction, innermost last, each in a frame of its own (see
+    /// `ScratchStack` for the discipline that keeps nested lists apart).
+    var scratch = ScratchStack()
     /// The object being filled: where errors without a value of their own are reported.
     var current: Value
 
