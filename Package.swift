@@ -66,7 +66,8 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser")
             ]
         ),
-        // What the test targets share: the fixtures loader (Tests/Fixtures, read in place) and the built executables.
+        // What the test targets share: the fixtures loader (Tests/Fixtures, read in place), the built executables and the
+        // hand-written property list builder (binary and XML) the tests' archives are made with.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "ArchiveCodecTests", dependencies: ["ArchiveCodec", "TestSupport"]),
         .testTarget(name: "PThreadsTests", dependencies: ["PThreads", "TestSupport"]),
