@@ -1,4 +1,5 @@
 import ArchiveCodec
+import TestSupport
 import XCTest
 
 /// Conversions of bodies from `Conversion.bufferedReplyThreshold` (1 MiB) on write their reply
@@ -42,7 +43,7 @@ extension EndpointTests {
     /// A size refusal found after part of the JSON was buffered is still a clean 413.
     func testSizeRefusalAfterPartOfTheReplyIsA413() throws {
         // One 1 MB string shared by 100,000 array elements: its JSON would be 100 GB.
-        var writer = BinaryPlistWriter()
+        var writer = TestPlistBuilder()
         let top = writer.reserve()
         var objectRefs = [writer.string("$null")]
         objectRefs.append(writer.string(String(repeating: "x", count: 1 << 20)))
@@ -58,10 +59,10 @@ extension EndpointTests {
         writer.set(
             top,
             .dict([
-                (writer.string("$archiver"), writer.string("NSKeyedArchiver")), (writer.string("$version"), writer.add(.int(100_000))),
+                (writer.string("$archiver"), writer.string("NSKeyedArchiver")), (writer.string("$version"), writer.add(.integer(100_000))),
                 (writer.string("$top"), topDict), (writer.string("$objects"), objects)
             ]))
-        let archive = writer.serialize(top: top)
+        let archive = writer.binary(top: top, layout: .wide)
         XCTAssertGreaterThan(archive.count, 1 << 20)
         let reply = try server.post("/v1/decode", archive)
         XCTAssertEqual(reply.status, 413, reply.text)
