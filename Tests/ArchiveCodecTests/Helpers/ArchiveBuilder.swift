@@ -1,10 +1,13 @@
+import TestSupport
+
 @testable import ArchiveCodec
 
 #if canImport(Glibc)
 import Glibc
 #endif
 
-/// Builds keyed archives for tests from a compact description of `$objects` entries.
+/// Builds keyed archives for tests from a compact description of `$objects` entries (with
+/// `TestPlistBuilder`, laid out as the codec's writers lay out what the codec encodes).
 enum Entry {
     case string(String)
     case int(Int64)
@@ -26,9 +29,9 @@ indirect enum Value {
 }
 
 func buildArchive(_ entries: [Entry], top: [(String, Value)] = [("root", .uid(1))], xml: Bool = false) throws -> [UInt8] {
-    var tree = PlistTree()
+    var plist = TestPlistBuilder()
     var classUIDs: [String: Int] = [:]
-    var objects: [UInt32] = [try tree.string("$null")]
+    var objects = [plist.string("$null")]
     var classEntries: [(String, Int)] = []
     let classBase = entries.count + 1
     for entry in entries {
@@ -37,46 +40,45 @@ func buildArchive(_ entries: [Entry], top: [(String, Value)] = [("root", .uid(1)
             classEntries.append((name, classBase + classEntries.count))
         }
     }
-    func value(_ v: Value) throws -> UInt32 {
+    func dict(_ keys: [Int], _ values: [Int]) -> Int { plist.add(.dict(zip(keys, values).map { (key: $0, value: $1) })) }
+    func value(_ v: Value) -> Int {
         switch v {
-        case .uid(let u): return try tree.uid(UInt64(u))
-        case .int(let i): return try tree.integer(PlistInteger(signed: i))
-        case .real(let d): return try tree.real(d)
-        case .string(let s): return try tree.string(s)
-        case .data(let d): return try d.withUnsafeBufferPointer { try tree.data($0) }
-        case .array(let items): return try tree.array(items.map(value))
+        case .uid(let u): return plist.uid(u)
+        case .int(let i): return plist.integer(i)
+        case .real(let d): return plist.real(d)
+        case .string(let s): return plist.string(s)
+        case .data(let d): return plist.data(d)
+        case .array(let items): return plist.add(.array(items.map(value)))
         }
     }
     for entry in entries {
         switch entry {
-        case .string(let s): objects.append(try tree.string(s))
-        case .int(let i): objects.append(try tree.integer(PlistInteger(signed: i)))
-        case .real(let d): objects.append(try tree.real(d))
-        case .bool(let b): objects.append(try tree.bool(b))
-        case .data(let d): objects.append(try d.withUnsafeBufferPointer { try tree.data($0) })
-        case .array(let items): objects.append(try tree.array(items.map(value)))
+        case .string(let s): objects.append(plist.string(s))
+        case .int(let i): objects.append(plist.integer(i))
+        case .real(let d): objects.append(plist.real(d))
+        case .bool(let b): objects.append(plist.bool(b))
+        case .data(let d): objects.append(plist.data(d))
+        case .array(let items): objects.append(plist.add(.array(items.map(value))))
         case .object(let name, let pairs):
-            var keys = [try tree.string("$class")]
-            var values = [try tree.uid(UInt64(classUIDs[name]!))]
+            var keys = [plist.string("$class")]
+            var values = [plist.uid(classUIDs[name]!)]
             for (k, v) in pairs {
-                keys.append(try tree.string(k))
-                values.append(try value(v))
+                keys.append(plist.string(k))
+                values.append(value(v))
             }
-            objects.append(try tree.dict(keys: keys, values: values))
+            objects.append(dict(keys, values))
         }
     }
     for (name, _) in classEntries {
-        let chain = FoundationClasses.defaultChain(for: name)
-        objects.append(
-            try tree.dict(
-                keys: [try tree.string("$classname"), try tree.string("$classes")],
-                values: [try tree.string(name), try tree.array(chain.map { try tree.string($0) })]))
+        let keys = [plist.string("$classname"), plist.string("$classes")]
+        let values = [plist.string(name), plist.add(.array(FoundationClasses.defaultChain(for: name).map { plist.string($0) }))]
+        objects.append(dict(keys, values))
     }
-    let topDict = try tree.dict(keys: try top.map { try tree.string($0.0) }, values: try top.map { try value($0.1) })
-    let root = try tree.dict(
-        keys: [try tree.string("$version"), try tree.string("$archiver"), try tree.string("$top"), try tree.string("$objects")],
-        values: [try tree.integer(PlistInteger(signed: 100_000)), try tree.string("NSKeyedArchiver"), topDict, try tree.array(objects)])
-    return xml ? try XMLPlistWriter.write(tree, root: root) : BinaryPlistWriter.write(tree, root: root)
+    let topDict = dict(top.map { plist.string($0.0) }, top.map { value($0.1) })
+    let keys = [plist.string("$version"), plist.string("$archiver"), plist.string("$top"), plist.string("$objects")]
+    let values = [plist.integer(100_000), plist.string("NSKeyedArchiver"), topDict, plist.add(.array(objects))]
+    let root = dict(keys, values)
+    return xml ? plist.xml(top: root) : plist.binary(top: root)
 }
 
 /// Up to `most` keys `k0`, `k1`, … each holding the UID of a random entry in 0...`count`
