@@ -42,9 +42,9 @@ struct RawWriter {
             for index in 0..<header.count where !out.reachedLimit() {
                 let key = view.header(of: view.childRef(header, index))
                 if key.kind == .utf16String {
-                    out.key(utf16BigEndian: view.payload(key), escapeDollar: false)
+                    out.key(utf16BigEndian: view.payload(key))
                 } else {
-                    out.key(utf8: view.payload(key), escapeDollar: false)
+                    out.key(utf8: view.payload(key))
                 }
                 write(view.childRef(header, header.count + index))
             }

@@ -393,9 +393,9 @@ struct ReadableWriter {
         }
         let header = view.header(of: ref)
         if header.kind == .utf16String {
-            out.key(utf16BigEndian: view.payload(header), escapeDollar: true)
+            out.dataKey(utf16BigEndian: view.payload(header))
         } else {
-            out.key(utf8: view.payload(header), escapeDollar: true)
+            out.dataKey(utf8: view.payload(header))
         }
         keyTexts.keep(out.lastKeyText, for: ref)
     }

@@ -110,7 +110,7 @@ extension ArchiveEncoder {
     static func intern(_ document: JSONDocument, _ value: Value, into tree: inout Tree, asDataKey: Bool) throws(CodecError) -> UInt32 {
         try document.withString(value) { (text) throws(CodecError) -> UInt32 in
             guard asDataKey, text.first == UInt8(ascii: "$") else { return try tree.string(text) }
-            guard !JSONText.isMappingKey(text) else { return refusedKey }
+            guard !MappingKeys.isMappingKey(text) else { return refusedKey }
             return try tree.string(UnsafeBufferPointer(rebasing: text[1...]))
         }
     }

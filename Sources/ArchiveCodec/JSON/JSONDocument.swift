@@ -83,7 +83,7 @@ public struct JSONDocument: Sendable {
 
     /// The key the parser lists members of: the archive mapping finds every `$id` before it
     /// encodes anything, and this saves it a pass over the whole document.
-    static let notedKey: StaticString = "$id"
+    static let notedKey = MappingKeys.identity
 
     public init(parsing bytes: [UInt8]) throws(CodecError) {
         guard bytes.count <= Self.maximumSize else {

@@ -184,21 +184,21 @@ struct JSONOutput {
         needsComma = true
     }
 
-    /// Writes an object key given as ASCII text known to need no escaping (the mapping's `$` keys).
+    /// Writes an object key given as ASCII text known to need no escaping.
     mutating func key(_ literal: StaticString) {
         beginValue()
         appendQuoted(literal)
         keyEnd()
     }
 
-    /// Writes an object key from UTF-8 text, escaping it, and doubling a leading `$` when
-    /// `escapeDollar` is set so that data keys never collide with the mapping's markers.
-    mutating func key(utf8 text: UnsafeBufferPointer<UInt8>, escapeDollar: Bool) {
+    /// Writes an object key from UTF-8 text, escaping it; `prefix`, an ASCII character that
+    /// needs no escaping, goes before the text inside the quotes.
+    mutating func key(utf8 text: UnsafeBufferPointer<UInt8>, prefix: UInt8? = nil) {
         beginValue()
         keyTextStart = count
-        if escapeDollar, text.first == UInt8(ascii: "$") {
+        if let prefix {
             append(UInt8(ascii: "\""))
-            append(UInt8(ascii: "$"))
+            append(prefix)
             appendEscapedBody(text)
             append(UInt8(ascii: "\""))
         } else {
@@ -207,11 +207,12 @@ struct JSONOutput {
         keyEnd()
     }
 
-    /// Writes an object key from UTF-16 code units (big-endian bytes of a binary plist).
-    mutating func key(utf16BigEndian units: UnsafeBufferPointer<UInt8>, escapeDollar: Bool) {
+    /// Writes an object key from UTF-16 code units (big-endian bytes of a binary plist), with
+    /// `prefix` as `key(utf8:prefix:)` takes it.
+    mutating func key(utf16BigEndian units: UnsafeBufferPointer<UInt8>, prefix: UInt8? = nil) {
         beginValue()
         keyTextStart = count
-        appendUTF16String(units, escapeDollar: escapeDollar)
+        appendUTF16String(units, prefix: prefix)
         keyEnd()
     }
 
@@ -234,8 +235,8 @@ struct JSONOutput {
         needsComma = false
     }
 
-    /// The text of the key just written by `key(utf8:escapeDollar:)` or
-    /// `key(utf16BigEndian:escapeDollar:)`, quotes and colon included, for `key(prepared:)`;
+    /// The text of the key just written by `key(utf8:prefix:)` or
+    /// `key(utf16BigEndian:prefix:)`, quotes and colon included, for `key(prepared:)`;
     /// valid until the next write.
     var lastKeyText: UnsafeBufferPointer<UInt8> {
         UnsafeBufferPointer(start: base + keyTextStart, count: count - keyTextStart)
@@ -256,18 +257,21 @@ struct JSONOutput {
         needsComma = true
     }
 
-    /// Writes `{"$ref":uid}` (indented as `openObject`, `key`, `int`, `closeObject` would).
-    mutating func reference(_ uid: Int) {
+    /// Writes `{"key":value}`, an object of one integer member, as `openObject`, `key`,
+    /// `uint` and `closeObject` would; compact text in one piece.
+    mutating func singleMemberObject(_ literal: StaticString, _ value: UInt64) {
         guard !pretty else {
             openObject()
-            key("$ref")
-            int(Int64(uid))
+            key(literal)
+            uint(value)
             closeObject()
             return
         }
         beginValue()
-        appendLiteral("{\"$ref\":")
-        appendDecimal(UInt64(uid))
+        append(UInt8(ascii: "{"))
+        appendQuoted(literal)
+        append(UInt8(ascii: ":"))
+        appendDecimal(value)
         append(UInt8(ascii: "}"))
         needsComma = true
     }
@@ -353,7 +357,7 @@ struct JSONOutput {
 
     mutating func string(utf16BigEndian units: UnsafeBufferPointer<UInt8>) {
         beginValue()
-        appendUTF16String(units, escapeDollar: false)
+        appendUTF16String(units)
         needsComma = true
     }
 
@@ -549,13 +553,11 @@ struct JSONOutput {
     }
 
     /// Transcodes big-endian UTF-16 (already validated: surrogates paired) to escaped UTF-8.
-    private mutating func appendUTF16String(_ units: UnsafeBufferPointer<UInt8>, escapeDollar: Bool) {
+    private mutating func appendUTF16String(_ units: UnsafeBufferPointer<UInt8>, prefix: UInt8? = nil) {
         append(UInt8(ascii: "\""))
         let unitCount = units.count / 2
         var index = 0
-        if escapeDollar, unitCount > 0, units[0] == 0, units[1] == UInt8(ascii: "$") {
-            append(UInt8(ascii: "$"))
-        }
+        if let prefix { append(prefix) }
         while index < unitCount {
             let unit = UInt16(units[2 * index]) << 8 | UInt16(units[2 * index + 1])
             index += 1

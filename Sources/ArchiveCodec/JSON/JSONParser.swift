@@ -224,10 +224,10 @@ struct JSONParser {
         if key.value.payload & Value.escapedBit == 0 {
             // Asked of every key: a plain one is looked at in place, without a closure.
             let content = Int(key.value.offset) + 1
-            return JSONText.isMappingKey(UnsafeBufferPointer(rebasing: source[content..<(content + Int(key.count))]))
+            return MappingKeys.isMappingKey(UnsafeBufferPointer(rebasing: source[content..<(content + Int(key.count))]))
         }
         let source = source
-        return keyText.withUnsafeBufferPointer { JSONText.isMappingKey(Self.text(of: key, source: source, scratch: $0)) }
+        return keyText.withUnsafeBufferPointer { MappingKeys.isMappingKey(Self.text(of: key, source: source, scratch: $0)) }
     }
 
     private static func same(_ first: UnsafeBufferPointer<UInt8>, _ second: UnsafeBufferPointer<UInt8>) -> Bool {

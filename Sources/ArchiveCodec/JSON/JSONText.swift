@@ -2,13 +2,6 @@
 /// `JSONDocument` (which reads again what the parser accepted). Functions that take
 /// validated text say so: they do not check bounds the grammar already guarantees.
 enum JSONText {
-    /// Whether a member key (its text, unescaped) belongs to the archive mapping: it starts
-    /// with one `$`. A data key is plain or starts with `$$`, which stands for one `$`.
-    @inline(__always)
-    static func isMappingKey(_ text: UnsafeBufferPointer<UInt8>) -> Bool {
-        text.first == UInt8(ascii: "$") && !(text.count > 1 && text[1] == UInt8(ascii: "$"))
-    }
-
     /// Whitespace, `,` and `:`: in validated text, what lies between one value (or key) and
     /// the next.
     @inline(__always)

@@ -33,9 +33,9 @@ extension JSONDocument {
         return withString(value) { JSONText.text($0, equals: literal) }
     }
 
-    /// Whether member key `key` is a data key (see `JSONText.isMappingKey`).
+    /// Whether member key `key` is a data key (see `MappingKeys.isMappingKey`).
     func isDataKey(_ key: Value) -> Bool {
-        withString(key) { !JSONText.isMappingKey($0) }
+        withString(key) { !MappingKeys.isMappingKey($0) }
     }
 
     private func metaKey(_ key: Value) -> MetaKey? {
