@@ -16,6 +16,16 @@ public enum Fixtures {
     /// The bytes of `name` under `corrupt/`.
     public static func corrupt(_ name: String) throws -> [UInt8] { try read("corrupt/" + name) }
 
+    /// The bytes of `path` under `public/` (e.g. `plain-plist/fq_float-root-scalar.plist`).
+    public static func publicFile(_ path: String) throws -> [UInt8] { try read("public/" + path) }
+
+    /// The files of folder `folder` under `public/`, sorted by name: never empty.
+    public static func publicNames(_ folder: String) -> [String] {
+        let all = (try? FileManager.default.contentsOfDirectory(atPath: directory.appendingPathComponent("public/" + folder).path)) ?? []
+        precondition(!all.isEmpty, "no fixtures in public/\(folder)")
+        return all.sorted().map { folder + "/" + $0 }
+    }
+
     private static func read(_ path: String) throws -> [UInt8] {
         Array(try Data(contentsOf: directory.appendingPathComponent(path)))
     }

@@ -72,6 +72,14 @@ public struct KeyedArchive: Sendable {
     /// `parallelism`: how the independent parts of validation and classification may share
     /// threads (the result is the same for every choice).
     public init(parsing bytes: [UInt8], parallelism: Parallelism = .serial) throws(CodecError) {
+        let (plist, sourceFormat) = try Self.readPropertyList(bytes, parallelism: parallelism)
+        try self.init(plist: plist, sourceFormat: sourceFormat, parallelism: parallelism)
+    }
+
+    /// A binary or XML property list, validated; XML is turned into a binary one in memory.
+    static func readPropertyList(_ bytes: [UInt8], parallelism: Parallelism) throws(CodecError) -> (BinaryPlist, PlistFormat) {
+        let plist: BinaryPlist
+        let sourceFormat: PlistFormat
         if bytes.starts(with: "bplist".utf8) {
             plist = try BinaryPlist(bytes: bytes, parallelism: parallelism)
             sourceFormat = .binary
@@ -91,6 +99,14 @@ public struct KeyedArchive: Sendable {
         } else {
             throw CodecError(.malformedPlist, "not a property list: expected a binary plist (bplist00) or XML", byteOffset: 0)
         }
+        return (plist, sourceFormat)
+    }
+
+    /// The archive in `plist`, read as `sourceFormat` (error offsets of XML input are dropped:
+    /// they would point into the binary form).
+    init(plist: BinaryPlist, sourceFormat: PlistFormat, parallelism: Parallelism = .serial) throws(CodecError) {
+        self.plist = plist
+        self.sourceFormat = sourceFormat
         let (parsed, format) = (plist, sourceFormat)
         let analysis = try parsed.withView { (view) throws(CodecError) -> ArchiveAnalysis in
             do throws(CodecError) {
@@ -193,7 +209,7 @@ public struct KeyedArchive: Sendable {
             var out = JSONOutput(pretty: pretty, reserve: min(plist.bytes.count * 2, limit), sink: sink)
             out.limit = limit
             guard view == .readable, let placement else {
-                var writer = RawWriter(view: plistView, out: out)
+                var writer = PlistValueWriter(view: plistView, out: out)
                 writer.write(plist.topObject)
                 return writer.out
             }

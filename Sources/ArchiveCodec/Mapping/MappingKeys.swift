@@ -6,6 +6,8 @@ enum MappingKeys {
     static let identity: StaticString = "$id"
     /// The key of a reference to an object written elsewhere: `{"$ref": n}`.
     static let reference: StaticString = "$ref"
+    /// The key of a plain property list's document: `{"$propertyList": value}`.
+    static let propertyList: StaticString = "$propertyList"
     /// The character that starts the mapping's keys, doubled at the start of a data key.
     static let marker = UInt8(ascii: "$")
 

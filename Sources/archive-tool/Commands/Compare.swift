@@ -26,7 +26,7 @@ struct Compare: ParsableCommand {
     func run() throws {
         let (left, right) = (try readInput(first), try readInput(second))
         let difference = try reportingErrors { () throws(CodecError) -> String? in
-            try KeyedArchive(parsing: left).difference(from: KeyedArchive(parsing: right))
+            try Archive(parsing: left).difference(from: Archive(parsing: right))
         }
         if let difference {
             writeAll("\(difference)\n", to: 1)

@@ -29,7 +29,7 @@ struct Depth: ParsableCommand {
                 let document = try JSONDocument(parsing: input)
                 return "encode: depth \(document.depth); the encoder does not recurse, any stack will do\n"
             }
-            let archive = try KeyedArchive(parsing: input)
+            let archive = try Archive(parsing: input)
             return line("decode", archive.depth(of: .readable), bytesPerLevel: StackBudget.bytesPerLevel)
                 + line("decode --raw", archive.depth(of: .raw), bytesPerLevel: StackBudget.bytesPerLevel)
         }

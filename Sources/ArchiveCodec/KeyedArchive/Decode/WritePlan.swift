@@ -11,6 +11,8 @@ public struct WritePlan: Sendable {
     let placement: Placement?
     /// The reference at which the second writer takes over, if the view is cut.
     let cut: Int?
+    /// Integers beyond ±(2^53 − 1) written as `$integer` (a placement says it for keyed archives).
+    var exactIntegers = false
 }
 
 extension KeyedArchive {

@@ -1,5 +1,6 @@
 extension JSONDocument {
-    /// Builds the keyed archive this document describes (the mapping in docs/mapping.md) and writes it
+    /// Builds the property list this document describes (the mapping in docs/mapping.md): a
+    /// plain property list for `{"$propertyList": value}`, else a keyed archive; and writes it
     /// as a binary or XML property list. Never recurses on the document's nesting, so any
     /// depth the parser accepts encodes on any stack. Throws `limitExceeded` when the archive
     /// would pass `maximumArchiveSize`, or `limit` when that is lower (a caller with less
@@ -11,6 +12,11 @@ extension JSONDocument {
             let (root, builder) = try build(into: BinaryPlistBuilder(limit: limit))
             return builder.finish(root: root)
         case .xml:
+            if let value = plainPropertyList {
+                var encoder = PlainPlistEncoder(document: self, tree: PlistTree())
+                let root = try encoder.encode(value)
+                return try XMLPlistWriter.write(encoder.tree, root: root, limit: limit)
+            }
             var encoder = ArchiveEncoder(document: self, tree: PlistTree())
             let root = try encoder.encodeDocument()
             return try XMLPlistWriter.write(encoder.tree, root: root, limit: limit)
@@ -35,10 +41,21 @@ extension JSONDocument {
     /// (UIDs, shared entries, work lists) are gone when this returns, before the caller
     /// finishes the file; the builder is moved out, so finishing in place copies nothing.
     private func build(into builder: BinaryPlistBuilder) throws(CodecError) -> (root: UInt32, builder: BinaryPlistBuilder) {
+        if let value = plainPropertyList {
+            var encoder = PlainPlistEncoder(document: self, tree: builder)
+            let root = try encoder.encode(value)
+            var built = BinaryPlistBuilder()
+            swap(&built, &encoder.tree)
+            return (root, built)
+        }
         var encoder = ArchiveEncoder(document: self, tree: builder)
         let root = try encoder.encodeDocument()
         var built = BinaryPlistBuilder()
         swap(&built, &encoder.tree)
         return (root, built)
     }
+
+    /// The value of a plain property list's document, `{"$propertyList": value}`; nil for an
+    /// archive's.
+    var plainPropertyList: Value? { singleMember(root, named: MappingKeys.propertyList)?.value }
 }

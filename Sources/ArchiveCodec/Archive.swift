@@ -1,0 +1,101 @@
+/// Any property list the codec reads, told apart by its root: an NSKeyedArchiver archive (a
+/// root dictionary with `$archiver`, `$top` or `$objects`; refused when broken, never read
+/// as something else) or a plain property list. Both front ends decode through it; each kind
+/// keeps its own mapping (`KeyedArchive`, `PlainPropertyList`).
+public struct Archive: Sendable {
+    public enum Content: Sendable {
+        case keyedArchive(KeyedArchive)
+        case propertyList(PlainPropertyList)
+    }
+
+    public let content: Content
+
+    /// `parallelism`: how the independent parts of validation and classification may share
+    /// threads (the result is the same for every choice).
+    public init(parsing bytes: [UInt8], parallelism: Parallelism = .serial) throws(CodecError) {
+        let (plist, format) = try KeyedArchive.readPropertyList(bytes, parallelism: parallelism)
+        if Self.isKeyedArchive(plist) {
+            content = .keyedArchive(try KeyedArchive(plist: plist, sourceFormat: format, parallelism: parallelism))
+        } else {
+            content = .propertyList(PlainPropertyList(plist: plist, sourceFormat: format))
+        }
+    }
+
+    /// The keys only an archive's root has. NSKeyedUnarchiver needs all of `$archiver`,
+    /// `$top` and `$objects`; one of them is enough to mean an archive was meant, so a broken
+    /// archive is refused as one rather than shown as a plain dictionary.
+    static func isKeyedArchive(_ plist: BinaryPlist) -> Bool {
+        plist.withView { view in
+            let root = view.header(of: plist.topObject)
+            guard root.kind == .dict else { return false }
+            return (0..<root.count).contains { index in
+                let key = view.childRef(root, index)
+                return view.isString(key, equalTo: "$archiver") || view.isString(key, equalTo: "$top") || view.isString(key, equalTo: "$objects")
+            }
+        }
+    }
+
+    public var sourceFormat: PlistFormat {
+        switch content {
+        case .keyedArchive(let archive): archive.sourceFormat
+        case .propertyList(let list): list.sourceFormat
+        }
+    }
+
+    /// Depth of `view`'s JSON with the default options (`KeyedArchive.depth(of:)`).
+    public func depth(of view: ArchiveView) -> Int {
+        switch content {
+        case .keyedArchive(let archive): archive.depth(of: view)
+        case .propertyList(let list): view == .raw ? list.plist.rawDepth : list.readableDepth(exactIntegers: false)
+        }
+    }
+
+    /// What writing `view` takes (`KeyedArchive.plan`). A plain property list has nothing to
+    /// move: a `maxDepth` below its nesting is refused with the bound it needs.
+    public func plan(view: ArchiveView, pretty: Bool, maxDepth: Int? = nil, exactIntegers: Bool = false, parallelism: Parallelism = .serial) throws(CodecError)
+        -> WritePlan
+    {
+        switch content {
+        case .keyedArchive(let archive):
+            return try archive.plan(view: view, pretty: pretty, maxDepth: maxDepth, exactIntegers: exactIntegers, parallelism: parallelism)
+        case .propertyList(let list):
+            let depth = view == .raw ? list.plist.rawDepth : list.readableDepth(exactIntegers: exactIntegers)
+            if view == .readable, let maxDepth, depth > maxDepth {
+                throw CodecError(
+                    .depthBoundTooSmall, "a nesting bound of \(maxDepth) is too small for this property list: it nests \(depth) levels, and only an archive's objects can move to a $table",
+                    found: depth, limit: maxDepth, remedy: .nestingBound(depth))
+            }
+            return WritePlan(depth: depth, placement: nil, cut: nil, exactIntegers: exactIntegers)
+        }
+    }
+
+    /// Writes `view` following `plan` into `sink` (`KeyedArchive.writeJSON(view:pretty:plan:parallelism:to:)`).
+    public func writeJSON(view: ArchiveView, pretty: Bool, plan: WritePlan, parallelism: Parallelism, to sink: @escaping (UnsafeBufferPointer<UInt8>) -> Void) throws(CodecError) {
+        switch content {
+        case .keyedArchive(let archive):
+            try archive.writeJSON(view: view, pretty: pretty, plan: plan, parallelism: parallelism, to: sink)
+        case .propertyList(let list):
+            _ = try list.render(view: view, pretty: pretty, exactIntegers: plan.exactIntegers, sink: sink)
+        }
+    }
+
+    /// `view` as JSON text with the default options.
+    public func json(view: ArchiveView, pretty: Bool) throws(CodecError) -> [UInt8] {
+        switch content {
+        case .keyedArchive(let archive): try archive.json(view: view, pretty: pretty)
+        case .propertyList(let list): try list.render(view: view, pretty: pretty, exactIntegers: false, sink: nil)
+        }
+    }
+
+    /// Where two documents differ (nil: equivalent): two archives as `KeyedArchive.difference`
+    /// says, two plain property lists value for value (dictionaries as sets of keys), and never
+    /// an archive and a plain list.
+    public func difference(from other: Archive) -> String? {
+        switch (content, other.content) {
+        case (.keyedArchive(let left), .keyedArchive(let right)): return left.difference(from: right)
+        case (.propertyList(let left), .propertyList(let right)): return PlainPlistEquivalence.difference(left.plist, right.plist)
+        case (.keyedArchive, .propertyList): return "the first is a keyed archive, the second a plain property list"
+        case (.propertyList, .keyedArchive): return "the first is a plain property list, the second a keyed archive"
+        }
+    }
+}

@@ -1,0 +1,80 @@
+/// A property list that is not a keyed archive (preferences, Terminal themes, iMessage edit
+/// histories): its readable JSON is `{"$propertyList": value}` with the value wrappers of
+/// docs/mapping.md, "Plain property lists", which `PlainPlistEncoder` writes back value for
+/// value (integer or real, data or string, dates, UIDs).
+public struct PlainPropertyList: Sendable {
+    let plist: BinaryPlist
+    public let sourceFormat: PlistFormat
+
+    init(plist: BinaryPlist, sourceFormat: PlistFormat) {
+        self.plist = plist
+        self.sourceFormat = sourceFormat
+    }
+
+    /// The readable view's JSON nesting: the envelope, the containers, and the wrapper a leaf
+    /// may take (`$data`, `$date`, `$uid`, `$real`, `$integer` with `exactIntegers`). Found
+    /// without recursion, each object once (a binary plist may share objects).
+    func readableDepth(exactIntegers: Bool) -> Int {
+        plist.withView { view in
+            var height = [Int32](repeating: -1, count: view.objectCount)
+            var stack: [(ref: Int, next: Int)] = [(plist.topObject, 0)]
+            while let (ref, next) = stack.last {
+                let header = view.header(of: ref)
+                guard header.kind == .array || header.kind == .dict else {
+                    height[ref] = Int32(leafHeight(header, view, exactIntegers: exactIntegers))
+                    stack.removeLast()
+                    continue
+                }
+                let values = header.kind == .dict ? header.count : 0
+                if next < header.count {
+                    stack[stack.count - 1].next = next + 1
+                    let child = view.childRef(header, values + next)
+                    if height[child] < 0 { stack.append((child, 0)) }
+                    continue
+                }
+                var deepest: Int32 = 0
+                for index in 0..<header.count { deepest = max(deepest, height[view.childRef(header, values + index)]) }
+                height[ref] = deepest + 1
+                stack.removeLast()
+            }
+            return 1 + Int(height[plist.topObject])
+        }
+    }
+
+    private func leafHeight(_ header: PlistObjectHeader, _ view: BinaryPlistView, exactIntegers: Bool) -> Int {
+        switch header.kind {
+        case .int: return exactIntegers && Placement.isInexact(view.integer(header)) ? 1 : 0
+        case .real: return view.real(header).isFinite ? 0 : 1
+        case .date:
+            let time = view.real(PlistObjectHeader(kind: .real, marker: 0x23, start: header.start, count: 8))
+            return DateText.readable(time) != nil || time.isFinite ? 1 : 2
+        case .data, .uid: return 1
+        default: return 0
+        }
+    }
+
+    /// `{"$propertyList": value}` (readable) or the value alone (raw), handed to `sink` in
+    /// pieces when there is one; refused past `KeyedArchive.maximumOutputSize`.
+    func render(view: ArchiveView, pretty: Bool, exactIntegers: Bool, sink: ((UnsafeBufferPointer<UInt8>) -> Void)?) throws(CodecError) -> [UInt8] {
+        let limit = KeyedArchive.maximumOutputSize(forInputSize: plist.bytes.count)
+        var output = plist.withView { plistView -> JSONOutput in
+            var out = JSONOutput(pretty: pretty, reserve: min(plist.bytes.count * 2, limit), sink: sink)
+            out.limit = limit
+            let readable = view == .readable
+            var writer = PlistValueWriter(view: plistView, out: out, dataKeys: readable, exactIntegers: readable && exactIntegers)
+            if readable {
+                writer.out.openObject()
+                writer.out.key(MappingKeys.propertyList)
+            }
+            writer.write(plist.topObject)
+            if readable { writer.out.closeObject() }
+            return writer.out
+        }
+        guard !output.isOverLimit else {
+            throw CodecError(
+                .limitExceeded, "the JSON would be larger than \(limit) bytes for a \(plist.bytes.count)-byte property list: it repeats shared values at every reference",
+                limit: limit)
+        }
+        return output.finish()
+    }
+}

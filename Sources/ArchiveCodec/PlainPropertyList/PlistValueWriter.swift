@@ -1,0 +1,94 @@
+/// Writes a property list value as JSON: dictionaries as objects, arrays as arrays, strings,
+/// numbers and booleans as themselves; UIDs `{"$uid": n}`, data `{"$data": base64}`, dates
+/// `{"$date": text}`, NaN and infinities `{"$real": …}`. Two uses, told apart by `dataKeys`:
+/// - a plain property list's readable JSON (docs/mapping.md, "Plain property lists"): keys are
+///   data keys (a leading `$` doubled) and integers may be `{"$integer": "…"}`, so
+///   `PlainPlistEncoder` reads every value back;
+/// - a keyed archive's raw view, for debugging: keys as they are, not read back.
+///
+/// Recursive: one level per container, `BinaryPlist.rawDepth` levels in all.
+struct PlistValueWriter {
+    let view: BinaryPlistView
+    var out: JSONOutput
+    /// Keys written as data keys (`$` doubled) rather than as they are.
+    let dataKeys: Bool
+    /// Integers beyond ±(2^53 − 1) written as `{"$integer": "…"}`.
+    let exactIntegers: Bool
+
+    init(view: BinaryPlistView, out: JSONOutput, dataKeys: Bool = false, exactIntegers: Bool = false) {
+        self.view = view
+        self.out = out
+        self.dataKeys = dataKeys
+        self.exactIntegers = exactIntegers
+    }
+
+    mutating func write(_ ref: Int) {
+        if out.reachedLimit() { return }
+        let header = view.header(of: ref)
+        switch header.kind {
+        case .bool: out.bool(view.bool(header))
+        case .int: writeInteger(view.integer(header))
+        case .real: writeReal(view.real(header))
+        case .date:
+            out.openObject()
+            out.key("$date")
+            let time = view.real(PlistObjectHeader(kind: .real, marker: 0x23, start: header.start, count: 8))
+            if let text = DateText.readable(time) { out.rawString(text) } else { writeReal(time) }
+            out.closeObject()
+        case .data:
+            out.openObject()
+            out.key("$data")
+            out.base64String(view.payload(header))
+            out.closeObject()
+        case .asciiString: out.string(utf8: view.payload(header))
+        case .utf16String: out.string(utf16BigEndian: view.payload(header))
+        case .uid:
+            out.openObject()
+            out.key("$uid")
+            out.uint(view.uid(header))
+            out.closeObject()
+        case .array:
+            out.openArray()
+            for index in 0..<header.count { write(view.childRef(header, index)) }
+            out.closeArray()
+        case .dict:
+            out.openObject()
+            for index in 0..<header.count where !out.reachedLimit() {
+                writeKey(view.header(of: view.childRef(header, index)))
+                write(view.childRef(header, header.count + index))
+            }
+            out.closeObject()
+        }
+    }
+
+    private mutating func writeKey(_ key: PlistObjectHeader) {
+        switch (key.kind == .utf16String, dataKeys) {
+        case (true, true): out.dataKey(utf16BigEndian: view.payload(key))
+        case (true, false): out.key(utf16BigEndian: view.payload(key))
+        case (false, true): out.dataKey(utf8: view.payload(key))
+        case (false, false): out.key(utf8: view.payload(key))
+        }
+    }
+
+    private mutating func writeInteger(_ value: PlistInteger) {
+        if exactIntegers, Placement.isInexact(value) {
+            out.openObject()
+            out.key("$integer")
+            out.string(value.isUnsigned ? String(value.bits) : String(Int64(bitPattern: value.bits)))
+            out.closeObject()
+            return
+        }
+        if value.isUnsigned { out.uint(value.bits) } else { out.int(Int64(bitPattern: value.bits)) }
+    }
+
+    private mutating func writeReal(_ value: Double) {
+        if value.isFinite {
+            out.real(value)
+        } else {
+            out.openObject()
+            out.key("$real")
+            out.string(NonFiniteReal.text(value))
+            out.closeObject()
+        }
+    }
+}
