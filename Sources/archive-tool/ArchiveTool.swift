@@ -1,12 +1,12 @@
 import ArchiveCodec
 import ArgumentParser
 
-/// `archive-tool`: converts NSKeyedArchiver archives to JSON and back on the command line.
+/// `archive-tool`: converts NSKeyedArchiver archives and plain property lists to JSON and back on the command line.
 @main
 struct ArchiveTool: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "archive-tool",
-        abstract: "Convert NSKeyedArchiver archives (binary or XML plists) to JSON and back.",
+        abstract: "Convert NSKeyedArchiver archives and other property lists (binary or XML) to JSON and back.",
         discussion: ExitStatus.help,
         version: ReleaseVersion.current,
         subcommands: [Decode.self, Encode.self, Compare.self, Depth.self])

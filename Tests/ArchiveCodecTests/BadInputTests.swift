@@ -75,7 +75,7 @@ final class BadInputTests: XCTestCase {
         expect(.notKeyedArchive, BinaryPlistWriter.write(plain, root: plainRoot))
         // The refusal says what the plist is: its top level, and a dictionary's first keys.
         XCTAssertThrowsError(try KeyedArchive(parsing: BinaryPlistWriter.write(plain, root: plainRoot))) { error in
-            XCTAssertEqual((error as? CodecError)?.message, "a plain property list whose top level is a dictionary of 1 key (a) without $archiver")
+            XCTAssertEqual((error as? CodecError)?.message, "a property list whose top level is a dictionary of 1 key (a) without $archiver: not a whole keyed archive")
         }
         let xmlArray = Array("<?xml version=\"1.0\"?><plist version=\"1.0\"><array><integer>1</integer><string>b</string></array></plist>".utf8)
         XCTAssertThrowsError(try KeyedArchive(parsing: xmlArray)) { error in

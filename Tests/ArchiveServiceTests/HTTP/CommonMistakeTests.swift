@@ -48,18 +48,19 @@ final class CommonMistakeTests: ServerTestCase {
     /// curl's default Content-Type is the same for --data-binary: a plist that is not an
     /// archive, or broken some other way, is not told to stop using --data.
     func testNewlinesStrippedIsNotClaimedForOtherFailures() throws {
-        // A plain plist, as plistlib writes an Info.plist: a sound trailer, whatever its bytes.
-        let plain = TestArchives.plainPlist()
-        let text = detail(try server.post("/v1/decode", plain, contentType: "application/x-www-form-urlencoded"), status: 422, slug: "not-keyed-archive")
+        // A plist that is not a whole archive, with a sound trailer whatever its bytes.
+        let half = TestArchives.halfArchive()
+        let text = detail(try server.post("/v1/decode", half, contentType: "application/x-www-form-urlencoded"), status: 422, slug: "not-keyed-archive")
         XCTAssertFalse(text.contains("--data"), text)
-        XCTAssertTrue(text.contains("plain property list") && text.contains("(name, count)"), text)
+        XCTAssertTrue(text.contains("not a whole keyed archive") && text.contains("($top, name)"), text)
         // A broken archive with its newline bytes intact.
         let corrupt = try Fixtures.corrupt("corrupt-ComplexTest-147.plist")
         let broken = try server.post("/v1/decode", corrupt, contentType: "application/x-www-form-urlencoded")
         XCTAssertGreaterThanOrEqual(broken.status, 400, broken.text)
         XCTAssertFalse(broken.text.contains("curl --data removes"), broken.text)
         XCTAssertFalse(CommonMistake.showsNewlinesStripped(corrupt))
-        XCTAssertFalse(CommonMistake.showsNewlinesStripped(plain))
+        XCTAssertFalse(CommonMistake.showsNewlinesStripped(half))
+        XCTAssertFalse(CommonMistake.showsNewlinesStripped(TestArchives.plainPlist()))
         XCTAssertTrue(CommonMistake.showsNewlinesStripped(archive.filter { $0 != 0x0A && $0 != 0x0D }))
     }
 

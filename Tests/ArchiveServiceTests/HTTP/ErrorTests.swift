@@ -96,8 +96,15 @@ final class ErrorTests: ServerTestCase {
         assertProblem(try server.post("/v1/encode?format=json", Array("{}".utf8)), status: 400, slug: "invalid-query")
     }
 
-    func test422PlistThatIsNotAKeyedArchive() throws {
-        assertProblem(try server.post("/v1/decode", TestArchives.plainPlist()), status: 422, slug: "not-keyed-archive")
+    /// A plain plist decodes as itself; a root with an archive's keys but not a whole archive is 422.
+    func testPlainPlistDecodesAndAHalfArchiveIs422() throws {
+        let plain = try server.post("/v1/decode", TestArchives.plainPlist())
+        XCTAssertEqual(plain.status, 200, plain.text)
+        XCTAssertEqual(plain.text, "{\"$propertyList\":{\"name\":\"plain\",\"count\":3}}\n")
+        let encoded = try server.post("/v1/encode", Array(plain.text.utf8), contentType: "application/json")
+        XCTAssertEqual(encoded.status, 200, encoded.text)
+        XCTAssertEqual(try server.post("/v1/decode", encoded.body).text, plain.text)
+        assertProblem(try server.post("/v1/decode", TestArchives.halfArchive()), status: 422, slug: "not-keyed-archive")
     }
 
     func test422ArchiveWithDanglingUID() throws {

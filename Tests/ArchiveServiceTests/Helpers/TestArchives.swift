@@ -87,4 +87,17 @@ enum TestArchives {
         writer.set(top, .dict([(nameKey, name), (countKey, count)]))
         return writer.binary(top: top, layout: .wide)
     }
+
+    /// A dictionary with an archive's `$top` but no `$archiver` or `$objects`: meant as an
+    /// archive, not a whole one.
+    static func halfArchive() -> [UInt8] {
+        var writer = TestPlistBuilder()
+        let top = writer.reserve()
+        let topKey = writer.string("$top")
+        let nameKey = writer.string("name")
+        let empty = writer.add(.dict([]))
+        let name = writer.string("plain")
+        writer.set(top, .dict([(topKey, empty), (nameKey, name)]))
+        return writer.binary(top: top, layout: .wide)
+    }
 }

@@ -115,8 +115,8 @@ struct ArchiveAnalysis {
         case .data: what = "\(root.count) bytes of data"
         case .uid: what = "a UID"
         }
-        return "a plain property list whose top level is \(what)"
-            + (root.kind == .dict ? " without $archiver" : ", not the dictionary with $archiver, $top and $objects that an archive has")
+        guard root.kind != .dict else { return "a property list whose top level is \(what) without $archiver: not a whole keyed archive" }
+        return "a plain property list whose top level is \(what), not the dictionary with $archiver, $top and $objects that an archive has"
     }
 
     private mutating func readEnvelope(_ top: Int) throws(CodecError) {
