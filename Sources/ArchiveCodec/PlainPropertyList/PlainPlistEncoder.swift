@@ -23,11 +23,6 @@ struct PlainPlistEncoder<Tree: PlistBuilding> {
         var values: [UInt32] = []
     }
 
-    init(document: JSONDocument, tree: Tree) {
-        self.document = document
-        self.tree = tree
-    }
-
     /// The plist value of `root`, children built first.
     mutating func encode(_ root: Value) throws(CodecError) -> UInt32 {
         if let leaf = try leaf(root) { return leaf }

@@ -6,11 +6,6 @@ public struct PlainPropertyList: Sendable {
     let plist: BinaryPlist
     public let sourceFormat: PlistFormat
 
-    init(plist: BinaryPlist, sourceFormat: PlistFormat) {
-        self.plist = plist
-        self.sourceFormat = sourceFormat
-    }
-
     /// The readable view's JSON nesting: the envelope, the containers, and the wrapper a leaf
     /// may take (`$data`, `$date`, `$uid`, `$real`, `$integer` with `exactIntegers`). Found
     /// without recursion, each object once (a binary plist may share objects).
