@@ -11,10 +11,12 @@ public struct Archive: Sendable {
     public let content: Content
 
     /// `parallelism`: how the independent parts of validation and classification may share
-    /// threads (the result is the same for every choice).
-    public init(parsing bytes: [UInt8], parallelism: Parallelism = .serial) throws(CodecError) {
+    /// threads (the result is the same for every choice). For the raw view (`view: .raw`) the
+    /// property list is taken as it is, archive or not: the raw view of an archive whose graph
+    /// is broken still shows it (`CodecError.Remedy.rawView`).
+    public init(parsing bytes: [UInt8], view: ArchiveView = .readable, parallelism: Parallelism = .serial) throws(CodecError) {
         let (plist, format) = try KeyedArchive.readPropertyList(bytes, parallelism: parallelism)
-        if Self.isKeyedArchive(plist) {
+        if view == .readable, Self.isKeyedArchive(plist) {
             content = .keyedArchive(try KeyedArchive(plist: plist, sourceFormat: format, parallelism: parallelism))
         } else {
             content = .propertyList(PlainPropertyList(plist: plist, sourceFormat: format))

@@ -84,7 +84,7 @@ enum Conversion {
         if let refusal = admit(ConversionCost.decodeWorking(bodyBytes: bytes.count, counts: ArchiveCounts(of: bytes)), job) {
             return refusal
         }
-        let archive = try Archive(parsing: bytes)
+        let archive = try Archive(parsing: bytes, view: view)
         let plan = try archive.plan(view: view, pretty: pretty, maxDepth: options.maxDepth, exactIntegers: options.exactIntegers)
         if let refusal = job.limits.decode.refusal(depth: plan.depth, pretty: pretty) {
             return Problem.refused(refusal, bounded: options.maxDepth != nil, path: job.path).response()

@@ -55,7 +55,7 @@ struct Decode: ParsableCommand {
             defer { pipe.close() }
             return Result { () throws(CodecError) in
                 let cores = coreParallelism(stackSize: stackSize)
-                let archive = try Archive(parsing: input, parallelism: cores)
+                let archive = try Archive(parsing: input, view: view, parallelism: cores)
                 let plan = try archive.plan(view: view, pretty: pretty, maxDepth: maxDepth, exactIntegers: exactIntegers, parallelism: cores)
                 let policy = skipDepthCheck ? DecodePolicy(depthLimit: .max) : DecodePolicy(stackSize: stackSize)
                 if let refusal = policy.refusal(depth: plan.depth, pretty: pretty) {

@@ -105,6 +105,10 @@ final class ErrorTests: ServerTestCase {
         XCTAssertEqual(encoded.status, 200, encoded.text)
         XCTAssertEqual(try server.post("/v1/decode", encoded.body).text, plain.text)
         assertProblem(try server.post("/v1/decode", TestArchives.halfArchive()), status: 422, slug: "not-keyed-archive")
+        // The raw view shows any property list as it is, a broken archive too.
+        let raw = try server.post("/v1/decode?view=raw", TestArchives.halfArchive())
+        XCTAssertEqual(raw.status, 200, raw.text)
+        XCTAssertEqual(raw.text, "{\"$top\":{},\"name\":\"plain\"}\n")
     }
 
     func test422ArchiveWithDanglingUID() throws {

@@ -29,7 +29,10 @@ final class ObjectClassifierTests: XCTestCase {
             XCTAssertTrue(error.message.contains("\"colour\""), error.message)
             XCTAssertFalse(error.message.contains("view=raw"), error.message)
         }
-        // The raw view reads it as it is.
+        // The raw view reads it as it is, as the remedy says.
         XCTAssertNoThrow(try BinaryPlist(bytes: bytes))
+        XCTAssertThrowsError(try Archive(parsing: bytes))
+        let raw = String(decoding: try Archive(parsing: bytes, view: .raw).json(view: .raw, pretty: false), as: UTF8.self)
+        XCTAssertTrue(raw.contains("\"colour\":\"red\""), raw)
     }
 }
