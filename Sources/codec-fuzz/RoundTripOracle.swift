@@ -23,9 +23,9 @@ struct RoundTripOracle {
             refused += 1
             return nil
         }
-        let archive: KeyedArchive
+        let archive: Archive
         do {
-            archive = try KeyedArchive(parsing: encoded)
+            archive = try Archive(parsing: encoded)
         } catch {
             return "a JSON document encoded into an archive that does not decode: \(error)"
         }
@@ -33,7 +33,7 @@ struct RoundTripOracle {
         var streamed: [UInt8] = []
         do {
             try document.writeArchive { streamed.append(contentsOf: $0) }
-            if let difference = try KeyedArchive(parsing: streamed).difference(from: archive) {
+            if let difference = try Archive(parsing: streamed).difference(from: archive) {
                 return "the streamed archive differs from the one built in memory: \(difference)"
             }
         } catch {
@@ -63,7 +63,10 @@ struct RoundTripOracle {
     private mutating func checkArchive(_ input: [UInt8]) -> String? {
         let archive: KeyedArchive
         do {
-            archive = try KeyedArchive(parsing: input)
+            switch try Archive(parsing: input).content {
+            case .keyedArchive(let keyed): archive = keyed
+            case .propertyList: return checkPropertyList(input)
+            }
         } catch {
             refused += 1
             return nil
@@ -103,6 +106,39 @@ struct RoundTripOracle {
                 continue  // what XML cannot hold (far dates, CF$UID dictionaries) is refused, not rewritten
             } catch {
                 return "the readable JSON of an archive does not encode to \(format): \(error)"
+            }
+        }
+        converted += 1
+        return nil
+    }
+
+    /// A plain property list: its readable JSON parses and writes back, binary and XML, to the
+    /// same values (XML keeps whole seconds of a date only).
+    private mutating func checkPropertyList(_ input: [UInt8]) -> String? {
+        let list: Archive
+        let json: [UInt8]
+        do {
+            list = try Archive(parsing: input)
+            guard list.depth(of: .readable) <= StackBudget.maxDepth(stackSize: Self.stackSize) else {
+                tooDeep += 1
+                return nil
+            }
+            _ = try list.json(view: .raw, pretty: true)
+            json = try list.json(view: .readable, pretty: false)
+        } catch {
+            refused += 1
+            return nil
+        }
+        for format in [PlistFormat.binary, .xml] {
+            do {
+                let copy = try Archive(parsing: JSONDocument(parsing: json).archive(format: format))
+                if let difference = list.difference(from: copy), !(format == .xml && difference.contains(": dates ")) {
+                    return "\(format) round trip of a plain property list is not equivalent: \(difference)"
+                }
+            } catch  where format == .xml && error.kind == .invalidDocument && error.message.contains("XML plist can write") {
+                continue
+            } catch {
+                return "the readable JSON of a plain property list does not encode to \(format): \(error)"
             }
         }
         converted += 1

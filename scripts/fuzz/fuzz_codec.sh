@@ -17,6 +17,7 @@ mkdir -p bench-out/fuzz
 status=0
 for seed in "${seeds[@]}"; do
   "${bin}/codec-fuzz" --seconds "${seconds}" --seed "${seed}" --out bench-out/fuzz \
-    Tests/Fixtures/apple/*.* Tests/Fixtures/corrupt/*.* || status=$?
+    Tests/Fixtures/apple/*.* Tests/Fixtures/corrupt/*.* Tests/Fixtures/public/keyed-archive/* \
+    Tests/Fixtures/public/plain-plist/* Tests/Fixtures/public/plain-plist-with-nested-archive/* || status=$?
 done
 exit "${status}"

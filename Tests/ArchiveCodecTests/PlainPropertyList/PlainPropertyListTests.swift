@@ -77,6 +77,17 @@ final class PlainPropertyListTests: XCTestCase {
         XCTAssertNotNil(list.difference(from: try Archive(parsing: encode(Array(back.replacingOccurrences(of: "\"real\":1.0", with: "\"real\":1").utf8)))))
     }
 
+    /// A UID past 32 bits has a binary form only: XML's CF$UID holds 32 bits (found by fuzzing).
+    func testAUIDPast32BitsIsBinaryOnly() throws {
+        let json = Array("{\"$propertyList\":[{\"$uid\":4294967296}]}".utf8)
+        XCTAssertEqual(string(try decode(encode(json))), string(json))
+        XCTAssertThrowsError(try encode(json, format: .xml)) { error in
+            XCTAssertEqual((error as? CodecError)?.kind, .invalidDocument)
+            XCTAssertTrue((error as? CodecError)?.message.contains("binary") ?? false, "\(error)")
+        }
+        XCTAssertNoThrow(try encode(Array("{\"$propertyList\":[{\"$uid\":4294967295}]}".utf8), format: .xml))
+    }
+
     func testTheReadableDepthIsTheJSONNesting() throws {
         for json in ["3", "[]", "[{\"$data\":\"AA==\"}]", "{\"a\":[[[1]]]}", "{\"d\":{\"$date\":\"2001-01-01T00:00:00Z\"}}"] {
             let bytes = try encode(Array("{\"$propertyList\":\(json)}".utf8))

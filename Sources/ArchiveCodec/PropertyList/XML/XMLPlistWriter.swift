@@ -66,6 +66,10 @@ enum XMLPlistWriter {
                 appendEscaped(tree.bytes(node), to: &out)
                 append("</string>\n", to: &out)
             case .uid:
+                // What Apple's reader (and ours) takes back: CF$UID holds 32 bits.
+                guard node.bits <= UInt64(UInt32.max) else {
+                    throw CodecError(.invalidDocument, "the UID \(node.bits) is larger than an XML plist can write (CF$UID holds 32 bits); ask for a binary property list")
+                }
                 append("<dict>\n", to: &out)
                 indent(depth + 1)
                 append("<key>CF$UID</key>\n", to: &out)
