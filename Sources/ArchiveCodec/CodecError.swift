@@ -8,6 +8,10 @@ public struct CodecError: Error, Sendable, Equatable, CustomStringConvertible {
         /// The bytes are not a readable property list (truncated, lying trailer or offsets,
         /// bad XML, invalid UTF-8, a container that contains itself, …).
         case malformedPlist
+        /// The bytes are not a readable typedstream (NSArchiver's `streamtyped` format):
+        /// truncated, an unknown tag or type code, a reference to nothing, a version Apple never
+        /// wrote, …
+        case malformedTypedStream
         /// A well-formed property list that is not an NSKeyedArchiver archive.
         case notKeyedArchive
         /// A keyed archive whose object graph is broken (UID out of range, `$class` that is not
@@ -79,6 +83,7 @@ extension CodecError.Kind {
     public var summary: String {
         switch self {
         case .malformedPlist: "not a readable property list"
+        case .malformedTypedStream: "not a readable typedstream"
         case .notKeyedArchive: "not a keyed archive"
         case .invalidArchive: "broken keyed archive"
         case .malformedJSON: "not valid JSON"

@@ -245,6 +245,7 @@ extension Problem {
         let (slug, title, status): (String, String, Int32) =
             switch error.kind {
             case .malformedPlist: ("malformed-plist", "Malformed property list", 400)
+            case .malformedTypedStream: ("malformed-typedstream", "Malformed typedstream", 400)
             case .malformedJSON: ("malformed-json", "Malformed JSON", 400)
             case .notKeyedArchive: ("not-keyed-archive", "Not a keyed archive", 422)
             case .invalidArchive: ("invalid-archive", "Invalid keyed archive", 422)
