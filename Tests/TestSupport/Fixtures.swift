@@ -2,7 +2,9 @@ import Foundation
 
 /// The test fixtures under `Tests/Fixtures`, found from this file's path (they are read in place,
 /// not bundled): `apple/` holds real archives made by Apple's NSKeyedArchiver, `apple/not-archives/`
-/// protocol frames that carry archives but are not one, `corrupt/` archives broken on purpose.
+/// protocol frames that carry archives but are not one, `corrupt/` archives broken on purpose,
+/// `public/typedstream/` real NSArchiver streams from public projects (with
+/// `public/typedstream-oracle/` holding what pytypedstream reads in each).
 /// The one loader both test targets use.
 public enum Fixtures {
     /// The repository's root (Tests/TestSupport/Fixtures.swift is two folders down).
@@ -25,6 +27,26 @@ public enum Fixtures {
         precondition(!all.isEmpty, "no fixtures in public/\(folder)")
         return all.sorted().map { folder + "/" + $0 }
     }
+
+    /// The bytes of `name` under `public/typedstream/`.
+    public static func typedStream(_ name: String) throws -> [UInt8] { try read("public/typedstream/" + name) }
+
+    /// What pytypedstream reads in typedstream fixture `name` (`scripts/gen/typedstream_oracle.py`).
+    public static func typedStreamOracle(_ name: String) throws -> String {
+        String(decoding: try read("public/typedstream-oracle/" + name + ".events"), as: UTF8.self)
+    }
+
+    /// The typedstream fixtures, sorted by name, `malformed` (streams broken on purpose) left out
+    /// unless asked for. Never empty.
+    public static func typedStreamNames(includingMalformed: Bool = false) -> [String] {
+        let all = (try? FileManager.default.contentsOfDirectory(atPath: directory.appendingPathComponent("public/typedstream").path)) ?? []
+        let names = all.filter { includingMalformed || !malformedTypedStreams.contains($0) }.sorted()
+        precondition(names.count >= 20, "only \(names.count) typedstream fixtures in \(directory.path)/public/typedstream")
+        return names
+    }
+
+    /// The typedstream fixtures that are malformed on purpose (see public/README.md).
+    public static let malformedTypedStreams: Set<String> = ["imessage-exporter_attributedBody-ExtraData.bin"]
 
     private static func read(_ path: String) throws -> [UInt8] {
         Array(try Data(contentsOf: directory.appendingPathComponent(path)))

@@ -1,0 +1,145 @@
+/// A typedstream (NSArchiver's `streamtyped` format) as flat tables: what
+/// `TypedStreamReader` reads and `TypedStreamWriter` writes back byte for byte, and what
+/// `TypedStreamBuilder` makes by hand.
+///
+/// A stream is a sequence of top-level groups; a group is a type string and one value per type
+/// in it; an object value that is new where it stands carries its class and its own groups, up
+/// to an end-of-object mark. Everything lives in arrays of small records pointing at each other
+/// by index, never in a tree of Swift values: a stream nested a million objects deep is read,
+/// written and released without recursion.
+///
+/// Sharing. A stream keeps two tables that later bytes refer back into: shared strings (type
+/// strings, class names, `%` and `:` values, a C string's text), and one table numbering
+/// objects, classes and C strings together in the order they appear. The model keeps the
+/// things, not the numbers: a value points at an object, class or C string by its index in
+/// `objects`, `classes` or `cStrings`, and at a shared string by its index in `sharedStrings`.
+/// Where a thing first occurs in stream order it is written in full (an object's class and
+/// groups at that value); every later occurrence is a reference. The writer numbers the
+/// tables as it goes, as Apple's writer did, so a model built by hand needs no numbers, and a
+/// stream read has its own numbers back because its order is kept.
+struct TypedStream: Sendable {
+    var byteOrder: ByteOrder
+    /// The header's system version (1000 from Mac OS X on; `TypedStreamHeader`).
+    var systemVersion: Int64
+    /// The bytes that every `Span` of the model points into. A stream read keeps its input
+    /// here (its strings are not copied); a builder appends the bytes it is given.
+    var storage: [UInt8]
+    /// The shared-string table, in the order its strings first occur. Two entries may hold
+    /// equal bytes (a stream may define a string twice); a builder interns by content.
+    var sharedStrings: [Span] = []
+    /// The parsed type strings; every value's `type` is one of its nodes.
+    var types = TypeTable()
+    /// Every value of the stream. A group's values, and a struct's, array's or pointer's
+    /// children, are contiguous runs.
+    var values: [Value] = []
+    /// Every group: each object's groups are a contiguous run, and so are the top-level ones.
+    var groups: [Group] = []
+    /// The stream's top-level groups, a run of `groups`.
+    var topLevelGroups: Range<Int> = 0..<0
+    var objects: [Object] = []
+    var classes: [Class] = []
+    /// Per C string (a `*` value's string; the stream's object table numbers them): the shared
+    /// string holding its text.
+    var cStrings: [UInt32] = []
+
+    init(byteOrder: ByteOrder, systemVersion: Int64 = TypedStreamHeader.currentSystemVersion, storage: [UInt8] = []) {
+        self.byteOrder = byteOrder
+        self.systemVersion = systemVersion
+        self.storage = storage
+    }
+
+    /// A run of `storage`. Offsets are 32-bit: a stream is at most 4 GiB (the reader refuses
+    /// larger input; a builder refuses to grow past it).
+    struct Span: Equatable, Sendable {
+        var start: UInt32
+        var count: UInt32
+
+        var range: Range<Int> { Int(start)..<(Int(start) + Int(count)) }
+
+        /// A span packed in a value's 64-bit payload, and back.
+        var packed: UInt64 { UInt64(start) << 32 | UInt64(count) }
+        init(start: UInt32, count: UInt32) {
+            self.start = start
+            self.count = count
+        }
+        init(packed: UInt64) {
+            start = UInt32(truncatingIfNeeded: packed >> 32)
+            count = UInt32(truncatingIfNeeded: packed)
+        }
+    }
+
+    /// A type string and its values.
+    struct Group: Equatable, Sendable {
+        /// The shared string spelling the types.
+        var string: UInt32
+        /// Its parsed root in `types` (whose children are the values' types, in order).
+        var type: UInt32
+        var firstValue: UInt32
+        var valueCount: UInt32
+
+        var values: Range<Int> { Int(firstValue)..<(Int(firstValue) + Int(valueCount)) }
+    }
+
+    /// An object: its class and its contents, the groups up to its end-of-object mark.
+    struct Object: Equatable, Sendable {
+        /// Its class, an index in `classes` (every object has one).
+        var classIndex: UInt32
+        var firstGroup: UInt32
+        var groupCount: UInt32
+
+        var groups: Range<Int> { Int(firstGroup)..<(Int(firstGroup) + Int(groupCount)) }
+    }
+
+    /// A class as the stream names it: the name (a shared string), the version it was written
+    /// at, and its superclass, nil at a root class. Superclass links never form a cycle (the
+    /// reader refuses a chain that refers back into itself; a builder links only to classes
+    /// already defined).
+    struct Class: Equatable, Sendable {
+        var name: UInt32
+        var version: Int64
+        var superclass: UInt32?
+    }
+
+    // MARK: Walking
+
+    /// The bytes of `span`.
+    func bytes(_ span: Span) -> ArraySlice<UInt8> { storage[span.range] }
+
+    /// The bytes of shared string `index`.
+    func sharedString(_ index: Int) -> ArraySlice<UInt8> { storage[sharedStrings[index].range] }
+
+    /// The type string of group `index`.
+    func encoding(ofGroup index: Int) -> ArraySlice<UInt8> { sharedString(Int(groups[index].string)) }
+
+    /// The type node of value `index`.
+    func type(of index: Int) -> TypeTable.Node { types[values[index].type] }
+
+    /// The type code of value `index` (`TypeCode`).
+    func code(of index: Int) -> UInt8 { types[values[index].type].code }
+
+    /// The encoding of value `index` alone: `i`, `{CGSize=dd}`, `[40c]`.
+    func encoding(of index: Int) -> ArraySlice<UInt8> {
+        let node = types[values[index].type]
+        let string = sharedStrings[Int(node.string)]
+        return storage[(Int(string.start) + Int(node.start))..<(Int(string.start) + Int(node.end))]
+    }
+
+    /// The name of struct value `index` (`CGSize`), nil for an unnamed struct or another type.
+    func structName(of index: Int) -> ArraySlice<UInt8>? {
+        let node = values[index].type
+        let string = sharedStrings[Int(types[node].string)]
+        return storage.withUnsafeBufferPointer { buffer in
+            types.structName(node, text: UnsafeBufferPointer(rebasing: buffer[string.range]))
+        }.map { storage[(Int(string.start) + $0.lowerBound)..<(Int(string.start) + $0.upperBound)] }
+    }
+
+    /// The name of class `index`.
+    func name(ofClass index: Int) -> ArraySlice<UInt8> { sharedString(Int(classes[index].name)) }
+
+    /// Class `index` and its superclasses, nearest first.
+    func classChain(_ index: Int) -> [Int] {
+        var chain = [index]
+        while let superclass = classes[chain[chain.count - 1]].superclass { chain.append(Int(superclass)) }
+        return chain
+    }
+}

@@ -1,0 +1,248 @@
+/// Builds a `TypedStream` in stream order: the one way a model is made, by
+/// `TypedStreamReader` from bytes and by callers (tests, the JSON encoder) by hand.
+///
+/// The builder keeps what is open (the stream, objects, groups, composites) on a stack of its
+/// own, and knows from the open group's type string which type the next value has: a value of
+/// another type, a group left short, an object ended inside a group, are refused
+/// (`.invalidDocument`) where they happen. So every model it finishes is one the writer can
+/// write and the reader reads back the same:
+/// - every value has the type its place asks for, and every group and composite is full;
+/// - a value refers only to objects, classes and C strings already made, so in stream order
+///   each object is made (`beginObject`) where it first occurs; classes are defined before use
+///   and link only to classes defined before them, so no superclass chain is a cycle.
+///
+/// Runs are reserved when they open: a group's values when the group begins, a struct's fields
+/// when the struct begins, so each run is contiguous though it holds composites of its own.
+/// An object's groups are kept aside until the object ends and then appended together.
+struct TypedStreamBuilder {
+    private(set) var stream: TypedStream
+    private var frames: [Frame] = [Frame(kind: .stream)]
+    /// Groups of the stream and of the open objects, innermost last.
+    private var pendingGroups: [TypedStream.Group] = []
+    /// Shared strings by content, for `intern` (a reader defines each string as the stream
+    /// does and never looks here).
+    private var interned: [[UInt8]: UInt32] = [:]
+    /// The most values the model may hold; a reader bounds it by its input's size.
+    private let valueLimit: Int
+
+    /// What is open, innermost last.
+    struct Frame {
+        enum Kind: UInt8 {
+            /// The stream itself (always at the bottom): takes groups.
+            case stream
+            /// An object: takes groups until `endObject`.
+            case object
+            /// A group: takes its values.
+            case group
+            /// A struct, array or pointer: takes its children.
+            case composite
+        }
+        var kind: Kind
+        /// Group or composite: the next value's slot and the end of its run.
+        var next: UInt32 = 0
+        var end: UInt32 = 0
+        /// Group or composite: the type node of the next value.
+        var type: UInt32 = 0
+        /// An array: every slot takes the same (element) type.
+        var repeats = false
+        /// Stream or object: where its groups start in `pendingGroups`.
+        var firstPending: UInt32 = 0
+        /// Object: which.
+        var object: UInt32 = 0
+    }
+
+    /// A builder for a stream of `byteOrder`, by hand.
+    init(byteOrder: TypedStream.ByteOrder, systemVersion: Int64 = TypedStreamHeader.currentSystemVersion) {
+        stream = TypedStream(byteOrder: byteOrder, systemVersion: systemVersion)
+        valueLimit = Int.max
+    }
+
+    /// A builder over `storage` (a reader's input, which its spans point into), holding at
+    /// most `valueLimit` values.
+    init(byteOrder: TypedStream.ByteOrder, systemVersion: Int64, storage: [UInt8], valueLimit: Int) {
+        stream = TypedStream(byteOrder: byteOrder, systemVersion: systemVersion, storage: storage)
+        self.valueLimit = valueLimit
+    }
+
+    // MARK: The primitives a reader drives
+
+    /// The innermost open thing.
+    var innermost: Frame.Kind { frames[frames.count - 1].kind }
+
+    /// Whether the innermost group or composite has all its values.
+    var isFull: Bool {
+        let frame = frames[frames.count - 1]
+        return frame.kind.rawValue >= Frame.Kind.group.rawValue && frame.next == frame.end
+    }
+
+    /// The type node of the next value, nil if no value goes here (no group or composite is
+    /// innermost, or it is full).
+    var expectedType: UInt32? {
+        let frame = frames[frames.count - 1]
+        return frame.kind.rawValue >= Frame.Kind.group.rawValue && frame.next < frame.end ? frame.type : nil
+    }
+
+    /// Stores `value` in the next slot, whose type the caller read from `expectedType`.
+    @inline(__always)
+    mutating func place(_ value: TypedStream.Value) {
+        let top = frames.count - 1
+        stream.values[Int(frames[top].next)] = value
+        frames[top].next += 1
+        if !frames[top].repeats { frames[top].type = stream.types.next(after: frames[top].type) }
+    }
+
+    /// Appends a new shared string holding `span` of the storage (as a stream defines one,
+    /// even if an equal string came before).
+    mutating func appendSharedString(_ span: TypedStream.Span) -> UInt32 {
+        stream.sharedStrings.append(span)
+        return UInt32(stream.sharedStrings.count - 1)
+    }
+
+    /// Appends a class record; `superclass` may be set later (`setSuperclass`).
+    mutating func appendClass(name: UInt32, version: Int64) -> UInt32 {
+        stream.classes.append(TypedStream.Class(name: name, version: version, superclass: nil))
+        return UInt32(stream.classes.count - 1)
+    }
+
+    mutating func setSuperclass(of index: UInt32, to superclass: UInt32?) {
+        stream.classes[Int(index)].superclass = superclass
+    }
+
+    /// Appends a C string holding shared string `string`.
+    mutating func appendCString(_ string: UInt32) -> UInt32 {
+        stream.cStrings.append(string)
+        return UInt32(stream.cStrings.count - 1)
+    }
+
+    /// Begins a group of type string `string` (a shared string), in the stream or the
+    /// innermost object. `offset` is where a reader found the type string, for its errors.
+    mutating func beginGroup(string: UInt32, at offset: Int? = nil) throws(CodecError) {
+        let kind = innermost
+        guard kind == .stream || kind == .object else { throw misplaced("a group", offset: offset) }
+        let type = try parsedType(string, at: offset)
+        let count = stream.types[type].count
+        let first = try reserve(count, at: offset)
+        pendingGroups.append(TypedStream.Group(string: string, type: type, firstValue: first, valueCount: count))
+        frames.append(Frame(kind: .group, next: first, end: first + count, type: TypeTable.firstChild(of: type)))
+    }
+
+    /// Places the struct, array (of other than bytes) or pointer the next slot expects and
+    /// opens it for its children.
+    mutating func openComposite(at offset: Int? = nil) throws(CodecError) {
+        guard let type = expectedType else { throw misplaced("a value", offset: offset) }
+        let node = stream.types[type]
+        let first = try reserve(node.count, at: offset)
+        place(TypedStream.Value(type: type, payload: UInt64(first)))
+        frames.append(
+            Frame(kind: .composite, next: first, end: first + node.count, type: TypeTable.firstChild(of: type), repeats: node.code == TypeCode.arrayOpen))
+    }
+
+    /// Closes the innermost group or composite, which must be full.
+    mutating func close(at offset: Int? = nil) throws(CodecError) {
+        let frame = frames[frames.count - 1]
+        guard frame.kind == .group || frame.kind == .composite else { throw misplaced("the end of a group", offset: offset) }
+        guard frame.next == frame.end else {
+            throw CodecError(.invalidDocument, "a group or composite closed with \(frame.end - frame.next) of its values missing", byteOffset: offset)
+        }
+        frames.removeLast()
+    }
+
+    /// Places a new object at the next slot (an `@` slot) and opens it for its groups; its
+    /// class is `classIndex`, or set later (`setClass`) when a reader reads it after the
+    /// object's number.
+    mutating func beginObject(classIndex: UInt32 = 0, at offset: Int? = nil) throws(CodecError) -> UInt32 {
+        guard let type = expectedType, stream.types[type].code == TypeCode.object else { throw misplaced("an object", offset: offset) }
+        let index = UInt32(stream.objects.count)
+        stream.objects.append(TypedStream.Object(classIndex: classIndex, firstGroup: 0, groupCount: 0))
+        place(TypedStream.Value(type: type, payload: UInt64(index)))
+        frames.append(Frame(kind: .object, firstPending: UInt32(pendingGroups.count), object: index))
+        return index
+    }
+
+    mutating func setClass(ofObject index: UInt32, to classIndex: UInt32) {
+        stream.objects[Int(index)].classIndex = classIndex
+    }
+
+    /// Ends the innermost object: its groups become one run of `groups`.
+    mutating func endObject(at offset: Int? = nil) throws(CodecError) {
+        let frame = frames[frames.count - 1]
+        guard frame.kind == .object else { throw misplaced("the end of an object", offset: offset) }
+        let (first, count) = moveGroups(from: Int(frame.firstPending))
+        stream.objects[Int(frame.object)].firstGroup = first
+        stream.objects[Int(frame.object)].groupCount = count
+        frames.removeLast()
+    }
+
+    /// The model, when nothing but the stream is open.
+    mutating func finish() throws(CodecError) -> TypedStream {
+        guard frames.count == 1 else {
+            let open = frames.count - 1
+            throw CodecError(.invalidDocument, "the stream ends with \(open) object\(open == 1 ? "" : "s"), group\(open == 1 ? "" : "s") or composite\(open == 1 ? "" : "s") open")
+        }
+        let (first, count) = moveGroups(from: 0)
+        stream.topLevelGroups = Int(first)..<(Int(first) + Int(count))
+        return stream
+    }
+
+    /// The shared string holding `bytes`, defined once per distinct content (as Apple's
+    /// writer shares its strings).
+    mutating func intern(_ bytes: [UInt8]) throws(CodecError) -> UInt32 {
+        if let known = interned[bytes] { return known }
+        let index = appendSharedString(try appendStorage(bytes))
+        interned[bytes] = index
+        return index
+    }
+
+    /// Copies `bytes` to the end of the storage; refuses to grow the storage past 4 GiB.
+    mutating func appendStorage(_ bytes: [UInt8]) throws(CodecError) -> TypedStream.Span {
+        let start = stream.storage.count
+        guard bytes.count < Int(UInt32.max) - start else { throw CodecError(.limitExceeded, "a typedstream's strings take at most 4 GiB", limit: Int(UInt32.max)) }
+        stream.storage += bytes
+        return TypedStream.Span(start: UInt32(start), count: UInt32(bytes.count))
+    }
+
+    // MARK: Internals
+
+    private mutating func parsedType(_ string: UInt32, at offset: Int?) throws(CodecError) -> UInt32 {
+        if let known = stream.types.root(ofString: string) { return known }
+        let span = stream.sharedStrings[Int(string)]
+        let storage = stream.storage
+        return try storage.withUnsafeBufferPointer { (buffer) throws(CodecError) -> UInt32 in
+            try stream.types.root(ofString: string, text: UnsafeBufferPointer(rebasing: buffer[span.range]), at: offset)
+        }
+    }
+
+    /// Reserves a run of `count` value slots; refuses past `valueLimit`.
+    private mutating func reserve(_ count: UInt32, at offset: Int?) throws(CodecError) -> UInt32 {
+        let first = stream.values.count
+        guard count <= valueLimit - first else {
+            throw CodecError(
+                .limitExceeded, "the stream asks for more than \(valueLimit) values: more than its size allows (zero-byte values repeated by a shared type string)",
+                byteOffset: offset, found: first + Int(count), limit: valueLimit)
+        }
+        stream.values.append(contentsOf: repeatElement(TypedStream.Value(type: 0), count: Int(count)))
+        return UInt32(first)
+    }
+
+    private mutating func moveGroups(from start: Int) -> (UInt32, UInt32) {
+        let first = UInt32(stream.groups.count)
+        stream.groups.append(contentsOf: pendingGroups[start...])
+        pendingGroups.removeSubrange(start...)
+        return (first, UInt32(stream.groups.count) - first)
+    }
+
+    private func misplaced(_ what: String, offset: Int?) -> CodecError {
+        let place: String
+        switch innermost {
+        case .stream: place = "at the top level, where only groups go"
+        case .object: place = "in an object, where only groups and the object's end go"
+        case .group, .composite:
+            if let type = expectedType {
+                place = "where a value of type '\(TypeTable.character(stream.types[type].code))' goes"
+            } else {
+                place = "after the last value of a group or composite"
+            }
+        }
+        return CodecError(.invalidDocument, "\(what) \(place)", byteOffset: offset)
+    }
+}

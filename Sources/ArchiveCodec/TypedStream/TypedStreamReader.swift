@@ -1,0 +1,299 @@
+/// Reads a typedstream into a `TypedStream` that `TypedStreamWriter` writes back to the same
+/// bytes.
+///
+/// What is accepted is what Apple's writers wrote: streamer version 4, either byte order, the
+/// system versions NeXT and Apple used, the tags and type codes of `StreamTag` and `TypeCode`.
+/// Anything else is a `CodecError` (`.malformedTypedStream`, or `.limitExceeded` for a stream
+/// past a limit) with the offset where the stream went wrong, never a trap:
+/// - every length and count is checked against the bytes left before anything is reserved
+///   for it, and the model holds at most `valueLimit(forSize:)` values, so a hostile stream
+///   cannot make the reader allocate much more than its own size;
+/// - nothing recurses: objects inside objects, structs inside structs are open frames on the
+///   builder's stack, and the reader loops;
+/// - a reference must point at an entry of the kind its place wants (an `@` at an object, a
+///   `#` at a class, a `*` at a C string), and a class chain may not refer back into itself.
+///
+/// Where Apple's writer could spell a value more than one way (a whole float as an integer or
+/// as a real, an integer longer than it needs), the value records the spelling
+/// (`TypedStream.Value.form`); structural integers (`TypedStreamCursor`) spelled otherwise
+/// than Apple's writer spells them are refused.
+enum TypedStreamReader {
+    /// The most values a stream of `size` bytes may hold. Every value takes a byte of the
+    /// stream but `!`, an empty struct and a composite's own record; a stream asking for more
+    /// than four values a byte repeats those through a shared type string, which no writer
+    /// does, and would make the model many times its input.
+    static func valueLimit(forSize size: Int) -> Int { 4 * size + 1024 }
+
+    static func read(_ bytes: [UInt8]) throws(CodecError) -> TypedStream {
+        guard bytes.count < Int(UInt32.max) else {
+            throw CodecError(.limitExceeded, "typedstream larger than 4 GiB", found: bytes.count, limit: Int(UInt32.max) - 1)
+        }
+        return try bytes.withUnsafeBufferPointer { (buffer) throws(CodecError) -> TypedStream in
+            var reading = try Reading(buffer, storage: bytes)
+            try reading.run()
+            return try reading.builder.finish()
+        }
+    }
+}
+
+/// One read in progress: the cursor, the model being built, and the stream's object table.
+private struct Reading {
+    var cursor: TypedStreamCursor
+    var builder: TypedStreamBuilder
+    /// The stream's object table: objects, classes and C strings numbered together in order.
+    var entities: [Entity] = []
+
+    struct Entity {
+        var kind: Kind
+        var index: UInt32
+        enum Kind: UInt8 {
+            case object, classObject, cString
+            var name: String {
+                switch self {
+                case .object: "an object"
+                case .classObject: "a class"
+                case .cString: "a C string"
+                }
+            }
+        }
+    }
+
+    /// Reads the header.
+    init(_ buffer: UnsafeBufferPointer<UInt8>, storage: [UInt8]) throws(CodecError) {
+        var cursor = TypedStreamCursor(buffer)
+        let version = try cursor.byte("the streamer version")
+        guard version == TypedStreamHeader.streamerVersion else {
+            let known = version == 3 ? "streamer version 3 (early NeXTSTEP) is not supported" : "streamer version \(version) is none Apple wrote"
+            throw cursor.fail("not a typedstream that can be read: \(known); \(TypedStreamHeader.streamerVersion) expected", at: 0)
+        }
+        let signatureLength = try cursor.byte("the signature's length")
+        let signatureStart = try cursor.skip(Int(signatureLength), of: "the signature", startedAt: 1)
+        let signature = Array(buffer[signatureStart..<cursor.position])
+        let order: TypedStream.ByteOrder
+        switch signature {
+        case TypedStreamHeader.littleEndianSignature: order = .little
+        case TypedStreamHeader.bigEndianSignature: order = .big
+        default: throw cursor.fail("not a typedstream: the signature is neither \"streamtyped\" nor \"typedstream\"", at: 1)
+        }
+        cursor.bigEndian = order == .big
+        let systemStart = cursor.position
+        let system = try cursor.structuralInteger(head: try cursor.byte("the system version"), at: systemStart, "the system version")
+        guard TypedStreamHeader.knownSystemVersions.contains(system) else {
+            throw cursor.fail("system version \(system) is none Apple or NeXT wrote (\(TypedStreamHeader.knownSystemVersions.sorted()))", at: systemStart)
+        }
+        self.cursor = cursor
+        builder = TypedStreamBuilder(byteOrder: order, systemVersion: system, storage: storage, valueLimit: TypedStreamReader.valueLimit(forSize: buffer.count))
+    }
+
+    mutating func run() throws(CodecError) {
+        while true {
+            switch builder.innermost {
+            case .stream:
+                if cursor.isAtEnd { return }
+                try readGroupStart()
+            case .object:
+                let start = cursor.position
+                if try cursor.peek("the next group or the end of an object (0x86)") == StreamTag.endOfObject {
+                    cursor.position += 1
+                    try builder.endObject(at: start)
+                } else {
+                    try readGroupStart()
+                }
+            case .group, .composite:
+                if let type = builder.expectedType {
+                    try readValue(type)
+                } else {
+                    try builder.close(at: cursor.position)
+                }
+            }
+        }
+    }
+
+    mutating func readGroupStart() throws(CodecError) {
+        let start = cursor.position
+        let head = try cursor.byte("a type string")
+        let string = try sharedString(head: head, at: start, "a type string")
+        try builder.beginGroup(string: string!, at: start)
+    }
+
+    mutating func readValue(_ type: UInt32) throws(CodecError) {
+        let start = cursor.position
+        let node = builder.stream.types[type]
+        let code = node.code
+        switch code {
+        case TypeCode.char:
+            builder.place(TypedStream.Value(type: type, payload: UInt64(bitPattern: Int64(Int8(bitPattern: try cursor.byte("a 'c'"))))))
+        case TypeCode.unsignedChar, TypeCode.bool:
+            builder.place(TypedStream.Value(type: type, payload: UInt64(try cursor.byte("a '\(TypeTable.character(code))'"))))
+        case TypeCode.float, TypeCode.double:
+            try readReal(type, isDouble: code == TypeCode.double, at: start)
+        case TypeCode.byteString:
+            let head = try cursor.byte("a '+' string")
+            if head == StreamTag.null { return builder.place(TypedStream.Value(type: type, isNil: true)) }
+            let count = try cursor.length(head: head, at: start, of: "a '+' string")
+            let span = TypedStream.Span(start: UInt32(try cursor.skip(count, of: "a '+' string", startedAt: start)), count: UInt32(count))
+            builder.place(TypedStream.Value(type: type, payload: span.packed))
+        case TypeCode.cString:
+            let head = try cursor.byte("a '*' string")
+            let index: UInt32?
+            switch head {
+            case StreamTag.null: index = nil
+            case StreamTag.new:
+                let textStart = cursor.position
+                let text = try sharedString(head: try cursor.byte("a C string's text"), at: textStart, "a C string's text")!
+                index = builder.appendCString(text)
+                entities.append(Entity(kind: .cString, index: index!))
+            default: index = try entity(head: head, at: start, .cString)
+            }
+            builder.place(TypedStream.Value(type: type, isNil: index == nil, payload: UInt64(index ?? 0)))
+        case TypeCode.atom, TypeCode.selector:
+            let head = try cursor.byte("a shared string")
+            let index = try sharedString(head: head, at: start, code == TypeCode.atom ? "an atom" : "a selector", nilAllowed: true)
+            builder.place(TypedStream.Value(type: type, isNil: index == nil, payload: UInt64(index ?? 0)))
+        case TypeCode.classObject:
+            let index = try readClass(head: try cursor.byte("a class"), at: start, nilAllowed: true)
+            builder.place(TypedStream.Value(type: type, isNil: index == nil, payload: UInt64(index ?? 0)))
+        case TypeCode.object:
+            try readObject(type, at: start)
+        case TypeCode.ignored:
+            builder.place(TypedStream.Value(type: type))
+        case TypeCode.arrayOpen:
+            let element = builder.stream.types[TypeTable.firstChild(of: type)]
+            if TypeCode.isRawByte(element.code) {
+                let first = try cursor.skip(Int(node.count), of: "an array of \(node.count) bytes", startedAt: start)
+                builder.place(TypedStream.Value(type: type, payload: TypedStream.Span(start: UInt32(first), count: node.count).packed))
+                return
+            }
+            guard UInt64(node.count) * UInt64(element.minimumBytes) <= UInt64(cursor.remaining) else {
+                throw cursor.fail("an array of \(node.count) values needs at least \(UInt64(node.count) * UInt64(element.minimumBytes)) bytes, \(cursor.remaining) left", at: start)
+            }
+            try builder.openComposite(at: start)
+        default:
+            if TypeCode.bitWidth(code) != 0 {
+                try readInteger(type, code: code, at: start)
+            } else {
+                // A struct or a pointer: its children follow.
+                try builder.openComposite(at: start)
+            }
+        }
+    }
+
+    mutating func readInteger(_ type: UInt32, code: UInt8, at start: Int) throws(CodecError) {
+        let (value, form) = try cursor.compactInteger(head: try cursor.byte("an integer"), at: start, "an integer")
+        let width = TypeCode.bitWidth(code)
+        guard width == 64 || (value >> Int64(width - 1) == 0 || value >> Int64(width - 1) == -1) else {
+            throw cursor.fail("\(value) does not fit the \(width)-bit type '\(TypeTable.character(code))'", at: start)
+        }
+        let canonical = NumberForm.canonical(value, short: width == 16)
+        builder.place(TypedStream.Value(type: type, form: form == canonical ? .canonical : form, payload: UInt64(bitPattern: value)))
+    }
+
+    mutating func readReal(_ type: UInt32, isDouble: Bool, at start: Int) throws(CodecError) {
+        let head = try cursor.byte("a real")
+        let bits: UInt64
+        let real: Double
+        let form: NumberForm
+        if head == StreamTag.real {
+            if isDouble {
+                bits = try cursor.fixed(UInt64.self, of: "a double", startedAt: start)
+                real = Double(bitPattern: bits)
+            } else {
+                let single = try cursor.fixed(UInt32.self, of: "a float", startedAt: start)
+                (bits, real) = (UInt64(single), Double(Float(bitPattern: single)))
+            }
+            form = .real
+        } else {
+            // A whole real stored as an integer, which must be exactly that real.
+            let (value, integerForm) = try cursor.compactInteger(head: head, at: start, "a real")
+            if isDouble {
+                guard let exact = Double(exactly: value) else { throw cursor.fail("integer \(value) stored for a double is not exactly a double", at: start) }
+                (bits, real) = (exact.bitPattern, exact)
+            } else {
+                guard let exact = Float(exactly: value) else { throw cursor.fail("integer \(value) stored for a float is not exactly a float", at: start) }
+                (bits, real) = (UInt64(exact.bitPattern), Double(exact))
+            }
+            form = integerForm
+        }
+        builder.place(TypedStream.Value(type: type, form: form == NumberForm.canonical(real: real) ? .canonical : form, payload: bits))
+    }
+
+    mutating func readObject(_ type: UInt32, at start: Int) throws(CodecError) {
+        let head = try cursor.byte("an object")
+        switch head {
+        case StreamTag.null:
+            builder.place(TypedStream.Value(type: type, isNil: true))
+        case StreamTag.new:
+            // The object is numbered before its class, as NeXT's reader numbers it.
+            let object = try builder.beginObject(at: start)
+            entities.append(Entity(kind: .object, index: object))
+            let classStart = cursor.position
+            let classIndex = try readClass(head: try cursor.byte("an object's class"), at: classStart, nilAllowed: false)!
+            builder.setClass(ofObject: object, to: classIndex)
+        default:
+            let index = try entity(head: head, at: start, .object)
+            builder.place(TypedStream.Value(type: type, payload: UInt64(index)))
+        }
+    }
+
+    /// A class: nil, a reference, or new classes each followed by its superclass, up to nil
+    /// or a reference to a class from before this chain.
+    mutating func readClass(head: UInt8, at start: Int, nilAllowed: Bool) throws(CodecError) -> UInt32? {
+        switch head {
+        case StreamTag.null:
+            guard nilAllowed else { throw cursor.fail("an object whose class is nil", at: start) }
+            return nil
+        case StreamTag.new:
+            let chainStart = UInt32(builder.stream.classes.count)
+            var last: UInt32?
+            var head = head
+            var headStart = start
+            while head == StreamTag.new {
+                let nameStart = cursor.position
+                let name = try sharedString(head: try cursor.byte("a class name"), at: nameStart, "a class name")!
+                let versionStart = cursor.position
+                let version = try cursor.structuralInteger(head: try cursor.byte("a class version"), at: versionStart, "a class version")
+                let index = builder.appendClass(name: name, version: version)
+                entities.append(Entity(kind: .classObject, index: index))
+                if let last { builder.setSuperclass(of: last, to: index) }
+                last = index
+                headStart = cursor.position
+                head = try cursor.byte("a superclass")
+            }
+            if head != StreamTag.null {
+                let superclass = try entity(head: head, at: headStart, .classObject)
+                guard superclass < chainStart else { throw cursor.fail("a class chain whose superclass refers back into the chain", at: headStart) }
+                builder.setSuperclass(of: last!, to: superclass)
+            }
+            return chainStart
+        default:
+            return try entity(head: head, at: start, .classObject)
+        }
+    }
+
+    /// A shared string whose first byte `head` was read at `start`: nil (where allowed), a
+    /// new one, or a reference to one before.
+    mutating func sharedString(head: UInt8, at start: Int, _ what: @autoclosure () -> String, nilAllowed: Bool = false) throws(CodecError) -> UInt32? {
+        switch head {
+        case StreamTag.null:
+            guard nilAllowed else { throw cursor.fail("nil where \(what()) was expected", at: start) }
+            return nil
+        case StreamTag.new:
+            let lengthStart = cursor.position
+            let lengthHead = try cursor.byte("the length of \(what())")
+            guard lengthHead != StreamTag.null else { throw cursor.fail("a new shared string that is nil, for \(what())", at: lengthStart) }
+            let count = try cursor.length(head: lengthHead, at: lengthStart, of: what())
+            let first = try cursor.skip(count, of: what(), startedAt: lengthStart)
+            return builder.appendSharedString(TypedStream.Span(start: UInt32(first), count: UInt32(count)))
+        default:
+            return UInt32(try cursor.reference(head: head, at: start, into: builder.stream.sharedStrings.count, of: "the shared strings, for \(what())"))
+        }
+    }
+
+    /// The index (in its own table) of the object, class or C string a reference points at.
+    mutating func entity(head: UInt8, at start: Int, _ kind: Entity.Kind) throws(CodecError) -> UInt32 {
+        let number = try cursor.reference(head: head, at: start, into: entities.count, of: "the object table, for \(kind.name)")
+        let entity = entities[number]
+        guard entity.kind == kind else { throw cursor.fail("a reference to \(entity.kind.name) (entry \(number)) where \(kind.name) was expected", at: start) }
+        return entity.index
+    }
+}
