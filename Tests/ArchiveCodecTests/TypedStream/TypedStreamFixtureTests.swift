@@ -19,6 +19,17 @@ final class TypedStreamFixtureTests: XCTestCase {
         }
     }
 
+    func testEveryRealStreamBuiltAgainByHandIsApplesBytes() throws {
+        // No fixture spells a value otherwise than Apple's writer would, so the builder's
+        // defaults alone must give every byte back.
+        for name in Fixtures.typedStreamNames() {
+            let bytes = try Fixtures.typedStream(name)
+            let stream = try TypedStreamReader.read(bytes)
+            XCTAssertTrue(stream.values.allSatisfy { $0.form == .canonical }, name)
+            XCTAssertEqual(try TypedStreamWriter.write(TypedStreamReplay.rebuild(stream)), bytes, name)
+        }
+    }
+
     func testTheMalformedStreamIsRefusedWhereItsStringRunsPastTheEnd() throws {
         let bytes = try Fixtures.typedStream("imessage-exporter_attributedBody-ExtraData.bin")
         XCTAssertThrowsError(try TypedStreamReader.read(bytes)) { error in

@@ -1,0 +1,102 @@
+@testable import ArchiveCodec
+
+/// Builds a stream anew through `TypedStreamBuilder`'s calls, from what a model says each value
+/// is (`TypedStream.content(of:)`), as a caller building by hand would: the test that the
+/// builder can say everything a real stream holds, and that its defaults are Apple's bytes.
+/// Classes are defined superclass first where first used; objects are begun where they first
+/// occur. An explicit stack, as everywhere in the typedstream code.
+enum TypedStreamReplay {
+    static func rebuild(_ stream: TypedStream) throws(CodecError) -> TypedStream {
+        var replay = Replay(stream: stream, builder: TypedStreamBuilder(byteOrder: stream.byteOrder, systemVersion: stream.systemVersion))
+        try replay.run()
+        return try replay.builder.finish()
+    }
+}
+
+private struct Replay {
+    let stream: TypedStream
+    var builder: TypedStreamBuilder
+    var objects: [Int: Int] = [:]
+    var classes: [Int: Int] = [:]
+    var cStrings: [Int: Int] = [:]
+    var frames: [Frame] = []
+
+    struct Frame {
+        var next: Int
+        var end: Int
+        var holdsGroups: Bool
+        var endsObject: Bool
+    }
+
+    mutating func run() throws(CodecError) {
+        frames.append(Frame(next: stream.topLevelGroups.lowerBound, end: stream.topLevelGroups.upperBound, holdsGroups: true, endsObject: false))
+        while let top = frames.indices.last {
+            let frame = frames[top]
+            guard frame.next < frame.end else {
+                frames.removeLast()
+                if frame.endsObject {
+                    try builder.endObject()
+                } else if !frame.holdsGroups {
+                    try builder.end()
+                }
+                continue
+            }
+            frames[top].next += 1
+            if frame.holdsGroups {
+                let group = stream.groups[frame.next]
+                try builder.beginGroup(String(decoding: stream.encoding(ofGroup: frame.next), as: UTF8.self))
+                frames.append(Frame(next: group.values.lowerBound, end: group.values.upperBound, holdsGroups: false, endsObject: false))
+            } else {
+                try value(frame.next)
+            }
+        }
+    }
+
+    mutating func value(_ index: Int) throws(CodecError) {
+        let form = stream.values[index].form
+        switch stream.content(of: index) {
+        case .signed(let value): try builder.integer(value, form: form)
+        case .unsigned(let value): try builder.unsigned(value, form: form)
+        case .float(let bits): try builder.float(Float(bitPattern: bits), form: form)
+        case .double(let bits): try builder.double(Double(bitPattern: bits), form: form)
+        case .byteString(let span): try builder.byteString(span.map { Array(stream.bytes($0)) })
+        case .byteArray(let span): try builder.byteArray(Array(stream.bytes(span)))
+        case .cString(let string):
+            if let string, let made = cStrings[string] { return try builder.cString(reference: made) }
+            let made = try builder.cString(string.map { Array(stream.sharedString(Int(stream.cStrings[$0]))) })
+            if let string { cStrings[string] = made }
+        case .atom(let string): try builder.atom(string.map { Array(stream.sharedString($0)) })
+        case .selector(let string): try builder.selector(string.map { Array(stream.sharedString($0)) })
+        case .classReference(let index): try builder.classReference(try index.map { (index) throws(CodecError) in try define(index) })
+        case .object(let index):
+            guard let index else { return try builder.object(nil) }
+            if let made = objects[index] { return try builder.object(made) }
+            let object = stream.objects[index]
+            objects[index] = try builder.beginObject(class: try define(Int(object.classIndex)))
+            frames.append(Frame(next: object.groups.lowerBound, end: object.groups.upperBound, holdsGroups: true, endsObject: true))
+        case .ignored: try builder.ignored()
+        case .array(let children), .structure(let children):
+            try builder.beginComposite()
+            frames.append(Frame(next: children.lowerBound, end: children.upperBound, holdsGroups: false, endsObject: false))
+        case .pointer(let pointee):
+            try builder.beginComposite()
+            frames.append(Frame(next: pointee, end: pointee + 1, holdsGroups: false, endsObject: false))
+        }
+    }
+
+    /// The builder's index of class `index`, defining it and the superclasses it lacks first.
+    mutating func define(_ index: Int) throws(CodecError) -> Int {
+        var missing: [Int] = []
+        var next: Int? = index
+        while let current = next, classes[current] == nil {
+            missing.append(current)
+            next = stream.classes[current].superclass.map(Int.init)
+        }
+        for current in missing.reversed() {
+            let entry = stream.classes[current]
+            classes[current] = try builder.defineClass(
+                String(decoding: stream.name(ofClass: current), as: UTF8.self), version: entry.version, superclass: entry.superclass.map { classes[Int($0)]! })
+        }
+        return classes[index]!
+    }
+}
