@@ -1,8 +1,8 @@
 /// Writes a `TypedStream` as bytes: a stream read by `TypedStreamReader` comes back byte for
 /// byte; a model built by hand comes out as Apple's writer would spell it.
 ///
-/// The writer walks the model in stream order with an explicit stack (no recursion, however
-/// deep the objects nest) and numbers the shared strings and the object table as Apple's writer
+/// The writer walks the model in stream order (`TypedStreamWalk`: no recursion, however deep
+/// the objects nest) and numbers the shared strings and the object table as Apple's writer
 /// does: a string, object, class or C string is written in full where it first occurs and as
 /// a reference everywhere after. Integers and reals take the spelling their value records
 /// (`TypedStream.Value.form`), else Apple's (`NumberForm.canonical`).
@@ -20,26 +20,18 @@ enum TypedStreamWriter {
 private struct Writing {
     let stream: TypedStream
     var output: [UInt8] = []
-    /// Per shared string, and per object-table entry (the objects, then the classes, then the
-    /// C strings: `entitySlot`): the number it was written under, or -1 while it has not been.
+    /// Per shared string, and per object-table entry (a slot each for the objects, then the
+    /// classes, then the C strings): the number it was written under, or -1 while it has not
+    /// been.
     var stringNumbers: [Int64]
     var entityNumbers: [Int64]
     var nextString: Int64 = 0
     var nextEntity: Int64 = 0
-    /// What is being written, innermost last: runs of groups (the stream's, an object's) and
-    /// runs of values (a group's, a composite's children).
-    var frames: [Frame] = []
-
-    struct Frame {
-        var next: Int
-        var end: Int
-        var holdsGroups: Bool
-        /// A run of an object's groups: the end-of-object mark follows it.
-        var endsObject: Bool
-    }
+    var walk: TypedStreamWalk
 
     init(_ stream: TypedStream) {
         self.stream = stream
+        walk = TypedStreamWalk(stream)
         stringNumbers = Array(repeating: -1, count: stream.sharedStrings.count)
         entityNumbers = Array(repeating: -1, count: stream.objects.count + stream.classes.count + stream.cStrings.count)
         // Strings are written as often as they are referenced; most streams are this size.
@@ -52,21 +44,12 @@ private struct Writing {
         output.append(UInt8(signature.count))
         output += signature
         writeInteger(stream.systemVersion, form: NumberForm.canonical(stream.systemVersion))
-        frames.append(Frame(next: stream.topLevelGroups.lowerBound, end: stream.topLevelGroups.upperBound, holdsGroups: true, endsObject: false))
-        while let top = frames.indices.last {
-            let frame = frames[top]
-            guard frame.next < frame.end else {
-                frames.removeLast()
-                if frame.endsObject { output.append(StreamTag.endOfObject) }
-                continue
-            }
-            frames[top].next += 1
-            if frame.holdsGroups {
-                let group = stream.groups[frame.next]
-                writeSharedString(group.string)
-                frames.append(Frame(next: Int(group.firstValue), end: Int(group.firstValue) + Int(group.valueCount), holdsGroups: false, endsObject: false))
-            } else {
-                try writeValue(frame.next)
+        while let step = walk.next() {
+            switch step {
+            case .group(let index): writeSharedString(stream.groups[index].string)
+            case .value(let index): try writeValue(index)
+            case .endOfObject: output.append(StreamTag.endOfObject)
+            case .endOfGroup, .endOfComposite: break
             }
         }
     }
@@ -106,13 +89,13 @@ private struct Writing {
             output.append(StreamTag.new)
             let object = stream.objects[index]
             writeClass(Int(object.classIndex))
-            frames.append(Frame(next: Int(object.firstGroup), end: Int(object.firstGroup) + Int(object.groupCount), holdsGroups: true, endsObject: true))
+            walk.enter(object: index)
         case TypeCode.ignored:
             break
         case TypeCode.arrayOpen where TypeCode.isRawByte(stream.types[TypeTable.firstChild(of: value.type)].code):
             output += stream.storage[TypedStream.Span(packed: value.payload).range]
         case TypeCode.arrayOpen, TypeCode.structOpen, TypeCode.pointer:
-            frames.append(Frame(next: Int(value.payload), end: Int(value.payload) + Int(node.count), holdsGroups: false, endsObject: false))
+            walk.enter(childrenOf: index)
         default:
             let integer = Int64(bitPattern: value.payload)
             let form = value.form == .canonical ? NumberForm.canonical(integer, short: TypeCode.bitWidth(node.code) == 16) : value.form

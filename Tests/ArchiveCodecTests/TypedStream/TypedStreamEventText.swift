@@ -3,8 +3,8 @@
 /// Renders a `TypedStream` as the event text `scripts/gen/typedstream_oracle.py` prints for
 /// pytypedstream, one event a line, so the two readers can be compared line by line.
 ///
-/// The walk is the writer's: stream order, an explicit stack, the object table numbered as
-/// things first occur (objects, classes and C strings together). Pointers, which pytypedstream
+/// The walk is the writer's (`TypedStreamWalk`), the object table numbered as things first
+/// occur (objects, classes and C strings together). Pointers, which pytypedstream
 /// does not read, are rendered as "pointer" … "end pointer".
 enum TypedStreamEventText {
     static func lines(_ stream: TypedStream) -> [String] {
@@ -34,39 +34,34 @@ enum TypedStreamEventText {
 
 private struct Renderer {
     let stream: TypedStream
+    var walk: TypedStreamWalk
     var lines: [String] = []
     var objectNumbers: [Int: Int] = [:]
     var classNumbers: [Int: Int] = [:]
     var cStringNumbers: [Int: Int] = [:]
     var nextNumber = 0
-    var frames: [Frame] = []
 
-    struct Frame {
-        var next: Int
-        var end: Int
-        var holdsGroups: Bool
-        var closing: String?
+    init(stream: TypedStream) {
+        self.stream = stream
+        walk = TypedStreamWalk(stream)
     }
 
     mutating func run() {
         let order = stream.byteOrder == .little ? "little" : "big"
         lines.append("header streamer=\(TypedStreamHeader.streamerVersion) order=\(order) system=\(stream.systemVersion)")
-        frames.append(Frame(next: stream.topLevelGroups.lowerBound, end: stream.topLevelGroups.upperBound, holdsGroups: true, closing: nil))
-        while let top = frames.indices.last {
-            let frame = frames[top]
-            guard frame.next < frame.end else {
-                frames.removeLast()
-                if let closing = frame.closing { lines.append(closing) }
-                continue
-            }
-            frames[top].next += 1
-            if frame.holdsGroups {
-                let group = stream.groups[frame.next]
-                let types = group.values.map { TypedStreamEventText.quoted(stream.encoding(of: $0)) }
-                lines.append("group " + types.joined(separator: " "))
-                frames.append(Frame(next: group.values.lowerBound, end: group.values.upperBound, holdsGroups: false, closing: "end group"))
-            } else {
-                value(frame.next)
+        while let step = walk.next() {
+            switch step {
+            case .group(let index):
+                lines.append("group " + stream.groups[index].values.map { TypedStreamEventText.quoted(stream.encoding(of: $0)) }.joined(separator: " "))
+            case .value(let index): value(index)
+            case .endOfGroup: lines.append("end group")
+            case .endOfObject: lines.append("end object")
+            case .endOfComposite(let index):
+                switch stream.code(of: index) {
+                case TypeCode.structOpen: lines.append("end struct")
+                case TypeCode.pointer: lines.append("end pointer")
+                default: lines.append("end array")
+                }
             }
         }
     }
@@ -99,20 +94,20 @@ private struct Renderer {
             lines.append("object")
             let object = stream.objects[index]
             classChain(Int(object.classIndex))
-            frames.append(Frame(next: object.groups.lowerBound, end: object.groups.upperBound, holdsGroups: true, closing: "end object"))
+            walk.enter(object: index)
         case .ignored: lines.append("nil")
         case .array(let children):
             let element = stream.encoding(of: children.lowerBound)
             lines.append("array \(TypedStreamEventText.quoted(element)) \(children.count)")
-            frames.append(Frame(next: children.lowerBound, end: children.upperBound, holdsGroups: false, closing: "end array"))
+            walk.enter(childrenOf: index)
         case .structure(let fields):
             let name = stream.structName(of: index).map { TypedStreamEventText.quoted($0) } ?? "nil"
             let types = fields.map { TypedStreamEventText.quoted(stream.encoding(of: $0)) }
             lines.append((["struct", name] + types).joined(separator: " "))
-            frames.append(Frame(next: fields.lowerBound, end: fields.upperBound, holdsGroups: false, closing: "end struct"))
-        case .pointer(let pointee):
+            walk.enter(childrenOf: index)
+        case .pointer:
             lines.append("pointer")
-            frames.append(Frame(next: pointee, end: pointee + 1, holdsGroups: false, closing: "end pointer"))
+            walk.enter(childrenOf: index)
         }
     }
 

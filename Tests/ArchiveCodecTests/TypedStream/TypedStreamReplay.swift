@@ -4,7 +4,7 @@
 /// is (`TypedStream.content(of:)`), as a caller building by hand would: the test that the
 /// builder can say everything a real stream holds, and that its defaults are Apple's bytes.
 /// Classes are defined superclass first where first used; objects are begun where they first
-/// occur. An explicit stack, as everywhere in the typedstream code.
+/// occur (the walk enters an object there only).
 enum TypedStreamReplay {
     static func rebuild(_ stream: TypedStream) throws(CodecError) -> TypedStream {
         var replay = Replay(stream: stream, builder: TypedStreamBuilder(byteOrder: stream.byteOrder, systemVersion: stream.systemVersion))
@@ -16,38 +16,24 @@ enum TypedStreamReplay {
 private struct Replay {
     let stream: TypedStream
     var builder: TypedStreamBuilder
+    var walk: TypedStreamWalk
     var objects: [Int: Int] = [:]
     var classes: [Int: Int] = [:]
     var cStrings: [Int: Int] = [:]
-    var frames: [Frame] = []
 
-    struct Frame {
-        var next: Int
-        var end: Int
-        var holdsGroups: Bool
-        var endsObject: Bool
+    init(stream: TypedStream, builder: TypedStreamBuilder) {
+        self.stream = stream
+        self.builder = builder
+        walk = TypedStreamWalk(stream)
     }
 
     mutating func run() throws(CodecError) {
-        frames.append(Frame(next: stream.topLevelGroups.lowerBound, end: stream.topLevelGroups.upperBound, holdsGroups: true, endsObject: false))
-        while let top = frames.indices.last {
-            let frame = frames[top]
-            guard frame.next < frame.end else {
-                frames.removeLast()
-                if frame.endsObject {
-                    try builder.endObject()
-                } else if !frame.holdsGroups {
-                    try builder.end()
-                }
-                continue
-            }
-            frames[top].next += 1
-            if frame.holdsGroups {
-                let group = stream.groups[frame.next]
-                try builder.beginGroup(String(decoding: stream.encoding(ofGroup: frame.next), as: UTF8.self))
-                frames.append(Frame(next: group.values.lowerBound, end: group.values.upperBound, holdsGroups: false, endsObject: false))
-            } else {
-                try value(frame.next)
+        while let step = walk.next() {
+            switch step {
+            case .group(let index): try builder.beginGroup(String(decoding: stream.encoding(ofGroup: index), as: UTF8.self))
+            case .value(let index): try value(index)
+            case .endOfObject: try builder.endObject()
+            case .endOfGroup, .endOfComposite: try builder.end()
             }
         }
     }
@@ -73,14 +59,11 @@ private struct Replay {
             if let made = objects[index] { return try builder.object(made) }
             let object = stream.objects[index]
             objects[index] = try builder.beginObject(class: try define(Int(object.classIndex)))
-            frames.append(Frame(next: object.groups.lowerBound, end: object.groups.upperBound, holdsGroups: true, endsObject: true))
+            walk.enter(object: index)
         case .ignored: try builder.ignored()
-        case .array(let children), .structure(let children):
+        case .array, .structure, .pointer:
             try builder.beginComposite()
-            frames.append(Frame(next: children.lowerBound, end: children.upperBound, holdsGroups: false, endsObject: false))
-        case .pointer(let pointee):
-            try builder.beginComposite()
-            frames.append(Frame(next: pointee, end: pointee + 1, holdsGroups: false, endsObject: false))
+            walk.enter(childrenOf: index)
         }
     }
 

@@ -1,0 +1,78 @@
+/// Walks a `TypedStream` in stream order, the order of its bytes, with an explicit stack (no
+/// recursion, however deep the stream nests): the writer's walk, and any caller's that wants
+/// the stream as events.
+///
+/// The walk gives the top-level groups, each followed by its values and its end. It goes into
+/// an object's groups or a composite's children only when told to (`enter(object:)`,
+/// `enter(childrenOf:)`) right after the `.value` step that met it, and gives their end when
+/// they are done: the writer enters an object only where it first occurs, and a caller may
+/// skip what it does not want.
+struct TypedStreamWalk {
+    enum Step: Equatable {
+        /// Group `index` begins; its values follow.
+        case group(Int)
+        /// Value `index`.
+        case value(Int)
+        /// The values of group `index` are done.
+        case endOfGroup(Int)
+        /// The children of composite value `index` are done.
+        case endOfComposite(Int)
+        /// The groups of object `index` are done.
+        case endOfObject(Int)
+    }
+
+    let stream: TypedStream
+    private var runs: [Run]
+
+    /// A run of groups (the stream's, an object's) or of values (a group's, a composite's).
+    private struct Run {
+        enum Kind { case stream, object, group, composite }
+        var next: Int
+        var end: Int
+        var kind: Kind
+        /// What the run belongs to: the object, group or composite value's index.
+        var owner: Int
+    }
+
+    init(_ stream: TypedStream) {
+        self.stream = stream
+        runs = [Run(next: stream.topLevelGroups.lowerBound, end: stream.topLevelGroups.upperBound, kind: .stream, owner: 0)]
+    }
+
+    /// How deep the walk is: open objects, groups and composites.
+    var depth: Int { runs.count - 1 }
+
+    mutating func next() -> Step? {
+        while let top = runs.indices.last {
+            let run = runs[top]
+            guard run.next < run.end else {
+                runs.removeLast()
+                switch run.kind {
+                case .stream: return nil
+                case .object: return .endOfObject(run.owner)
+                case .group: return .endOfGroup(run.owner)
+                case .composite: return .endOfComposite(run.owner)
+                }
+            }
+            runs[top].next += 1
+            guard run.kind == .stream || run.kind == .object else { return .value(run.next) }
+            let group = stream.groups[run.next]
+            runs.append(Run(next: Int(group.firstValue), end: Int(group.firstValue) + Int(group.valueCount), kind: .group, owner: run.next))
+            return .group(run.next)
+        }
+        return nil
+    }
+
+    /// Walks the groups of object `index` next (the object of the `.value` just given).
+    mutating func enter(object index: Int) {
+        let object = stream.objects[index]
+        runs.append(Run(next: Int(object.firstGroup), end: Int(object.firstGroup) + Int(object.groupCount), kind: .object, owner: index))
+    }
+
+    /// Walks the children of composite value `index` (a struct, pointer or array of other than
+    /// bytes, the `.value` just given) next.
+    mutating func enter(childrenOf index: Int) {
+        let first = Int(stream.values[index].payload)
+        runs.append(Run(next: first, end: first + Int(stream.types[stream.values[index].type].count), kind: .composite, owner: index))
+    }
+}
