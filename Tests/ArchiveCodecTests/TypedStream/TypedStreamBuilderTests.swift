@@ -189,59 +189,36 @@ final class TypedStreamBuilderTests: XCTestCase {
     }
 
     func testMisuseIsRefusedWhereItHappens() throws {
-        func refuses(_ what: String, _ build: (inout TypedStreamBuilder) throws -> Void, file: StaticString = #filePath, line: UInt = #line) {
+        /// `build` must be refused after a group of `encoding` (if any) begins.
+        func refuses(_ what: String, in encoding: String? = nil, _ build: (inout TypedStreamBuilder) throws -> Void, file: StaticString = #filePath, line: UInt = #line) {
             var builder = TypedStreamBuilder(byteOrder: .little)
-            XCTAssertThrowsError(try build(&builder), what, file: file, line: line) { error in
+            XCTAssertThrowsError(
+                try {
+                    if let encoding { try builder.beginGroup(encoding) }
+                    try build(&builder)
+                }(), what, file: file, line: line
+            ) { error in
                 XCTAssertEqual((error as? CodecError)?.kind, .invalidDocument, "\(what): \(error)", file: file, line: line)
             }
         }
         refuses("a value at the top level") { try $0.integer(1) }
-        refuses("a value of another type") {
-            try $0.beginGroup("i")
-            try $0.float(1)
-        }
-        refuses("a group left short") {
-            try $0.beginGroup("ii")
+        refuses("a value of another type", in: "i") { try $0.float(1) }
+        refuses("a group left short", in: "ii") {
             try $0.integer(1)
             try $0.end()
         }
-        refuses("a value past a group's types") {
-            try $0.beginGroup("i")
+        refuses("a value past a group's types", in: "i") {
             try $0.integer(1)
             try $0.integer(2)
         }
-        refuses("an integer past its width") {
-            try $0.beginGroup("s")
-            try $0.integer(40_000)
-        }
-        refuses("an unsigned integer past its width") {
-            try $0.beginGroup("C")
-            try $0.unsigned(256)
-        }
-        refuses("a spelling that cannot hold the value") {
-            try $0.beginGroup("i")
-            try $0.integer(1000, form: .byte)
-        }
-        refuses("a fraction spelled as an integer") {
-            try $0.beginGroup("d")
-            try $0.double(0.5, form: .int32)
-        }
-        refuses("an object of an undefined class") {
-            try $0.beginGroup("@")
-            _ = try $0.beginObject(class: 0)
-        }
-        refuses("a reference to an object not made") {
-            try $0.beginGroup("@")
-            try $0.object(3)
-        }
-        refuses("a byte array of another length") {
-            try $0.beginGroup("[4c]")
-            try $0.byteArray([1, 2])
-        }
-        refuses("an unfinished stream") {
-            try $0.beginGroup("@")
-            _ = try $0.finish()
-        }
+        refuses("an integer past its width", in: "s") { try $0.integer(40_000) }
+        refuses("an unsigned integer past its width", in: "C") { try $0.unsigned(256) }
+        refuses("a spelling that cannot hold the value", in: "i") { try $0.integer(1000, form: .byte) }
+        refuses("a fraction spelled as an integer", in: "d") { try $0.double(0.5, form: .int32) }
+        refuses("an object of an undefined class", in: "@") { _ = try $0.beginObject(class: 0) }
+        refuses("a reference to an object not made", in: "@") { try $0.object(3) }
+        refuses("a byte array of another length", in: "[4c]") { try $0.byteArray([1, 2]) }
+        refuses("an unfinished stream", in: "@") { _ = try $0.finish() }
         refuses("a superclass not defined") { _ = try $0.defineClass("A", superclass: 0) }
         var builder = TypedStreamBuilder(byteOrder: .little)
         XCTAssertThrowsError(try builder.beginGroup("i(x)")) { error in
