@@ -68,9 +68,10 @@ enum NumberForm: UInt8, Sendable {
     /// compared the value with its conversion to int through float), `.real` otherwise and
     /// for -0.0, whose sign an integer would lose.
     static func canonical(real: Double) -> NumberForm {
-        guard real.rounded(.towardZero) == real, real >= -2_147_483_646, real <= 2_147_483_645,
-            !(real == 0 && real.sign == .minus), Float(exactly: real) != nil
-        else { return .real }
-        return canonical(Int64(real))
+        // The range first (NaN fails it), so that the conversion below cannot trap.
+        guard real >= -2_147_483_646, real <= 2_147_483_645 else { return .real }
+        let whole = Int64(real)
+        guard Double(whole) == real, whole != 0 || real.sign == .plus, Double(Float(real)) == real else { return .real }
+        return canonical(whole)
     }
 }

@@ -68,11 +68,10 @@ struct TypedStream: Sendable {
         }
     }
 
-    /// A type string and its values.
+    /// A type string and its values: 12 bytes.
     struct Group: Equatable, Sendable {
-        /// The shared string spelling the types.
-        var string: UInt32
-        /// Its parsed root in `types` (whose children are the values' types, in order).
+        /// The type string's parsed root in `types`, whose children are the values' types in
+        /// order, and whose `string` is the shared string spelling them.
         var type: UInt32
         var firstValue: UInt32
         var valueCount: UInt32
@@ -109,7 +108,10 @@ struct TypedStream: Sendable {
     func sharedString(_ index: Int) -> ArraySlice<UInt8> { storage[sharedStrings[index].range] }
 
     /// The type string of group `index`.
-    func encoding(ofGroup index: Int) -> ArraySlice<UInt8> { sharedString(Int(groups[index].string)) }
+    func encoding(ofGroup index: Int) -> ArraySlice<UInt8> { sharedString(Int(string(ofGroup: index))) }
+
+    /// The shared string spelling group `index`'s types.
+    func string(ofGroup index: Int) -> UInt32 { types[groups[index].type].string }
 
     /// The type node of value `index`.
     func type(of index: Int) -> TypeTable.Node { types[values[index].type] }

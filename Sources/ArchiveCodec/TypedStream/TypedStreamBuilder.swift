@@ -59,9 +59,16 @@ struct TypedStreamBuilder {
 
     /// A builder over `storage` (a reader's input, which its spans point into), holding at
     /// most `valueLimit` values.
+    ///
+    /// Room is reserved for a value per four bytes and a group per eight, about what streams of
+    /// numbers and small objects hold, so the largest tables do not grow by copying: the pages
+    /// are virtual until used, and a stream of long strings leaves most of them untouched.
     init(byteOrder: TypedStream.ByteOrder, systemVersion: Int64, storage: [UInt8], valueLimit: Int) {
         stream = TypedStream(byteOrder: byteOrder, systemVersion: systemVersion, storage: storage)
         self.valueLimit = valueLimit
+        stream.values.reserveCapacity(storage.count / 4)
+        stream.groups.reserveCapacity(storage.count / 8)
+        pendingGroups.reserveCapacity(storage.count / 8)
     }
 
     // MARK: The primitives a reader drives
@@ -122,7 +129,7 @@ struct TypedStreamBuilder {
         let type = try parsedType(string, at: offset)
         let count = stream.types[type].count
         let first = try reserve(count, at: offset)
-        pendingGroups.append(TypedStream.Group(string: string, type: type, firstValue: first, valueCount: count))
+        pendingGroups.append(TypedStream.Group(type: type, firstValue: first, valueCount: count))
         frames.append(Frame(kind: .group, next: first, end: first + count, type: TypeTable.firstChild(of: type)))
     }
 
@@ -220,14 +227,16 @@ struct TypedStreamBuilder {
                 .limitExceeded, "the stream asks for more than \(valueLimit) values: more than its size allows (zero-byte values repeated by a shared type string)",
                 byteOffset: offset, found: first + Int(count), limit: valueLimit)
         }
-        stream.values.append(contentsOf: repeatElement(TypedStream.Value(type: 0), count: Int(count)))
+        // One append at a time: runs are short (a group's types, a struct's fields), and the
+        // generic bulk append costs more than it saves for them.
+        for _ in 0..<count { stream.values.append(TypedStream.Value(type: 0)) }
         return UInt32(first)
     }
 
     private mutating func moveGroups(from start: Int) -> (UInt32, UInt32) {
         let first = UInt32(stream.groups.count)
         stream.groups.append(contentsOf: pendingGroups[start...])
-        pendingGroups.removeSubrange(start...)
+        pendingGroups.removeLast(pendingGroups.count - start)
         return (first, UInt32(stream.groups.count) - first)
     }
 

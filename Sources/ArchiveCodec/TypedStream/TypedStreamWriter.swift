@@ -46,7 +46,7 @@ private struct Writing {
         writeInteger(stream.systemVersion, form: NumberForm.canonical(stream.systemVersion))
         while let step = walk.next() {
             switch step {
-            case .group(let index): writeSharedString(stream.groups[index].string)
+            case .group(let index): writeSharedString(stream.string(ofGroup: index))
             case .value(let index): try writeValue(index)
             case .endOfObject: output.append(StreamTag.endOfObject)
             case .endOfGroup, .endOfComposite: break
