@@ -85,6 +85,10 @@ struct TypedStream: Sendable {
         var classIndex: UInt32
         var firstGroup: UInt32
         var groupCount: UInt32
+        /// The `@` value where the object first occurs in stream order, which the stream
+        /// spells in full (class and groups); every other value holding the object is a
+        /// back-reference to it.
+        var value: UInt32
 
         var groups: Range<Int> { Int(firstGroup)..<(Int(firstGroup) + Int(groupCount)) }
     }
@@ -133,6 +137,13 @@ struct TypedStream: Sendable {
         return storage.withUnsafeBufferPointer { buffer in
             types.structName(node, text: UnsafeBufferPointer(rebasing: buffer[string.range]))
         }.map { storage[(Int(string.start) + $0.lowerBound)..<(Int(string.start) + $0.upperBound)] }
+    }
+
+    /// Whether value `index` is an `@` value referring back to an object that occurred before
+    /// it (or holds it: a cycle), rather than the object's first occurrence or nil.
+    func isBackReference(_ index: Int) -> Bool {
+        guard case .object(let object?) = content(of: index) else { return false }
+        return objects[object].value != UInt32(index)
     }
 
     /// The name of class `index`.

@@ -22,8 +22,12 @@ struct TypedStreamBuilder {
     /// Shared strings by content, for `intern` (a reader defines each string as the stream
     /// does and never looks here).
     private var interned: [[UInt8]: UInt32] = [:]
-    /// The most values the model may hold; a reader bounds it by its input's size.
+    /// The most values the model may hold: a reader's bound by its input's size, and never
+    /// more than 32-bit indices reach (`maximumValues`).
     private let valueLimit: Int
+
+    /// Values are indexed in 32 bits, as a stream of at most 4 GiB needs.
+    static let maximumValues = Int(UInt32.max)
 
     /// What is open, innermost last.
     struct Frame {
@@ -54,7 +58,7 @@ struct TypedStreamBuilder {
     /// A builder for a stream of `byteOrder`, by hand.
     init(byteOrder: TypedStream.ByteOrder, systemVersion: Int64 = TypedStreamHeader.currentSystemVersion) {
         stream = TypedStream(byteOrder: byteOrder, systemVersion: systemVersion)
-        valueLimit = Int.max
+        valueLimit = Self.maximumValues
     }
 
     /// A builder over `storage` (a reader's input, which its spans point into), holding at
@@ -65,7 +69,7 @@ struct TypedStreamBuilder {
     /// are virtual until used, and a stream of long strings leaves most of them untouched.
     init(byteOrder: TypedStream.ByteOrder, systemVersion: Int64, storage: [UInt8], valueLimit: Int) {
         stream = TypedStream(byteOrder: byteOrder, systemVersion: systemVersion, storage: storage)
-        self.valueLimit = valueLimit
+        self.valueLimit = min(valueLimit, Self.maximumValues)
         stream.values.reserveCapacity(storage.count / 4)
         stream.groups.reserveCapacity(storage.count / 8)
         pendingGroups.reserveCapacity(storage.count / 8)
@@ -75,12 +79,6 @@ struct TypedStreamBuilder {
 
     /// The innermost open thing.
     var innermost: Frame.Kind { frames[frames.count - 1].kind }
-
-    /// Whether the innermost group or composite has all its values.
-    var isFull: Bool {
-        let frame = frames[frames.count - 1]
-        return frame.kind.rawValue >= Frame.Kind.group.rawValue && frame.next == frame.end
-    }
 
     /// The type node of the next value, nil if no value goes here (no group or composite is
     /// innermost, or it is full).
@@ -160,7 +158,7 @@ struct TypedStreamBuilder {
     mutating func beginObject(classIndex: UInt32 = 0, at offset: Int? = nil) throws(CodecError) -> UInt32 {
         guard let type = expectedType, stream.types[type].code == TypeCode.object else { throw misplaced("an object", offset: offset) }
         let index = UInt32(stream.objects.count)
-        stream.objects.append(TypedStream.Object(classIndex: classIndex, firstGroup: 0, groupCount: 0))
+        stream.objects.append(TypedStream.Object(classIndex: classIndex, firstGroup: 0, groupCount: 0, value: frames[frames.count - 1].next))
         place(TypedStream.Value(type: type, payload: UInt64(index)))
         frames.append(Frame(kind: .object, firstPending: UInt32(pendingGroups.count), object: index))
         return index
@@ -183,8 +181,7 @@ struct TypedStreamBuilder {
     /// The model, when nothing but the stream is open.
     mutating func finish() throws(CodecError) -> TypedStream {
         guard frames.count == 1 else {
-            let open = frames.count - 1
-            throw CodecError(.invalidDocument, "the stream ends with \(open) object\(open == 1 ? "" : "s"), group\(open == 1 ? "" : "s") or composite\(open == 1 ? "" : "s") open")
+            throw CodecError(.invalidDocument, "the stream ends with \(frames.count - 1) of its objects, groups or composites still open")
         }
         let (first, count) = moveGroups(from: 0)
         stream.topLevelGroups = Int(first)..<(Int(first) + Int(count))

@@ -21,7 +21,8 @@ enum TypedStreamReader {
     /// The most values a stream of `size` bytes may hold. Every value takes a byte of the
     /// stream but `!`, an empty struct and a composite's own record; a stream asking for more
     /// than four values a byte repeats those through a shared type string, which no writer
-    /// does, and would make the model many times its input.
+    /// does, and would make the model many times its input. (The builder also holds any model
+    /// to `TypedStreamBuilder.maximumValues`.)
     static func valueLimit(forSize size: Int) -> Int { 4 * size + 1024 }
 
     static func read(_ bytes: [UInt8]) throws(CodecError) -> TypedStream {

@@ -143,7 +143,11 @@ final class TypedStreamBuilderTests: XCTestCase {
         XCTAssertEqual(stream.classChain(0), [0, 1])
         XCTAssertEqual(stream.classes[0].version, 1)
         let object = stream.objects[0]
-        XCTAssertEqual(stream.content(of: stream.groups[object.groups.lowerBound].values.lowerBound), .object(0), "the object holds itself")
+        let inside = stream.groups[object.groups.lowerBound].values.lowerBound
+        XCTAssertEqual(stream.content(of: inside), .object(0), "the object holds itself")
+        XCTAssertTrue(stream.isBackReference(inside))
+        XCTAssertFalse(stream.isBackReference(Int(object.value)))
+        XCTAssertTrue(stream.isBackReference(stream.values.count - 1), "the last top-level group refers back")
         let composite = stream.groups[stream.topLevelGroups.upperBound - 2].values
         XCTAssertEqual(String(decoding: stream.encoding(of: composite.lowerBound + 1), as: UTF8.self), "{P=ii}")
         XCTAssertEqual(stream.structName(of: composite.lowerBound + 1).map { String(decoding: $0, as: UTF8.self) }, "P")
