@@ -83,7 +83,16 @@ final class TypedStreamSpeedTests: XCTestCase {
         let megabytes = Double(bytes.count) / 1_000_000
         print(
             String(
-                format: "typedstream speed: %@: %.1f MB, %d values; read %.0f MB/s (%.3f s), write %.0f MB/s (%.3f s)", label, megabytes, stream!.values.count,
-                megabytes / read, read, megabytes / write, write))
+                format: "typedstream speed: %@: %.1f MB, %d values, model %.1f× the input; read %.0f MB/s (%.3f s), write %.0f MB/s (%.3f s)", label, megabytes,
+                stream!.values.count, Double(Self.modelBytes(stream!)) / Double(bytes.count), megabytes / read, read, megabytes / write, write))
+    }
+
+    /// The bytes the model's tables hold beyond the input it keeps (their counts, not the
+    /// room reserved).
+    static func modelBytes(_ stream: TypedStream) -> Int {
+        stream.values.count * MemoryLayout<TypedStream.Value>.stride + stream.groups.count * MemoryLayout<TypedStream.Group>.stride
+            + stream.objects.count * MemoryLayout<TypedStream.Object>.stride + stream.classes.count * MemoryLayout<TypedStream.Class>.stride
+            + stream.cStrings.count * 4 + stream.sharedStrings.count * MemoryLayout<TypedStream.Span>.stride
+            + stream.types.nodes.count * MemoryLayout<TypeTable.Node>.stride
     }
 }
