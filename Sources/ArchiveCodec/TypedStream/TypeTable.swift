@@ -50,6 +50,16 @@ struct TypeTable {
     @inline(__always)
     static func firstChild(of node: UInt32) -> UInt32 { node + 1 }
 
+    /// Whether `node` is an array of `c` or `C`, whose elements are the array's bytes as they
+    /// stand (one value, not one per element, as NeXT's writer wrote them in one piece). An
+    /// array of `B` is stored byte by byte too, but holds its elements as values.
+    @inline(__always)
+    func isByteArray(_ node: UInt32) -> Bool {
+        guard nodes[Int(node)].code == TypeCode.arrayOpen else { return false }
+        let element = nodes[Int(node) + 1].code
+        return element == TypeCode.char || element == TypeCode.unsignedChar
+    }
+
     /// The sibling after `node`.
     @inline(__always)
     func next(after node: UInt32) -> UInt32 { node + nodes[Int(node)].size }

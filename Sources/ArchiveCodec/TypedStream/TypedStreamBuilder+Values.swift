@@ -79,11 +79,11 @@ extension TypedStreamBuilder {
         place(TypedStream.Value(type: type, payload: try appendStorage(bytes).packed))
     }
 
-    /// A `[Nc]`, `[NC]` or `[NB]` value: exactly N bytes.
+    /// A `[Nc]` or `[NC]` value: exactly N bytes.
     mutating func byteArray(_ bytes: [UInt8]) throws(CodecError) {
         let type = try expect(TypeCode.arrayOpen)
         let node = stream.types[type]
-        guard TypeCode.isRawByte(stream.types[TypeTable.firstChild(of: type)].code) else { throw mismatch(type, "bytes") }
+        guard stream.types.isByteArray(type) else { throw mismatch(type, "bytes") }
         guard bytes.count == node.count else { throw CodecError(.invalidDocument, "\(bytes.count) bytes for an array of \(node.count)") }
         place(TypedStream.Value(type: type, payload: try appendStorage(bytes).packed))
     }
@@ -98,8 +98,7 @@ extension TypedStreamBuilder {
     mutating func beginComposite() throws(CodecError) {
         guard let type = expectedType else { throw CodecError(.invalidDocument, "no value goes here") }
         let node = stream.types[type]
-        let isByteArray = node.code == TypeCode.arrayOpen && TypeCode.isRawByte(stream.types[TypeTable.firstChild(of: type)].code)
-        guard [TypeCode.structOpen, TypeCode.arrayOpen, TypeCode.pointer].contains(node.code), !isByteArray else { throw mismatch(type, "a struct, array or pointer") }
+        guard [TypeCode.structOpen, TypeCode.arrayOpen, TypeCode.pointer].contains(node.code), !stream.types.isByteArray(type) else { throw mismatch(type, "a struct, array or pointer") }
         try openComposite()
     }
 

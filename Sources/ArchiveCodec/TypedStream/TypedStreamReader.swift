@@ -159,14 +159,14 @@ private struct Reading {
         case TypeCode.ignored:
             builder.place(TypedStream.Value(type: type))
         case TypeCode.arrayOpen:
-            let element = builder.stream.types[TypeTable.firstChild(of: type)]
-            if TypeCode.isRawByte(element.code) {
+            if builder.stream.types.isByteArray(type) {
                 let first = try cursor.skip(Int(node.count), of: "an array of \(node.count) bytes", startedAt: start)
                 builder.place(TypedStream.Value(type: type, payload: TypedStream.Span(start: UInt32(first), count: node.count).packed))
                 return
             }
-            guard UInt64(node.count) * UInt64(element.minimumBytes) <= UInt64(cursor.remaining) else {
-                throw cursor.fail("an array of \(node.count) values needs at least \(UInt64(node.count) * UInt64(element.minimumBytes)) bytes, \(cursor.remaining) left", at: start)
+            let needed = UInt64(node.count) * UInt64(builder.stream.types[TypeTable.firstChild(of: type)].minimumBytes)
+            guard needed <= UInt64(cursor.remaining) else {
+                throw cursor.fail("an array of \(node.count) values needs at least \(needed) bytes, \(cursor.remaining) left", at: start)
             }
             try builder.openComposite(at: start)
         default:

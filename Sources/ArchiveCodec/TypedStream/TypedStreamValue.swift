@@ -6,7 +6,7 @@ extension TypedStream {
     ///   `S I L Q`: the signed value the stream stores (Apple writes an unsigned value as the
     ///   signed one of its width: `0xFD` in a `Q` is 2^64 − 3), sign-extended to 64 bits;
     /// - `f`: the float's bits; `d`: the double's bits;
-    /// - `+`: the packed `Span` of its bytes; `[Nc]` `[NC]` `[NB]` (a byte array): likewise;
+    /// - `+`: the packed `Span` of its bytes; `[Nc]` `[NC]` (a byte array): likewise;
     /// - `*`: an index in `cStrings`; `%` `:`: an index in `sharedStrings`;
     ///   `#`: in `classes`; `@`: in `objects` (each unless `isNil`);
     /// - `{…}`, `[N type]` of other types, `^`: the index of the first child value (the
@@ -35,7 +35,7 @@ extension TypedStream {
         case double(bits: UInt64)
         /// `+`: counted bytes, nil for a nil string.
         case byteString(Span?)
-        /// `[Nc]`, `[NC]`, `[NB]`: the array's bytes.
+        /// `[Nc]`, `[NC]`: the array's bytes.
         case byteArray(Span)
         /// `*`: an index in `cStrings`.
         case cString(Int?)
@@ -76,7 +76,7 @@ extension TypedStream {
         case TypeCode.pointer: return .pointer(Int(payload))
         case TypeCode.structOpen: return .structure(Int(payload)..<(Int(payload) + Int(node.count)))
         case TypeCode.arrayOpen:
-            if TypeCode.isRawByte(types[TypeTable.firstChild(of: value.type)].code) { return .byteArray(Span(packed: payload)) }
+            if types.isByteArray(value.type) { return .byteArray(Span(packed: payload)) }
             return .array(Int(payload)..<(Int(payload) + Int(node.count)))
         default:
             if TypeCode.isSignedInteger(node.code) { return .signed(Int64(bitPattern: payload)) }

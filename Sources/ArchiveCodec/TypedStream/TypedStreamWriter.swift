@@ -92,7 +92,7 @@ private struct Writing {
             walk.enter(object: index)
         case TypeCode.ignored:
             break
-        case TypeCode.arrayOpen where TypeCode.isRawByte(stream.types[TypeTable.firstChild(of: value.type)].code):
+        case TypeCode.arrayOpen where stream.types.isByteArray(value.type):
             output += stream.storage[TypedStream.Span(packed: value.payload).range]
         case TypeCode.arrayOpen, TypeCode.structOpen, TypeCode.pointer:
             walk.enter(childrenOf: index)

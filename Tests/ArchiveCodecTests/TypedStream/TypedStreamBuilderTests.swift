@@ -156,6 +156,23 @@ final class TypedStreamBuilderTests: XCTestCase {
         XCTAssertEqual(stream.content(of: composite.lowerBound + 4), .ignored)
     }
 
+    func testArraysOfCharsHoldBytesAndArraysOfBoolsHoldValues() throws {
+        var builder = TypedStreamBuilder(byteOrder: .big)
+        try builder.beginGroup("[2C][2B]")
+        try builder.byteArray([0xFE, 0x01])
+        try builder.beginComposite()
+        try builder.unsigned(1)
+        try builder.unsigned(0)
+        try builder.end()
+        try builder.end()
+        let bytes = try TypedStreamWriter.write(try builder.finish())
+        XCTAssertEqual(Array(bytes.dropFirst(16)), [0x84, 8] + Array("[2C][2B]".utf8) + [0xFE, 0x01, 0x01, 0x00])
+        let stream = try TypedStreamReader.read(bytes)
+        guard case .byteArray(let span) = stream.content(of: 0), case .array(let bools) = stream.content(of: 1) else { return XCTFail("\(stream.values)") }
+        XCTAssertEqual(Array(stream.bytes(span)), [0xFE, 0x01])
+        XCTAssertEqual(bools.map { stream.content(of: $0) }, [.unsigned(1), .unsigned(0)])
+    }
+
     func testSpellingsOtherThanApplesAreKeptAndWrittenBack() throws {
         var builder = TypedStreamBuilder(byteOrder: .little)
         try builder.beginGroup("iqfd")
