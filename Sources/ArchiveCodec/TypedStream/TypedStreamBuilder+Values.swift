@@ -5,7 +5,12 @@
 extension TypedStreamBuilder {
     /// Begins a top-level group, or a group of the innermost object, of type string `encoding`.
     mutating func beginGroup(_ encoding: String) throws(CodecError) {
-        try beginGroup(string: try intern(Array(encoding.utf8)))
+        try beginGroup(encoding: Array(encoding.utf8))
+    }
+
+    /// `beginGroup` for a type string of any bytes.
+    mutating func beginGroup(encoding: [UInt8]) throws(CodecError) {
+        try beginGroup(string: try intern(encoding))
     }
 
     /// Ends the innermost group, or struct, array or pointer; all its values must be placed.
@@ -14,10 +19,15 @@ extension TypedStreamBuilder {
     /// Defines a class; `superclass` must be defined already. Classes are written where an
     /// object or `#` value first uses them.
     mutating func defineClass(_ name: String, version: Int64 = 0, superclass: Int? = nil) throws(CodecError) -> Int {
+        try defineClass(name: Array(name.utf8), version: version, superclass: superclass)
+    }
+
+    /// `defineClass` for a name of any bytes.
+    mutating func defineClass(name: [UInt8], version: Int64 = 0, superclass: Int? = nil) throws(CodecError) -> Int {
         if let superclass {
-            guard stream.classes.indices.contains(superclass) else { throw CodecError(.invalidDocument, "superclass \(superclass) of \(name) is not a defined class") }
+            guard stream.classes.indices.contains(superclass) else { throw CodecError(.invalidDocument, "superclass \(superclass) is not a defined class") }
         }
-        let index = appendClass(name: try intern(Array(name.utf8)), version: version)
+        let index = appendClass(name: try intern(name), version: version)
         setSuperclass(of: index, to: superclass.map(UInt32.init))
         return Int(index)
     }

@@ -30,7 +30,7 @@ private struct Replay {
     mutating func run() throws(CodecError) {
         while let step = walk.next() {
             switch step {
-            case .group(let index): try builder.beginGroup(String(decoding: stream.encoding(ofGroup: index), as: UTF8.self))
+            case .group(let index): try builder.beginGroup(encoding: Array(stream.encoding(ofGroup: index)))
             case .value(let index): try value(index)
             case .endOfObject: try builder.endObject()
             case .endOfGroup, .endOfComposite: try builder.end()
@@ -78,7 +78,7 @@ private struct Replay {
         for current in missing.reversed() {
             let entry = stream.classes[current]
             classes[current] = try builder.defineClass(
-                String(decoding: stream.name(ofClass: current), as: UTF8.self), version: entry.version, superclass: entry.superclass.map { classes[Int($0)]! })
+                name: Array(stream.name(ofClass: current)), version: entry.version, superclass: entry.superclass.map { classes[Int($0)]! })
         }
         return classes[index]!
     }
