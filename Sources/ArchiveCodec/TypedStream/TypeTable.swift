@@ -33,6 +33,10 @@ struct TypeTable {
     }
 
     private(set) var nodes: [Node] = []
+
+    /// At most 2^28 − 1 nodes, so that a value's record holds its node in 28 bits
+    /// (`TypedStream.Value`): type strings of a quarter of a billion types are no stream's.
+    static let maximumNodes = (1 << 28) - 1
     /// Per shared string index: its root node + 1, or 0 while it has not been parsed.
     private var roots: [UInt32] = []
 
@@ -93,7 +97,12 @@ struct TypeTable {
             CodecError(.malformedTypedStream, "type encoding \(Self.quoted(text)): \(message)", byteOffset: offset)
         }
         guard !text.isEmpty else { throw fail("empty") }
-        guard text.count < Int(UInt32.max) else { throw fail("longer than 4 GiB") }
+        // A node per byte at most, and the root.
+        guard text.count < Self.maximumNodes - nodes.count else {
+            throw CodecError(
+                .limitExceeded, "type encoding \(Self.quoted(text)): the stream's type strings would hold more than \(Self.maximumNodes) types", byteOffset: offset,
+                found: nodes.count + text.count + 1, limit: Self.maximumNodes)
+        }
         var stack = [Open(node: nodes.count, children: 0)]
         nodes.append(Node(code: TypeCode.sequence, count: 0, size: 0, minimumBytes: 0, string: string, start: 0, end: 0))
         var position = 0

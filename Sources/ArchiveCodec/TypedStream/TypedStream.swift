@@ -68,15 +68,13 @@ struct TypedStream: Sendable {
         }
     }
 
-    /// A type string and its values: 12 bytes.
+    /// A type string and its values: 8 bytes. Its values are `values(ofGroup:)`, as many as
+    /// its type string has types.
     struct Group: Equatable, Sendable {
         /// The type string's parsed root in `types`, whose children are the values' types in
-        /// order, and whose `string` is the shared string spelling them.
+        /// order, whose `count` is theirs, and whose `string` is the shared string spelling them.
         var type: UInt32
         var firstValue: UInt32
-        var valueCount: UInt32
-
-        var values: Range<Int> { Int(firstValue)..<(Int(firstValue) + Int(valueCount)) }
     }
 
     /// An object: its class and its contents, the groups up to its end-of-object mark.
@@ -113,6 +111,12 @@ struct TypedStream: Sendable {
 
     /// The type string of group `index`.
     func encoding(ofGroup index: Int) -> ArraySlice<UInt8> { sharedString(Int(string(ofGroup: index))) }
+
+    /// The values of group `index`.
+    func values(ofGroup index: Int) -> Range<Int> {
+        let group = groups[index]
+        return Int(group.firstValue)..<(Int(group.firstValue) + Int(types[group.type].count))
+    }
 
     /// The shared string spelling group `index`'s types.
     func string(ofGroup index: Int) -> UInt32 { types[groups[index].type].string }

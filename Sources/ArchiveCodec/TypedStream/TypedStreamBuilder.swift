@@ -127,7 +127,7 @@ struct TypedStreamBuilder {
         let type = try parsedType(string, at: offset)
         let count = stream.types[type].count
         let first = try reserve(count, at: offset)
-        pendingGroups.append(TypedStream.Group(type: type, firstValue: first, valueCount: count))
+        pendingGroups.append(TypedStream.Group(type: type, firstValue: first))
         frames.append(Frame(kind: .group, next: first, end: first + count, type: TypeTable.firstChild(of: type)))
     }
 

@@ -1,5 +1,5 @@
 extension TypedStream {
-    /// One value: 16 bytes, its meaning given by its type's code.
+    /// One value: 12 bytes, its meaning given by its type's code.
     ///
     /// `payload` by code:
     /// - `c s i l q`: the value's bits (`Int64(bitPattern:)`); `C B`: the byte;
@@ -12,15 +12,34 @@ extension TypedStream {
     /// - `{…}`, `[N type]` of other types, `^`: the index of the first child value (the
     ///   children are the `count` values from there; a pointer has one, its pointee);
     /// - `!`: nothing.
+    ///
+    /// Stored as three 32-bit words (a 64-bit field would pad the record to 16 bytes, and
+    /// values are most of a model): the type node in the low 28 bits of the first with `isNil`
+    /// and `form` above it (`TypeTable.maximumNodes` keeps node indices within 28 bits), the
+    /// payload's halves in the others.
     struct Value: Equatable, Sendable {
+        private var tagged: UInt32
+        private var low: UInt32
+        private var high: UInt32
+
+        private static let typeMask: UInt32 = (1 << 28) - 1
+        private static let nilBit: UInt32 = 1 << 28
+        private static let formShift: UInt32 = 29
+
+        init(type: UInt32, form: NumberForm = .canonical, isNil: Bool = false, payload: UInt64 = 0) {
+            tagged = type | (isNil ? Self.nilBit : 0) | UInt32(form.rawValue) << Self.formShift
+            low = UInt32(truncatingIfNeeded: payload)
+            high = UInt32(truncatingIfNeeded: payload >> 32)
+        }
+
         /// A node of `TypedStream.types`.
-        var type: UInt32
+        var type: UInt32 { tagged & Self.typeMask }
         /// How the stream spells an integer or real when not as Apple's writer would
         /// (`.canonical` otherwise, and for every other code).
-        var form: NumberForm = .canonical
+        var form: NumberForm { NumberForm(rawValue: UInt8(tagged >> Self.formShift)) ?? .canonical }
         /// nil (`0x85`) for a `+ * % : # @` value.
-        var isNil = false
-        var payload: UInt64 = 0
+        var isNil: Bool { tagged & Self.nilBit != 0 }
+        var payload: UInt64 { UInt64(high) << 32 | UInt64(low) }
     }
 
     /// A value as a caller walking the stream wants it.

@@ -56,8 +56,8 @@ struct TypedStreamWalk {
             }
             runs[top].next += 1
             guard run.kind == .stream || run.kind == .object else { return .value(run.next) }
-            let group = stream.groups[run.next]
-            runs.append(Run(next: Int(group.firstValue), end: Int(group.firstValue) + Int(group.valueCount), kind: .group, owner: run.next))
+            let values = stream.values(ofGroup: run.next)
+            runs.append(Run(next: values.lowerBound, end: values.upperBound, kind: .group, owner: run.next))
             return .group(run.next)
         }
         return nil

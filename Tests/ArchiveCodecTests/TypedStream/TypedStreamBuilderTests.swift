@@ -143,12 +143,12 @@ final class TypedStreamBuilderTests: XCTestCase {
         XCTAssertEqual(stream.classChain(0), [0, 1])
         XCTAssertEqual(stream.classes[0].version, 1)
         let object = stream.objects[0]
-        let inside = stream.groups[object.groups.lowerBound].values.lowerBound
+        let inside = stream.values(ofGroup: object.groups.lowerBound).lowerBound
         XCTAssertEqual(stream.content(of: inside), .object(0), "the object holds itself")
         XCTAssertTrue(stream.isBackReference(inside))
         XCTAssertFalse(stream.isBackReference(Int(object.value)))
         XCTAssertTrue(stream.isBackReference(stream.values.count - 1), "the last top-level group refers back")
-        let composite = stream.groups[stream.topLevelGroups.upperBound - 2].values
+        let composite = stream.values(ofGroup: stream.topLevelGroups.upperBound - 2)
         XCTAssertEqual(String(decoding: stream.encoding(of: composite.lowerBound + 1), as: UTF8.self), "{P=ii}")
         XCTAssertEqual(stream.structName(of: composite.lowerBound + 1).map { String(decoding: $0, as: UTF8.self) }, "P")
         guard case .pointer(let pointee) = stream.content(of: composite.lowerBound + 2) else { return XCTFail("not a pointer") }

@@ -52,7 +52,7 @@ private struct Renderer {
         while let step = walk.next() {
             switch step {
             case .group(let index):
-                lines.append("group " + stream.groups[index].values.map { TypedStreamEventText.quoted(stream.encoding(of: $0)) }.joined(separator: " "))
+                lines.append("group " + stream.values(ofGroup: index).map { TypedStreamEventText.quoted(stream.encoding(of: $0)) }.joined(separator: " "))
             case .value(let index): value(index)
             case .endOfGroup: lines.append("end group")
             case .endOfObject: lines.append("end object")
