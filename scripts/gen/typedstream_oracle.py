@@ -7,8 +7,9 @@ same text and compares).
 Usage: typedstream_oracle.py FILE...            one dump to stdout per file, each after "== NAME"
        typedstream_oracle.py --write DIR FILE... DIR/NAME.events per file (the committed dumps)
 
-Needs pytypedstream (`pip install pytypedstream`; /work/staging/venv/bin/python has it). Files
-the reader refuses get a single line "refused: MESSAGE"; their dump is not written with --write.
+Needs pytypedstream (`pip install pytypedstream`, in a virtual environment if the system's Python
+is managed). Files the reader refuses get a single line "refused: MESSAGE"; their dump is not
+written with --write.
 
 The text, one line per event (bytes in double quotes, printable ASCII as is except `"` and `\\`,
 every other byte as \\xHH; reals as the 16 hex digits of the IEEE double's bits, a float widened
@@ -35,8 +36,7 @@ import sys
 try:
     from typedstream import stream as ts
 except ImportError:
-    sys.exit("typedstream_oracle.py needs pytypedstream: pip install pytypedstream "
-             "(or run it with /work/staging/venv/bin/python)")
+    sys.exit("typedstream_oracle.py needs pytypedstream: pip install pytypedstream")
 
 
 def quoted(data):
