@@ -6,6 +6,7 @@ public struct Archive: Sendable {
     public enum Content: Sendable {
         case keyedArchive(KeyedArchive)
         case propertyList(PlainPropertyList)
+        case typedStream(TypedStreamDocument)
     }
 
     public let content: Content
@@ -15,6 +16,10 @@ public struct Archive: Sendable {
     /// property list is taken as it is, archive or not: the raw view of an archive whose graph
     /// is broken still shows it (`CodecError.Remedy.rawView`).
     public init(parsing bytes: [UInt8], view: ArchiveView = .readable, parallelism: Parallelism = .serial) throws(CodecError) {
+        if TypedStreamDocument.starts(bytes) {
+            content = .typedStream(try TypedStreamDocument(parsing: bytes))
+            return
+        }
         let (plist, format) = try KeyedArchive.readPropertyList(bytes, parallelism: parallelism)
         if view == .readable, Self.isKeyedArchive(plist) {
             content = .keyedArchive(try KeyedArchive(plist: plist, sourceFormat: format, parallelism: parallelism))
@@ -37,10 +42,12 @@ public struct Archive: Sendable {
         }
     }
 
+    /// The property list format read (a typedstream is neither: binary).
     public var sourceFormat: PlistFormat {
         switch content {
         case .keyedArchive(let archive): archive.sourceFormat
         case .propertyList(let list): list.sourceFormat
+        case .typedStream: .binary
         }
     }
 
@@ -49,6 +56,7 @@ public struct Archive: Sendable {
         switch content {
         case .keyedArchive(let archive): archive.depth(of: view)
         case .propertyList(let list): view == .raw ? list.plist.rawDepth : list.readableDepth(exactIntegers: false)
+        case .typedStream(let document): document.depth
         }
     }
 
@@ -68,6 +76,14 @@ public struct Archive: Sendable {
                     found: depth, limit: maxDepth, remedy: .nestingBound(depth))
             }
             return WritePlan(depth: depth, placement: nil, cut: nil, exactIntegers: exactIntegers)
+        case .typedStream(let document):
+            let depth = document.depth
+            if let maxDepth, depth > maxDepth {
+                throw CodecError(
+                    .depthBoundTooSmall, "a nesting bound of \(maxDepth) is too small for this typedstream: it nests \(depth) levels",
+                    found: depth, limit: maxDepth, remedy: .nestingBound(depth))
+            }
+            return WritePlan(depth: depth, placement: nil, cut: nil)
         }
     }
 
@@ -78,6 +94,8 @@ public struct Archive: Sendable {
             try archive.writeJSON(view: view, pretty: pretty, plan: plan, parallelism: parallelism, to: sink)
         case .propertyList(let list):
             _ = try list.render(view: view, pretty: pretty, exactIntegers: plan.exactIntegers, sink: sink)
+        case .typedStream(let document):
+            _ = try document.render(pretty: pretty, sink: sink)
         }
     }
 
@@ -86,6 +104,7 @@ public struct Archive: Sendable {
         switch content {
         case .keyedArchive(let archive): try archive.json(view: view, pretty: pretty)
         case .propertyList(let list): try list.render(view: view, pretty: pretty, exactIntegers: false, sink: nil)
+        case .typedStream(let document): try document.render(pretty: pretty, sink: nil)
         }
     }
 
@@ -96,8 +115,25 @@ public struct Archive: Sendable {
         switch (content, other.content) {
         case (.keyedArchive(let left), .keyedArchive(let right)): return left.difference(from: right)
         case (.propertyList(let left), .propertyList(let right)): return PlainPlistEquivalence.difference(left.plist, right.plist)
-        case (.keyedArchive, .propertyList): return "the first is a keyed archive, the second a plain property list"
-        case (.propertyList, .keyedArchive): return "the first is a plain property list, the second a keyed archive"
+        case (.typedStream(let left), .typedStream(let right)):
+            // Equal graphs read as the same JSON: objects are numbered in stream order.
+            let (a, b) = ((try? left.render(pretty: false, sink: nil)) ?? [], (try? right.render(pretty: false, sink: nil)) ?? [])
+            guard a != b else { return nil }
+            let at = (0..<min(a.count, b.count)).first { a[$0] != b[$0] } ?? min(a.count, b.count)
+            return "the two typedstreams' JSON differs from byte \(at) on: …\(String(decoding: a[max(0, at - 40)..<min(a.count, at + 40)], as: UTF8.self))… against …\(String(decoding: b[max(0, at - 40)..<min(b.count, at + 40)], as: UTF8.self))…"
+        default:
+            return "the two are of different kinds: \(content.kindName) and \(other.content.kindName)"
+        }
+    }
+}
+
+extension Archive.Content {
+    /// What the document is, in words.
+    var kindName: String {
+        switch self {
+        case .keyedArchive: "a keyed archive"
+        case .propertyList: "a plain property list"
+        case .typedStream: "a typedstream"
         }
     }
 }

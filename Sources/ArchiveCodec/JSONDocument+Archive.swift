@@ -7,6 +7,11 @@ extension JSONDocument {
     /// memory to spare).
     public func archive(format: PlistFormat, limit: Int? = nil) throws(CodecError) -> [UInt8] {
         let limit = min(limit ?? maximumArchiveSize, maximumArchiveSize)
+        if let stream = typedStreamRoot {
+            let bytes = try TypedStreamJSONEncoder.encode(self, root: stream)
+            guard bytes.count <= limit else { throw CodecError(.limitExceeded, "the typedstream would be larger than \(limit) bytes", limit: limit) }
+            return bytes
+        }
         switch format {
         case .binary:
             let (root, builder) = try build(into: BinaryPlistBuilder(limit: limit))
@@ -33,6 +38,11 @@ extension JSONDocument {
     /// form narrows them). An error can come after pieces went out: what `sink` received
     /// is then incomplete.
     public func writeArchive(to sink: @escaping (UnsafeBufferPointer<UInt8>) -> Void) throws(CodecError) {
+        if typedStreamRoot != nil {
+            let bytes = try archive(format: .binary)
+            bytes.withUnsafeBufferPointer { sink($0) }
+            return
+        }
         let (root, builder) = try build(into: BinaryPlistBuilder(sink: sink, limit: maximumArchiveSize))
         _ = builder.finish(root: root)
     }
@@ -58,4 +68,18 @@ extension JSONDocument {
     /// The value of a plain property list's document, `{"$propertyList": value}`; nil for an
     /// archive's.
     var plainPropertyList: Value? { singleMember(root, named: MappingKeys.propertyList)?.value }
+
+    /// The document's root when it is a typedstream's, `{"$typedstream": […], …}`; nil otherwise.
+    var typedStreamRoot: Value? {
+        guard kind(root) == .object else { return nil }
+        var cursor = children(of: root)
+        while let member = nextMember(&cursor) {
+            if stringEquals(member.key, "$typedstream") { return root }
+        }
+        return nil
+    }
+
+    /// Whether the document describes a typedstream (written as its own bytes, whatever the
+    /// property list format asked for).
+    public var isTypedStream: Bool { typedStreamRoot != nil }
 }

@@ -66,6 +66,7 @@ struct RoundTripOracle {
             switch try Archive(parsing: input).content {
             case .keyedArchive(let keyed): archive = keyed
             case .propertyList: return checkPropertyList(input)
+            case .typedStream: return checkTypedStream(input)
             }
         } catch {
             refused += 1
@@ -140,6 +141,32 @@ struct RoundTripOracle {
             } catch {
                 return "the readable JSON of a plain property list does not encode to \(format): \(error)"
             }
+        }
+        converted += 1
+        return nil
+    }
+
+    /// A typedstream: its JSON parses and writes back to a stream of the same JSON (the same
+    /// bytes when the stream spells everything as Apple's writer does).
+    private mutating func checkTypedStream(_ input: [UInt8]) -> String? {
+        let stream: Archive
+        let json: [UInt8]
+        do {
+            stream = try Archive(parsing: input)
+            guard stream.depth(of: .readable) <= StackBudget.maxDepth(stackSize: Self.stackSize) else {
+                tooDeep += 1
+                return nil
+            }
+            json = try stream.json(view: .readable, pretty: false)
+        } catch {
+            refused += 1
+            return nil
+        }
+        do {
+            let copy = try Archive(parsing: JSONDocument(parsing: json).archive(format: .binary))
+            if let difference = stream.difference(from: copy) { return "a typedstream's round trip is not equivalent: \(difference)" }
+        } catch {
+            return "the JSON of a typedstream does not encode back: \(error)"
         }
         converted += 1
         return nil

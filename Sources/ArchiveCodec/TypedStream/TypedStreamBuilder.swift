@@ -87,6 +87,12 @@ struct TypedStreamBuilder {
         return frame.kind.rawValue >= Frame.Kind.group.rawValue && frame.next < frame.end ? frame.type : nil
     }
 
+    /// How many values the innermost group or composite still takes (0 when neither is innermost).
+    var slotsLeft: Int {
+        let frame = frames[frames.count - 1]
+        return frame.kind.rawValue >= Frame.Kind.group.rawValue ? Int(frame.end - frame.next) : 0
+    }
+
     /// Stores `value` in the next slot, whose type the caller read from `expectedType`.
     @inline(__always)
     mutating func place(_ value: TypedStream.Value) {

@@ -1,0 +1,276 @@
+/// JSON → typedstream bytes: reads the document `TypedStreamJSONWriter` writes (docs/mapping.md,
+/// "typedstream") into a `TypedStreamBuilder`, which checks every value against the type its
+/// place asks for, then writes the stream. Walks the document with an explicit stack, so any
+/// depth the parser accepts encodes on any stack.
+///
+/// A class chain names its classes by name and version; equal chains are one class. An object
+/// is made where its body stands (`$id` names it for the `{"$ref": n}` after it); a C string
+/// of the same text as one before is a reference to it, as the stream's object table shares it.
+struct TypedStreamJSONEncoder {
+    typealias Value = JSONDocument.Value
+
+    let document: JSONDocument
+    private var builder: TypedStreamBuilder
+    private var classes: [[UInt8]: Int] = [:]
+    private var objects: [Int64: Int] = [:]
+    private var cStrings: [[UInt8]: Int] = [:]
+
+    /// What is being read, innermost last: a list of groups (the stream's, an object's) or of
+    /// values (a group's, a composite's; `builder.end()` closes it).
+    private enum Frame {
+        case groups([Value], next: Int, object: Bool)
+        case values([Value], next: Int)
+    }
+
+    /// The bytes of the stream `document` describes; `root` is its `{"$typedstream": …}` object.
+    static func encode(_ document: JSONDocument, root: Value) throws(CodecError) -> [UInt8] {
+        var byteOrder = TypedStream.ByteOrder.little
+        var systemVersion = TypedStreamHeader.currentSystemVersion
+        var groups: Value?
+        for (key, value) in document.members(of: root) {
+            if document.stringEquals(key, "$typedstream") {
+                guard document.kind(value) == .array else { throw document.invalid("$typedstream holds an array of groups", at: value) }
+                groups = value
+            } else if document.stringEquals(key, "$byteOrder") {
+                guard document.kind(value) == .string, document.stringValue(value) == "big" || document.stringValue(value) == "little" else {
+                    throw document.invalid("$byteOrder is \"big\" or \"little\"", at: value)
+                }
+                byteOrder = document.stringValue(value) == "big" ? .big : .little
+            } else if document.stringEquals(key, "$systemVersion") {
+                guard document.kind(value) == .number, case .signed(let version) = document.number(value) else {
+                    throw document.invalid("$systemVersion is an integer", at: value)
+                }
+                systemVersion = version
+            } else {
+                throw document.invalid("a typedstream document has $typedstream, $byteOrder and $systemVersion only", at: key)
+            }
+        }
+        guard let groups else { throw document.invalid("no $typedstream", at: root) }
+        var encoder = TypedStreamJSONEncoder(document: document, builder: TypedStreamBuilder(byteOrder: byteOrder, systemVersion: systemVersion))
+        try encoder.encodeGroups(document.elements(of: groups))
+        return try TypedStreamWriter.write(try encoder.builder.finish())
+    }
+
+    private init(document: JSONDocument, builder: TypedStreamBuilder) {
+        self.document = document
+        self.builder = builder
+    }
+
+    private mutating func encodeGroups(_ top: [Value]) throws(CodecError) {
+        var stack: [Frame] = [.groups(top, next: 0, object: false)]
+        while let frame = stack.popLast() {
+            switch frame {
+            case .groups(let groups, let next, let object):
+                guard next < groups.count else {
+                    if object { try builder.endObject() }
+                    continue
+                }
+                stack.append(.groups(groups, next: next + 1, object: object))
+                stack.append(.values(try beginGroup(groups[next]), next: 0))
+            case .values(let values, let next):
+                guard next < values.count else {
+                    try builder.end()
+                    continue
+                }
+                stack.append(.values(values, next: next + 1))
+                if let opened = try encodeValue(values[next]) { stack.append(opened) }
+            }
+        }
+    }
+
+    /// Begins group `group` (`{"<type string>": value}`, or `[value, …]` for several types) and
+    /// returns its values.
+    private mutating func beginGroup(_ group: Value) throws(CodecError) -> [Value] {
+        guard let (key, value) = document.onlyMember(group) else {
+            throw document.invalid("a group is an object of one member, its type string: {\"i\": 5}, {\"@\": {…}}", at: group)
+        }
+        let encoding = document.withString(key) { Array($0) }
+        try located(key) { (builder) throws(CodecError) in try builder.beginGroup(encoding: encoding) }
+        if builder.slotsLeft == 1 { return [value] }
+        guard document.kind(value) == .array, document.count(value) == builder.slotsLeft else {
+            throw document.invalid("a group of \(builder.slotsLeft) types holds an array of as many values", at: value)
+        }
+        return document.elements(of: value)
+    }
+
+    /// Places `value` in the slot the builder expects; returns the frame to read next when it
+    /// opened an object or a composite.
+    private mutating func encodeValue(_ value: Value) throws(CodecError) -> Frame? {
+        guard let type = builder.expectedType else { throw document.invalid("no value goes here", at: value) }
+        let code = builder.stream.types[type].code
+        let kind = document.kind(value)
+        switch code {
+        case TypeCode.object:
+            if kind == .null { return try place(value) { (b) throws(CodecError) in try b.object(nil) } }
+            if let reference = document.singleMember(value, named: MappingKeys.reference) {
+                guard document.kind(reference.value) == .number, case .signed(let id) = document.number(reference.value), let object = objects[id] else {
+                    throw document.invalid("$ref names no object made before it", at: reference.value)
+                }
+                return try place(value) { (b) throws(CodecError) in try b.object(object) }
+            }
+            return try beginObject(value)
+        case TypeCode.classObject:
+            if kind == .null { return try place(value) { (b) throws(CodecError) in try b.classReference(nil) } }
+            let index = try classIndex(value)
+            return try place(value) { (b) throws(CodecError) in try b.classReference(index) }
+        case TypeCode.float, TypeCode.double:
+            let real: Double
+            if let wrapped = document.singleMember(value, named: "$real") {
+                real = try document.nonFinite(wrapped.value)
+            } else {
+                guard kind == .number else { throw document.invalid("a '\(TypeTable.character(code))' value is a number", at: value) }
+                switch document.number(value) {
+                case .signed(let integer): real = Double(integer)
+                case .unsigned(let integer): real = Double(integer)
+                case .real(let double): real = double
+                }
+            }
+            if code == TypeCode.float {
+                guard real.isNaN || Double(Float(real)) == real else { throw document.invalid("\(real) is not a float's value", at: value) }
+                return try place(value) { (b) throws(CodecError) in try b.float(Float(real)) }
+            }
+            return try place(value) { (b) throws(CodecError) in try b.double(real) }
+        case TypeCode.byteString:
+            let bytes = try textBytes(value)
+            return try place(value) { (b) throws(CodecError) in try b.byteString(bytes) }
+        case TypeCode.cString:
+            guard let bytes = try textBytes(value) else { return try place(value) { (b) throws(CodecError) in _ = try b.cString(nil) } }
+            if let known = cStrings[bytes] { return try place(value) { (b) throws(CodecError) in try b.cString(reference: known) } }
+            var made: Int?
+            _ = try place(value) { (b) throws(CodecError) in made = try b.cString(bytes) }
+            cStrings[bytes] = made
+            return nil
+        case TypeCode.atom:
+            let bytes = try textBytes(value)
+            return try place(value) { (b) throws(CodecError) in try b.atom(bytes) }
+        case TypeCode.selector:
+            let bytes = try textBytes(value)
+            return try place(value) { (b) throws(CodecError) in try b.selector(bytes) }
+        case TypeCode.ignored:
+            guard kind == .null else { throw document.invalid("a '!' value is null", at: value) }
+            return try place(value) { (b) throws(CodecError) in try b.ignored() }
+        case TypeCode.arrayOpen where builder.stream.types.isByteArray(type):
+            guard let data = document.singleMember(value, named: "$data") else { throw document.invalid("a byte array is {\"$data\": base64}", at: value) }
+            let bytes = try document.base64Bytes(data.value)
+            return try place(value) { (b) throws(CodecError) in try b.byteArray(bytes) }
+        case TypeCode.arrayOpen, TypeCode.structOpen:
+            guard kind == .array else { throw document.invalid("a struct or array is a JSON array of its values", at: value) }
+            _ = try place(value) { (b) throws(CodecError) in try b.beginComposite() }
+            guard document.count(value) == builder.slotsLeft else {
+                throw document.invalid("this struct or array holds \(builder.slotsLeft) values", at: value)
+            }
+            return .values(document.elements(of: value), next: 0)
+        case TypeCode.pointer:
+            _ = try place(value) { (b) throws(CodecError) in try b.beginComposite() }
+            return .values([value], next: 0)
+        default:
+            guard kind == .number else { throw document.invalid("a '\(TypeTable.character(code))' value is an integer", at: value) }
+            switch document.number(value) {
+            case .signed(let integer):
+                if TypeCode.isSignedInteger(code) { return try place(value) { (b) throws(CodecError) in try b.integer(integer) } }
+                guard integer >= 0 else { throw document.invalid("a '\(TypeTable.character(code))' value is not negative", at: value) }
+                return try place(value) { (b) throws(CodecError) in try b.unsigned(UInt64(integer)) }
+            case .unsigned(let integer):
+                return try place(value) { (b) throws(CodecError) in try b.unsigned(integer) }
+            case .real:
+                throw document.invalid("a '\(TypeTable.character(code))' value is an integer", at: value)
+            }
+        }
+    }
+
+    /// An object's body: `{"$class": …, "$classes": […], "$id"?: n, "$groups": […]}`.
+    private mutating func beginObject(_ value: Value) throws(CodecError) -> Frame? {
+        guard document.kind(value) == .object else { throw document.invalid("an '@' value is null, {\"$ref\": n} or an object's body", at: value) }
+        var chain: Value?
+        var name: Value?
+        var id: Int64?
+        var groups: [Value] = []
+        for (key, member) in document.members(of: value) {
+            if document.stringEquals(key, "$classes") {
+                chain = member
+            } else if document.stringEquals(key, "$class") {
+                name = member
+            } else if document.stringEquals(key, MappingKeys.identity) {
+                guard document.kind(member) == .number, case .signed(let number) = document.number(member), objects[number] == nil else {
+                    throw document.invalid("$id is an integer no other object has", at: member)
+                }
+                id = number
+            } else if document.stringEquals(key, "$groups") {
+                guard document.kind(member) == .array else { throw document.invalid("$groups is an array of groups", at: member) }
+                groups = document.elements(of: member)
+            } else {
+                throw document.invalid("an object's body has $class, $classes, $id and $groups only", at: key)
+            }
+        }
+        guard let chain else { throw document.invalid("an object's body needs $classes", at: value) }
+        let index = try classIndex(chain)
+        if let name, document.kind(name) != .string || !document.withString(name, { $0.elementsEqual(builder.stream.name(ofClass: index)) }) {
+            throw document.invalid("$class is not the first class of $classes", at: name)
+        }
+        var object = 0
+        _ = try place(value) { (b) throws(CodecError) in object = try b.beginObject(class: index) }
+        if let id { objects[id] = object }
+        return .groups(groups, next: 0, object: true)
+    }
+
+    /// The class of chain `[[name, version], …]`, defined (root first) where new.
+    private mutating func classIndex(_ chain: Value) throws(CodecError) -> Int {
+        guard document.kind(chain) == .array, document.count(chain) > 0 else {
+            throw document.invalid("a class chain is [[name, version], …], the class first", at: chain)
+        }
+        var links: [(name: [UInt8], version: Int64)] = []
+        for link in document.elements(of: chain) {
+            let parts = document.kind(link) == .array ? document.elements(of: link) : []
+            guard parts.count == 2, document.kind(parts[0]) == .string, document.kind(parts[1]) == .number, case .signed(let version) = document.number(parts[1]) else {
+                throw document.invalid("a class is [name, version]", at: link)
+            }
+            links.append((document.withString(parts[0]) { Array($0) }, version))
+        }
+        var superclass: Int?
+        for position in links.indices.reversed() {
+            var key: [UInt8] = []
+            for link in links[position...] {
+                key += link.name
+                key.append(0)
+                key += Array(String(link.version).utf8)
+                key.append(0)
+            }
+            if let known = classes[key] {
+                superclass = known
+                continue
+            }
+            let (name, version, parent) = (links[position].name, links[position].version, superclass)
+            var defined = 0
+            try located(chain) { (b) throws(CodecError) in defined = try b.defineClass(name: name, version: version, superclass: parent) }
+            classes[key] = defined
+            superclass = defined
+        }
+        return superclass!
+    }
+
+    /// A string's bytes: text, `{"$data": base64}` for bytes that are not UTF-8, nil for null.
+    private func textBytes(_ value: Value) throws(CodecError) -> [UInt8]? {
+        switch document.kind(value) {
+        case .null: return nil
+        case .string: return document.withString(value) { Array($0) }
+        default:
+            guard let data = document.singleMember(value, named: "$data") else { throw document.invalid("a string is text, {\"$data\": base64} or null", at: value) }
+            return try document.base64Bytes(data.value)
+        }
+    }
+
+    /// Runs a builder call for `value`, its refusal located at `value`.
+    @discardableResult
+    private mutating func place(_ value: Value, _ body: (inout TypedStreamBuilder) throws(CodecError) -> Void) throws(CodecError) -> Frame? {
+        try located(value, body)
+        return nil
+    }
+
+    private mutating func located(_ value: Value, _ body: (inout TypedStreamBuilder) throws(CodecError) -> Void) throws(CodecError) {
+        do {
+            try body(&builder)
+        } catch {
+            throw document.invalid(error.message, at: value)
+        }
+    }
+}
