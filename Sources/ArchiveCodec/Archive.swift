@@ -120,7 +120,8 @@ public struct Archive: Sendable {
             let (a, b) = ((try? left.render(pretty: false, sink: nil)) ?? [], (try? right.render(pretty: false, sink: nil)) ?? [])
             guard a != b else { return nil }
             let at = (0..<min(a.count, b.count)).first { a[$0] != b[$0] } ?? min(a.count, b.count)
-            return "the two typedstreams' JSON differs from byte \(at) on: …\(String(decoding: a[max(0, at - 40)..<min(a.count, at + 40)], as: UTF8.self))… against …\(String(decoding: b[max(0, at - 40)..<min(b.count, at + 40)], as: UTF8.self))…"
+            return
+                "the two typedstreams' JSON differs from byte \(at) on: …\(String(decoding: a[max(0, at - 40)..<min(a.count, at + 40)], as: UTF8.self))… against …\(String(decoding: b[max(0, at - 40)..<min(b.count, at + 40)], as: UTF8.self))…"
         default:
             return "the two are of different kinds: \(content.kindName) and \(other.content.kindName)"
         }

@@ -107,6 +107,12 @@ enum Conversion {
         if let refusal = admit(ConversionCost.encodeWorking(bodyBytes: bytes.count, values: document.valueCount), job) {
             return refusal
         }
+        if document.isTypedStream {
+            // A typedstream has one byte form, whatever plist format was asked for.
+            let reply = try replyBuffer(job)
+            try document.writeArchive { reply.append($0) }
+            return try buffered(reply, contentType: "application/octet-stream", job, headers: [typedStreamAttachment])
+        }
         guard format == .binary else { return try encodeXML(document, job) }
         let reply = try replyBuffer(job)
         try document.writeArchive { reply.append($0) }
@@ -141,6 +147,7 @@ enum Conversion {
 
     /// An encoded archive is a file: `curl -OJ` saves it under this name, browsers download it.
     static let archiveAttachment = HTTPResponse.Header(name: "Content-Disposition", value: "attachment; filename=\"archive.plist\"")
+    static let typedStreamAttachment = HTTPResponse.Header(name: "Content-Disposition", value: "attachment; filename=\"archive.typedstream\"")
 
     private static func contentType(of format: PlistFormat) -> String {
         format == .xml ? "application/xml" : "application/x-bplist"

@@ -46,6 +46,23 @@ final class EndpointTests: ServerTestCase {
         XCTAssertGreaterThan(TestServer.metricValue("archive_http_response_bytes_total", in: text) ?? 0, 0)
     }
 
+    /// A typedstream decodes to its JSON and encodes back to the very bytes, as a file of its own type.
+    func testTypedStreamBothWays() throws {
+        let stream = try Fixtures.typedStream("imessage-exporter_attributedBody-MultiPart.bin")
+        let decoded = try server.post("/v1/decode", stream)
+        XCTAssertEqual(decoded.status, 200, decoded.text)
+        XCTAssertTrue(decoded.text.hasPrefix("{\"$typedstream\":["), decoded.text)
+        for query in ["", "?format=xml"] {
+            let encoded = try server.post("/v1/encode" + query, Array(decoded.text.utf8), contentType: "application/json")
+            XCTAssertEqual(encoded.status, 200, encoded.text)
+            XCTAssertEqual(encoded.body, stream)
+            XCTAssertEqual(encoded.header("Content-Type"), "application/octet-stream")
+        }
+        let broken = try server.post("/v1/decode", Fixtures.typedStream("imessage-exporter_attributedBody-ExtraData.bin"))
+        XCTAssertEqual(broken.status, 400, broken.text)
+        XCTAssertTrue(broken.text.contains("malformed-typedstream"), broken.text)
+    }
+
     func testDecodeBinaryArchive() throws {
         let reply = try server.post("/v1/decode", Fixtures.bytes("goios_nsuuid.bin"), contentType: "application/octet-stream")
         XCTAssertEqual(reply.status, 200, reply.text)

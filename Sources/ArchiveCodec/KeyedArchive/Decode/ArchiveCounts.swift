@@ -35,6 +35,9 @@ public struct ArchiveCounts: Sendable, Equatable {
     public init(of bytes: [UInt8]) {
         if bytes.starts(with: "bplist".utf8) {
             self = bytes.withUnsafeBufferPointer { Self.binary($0) }
+        } else if TypedStreamDocument.starts(bytes) {
+            // Every value of a typedstream takes a byte or more: as many values as bytes at most.
+            self.init(objects: bytes.count, entries: bytes.count)
         } else if KeyedArchive.looksLikeXML(bytes) {
             let elements = Self.xmlElements(bytes)
             self.init(objects: elements, entries: elements)

@@ -1,0 +1,136 @@
+import TestSupport
+import XCTest
+
+@testable import ArchiveCodec
+
+/// typedstream ⇄ JSON: every real stream comes back byte for byte through its JSON.
+final class TypedStreamJSONTests: XCTestCase {
+    private func json(_ bytes: [UInt8], pretty: Bool = false) throws -> [UInt8] {
+        let archive = try Archive(parsing: bytes)
+        let plan = try archive.plan(view: .readable, pretty: pretty)
+        var text: [UInt8] = []
+        try archive.writeJSON(view: .readable, pretty: pretty, plan: plan, parallelism: .serial) { text += $0 }
+        return text
+    }
+
+    private func encode(_ text: [UInt8]) throws -> [UInt8] { try JSONDocument(parsing: text).archive(format: .binary) }
+
+    private func text(_ bytes: [UInt8]) -> String { String(decoding: bytes, as: UTF8.self) }
+
+    func testEveryRealStreamComesBackByteForByte() throws {
+        for name in Fixtures.typedStreamNames() {
+            let bytes = try Fixtures.typedStream(name)
+            guard case .typedStream = try Archive(parsing: bytes).content else { return XCTFail("\(name) not read as a typedstream") }
+            let compact = try json(bytes)
+            XCTAssertEqual(try encode(compact), bytes, name)
+            XCTAssertEqual(try encode(json(bytes, pretty: true)), bytes, "\(name), indented")
+            XCTAssertEqual(try Archive(parsing: bytes).depth(of: .readable), try JSONDocument(parsing: compact).depth, name)
+            XCTAssertTrue(try JSONDocument(parsing: compact).isTypedStream, name)
+        }
+    }
+
+    func testAMalformedStreamIsRefusedAtItsOffset() throws {
+        for name in Fixtures.malformedTypedStreams {
+            XCTAssertThrowsError(try Archive(parsing: Fixtures.typedStream(name))) { error in
+                XCTAssertEqual((error as? CodecError)?.kind, .malformedTypedStream)
+                XCTAssertNotNil((error as? CodecError)?.byteOffset)
+            }
+        }
+    }
+
+    /// Big-endian streams (old nibs) say so, and shared objects carry `$id` with `$ref` after.
+    func testByteOrderAndSharing() throws {
+        let nib = text(try json(Fixtures.typedStream("thecheat_NetTraffic.nib-objects.nib")))
+        XCTAssertTrue(nib.hasPrefix("{\"$byteOrder\":\"big\",\"$typedstream\":["), String(nib.prefix(60)))
+        let multipart = text(try json(Fixtures.typedStream("imessage-exporter_attributedBody-MultiPart.bin")))
+        XCTAssertTrue(multipart.contains("\"$id\":") && multipart.contains("{\"$ref\":"), multipart)
+    }
+
+    /// A stream built by hand with every kind of value, a cycle and nil values round-trips.
+    func testEveryKindOfValueAndACycle() throws {
+        var builder = TypedStreamBuilder(byteOrder: .little)
+        let object = try builder.defineClass("NSObject")
+        let node = try builder.defineClass("Node", version: 3, superclass: object)
+        try builder.beginGroup("@")
+        let first = try builder.beginObject(class: node)
+        try builder.beginGroup("ciQfd*%:+#@!")
+        try builder.integer(-5)
+        try builder.integer(-70000)
+        try builder.unsigned(.max)
+        try builder.float(0.5)
+        try builder.double(.infinity)
+        try builder.cString(Array("c string".utf8))
+        try builder.atom(Array("atom".utf8))
+        try builder.selector(Array("doIt:".utf8))
+        try builder.byteString([0xFF, 0x00])
+        try builder.classReference(node)
+        try builder.object(first)
+        try builder.ignored()
+        try builder.end()
+        try builder.beginGroup("{_NSRange=QQ}[4c][2i]^i")
+        try builder.beginComposite()
+        try builder.unsigned(1)
+        try builder.unsigned(2)
+        try builder.end()
+        try builder.byteArray([1, 2, 3, 4])
+        try builder.beginComposite()
+        try builder.integer(7)
+        try builder.integer(8)
+        try builder.end()
+        try builder.beginComposite()
+        try builder.integer(9)
+        try builder.end()
+        try builder.end()
+        try builder.endObject()
+        try builder.end()
+        try builder.beginGroup("@*")
+        try builder.object(nil)
+        try builder.cString(nil)
+        try builder.end()
+        let bytes = try TypedStreamWriter.write(builder.finish())
+        let document = try json(bytes)
+        XCTAssertEqual(try encode(document), bytes, text(document))
+        for fragment in [
+            "\"$classes\":[[\"Node\",3],[\"NSObject\",0]]", "\"$id\":0", "{\"$ref\":0}", "18446744073709551615", "{\"$real\":\"Infinity\"}",
+            "{\"$data\":\"/wA=\"}", "\"{_NSRange=QQ}[4c][2i]^i\":[[1,2],{\"$data\":\"AQIDBA==\"},[7,8],9]", "\"@*\":[null,null]"
+        ] {
+            XCTAssertTrue(text(document).contains(fragment), "\(fragment) in \(text(document))")
+        }
+    }
+
+    /// Objects nested 100,000 deep decode and encode without recursion.
+    func testDeepNesting() throws {
+        var builder = TypedStreamBuilder(byteOrder: .little)
+        let node = try builder.defineClass("Node")
+        let levels = 100_000
+        for _ in 0..<levels {
+            try builder.beginGroup("@")
+            _ = try builder.beginObject(class: node)
+        }
+        for _ in 0..<levels {
+            try builder.endObject()
+            try builder.end()
+        }
+        let bytes = try TypedStreamWriter.write(builder.finish())
+        let archive = try Archive(parsing: bytes)
+        let document = try archive.json(view: .readable, pretty: false)
+        XCTAssertEqual(archive.depth(of: .readable), try JSONDocument(parsing: document).depth)
+        XCTAssertGreaterThan(archive.depth(of: .readable), 3 * levels)
+        XCTAssertEqual(try encode(document), bytes)
+    }
+
+    func testJSONThatIsNoStreamIsRefusedWithItsPath() throws {
+        for (document, needle) in [
+            (#"{"$typedstream":[{"i":"five"}]}"#, "integer"), (#"{"$typedstream":[{"@":{"$ref":4}}]}"#, "$ref"),
+            (#"{"$typedstream":[{"ii":[1]}]}"#, "2 types"), (#"{"$typedstream":[{"@":{"$groups":[]}}]}"#, "$classes"),
+            (#"{"$typedstream":[{"c":300}]}"#, ""), (#"{"$typedstream":[], "$byteOrder":"middle"}"#, "big"),
+            (#"{"$typedstream":[{"@":{"$class":"A","$classes":[["B",0]],"$groups":[]}}]}"#, "$class")
+        ] {
+            XCTAssertThrowsError(try encode(Array(document.utf8)), document) { error in
+                XCTAssertEqual((error as? CodecError)?.kind, .invalidDocument, document)
+                XCTAssertNotNil((error as? CodecError)?.jsonPath, document)
+                if !needle.isEmpty { XCTAssertTrue("\(error)".contains(needle), "\(document): \(error)") }
+            }
+        }
+    }
+}
