@@ -6,7 +6,7 @@ import ArgumentParser
 struct ArchiveTool: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "archive-tool",
-        abstract: "Convert NSKeyedArchiver archives and other property lists (binary or XML) to JSON and back.",
+        abstract: "Convert NSKeyedArchiver archives, other property lists (binary or XML) and NSArchiver typedstreams to JSON and back.",
         discussion: ExitStatus.help,
         version: ReleaseVersion.current,
         subcommands: [Decode.self, Encode.self, Compare.self, Depth.self])

@@ -17,7 +17,7 @@ struct Decode: ParsableCommand {
             file is then cut back to where it began, a pipe has received the part.
             """)
 
-    @Argument(help: "Archive or other property list (binary or XML), or - for stdin; a plain property list reads as {\"$propertyList\": …}.")
+    @Argument(help: "Archive, other property list (binary or XML) or typedstream, or - for stdin; a plain property list reads as {\"$propertyList\": …}, a typedstream as {\"$typedstream\": …}.")
     var file: String
 
     @Flag(help: "Write the raw view: the property list itself as JSON, UIDs marked.")
