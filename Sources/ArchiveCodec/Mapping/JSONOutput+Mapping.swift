@@ -1,5 +1,5 @@
-/// The mapping's conventions on the JSON writer: data keys with a leading `$` doubled, and
-/// references to objects written elsewhere (`MappingKeys`).
+/// The mapping's conventions on the JSON writer: data keys with a leading `$` doubled,
+/// references to objects written elsewhere (`MappingKeys`), and reals JSON has no number for.
 extension JSONOutput {
     /// Writes a data key from UTF-8 text: one that starts with `$` gets another in front.
     @inline(__always)
@@ -18,5 +18,18 @@ extension JSONOutput {
     @inline(__always)
     mutating func reference(_ uid: Int) {
         singleMemberObject(MappingKeys.reference, UInt64(uid))
+    }
+
+    /// A real: a JSON number (with `.` or an exponent) when finite, else `{"$real": "NaN"}`,
+    /// `{"$real": "-Infinity"}` (`NonFiniteReal`).
+    mutating func mappedReal(_ value: Double) {
+        if value.isFinite {
+            real(value)
+            return
+        }
+        openObject()
+        key("$real")
+        string(NonFiniteReal.text(value))
+        closeObject()
     }
 }

@@ -81,14 +81,5 @@ struct PlistValueWriter {
         if value.isUnsigned { out.uint(value.bits) } else { out.int(Int64(bitPattern: value.bits)) }
     }
 
-    private mutating func writeReal(_ value: Double) {
-        if value.isFinite {
-            out.real(value)
-        } else {
-            out.openObject()
-            out.key("$real")
-            out.string(NonFiniteReal.text(value))
-            out.closeObject()
-        }
-    }
+    private mutating func writeReal(_ value: Double) { out.mappedReal(value) }
 }

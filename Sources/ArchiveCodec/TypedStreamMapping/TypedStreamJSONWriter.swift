@@ -185,16 +185,7 @@ private struct Text: TypedStreamJSONSink {
     mutating func null() { out.null() }
     mutating func integer(_ value: Int64) { out.int(value) }
     mutating func unsigned(_ value: UInt64) { out.uint(value) }
-    mutating func real(_ value: Double) {
-        if value.isFinite {
-            out.real(value)
-        } else {
-            out.openObject()
-            out.key("$real")
-            out.string(NonFiniteReal.text(value))
-            out.closeObject()
-        }
-    }
+    mutating func real(_ value: Double) { out.mappedReal(value) }
     mutating func string(_ literal: StaticString) { out.string(literal) }
     mutating func text(_ bytes: ArraySlice<UInt8>) { bytes.withUnsafeBufferPointer { out.string(utf8: $0) } }
     mutating func data(_ bytes: ArraySlice<UInt8>) {

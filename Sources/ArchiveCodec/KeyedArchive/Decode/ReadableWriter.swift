@@ -422,16 +422,7 @@ struct ReadableWriter {
     }
 
     /// Finite reals are JSON numbers with a `.` or exponent; NaN and infinities `$real`.
-    private mutating func writeReal(_ value: Double) {
-        if value.isFinite {
-            out.real(value)
-            return
-        }
-        out.openObject()
-        out.key("$real")
-        out.string(NonFiniteReal.text(value))
-        out.closeObject()
-    }
+    private mutating func writeReal(_ value: Double) { out.mappedReal(value) }
 
     /// ISO 8601 text when it reads back exactly, else seconds since 2001 as a real.
     private mutating func writeTime(_ time: Double) {
