@@ -117,7 +117,13 @@ public struct Archive: Sendable {
         case (.propertyList(let left), .propertyList(let right)): return PlainPlistEquivalence.difference(left.plist, right.plist)
         case (.typedStream(let left), .typedStream(let right)):
             // Equal graphs read as the same JSON: objects are numbered in stream order.
-            let (a, b) = ((try? left.render(pretty: false, sink: nil)) ?? [], (try? right.render(pretty: false, sink: nil)) ?? [])
+            let a: [UInt8]
+            let b: [UInt8]
+            do {
+                (a, b) = (try left.render(pretty: false, sink: nil), try right.render(pretty: false, sink: nil))
+            } catch {
+                return "a typedstream's JSON cannot be written to compare: \(error)"
+            }
             guard a != b else { return nil }
             let at = (0..<min(a.count, b.count)).first { a[$0] != b[$0] } ?? min(a.count, b.count)
             return

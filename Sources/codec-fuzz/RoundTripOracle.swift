@@ -63,10 +63,11 @@ struct RoundTripOracle {
     private mutating func checkArchive(_ input: [UInt8]) -> String? {
         let archive: KeyedArchive
         do {
-            switch try Archive(parsing: input).content {
+            let parsed = try Archive(parsing: input)
+            switch parsed.content {
             case .keyedArchive(let keyed): archive = keyed
-            case .propertyList: return checkPropertyList(input)
-            case .typedStream: return checkTypedStream(input)
+            case .propertyList: return checkPropertyList(parsed)
+            case .typedStream: return checkTypedStream(parsed)
             }
         } catch {
             refused += 1
@@ -115,17 +116,10 @@ struct RoundTripOracle {
 
     /// A plain property list: its readable JSON parses and writes back, binary and XML, to the
     /// same values (XML keeps whole seconds of a date only).
-    private mutating func checkPropertyList(_ input: [UInt8]) -> String? {
-        let list: Archive
-        let json: [UInt8]
+    private mutating func checkPropertyList(_ list: Archive) -> String? {
+        guard let json = readableJSON(list) else { return nil }
         do {
-            list = try Archive(parsing: input)
-            guard list.depth(of: .readable) <= StackBudget.maxDepth(stackSize: Self.stackSize) else {
-                tooDeep += 1
-                return nil
-            }
             _ = try list.json(view: .raw, pretty: true)
-            json = try list.json(view: .readable, pretty: false)
         } catch {
             refused += 1
             return nil
@@ -148,20 +142,8 @@ struct RoundTripOracle {
 
     /// A typedstream: its JSON parses and writes back to a stream of the same JSON (the same
     /// bytes when the stream spells everything as Apple's writer does).
-    private mutating func checkTypedStream(_ input: [UInt8]) -> String? {
-        let stream: Archive
-        let json: [UInt8]
-        do {
-            stream = try Archive(parsing: input)
-            guard stream.depth(of: .readable) <= StackBudget.maxDepth(stackSize: Self.stackSize) else {
-                tooDeep += 1
-                return nil
-            }
-            json = try stream.json(view: .readable, pretty: false)
-        } catch {
-            refused += 1
-            return nil
-        }
+    private mutating func checkTypedStream(_ stream: Archive) -> String? {
+        guard let json = readableJSON(stream) else { return nil }
         do {
             let copy = try Archive(parsing: JSONDocument(parsing: json).archive(format: .binary))
             if let difference = stream.difference(from: copy) { return "a typedstream's round trip is not equivalent: \(difference)" }
@@ -170,5 +152,20 @@ struct RoundTripOracle {
         }
         converted += 1
         return nil
+    }
+
+    /// The readable JSON of a document that is not a keyed archive; nil (counted) when it is
+    /// too deep for the fuzzer's stack or over the size limit.
+    private mutating func readableJSON(_ document: Archive) -> [UInt8]? {
+        guard document.depth(of: .readable) <= StackBudget.maxDepth(stackSize: Self.stackSize) else {
+            tooDeep += 1
+            return nil
+        }
+        do {
+            return try document.json(view: .readable, pretty: false)
+        } catch {
+            refused += 1
+            return nil
+        }
     }
 }

@@ -1,5 +1,6 @@
 /// The mapping's conventions on the JSON writer: data keys with a leading `$` doubled,
-/// references to objects written elsewhere (`MappingKeys`), and reals JSON has no number for.
+/// references to objects written elsewhere (`MappingKeys`), and the values JSON has no number or
+/// text for as they are: integers past 2^53 on request, non-finite reals, dates.
 extension JSONOutput {
     /// Writes a data key from UTF-8 text: one that starts with `$` gets another in front.
     @inline(__always)
@@ -31,5 +32,34 @@ extension JSONOutput {
         key("$real")
         string(NonFiniteReal.text(value))
         closeObject()
+    }
+
+    /// An integer: a JSON number, or with `exact` one beyond ±(2^53 − 1) as
+    /// `{"$integer": "…"}`, which JSON readers that keep numbers as doubles cannot round.
+    @inline(__always)
+    mutating func mappedInteger(_ value: PlistInteger, exact: Bool) {
+        if exact, Placement.isInexact(value) {
+            exactInteger(value)
+            return
+        }
+        if value.isUnsigned { uint(value.bits) } else { int(Int64(bitPattern: value.bits)) }
+    }
+
+    /// Out of line: it is rare, and the recursive writers inline `mappedInteger` (see `StackBudget`).
+    @inline(never)
+    private mutating func exactInteger(_ value: PlistInteger) {
+        openObject()
+        key("$integer")
+        string(value.isUnsigned ? String(value.bits) : String(Int64(bitPattern: value.bits)))
+        closeObject()
+    }
+
+    /// A date (seconds since 2001): ISO 8601 text when it reads back exactly, else the real.
+    mutating func mappedTime(_ time: Double) {
+        if let text = DateText.readable(time) {
+            rawString(text)
+        } else {
+            mappedReal(time)
+        }
     }
 }

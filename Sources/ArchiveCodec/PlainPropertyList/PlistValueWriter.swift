@@ -27,13 +27,13 @@ struct PlistValueWriter {
         let header = view.header(of: ref)
         switch header.kind {
         case .bool: out.bool(view.bool(header))
-        case .int: writeInteger(view.integer(header))
-        case .real: writeReal(view.real(header))
+        case .int: out.mappedInteger(view.integer(header), exact: exactIntegers)
+        case .real: out.mappedReal(view.real(header))
         case .date:
             out.openObject()
             out.key("$date")
             let time = view.real(PlistObjectHeader(kind: .real, marker: 0x23, start: header.start, count: 8))
-            if let text = DateText.readable(time) { out.rawString(text) } else { writeReal(time) }
+            out.mappedTime(time)
             out.closeObject()
         case .data:
             out.openObject()
@@ -70,16 +70,4 @@ struct PlistValueWriter {
         }
     }
 
-    private mutating func writeInteger(_ value: PlistInteger) {
-        if exactIntegers, Placement.isInexact(value) {
-            out.openObject()
-            out.key("$integer")
-            out.string(value.isUnsigned ? String(value.bits) : String(Int64(bitPattern: value.bits)))
-            out.closeObject()
-            return
-        }
-        if value.isUnsigned { out.uint(value.bits) } else { out.int(Int64(bitPattern: value.bits)) }
-    }
-
-    private mutating func writeReal(_ value: Double) { out.mappedReal(value) }
 }

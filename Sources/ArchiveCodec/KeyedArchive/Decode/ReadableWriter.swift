@@ -52,7 +52,7 @@ struct ReadableWriter {
         let version = view.integer(view.header(of: archive.versionRef))
         if version != PlistInteger(signed: 100_000) {
             out.key("$version")
-            writeInteger(version)
+            out.mappedInteger(version, exact: placement.exactIntegers)
         }
         out.key("$top")
         out.openObject()
@@ -168,11 +168,11 @@ struct ReadableWriter {
         switch header.kind {
         case .asciiString: out.string(utf8: view.payload(header))
         case .utf16String: out.string(utf16BigEndian: view.payload(header))
-        case .int: writeInteger(view.integer(header))
-        case .real: writeReal(view.real(header))
+        case .int: out.mappedInteger(view.integer(header), exact: placement.exactIntegers)
+        case .real: out.mappedReal(view.real(header))
         case .bool: out.bool(view.bool(header))
         case .data: out.base64String(view.payload(header))
-        case .date: writeTime(view.real(PlistObjectHeader(kind: .real, marker: 0x23, start: header.start, count: 8)))
+        case .date: out.mappedTime(view.real(PlistObjectHeader(kind: .real, marker: 0x23, start: header.start, count: 8)))
         default: out.null()
         }
     }
@@ -281,7 +281,7 @@ struct ReadableWriter {
         out.key(key)
         let value = view.header(of: view.value(in: header, forKey: field)!)
         switch form {
-        case .date: writeTime(view.real(value))
+        case .date: out.mappedTime(view.real(value))
         case .uuid: out.rawString(Self.uuidText(view.payload(value)))
         default: writePlainScalar(value, form: form == .classData ? .data : .string)
         }
@@ -402,35 +402,6 @@ struct ReadableWriter {
 
     private mutating func writePlainString(_ ref: Int) {
         writePlainScalar(view.header(of: ref), form: .string)
-    }
-
-    private mutating func writeInteger(_ value: PlistInteger) {
-        if placement.exactIntegers, Placement.isInexact(value) {
-            writeExactInteger(value)
-            return
-        }
-        if value.isUnsigned { out.uint(value.bits) } else { out.int(Int64(bitPattern: value.bits)) }
-    }
-
-    /// `{"$integer": "…"}`: an integer a double cannot hold, as decimal text.
-    @inline(never)
-    private mutating func writeExactInteger(_ value: PlistInteger) {
-        out.openObject()
-        out.key("$integer")
-        out.string(value.isUnsigned ? String(value.bits) : String(Int64(bitPattern: value.bits)))
-        out.closeObject()
-    }
-
-    /// Finite reals are JSON numbers with a `.` or exponent; NaN and infinities `$real`.
-    private mutating func writeReal(_ value: Double) { out.mappedReal(value) }
-
-    /// ISO 8601 text when it reads back exactly, else seconds since 2001 as a real.
-    private mutating func writeTime(_ time: Double) {
-        if let text = DateText.readable(time) {
-            out.rawString(text)
-        } else {
-            writeReal(time)
-        }
     }
 
     static func uuidText(_ bytes: UnsafeBufferPointer<UInt8>) -> [UInt8] {

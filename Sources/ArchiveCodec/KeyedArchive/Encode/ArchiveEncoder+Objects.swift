@@ -106,7 +106,7 @@ extension ArchiveEncoder {
                         throw fail("a $plist dictionary cannot hold the key $class: it would read back as a class instance", at: member.key)
                     }
                 }
-                objects[uid] = try encodeInlineContainers(wrapper.value)
+                objects[uid] = try encodeContainers(wrapper.value)
             default: try fillCollectionWrapper(uid, meta: meta, wrapper: wrapper)
             }
         }

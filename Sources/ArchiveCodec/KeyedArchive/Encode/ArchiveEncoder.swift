@@ -7,7 +7,7 @@
 ///
 /// Per object nothing is allocated: `ObjectMeta` holds value handles, members are walked in
 /// place, and reference lists are assembled on one shared stack (`scratch`, a `ScratchStack`).
-struct ArchiveEncoder<Tree: PlistBuilding> {
+struct ArchiveEncoder<Tree: PlistBuilding>: PlistValueEncoding {
     typealias Value = JSONDocument.Value
     let document: JSONDocument
     var tree: Tree

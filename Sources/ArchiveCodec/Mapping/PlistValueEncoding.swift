@@ -1,0 +1,98 @@
+/// What the encoders of JSON into a property list share, the keyed archive's (for its inline
+/// values) and the plain property list's: numbers, data, data keys, and plist arrays and
+/// dictionaries built children first with an explicit stack, so any depth the parser accepts
+/// encodes on any stack.
+protocol PlistValueEncoding {
+    associatedtype Tree: PlistBuilding
+    var document: JSONDocument { get }
+    var tree: Tree { get set }
+    /// The plist string of a dictionary's key (`intern(…, asDataKey: true)`, refusing what
+    /// the format refuses).
+    mutating func containerKey(_ key: JSONDocument.Value) throws(CodecError) -> UInt32
+    /// A member of an array or dictionary being built: its plist value, or the array or
+    /// dictionary to build for it.
+    mutating func containerMember(_ member: JSONDocument.Value) throws(CodecError) -> ContainerMember
+}
+
+/// What `PlistValueEncoding.containerMember` found.
+enum ContainerMember {
+    case built(UInt32)
+    case container(JSONDocument.Value)
+}
+
+/// One array or dictionary being built by `PlistValueEncoding.encodeContainers`: its members in
+/// the document, a dictionary's keys, the values built so far.
+struct ContainerFrame {
+    var isArray: Bool
+    var children: [JSONDocument.Value]
+    var keys: [UInt32]
+    var values: [UInt32] = []
+}
+
+extension PlistValueEncoding {
+    /// The plist array or dictionary of `root`, with the containers nested in it.
+    mutating func encodeContainers(_ root: JSONDocument.Value) throws(CodecError) -> UInt32 {
+        var stack = [try openContainer(root)]
+        while true {
+            let top = stack.count - 1
+            let next = stack[top].values.count
+            if next == stack[top].children.count {
+                let frame = stack.removeLast()
+                let built = frame.isArray ? try tree.array(frame.values) : try tree.dict(keys: frame.keys, values: frame.values)
+                if stack.isEmpty { return built }
+                stack[stack.count - 1].values.append(built)
+                continue
+            }
+            switch try containerMember(stack[top].children[next]) {
+            case .built(let value): stack[top].values.append(value)
+            case .container(let container): stack.append(try openContainer(container))
+            }
+        }
+    }
+
+    private mutating func openContainer(_ container: JSONDocument.Value) throws(CodecError) -> ContainerFrame {
+        if document.kind(container) == .array {
+            return ContainerFrame(isArray: true, children: document.elements(of: container), keys: [])
+        }
+        let members = document.members(of: container)
+        var keys: [UInt32] = []
+        keys.reserveCapacity(members.count)
+        for member in members { keys.append(try containerKey(member.key)) }
+        return ContainerFrame(isArray: false, children: members.map(\.value), keys: keys)
+    }
+
+    /// A number or boolean as itself: an integer (signed or unsigned as written) or a real.
+    mutating func scalarNumber(_ value: JSONDocument.Value) throws(CodecError) -> UInt32 {
+        switch document.kind(value) {
+        case .bool: return try tree.bool(document.bool(value))
+        case .number:
+            switch document.number(value) {
+            case .signed(let integer): return try tree.integer(PlistInteger(signed: integer))
+            case .unsigned(let integer): return try tree.integer(PlistInteger(unsigned: integer))
+            case .real(let real): return try tree.real(real)
+            }
+        default: throw document.invalid("expected a number or a boolean", at: value)
+        }
+    }
+
+    /// The plist data of base64 text `value`.
+    @inline(never)
+    mutating func dataValue(_ value: JSONDocument.Value) throws(CodecError) -> UInt32 {
+        let bytes = try document.base64Bytes(value)
+        return try bytes.withUnsafeBufferPointer { (buffer) throws(CodecError) -> UInt32 in try tree.data(buffer) }
+    }
+
+    /// Not a value index: both builders refuse to grow past `UInt32.max - 1` values.
+    static var refusedKey: UInt32 { .max }
+
+    /// Interns the text of string `value` into `tree`; as a data key, without its escaping `$`
+    /// (`refusedKey` for a key with a single leading `$`, the mapping's). Static, so that the
+    /// closure holds `tree` alone: one that captured the encoder would copy the document.
+    static func intern(_ document: JSONDocument, _ value: JSONDocument.Value, into tree: inout Tree, asDataKey: Bool) throws(CodecError) -> UInt32 {
+        try document.withString(value) { (text) throws(CodecError) -> UInt32 in
+            guard asDataKey, text.first == MappingKeys.marker else { return try tree.string(text) }
+            guard !MappingKeys.isMappingKey(text) else { return refusedKey }
+            return try tree.string(UnsafeBufferPointer(rebasing: text[1...]))
+        }
+    }
+}
