@@ -18,6 +18,7 @@ status=0
 for seed in "${seeds[@]}"; do
   "${bin}/codec-fuzz" --seconds "${seconds}" --seed "${seed}" --out bench-out/fuzz \
     Tests/Fixtures/apple/*.* Tests/Fixtures/corrupt/*.* Tests/Fixtures/public/keyed-archive/* \
-    Tests/Fixtures/public/plain-plist/* Tests/Fixtures/public/plain-plist-with-nested-archive/* || status=$?
+    Tests/Fixtures/public/plain-plist/* Tests/Fixtures/public/plain-plist-with-nested-archive/* \
+    Tests/Fixtures/public/typedstream/* || status=$?
 done
 exit "${status}"

@@ -12,9 +12,20 @@ public struct TypedStreamDocument: Sendable {
         return signature.elementsEqual(TypedStreamHeader.littleEndianSignature) || signature.elementsEqual(TypedStreamHeader.bigEndianSignature)
     }
 
+    /// Refuses a stream whose class names or type strings are not UTF-8: the JSON holds them as
+    /// text (keys and names), which must be valid UTF-8. No Apple writer made such names.
     init(parsing bytes: [UInt8]) throws(CodecError) {
         stream = try TypedStreamReader.read(bytes)
         inputSize = bytes.count
+        var checked = Set<UInt32>()
+        let names = stream.classes.map(\.name)
+        let typeStrings = stream.groups.map { stream.types[$0.type].string }
+        for string in names + typeStrings where checked.insert(string).inserted {
+            let text = stream.sharedString(Int(string))
+            guard text.withUnsafeBufferPointer({ UTF8Encoding.firstInvalidOffset($0) == nil }) else {
+                throw CodecError(.malformedTypedStream, "a class name or type string that is not UTF-8 (\(text.count) bytes): JSON cannot hold it as text")
+            }
+        }
     }
 
     /// The JSON nesting of the document (the writer does not recurse; front ends still bound

@@ -119,6 +119,21 @@ final class TypedStreamJSONTests: XCTestCase {
         XCTAssertEqual(try encode(document), bytes)
     }
 
+    /// A class name that is not UTF-8 cannot be JSON text: refused, not written as invalid JSON
+    /// (found by fuzzing).
+    func testAClassNameThatIsNotUTF8IsRefused() throws {
+        var builder = TypedStreamBuilder(byteOrder: .little)
+        let odd = try builder.defineClass(name: [0x4E, 0xFF])
+        try builder.beginGroup("@")
+        _ = try builder.beginObject(class: odd)
+        try builder.endObject()
+        try builder.end()
+        let bytes = try TypedStreamWriter.write(builder.finish())
+        XCTAssertThrowsError(try Archive(parsing: bytes)) { error in
+            XCTAssertEqual((error as? CodecError)?.kind, .malformedTypedStream)
+        }
+    }
+
     func testJSONThatIsNoStreamIsRefusedWithItsPath() throws {
         for (document, needle) in [
             (#"{"$typedstream":[{"i":"five"}]}"#, "integer"), (#"{"$typedstream":[{"@":{"$ref":4}}]}"#, "$ref"),
