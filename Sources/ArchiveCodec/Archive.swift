@@ -10,12 +10,15 @@ public struct Archive: Sendable {
     }
 
     public let content: Content
+    /// The size of the bytes read, which bounds the size of the JSON (`KeyedArchive.maximumOutputSize`).
+    public let inputSize: Int
 
     /// `parallelism`: how the independent parts of validation and classification may share
     /// threads (the result is the same for every choice). For the raw view (`view: .raw`) the
     /// property list is taken as it is, archive or not: the raw view of an archive whose graph
     /// is broken still shows it (`CodecError.Remedy.rawView`).
     public init(parsing bytes: [UInt8], view: ArchiveView = .readable, parallelism: Parallelism = .serial) throws(CodecError) {
+        inputSize = bytes.count
         if TypedStreamDocument.starts(bytes) {
             content = .typedStream(try TypedStreamDocument(parsing: bytes))
             return
@@ -62,9 +65,20 @@ public struct Archive: Sendable {
 
     /// What writing `view` takes (`KeyedArchive.plan`). A plain property list has nothing to
     /// move: a `maxDepth` below its nesting is refused with the bound it needs.
-    public func plan(view: ArchiveView, pretty: Bool, maxDepth: Int? = nil, exactIntegers: Bool = false, parallelism: Parallelism = .serial) throws(CodecError)
-        -> WritePlan
-    {
+    ///
+    /// `nested`: the readable view with its nested payloads decoded in place
+    /// (`NestedExpansion`), planned under that policy: the plan's depth is the whole
+    /// document's, checked by the caller against the same policy before writing.
+    public func plan(
+        view: ArchiveView, pretty: Bool, maxDepth: Int? = nil, exactIntegers: Bool = false, parallelism: Parallelism = .serial, nested policy: DecodePolicy? = nil
+    ) throws(CodecError) -> WritePlan {
+        if let policy, view == .readable {
+            let expansion = try NestedExpansion(
+                archive: self, inputSize: inputSize, pretty: pretty, maxDepth: maxDepth, exactIntegers: exactIntegers, policy: policy, parallelism: parallelism)
+            var plan = WritePlan(depth: expansion.depth, placement: nil, cut: nil, exactIntegers: exactIntegers)
+            plan.nested = expansion
+            return plan
+        }
         switch content {
         case .keyedArchive(let archive):
             return try archive.plan(view: view, pretty: pretty, maxDepth: maxDepth, exactIntegers: exactIntegers, parallelism: parallelism)
@@ -89,6 +103,7 @@ public struct Archive: Sendable {
 
     /// Writes `view` following `plan` into `sink` (`KeyedArchive.writeJSON(view:pretty:plan:parallelism:to:)`).
     public func writeJSON(view: ArchiveView, pretty: Bool, plan: WritePlan, parallelism: Parallelism, to sink: @escaping (UnsafeBufferPointer<UInt8>) -> Void) throws(CodecError) {
+        if let expansion = plan.nested { return expansion.write(to: sink) }
         switch content {
         case .keyedArchive(let archive):
             try archive.writeJSON(view: view, pretty: pretty, plan: plan, parallelism: parallelism, to: sink)
@@ -109,25 +124,18 @@ public struct Archive: Sendable {
     }
 
     /// Where two documents differ (nil: equivalent): two archives as `KeyedArchive.difference`
-    /// says, two plain property lists value for value (dictionaries as sets of keys), and never
-    /// an archive and a plain list.
+    /// says, two plain property lists value for value (dictionaries as sets of keys), two
+    /// typedstreams as `TypedStreamEquivalence` says; never documents of different kinds. Data
+    /// that are nested payloads are equal when their documents are (`NestedPayload.equivalent`).
     public func difference(from other: Archive) -> String? {
+        difference(from: other, payloadNesting: 0)
+    }
+
+    func difference(from other: Archive, payloadNesting: Int) -> String? {
         switch (content, other.content) {
-        case (.keyedArchive(let left), .keyedArchive(let right)): return left.difference(from: right)
-        case (.propertyList(let left), .propertyList(let right)): return PlainPlistEquivalence.difference(left.plist, right.plist)
-        case (.typedStream(let left), .typedStream(let right)):
-            // Equal graphs read as the same JSON: objects are numbered in stream order.
-            let a: [UInt8]
-            let b: [UInt8]
-            do {
-                (a, b) = (try left.render(pretty: false, sink: nil), try right.render(pretty: false, sink: nil))
-            } catch {
-                return "a typedstream's JSON cannot be written to compare: \(error)"
-            }
-            guard a != b else { return nil }
-            let at = (0..<min(a.count, b.count)).first { a[$0] != b[$0] } ?? min(a.count, b.count)
-            return
-                "the two typedstreams' JSON differs from byte \(at) on: …\(String(decoding: a[max(0, at - 40)..<min(a.count, at + 40)], as: UTF8.self))… against …\(String(decoding: b[max(0, at - 40)..<min(b.count, at + 40)], as: UTF8.self))…"
+        case (.keyedArchive(let left), .keyedArchive(let right)): return left.difference(from: right, payloadNesting: payloadNesting)
+        case (.propertyList(let left), .propertyList(let right)): return PlainPlistEquivalence.difference(left.plist, right.plist, payloadNesting: payloadNesting)
+        case (.typedStream(let left), .typedStream(let right)): return TypedStreamEquivalence.difference(left.stream, right.stream, payloadNesting: payloadNesting)
         default:
             return "the two are of different kinds: \(content.kindName) and \(other.content.kindName)"
         }
@@ -135,6 +143,11 @@ public struct Archive: Sendable {
 }
 
 extension Archive.Content {
+    var isTypedStream: Bool {
+        if case .typedStream = self { return true }
+        return false
+    }
+
     /// What the document is, in words.
     var kindName: String {
         switch self {

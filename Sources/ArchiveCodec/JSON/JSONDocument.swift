@@ -81,6 +81,13 @@ public struct JSONDocument: Sendable {
     let mappingKeySpans: [UInt8]
     static let unboundedSpan = 255
 
+    /// Every object that is the value of a `$data` or `$bytes` member, in document order: a
+    /// nested payload's document (`NestedPayload`), whose own `$id`s are not the document's.
+    let nestedPayloads: [Value]
+
+    /// How many payloads this document is nested in (0 for a request's document).
+    var payloadNesting = 0
+
     /// The key the parser lists members of: the archive mapping finds every `$id` before it
     /// encodes anything, and this saves it a pass over the whole document.
     static let notedKey = MappingKeys.identity
@@ -99,6 +106,7 @@ public struct JSONDocument: Sendable {
         valueCount = index.valueCount
         notedMembers = index.noted
         mappingKeySpans = index.mappingKeySpans
+        nestedPayloads = index.payloads
     }
 
     // MARK: Values

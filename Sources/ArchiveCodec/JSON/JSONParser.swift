@@ -14,6 +14,8 @@ struct JSONParser {
         var noted: [(object: Value, value: Value)] = []
         /// Per container: see `JSONDocument.mappingKeySpans`.
         var mappingKeySpans: [UInt8] = []
+        /// Objects that are the value of a `$data` or `$bytes` member: see `JSONDocument.nestedPayloads`.
+        var payloads: [Value] = []
     }
 
     private let source: UnsafeBufferPointer<UInt8>
@@ -34,6 +36,8 @@ struct JSONParser {
     private var keyText: [UInt8] = []
     /// The object whose member named `notedKey` is being read, if one is.
     private var noting: Value?
+    /// Whether the value being read is that of a `$data` or `$bytes` member.
+    private var notingPayload = false
 
     init(source: UnsafeBufferPointer<UInt8>, notingKey: StaticString) {
         self.source = source
@@ -77,6 +81,7 @@ struct JSONParser {
                 try readKey()
                 if keyEquals(keys.count - 1, notedKey) { noting = Value(offset: open.start, payload: UInt32(open.container)) }
                 if isMappingKey(keys.count - 1) {
+                    notingPayload = keyEquals(keys.count - 1, "$data") || keyEquals(keys.count - 1, "$bytes")
                     let span = Int(index.containers[open.container].count) + 1
                     index.mappingKeySpans[open.container] = UInt8(min(span, JSONDocument.unboundedSpan))
                 }
@@ -90,6 +95,8 @@ struct JSONParser {
             guard position < source.count else { throw fail("unexpected end of JSON") }
             index.valueCount += 1
             let byte = source[position]
+            let payload = notingPayload
+            notingPayload = false
             if byte == UInt8(ascii: "{") || byte == UInt8(ascii: "[") {
                 let isObject = byte == UInt8(ascii: "{")
                 guard stack.count < JSONDocument.maximumNesting else {
@@ -99,6 +106,7 @@ struct JSONParser {
                 index.containers.append(JSONDocument.Container(end: 0, count: 0, descendants: 0))
                 index.mappingKeySpans.append(0)
                 note(Value(offset: UInt32(position), payload: UInt32(container)))
+                if payload && isObject { index.payloads.append(Value(offset: UInt32(position), payload: UInt32(container))) }
                 stack.append(Open(container: container, start: UInt32(position), isObject: isObject, firstKey: keys.count, firstKeyText: keyText.count))
                 index.depth = max(index.depth, stack.count)
                 position += 1

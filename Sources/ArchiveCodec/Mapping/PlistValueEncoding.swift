@@ -78,7 +78,7 @@ extension PlistValueEncoding {
     /// The plist data of base64 text `value`.
     @inline(never)
     mutating func dataValue(_ value: JSONDocument.Value) throws(CodecError) -> UInt32 {
-        let bytes = try document.base64Bytes(value)
+        let bytes = try document.dataBytes(value)
         return try bytes.withUnsafeBufferPointer { (buffer) throws(CodecError) -> UInt32 in try tree.data(buffer) }
     }
 

@@ -4,8 +4,9 @@
 /// recursion.
 enum PlainPlistEquivalence {
     /// Where `left` and `right` first differ, as a path and the two values' kinds or texts;
-    /// nil when they are equal.
-    static func difference(_ left: BinaryPlist, _ right: BinaryPlist) -> String? {
+    /// nil when they are equal. Data that are nested payloads are equal when their documents
+    /// are (`NestedPayload.equivalent`, `payloadNesting` payloads down).
+    static func difference(_ left: BinaryPlist, _ right: BinaryPlist, payloadNesting: Int = 0) -> String? {
         left.withView { l in
             right.withView { r in
                 var pending: [(left: Int, right: Int, path: String)] = [(left.topObject, right.topObject, "$")]
@@ -39,7 +40,7 @@ enum PlainPlistEquivalence {
                     case .bool:
                         guard l.bool(x) == r.bool(y) else { return "\(path): \(l.bool(x)) against \(r.bool(y))" }
                     case .data:
-                        guard l.payload(x).elementsEqual(r.payload(y)) else { return "\(path): data of \(x.count) bytes against \(y.count), or other bytes" }
+                        guard NestedPayload.equivalent(l.payload(x), r.payload(y), nesting: payloadNesting) else { return "\(path): data of \(x.count) bytes against \(y.count), or other bytes" }
                     case .uid:
                         guard l.uid(x) == r.uid(y) else { return "\(path): UID \(l.uid(x)) against \(r.uid(y))" }
                     }

@@ -151,7 +151,7 @@ struct TypedStreamJSONEncoder {
             return try place(value) { (b) throws(CodecError) in try b.ignored() }
         case TypeCode.arrayOpen where builder.stream.types.isByteArray(type):
             guard let data = document.singleMember(value, named: "$data") else { throw document.invalid("a byte array is {\"$data\": base64}", at: value) }
-            let bytes = try document.base64Bytes(data.value)
+            let bytes = try document.dataBytes(data.value)
             return try place(value) { (b) throws(CodecError) in try b.byteArray(bytes) }
         case TypeCode.arrayOpen, TypeCode.structOpen:
             guard kind == .array else { throw document.invalid("a struct or array is a JSON array of its values", at: value) }
@@ -255,7 +255,7 @@ struct TypedStreamJSONEncoder {
         case .string: return document.withString(value) { Array($0) }
         default:
             guard let data = document.singleMember(value, named: "$data") else { throw document.invalid("a string is text, {\"$data\": base64} or null", at: value) }
-            return try document.base64Bytes(data.value)
+            return try document.dataBytes(data.value)
         }
     }
 

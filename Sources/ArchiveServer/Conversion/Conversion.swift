@@ -85,7 +85,8 @@ enum Conversion {
             return refusal
         }
         let archive = try Archive(parsing: bytes, view: view)
-        let plan = try archive.plan(view: view, pretty: pretty, maxDepth: options.maxDepth, exactIntegers: options.exactIntegers)
+        let plan = try archive.plan(
+            view: view, pretty: pretty, maxDepth: options.maxDepth, exactIntegers: options.exactIntegers, nested: options.nested ? job.limits.decode : nil)
         if let refusal = job.limits.decode.refusal(depth: plan.depth, pretty: pretty) {
             return Problem.refused(refusal, bounded: options.maxDepth != nil, path: job.path).response()
         }

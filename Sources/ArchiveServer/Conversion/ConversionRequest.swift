@@ -23,11 +23,12 @@ enum ConversionRequest: Sendable {
             }
             var options = DecodeOptions(view: view, pretty: try Self.flag(query, "pretty", path: path))
             options.exactIntegers = try Self.flag(query, "exactIntegers", path: path)
+            options.nested = try Self.flag(query, "nested", path: path)
             if let text = query["maxDepth"] {
                 options.maxDepth = try Self.depthBound(text, path: path)
             }
-            if view == .raw, options.maxDepth != nil || options.exactIntegers {
-                throw Problem.invalidQuery("maxDepth and exactIntegers shape the readable view; leave them out with view=raw", path: path)
+            if view == .raw, options.maxDepth != nil || options.exactIntegers || options.nested {
+                throw Problem.invalidQuery("maxDepth, exactIntegers and nested shape the readable view; leave them out with view=raw", path: path)
             }
             self = .decode(options)
         case .encode:
@@ -52,7 +53,7 @@ enum ConversionRequest: Sendable {
     /// or a parameter of the other endpoint is not silently ignored.
     static func knownParameters(of route: Route) -> [String] {
         switch route {
-        case .decode: ["view", "pretty", "maxDepth", "exactIntegers"]
+        case .decode: ["view", "pretty", "maxDepth", "exactIntegers", "nested"]
         case .encode: ["format"]
         case .healthz, .readyz, .metrics, .openapi: []
         }

@@ -8,6 +8,9 @@ struct DecodeOptions: Sendable {
     var maxDepth: Int?
     /// `?exactIntegers=1`: integers beyond ±(2^53 − 1) as `{"$integer": "…"}`.
     var exactIntegers = false
+    /// `?nested=1`: data values holding an archive, a property list or a typedstream written
+    /// decoded, in place (see `NestedExpansion`).
+    var nested = false
 
     init(view: ArchiveView, pretty: Bool) {
         self.view = view

@@ -32,20 +32,27 @@ struct Decode: ParsableCommand {
     @Flag(name: .customLong("exact-integers"), help: "Write integers beyond ±(2^53 − 1) as {\"$integer\": \"…\"}, which JSON readers that keep numbers as doubles cannot round.")
     var exactIntegers = false
 
+    @Flag(help: "Write data values that hold a keyed archive, a property list or a typedstream decoded, in place ({\"$data\": {\"$keyedArchive\": …}}), recursively; encode writes them back.")
+    var nested = false
+
     @OptionGroup var stack: StackOptions
 
     func validate() throws {
         if let maxDepth, maxDepth < 1 { throw ValidationError("--max-depth must be at least 1") }
-        if raw, maxDepth != nil || exactIntegers { throw ValidationError("--max-depth and --exact-integers shape the readable view, not --raw") }
+        if raw, maxDepth != nil || exactIntegers || nested {
+            throw ValidationError("--max-depth, --exact-integers and --nested shape the readable view, not --raw")
+        }
     }
 
     func run() throws {
         try Decode.convert(
-            file, view: raw ? .raw : .readable, pretty: pretty, maxDepth: maxDepth, exactIntegers: exactIntegers,
+            file, view: raw ? .raw : .readable, pretty: pretty, maxDepth: maxDepth, exactIntegers: exactIntegers, nested: nested,
             stackSize: stack.bytes, skipDepthCheck: stack.skipDepthCheck)
     }
 
-    static func convert(_ file: String, view: ArchiveView, pretty: Bool, maxDepth: Int? = nil, exactIntegers: Bool = false, stackSize: Int, skipDepthCheck: Bool) throws {
+    static func convert(
+        _ file: String, view: ArchiveView, pretty: Bool, maxDepth: Int? = nil, exactIntegers: Bool = false, nested: Bool = false, stackSize: Int, skipDepthCheck: Bool
+    ) throws {
         let input = try readInput(file)
         // The conversion thread hands the JSON over in pieces; this thread writes them out
         // meanwhile, so the copy into the kernel overlaps the conversion on a second core.
@@ -56,8 +63,9 @@ struct Decode: ParsableCommand {
             return Result { () throws(CodecError) in
                 let cores = coreParallelism(stackSize: stackSize)
                 let archive = try Archive(parsing: input, view: view, parallelism: cores)
-                let plan = try archive.plan(view: view, pretty: pretty, maxDepth: maxDepth, exactIntegers: exactIntegers, parallelism: cores)
                 let policy = skipDepthCheck ? DecodePolicy(depthLimit: .max) : DecodePolicy(stackSize: stackSize)
+                let plan = try archive.plan(
+                    view: view, pretty: pretty, maxDepth: maxDepth, exactIntegers: exactIntegers, parallelism: cores, nested: nested ? policy : nil)
                 if let refusal = policy.refusal(depth: plan.depth, pretty: pretty) {
                     throw refused(refusal, stackSize: stackSize)
                 }

@@ -73,14 +73,15 @@ struct ArchiveEncoder<Tree: PlistBuilding>: PlistValueEncoding {
 
     // MARK: Document
 
-    mutating func encodeDocument() throws(CodecError) -> UInt32 {
+    /// The archive of the document whose JSON is `root` (the request's root, or a nested
+    /// payload's `$keyedArchive`).
+    mutating func encodeDocument(root: Value) throws(CodecError) -> UInt32 {
         try collectIDs()
         objects[0] = try tree.string(static: "$null")
         var archiver = "NSKeyedArchiver"
         var version = PlistInteger(signed: 100_000)
         var topKeys: [UInt32] = []
         var topValues: [UInt32] = []
-        let root = document.root
         let members = document.kind(root) == .object ? document.members(of: root) : []
         var table: Value?
         if let top = members.first(where: { document.stringEquals($0.key, "$top") }) {
@@ -146,9 +147,10 @@ struct ArchiveEncoder<Tree: PlistBuilding>: PlistValueEncoding {
             values: [try tree.integer(version), try tree.string(archiver), top, objectArray])
     }
 
-    /// Finds every `$id` first, so that `$ref`s may point forward as well as back.
+    /// Finds every `$id` first, so that `$ref`s may point forward as well as back; those inside
+    /// nested payloads are theirs (`JSONDocument.ownNotedMembers`).
     mutating func collectIDs() throws(CodecError) {
-        for (object, value) in document.notedMembers {
+        for (object, value) in document.ownNotedMembers {
             let id = try idKey(value)
             guard objectOfID[id] == nil else {
                 throw CodecError(.invalidDocument, "$id \(id.description) is defined twice", byteOffset: Int(value.offset))

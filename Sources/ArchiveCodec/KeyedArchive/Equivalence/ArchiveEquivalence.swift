@@ -11,10 +11,16 @@ extension KeyedArchive {
     /// With `plistDatesToWholeSeconds`, plist-level dates (not NSDate objects) only need to
     /// agree on the whole second, which is all an XML plist can hold.
     public func difference(from other: KeyedArchive, plistDatesToWholeSeconds: Bool = false) -> String? {
+        difference(from: other, plistDatesToWholeSeconds: plistDatesToWholeSeconds, payloadNesting: 0)
+    }
+
+    /// `payloadNesting`: how many payloads the two archives are nested in (`NestedPayload.equivalent`).
+    func difference(from other: KeyedArchive, plistDatesToWholeSeconds: Bool = false, payloadNesting: Int) -> String? {
         plist.withView { l in
             other.plist.withView { r in
                 var checker = EquivalenceChecker(left: self, right: other, l: l, r: r)
                 checker.wholeSecondDates = plistDatesToWholeSeconds
+                checker.payloadNesting = payloadNesting
                 return checker.run()
             }
         }
@@ -32,6 +38,8 @@ struct EquivalenceChecker {
     /// carrying whole path strings would cost memory quadratic in the depth.
     var steps: [(parent: Int, label: Label)] = []
     var leftClasses: [Int: String] = [:], rightClasses: [Int: String] = [:]
+    /// How many payloads the archives are nested in.
+    var payloadNesting = 0
 
     enum Label {
         case top(String)
@@ -169,7 +177,7 @@ struct EquivalenceChecker {
         case .bool:
             guard l.bool(ha) == r.bool(hb) else { return "\(path): booleans differ" }
         case .data:
-            guard l.payload(ha).elementsEqual(r.payload(hb)) else { return "\(path): data differ" }
+            guard NestedPayload.equivalent(l.payload(ha), r.payload(hb), nesting: payloadNesting) else { return "\(path): data differ" }
         }
         return nil
     }

@@ -10,7 +10,7 @@ final class BinaryPlistBuilderTests: XCTestCase {
     /// The archive through the tree and the one-shot writer (the reference layout).
     private func throughTree(_ document: JSONDocument) throws -> [UInt8] {
         var encoder = ArchiveEncoder(document: document, tree: PlistTree())
-        let root = try encoder.encodeDocument()
+        let root = try encoder.encodeDocument(root: document.root)
         return BinaryPlistWriter.write(encoder.tree, root: root)
     }
 

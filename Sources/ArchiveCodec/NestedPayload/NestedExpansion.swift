@@ -1,0 +1,199 @@
+/// The readable JSON of a document with its nested payloads (`NestedPayload`) written decoded
+/// in place, recursively.
+///
+/// Planned whole before a byte is written: the outer document's JSON is rendered, its data
+/// values found (`DataValueScan`), each payload read, planned under what is left of `maxDepth`
+/// and rendered, and so on down; the depth and size of the whole document are then known, and
+/// front ends check that depth as they check any plan's (`DecodePolicy`). Every part is
+/// rendered on its own, from the bottom of the caller's stack: the recursion of a part's writer
+/// is its own depth, never more than the whole document's. Payloads are worked through with a
+/// list, not by recursion.
+///
+/// Memory: the parts' texts are held until written, about the size of the output once more.
+public struct NestedExpansion: Sendable {
+    /// One document's JSON, rendered as if it stood alone (indented from level 0), and the
+    /// data values in it that payloads replace.
+    struct Part: Sendable {
+        var text: [UInt8]
+        /// The level in the whole document of the part's level 0: each line of an indented
+        /// part is indented by this much more.
+        var base: Int
+        /// How many payloads the part is nested in.
+        var nesting: Int
+        /// Whether the part is a typedstream's, whose byte arrays have a fixed length.
+        var isTypedStream: Bool
+        /// The data values that payloads replace, in text order, with the part of each.
+        var payloads: [(found: DataValueScan.Found, part: Int)] = []
+    }
+
+    private(set) var parts: [Part] = []
+    let pretty: Bool
+    /// The JSON nesting of the whole document; when `isComplete` is false, the first depth
+    /// found that `policy` refuses.
+    public private(set) var depth: Int
+    /// Whether every payload was read and rendered (false: one was refused by the policy, and
+    /// the expansion must not be written).
+    public private(set) var isComplete = false
+    /// How many payloads were decoded.
+    public var payloadCount: Int { max(parts.count - 1, 0) }
+
+    /// Plans `archive`'s readable view with its payloads decoded. `inputSize`: the bytes it was
+    /// read from, which set the output limit of the whole (`KeyedArchive.maximumOutputSize`).
+    /// Stops, incomplete, at the first depth `policy` refuses; throws what a plan or render
+    /// of any part throws (a nesting bound too small located in the whole document).
+    init(
+        archive: Archive, inputSize: Int, pretty: Bool, maxDepth: Int?, exactIntegers: Bool, policy: DecodePolicy, parallelism: Parallelism
+    ) throws(CodecError) {
+        self.pretty = pretty
+        let plan = try archive.plan(view: .readable, pretty: pretty, maxDepth: maxDepth, exactIntegers: exactIntegers, parallelism: parallelism)
+        depth = plan.depth
+        guard policy.refusal(depth: depth, pretty: pretty) == nil else { return }
+        let outer = try Self.render(archive, plan: plan, pretty: pretty, parallelism: parallelism)
+        parts = [Part(text: outer, base: 0, nesting: 0, isTypedStream: archive.content.isTypedStream)]
+        let limit = KeyedArchive.maximumOutputSize(forInputSize: inputSize)
+        var size = outer.count
+        var next = 0
+        while next < parts.count {
+            defer { next += 1 }
+            guard parts[next].nesting < NestedPayload.maximumNesting else { continue }
+            let found = parts[next].text.withUnsafeBufferPointer { DataValueScan.find(in: $0) }
+            for value in found {
+                guard let (payload, kind) = Self.payload(in: parts[next].text, at: value) else { continue }
+                let base = parts[next].base + value.level
+                // A keyed archive's JSON sits one level down, in `{"$keyedArchive": …}`.
+                let wrapper = kind == .keyedArchive(.binary) || kind == .keyedArchive(.xml) ? 1 : 0
+                let payloadPlan = try Self.plan(payload, pretty: pretty, maxDepth: maxDepth, above: base + wrapper, exactIntegers: exactIntegers)
+                depth = max(depth, base + wrapper + payloadPlan.depth)
+                guard policy.refusal(depth: depth, pretty: pretty) == nil else { return }
+                let text = Self.wrapped(try Self.render(payload, plan: payloadPlan, pretty: pretty, parallelism: .serial), kind: kind, pretty: pretty)
+                // A typedstream's byte array has its length in its type (`[582c]`): a payload
+                // there is decoded only when it writes back to as many bytes.
+                if parts[next].isTypedStream, (try? JSONDocument(parsing: text).payloadDocumentBytes().count) != payload.inputSize { continue }
+                size += text.count - (value.end - value.quote)
+                if pretty { size += 2 * base * text.reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) } }
+                guard size <= limit else {
+                    throw CodecError(
+                        .limitExceeded, "the JSON with its nested payloads decoded would be larger than \(limit) bytes for a \(inputSize)-byte input", limit: limit)
+                }
+                parts[next].payloads.append((value, parts.count))
+                parts.append(Part(text: text, base: base, nesting: parts[next].nesting + 1, isTypedStream: kind == .typedStream))
+            }
+        }
+        isComplete = true
+    }
+
+    /// The document a data value's base64 text holds, if it holds one.
+    private static func payload(in text: [UInt8], at value: DataValueScan.Found) -> (Archive, NestedPayload.Kind)? {
+        text.withUnsafeBufferPointer { buffer -> (Archive, NestedPayload.Kind)? in
+            let base64 = UnsafeBufferPointer(rebasing: buffer[(value.quote + 1)..<(value.end - 1)])
+            guard NestedPayload.mightBeDocument(base64: base64) else { return nil }
+            let (bytes, bad) = Base64.decode(base64)
+            guard bad == nil, let (archive, kind) = NestedPayload.document(bytes) else { return nil }
+            return (archive, kind)
+        }
+    }
+
+    /// The plan of a payload whose JSON opens `above` levels down: under what is left of
+    /// `maxDepth`, a refusal naming bounds of the whole document.
+    private static func plan(_ payload: Archive, pretty: Bool, maxDepth: Int?, above: Int, exactIntegers: Bool) throws(CodecError) -> WritePlan {
+        guard let maxDepth else { return try payload.plan(view: .readable, pretty: pretty, exactIntegers: exactIntegers) }
+        let tooSmall = { (needed: Int) in
+            CodecError(
+                .depthBoundTooSmall, "a nesting bound of \(maxDepth) is too small for this document's nested payloads: one opens \(above) levels down and needs \(needed) more",
+                found: above + needed, limit: maxDepth, remedy: .nestingBound(above + needed))
+        }
+        let plan: WritePlan
+        do throws(CodecError) {
+            plan = try payload.plan(view: .readable, pretty: pretty, maxDepth: max(maxDepth - above, 1), exactIntegers: exactIntegers)
+        } catch {
+            guard error.kind == .depthBoundTooSmall, let needed = error.found else { throw error }
+            throw tooSmall(needed)
+        }
+        guard above + plan.depth <= maxDepth else { throw tooSmall(plan.depth) }
+        return plan
+    }
+
+    private static func render(_ archive: Archive, plan: WritePlan, pretty: Bool, parallelism: Parallelism) throws(CodecError) -> [UInt8] {
+        let text = TextCollector()
+        try archive.writeJSON(view: .readable, pretty: pretty, plan: plan, parallelism: parallelism) { text.bytes.append(contentsOf: $0) }
+        return text.bytes
+    }
+
+    /// A payload's JSON as the value of its data member: a keyed archive's in
+    /// `{"$keyedArchive": …}`; `"$format": "xml"` for an XML property list.
+    private static func wrapped(_ rendered: [UInt8], kind: NestedPayload.Kind, pretty: Bool) -> [UInt8] {
+        var text = rendered
+        while text.last == 0x0A { text.removeLast() }
+        let format: [UInt8] = pretty ? Array(",\n  \"$format\": \"xml\"".utf8) : Array(",\"$format\":\"xml\"".utf8)
+        switch kind {
+        case .keyedArchive(let sourceFormat):
+            var result: [UInt8] = Array((pretty ? "{\n  \"$keyedArchive\": " : "{\"$keyedArchive\":").utf8)
+            result.reserveCapacity(text.count + 48)
+            for byte in text {
+                result.append(byte)
+                if pretty, byte == 0x0A { result.append(contentsOf: [0x20, 0x20]) }
+            }
+            if sourceFormat == .xml { result += format }
+            result += pretty ? Array("\n}".utf8) : [UInt8(ascii: "}")]
+            return result
+        case .propertyList(.xml):
+            // Before the closing brace of `{"$propertyList": …}` (on its own line when indented).
+            let at = pretty ? text.lastIndex(of: 0x0A) ?? text.count - 1 : text.count - 1
+            text.insert(contentsOf: format, at: at)
+            return text
+        case .propertyList(.binary), .typedStream:
+            return text
+        }
+    }
+
+    /// Writes the whole document into `sink` in pieces of about a megabyte.
+    func write(to sink: (UnsafeBufferPointer<UInt8>) -> Void) {
+        precondition(isComplete, "an expansion the policy refused is not written")
+        var out: [UInt8] = []
+        out.reserveCapacity(1 << 20)
+        func flush(_ force: Bool) {
+            guard force || out.count >= 1 << 20 else { return }
+            out.withUnsafeBufferPointer { sink($0) }
+            out.removeAll(keepingCapacity: true)
+        }
+        /// Copies `range` of part `index`, each new line indented by the part's base.
+        func copy(_ index: Int, _ range: Range<Int>) {
+            let part = parts[index]
+            guard pretty, part.base > 0 else {
+                out += part.text[range]
+                return flush(false)
+            }
+            let indent = [UInt8](repeating: 0x20, count: 2 * part.base)
+            var start = range.lowerBound
+            while let newline = part.text[start..<range.upperBound].firstIndex(of: 0x0A) {
+                out += part.text[start...newline]
+                out += indent
+                start = newline + 1
+                flush(false)
+            }
+            out += part.text[start..<range.upperBound]
+            flush(false)
+        }
+        // Frames: a part, its next payload, and where its text goes on.
+        var stack: [(part: Int, next: Int, position: Int)] = [(0, 0, 0)]
+        while var frame = stack.popLast() {
+            let part = parts[frame.part]
+            guard frame.next < part.payloads.count else {
+                copy(frame.part, frame.position..<part.text.count)
+                continue
+            }
+            let payload = part.payloads[frame.next]
+            copy(frame.part, frame.position..<payload.found.quote)
+            frame.position = payload.found.end
+            frame.next += 1
+            stack.append(frame)
+            stack.append((payload.part, 0, 0))
+        }
+        flush(true)
+    }
+}
+
+/// Collects a writer's pieces (the sink may be called from the thread of a second writer).
+private final class TextCollector: @unchecked Sendable {
+    var bytes: [UInt8] = []
+}
