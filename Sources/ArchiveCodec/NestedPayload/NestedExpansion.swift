@@ -34,6 +34,8 @@ public struct NestedExpansion: Sendable {
     /// Whether every payload was read and rendered (false: one was refused by the policy, and
     /// the expansion must not be written).
     public private(set) var isComplete = false
+    /// Bytes of text the parts hold.
+    var heldBytes: Int { parts.reduce(0) { $0 + $1.text.count } }
     /// How many payloads were decoded.
     public var payloadCount: Int { max(parts.count - 1, 0) }
 

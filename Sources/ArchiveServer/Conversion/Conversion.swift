@@ -90,6 +90,8 @@ enum Conversion {
         if let refusal = job.limits.decode.refusal(depth: plan.depth, pretty: pretty) {
             return Problem.refused(refusal, bounded: options.maxDepth != nil, path: job.path).response()
         }
+        // A nested expansion holds its parts' text until written: charged beside the reply.
+        if plan.heldBytes > 0, let refusal = admit((job.reservation?.bytes ?? 0) + plan.heldBytes, job) { return refusal }
         let reply = try replyBuffer(job)
         // A refusal for size found part way leaves a partial buffer: dropped with it.
         try archive.writeJSON(view: view, pretty: pretty, plan: plan, parallelism: .serial) { reply.append($0) }

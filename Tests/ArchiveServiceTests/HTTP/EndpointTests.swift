@@ -63,6 +63,23 @@ final class EndpointTests: ServerTestCase {
         XCTAssertTrue(broken.text.contains("malformed-typedstream"), broken.text)
     }
 
+    /// `?nested=1` decodes the archives a plain plist holds in its data, and `/v1/encode` writes
+    /// them back; the raw view refuses it.
+    func testNestedPayloadsBothWays() throws {
+        let theme = try Fixtures.publicFile("plain-plist-with-nested-archive/nord-terminal-app_Nord.terminal")
+        let decoded = try server.post("/v1/decode?nested=1", theme)
+        XCTAssertEqual(decoded.status, 200, decoded.text)
+        XCTAssertTrue(decoded.text.contains("{\"$data\":{\"$keyedArchive\":{\"$class\":\"NSColor\""), decoded.text)
+        let encoded = try server.post("/v1/encode?format=xml", Array(decoded.text.utf8), contentType: "application/json")
+        XCTAssertEqual(encoded.status, 200, encoded.text)
+        XCTAssertNil(try Archive(parsing: encoded.body).difference(from: Archive(parsing: theme)))
+        let plain = try server.post("/v1/decode", theme)
+        XCTAssertFalse(plain.text.contains("$keyedArchive"), "without nested=1 the data stay bytes")
+        let raw = try server.post("/v1/decode?view=raw&nested=1", theme)
+        XCTAssertEqual(raw.status, 400, raw.text)
+        XCTAssertTrue(raw.text.contains("nested"), raw.text)
+    }
+
     func testDecodeBinaryArchive() throws {
         let reply = try server.post("/v1/decode", Fixtures.bytes("goios_nsuuid.bin"), contentType: "application/octet-stream")
         XCTAssertEqual(reply.status, 200, reply.text)
