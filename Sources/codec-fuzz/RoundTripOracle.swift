@@ -10,7 +10,32 @@ struct RoundTripOracle {
         if input.first == UInt8(ascii: "{") || input.first == UInt8(ascii: "[") {
             return checkDocument(input)
         }
-        return checkArchive(input)
+        return checkArchive(input) ?? checkNested(input)
+    }
+
+    /// With its nested payloads decoded, a document encodes back (in its own format) to an
+    /// equivalent one: the payloads' graphs are compared, not their bytes.
+    private func checkNested(_ input: [UInt8]) -> String? {
+        guard let archive = try? Archive(parsing: input) else { return nil }
+        let json: [UInt8]
+        do {
+            let plan = try archive.plan(view: .readable, pretty: false, nested: DecodePolicy(stackSize: Self.stackSize))
+            guard plan.depth <= StackBudget.maxDepth(stackSize: Self.stackSize) else { return nil }
+            var text: [UInt8] = []
+            try archive.writeJSON(view: .readable, pretty: false, plan: plan, parallelism: .serial) { text += $0 }
+            json = text
+        } catch {
+            return nil  // refused as without payloads (a limit), or a payload over one
+        }
+        do {
+            let copy = try Archive(parsing: JSONDocument(parsing: json).archive(format: archive.sourceFormat))
+            if let difference = archive.difference(from: copy) { return "the round trip with nested payloads is not equivalent: \(difference)" }
+        } catch where error.kind == .invalidDocument && (error.message.contains("XML plist can write") || error.message.contains("reads back")) {
+            return nil  // what XML cannot hold, in a nested XML property list
+        } catch {
+            return "the JSON with nested payloads does not encode back: \(error)"
+        }
+        return nil
     }
 
     private mutating func checkDocument(_ input: [UInt8]) -> String? {
