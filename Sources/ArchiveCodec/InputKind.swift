@@ -6,6 +6,8 @@ public enum InputKind: Equatable, Sendable {
     case binaryPropertyList
     /// An XML declaration or a `<plist` / `<!DOCTYPE plist` opening.
     case xmlPropertyList
+    /// An NSArchiver typedstream's header (`streamtyped` or `typedstream` after its version).
+    case typedStream
     /// A JSON object or array, possibly behind whitespace.
     case json
     /// JSON behind a UTF-8 byte order mark, which JSON does not allow.
@@ -26,6 +28,8 @@ public enum InputKind: Equatable, Sendable {
             self = .zlib
         } else if head.starts(with: "bplist0".utf8) {
             self = .binaryPropertyList
+        } else if TypedStreamDocument.starts(head) {
+            self = .typedStream
         } else if head.starts(with: [0xEF, 0xBB, 0xBF]) {
             let rest = InputKind(of: head.dropFirst(3))
             self = rest == .json ? .jsonWithByteOrderMark : rest

@@ -16,6 +16,8 @@ enum CommonMistake: Equatable, Sendable {
     case jsonToDecode
     /// A property list sent to `/v1/encode`.
     case archiveToEncode
+    /// A typedstream sent to `/v1/encode`.
+    case typedStreamToEncode
     /// The raw view (`?view=raw`) sent back to `/v1/encode`, which takes the readable view.
     case rawViewToEncode
     /// JSON that starts with a UTF-8 byte order mark.
@@ -38,6 +40,7 @@ enum CommonMistake: Equatable, Sendable {
         case .encode:
             if kind == .jsonWithByteOrderMark || body.starts(with: [0xEF, 0xBB, 0xBF]) { return .byteOrderMark }
             if kind == .binaryPropertyList || kind == .xmlPropertyList { return .archiveToEncode }
+            if kind == .typedStream { return .typedStreamToEncode }
             if kind == .json, let start = Self.firstNonSpace(body), body[start] == UInt8(ascii: "{"), Self.isRawView(body[start...]) {
                 return .rawViewToEncode
             }
@@ -63,6 +66,8 @@ enum CommonMistake: Equatable, Sendable {
             "This is JSON: /v1/decode takes an archive. To turn JSON into an archive, POST it to /v1/encode with -H 'Content-Type: application/json'."
         case .archiveToEncode:
             "This is a property list: /v1/encode takes JSON. To turn an archive into JSON, POST it to /v1/decode."
+        case .typedStreamToEncode:
+            "This is an NSArchiver typedstream: /v1/encode takes JSON. To turn it into JSON, POST it to /v1/decode."
         case .rawViewToEncode:
             "This is the raw view (?view=raw), which shows the plist as it is stored and does not encode back. Decode without view=raw and send that JSON to /v1/encode."
         case .byteOrderMark:

@@ -14,7 +14,7 @@ enum Hint {
         case .zlib:
             return
                 "this file is zlib-compressed (deflate): inflate it first, e.g. `python3 -c 'import sys, zlib; sys.stdout.buffer.write(zlib.decompress(sys.stdin.buffer.read()))' < FILE | archive-tool decode -`"
-        case .binaryPropertyList, .xmlPropertyList, .unknown:
+        case .binaryPropertyList, .xmlPropertyList, .typedStream, .unknown:
             return nil
         }
     }
@@ -25,6 +25,8 @@ enum Hint {
         switch InputKind(of: input) {
         case .binaryPropertyList, .xmlPropertyList:
             return "this file is a property list: `archive-tool decode FILE` turns an archive into JSON"
+        case .typedStream:
+            return "this file is a typedstream: `archive-tool decode FILE` turns it into JSON"
         case .jsonWithByteOrderMark:
             return "the file starts with a UTF-8 byte order mark (EF BB BF), which JSON does not allow: remove it, e.g. sed '1s/^\\xEF\\xBB\\xBF//' FILE"
         case .gzip:

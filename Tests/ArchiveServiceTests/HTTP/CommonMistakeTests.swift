@@ -84,6 +84,12 @@ final class CommonMistakeTests: ServerTestCase {
                 .contains("/v1/decode"))
     }
 
+    func testTypedStreamSentToEncodeSaysWhatItIs() throws {
+        let stream = try Fixtures.typedStream("imessage-exporter_attributedBody-MultiPart.bin")
+        let text = detail(try server.post("/v1/encode", stream, contentType: "application/json"), status: 400, slug: "malformed-json")
+        XCTAssertTrue(text.contains("typedstream") && text.contains("/v1/decode"), text)
+    }
+
     func testJSONSentToDecodeNamesEncode() throws {
         for json in [#"{"team":"Bears"}"#, "  [1,2]", "\u{FEFF}{\"a\":1}"] {
             let text = detail(try server.post("/v1/decode", Array(json.utf8)), status: 400, slug: "malformed-plist")
