@@ -69,8 +69,14 @@ public struct NestedExpansion: Sendable {
                 guard policy.refusal(depth: depth, pretty: pretty) == nil else { return }
                 let text = Self.wrapped(try Self.render(payload, plan: payloadPlan, pretty: pretty, parallelism: .serial), kind: kind, pretty: pretty)
                 // A typedstream's byte array has its length in its type (`[582c]`): a payload
-                // there is decoded only when it writes back to as many bytes.
-                if parts[next].isTypedStream, (try? JSONDocument(parsing: text).payloadDocumentBytes().count) != payload.inputSize { continue }
+                // there is decoded only when it writes back to as many bytes. (Where the type
+                // is not known from the key, in an array, the same holds; a string's or an
+                // NSData's length follows its bytes.)
+                if parts[next].isTypedStream, value.holder == UInt8(ascii: "[") || value.holder == 0,
+                    (try? JSONDocument(parsing: text).payloadDocumentBytes().count) != payload.inputSize
+                {
+                    continue
+                }
                 size += text.count - (value.end - value.quote)
                 if pretty { size += 2 * base * text.reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) } }
                 guard size <= limit else {

@@ -17,6 +17,13 @@ final class DataValueScanTests: XCTestCase {
         XCTAssertEqual(found.map(\.1), [2, 3, 1])
     }
 
+    /// What holds the object a data value is in: the first byte of its key, or 0 for an element.
+    func testHolders() {
+        let bytes = Array(#"{"[5c]":{"$data":"AAEC"},"@":{"$data":"AQ=="},"x":[{"$data":"Zg=="}, {"y": 1}]}"#.utf8)
+        let found = bytes.withUnsafeBufferPointer { DataValueScan.find(in: $0) }
+        XCTAssertEqual(found.map(\.holder), [UInt8(ascii: "["), UInt8(ascii: "@"), 0])
+    }
+
     func testIndentedTextReadsTheSame() {
         let found = scan("{\n  \"a\": {\n    \"$data\": \"AAEC\"\n  }\n}")
         XCTAssertEqual(found.map(\.0), [#""AAEC""#])
