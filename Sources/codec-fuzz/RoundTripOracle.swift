@@ -30,7 +30,7 @@ struct RoundTripOracle {
         do {
             let copy = try Archive(parsing: JSONDocument(parsing: json).archive(format: archive.sourceFormat))
             if let difference = archive.difference(from: copy) { return "the round trip with nested payloads is not equivalent: \(difference)" }
-        } catch where error.kind == .invalidDocument && (error.message.contains("XML plist can write") || error.message.contains("reads back")) {
+        } catch  where error.kind == .invalidDocument && (error.message.contains("XML plist can write") || error.message.contains("reads back")) {
             return nil  // what XML cannot hold, in a nested XML property list
         } catch {
             return "the JSON with nested payloads does not encode back: \(error)"
