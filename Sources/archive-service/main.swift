@@ -17,6 +17,7 @@ struct ArchiveServiceCommand: ParsableCommand, ServiceArguments {
             Each option can also be set with the environment variable shown in brackets.
             The deepest archive accepted follows from --stack-size (logged at start-up).
             SIGTERM or SIGINT drains in-flight requests and exits 0; a second signal exits at once.
+            SIGHUP, SIGUSR1, SIGUSR2 and SIGALRM are logged and ignored.
             """,
         version: ReleaseVersion.current
     )

@@ -151,6 +151,20 @@ final class ProcessTests: XCTestCase {
         XCTAssertEqual(flagged.waitForExit(seconds: 20), 0, flagged.text)
     }
 
+    /// SIGHUP, SIGUSR1, SIGUSR2 and SIGALRM are logged and ignored: the service still answers.
+    func testStraySignalsAreLoggedAndIgnored() throws {
+        let service = try Service(try executable(), arguments: ["--port", "0", "--host", "127.0.0.1", "--workers", "1"])
+        let port = try XCTUnwrap(service.port(), service.text)
+        for signal in [SIGHUP, SIGUSR1, SIGUSR2, SIGALRM] {
+            kill(service.process.processIdentifier, signal)
+            XCTAssertNotNil(service.waitForLine(containing: "signal \(signal) ignored"), service.text)
+            XCTAssertEqual(try TestHTTPClient.get(port, "/healthz").status, 200, "after signal \(signal)")
+        }
+        XCTAssertTrue(service.process.isRunning)
+        kill(service.process.processIdentifier, SIGTERM)
+        XCTAssertEqual(service.waitForExit(seconds: 20), 0, service.text)
+    }
+
     /// SIGTERM while clients are sending conversions: every request the server took is answered in
     /// full, later ones are refused at connect, and the process exits 0.
     func testSIGTERMDrainsAndExitsZero() throws {

@@ -108,14 +108,19 @@ final class EventLoop: @unchecked Sendable {
         installConnectionGuards()
     }
 
-    /// Makes SIGTERM and SIGINT call `onSignal` on this loop. Call before `run()`.
+    /// Makes SIGTERM and SIGINT call `onSignal` on this loop, and `ignoredSignals` do nothing
+    /// but leave a log line. Call before `run()`.
     func handleSignals() throws(ServerError) {
-        for signal in [SIGTERM, SIGINT] {
+        for signal in [SIGTERM, SIGINT] + Self.ignoredSignals {
             guard
                 let event = event_new(
                     base, signal, Int16(EV_SIGNAL | EV_PERSIST),
                     { signal, _, raw in
-                        EventLoop.from(raw).onSignal?(signal)
+                        let loop = EventLoop.from(raw)
+                        guard !EventLoop.ignoredSignals.contains(signal) else {
+                            return loop.context.logger.notice("signal \(signal) ignored: SIGTERM or SIGINT drains and stops the service")
+                        }
+                        loop.onSignal?(signal)
                     }, unmanagedSelf), event_add(event, nil) == 0
             else {
                 throw ServerError("cannot install the handler for signal \(signal)")
@@ -123,6 +128,11 @@ final class EventLoop: @unchecked Sendable {
             signalEvents.append(event)
         }
     }
+
+    /// Signals whose default action ends the process without a word, and which a supervisor or
+    /// an operator sends by habit (SIGHUP to reload, SIGUSR1/SIGUSR2 to reopen logs, a stray
+    /// SIGALRM): the service has no use for them, so it logs them and runs on.
+    static let ignoredSignals: [Int32] = [SIGHUP, SIGUSR1, SIGUSR2, SIGALRM]
 
     // MARK: Running
 

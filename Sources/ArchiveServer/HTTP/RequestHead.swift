@@ -89,7 +89,7 @@ struct RequestHead: Equatable, Sendable {
         }
         let methodText = String(decoding: line[line.startIndex..<firstSpace], as: UTF8.self)
         let target = String(decoding: line[(firstSpace + 1)..<secondSpace], as: UTF8.self)
-        let path = String(target.prefix { $0 != "?" })
+        let path = Self.path(ofTarget: target)
 
         var lengths: [String] = []
         var codings: [String] = []
@@ -292,5 +292,22 @@ struct RequestHead: Equatable, Sendable {
         let at = text.startIndex
         return text[at..<(at + 5)].elementsEqual("HTTP/".utf8) && text[at + 5] == UInt8(ascii: "1")
             && text[at + 6] == UInt8(ascii: ".") && (text[at + 7] == UInt8(ascii: "0") || text[at + 7] == UInt8(ascii: "1"))
+    }
+
+    /// The path libevent routes `target` by: without its query or fragment, and, for a target
+    /// in absolute form (`http://host/v1/decode`, scheme compared as ASCII), without its scheme
+    /// and authority. The guard admits a request by this path, so a target spelled otherwise
+    /// costs what its route costs.
+    static func path(ofTarget target: String) -> String {
+        var path = Substring(target.prefix { $0 != "?" && $0 != "#" })
+        let utf8 = Array(path.utf8.prefix(8))
+        for scheme in ["http://", "https://"] {
+            let bytes = Array(scheme.utf8)
+            guard utf8.count >= bytes.count, zip(utf8, bytes).allSatisfy({ ($0 | 0x20) == $1 || $0 == $1 }) else { continue }
+            let afterScheme = path.dropFirst(bytes.count)
+            path = afterScheme.firstIndex(of: "/").map { afterScheme[$0...] } ?? ""
+            break
+        }
+        return String(path)
     }
 }

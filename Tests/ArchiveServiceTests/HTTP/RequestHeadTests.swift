@@ -39,6 +39,17 @@ final class RequestHeadTests: XCTestCase {
         XCTAssertThrowsError(try parse("POST / HTTP/1.1\r\nContent-Length: 4\r\n 2\r\n\r\n"))
     }
 
+    /// A target in absolute form or with a fragment is admitted by the path libevent routes.
+    func testPathOfEveryTargetForm() {
+        XCTAssertEqual(RequestHead.path(ofTarget: "/v1/decode?pretty=1"), "/v1/decode")
+        XCTAssertEqual(RequestHead.path(ofTarget: "/v1/decode#top"), "/v1/decode")
+        XCTAssertEqual(RequestHead.path(ofTarget: "http://localhost:8080/v1/decode?x=1"), "/v1/decode")
+        XCTAssertEqual(RequestHead.path(ofTarget: "HTTPS://example.com/v1/encode"), "/v1/encode")
+        XCTAssertEqual(RequestHead.path(ofTarget: "http://example.com"), "")
+        XCTAssertEqual(RequestHead.path(ofTarget: "*"), "*")
+        XCTAssertEqual(RequestHead.path(ofTarget: "/http://x/v1/decode"), "/http://x/v1/decode")
+    }
+
     func testRefusals() {
         func kind(_ text: String) -> RequestHead.Refusal.Kind? {
             do {
