@@ -68,13 +68,16 @@ public struct Archive: Sendable {
     ///
     /// `nested`: the readable view with its nested payloads decoded in place
     /// (`NestedExpansion`), planned under that policy: the plan's depth is the whole
-    /// document's, checked by the caller against the same policy before writing.
+    /// document's, checked by the caller against the same policy before writing. `hold` is
+    /// asked before the plan holds more of the payloads' text (`NestedExpansion.init`).
     public func plan(
-        view: ArchiveView, pretty: Bool, maxDepth: Int? = nil, exactIntegers: Bool = false, parallelism: Parallelism = .serial, nested policy: DecodePolicy? = nil
+        view: ArchiveView, pretty: Bool, maxDepth: Int? = nil, exactIntegers: Bool = false, parallelism: Parallelism = .serial, nested policy: DecodePolicy? = nil,
+        hold: (Int) -> Bool = { _ in true }
     ) throws(CodecError) -> WritePlan {
         if let policy, view == .readable {
             let expansion = try NestedExpansion(
-                archive: self, inputSize: inputSize, pretty: pretty, maxDepth: maxDepth, exactIntegers: exactIntegers, policy: policy, parallelism: parallelism)
+                archive: self, inputSize: inputSize, pretty: pretty, maxDepth: maxDepth, exactIntegers: exactIntegers, policy: policy, parallelism: parallelism,
+                hold: hold)
             var plan = WritePlan(depth: expansion.depth, placement: nil, cut: nil, exactIntegers: exactIntegers)
             plan.nested = expansion
             return plan

@@ -235,6 +235,26 @@ def slow_headers(count, seconds):
     return results
 
 
+def stray_signals():
+    """SIGHUP, SIGUSR1, SIGUSR2 and SIGALRM, each followed by a /healthz: the service logs and
+    ignores them (their default is a silent death)."""
+    import signal
+    results = collections.Counter()
+    for number in [signal.SIGHUP, signal.SIGUSR1, signal.SIGUSR2, signal.SIGALRM]:
+        os.kill(PID, number)
+        time.sleep(0.2)
+        status = request(b"GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n", timeout=5)
+        results[f"{number.name}:{status}"] += 1
+    return results
+
+
+def nested_amplifiers(archive, copies):
+    """A property list holding `copies` amplifying archives in its data, decoded with nested=1:
+    each would stand for ~60 MB of JSON; the whole must stay within the output limit."""
+    listing = plistlib.dumps({f"blob{index}": archive for index in range(copies)}, fmt=plistlib.FMT_BINARY)
+    return post("/v1/decode?nested=1", listing)
+
+
 def desync():
     hidden = b"GET /metrics HTTP/1.1\r\nHost: x\r\n\r\n"
     results = collections.Counter()
@@ -277,6 +297,12 @@ def main():
     slow = 200 if SHORT else 2000
     attack(f"{slow} connections sending a header byte a second", lambda: slow_headers(slow, 4 if SHORT else 15))
     attack("HEAD/TRACE/unknown with a body, then CONNECT", desync)
+    attack(f"{n} decodes?nested=1 of a plist holding 8 amplifying archives",
+           lambda: parallel(n, lambda: nested_amplifiers(amplified, 8)))
+    attack("SIGHUP, SIGUSR1, SIGUSR2, SIGALRM", stray_signals)
+    attack("absolute-form and #fragment targets with Content-Length 2^40", lambda: collections.Counter([
+        request(b"POST http://x/v1/decode HTTP/1.1\r\nHost: x\r\nContent-Length: 1099511627776\r\n\r\n", timeout=10),
+        request(b"POST /v1/decode#f HTTP/1.1\r\nHost: x\r\nContent-Length: 1099511627776\r\n\r\n", timeout=10)]))
     attack("body over --max-body-size", lambda: collections.Counter([post("/v1/decode", b"\0" * (40 << 20))]))
     attack("Content-Length 2^63 / 100 MB with Expect, no body", lambda: collections.Counter([
         request(b"POST /v1/decode HTTP/1.1\r\nHost: x\r\nContent-Length: 9223372036854775808\r\nExpect: 100-continue\r\n\r\n", timeout=10),

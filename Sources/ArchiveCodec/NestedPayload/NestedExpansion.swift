@@ -34,8 +34,6 @@ public struct NestedExpansion: Sendable {
     /// Whether every payload was read and rendered (false: one was refused by the policy, and
     /// the expansion must not be written).
     public private(set) var isComplete = false
-    /// Bytes of text the parts hold.
-    var heldBytes: Int { parts.reduce(0) { $0 + $1.text.count } }
     /// How many payloads were decoded.
     public var payloadCount: Int { max(parts.count - 1, 0) }
 
@@ -43,17 +41,27 @@ public struct NestedExpansion: Sendable {
     /// read from, which set the output limit of the whole (`KeyedArchive.maximumOutputSize`).
     /// Stops, incomplete, at the first depth `policy` refuses; throws what a plan or render
     /// of any part throws (a nesting bound too small located in the whole document).
+    ///
+    /// `hold` is asked before the parts grow to hold a total of that many bytes (the caller's
+    /// memory budget); when it says no, planning stops with `limitExceeded`. No part is rendered
+    /// past what is left of the output limit: at most that limit is ever held.
     init(
-        archive: Archive, inputSize: Int, pretty: Bool, maxDepth: Int?, exactIntegers: Bool, policy: DecodePolicy, parallelism: Parallelism
+        archive: Archive, inputSize: Int, pretty: Bool, maxDepth: Int?, exactIntegers: Bool, policy: DecodePolicy, parallelism: Parallelism,
+        hold: (Int) -> Bool = { _ in true }
     ) throws(CodecError) {
         self.pretty = pretty
         let plan = try archive.plan(view: .readable, pretty: pretty, maxDepth: maxDepth, exactIntegers: exactIntegers, parallelism: parallelism)
         depth = plan.depth
         guard policy.refusal(depth: depth, pretty: pretty) == nil else { return }
-        let outer = try Self.render(archive, plan: plan, pretty: pretty, parallelism: parallelism)
-        parts = [Part(text: outer, base: 0, nesting: 0, isTypedStream: archive.content.isTypedStream)]
         let limit = KeyedArchive.maximumOutputSize(forInputSize: inputSize)
+        let tooLarge = CodecError(
+            .limitExceeded, "the JSON with its nested payloads decoded would be larger than \(limit) bytes for a \(inputSize)-byte input", limit: limit)
+        let refused = CodecError(.limitExceeded, "the nested payloads' JSON would take more memory than is free to hold it")
+        let outer = try Self.render(archive, plan: plan, pretty: pretty, parallelism: parallelism, limit: limit)
+        guard hold(outer.count) else { throw refused }
+        parts = [Part(text: outer, base: 0, nesting: 0, isTypedStream: archive.content.isTypedStream)]
         var size = outer.count
+        var held = outer.count
         var next = 0
         while next < parts.count {
             defer { next += 1 }
@@ -67,7 +75,9 @@ public struct NestedExpansion: Sendable {
                 let payloadPlan = try Self.plan(payload, pretty: pretty, maxDepth: maxDepth, above: base + wrapper, exactIntegers: exactIntegers)
                 depth = max(depth, base + wrapper + payloadPlan.depth)
                 guard policy.refusal(depth: depth, pretty: pretty) == nil else { return }
-                let text = Self.wrapped(try Self.render(payload, plan: payloadPlan, pretty: pretty, parallelism: .serial), kind: kind, pretty: pretty)
+                let rendered = try Self.render(payload, plan: payloadPlan, pretty: pretty, parallelism: .serial, limit: limit - size)
+                guard rendered.count <= limit - size else { throw tooLarge }
+                let text = Self.wrapped(rendered, kind: kind, pretty: pretty)
                 // A typedstream's byte array has its length in its type (`[582c]`): a payload
                 // there is decoded only when it writes back to as many bytes. (Where the type
                 // is not known from the key, in an array, the same holds; a string's or an
@@ -79,10 +89,9 @@ public struct NestedExpansion: Sendable {
                 }
                 size += text.count - (value.end - value.quote)
                 if pretty { size += 2 * base * text.reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) } }
-                guard size <= limit else {
-                    throw CodecError(
-                        .limitExceeded, "the JSON with its nested payloads decoded would be larger than \(limit) bytes for a \(inputSize)-byte input", limit: limit)
-                }
+                guard size <= limit else { throw tooLarge }
+                held += text.count
+                guard hold(held) else { throw refused }
                 parts[next].payloads.append((value, parts.count))
                 parts.append(Part(text: text, base: base, nesting: parts[next].nesting + 1, isTypedStream: kind == .typedStream))
             }
@@ -121,9 +130,14 @@ public struct NestedExpansion: Sendable {
         return plan
     }
 
-    private static func render(_ archive: Archive, plan: WritePlan, pretty: Bool, parallelism: Parallelism) throws(CodecError) -> [UInt8] {
+    /// `archive`'s JSON as `plan` says; past `limit` bytes it is no longer kept (the result is
+    /// then longer than `limit`, and refused by the caller), so a part never holds more.
+    private static func render(_ archive: Archive, plan: WritePlan, pretty: Bool, parallelism: Parallelism, limit: Int) throws(CodecError) -> [UInt8] {
         let text = TextCollector()
-        try archive.writeJSON(view: .readable, pretty: pretty, plan: plan, parallelism: parallelism) { text.bytes.append(contentsOf: $0) }
+        try archive.writeJSON(view: .readable, pretty: pretty, plan: plan, parallelism: parallelism) { piece in
+            guard text.bytes.count <= limit else { return }
+            text.bytes.append(contentsOf: piece)
+        }
         return text.bytes
     }
 

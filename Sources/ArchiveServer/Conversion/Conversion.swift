@@ -85,13 +85,25 @@ enum Conversion {
             return refusal
         }
         let archive = try Archive(parsing: bytes, view: view)
-        let plan = try archive.plan(
-            view: view, pretty: pretty, maxDepth: options.maxDepth, exactIntegers: options.exactIntegers, nested: options.nested ? job.limits.decode : nil)
+        // A nested expansion holds its parts' text until written: reserved as it grows.
+        let reserved = job.reservation?.bytes ?? 0
+        let overBudget = Flag()
+        let plan: WritePlan
+        do throws(CodecError) {
+            plan = try archive.plan(
+                view: view, pretty: pretty, maxDepth: options.maxDepth, exactIntegers: options.exactIntegers, nested: options.nested ? job.limits.decode : nil
+            ) { held in
+                guard let reservation = job.reservation, !reservation.grow(to: reserved + held) else { return true }
+                overBudget.isSet = true
+                return false
+            }
+        } catch {
+            guard overBudget.isSet, let reservation = job.reservation else { throw error }
+            return Problem.memoryBudget(needed: reservation.bytes + 1, capacity: reservation.capacity, path: job.path).response()
+        }
         if let refusal = job.limits.decode.refusal(depth: plan.depth, pretty: pretty) {
             return Problem.refused(refusal, bounded: options.maxDepth != nil, path: job.path).response()
         }
-        // A nested expansion holds its parts' text until written: charged beside the reply.
-        if plan.heldBytes > 0, let refusal = admit((job.reservation?.bytes ?? 0) + plan.heldBytes, job) { return refusal }
         let reply = try replyBuffer(job)
         // A refusal for size found part way leaves a partial buffer: dropped with it.
         try archive.writeJSON(view: view, pretty: pretty, plan: plan, parallelism: .serial) { reply.append($0) }
@@ -198,4 +210,9 @@ enum Conversion {
         }
         return problem
     }
+}
+
+/// A yes-or-no a closure sets and its caller reads afterwards.
+private final class Flag {
+    var isSet = false
 }

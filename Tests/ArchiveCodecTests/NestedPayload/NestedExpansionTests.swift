@@ -115,6 +115,35 @@ final class NestedExpansionTests: XCTestCase {
         }
     }
 
+    /// Payloads that stand for more JSON than the limit allows are refused before more than the
+    /// limit is held, and the caller's `hold` is asked as the parts grow.
+    func testSizeAndMemoryAreBoundedWhilePlanning() throws {
+        // 2,000 references to one 40 KB string: about 80 MB of JSON from an archive of a few KB.
+        let long = String(repeating: "x", count: 40_000)
+        let amplifier = try encode(Array((#"{"$class": "Box", "items": ["# + Array(repeating: #""\#(long)""#, count: 2_000).joined(separator: ",") + "]}").utf8))
+        XCTAssertLessThan(amplifier.count, 100_000)
+        var base64: [UInt8] = []
+        amplifier.withUnsafeBufferPointer { Base64.encode($0, into: &base64) }
+        let outer = try encode(Array((#"{"$propertyList": [{"$data": ""# + string(base64) + #""}]}"#).utf8))
+        let archive = try Archive(parsing: outer)
+        XCTAssertThrowsError(try archive.plan(view: .readable, pretty: false, nested: roomy)) { error in
+            XCTAssertEqual((error as? CodecError)?.kind, .limitExceeded, "\(error)")
+        }
+        let theme = try Archive(parsing: Fixtures.publicFile("plain-plist-with-nested-archive/nord-terminal-app_Nord.terminal"))
+        let outerSize = try theme.json(view: .readable, pretty: false).count
+        var asked: [Int] = []
+        XCTAssertThrowsError(
+            try theme.plan(view: .readable, pretty: false, nested: roomy) { held in
+                asked.append(held)
+                return held < outerSize + 2_000
+            }
+        ) { error in
+            XCTAssertEqual((error as? CodecError)?.kind, .limitExceeded, "\(error)")
+        }
+        XCTAssertGreaterThan(asked.count, 1)
+        XCTAssertEqual(asked, asked.sorted())
+    }
+
     /// Bytes that only look like a document (a broken plist, a typedstream header alone) stay
     /// bytes, and text stays text.
     func testLookalikesStayBytes() throws {

@@ -16,8 +16,6 @@ public struct WritePlan: Sendable {
     /// The document with its nested payloads decoded (`Archive.plan(…, nested:)`), written
     /// instead of the view alone.
     var nested: NestedExpansion?
-    /// Bytes of JSON the plan holds until it is written (a nested expansion's parts; 0 otherwise).
-    public var heldBytes: Int { nested?.heldBytes ?? 0 }
 }
 
 extension KeyedArchive {
