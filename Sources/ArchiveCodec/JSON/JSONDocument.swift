@@ -71,8 +71,13 @@ public struct JSONDocument: Sendable {
     /// with this count more than with the text's size (`[[],[],…]` is three bytes a value).
     public let valueCount: Int
 
+    /// What the parser noted beside its index (`JSONNotes`), behind one reference: the encoders'
+    /// hot paths take the document apart into the fields they read, which the compiler does
+    /// only for a document of few fields (one more array here cost encoding 4 %).
+    let notes: JSONNotes
+
     /// Every member whose key is `notedKey`, as (object, value), in document order.
-    let notedMembers: [(object: Value, value: Value)]
+    var notedMembers: [(object: Value, value: Value)] { notes.members }
 
     /// Per container, for objects: how many of its first members hold every key that starts
     /// with a single `$` (the archive mapping's keys, which `meta(of:)` reads), so that no
@@ -83,16 +88,21 @@ public struct JSONDocument: Sendable {
 
     /// Every object that is the value of a `$data` or `$bytes` member, in document order: a
     /// nested payload's document (`NestedPayload`), whose own `$id`s are not the document's.
-    let nestedPayloads: [Value]
+    var nestedPayloads: [Value] { notes.payloads }
 
     /// How many payloads this document is nested in (0 for a request's document).
-    var payloadNesting = 0
+    var payloadNesting: Int { notes.payloadNesting }
 
     /// The key the parser lists members of: the archive mapping finds every `$id` before it
     /// encodes anything, and this saves it a pass over the whole document.
     static let notedKey = MappingKeys.identity
 
     public init(parsing bytes: [UInt8]) throws(CodecError) {
+        try self.init(parsing: bytes, payloadNesting: 0)
+    }
+
+    /// The document of `bytes`, the text of a payload nested in `payloadNesting` others.
+    init(parsing bytes: [UInt8], payloadNesting: Int) throws(CodecError) {
         guard bytes.count <= Self.maximumSize else {
             throw CodecError(.limitExceeded, "JSON document larger than 1 GiB", found: bytes.count, limit: Self.maximumSize)
         }
@@ -104,9 +114,8 @@ public struct JSONDocument: Sendable {
         containers = index.containers
         depth = index.depth
         valueCount = index.valueCount
-        notedMembers = index.noted
+        notes = JSONNotes(members: index.noted, payloads: index.payloads, payloadNesting: payloadNesting)
         mappingKeySpans = index.mappingKeySpans
-        nestedPayloads = index.payloads
     }
 
     // MARK: Values
@@ -279,5 +288,18 @@ public struct JSONDocument: Sendable {
             break
         }
         return text
+    }
+}
+
+/// What `JSONParser` noted of a document beside its index, and how deep in payloads it stands.
+final class JSONNotes: Sendable {
+    let members: [(object: JSONDocument.Value, value: JSONDocument.Value)]
+    let payloads: [JSONDocument.Value]
+    let payloadNesting: Int
+
+    init(members: [(object: JSONDocument.Value, value: JSONDocument.Value)], payloads: [JSONDocument.Value], payloadNesting: Int) {
+        self.members = members
+        self.payloads = payloads
+        self.payloadNesting = payloadNesting
     }
 }

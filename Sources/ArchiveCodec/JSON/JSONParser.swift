@@ -81,7 +81,9 @@ struct JSONParser {
                 try readKey()
                 if keyEquals(keys.count - 1, notedKey) { noting = Value(offset: open.start, payload: UInt32(open.container)) }
                 if isMappingKey(keys.count - 1) {
-                    notingPayload = keyEquals(keys.count - 1, "$data") || keyEquals(keys.count - 1, "$bytes")
+                    // Only `$data` and `$bytes` (5 and 6 bytes) hold payloads.
+                    let length = keys[keys.count - 1].count
+                    notingPayload = (length == 5 || length == 6) && (keyEquals(keys.count - 1, "$data") || keyEquals(keys.count - 1, "$bytes"))
                     let span = Int(index.containers[open.container].count) + 1
                     index.mappingKeySpans[open.container] = UInt8(min(span, JSONDocument.unboundedSpan))
                 }
@@ -219,6 +221,7 @@ struct JSONParser {
     }
 
     /// Whether `keys[index]` is `literal` (asked of every key: lengths first, no closure).
+    @inline(__always)
     private func keyEquals(_ index: Int, _ literal: StaticString) -> Bool {
         let key = keys[index]
         guard Int(key.count) == literal.utf8CodeUnitCount else { return false }

@@ -35,8 +35,7 @@ extension JSONDocument {
             throw invalid("nested payloads nest more than \(NestedPayload.maximumNesting) levels deep", at: value)
         }
         let start = Int(value.offset)
-        var payload = try JSONDocument(parsing: Array(source[start..<Int(containers[value.container].end)]))
-        payload.payloadNesting = payloadNesting + 1
+        let payload = try JSONDocument(parsing: Array(source[start..<Int(containers[value.container].end)]), payloadNesting: payloadNesting + 1)
         do {
             return try payload.payloadDocumentBytes()
         } catch {
