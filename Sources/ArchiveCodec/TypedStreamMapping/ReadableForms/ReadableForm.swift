@@ -1,0 +1,159 @@
+/// Which readable form an object of a typedstream takes in the JSON, decided from the stream
+/// alone (`TypedStreamJSONWriter` asks for each object where it first occurs).
+///
+/// Contract: `of(_:in:shared:)` answers a form only when the object's class chain, groups,
+/// type strings and values are exactly what `TypedStreamJSONEncoder` rebuilds from that form
+/// (`ReadableFormLowering`): the same builder calls the generic form would make. Anything else
+/// (another version, an extra or missing group, a nil string, text that is not UTF-8, a
+/// number spelled otherwise than Apple's writer spells it) answers nil: the generic form.
+///
+/// Leaf forms (strings, numbers, data) are written whole from the model; container forms
+/// (arrays, dictionaries, attributed strings) are written while the walk goes through the
+/// object's groups, each group playing the `GroupRole` the form gives it.
+enum ReadableForm {
+    /// NSString, NSMutableString: one `+` group of UTF-8 text.
+    case string(ReadableClass, text: ArraySlice<UInt8>)
+    /// NSNumber: a `*` group naming the type, then one value of that type (value `value`).
+    case number(type: UInt8, value: Int)
+    /// NSData, NSMutableData: `i` count, then `[Nc]` of as many bytes.
+    case data(ReadableClass, bytes: ArraySlice<UInt8>)
+    /// NSArray, NSMutableArray: `i` count, then that many `@` groups.
+    case array(ReadableClass)
+    /// NSDictionary, NSMutableDictionary: `i` count, then a key and a value `@` group per
+    /// entry; `stringKeys` when every key is a new, unshared NSString of distinct UTF-8 text
+    /// (the `{…}` form), else `[key, value]` pairs (`$dict`).
+    case dictionary(ReadableClass, stringKeys: Bool)
+    /// NSAttributedString, NSMutableAttributedString: the string's `@` group, then per run an
+    /// `iI` group (attribute number, UTF-16 length), the attributes' `@` group after a number's
+    /// first use. `roles` has one entry per group of the object.
+    case attributedString(ReadableClass, roles: [GroupRole])
+
+    /// What one group of a container form's object is in the readable JSON.
+    enum GroupRole: Equatable {
+        /// An `i` element count: not written (the JSON's element count says it).
+        case count
+        /// An element: its `@` value is written as is.
+        case element
+        /// A dictionary key: a JSON key in the `{…}` form, the first of a pair in `$dict`.
+        case key
+        /// A dictionary value.
+        case value
+        /// An attributed string's text (`$string`).
+        case text
+        /// A run of `length` UTF-16 units; `attributesOf` is the run (0-based) that
+        /// introduced the attributes it reuses, nil when the next group holds new attributes.
+        case run(length: UInt64, attributesOf: Int?)
+        /// A run's new attributes (`$attributes`).
+        case attributes
+    }
+
+    /// The form of object `object`, or nil for the generic form. `readableClass` is its
+    /// class's readable class; `shared[o]` says whether object `o` is referred back to.
+    static func of(_ object: Int, readableClass: ReadableClass?, in stream: TypedStream, shared: [Bool]) -> ReadableForm? {
+        guard let readableClass else { return nil }
+        let groups = stream.objects[object].groups
+        let layout = GroupLayout(stream: stream, groups: groups)
+        switch readableClass {
+        case .string, .mutableString:
+            guard groups.count == 1, let text = layout.byteString(0) else { return nil }
+            return .string(readableClass, text: text)
+        case .number:
+            guard groups.count == 2, let type = layout.cStringType(0), ReadableNumber.isNumberType(type), let value = layout.single(1, type) else { return nil }
+            return .number(type: type, value: value)
+        case .data, .mutableData:
+            guard groups.count == 2, let count = layout.count(0), layout.typeString(1).elementsEqual(Array("[\(count)c]".utf8)),
+                case .byteArray(let span) = stream.content(of: stream.values(ofGroup: groups.lowerBound + 1).lowerBound)
+            else { return nil }
+            return .data(readableClass, bytes: stream.bytes(span))
+        case .array, .mutableArray:
+            guard let count = layout.count(0), groups.count == 1 + count, (1..<groups.count).allSatisfy(layout.isObjectGroup) else { return nil }
+            return .array(readableClass)
+        case .dictionary, .mutableDictionary:
+            guard let count = layout.count(0), groups.count == 1 + 2 * count, (1..<groups.count).allSatisfy(layout.isObjectGroup) else { return nil }
+            var texts = Set<ArraySlice<UInt8>>()
+            let stringKeys = stride(from: 1, to: groups.count, by: 2).allSatisfy { position in
+                guard let key = layout.newObject(position), !shared[key], ReadableClass.of(Int(stream.objects[key].classIndex), in: stream) == .string,
+                    case .string(_, let text)? = of(key, readableClass: .string, in: stream, shared: shared)
+                else { return false }
+                return texts.insert(text).inserted
+            }
+            return .dictionary(readableClass, stringKeys: stringKeys)
+        case .attributedString, .mutableAttributedString:
+            guard groups.count >= 1, layout.isObjectGroup(0) else { return nil }
+            var roles: [GroupRole] = [.text]
+            var introducedBy: [Int] = []  // per attribute number - 1: the run that introduced it
+            var position = 1
+            while position < groups.count {
+                guard let (number, length) = layout.run(position), number >= 1 else { return nil }
+                let run = roles.count - 1 - introducedBy.count
+                if number <= Int64(introducedBy.count) {
+                    roles.append(.run(length: length, attributesOf: introducedBy[Int(number) - 1]))
+                    position += 1
+                } else {
+                    guard number == Int64(introducedBy.count) + 1, position + 1 < groups.count, layout.isObjectGroup(position + 1) else { return nil }
+                    introducedBy.append(run)
+                    roles += [.run(length: length, attributesOf: nil), .attributes]
+                    position += 2
+                }
+            }
+            return .attributedString(readableClass, roles: roles)
+        }
+    }
+}
+
+/// Reads the groups of one object by position, for `ReadableForm.of`: each accessor answers
+/// only for a group of exactly the expected type string, its values as Apple's writer spells them.
+private struct GroupLayout {
+    let stream: TypedStream
+    let groups: Range<Int>
+
+    func typeString(_ position: Int) -> ArraySlice<UInt8> { stream.encoding(ofGroup: groups.lowerBound + position) }
+
+    /// The one value of a group whose type string is `type`, spelled as Apple's writer spells it.
+    func single(_ position: Int, _ type: UInt8) -> Int? {
+        guard typeString(position).elementsEqual([type]) else { return nil }
+        let value = stream.values(ofGroup: groups.lowerBound + position).lowerBound
+        return stream.values[value].form == .canonical ? value : nil
+    }
+
+    /// An `i` group's count, when it is not negative.
+    func count(_ position: Int) -> Int? {
+        guard let value = single(position, TypeCode.int), case .signed(let count) = stream.content(of: value), count >= 0 else { return nil }
+        return Int(count)
+    }
+
+    /// A `+` group's bytes, when not nil and UTF-8.
+    func byteString(_ position: Int) -> ArraySlice<UInt8>? {
+        guard let value = single(position, TypeCode.byteString), case .byteString(let span?) = stream.content(of: value) else { return nil }
+        let text = stream.bytes(span)
+        return text.withUnsafeBufferPointer { UTF8Encoding.firstInvalidOffset($0) == nil } ? text : nil
+    }
+
+    /// A `*` group's C string when it is one character.
+    func cStringType(_ position: Int) -> UInt8? {
+        guard let value = single(position, TypeCode.cString), case .cString(let string?) = stream.content(of: value) else { return nil }
+        let text = stream.sharedString(Int(stream.cStrings[string]))
+        return text.count == 1 ? text.first : nil
+    }
+
+    /// Whether the group is one `@` value.
+    func isObjectGroup(_ position: Int) -> Bool { single(position, TypeCode.object) != nil }
+
+    /// The `@` group's object when the value is its first occurrence (not nil, not a back reference).
+    func newObject(_ position: Int) -> Int? {
+        guard let value = single(position, TypeCode.object), case .object(let object?) = stream.content(of: value), !stream.isBackReference(value) else {
+            return nil
+        }
+        return object
+    }
+
+    /// An `iI` group's attribute number and length.
+    func run(_ position: Int) -> (Int64, UInt64)? {
+        guard typeString(position).elementsEqual("iI".utf8) else { return nil }
+        let values = stream.values(ofGroup: groups.lowerBound + position)
+        guard values.allSatisfy({ stream.values[$0].form == .canonical }), case .signed(let number) = stream.content(of: values.lowerBound),
+            case .unsigned(let length) = stream.content(of: values.lowerBound + 1)
+        else { return nil }
+        return (number, length)
+    }
+}
