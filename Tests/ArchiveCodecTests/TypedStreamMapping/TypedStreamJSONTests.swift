@@ -5,15 +5,9 @@ import XCTest
 
 /// typedstream ⇄ JSON: every real stream comes back byte for byte through its JSON.
 final class TypedStreamJSONTests: XCTestCase {
-    private func json(_ bytes: [UInt8], pretty: Bool = false) throws -> [UInt8] {
-        let archive = try Archive(parsing: bytes)
-        let plan = try archive.plan(view: .readable, pretty: pretty)
-        var text: [UInt8] = []
-        try archive.writeJSON(view: .readable, pretty: pretty, plan: plan, parallelism: .serial) { text += $0 }
-        return text
-    }
+    private func json(_ bytes: [UInt8], pretty: Bool = false) throws -> [UInt8] { try TypedStreamJSONRoundTrip.json(bytes, pretty: pretty) }
 
-    private func encode(_ text: [UInt8]) throws -> [UInt8] { try JSONDocument(parsing: text).archive(format: .binary) }
+    private func encode(_ text: [UInt8]) throws -> [UInt8] { try TypedStreamJSONRoundTrip.encode(text) }
 
     private func text(_ bytes: [UInt8]) -> String { String(decoding: bytes, as: UTF8.self) }
 
