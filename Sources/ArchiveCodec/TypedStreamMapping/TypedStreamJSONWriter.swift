@@ -124,7 +124,7 @@ struct TypedStreamJSONWriter {
                 return nil
             }
             let classIndex = Int(stream.objects[object].classIndex)
-            if let form = ReadableForm.of(object, readableClass: readableClasses[classIndex], in: stream, shared: shared) {
+            if let form = ReadableForm.of(object, in: stream, readableClasses: readableClasses, shared: shared) {
                 guard beginReadable(form, of: object, into: &sink) else { return nil }
                 walk.enter(object: object)
                 return OpenObject(object: object, form: form)

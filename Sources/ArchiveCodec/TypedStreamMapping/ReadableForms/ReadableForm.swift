@@ -47,10 +47,11 @@ enum ReadableForm {
         case attributes
     }
 
-    /// The form of object `object`, or nil for the generic form. `readableClass` is its
-    /// class's readable class; `shared[o]` says whether object `o` is referred back to.
-    static func of(_ object: Int, readableClass: ReadableClass?, in stream: TypedStream, shared: [Bool]) -> ReadableForm? {
-        guard let readableClass else { return nil }
+    /// The form of object `object`, or nil for the generic form. `readableClasses[c]` is class
+    /// `c`'s readable class (`ReadableClass.of`); `shared[o]` says whether object `o` is
+    /// referred back to.
+    static func of(_ object: Int, in stream: TypedStream, readableClasses: [ReadableClass?], shared: [Bool]) -> ReadableForm? {
+        guard let readableClass = readableClasses[Int(stream.objects[object].classIndex)] else { return nil }
         let groups = stream.objects[object].groups
         let layout = GroupLayout(stream: stream, groups: groups)
         switch readableClass {
@@ -72,8 +73,8 @@ enum ReadableForm {
             guard let count = layout.count(0), groups.count == 1 + 2 * count, (1..<groups.count).allSatisfy(layout.isObjectGroup) else { return nil }
             var texts = Set<ArraySlice<UInt8>>()
             let stringKeys = stride(from: 1, to: groups.count, by: 2).allSatisfy { position in
-                guard let key = layout.newObject(position), !shared[key], ReadableClass.of(Int(stream.objects[key].classIndex), in: stream) == .string,
-                    case .string(_, let text)? = of(key, readableClass: .string, in: stream, shared: shared)
+                guard let key = layout.newObject(position), !shared[key],
+                    case .string(.string, let text)? = of(key, in: stream, readableClasses: readableClasses, shared: shared)
                 else { return false }
                 return texts.insert(text).inserted
             }
