@@ -293,6 +293,8 @@ struct TypedStreamJSONEncoder {
         case .end(let value): return try place(value) { (b) throws(CodecError) in try b.end() }
         case .value(let value): return try encodeValue(value)
         case .integer(let integer, let value): return try place(value) { (b) throws(CodecError) in try b.integer(integer) }
+        case .unsigned(let integer, let value): return try place(value) { (b) throws(CodecError) in try b.unsigned(integer) }
+        case .double(let real, let value): return try place(value) { (b) throws(CodecError) in try b.double(real) }
         case .truth(let truth, let value):
             guard let type = builder.expectedType, TypeCode.bitWidth(builder.stream.types[type].code) != 0 else {
                 throw document.invalid("true or false is an integer type's value (c, B, …)", at: value)

@@ -16,6 +16,8 @@ protocol TypedStreamJSONSink {
     mutating func integer(_ value: Int64)
     mutating func unsigned(_ value: UInt64)
     mutating func real(_ value: Double)
+    /// Seconds since 2001 as `$date` holds them (`JSONOutput.mappedTime`).
+    mutating func time(_ seconds: Double)
     mutating func string(_ literal: StaticString)
     mutating func text(_ bytes: ArraySlice<UInt8>)
     mutating func data(_ bytes: ArraySlice<UInt8>)
@@ -40,6 +42,7 @@ struct TypedStreamJSONMeasure: TypedStreamJSONSink {
     mutating func integer(_ value: Int64) {}
     mutating func unsigned(_ value: UInt64) {}
     mutating func real(_ value: Double) { if !value.isFinite { deepest = max(deepest, level + 1) } }
+    mutating func time(_ seconds: Double) { real(seconds) }
     mutating func string(_ literal: StaticString) {}
     mutating func text(_ bytes: ArraySlice<UInt8>) {}
     mutating func data(_ bytes: ArraySlice<UInt8>) { deepest = max(deepest, level + 1) }
@@ -68,6 +71,7 @@ struct TypedStreamJSONText: TypedStreamJSONSink {
     mutating func integer(_ value: Int64) { out.int(value) }
     mutating func unsigned(_ value: UInt64) { out.uint(value) }
     mutating func real(_ value: Double) { out.mappedReal(value) }
+    mutating func time(_ seconds: Double) { out.mappedTime(seconds) }
     mutating func string(_ literal: StaticString) { out.string(literal) }
     mutating func text(_ bytes: ArraySlice<UInt8>) { bytes.withUnsafeBufferPointer { out.string(utf8: $0) } }
     mutating func data(_ bytes: ArraySlice<UInt8>) {

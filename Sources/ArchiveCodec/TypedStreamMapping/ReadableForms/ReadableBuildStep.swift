@@ -16,6 +16,10 @@ enum ReadableBuildStep {
     case value(Value)
     /// A signed integer for a `c s i l q` slot.
     case integer(Int64, at: Value)
+    /// An unsigned integer for a `C S I L Q B` slot.
+    case unsigned(UInt64, at: Value)
+    /// A double for a `d` slot.
+    case double(Double, at: Value)
     /// `true` or `false` as 1 or 0, for any integer slot.
     case truth(Bool, at: Value)
     /// A `+` value's bytes.

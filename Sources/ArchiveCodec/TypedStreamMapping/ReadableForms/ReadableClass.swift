@@ -11,6 +11,11 @@ enum ReadableClass: CaseIterable {
     case dictionary, mutableDictionary
     case attributedString, mutableAttributedString
     case data, mutableData
+    case set, mutableSet
+    case date
+    case value
+    case url
+    case color
 
     /// The class and its superclasses, nearest first, as NSArchiver writes them.
     var chain: [(name: String, version: Int64)] {
@@ -26,6 +31,12 @@ enum ReadableClass: CaseIterable {
         case .mutableAttributedString: [("NSMutableAttributedString", 0), ("NSAttributedString", 0), ("NSObject", 0)]
         case .data: [("NSData", 0), ("NSObject", 0)]
         case .mutableData: [("NSMutableData", 0), ("NSData", 0), ("NSObject", 0)]
+        case .set: [("NSSet", 0), ("NSObject", 0)]
+        case .mutableSet: [("NSMutableSet", 0), ("NSSet", 0), ("NSObject", 0)]
+        case .date: [("NSDate", 0), ("NSObject", 0)]
+        case .value: [("NSValue", 0), ("NSObject", 0)]
+        case .url: [("NSURL", 0), ("NSObject", 0)]
+        case .color: [("NSColor", 0), ("NSObject", 0)]
         }
     }
 

@@ -7,9 +7,10 @@
 /// (another version, an extra or missing group, a nil string, text that is not UTF-8, a
 /// number spelled otherwise than Apple's writer spells it) answers nil: the generic form.
 ///
-/// Leaf forms (strings, numbers, data) are written whole from the model; container forms
-/// (arrays, dictionaries, attributed strings) are written while the walk goes through the
-/// object's groups, each group playing the `GroupRole` the form gives it.
+/// Leaf forms (strings, numbers, data, dates, colours) are written whole from the model;
+/// container forms (arrays, sets, dictionaries, attributed strings, values, URLs) are written
+/// while the walk goes through the object's groups, each group playing the role
+/// `role(ofGroup:)` gives it.
 enum ReadableForm {
     /// NSString, NSMutableString: one `+` group of UTF-8 text.
     case string(ReadableClass, text: ArraySlice<UInt8>)
@@ -17,7 +18,12 @@ enum ReadableForm {
     case number(type: UInt8, value: Int)
     /// NSData, NSMutableData: `i` count, then `[Nc]` of as many bytes.
     case data(ReadableClass, bytes: ArraySlice<UInt8>)
-    /// NSArray, NSMutableArray: `i` count, then that many `@` groups.
+    /// NSDate: one `d` group (value `value`), seconds since 2001.
+    case date(value: Int)
+    /// NSColor: a `c` group naming the space, then a group of its float components.
+    case color(space: Int64, components: Range<Int>)
+    /// NSArray, NSMutableArray: `i` count, then that many `@` groups; NSSet, NSMutableSet the
+    /// same with an `I` count.
     case array(ReadableClass)
     /// NSDictionary, NSMutableDictionary: `i` count, then a key and a value `@` group per
     /// entry; `stringKeys` when every key is a new, unshared NSString of distinct UTF-8 text
@@ -27,10 +33,15 @@ enum ReadableForm {
     /// `iI` group (attribute number, UTF-16 length), the attributes' `@` group after a number's
     /// first use. `roles` has one entry per group of the object.
     case attributedString(ReadableClass, roles: [GroupRole])
+    /// NSValue: a `*` group naming the type `type`, then a group of that one type.
+    case value(type: ArraySlice<UInt8>)
+    /// NSURL: `c` 1 when a base URL's `@` group follows, 0 when not; then the string's `@` group.
+    case url(hasBase: Bool)
 
     /// What one group of a container form's object is in the readable JSON.
     enum GroupRole: Equatable {
-        /// An `i` element count: not written (the JSON's element count says it).
+        /// An element count, or what the form's head already says (an NSValue's type, whether
+        /// an NSURL has a base): not written.
         case count
         /// An element: its `@` value is written as is.
         case element
@@ -45,6 +56,31 @@ enum ReadableForm {
         case run(length: UInt64, attributesOf: Int?)
         /// A run's new attributes (`$attributes`).
         case attributes
+        /// A value written under a key of the form's object: `$value`, `$base`, `$relative`.
+        case member(Member)
+
+        enum Member {
+            case value, base, relative
+            var key: StaticString {
+                switch self {
+                case .value: "$value"
+                case .base: "$base"
+                case .relative: "$relative"
+                }
+            }
+        }
+    }
+
+    /// The role of the group at `position` among its object's groups (container forms).
+    func role(ofGroup position: Int) -> GroupRole {
+        switch self {
+        case .array: position == 0 ? .count : .element
+        case .dictionary: position == 0 ? .count : position % 2 == 1 ? .key : .value
+        case .attributedString(_, let roles): roles[position]
+        case .value: position == 0 ? .count : .member(.value)
+        case .url(let hasBase): position == 0 ? .count : position == 1 && hasBase ? .member(.base) : .member(.relative)
+        case .string, .number, .data, .date, .color: .element
+        }
     }
 
     /// The form of object `object`, or nil for the generic form. `readableClasses[c]` is class
@@ -66,8 +102,9 @@ enum ReadableForm {
                 case .byteArray(let span) = stream.content(of: stream.values(ofGroup: groups.lowerBound + 1).lowerBound)
             else { return nil }
             return .data(readableClass, bytes: stream.bytes(span))
-        case .array, .mutableArray:
-            guard let count = layout.count(0), groups.count == 1 + count, (1..<groups.count).allSatisfy(layout.isObjectGroup) else { return nil }
+        case .array, .mutableArray, .set, .mutableSet:
+            let counted = readableClass == .set || readableClass == .mutableSet ? layout.unsignedCount(0) : layout.count(0)
+            guard let count = counted, groups.count == 1 + count, (1..<groups.count).allSatisfy(layout.isObjectGroup) else { return nil }
             return .array(readableClass)
         case .dictionary, .mutableDictionary:
             guard let count = layout.count(0), groups.count == 1 + 2 * count, (1..<groups.count).allSatisfy(layout.isObjectGroup) else { return nil }
@@ -79,6 +116,23 @@ enum ReadableForm {
                 return texts.insert(text).inserted
             }
             return .dictionary(readableClass, stringKeys: stringKeys)
+        case .date:
+            guard groups.count == 1, let value = layout.single(0, TypeCode.double) else { return nil }
+            return .date(value: value)
+        case .color:
+            guard groups.count == 2, let value = layout.single(0, TypeCode.char), case .signed(let number) = stream.content(of: value),
+                let space = ReadableColor.space(number), let components = layout.values(1, String(repeating: "f", count: space.components))
+            else { return nil }
+            return .color(space: number, components: components)
+        case .value:
+            guard groups.count == 2, let type = layout.cString(0), let values = layout.values(1, String(decoding: type, as: UTF8.self)), values.count == 1
+            else { return nil }
+            return .value(type: type)
+        case .url:
+            guard let value = layout.single(0, TypeCode.char), case .signed(let flag) = stream.content(of: value), flag == 0 || flag == 1,
+                groups.count == 2 + Int(flag), (1..<groups.count).allSatisfy(layout.isObjectGroup)
+            else { return nil }
+            return .url(hasBase: flag == 1)
         case .attributedString, .mutableAttributedString:
             guard groups.count >= 1, layout.isObjectGroup(0) else { return nil }
             var roles: [GroupRole] = [.text]
@@ -123,6 +177,35 @@ private struct GroupLayout {
         return Int(count)
     }
 
+    /// An `I` group's count.
+    func unsignedCount(_ position: Int) -> Int? {
+        guard let value = single(position, TypeCode.unsignedInt), case .unsigned(let count) = stream.content(of: value) else { return nil }
+        return Int(count)
+    }
+
+    /// The values of a group whose type string is `types`, when every one of them, and every
+    /// value inside a struct, array or pointer among them, is spelled as Apple's writer spells it.
+    func values(_ position: Int, _ types: String) -> Range<Int>? {
+        guard typeString(position).elementsEqual(types.utf8) else { return nil }
+        let values = stream.values(ofGroup: groups.lowerBound + position)
+        var pending = Array(values)
+        while let value = pending.popLast() {
+            guard stream.values[value].form == .canonical else { return nil }
+            switch stream.content(of: value) {
+            case .structure(let children), .array(let children): pending += children
+            case .pointer(let child): pending.append(child)
+            default: break
+            }
+        }
+        return values
+    }
+
+    /// A `*` group's C string, when not nil.
+    func cString(_ position: Int) -> ArraySlice<UInt8>? {
+        guard let value = single(position, TypeCode.cString), case .cString(let string?) = stream.content(of: value) else { return nil }
+        return stream.sharedString(Int(stream.cStrings[string]))
+    }
+
     /// A `+` group's bytes, when not nil and UTF-8.
     func byteString(_ position: Int) -> ArraySlice<UInt8>? {
         guard let value = single(position, TypeCode.byteString), case .byteString(let span?) = stream.content(of: value) else { return nil }
@@ -132,9 +215,8 @@ private struct GroupLayout {
 
     /// A `*` group's C string when it is one character.
     func cStringType(_ position: Int) -> UInt8? {
-        guard let value = single(position, TypeCode.cString), case .cString(let string?) = stream.content(of: value) else { return nil }
-        let text = stream.sharedString(Int(stream.cStrings[string]))
-        return text.count == 1 ? text.first : nil
+        guard let text = cString(position), text.count == 1 else { return nil }
+        return text.first
     }
 
     /// Whether the group is one `@` value.

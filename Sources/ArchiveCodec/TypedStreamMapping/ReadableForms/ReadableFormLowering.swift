@@ -4,9 +4,11 @@
 ///
 /// - a string: an NSString; a number or `true`/`false`: an NSNumber (`ReadableNumber`);
 ///   an array: an NSArray; an object without `$classes`: the form its content key names
-///   (`$string`, `$number`, `$array`, `$dict`, `$data`, `$string` with `$runs`), else an
+///   (`$string`, `$number`, `$array`, `$set`, `$dict`, `$data`, `$date`, `$value` with `$type`,
+///   `$relative` with `$base`, `$components` with `$space`, `$string` with `$runs`), else an
 ///   NSDictionary of its data keys (`$$…` is the key `$…`);
-/// - `$class` picks the mutable class of a family; `$id` names the object for `{"$ref": n}`.
+/// - `$class` picks the class of a family (the mutable one; it must name the class of a form
+///   that is always named); `$id` names the object for `{"$ref": n}`.
 ///
 /// Nested `@` values become `.value` steps, read by the encoder when their turn comes: nothing
 /// here descends into them. A malformed form is refused at the JSON value at fault.
@@ -35,8 +37,9 @@ struct ReadableFormLowering {
         var className: Value?
         var id: (number: Int64, at: Value)?
         var contents: [(key: Value, value: Value)] = []
-        var type: Value?
-        var runs: Value?
+        /// The keys that go with a content key: `$type` ($number, $value), `$runs` ($string),
+        /// `$space` ($components), `$base` ($relative).
+        var companions: [(key: Value, value: Value)] = []
         var dataKeys: [(key: Value, value: Value)] = []
     }
 
@@ -55,44 +58,71 @@ struct ReadableFormLowering {
                     throw document.invalid("$id is an integer", at: member)
                 }
                 members.id = (number, member)
-            case "$string", "$number", "$array", "$dict", "$data": members.contents.append((key, member))
-            case "$type": members.type = member
-            case "$runs": members.runs = member
+            case "$string", "$number", "$array", "$dict", "$data", "$date", "$set", "$components", "$value", "$relative": members.contents.append((key, member))
+            case "$type", "$runs", "$space", "$base": members.companions.append((key, member))
             default:
                 throw document.invalid(
-                    "unknown key in a typedstream object: the readable forms have $class, $id and one of $string, $number (with $type), $array, $dict, $data, $string with $runs, or data keys; the generic form has $classes and $groups",
+                    "unknown key in a typedstream object: the readable forms have $class, $id and one of $string (with $runs for an attributed string), $number or $value (with $type), $array, $set, $dict, $data, $date, $components (with $space), $relative (with $base), or data keys; the generic form has $classes and $groups",
                     at: key)
             }
         }
-        if let runs = members.runs { return try attributedStringSteps(members, runs: runs, at: value) }
-        if let type = members.type, !(members.contents.count == 1 && document.stringEquals(members.contents[0].key, "$number")) {
-            throw document.invalid("$type goes with $number only", at: type)
-        }
         guard members.contents.count + (members.dataKeys.isEmpty ? 0 : 1) <= 1 else {
-            throw document.invalid("an object's form has one content: $string, $number, $array, $dict, $data or data keys", at: value)
+            throw document.invalid("an object's form has one content: $string, $number, $value, $array, $set, $dict, $data, $date, $components, $relative or data keys", at: value)
         }
-        guard let (key, content) = members.contents.first else {
+        let content = members.contents.first
+        let contentKey = content.map { document.stringValue($0.key) } ?? ""
+        var companions: [String: Value] = [:]
+        for (key, member) in members.companions {
+            let name = document.stringValue(key)
+            let belongs = ["$type": ["$number", "$value"], "$runs": ["$string"], "$space": ["$components"], "$base": ["$relative"]]
+            guard belongs[name]?.contains(contentKey) ?? false else {
+                throw document.invalid("\(name) goes with \(belongs[name]?.joined(separator: " or ") ?? "nothing") only", at: key)
+            }
+            companions[name] = member
+        }
+        guard let content else {
             let readableClass = try resolve(members.className, among: [.dictionary, .mutableDictionary])
             return stringKeyedSteps(readableClass, id: members.id, entries: members.dataKeys, at: value)
         }
-        switch document.stringValue(key) {
+        let (id, body) = (members.id, content.value)
+        switch contentKey {
         case "$string":
+            if let runs = companions["$runs"] {
+                let readableClass = try resolve(members.className, among: [.attributedString, .mutableAttributedString])
+                return try attributedStringSteps(readableClass, id: id, string: body, runs: runs, at: value)
+            }
             let readableClass = try resolve(members.className, among: [.string, .mutableString])
-            guard document.kind(content) == .string else { throw document.invalid("$string is text", at: content) }
-            return stringSteps(readableClass, id: members.id, text: document.withString(content) { Array($0) }, at: value)
+            guard document.kind(body) == .string else { throw document.invalid("$string is text", at: body) }
+            return stringSteps(readableClass, id: id, text: document.withString(body) { Array($0) }, at: value)
         case "$number":
             _ = try resolve(members.className, among: [.number])
-            return try numberSteps(id: members.id, number: content, type: members.type, at: value)
-        case "$array":
-            let readableClass = try resolve(members.className, among: [.array, .mutableArray])
-            guard document.kind(content) == .array else { throw document.invalid("$array is an array of objects", at: content) }
-            return arraySteps(readableClass, id: members.id, elements: document.elements(of: content), at: value)
+            return try numberSteps(id: id, number: body, type: companions["$type"], at: value)
+        case "$array", "$set":
+            let isSet = contentKey == "$set"
+            let readableClass = try resolve(members.className, among: isSet ? [.set, .mutableSet] : [.array, .mutableArray])
+            guard document.kind(body) == .array else { throw document.invalid("\(contentKey) is an array of objects", at: body) }
+            return arraySteps(readableClass, id: id, elements: document.elements(of: body), at: value)
         case "$dict":
             let readableClass = try resolve(members.className, among: [.dictionary, .mutableDictionary])
-            return try pairSteps(readableClass, id: members.id, pairs: content, at: value)
-        default:
+            return try pairSteps(readableClass, id: id, pairs: body, at: value)
+        case "$data":
             let readableClass = try resolve(members.className, among: [.data, .mutableData])
-            return try dataSteps(readableClass, id: members.id, base64: content, at: value)
+            return try dataSteps(readableClass, id: id, base64: body, at: value)
+        case "$date":
+            _ = try resolve(members.className, among: [.date])
+            return object(.date, id: id, at: value, group("d", .double(try document.time(body), at: body), at: body))
+        case "$components":
+            _ = try resolve(members.className, among: [.color])
+            return try colorSteps(id: id, space: companions["$space"], components: body, at: value)
+        case "$value":
+            _ = try resolve(members.className, among: [.value])
+            return try valueSteps(id: id, type: companions["$type"], value: body, at: value)
+        default:
+            _ = try resolve(members.className, among: [.url])
+            let base = companions["$base"]
+            var groups = group("c", .integer(base == nil ? 0 : 1, at: base ?? value), at: value)
+            if let base { groups += group("@", .value(base), at: base) }
+            return object(.url, id: id, at: value, groups + group("@", .value(body), at: body))
         }
     }
 
@@ -141,9 +171,12 @@ struct ReadableFormLowering {
         return object(.number, id: id, at: value, group("*", .cString([code], at: type ?? value), at: value) + group(typeString, valueStep, at: value))
     }
 
-    /// NSArray, NSMutableArray: `{"i": count}`, then an `@` group per element.
+    /// NSArray, NSMutableArray: `{"i": count}`, then an `@` group per element; NSSet,
+    /// NSMutableSet the same with `{"I": count}`.
     private func arraySteps(_ readableClass: ReadableClass, id: (number: Int64, at: Value)?, elements: [Value], at value: Value) -> [Step] {
-        var groups = group("i", .integer(Int64(elements.count), at: value), at: value)
+        let isSet = readableClass == .set || readableClass == .mutableSet
+        let count: Step = isSet ? .unsigned(UInt64(elements.count), at: value) : .integer(Int64(elements.count), at: value)
+        var groups = group(isSet ? "I" : "i", count, at: value)
         for element in elements { groups += group("@", .value(element), at: element) }
         return object(readableClass, id: id, at: value, groups)
     }
@@ -183,13 +216,11 @@ struct ReadableFormLowering {
     /// NSAttributedString, NSMutableAttributedString: the string's `@` group, then per run
     /// `{"iI": [number, length]}`, followed by `{"@": attributes}` when the run brings new
     /// attributes (numbered 1, 2, … in order) and not when `$attributesOf` names an earlier run.
-    private func attributedStringSteps(_ members: Members, runs: Value, at value: Value) throws(CodecError) -> [Step] {
-        let readableClass = try resolve(members.className, among: [.attributedString, .mutableAttributedString])
-        guard members.contents.count == 1, document.stringEquals(members.contents[0].key, "$string"), members.type == nil, members.dataKeys.isEmpty else {
-            throw document.invalid("an attributed string has $class, $id, $string (the string object) and $runs only", at: value)
-        }
+    private func attributedStringSteps(_ readableClass: ReadableClass, id: (number: Int64, at: Value)?, string: Value, runs: Value, at value: Value) throws(CodecError)
+        -> [Step]
+    {
         guard document.kind(runs) == .array else { throw document.invalid("$runs is an array of {\"$length\": n, \"$attributes\": …} runs", at: runs) }
-        var groups = group("@", .value(members.contents[0].value), at: members.contents[0].value)
+        var groups = group("@", .value(string), at: string)
         var numbers: [Int64?] = []  // per run: the attribute number it introduced
         var introduced: Int64 = 0
         for run in document.elements(of: runs) {
@@ -222,6 +253,28 @@ struct ReadableFormLowering {
             groups += [.group("iI", at: run), .integer(number, at: run), .value(length), .end(at: run)]
             if let attributes { groups += group("@", .value(attributes), at: attributes) }
         }
-        return object(readableClass, id: members.id, at: value, groups)
+        return object(readableClass, id: id, at: value, groups)
+    }
+
+    /// NSColor: `{"c": space}`, then `{"ff…": components}`, a float per component.
+    private func colorSteps(id: (number: Int64, at: Value)?, space: Value?, components: Value, at value: Value) throws(CodecError) -> [Step] {
+        let names = ReadableColor.spaces.map(\.name).joined(separator: ", ")
+        guard let space, document.kind(space) == .string, let number = ReadableColor.number(named: document.stringValue(space)) else {
+            throw document.invalid("an NSColor's $space is one of \(names)", at: space ?? value)
+        }
+        let count = ReadableColor.spaces[Int(number) - 1].components
+        guard document.kind(components) == .array, document.count(components) == count else {
+            throw document.invalid("a \(document.stringValue(space)) colour has \(count) components", at: components)
+        }
+        let floats = String(repeating: "f", count: count)
+        let groups = group("c", .integer(number, at: space), at: space) + [.group(floats, at: components)] + document.elements(of: components).map { Step.value($0) }
+        return object(.color, id: id, at: value, groups + [.end(at: components)])
+    }
+
+    /// NSValue: `{"*": type}`, then `{type: value}`.
+    private func valueSteps(id: (number: Int64, at: Value)?, type: Value?, value content: Value, at value: Value) throws(CodecError) -> [Step] {
+        guard let type, document.kind(type) == .string else { throw document.invalid("an NSValue's $type is its type encoding, such as \"{CGSize=dd}\"", at: type ?? value) }
+        let text = document.stringValue(type)
+        return object(.value, id: id, at: value, group("*", .cString(Array(text.utf8), at: type), at: type) + [.group(text, at: type), .value(content), .end(at: content)])
     }
 }

@@ -17,12 +17,41 @@ extension TypedStreamJSONWriter {
         case .data(let readableClass, let bytes):
             writeLeaf(readableClass, bare: .data, key: "$data", object, into: &sink, bareForm: { $0.data(bytes) }, content: { $0.base64(bytes) })
             return false
+        case .date(let value):
+            writeHead(.date, default: .date, object, into: &sink)
+            sink.key("$date")
+            if case .double(let bits) = stream.content(of: value) { sink.time(Double(bitPattern: bits)) }
+            sink.closeObject()
+            return false
+        case .color(let space, let components):
+            writeHead(.color, default: nil, object, into: &sink)
+            sink.key("$space")
+            sink.text(ArraySlice(ReadableColor.spaces[Int(space) - 1].name.utf8))
+            sink.key("$components")
+            sink.openArray()
+            for component in components {
+                if case .float(let bits) = stream.content(of: component) { sink.real(Double(Float(bitPattern: bits))) }
+            }
+            sink.closeArray()
+            sink.closeObject()
+            return false
         case .array(let readableClass):
-            if isWrapped(readableClass, default: .array, object) {
+            if readableClass == .set || readableClass == .mutableSet {
+                writeHead(readableClass, default: .set, object, into: &sink)
+                sink.key("$set")
+            } else if isWrapped(readableClass, default: .array, object) {
                 writeHead(readableClass, default: .array, object, into: &sink)
                 sink.key("$array")
             }
             sink.openArray()
+            return true
+        case .value(let type):
+            writeHead(.value, default: nil, object, into: &sink)
+            sink.key("$type")
+            sink.text(type)
+            return true
+        case .url:
+            writeHead(.url, default: nil, object, into: &sink)
             return true
         case .dictionary(let readableClass, let stringKeys):
             guard stringKeys else {
@@ -46,28 +75,21 @@ extension TypedStreamJSONWriter {
 
     /// Group `group` of container `open` begins: sets its role, writes what opens it.
     func beginGroup<Sink: TypedStreamJSONSink>(_ group: Int, of open: inout OpenObject, into sink: inout Sink) {
-        let position = group - stream.objects[open.object].groups.lowerBound
-        switch open.form {
-        case .array?:
-            open.role = position == 0 ? .count : .element
-        case .dictionary(_, let stringKeys)?:
-            open.role = position == 0 ? .count : position % 2 == 1 ? .key : .value
-            if open.role == .key, !stringKeys { sink.openArray() }
-        case .attributedString(_, let roles)?:
-            open.role = roles[position]
-            switch open.role {
-            case .text: sink.key("$string")
-            case .run(let length, let attributesOf):
-                sink.openObject()
-                sink.key("$length")
-                sink.unsigned(length)
-                if let attributesOf {
-                    sink.key("$attributesOf")
-                    sink.integer(Int64(attributesOf))
-                }
-            default: break
+        guard let form = open.form else { return }
+        open.role = form.role(ofGroup: group - stream.objects[open.object].groups.lowerBound)
+        switch open.role {
+        case .key: if case .dictionary(_, stringKeys: false) = form { sink.openArray() }
+        case .text: sink.key("$string")
+        case .run(let length, let attributesOf):
+            sink.openObject()
+            sink.key("$length")
+            sink.unsigned(length)
+            if let attributesOf {
+                sink.key("$attributesOf")
+                sink.integer(Int64(attributesOf))
             }
-        default: break
+        case .member(let member): sink.key(member.key)
+        case .count, .element, .value, .attributes: break
         }
     }
 
@@ -81,7 +103,7 @@ extension TypedStreamJSONWriter {
             sink.openArray()
         case .run(_, attributesOf: nil): sink.key("$attributes")
         case .run, .attributes: sink.closeObject()
-        case .count, .element, .key: break
+        case .count, .element, .key, .member: break
         }
     }
 
@@ -105,14 +127,15 @@ extension TypedStreamJSONWriter {
         switch form {
         case .array(let readableClass):
             sink.closeArray()
-            if isWrapped(readableClass, default: .array, object) { sink.closeObject() }
+            if readableClass != .array || shared[object] { sink.closeObject() }
         case .dictionary(_, let stringKeys):
             if !stringKeys { sink.closeArray() }
             sink.closeObject()
         case .attributedString:
             sink.closeArray()
             sink.closeObject()
-        case .string, .number, .data: break
+        case .value, .url: sink.closeObject()
+        case .string, .number, .data, .date, .color: break
         }
     }
 
