@@ -3,7 +3,7 @@
 /// object `{"$class": …, "$classes": [[name, version], …], "$id"?: n, "$groups": [group, …]}` where
 /// it first occurs in the stream and `{"$ref": n}` after, the rest as `TypedStreamJSONEncoder`
 /// reads it back. The classes people meet (strings, numbers, arrays, sets, dictionaries,
-/// attributed strings, data, dates, values, URLs, colours) take their readable forms instead (`ReadableForm`, written by the extension
+/// attributed strings, data, dates, values, URLs, colours, fonts) take their readable forms instead (`ReadableForm`, written by the extension
 /// in `TypedStreamJSONWriter+ReadableForms.swift`) wherever they hold exactly what the form
 /// rebuilds; every other object keeps the generic form.
 ///

@@ -89,6 +89,31 @@ final class TypedStreamReadableFormTests: XCTestCase {
             holding: [#""__kIMLinkAttributeName":{"$class":"NSURL","$relative":"https://github.com/ReagentX/Logria"}"#])
     }
 
+    func testFontsOfBothVersions() throws {
+        try assertReadable(
+            Fixtures.typedStream("mac-setup_nvALT-NoteBodyFont.bin"),
+            #"{"$typedstream":[{"@":{"$class":"NSFont","$version":30,"$name":"InconsolataLGC","$size":13.0,"$flags":[0,1,0,0]}}]}"#)
+        try assertRoundTrip(
+            Fixtures.typedStream("thecheat_NetTraffic.nib-objects.nib"),
+            holding: [#"{"$class":"NSFont","$id":9,"$version":21,"$name":"LucidaGrande","$size":11.0,"$flags":[0,1,0,12]}"#])
+        // A name list of another kind (type 5, NeXTSTEP's 8-bit text), or of the other byte
+        // order than the version's, keeps the generic form.
+        let other = [5, 0, 0, 0, 2, 0, 0, 0, 0x41, 0x42, 0, 0] as [UInt8]
+        let swapped = ReadableFont.nameList("AB", version: 21)
+        for list in [other, swapped] {
+            let bytes = try stream { b, c in
+                try object(&b, try c.of(&b, .fontVersion30)) { b in
+                    try group(&b, "i") { try $0.integer(Int64(list.count)) }
+                    try group(&b, "[\(list.count)c]") { try $0.byteArray(list) }
+                    try group(&b, "f") { try $0.float(12) }
+                    for _ in 0..<ReadableFont.flagCount { try group(&b, "c") { try $0.integer(0) } }
+                }
+            }
+            try assertRoundTrip(bytes, holding: [#""$classes":[["NSFont",30]"#])
+        }
+        XCTAssertEqual(ReadableFont.name(in: ReadableFont.nameList("Ünïcødé 𝖍", version: 30)[...], version: 30), "Ünïcødé 𝖍")
+    }
+
     func testFoundationValuesOfUetchysSamples() throws {
         for (name, expected) in [
             ("NSArrayWithMixedType", #"{"$typedstream":[{"@":["abc",123,0.5,true]}]}"#),

@@ -16,6 +16,9 @@ enum ReadableClass: CaseIterable {
     case value
     case url
     case color
+    /// NSFont at the two versions seen (21 in old nibs, 30 since); one name, told apart by
+    /// the readable form's `$version`.
+    case fontVersion21, fontVersion30
 
     /// The class and its superclasses, nearest first, as NSArchiver writes them.
     var chain: [(name: String, version: Int64)] {
@@ -37,6 +40,8 @@ enum ReadableClass: CaseIterable {
         case .value: [("NSValue", 0), ("NSObject", 0)]
         case .url: [("NSURL", 0), ("NSObject", 0)]
         case .color: [("NSColor", 0), ("NSObject", 0)]
+        case .fontVersion21: [("NSFont", 21), ("NSObject", 0)]
+        case .fontVersion30: [("NSFont", 30), ("NSObject", 0)]
         }
     }
 
@@ -56,7 +61,8 @@ enum ReadableClass: CaseIterable {
         }
     }
 
-    /// The readable class named `name` (a `$class` value), or nil.
+    /// The readable class named `name` (a `$class` value), or nil; for NSFont the first of its
+    /// versions (the form's `$version` picks one).
     static func named(_ name: UnsafeBufferPointer<UInt8>) -> ReadableClass? {
         allCases.first { name.elementsEqual($0.name.utf8) }
     }

@@ -22,6 +22,8 @@ enum ReadableForm {
     case date(value: Int)
     /// NSColor: a `c` group naming the space, then a group of its float components.
     case color(space: Int64, components: Range<Int>)
+    /// NSFont (`ReadableFont`): its name, the `f` size value `size`, the groups of its flags.
+    case font(ReadableClass, name: String, size: Int, flags: Range<Int>)
     /// NSArray, NSMutableArray: `i` count, then that many `@` groups; NSSet, NSMutableSet the
     /// same with an `I` count.
     case array(ReadableClass)
@@ -79,7 +81,7 @@ enum ReadableForm {
         case .attributedString(_, let roles): roles[position]
         case .value: position == 0 ? .count : .member(.value)
         case .url(let hasBase): position == 0 ? .count : position == 1 && hasBase ? .member(.base) : .member(.relative)
-        case .string, .number, .data, .date, .color: .element
+        case .string, .number, .data, .date, .color, .font: .element
         }
     }
 
@@ -98,10 +100,14 @@ enum ReadableForm {
             guard groups.count == 2, let type = layout.cStringType(0), ReadableNumber.isNumberType(type), let value = layout.single(1, type) else { return nil }
             return .number(type: type, value: value)
         case .data, .mutableData:
-            guard groups.count == 2, let count = layout.count(0), layout.typeString(1).elementsEqual(Array("[\(count)c]".utf8)),
-                case .byteArray(let span) = stream.content(of: stream.values(ofGroup: groups.lowerBound + 1).lowerBound)
+            guard groups.count == 2, let bytes = layout.countedBytes(0) else { return nil }
+            return .data(readableClass, bytes: bytes)
+        case .fontVersion21, .fontVersion30:
+            guard groups.count == 3 + ReadableFont.flagCount, let list = layout.countedBytes(0),
+                let name = ReadableFont.name(in: list, version: readableClass.chain[0].version), let size = layout.single(2, TypeCode.float),
+                (3..<groups.count).allSatisfy({ layout.single($0, TypeCode.char) != nil })
             else { return nil }
-            return .data(readableClass, bytes: stream.bytes(span))
+            return .font(readableClass, name: name, size: size, flags: (groups.lowerBound + 3)..<groups.upperBound)
         case .array, .mutableArray, .set, .mutableSet:
             let counted = readableClass == .set || readableClass == .mutableSet ? layout.unsignedCount(0) : layout.count(0)
             guard let count = counted, groups.count == 1 + count, (1..<groups.count).allSatisfy(layout.isObjectGroup) else { return nil }
@@ -175,6 +181,14 @@ private struct GroupLayout {
     func count(_ position: Int) -> Int? {
         guard let value = single(position, TypeCode.int), case .signed(let count) = stream.content(of: value), count >= 0 else { return nil }
         return Int(count)
+    }
+
+    /// The bytes of an `i` count group and the `[nc]` group after it, n the count.
+    func countedBytes(_ position: Int) -> ArraySlice<UInt8>? {
+        guard let count = count(position), typeString(position + 1).elementsEqual("[\(count)c]".utf8),
+            case .byteArray(let span) = stream.content(of: stream.values(ofGroup: groups.lowerBound + position + 1).lowerBound)
+        else { return nil }
+        return stream.bytes(span)
     }
 
     /// An `I` group's count.

@@ -5,7 +5,8 @@
 /// - a string: an NSString; a number or `true`/`false`: an NSNumber (`ReadableNumber`);
 ///   an array: an NSArray; an object without `$classes`: the form its content key names
 ///   (`$string`, `$number`, `$array`, `$set`, `$dict`, `$data`, `$date`, `$value` with `$type`,
-///   `$relative` with `$base`, `$components` with `$space`, `$string` with `$runs`), else an
+///   `$relative` with `$base`, `$components` with `$space`, `$name` with `$version`, `$size` and
+///   `$flags`, `$string` with `$runs`), else an
 ///   NSDictionary of its data keys (`$$…` is the key `$…`);
 /// - `$class` picks the class of a family (the mutable one; it must name the class of a form
 ///   that is always named); `$id` names the object for `{"$ref": n}`.
@@ -58,23 +59,27 @@ struct ReadableFormLowering {
                     throw document.invalid("$id is an integer", at: member)
                 }
                 members.id = (number, member)
-            case "$string", "$number", "$array", "$dict", "$data", "$date", "$set", "$components", "$value", "$relative": members.contents.append((key, member))
-            case "$type", "$runs", "$space", "$base": members.companions.append((key, member))
+            case "$string", "$number", "$array", "$dict", "$data", "$date", "$set", "$components", "$value", "$relative", "$name":
+                members.contents.append((key, member))
+            case "$type", "$runs", "$space", "$base", "$version", "$size", "$flags": members.companions.append((key, member))
             default:
                 throw document.invalid(
-                    "unknown key in a typedstream object: the readable forms have $class, $id and one of $string (with $runs for an attributed string), $number or $value (with $type), $array, $set, $dict, $data, $date, $components (with $space), $relative (with $base), or data keys; the generic form has $classes and $groups",
+                    "unknown key in a typedstream object: the readable forms have $class, $id and one of $string (with $runs for an attributed string), $number or $value (with $type), $array, $set, $dict, $data, $date, $components (with $space), $relative (with $base), $name (with $version, $size, $flags), or data keys; the generic form has $classes and $groups",
                     at: key)
             }
         }
         guard members.contents.count + (members.dataKeys.isEmpty ? 0 : 1) <= 1 else {
-            throw document.invalid("an object's form has one content: $string, $number, $value, $array, $set, $dict, $data, $date, $components, $relative or data keys", at: value)
+            throw document.invalid("an object's form has one content: $string, $number, $value, $array, $set, $dict, $data, $date, $components, $relative, $name or data keys", at: value)
         }
         let content = members.contents.first
         let contentKey = content.map { document.stringValue($0.key) } ?? ""
         var companions: [String: Value] = [:]
         for (key, member) in members.companions {
             let name = document.stringValue(key)
-            let belongs = ["$type": ["$number", "$value"], "$runs": ["$string"], "$space": ["$components"], "$base": ["$relative"]]
+            let belongs = [
+                "$type": ["$number", "$value"], "$runs": ["$string"], "$space": ["$components"], "$base": ["$relative"], "$version": ["$name"],
+                "$size": ["$name"], "$flags": ["$name"]
+            ]
             guard belongs[name]?.contains(contentKey) ?? false else {
                 throw document.invalid("\(name) goes with \(belongs[name]?.joined(separator: " or ") ?? "nothing") only", at: key)
             }
@@ -114,6 +119,9 @@ struct ReadableFormLowering {
         case "$components":
             _ = try resolve(members.className, among: [.color])
             return try colorSteps(id: id, space: companions["$space"], components: body, at: value)
+        case "$name":
+            _ = try resolve(members.className, among: [.fontVersion30, .fontVersion21])
+            return try fontSteps(id: id, name: body, companions: companions, at: value)
         case "$value":
             _ = try resolve(members.className, among: [.value])
             return try valueSteps(id: id, type: companions["$type"], value: body, at: value)
@@ -269,6 +277,29 @@ struct ReadableFormLowering {
         let floats = String(repeating: "f", count: count)
         let groups = group("c", .integer(number, at: space), at: space) + [.group(floats, at: components)] + document.elements(of: components).map { Step.value($0) }
         return object(.color, id: id, at: value, groups + [.end(at: components)])
+    }
+
+    /// NSFont: `{"i": n}`, `{"[nc]": name list}` (`ReadableFont`), `{"f": size}`, a `{"c": flag}`
+    /// per flag.
+    private func fontSteps(id: (number: Int64, at: Value)?, name: Value, companions: [String: Value], at value: Value) throws(CodecError) -> [Step] {
+        guard document.kind(name) == .string else { throw document.invalid("an NSFont's $name is text", at: name) }
+        var readableClass = ReadableClass.fontVersion30
+        if let version = companions["$version"] {
+            let known: [Int64: ReadableClass] = [21: .fontVersion21, 30: .fontVersion30]
+            guard document.kind(version) == .number, case .signed(let number) = document.number(version), let known = known[number] else {
+                throw document.invalid("an NSFont's $version is 21 or 30", at: version)
+            }
+            readableClass = known
+        }
+        guard let size = companions["$size"] else { throw document.invalid("an NSFont has $size", at: value) }
+        guard let flags = companions["$flags"], document.kind(flags) == .array, document.count(flags) == ReadableFont.flagCount else {
+            throw document.invalid("an NSFont's $flags are \(ReadableFont.flagCount) integers", at: companions["$flags"] ?? value)
+        }
+        let list = ReadableFont.nameList(document.stringValue(name), version: readableClass.chain[0].version)
+        var groups = group("i", .integer(Int64(list.count), at: name), at: name) + group("[\(list.count)c]", .byteArray(list, at: name), at: name)
+        groups += group("f", .value(size), at: size)
+        for flag in document.elements(of: flags) { groups += group("c", .value(flag), at: flag) }
+        return object(readableClass, id: id, at: value, groups)
     }
 
     /// NSValue: `{"*": type}`, then `{type: value}`.

@@ -35,6 +35,9 @@ extension TypedStreamJSONWriter {
             sink.closeArray()
             sink.closeObject()
             return false
+        case .font(let readableClass, let name, let size, let flags):
+            writeFont(readableClass, name: name, size: size, flags: flags, object: object, into: &sink)
+            return false
         case .array(let readableClass):
             if readableClass == .set || readableClass == .mutableSet {
                 writeHead(readableClass, default: .set, object, into: &sink)
@@ -135,7 +138,7 @@ extension TypedStreamJSONWriter {
             sink.closeArray()
             sink.closeObject()
         case .value, .url: sink.closeObject()
-        case .string, .number, .data, .date, .color: break
+        case .string, .number, .data, .date, .color, .font: break
         }
     }
 
@@ -170,6 +173,26 @@ extension TypedStreamJSONWriter {
         writeHead(readableClass, default: bare, object, into: &sink)
         sink.key(key)
         content(&sink)
+        sink.closeObject()
+    }
+
+    /// An NSFont: `{"$class": "NSFont", "$version": v, "$name": …, "$size": …, "$flags": […]}`.
+    private func writeFont<Sink: TypedStreamJSONSink>(
+        _ readableClass: ReadableClass, name: String, size: Int, flags: Range<Int>, object: Int, into sink: inout Sink
+    ) {
+        writeHead(readableClass, default: nil, object, into: &sink)
+        sink.key("$version")
+        sink.integer(readableClass.chain[0].version)
+        sink.key("$name")
+        sink.text(ArraySlice(name.utf8))
+        sink.key("$size")
+        if case .float(let bits) = stream.content(of: size) { sink.real(Double(Float(bitPattern: bits))) }
+        sink.key("$flags")
+        sink.openArray()
+        for group in flags {
+            if case .signed(let flag) = stream.content(of: stream.values(ofGroup: group).lowerBound) { sink.integer(flag) }
+        }
+        sink.closeArray()
         sink.closeObject()
     }
 
