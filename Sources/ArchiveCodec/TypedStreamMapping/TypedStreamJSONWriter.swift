@@ -78,7 +78,7 @@ struct TypedStreamJSONWriter {
                 if stream.values(ofGroup: group).count != 1 { sink.openArray() }
             case .endOfGroup(let group):
                 if container {
-                    endGroup(of: open[open.count - 1], into: &sink)
+                    endGroup(group, of: open[open.count - 1], into: &sink)
                     continue
                 }
                 if stream.values(ofGroup: group).count != 1 { sink.closeArray() }

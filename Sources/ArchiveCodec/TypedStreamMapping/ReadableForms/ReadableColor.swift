@@ -1,8 +1,12 @@
 /// NSColor's readable form: the colour spaces whose components NSArchiver writes as one group
 /// of floats after the space's number (`{"c": 1}`, `{"ffff": [r, g, b, a]}`), and the names the
 /// JSON gives them (`{"$class": "NSColor", "$space": "calibratedRGB", "$components": […]}`).
-/// A named colour (space 6: catalog, name and colour objects) keeps the generic form.
+/// A named colour is space 6, one `@@@` group of its catalog, name and colour objects:
+/// `{"$class": "NSColor", "$named": [catalog, name, colour]}`.
 enum ReadableColor {
+    /// The space number of a named colour.
+    static let named: Int64 = 6
+
     /// The space numbers with a readable form, in order from 1.
     static let spaces: [(name: String, components: Int)] = [
         ("calibratedRGB", 4), ("deviceRGB", 4), ("calibratedWhite", 2), ("deviceWhite", 2), ("deviceCMYK", 5)

@@ -22,6 +22,8 @@ enum ReadableForm {
     case date(value: Int)
     /// NSColor: a `c` group naming the space, then a group of its float components.
     case color(space: Int64, components: Range<Int>)
+    /// A named NSColor: `c` 6, then one `@@@` group (catalog, name, colour).
+    case namedColor
     /// NSFont (`ReadableFont`): its name, the `f` size value `size`, the groups of its flags.
     case font(ReadableClass, name: String, size: Int, flags: Range<Int>)
     /// NSArray, NSMutableArray: `i` count, then that many `@` groups; NSSet, NSMutableSet the
@@ -58,16 +60,18 @@ enum ReadableForm {
         case run(length: UInt64, attributesOf: Int?)
         /// A run's new attributes (`$attributes`).
         case attributes
-        /// A value written under a key of the form's object: `$value`, `$base`, `$relative`.
+        /// A value written under a key of the form's object (`$value`, `$base`, `$relative`), or
+        /// the values of a group of several, as an array (`$named`).
         case member(Member)
 
         enum Member {
-            case value, base, relative
+            case value, base, relative, named
             var key: StaticString {
                 switch self {
                 case .value: "$value"
                 case .base: "$base"
                 case .relative: "$relative"
+                case .named: "$named"
                 }
             }
         }
@@ -81,6 +85,7 @@ enum ReadableForm {
         case .attributedString(_, let roles): roles[position]
         case .value: position == 0 ? .count : .member(.value)
         case .url(let hasBase): position == 0 ? .count : position == 1 && hasBase ? .member(.base) : .member(.relative)
+        case .namedColor: position == 0 ? .count : .member(.named)
         case .string, .number, .data, .date, .color, .font: .element
         }
     }
@@ -126,9 +131,9 @@ enum ReadableForm {
             guard groups.count == 1, let value = layout.single(0, TypeCode.double) else { return nil }
             return .date(value: value)
         case .color:
-            guard groups.count == 2, let value = layout.single(0, TypeCode.char), case .signed(let number) = stream.content(of: value),
-                let space = ReadableColor.space(number), let components = layout.values(1, String(repeating: "f", count: space.components))
-            else { return nil }
+            guard groups.count == 2, let value = layout.single(0, TypeCode.char), case .signed(let number) = stream.content(of: value) else { return nil }
+            if number == ReadableColor.named { return layout.typeString(1).elementsEqual("@@@".utf8) ? .namedColor : nil }
+            guard let space = ReadableColor.space(number), let components = layout.values(1, String(repeating: "f", count: space.components)) else { return nil }
             return .color(space: number, components: components)
         case .value:
             guard groups.count == 2, let type = layout.cString(0), let values = layout.values(1, String(decoding: type, as: UTF8.self)), values.count == 1

@@ -6,7 +6,7 @@
 ///   an array: an NSArray; an object without `$classes`: the form its content key names
 ///   (`$string`, `$number`, `$array`, `$set`, `$dict`, `$data`, `$date`, `$value` with `$type`,
 ///   `$relative` with `$base`, `$components` with `$space`, `$name` with `$version`, `$size` and
-///   `$flags`, `$string` with `$runs`), else an
+///   `$flags`, `$named`, `$string` with `$runs`), else an
 ///   NSDictionary of its data keys (`$$…` is the key `$…`);
 /// - `$class` picks the class of a family (the mutable one; it must name the class of a form
 ///   that is always named); `$id` names the object for `{"$ref": n}`.
@@ -59,17 +59,17 @@ struct ReadableFormLowering {
                     throw document.invalid("$id is an integer", at: member)
                 }
                 members.id = (number, member)
-            case "$string", "$number", "$array", "$dict", "$data", "$date", "$set", "$components", "$value", "$relative", "$name":
+            case "$string", "$number", "$array", "$dict", "$data", "$date", "$set", "$components", "$value", "$relative", "$name", "$named":
                 members.contents.append((key, member))
             case "$type", "$runs", "$space", "$base", "$version", "$size", "$flags": members.companions.append((key, member))
             default:
                 throw document.invalid(
-                    "unknown key in a typedstream object: the readable forms have $class, $id and one of $string (with $runs for an attributed string), $number or $value (with $type), $array, $set, $dict, $data, $date, $components (with $space), $relative (with $base), $name (with $version, $size, $flags), or data keys; the generic form has $classes and $groups",
+                    "unknown key in a typedstream object: the readable forms have $class, $id and one of $string (with $runs for an attributed string), $number or $value (with $type), $array, $set, $dict, $data, $date, $components (with $space), $relative (with $base), $name (with $version, $size, $flags), $named, or data keys; the generic form has $classes and $groups",
                     at: key)
             }
         }
         guard members.contents.count + (members.dataKeys.isEmpty ? 0 : 1) <= 1 else {
-            throw document.invalid("an object's form has one content: $string, $number, $value, $array, $set, $dict, $data, $date, $components, $relative, $name or data keys", at: value)
+            throw document.invalid("an object's form has one content: $string, $number, $value, $array, $set, $dict, $data, $date, $components, $named, $relative, $name or data keys", at: value)
         }
         let content = members.contents.first
         let contentKey = content.map { document.stringValue($0.key) } ?? ""
@@ -119,6 +119,14 @@ struct ReadableFormLowering {
         case "$components":
             _ = try resolve(members.className, among: [.color])
             return try colorSteps(id: id, space: companions["$space"], components: body, at: value)
+        case "$named":
+            _ = try resolve(members.className, among: [.color])
+            guard document.kind(body) == .array, document.count(body) == 3 else {
+                throw document.invalid("a named colour's $named is [catalog, name, colour]", at: body)
+            }
+            let parts = document.elements(of: body)
+            let groups = group("c", .integer(ReadableColor.named, at: body), at: body) + [.group("@@@", at: body)] + parts.map { Step.value($0) }
+            return object(.color, id: id, at: value, groups + [.end(at: body)])
         case "$name":
             _ = try resolve(members.className, among: [.fontVersion30, .fontVersion21])
             return try fontSteps(id: id, name: body, companions: companions, at: value)

@@ -53,8 +53,8 @@ extension TypedStreamJSONWriter {
             sink.key("$type")
             sink.text(type)
             return true
-        case .url:
-            writeHead(.url, default: nil, object, into: &sink)
+        case .url, .namedColor:
+            writeHead(readableClassOf(object), default: nil, object, into: &sink)
             return true
         case .dictionary(let readableClass, let stringKeys):
             guard stringKeys else {
@@ -91,13 +91,15 @@ extension TypedStreamJSONWriter {
                 sink.key("$attributesOf")
                 sink.integer(Int64(attributesOf))
             }
-        case .member(let member): sink.key(member.key)
+        case .member(let member):
+            sink.key(member.key)
+            if stream.values(ofGroup: group).count != 1 { sink.openArray() }
         case .count, .element, .value, .attributes: break
         }
     }
 
-    /// The group of container `open` being walked ends: writes what closes it.
-    func endGroup<Sink: TypedStreamJSONSink>(of open: OpenObject, into sink: inout Sink) {
+    /// Group `group` of container `open` ends: writes what closes it.
+    func endGroup<Sink: TypedStreamJSONSink>(_ group: Int, of open: OpenObject, into sink: inout Sink) {
         switch open.role {
         case .value:
             if case .dictionary(_, stringKeys: false)? = open.form { sink.closeArray() }
@@ -106,7 +108,8 @@ extension TypedStreamJSONWriter {
             sink.openArray()
         case .run(_, attributesOf: nil): sink.key("$attributes")
         case .run, .attributes: sink.closeObject()
-        case .count, .element, .key, .member: break
+        case .member: if stream.values(ofGroup: group).count != 1 { sink.closeArray() }
+        case .count, .element, .key: break
         }
     }
 
@@ -137,12 +140,16 @@ extension TypedStreamJSONWriter {
         case .attributedString:
             sink.closeArray()
             sink.closeObject()
-        case .value, .url: sink.closeObject()
+        case .value, .url, .namedColor: sink.closeObject()
         case .string, .number, .data, .date, .color, .font: break
         }
     }
 
     // MARK: Parts
+
+    private func readableClassOf(_ object: Int) -> ReadableClass {
+        readableClasses[Int(stream.objects[object].classIndex)]!
+    }
 
     /// Whether object `object` of `readableClass` needs its object form: another class than
     /// the bare form's, or a shared object (its `$id`).
