@@ -135,34 +135,7 @@ final class TypedStreamReadableFormTests: XCTestCase {
         return try TypedStreamWriter.write(builder.finish())
     }
 
-    /// Classes defined once per chain, and C strings made once per text, as Apple's writer
-    /// shares them.
-    private struct Chains {
-        private var defined: [String: Int] = [:]
-        private var cStrings: [String: Int] = [:]
-
-        mutating func cString(_ builder: inout TypedStreamBuilder, _ text: String) throws {
-            if let known = cStrings[text] { return try builder.cString(reference: known) }
-            cStrings[text] = try builder.cString(Array(text.utf8))
-        }
-
-        mutating func of(_ builder: inout TypedStreamBuilder, _ chain: [(String, Int64)]) throws -> Int {
-            var superclass: Int?
-            for (name, version) in chain.reversed() {
-                let key = "\(name)/\(version)/\(superclass ?? -1)"
-                if let known = defined[key] {
-                    superclass = known
-                } else {
-                    superclass = try builder.defineClass(name, version: version, superclass: superclass)
-                    defined[key] = superclass
-                }
-            }
-            return superclass!
-        }
-        mutating func of(_ builder: inout TypedStreamBuilder, _ readable: ReadableClass) throws -> Int {
-            try of(&builder, readable.chain.map { ($0.name, $0.version) })
-        }
-    }
+    private typealias Chains = TypedStreamSharedDefinitions
 
     /// An object of `classIndex` whose groups `groups` places, at the `@` slot.
     @discardableResult
