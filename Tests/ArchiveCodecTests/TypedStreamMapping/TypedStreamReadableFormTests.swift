@@ -220,6 +220,24 @@ final class TypedStreamReadableFormTests: XCTestCase {
             }, #"{"$typedstream":[{"@@":[{"$id":0,"$number":true},{"$ref":0}]}]}"#)
     }
 
+    /// A number spelled otherwise than Apple's writer spells it reads as the same form (the
+    /// generic form would not keep the spelling either): the stream its JSON encodes to reads
+    /// as the same JSON, Apple's spelling in its bytes.
+    func testNumbersSpelledOtherwiseReadAsTheSameForm() throws {
+        let bytes = try stream { b, c in
+            try object(&b, try c.of(&b, .array)) { b in
+                try group(&b, "i") { try $0.integer(1, form: .int32) }
+                try group(&b, "@") { b in try number(&b, &c, "q") { try $0.integer(5, form: .int64) } }
+            }
+        }
+        let json = try RoundTrip.json(bytes)
+        XCTAssertEqual(String(decoding: json, as: UTF8.self), #"{"$typedstream":[{"@":[5]}]}"#)
+        let encoded = try RoundTrip.encode(json)
+        XCTAssertLessThan(encoded.count, bytes.count)
+        XCTAssertEqual(try RoundTrip.json(encoded), json)
+        XCTAssertNil(try Archive(parsing: bytes).difference(from: Archive(parsing: encoded)))
+    }
+
     func testNumbersThatAreNotExactlyTheFormStayGeneric() throws {
         // The value's type is not the one the `*` names; the `*` names no scalar.
         for (named, type) in [("q", "i"), ("{s=i}", "{s=i}")] {

@@ -1,11 +1,16 @@
 /// Which readable form an object of a typedstream takes in the JSON, decided from the stream
 /// alone (`TypedStreamJSONWriter` asks for each object where it first occurs).
 ///
-/// Contract: `of(_:in:shared:)` answers a form only when the object's class chain, groups,
-/// type strings and values are exactly what `TypedStreamJSONEncoder` rebuilds from that form
-/// (`ReadableFormLowering`): the same builder calls the generic form would make. Anything else
-/// (another version, an extra or missing group, a nil string, text that is not UTF-8, a
-/// number spelled otherwise than Apple's writer spells it) answers nil: the generic form.
+/// Contract: `of(_:in:readableClasses:shared:)` answers a form only when the object's class
+/// chain, groups, type strings and values are exactly what `TypedStreamJSONEncoder` rebuilds
+/// from that form (`ReadableFormLowering`): the same builder calls the generic form would make,
+/// so the two forms lose and keep the same (neither keeps a number spelled otherwise than
+/// Apple's writer spells it, docs/mapping.md). Anything else (another version, an extra or
+/// missing group, a nil string, text that is not UTF-8) answers nil: the generic form.
+///
+/// The answer depends on nothing the generic form's round trip changes (it changes only
+/// number spellings and C-string sharing), so a stream and the stream its JSON encodes to read
+/// as the same JSON: what `archive-tool compare` relies on.
 ///
 /// Leaf forms (strings, numbers, data, dates, colours) are written whole from the model;
 /// container forms (arrays, sets, dictionaries, attributed strings, values, URLs) are written
@@ -168,18 +173,17 @@ enum ReadableForm {
 }
 
 /// Reads the groups of one object by position, for `ReadableForm.of`: each accessor answers
-/// only for a group of exactly the expected type string, its values as Apple's writer spells them.
+/// only for a group of exactly the expected type string.
 private struct GroupLayout {
     let stream: TypedStream
     let groups: Range<Int>
 
     func typeString(_ position: Int) -> ArraySlice<UInt8> { stream.encoding(ofGroup: groups.lowerBound + position) }
 
-    /// The one value of a group whose type string is `type`, spelled as Apple's writer spells it.
+    /// The one value of a group whose type string is `type`.
     func single(_ position: Int, _ type: UInt8) -> Int? {
         guard typeString(position).elementsEqual([type]) else { return nil }
-        let value = stream.values(ofGroup: groups.lowerBound + position).lowerBound
-        return stream.values[value].form == .canonical ? value : nil
+        return stream.values(ofGroup: groups.lowerBound + position).lowerBound
     }
 
     /// An `i` group's count, when it is not negative.
@@ -202,21 +206,10 @@ private struct GroupLayout {
         return Int(count)
     }
 
-    /// The values of a group whose type string is `types`, when every one of them, and every
-    /// value inside a struct, array or pointer among them, is spelled as Apple's writer spells it.
+    /// The values of a group whose type string is `types`.
     func values(_ position: Int, _ types: String) -> Range<Int>? {
         guard typeString(position).elementsEqual(types.utf8) else { return nil }
-        let values = stream.values(ofGroup: groups.lowerBound + position)
-        var pending = Array(values)
-        while let value = pending.popLast() {
-            guard stream.values[value].form == .canonical else { return nil }
-            switch stream.content(of: value) {
-            case .structure(let children), .array(let children): pending += children
-            case .pointer(let child): pending.append(child)
-            default: break
-            }
-        }
-        return values
+        return stream.values(ofGroup: groups.lowerBound + position)
     }
 
     /// A `*` group's C string, when not nil.
@@ -253,7 +246,7 @@ private struct GroupLayout {
     func run(_ position: Int) -> (Int64, UInt64)? {
         guard typeString(position).elementsEqual("iI".utf8) else { return nil }
         let values = stream.values(ofGroup: groups.lowerBound + position)
-        guard values.allSatisfy({ stream.values[$0].form == .canonical }), case .signed(let number) = stream.content(of: values.lowerBound),
+        guard case .signed(let number) = stream.content(of: values.lowerBound),
             case .unsigned(let length) = stream.content(of: values.lowerBound + 1)
         else { return nil }
         return (number, length)
