@@ -18,6 +18,8 @@ struct TypedStreamJSONEncoder {
     private var classes: [[UInt8]: Int] = [:]
     private var objects: [Int64: Int] = [:]
     private var cStrings: [[UInt8]: Int] = [:]
+    /// The class of each readable form's chain, once defined.
+    private var readableClasses: [ReadableClass: Int] = [:]
 
     /// What is being read, innermost last: a list of groups (the stream's, an object's) or of
     /// values (a group's, a composite's; `builder.end()` closes it).
@@ -282,7 +284,13 @@ struct TypedStreamJSONEncoder {
     private mutating func perform(_ step: ReadableBuildStep) throws(CodecError) -> Frame? {
         switch step {
         case .beginObject(let readableClass, let id, let value):
-            let index = try classIndex(readableClass.chain.map { (Array($0.name.utf8), $0.version) }, at: value)
+            let index: Int
+            if let known = readableClasses[readableClass] {
+                index = known
+            } else {
+                index = try classIndex(readableClass.chain.map { (Array($0.name.utf8), $0.version) }, at: value)
+                readableClasses[readableClass] = index
+            }
             if let id { try checkNewIdentity(id.number, at: id.at) }
             var object = 0
             _ = try place(value) { (b) throws(CodecError) in object = try b.beginObject(class: index) }
