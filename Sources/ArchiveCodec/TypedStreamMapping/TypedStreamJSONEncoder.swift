@@ -139,8 +139,8 @@ struct TypedStreamJSONEncoder {
                 }
             }
             if code == TypeCode.float {
-                guard real.isNaN || Double(Float(real)) == real else { throw document.invalid("\(real) is not a float's value", at: value) }
-                return try place(value) { (b) throws(CodecError) in try b.float(Float(real)) }
+                guard let float = FloatWidening.float(real) else { throw document.invalid("\(real) is not a float's value", at: value) }
+                return try place(value) { (b) throws(CodecError) in try b.float(float) }
             }
             return try place(value) { (b) throws(CodecError) in try b.double(real) }
         case TypeCode.byteString:

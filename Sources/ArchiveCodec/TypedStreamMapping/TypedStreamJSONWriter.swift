@@ -108,7 +108,7 @@ struct TypedStreamJSONWriter {
         switch stream.content(of: index) {
         case .signed(let value): sink.integer(value)
         case .unsigned(let value): sink.unsigned(value)
-        case .float(let bits): sink.real(Double(Float(bitPattern: bits)))
+        case .float(let bits): sink.real(FloatWidening.double(bits))
         case .double(let bits): sink.real(Double(bitPattern: bits))
         case .byteString(let span): writeText(span.map { stream.bytes($0) }, into: &sink)
         case .byteArray(let span): sink.data(stream.bytes(span))

@@ -30,7 +30,7 @@ extension TypedStreamJSONWriter {
             sink.key("$components")
             sink.openArray()
             for component in components {
-                if case .float(let bits) = stream.content(of: component) { sink.real(Double(Float(bitPattern: bits))) }
+                if case .float(let bits) = stream.content(of: component) { sink.real(FloatWidening.double(bits)) }
             }
             sink.closeArray()
             sink.closeObject()
@@ -193,7 +193,7 @@ extension TypedStreamJSONWriter {
         sink.key("$name")
         sink.text(ArraySlice(name.utf8))
         sink.key("$size")
-        if case .float(let bits) = stream.content(of: size) { sink.real(Double(Float(bitPattern: bits))) }
+        if case .float(let bits) = stream.content(of: size) { sink.real(FloatWidening.double(bits)) }
         sink.key("$flags")
         sink.openArray()
         for group in flags {
@@ -218,7 +218,7 @@ extension TypedStreamJSONWriter {
         case (.bool(let truth), _): sink.bool(truth)
         case (_, .signed(let integer)): sink.integer(integer)
         case (_, .unsigned(let integer)): sink.unsigned(integer)
-        case (_, .float(let bits)): sink.real(Double(Float(bitPattern: bits)))
+        case (_, .float(let bits)): sink.real(FloatWidening.double(bits))
         case (_, .double(let bits)): sink.real(Double(bitPattern: bits))
         default: sink.null()  // `ReadableNumber.isNumberType` admits no other content.
         }
