@@ -3,6 +3,10 @@
 /// place asks for, then writes the stream. Walks the document with an explicit stack, so any
 /// depth the parser accepts encodes on any stack.
 ///
+/// An `@` value is null, `{"$ref": n}`, a generic body or a readable form; a readable form is
+/// lowered to the builder calls it stands for (`ReadableFormLowering`) and run as a frame of
+/// its own, its nested values read in their turn.
+///
 /// A class chain names its classes by name and version; equal chains are one class. An object
 /// is made where its body stands (`$id` names it for the `{"$ref": n}` after it); a C string
 /// of the same text as one before is a reference to it, as the stream's object table shares it.
@@ -14,12 +18,16 @@ struct TypedStreamJSONEncoder {
     private var classes: [[UInt8]: Int] = [:]
     private var objects: [Int64: Int] = [:]
     private var cStrings: [[UInt8]: Int] = [:]
+    /// The class of each readable form's chain, once defined.
+    private var readableClasses: [ReadableClass: Int] = [:]
 
     /// What is being read, innermost last: a list of groups (the stream's, an object's) or of
     /// values (a group's, a composite's; `builder.end()` closes it).
     private enum Frame {
         case groups([Value], next: Int, object: Bool)
         case values([Value], next: Int)
+        /// A readable form's builder calls (`ReadableBuildStep`).
+        case steps([ReadableBuildStep], next: Int)
     }
 
     /// The bytes of the stream `document` describes; `root` is its `{"$typedstream": …}` object.
@@ -74,6 +82,10 @@ struct TypedStreamJSONEncoder {
                 }
                 stack.append(.values(values, next: next + 1))
                 if let opened = try encodeValue(values[next]) { stack.append(opened) }
+            case .steps(let steps, let next):
+                guard next < steps.count else { continue }
+                stack.append(.steps(steps, next: next + 1))
+                if let opened = try perform(steps[next]) { stack.append(opened) }
             }
         }
     }
@@ -108,6 +120,7 @@ struct TypedStreamJSONEncoder {
                 }
                 return try place(value) { (b) throws(CodecError) in try b.object(object) }
             }
+            if let steps = try ReadableFormLowering(document: document).steps(for: value) { return .steps(steps, next: 0) }
             return try beginObject(value)
         case TypeCode.classObject:
             if kind == .null { return try place(value) { (b) throws(CodecError) in try b.classReference(nil) } }
@@ -126,8 +139,8 @@ struct TypedStreamJSONEncoder {
                 }
             }
             if code == TypeCode.float {
-                guard real.isNaN || Double(Float(real)) == real else { throw document.invalid("\(real) is not a float's value", at: value) }
-                return try place(value) { (b) throws(CodecError) in try b.float(Float(real)) }
+                guard let float = FloatWidening.float(real) else { throw document.invalid("\(real) is not a float's value", at: value) }
+                return try place(value) { (b) throws(CodecError) in try b.float(float) }
             }
             return try place(value) { (b) throws(CodecError) in try b.double(real) }
         case TypeCode.byteString:
@@ -135,11 +148,7 @@ struct TypedStreamJSONEncoder {
             return try place(value) { (b) throws(CodecError) in try b.byteString(bytes) }
         case TypeCode.cString:
             guard let bytes = try textBytes(value) else { return try place(value) { (b) throws(CodecError) in _ = try b.cString(nil) } }
-            if let known = cStrings[bytes] { return try place(value) { (b) throws(CodecError) in try b.cString(reference: known) } }
-            var made: Int?
-            _ = try place(value) { (b) throws(CodecError) in made = try b.cString(bytes) }
-            cStrings[bytes] = made
-            return nil
+            return try placeCString(bytes, at: value)
         case TypeCode.atom:
             let bytes = try textBytes(value)
             return try place(value) { (b) throws(CodecError) in try b.atom(bytes) }
@@ -191,9 +200,10 @@ struct TypedStreamJSONEncoder {
             } else if document.stringEquals(key, "$class") {
                 name = member
             } else if document.stringEquals(key, MappingKeys.identity) {
-                guard document.kind(member) == .number, case .signed(let number) = document.number(member), objects[number] == nil else {
+                guard document.kind(member) == .number, case .signed(let number) = document.number(member) else {
                     throw document.invalid("$id is an integer no other object has", at: member)
                 }
+                try checkNewIdentity(number, at: member)
                 id = number
             } else if document.stringEquals(key, "$groups") {
                 guard document.kind(member) == .array else { throw document.invalid("$groups is an array of groups", at: member) }
@@ -226,6 +236,12 @@ struct TypedStreamJSONEncoder {
             }
             links.append((document.withString(parts[0]) { Array($0) }, version))
         }
+        return try classIndex(links, at: chain)
+    }
+
+    /// The class of chain `links` (the class first), defined (root first) where new; a refusal
+    /// is located at `value`.
+    private mutating func classIndex(_ links: [(name: [UInt8], version: Int64)], at value: Value) throws(CodecError) -> Int {
         var superclass: Int?
         for position in links.indices.reversed() {
             var key: [UInt8] = []
@@ -241,11 +257,62 @@ struct TypedStreamJSONEncoder {
             }
             let (name, version, parent) = (links[position].name, links[position].version, superclass)
             var defined = 0
-            try located(chain) { (b) throws(CodecError) in defined = try b.defineClass(name: name, version: version, superclass: parent) }
+            try located(value) { (b) throws(CodecError) in defined = try b.defineClass(name: name, version: version, superclass: parent) }
             classes[key] = defined
             superclass = defined
         }
         return superclass!
+    }
+
+    /// Refuses `$id` `number` when another object has it.
+    private func checkNewIdentity(_ number: Int64, at value: Value) throws(CodecError) {
+        guard objects[number] == nil else { throw document.invalid("$id is an integer no other object has", at: value) }
+    }
+
+    /// A `*` value of `bytes`: a reference to the C string of the same text made before, else
+    /// a new one (the stream's object table shares C strings).
+    private mutating func placeCString(_ bytes: [UInt8], at value: Value) throws(CodecError) -> Frame? {
+        if let known = cStrings[bytes] { return try place(value) { (b) throws(CodecError) in try b.cString(reference: known) } }
+        var made: Int?
+        _ = try place(value) { (b) throws(CodecError) in made = try b.cString(bytes) }
+        cStrings[bytes] = made
+        return nil
+    }
+
+    /// Runs one builder call of a readable form; returns the frame to read next when a
+    /// `.value` step opened one.
+    private mutating func perform(_ step: ReadableBuildStep) throws(CodecError) -> Frame? {
+        switch step {
+        case .beginObject(let readableClass, let id, let value):
+            let index: Int
+            if let known = readableClasses[readableClass] {
+                index = known
+            } else {
+                index = try classIndex(readableClass.chain.map { (Array($0.name.utf8), $0.version) }, at: value)
+                readableClasses[readableClass] = index
+            }
+            if let id { try checkNewIdentity(id.number, at: id.at) }
+            var object = 0
+            _ = try place(value) { (b) throws(CodecError) in object = try b.beginObject(class: index) }
+            if let id { objects[id.number] = object }
+            return nil
+        case .endObject(let value): return try place(value) { (b) throws(CodecError) in try b.endObject() }
+        case .group(let type, let value): return try place(value) { (b) throws(CodecError) in try b.beginGroup(type) }
+        case .end(let value): return try place(value) { (b) throws(CodecError) in try b.end() }
+        case .value(let value): return try encodeValue(value)
+        case .integer(let integer, let value): return try place(value) { (b) throws(CodecError) in try b.integer(integer) }
+        case .unsigned(let integer, let value): return try place(value) { (b) throws(CodecError) in try b.unsigned(integer) }
+        case .double(let real, let value): return try place(value) { (b) throws(CodecError) in try b.double(real) }
+        case .truth(let truth, let value):
+            guard let type = builder.expectedType, TypeCode.bitWidth(builder.stream.types[type].code) != 0 else {
+                throw document.invalid("true or false is an integer type's value (c, B, …)", at: value)
+            }
+            let signed = TypeCode.isSignedInteger(builder.stream.types[type].code)
+            return try place(value) { (b) throws(CodecError) in signed ? try b.integer(truth ? 1 : 0) : try b.unsigned(truth ? 1 : 0) }
+        case .byteString(let bytes, let value): return try place(value) { (b) throws(CodecError) in try b.byteString(bytes) }
+        case .cString(let bytes, let value): return try placeCString(bytes, at: value)
+        case .byteArray(let bytes, let value): return try place(value) { (b) throws(CodecError) in try b.byteArray(bytes) }
+        }
     }
 
     /// A string's bytes: text, `{"$data": base64}` for bytes that are not UTF-8, nil for null.

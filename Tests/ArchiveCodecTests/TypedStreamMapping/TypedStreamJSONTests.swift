@@ -5,15 +5,9 @@ import XCTest
 
 /// typedstream ⇄ JSON: every real stream comes back byte for byte through its JSON.
 final class TypedStreamJSONTests: XCTestCase {
-    private func json(_ bytes: [UInt8], pretty: Bool = false) throws -> [UInt8] {
-        let archive = try Archive(parsing: bytes)
-        let plan = try archive.plan(view: .readable, pretty: pretty)
-        var text: [UInt8] = []
-        try archive.writeJSON(view: .readable, pretty: pretty, plan: plan, parallelism: .serial) { text += $0 }
-        return text
-    }
+    private func json(_ bytes: [UInt8], pretty: Bool = false) throws -> [UInt8] { try TypedStreamJSONRoundTrip.json(bytes, pretty: pretty) }
 
-    private func encode(_ text: [UInt8]) throws -> [UInt8] { try JSONDocument(parsing: text).archive(format: .binary) }
+    private func encode(_ text: [UInt8]) throws -> [UInt8] { try TypedStreamJSONRoundTrip.encode(text) }
 
     private func text(_ bytes: [UInt8]) -> String { String(decoding: bytes, as: UTF8.self) }
 
@@ -96,6 +90,34 @@ final class TypedStreamJSONTests: XCTestCase {
         ] {
             XCTAssertTrue(text(document).contains(fragment), "\(fragment) in \(text(document))")
         }
+    }
+
+    /// A float NaN keeps its bits through the JSON's double, a signalling one included (the
+    /// processor's conversions would set its quiet bit; found by fuzzing), in a group and in a
+    /// readable colour alike.
+    func testFloatNaNsKeepTheirBits() throws {
+        let nans: [UInt32] = [0x7F8D_38F6, 0xFFBE_BEBF, 0x7FC0_0000, 0xFFC0_0001, 0x7F80_0001]
+        var builder = TypedStreamBuilder(byteOrder: .little)
+        try builder.beginGroup(String(repeating: "f", count: nans.count))
+        for bits in nans { try builder.float(Float(bitPattern: bits)) }
+        try builder.end()
+        let colour = try builder.defineClass("NSColor", superclass: try builder.defineClass("NSObject"))
+        try builder.beginGroup("@")
+        _ = try builder.beginObject(class: colour)
+        try builder.beginGroup("c")
+        try builder.integer(1)
+        try builder.end()
+        try builder.beginGroup("ffff")
+        for bits in nans.prefix(4) { try builder.float(Float(bitPattern: bits)) }
+        try builder.end()
+        try builder.endObject()
+        try builder.end()
+        let bytes = try TypedStreamWriter.write(builder.finish())
+        let document = try json(bytes)
+        XCTAssertTrue(text(document).contains(#"{"$real":"NaN:7ff1a71ec0000000"}"#), text(document))
+        XCTAssertTrue(text(document).contains(#""$space":"calibratedRGB""#), text(document))
+        XCTAssertEqual(try encode(document), bytes, text(document))
+        XCTAssertEqual(FloatWidening.float(Double(bitPattern: 0x7FF0_0000_0000_0001))?.isNaN, true, "a payload below a float's bits stays a NaN")
     }
 
     /// Objects nested 100,000 deep decode and encode without recursion.

@@ -1,0 +1,69 @@
+/// The Foundation classes a typedstream's JSON shows in a readable form (docs/mapping.md,
+/// "typedstream"), each with the one class chain, names and versions, that the form stands for.
+///
+/// Invariant: a readable form is written only for an object whose class chain is exactly
+/// `chain` (`of(_:in:)`), and the encoder rebuilds exactly that chain from the form; an object
+/// of the same name at another version, or under another superclass, keeps the generic form.
+enum ReadableClass: CaseIterable {
+    case string, mutableString
+    case number
+    case array, mutableArray
+    case dictionary, mutableDictionary
+    case attributedString, mutableAttributedString
+    case data, mutableData
+    case set, mutableSet
+    case date
+    case value
+    case url
+    case color
+    /// NSFont at the two versions seen (21 in old nibs, 30 since); one name, told apart by
+    /// the readable form's `$version`.
+    case fontVersion21, fontVersion30
+
+    /// The class and its superclasses, nearest first, as NSArchiver writes them.
+    var chain: [(name: String, version: Int64)] {
+        switch self {
+        case .string: [("NSString", 1), ("NSObject", 0)]
+        case .mutableString: [("NSMutableString", 1), ("NSString", 1), ("NSObject", 0)]
+        case .number: [("NSNumber", 0), ("NSValue", 0), ("NSObject", 0)]
+        case .array: [("NSArray", 0), ("NSObject", 0)]
+        case .mutableArray: [("NSMutableArray", 0), ("NSArray", 0), ("NSObject", 0)]
+        case .dictionary: [("NSDictionary", 0), ("NSObject", 0)]
+        case .mutableDictionary: [("NSMutableDictionary", 0), ("NSDictionary", 0), ("NSObject", 0)]
+        case .attributedString: [("NSAttributedString", 0), ("NSObject", 0)]
+        case .mutableAttributedString: [("NSMutableAttributedString", 0), ("NSAttributedString", 0), ("NSObject", 0)]
+        case .data: [("NSData", 0), ("NSObject", 0)]
+        case .mutableData: [("NSMutableData", 0), ("NSData", 0), ("NSObject", 0)]
+        case .set: [("NSSet", 0), ("NSObject", 0)]
+        case .mutableSet: [("NSMutableSet", 0), ("NSSet", 0), ("NSObject", 0)]
+        case .date: [("NSDate", 0), ("NSObject", 0)]
+        case .value: [("NSValue", 0), ("NSObject", 0)]
+        case .url: [("NSURL", 0), ("NSObject", 0)]
+        case .color: [("NSColor", 0), ("NSObject", 0)]
+        case .fontVersion21: [("NSFont", 21), ("NSObject", 0)]
+        case .fontVersion30: [("NSFont", 30), ("NSObject", 0)]
+        }
+    }
+
+    /// The class's name, what `$class` holds.
+    var name: String { chain[0].name }
+
+    /// The readable class of class `index` of `stream`: the one whose chain it is exactly, or nil.
+    static func of(_ index: Int, in stream: TypedStream) -> ReadableClass? {
+        let links = stream.classChain(index)
+        let name = stream.name(ofClass: index)
+        return allCases.first { candidate in
+            let chain = candidate.chain
+            guard chain.count == links.count, name.elementsEqual(chain[0].name.utf8) else { return false }
+            return zip(chain, links).allSatisfy { expected, link in
+                stream.classes[link].version == expected.version && stream.name(ofClass: link).elementsEqual(expected.name.utf8)
+            }
+        }
+    }
+
+    /// The readable class named `name` (a `$class` value), or nil; for NSFont the first of its
+    /// versions (the form's `$version` picks one).
+    static func named(_ name: UnsafeBufferPointer<UInt8>) -> ReadableClass? {
+        allCases.first { name.elementsEqual($0.name.utf8) }
+    }
+}

@@ -1,0 +1,254 @@
+/// Which readable form an object of a typedstream takes in the JSON, decided from the stream
+/// alone (`TypedStreamJSONWriter` asks for each object where it first occurs).
+///
+/// Contract: `of(_:in:readableClasses:shared:)` answers a form only when the object's class
+/// chain, groups, type strings and values are exactly what `TypedStreamJSONEncoder` rebuilds
+/// from that form (`ReadableFormLowering`): the same builder calls the generic form would make,
+/// so the two forms lose and keep the same (neither keeps a number spelled otherwise than
+/// Apple's writer spells it, docs/mapping.md). Anything else (another version, an extra or
+/// missing group, a nil string, text that is not UTF-8) answers nil: the generic form.
+///
+/// The answer depends on nothing the generic form's round trip changes (it changes only
+/// number spellings and C-string sharing), so a stream and the stream its JSON encodes to read
+/// as the same JSON: what `archive-tool compare` relies on.
+///
+/// Leaf forms (strings, numbers, data, dates, colours) are written whole from the model;
+/// container forms (arrays, sets, dictionaries, attributed strings, values, URLs) are written
+/// while the walk goes through the object's groups, each group playing the role
+/// `role(ofGroup:)` gives it.
+enum ReadableForm {
+    /// NSString, NSMutableString: one `+` group of UTF-8 text.
+    case string(ReadableClass, text: ArraySlice<UInt8>)
+    /// NSNumber: a `*` group naming the type, then one value of that type (value `value`).
+    case number(type: UInt8, value: Int)
+    /// NSData, NSMutableData: `i` count, then `[Nc]` of as many bytes.
+    case data(ReadableClass, bytes: ArraySlice<UInt8>)
+    /// NSDate: one `d` group (value `value`), seconds since 2001.
+    case date(value: Int)
+    /// NSColor: a `c` group naming the space, then a group of its float components.
+    case color(space: Int64, components: Range<Int>)
+    /// A named NSColor: `c` 6, then one `@@@` group (catalog, name, colour).
+    case namedColor
+    /// NSFont (`ReadableFont`): its name, the `f` size value `size`, the groups of its flags.
+    case font(ReadableClass, name: String, size: Int, flags: Range<Int>)
+    /// NSArray, NSMutableArray: `i` count, then that many `@` groups; NSSet, NSMutableSet the
+    /// same with an `I` count.
+    case array(ReadableClass)
+    /// NSDictionary, NSMutableDictionary: `i` count, then a key and a value `@` group per
+    /// entry; `stringKeys` when every key is a new, unshared NSString of distinct UTF-8 text
+    /// (the `{…}` form), else `[key, value]` pairs (`$dict`).
+    case dictionary(ReadableClass, stringKeys: Bool)
+    /// NSAttributedString, NSMutableAttributedString: the string's `@` group, then per run an
+    /// `iI` group (attribute number, UTF-16 length), the attributes' `@` group after a number's
+    /// first use. `roles` has one entry per group of the object.
+    case attributedString(ReadableClass, roles: [GroupRole])
+    /// NSValue: a `*` group naming the type `type`, then a group of that one type.
+    case value(type: ArraySlice<UInt8>)
+    /// NSURL: `c` 1 when a base URL's `@` group follows, 0 when not; then the string's `@` group.
+    case url(hasBase: Bool)
+
+    /// What one group of a container form's object is in the readable JSON.
+    enum GroupRole: Equatable {
+        /// An element count, or what the form's head already says (an NSValue's type, whether
+        /// an NSURL has a base): not written.
+        case count
+        /// An element: its `@` value is written as is.
+        case element
+        /// A dictionary key: a JSON key in the `{…}` form, the first of a pair in `$dict`.
+        case key
+        /// A dictionary value.
+        case value
+        /// An attributed string's text (`$string`).
+        case text
+        /// A run of `length` UTF-16 units; `attributesOf` is the run (0-based) that
+        /// introduced the attributes it reuses, nil when the next group holds new attributes.
+        case run(length: UInt64, attributesOf: Int?)
+        /// A run's new attributes (`$attributes`).
+        case attributes
+        /// A value written under a key of the form's object (`$value`, `$base`, `$relative`), or
+        /// the values of a group of several, as an array (`$named`).
+        case member(Member)
+
+        enum Member {
+            case value, base, relative, named
+            var key: StaticString {
+                switch self {
+                case .value: "$value"
+                case .base: "$base"
+                case .relative: "$relative"
+                case .named: "$named"
+                }
+            }
+        }
+    }
+
+    /// The role of the group at `position` among its object's groups (container forms).
+    func role(ofGroup position: Int) -> GroupRole {
+        switch self {
+        case .array: position == 0 ? .count : .element
+        case .dictionary: position == 0 ? .count : position % 2 == 1 ? .key : .value
+        case .attributedString(_, let roles): roles[position]
+        case .value: position == 0 ? .count : .member(.value)
+        case .url(let hasBase): position == 0 ? .count : position == 1 && hasBase ? .member(.base) : .member(.relative)
+        case .namedColor: position == 0 ? .count : .member(.named)
+        case .string, .number, .data, .date, .color, .font: .element
+        }
+    }
+
+    /// The form of object `object`, or nil for the generic form. `readableClasses[c]` is class
+    /// `c`'s readable class (`ReadableClass.of`); `shared[o]` says whether object `o` is
+    /// referred back to.
+    static func of(_ object: Int, in stream: TypedStream, readableClasses: [ReadableClass?], shared: [Bool]) -> ReadableForm? {
+        guard let readableClass = readableClasses[Int(stream.objects[object].classIndex)] else { return nil }
+        let groups = stream.objects[object].groups
+        let layout = GroupLayout(stream: stream, groups: groups)
+        switch readableClass {
+        case .string, .mutableString:
+            guard groups.count == 1, let text = layout.byteString(0) else { return nil }
+            return .string(readableClass, text: text)
+        case .number:
+            guard groups.count == 2, let type = layout.cStringType(0), ReadableNumber.isNumberType(type), let value = layout.single(1, type) else { return nil }
+            return .number(type: type, value: value)
+        case .data, .mutableData:
+            guard groups.count == 2, let bytes = layout.countedBytes(0) else { return nil }
+            return .data(readableClass, bytes: bytes)
+        case .fontVersion21, .fontVersion30:
+            guard groups.count == 3 + ReadableFont.flagCount, let list = layout.countedBytes(0),
+                let name = ReadableFont.name(in: list, version: readableClass.chain[0].version), let size = layout.single(2, TypeCode.float),
+                (3..<groups.count).allSatisfy({ layout.single($0, TypeCode.char) != nil })
+            else { return nil }
+            return .font(readableClass, name: name, size: size, flags: (groups.lowerBound + 3)..<groups.upperBound)
+        case .array, .mutableArray, .set, .mutableSet:
+            let counted = readableClass == .set || readableClass == .mutableSet ? layout.unsignedCount(0) : layout.count(0)
+            guard let count = counted, groups.count == 1 + count, (1..<groups.count).allSatisfy(layout.isObjectGroup) else { return nil }
+            return .array(readableClass)
+        case .dictionary, .mutableDictionary:
+            guard let count = layout.count(0), groups.count == 1 + 2 * count, (1..<groups.count).allSatisfy(layout.isObjectGroup) else { return nil }
+            var texts = Set<ArraySlice<UInt8>>()
+            let stringKeys = stride(from: 1, to: groups.count, by: 2).allSatisfy { position in
+                guard let key = layout.newObject(position), !shared[key],
+                    case .string(.string, let text)? = of(key, in: stream, readableClasses: readableClasses, shared: shared)
+                else { return false }
+                return texts.insert(text).inserted
+            }
+            return .dictionary(readableClass, stringKeys: stringKeys)
+        case .date:
+            guard groups.count == 1, let value = layout.single(0, TypeCode.double) else { return nil }
+            return .date(value: value)
+        case .color:
+            guard groups.count == 2, let value = layout.single(0, TypeCode.char), case .signed(let number) = stream.content(of: value) else { return nil }
+            if number == ReadableColor.named { return layout.typeString(1).elementsEqual("@@@".utf8) ? .namedColor : nil }
+            guard let space = ReadableColor.space(number), let components = layout.values(1, String(repeating: "f", count: space.components)) else { return nil }
+            return .color(space: number, components: components)
+        case .value:
+            guard groups.count == 2, let type = layout.cString(0), let values = layout.values(1, String(decoding: type, as: UTF8.self)), values.count == 1
+            else { return nil }
+            return .value(type: type)
+        case .url:
+            guard let value = layout.single(0, TypeCode.char), case .signed(let flag) = stream.content(of: value), flag == 0 || flag == 1,
+                groups.count == 2 + Int(flag), (1..<groups.count).allSatisfy(layout.isObjectGroup)
+            else { return nil }
+            return .url(hasBase: flag == 1)
+        case .attributedString, .mutableAttributedString:
+            guard groups.count >= 1, layout.isObjectGroup(0) else { return nil }
+            var roles: [GroupRole] = [.text]
+            var introducedBy: [Int] = []  // per attribute number - 1: the run that introduced it
+            var position = 1
+            while position < groups.count {
+                guard let (number, length) = layout.run(position), number >= 1 else { return nil }
+                let run = roles.count - 1 - introducedBy.count
+                if number <= Int64(introducedBy.count) {
+                    roles.append(.run(length: length, attributesOf: introducedBy[Int(number) - 1]))
+                    position += 1
+                } else {
+                    guard number == Int64(introducedBy.count) + 1, position + 1 < groups.count, layout.isObjectGroup(position + 1) else { return nil }
+                    introducedBy.append(run)
+                    roles += [.run(length: length, attributesOf: nil), .attributes]
+                    position += 2
+                }
+            }
+            return .attributedString(readableClass, roles: roles)
+        }
+    }
+}
+
+/// Reads the groups of one object by position, for `ReadableForm.of`: each accessor answers
+/// only for a group of exactly the expected type string.
+private struct GroupLayout {
+    let stream: TypedStream
+    let groups: Range<Int>
+
+    func typeString(_ position: Int) -> ArraySlice<UInt8> { stream.encoding(ofGroup: groups.lowerBound + position) }
+
+    /// The one value of a group whose type string is `type`.
+    func single(_ position: Int, _ type: UInt8) -> Int? {
+        guard typeString(position).elementsEqual([type]) else { return nil }
+        return stream.values(ofGroup: groups.lowerBound + position).lowerBound
+    }
+
+    /// An `i` group's count, when it is not negative.
+    func count(_ position: Int) -> Int? {
+        guard let value = single(position, TypeCode.int), case .signed(let count) = stream.content(of: value), count >= 0 else { return nil }
+        return Int(count)
+    }
+
+    /// The bytes of an `i` count group and the `[nc]` group after it, n the count.
+    func countedBytes(_ position: Int) -> ArraySlice<UInt8>? {
+        guard let count = count(position), typeString(position + 1).elementsEqual("[\(count)c]".utf8),
+            case .byteArray(let span) = stream.content(of: stream.values(ofGroup: groups.lowerBound + position + 1).lowerBound)
+        else { return nil }
+        return stream.bytes(span)
+    }
+
+    /// An `I` group's count.
+    func unsignedCount(_ position: Int) -> Int? {
+        guard let value = single(position, TypeCode.unsignedInt), case .unsigned(let count) = stream.content(of: value) else { return nil }
+        return Int(count)
+    }
+
+    /// The values of a group whose type string is `types`.
+    func values(_ position: Int, _ types: String) -> Range<Int>? {
+        guard typeString(position).elementsEqual(types.utf8) else { return nil }
+        return stream.values(ofGroup: groups.lowerBound + position)
+    }
+
+    /// A `*` group's C string, when not nil.
+    func cString(_ position: Int) -> ArraySlice<UInt8>? {
+        guard let value = single(position, TypeCode.cString), case .cString(let string?) = stream.content(of: value) else { return nil }
+        return stream.sharedString(Int(stream.cStrings[string]))
+    }
+
+    /// A `+` group's bytes, when not nil and UTF-8.
+    func byteString(_ position: Int) -> ArraySlice<UInt8>? {
+        guard let value = single(position, TypeCode.byteString), case .byteString(let span?) = stream.content(of: value) else { return nil }
+        let text = stream.bytes(span)
+        return text.withUnsafeBufferPointer { UTF8Encoding.firstInvalidOffset($0) == nil } ? text : nil
+    }
+
+    /// A `*` group's C string when it is one character.
+    func cStringType(_ position: Int) -> UInt8? {
+        guard let text = cString(position), text.count == 1 else { return nil }
+        return text.first
+    }
+
+    /// Whether the group is one `@` value.
+    func isObjectGroup(_ position: Int) -> Bool { single(position, TypeCode.object) != nil }
+
+    /// The `@` group's object when the value is its first occurrence (not nil, not a back reference).
+    func newObject(_ position: Int) -> Int? {
+        guard let value = single(position, TypeCode.object), case .object(let object?) = stream.content(of: value), !stream.isBackReference(value) else {
+            return nil
+        }
+        return object
+    }
+
+    /// An `iI` group's attribute number and length.
+    func run(_ position: Int) -> (Int64, UInt64)? {
+        guard typeString(position).elementsEqual("iI".utf8) else { return nil }
+        let values = stream.values(ofGroup: groups.lowerBound + position)
+        guard case .signed(let number) = stream.content(of: values.lowerBound),
+            case .unsigned(let length) = stream.content(of: values.lowerBound + 1)
+        else { return nil }
+        return (number, length)
+    }
+}

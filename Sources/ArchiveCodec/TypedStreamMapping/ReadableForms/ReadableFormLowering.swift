@@ -1,0 +1,319 @@
+/// JSON → `ReadableBuildStep`s: reads a readable form in an `@` slot (docs/mapping.md,
+/// "typedstream") and lists the builder calls that make the object, exactly the calls the
+/// generic form of the same object makes (`ReadableForm` writes a form only for such objects).
+///
+/// - a string: an NSString; a number or `true`/`false`: an NSNumber (`ReadableNumber`);
+///   an array: an NSArray; an object without `$classes`: the form its content key names
+///   (`$string`, `$number`, `$array`, `$set`, `$dict`, `$data`, `$date`, `$value` with `$type`,
+///   `$relative` with `$base`, `$components` with `$space`, `$name` with `$version`, `$size` and
+///   `$flags`, `$named`, `$string` with `$runs`), else an
+///   NSDictionary of its data keys (`$$…` is the key `$…`);
+/// - `$class` picks the class of a family (the mutable one; it must name the class of a form
+///   that is always named); `$id` names the object for `{"$ref": n}`.
+///
+/// Nested `@` values become `.value` steps, read by the encoder when their turn comes: nothing
+/// here descends into them. A malformed form is refused at the JSON value at fault.
+struct ReadableFormLowering {
+    typealias Value = JSONDocument.Value
+    typealias Step = ReadableBuildStep
+
+    let document: JSONDocument
+
+    /// The steps making the object `value` describes, or nil when `value` is a generic body
+    /// (it has `$classes` or `$groups`). `value` is not null and not `{"$ref": n}`.
+    func steps(for value: Value) throws(CodecError) -> [Step]? {
+        switch document.kind(value) {
+        case .string: return stringSteps(.string, id: nil, text: document.withString(value) { Array($0) }, at: value)
+        case .number, .bool: return try numberSteps(id: nil, number: value, type: nil, at: value)
+        case .array: return arraySteps(.array, id: nil, elements: document.elements(of: value), at: value)
+        case .object: return try objectSteps(value)
+        case .null: throw document.invalid("null is not an object's form", at: value)
+        }
+    }
+
+    // MARK: The object form
+
+    /// The members of a readable form's object, sorted out.
+    private struct Members {
+        var className: Value?
+        var id: (number: Int64, at: Value)?
+        var contents: [(key: Value, value: Value)] = []
+        /// The keys that go with a content key: `$type` ($number, $value), `$runs` ($string),
+        /// `$space` ($components), `$base` ($relative).
+        var companions: [(key: Value, value: Value)] = []
+        var dataKeys: [(key: Value, value: Value)] = []
+    }
+
+    private func objectSteps(_ value: Value) throws(CodecError) -> [Step]? {
+        var members = Members()
+        for (key, member) in document.members(of: value) {
+            if document.isDataKey(key) {
+                members.dataKeys.append((key, member))
+                continue
+            }
+            switch document.stringValue(key) {
+            case "$classes", "$groups": return nil
+            case "$class": members.className = member
+            case "$id":
+                guard document.kind(member) == .number, case .signed(let number) = document.number(member) else {
+                    throw document.invalid("$id is an integer", at: member)
+                }
+                members.id = (number, member)
+            case "$string", "$number", "$array", "$dict", "$data", "$date", "$set", "$components", "$value", "$relative", "$name", "$named":
+                members.contents.append((key, member))
+            case "$type", "$runs", "$space", "$base", "$version", "$size", "$flags": members.companions.append((key, member))
+            default:
+                throw document.invalid(
+                    "unknown key in a typedstream object: the readable forms have $class, $id and one of $string (with $runs for an attributed string), $number or $value (with $type), $array, $set, $dict, $data, $date, $components (with $space), $relative (with $base), $name (with $version, $size, $flags), $named, or data keys; the generic form has $classes and $groups",
+                    at: key)
+            }
+        }
+        guard members.contents.count + (members.dataKeys.isEmpty ? 0 : 1) <= 1 else {
+            throw document.invalid("an object's form has one content: $string, $number, $value, $array, $set, $dict, $data, $date, $components, $named, $relative, $name or data keys", at: value)
+        }
+        let content = members.contents.first
+        let contentKey = content.map { document.stringValue($0.key) } ?? ""
+        var companions: [String: Value] = [:]
+        for (key, member) in members.companions {
+            let name = document.stringValue(key)
+            let belongs = [
+                "$type": ["$number", "$value"], "$runs": ["$string"], "$space": ["$components"], "$base": ["$relative"], "$version": ["$name"],
+                "$size": ["$name"], "$flags": ["$name"]
+            ]
+            guard belongs[name]?.contains(contentKey) ?? false else {
+                throw document.invalid("\(name) goes with \(belongs[name]?.joined(separator: " or ") ?? "nothing") only", at: key)
+            }
+            companions[name] = member
+        }
+        guard let content else {
+            let readableClass = try resolve(members.className, among: [.dictionary, .mutableDictionary])
+            return stringKeyedSteps(readableClass, id: members.id, entries: members.dataKeys, at: value)
+        }
+        let (id, body) = (members.id, content.value)
+        switch contentKey {
+        case "$string":
+            if let runs = companions["$runs"] {
+                let readableClass = try resolve(members.className, among: [.attributedString, .mutableAttributedString])
+                return try attributedStringSteps(readableClass, id: id, string: body, runs: runs, at: value)
+            }
+            let readableClass = try resolve(members.className, among: [.string, .mutableString])
+            guard document.kind(body) == .string else { throw document.invalid("$string is text", at: body) }
+            return stringSteps(readableClass, id: id, text: document.withString(body) { Array($0) }, at: value)
+        case "$number":
+            _ = try resolve(members.className, among: [.number])
+            return try numberSteps(id: id, number: body, type: companions["$type"], at: value)
+        case "$array", "$set":
+            let isSet = contentKey == "$set"
+            let readableClass = try resolve(members.className, among: isSet ? [.set, .mutableSet] : [.array, .mutableArray])
+            guard document.kind(body) == .array else { throw document.invalid("\(contentKey) is an array of objects", at: body) }
+            return arraySteps(readableClass, id: id, elements: document.elements(of: body), at: value)
+        case "$dict":
+            let readableClass = try resolve(members.className, among: [.dictionary, .mutableDictionary])
+            return try pairSteps(readableClass, id: id, pairs: body, at: value)
+        case "$data":
+            let readableClass = try resolve(members.className, among: [.data, .mutableData])
+            return try dataSteps(readableClass, id: id, base64: body, at: value)
+        case "$date":
+            _ = try resolve(members.className, among: [.date])
+            return object(.date, id: id, at: value, group("d", .double(try document.time(body), at: body), at: body))
+        case "$components":
+            _ = try resolve(members.className, among: [.color])
+            return try colorSteps(id: id, space: companions["$space"], components: body, at: value)
+        case "$named":
+            _ = try resolve(members.className, among: [.color])
+            guard document.kind(body) == .array, document.count(body) == 3 else {
+                throw document.invalid("a named colour's $named is [catalog, name, colour]", at: body)
+            }
+            let parts = document.elements(of: body)
+            let groups = group("c", .integer(ReadableColor.named, at: body), at: body) + [.group("@@@", at: body)] + parts.map { Step.value($0) }
+            return object(.color, id: id, at: value, groups + [.end(at: body)])
+        case "$name":
+            _ = try resolve(members.className, among: [.fontVersion30, .fontVersion21])
+            return try fontSteps(id: id, name: body, companions: companions, at: value)
+        case "$value":
+            _ = try resolve(members.className, among: [.value])
+            return try valueSteps(id: id, type: companions["$type"], value: body, at: value)
+        default:
+            _ = try resolve(members.className, among: [.url])
+            let base = companions["$base"]
+            var groups = group("c", .integer(base == nil ? 0 : 1, at: base ?? value), at: value)
+            if let base { groups += group("@", .value(base), at: base) }
+            return object(.url, id: id, at: value, groups + group("@", .value(body), at: body))
+        }
+    }
+
+    /// The readable class `$class` names among `family` (the first when `$class` is absent).
+    private func resolve(_ className: Value?, among family: [ReadableClass]) throws(CodecError) -> ReadableClass {
+        guard let className else { return family[0] }
+        let named = document.kind(className) == .string ? document.withString(className) { ReadableClass.named($0) } : nil
+        guard let named, family.contains(named) else {
+            let names = family.map(\.name).joined(separator: " or ")
+            throw document.invalid("$class is \(names) for this content; another class needs the generic form ($classes and $groups)", at: className)
+        }
+        return named
+    }
+
+    // MARK: The forms
+
+    /// An object of `readableClass` whose `groups` steps stand between its begin and end.
+    private func object(_ readableClass: ReadableClass, id: (number: Int64, at: Value)?, at value: Value, _ groups: [Step]) -> [Step] {
+        [.beginObject(readableClass, id: id, at: value)] + groups + [.endObject(at: value)]
+    }
+
+    /// A group of one value.
+    private func group(_ type: String, _ step: Step, at value: Value) -> [Step] {
+        [.group(type, at: value), step, .end(at: value)]
+    }
+
+    /// NSString, NSMutableString: `{"+": text}`.
+    private func stringSteps(_ readableClass: ReadableClass, id: (number: Int64, at: Value)?, text: [UInt8], at value: Value) -> [Step] {
+        object(readableClass, id: id, at: value, group("+", .byteString(text, at: value), at: value))
+    }
+
+    /// NSNumber: `{"*": type}`, then the value at that type.
+    private func numberSteps(id: (number: Int64, at: Value)?, number: Value, type: Value?, at value: Value) throws(CodecError) -> [Step] {
+        let kind = document.kind(number)
+        guard let implied = ReadableNumber.impliedType(kind: kind, number: kind == .number ? document.number(number) : nil) else {
+            throw document.invalid("an NSNumber's value is a number, true or false, or {\"$real\": …}", at: number)
+        }
+        var code = implied
+        if let type {
+            let text = document.kind(type) == .string ? document.withString(type) { Array($0) } : []
+            guard text.count == 1, ReadableNumber.isNumberType(text[0]) else { throw document.invalid("$type is one of c C s S i I l L q Q B f d", at: type) }
+            code = text[0]
+        }
+        let valueStep: Step = kind == .bool ? .truth(document.bool(number), at: number) : .value(number)
+        let typeString = String(decoding: [code], as: UTF8.self)
+        return object(.number, id: id, at: value, group("*", .cString([code], at: type ?? value), at: value) + group(typeString, valueStep, at: value))
+    }
+
+    /// NSArray, NSMutableArray: `{"i": count}`, then an `@` group per element; NSSet,
+    /// NSMutableSet the same with `{"I": count}`.
+    private func arraySteps(_ readableClass: ReadableClass, id: (number: Int64, at: Value)?, elements: [Value], at value: Value) -> [Step] {
+        let isSet = readableClass == .set || readableClass == .mutableSet
+        let count: Step = isSet ? .unsigned(UInt64(elements.count), at: value) : .integer(Int64(elements.count), at: value)
+        var groups = group(isSet ? "I" : "i", count, at: value)
+        for element in elements { groups += group("@", .value(element), at: element) }
+        return object(readableClass, id: id, at: value, groups)
+    }
+
+    /// NSDictionary from `$dict`'s `[key, value]` pairs: `{"i": count}`, then an `@` group
+    /// per key and per value.
+    private func pairSteps(_ readableClass: ReadableClass, id: (number: Int64, at: Value)?, pairs: Value, at value: Value) throws(CodecError) -> [Step] {
+        guard document.kind(pairs) == .array else { throw document.invalid("$dict is an array of [key, value] pairs", at: pairs) }
+        let entries = document.elements(of: pairs)
+        var groups = group("i", .integer(Int64(entries.count), at: pairs), at: pairs)
+        for entry in entries {
+            guard document.kind(entry) == .array, document.count(entry) == 2 else { throw document.invalid("a $dict entry is [key, value]", at: entry) }
+            let parts = document.elements(of: entry)
+            groups += group("@", .value(parts[0]), at: parts[0]) + group("@", .value(parts[1]), at: parts[1])
+        }
+        return object(readableClass, id: id, at: value, groups)
+    }
+
+    /// NSDictionary from data keys: each key a new NSString (`$$…` is the key `$…`).
+    private func stringKeyedSteps(_ readableClass: ReadableClass, id: (number: Int64, at: Value)?, entries: [(key: Value, value: Value)], at value: Value) -> [Step] {
+        var groups = group("i", .integer(Int64(entries.count), at: value), at: value)
+        for (key, member) in entries {
+            let text = document.withString(key) { Array($0.starts(with: [MappingKeys.marker, MappingKeys.marker]) ? $0.dropFirst() : $0[...]) }
+            groups += [.group("@", at: key)] + stringSteps(.string, id: nil, text: text, at: key) + [.end(at: key)]
+            groups += group("@", .value(member), at: member)
+        }
+        return object(readableClass, id: id, at: value, groups)
+    }
+
+    /// NSData, NSMutableData: `{"i": n}`, then `{"[nc]": bytes}`.
+    private func dataSteps(_ readableClass: ReadableClass, id: (number: Int64, at: Value)?, base64: Value, at value: Value) throws(CodecError) -> [Step] {
+        let bytes = try document.base64Bytes(base64)
+        let groups = group("i", .integer(Int64(bytes.count), at: base64), at: base64) + group("[\(bytes.count)c]", .byteArray(bytes, at: base64), at: base64)
+        return object(readableClass, id: id, at: value, groups)
+    }
+
+    /// NSAttributedString, NSMutableAttributedString: the string's `@` group, then per run
+    /// `{"iI": [number, length]}`, followed by `{"@": attributes}` when the run brings new
+    /// attributes (numbered 1, 2, … in order) and not when `$attributesOf` names an earlier run.
+    private func attributedStringSteps(_ readableClass: ReadableClass, id: (number: Int64, at: Value)?, string: Value, runs: Value, at value: Value) throws(CodecError)
+        -> [Step]
+    {
+        guard document.kind(runs) == .array else { throw document.invalid("$runs is an array of {\"$length\": n, \"$attributes\": …} runs", at: runs) }
+        var groups = group("@", .value(string), at: string)
+        var numbers: [Int64?] = []  // per run: the attribute number it introduced
+        var introduced: Int64 = 0
+        for run in document.elements(of: runs) {
+            var length: Value?
+            var attributes: Value?
+            var attributesOf: Value?
+            for (key, member) in document.kind(run) == .object ? document.members(of: run) : [] {
+                switch document.stringValue(key) {
+                case "$length": length = member
+                case "$attributes": attributes = member
+                case "$attributesOf": attributesOf = member
+                default: throw document.invalid("a run has $length and $attributes or $attributesOf only", at: key)
+                }
+            }
+            guard let length, (attributes == nil) != (attributesOf == nil) else {
+                throw document.invalid("a run is {\"$length\": n, \"$attributes\": …} or {\"$length\": n, \"$attributesOf\": earlier run}", at: run)
+            }
+            let number: Int64
+            if let attributesOf {
+                guard document.kind(attributesOf) == .number, case .signed(let earlier) = document.number(attributesOf), numbers.indices.contains(Int(earlier)),
+                    let earlierNumber = numbers[Int(earlier)]
+                else { throw document.invalid("$attributesOf is the index of an earlier run that has $attributes", at: attributesOf) }
+                number = earlierNumber
+                numbers.append(nil)
+            } else {
+                introduced += 1
+                number = introduced
+                numbers.append(number)
+            }
+            groups += [.group("iI", at: run), .integer(number, at: run), .value(length), .end(at: run)]
+            if let attributes { groups += group("@", .value(attributes), at: attributes) }
+        }
+        return object(readableClass, id: id, at: value, groups)
+    }
+
+    /// NSColor: `{"c": space}`, then `{"ff…": components}`, a float per component.
+    private func colorSteps(id: (number: Int64, at: Value)?, space: Value?, components: Value, at value: Value) throws(CodecError) -> [Step] {
+        let names = ReadableColor.spaces.map(\.name).joined(separator: ", ")
+        guard let space, document.kind(space) == .string, let number = ReadableColor.number(named: document.stringValue(space)) else {
+            throw document.invalid("an NSColor's $space is one of \(names)", at: space ?? value)
+        }
+        let count = ReadableColor.spaces[Int(number) - 1].components
+        guard document.kind(components) == .array, document.count(components) == count else {
+            throw document.invalid("a \(document.stringValue(space)) colour has \(count) components", at: components)
+        }
+        let floats = String(repeating: "f", count: count)
+        let groups = group("c", .integer(number, at: space), at: space) + [.group(floats, at: components)] + document.elements(of: components).map { Step.value($0) }
+        return object(.color, id: id, at: value, groups + [.end(at: components)])
+    }
+
+    /// NSFont: `{"i": n}`, `{"[nc]": name list}` (`ReadableFont`), `{"f": size}`, a `{"c": flag}`
+    /// per flag.
+    private func fontSteps(id: (number: Int64, at: Value)?, name: Value, companions: [String: Value], at value: Value) throws(CodecError) -> [Step] {
+        guard document.kind(name) == .string else { throw document.invalid("an NSFont's $name is text", at: name) }
+        var readableClass = ReadableClass.fontVersion30
+        if let version = companions["$version"] {
+            let known: [Int64: ReadableClass] = [21: .fontVersion21, 30: .fontVersion30]
+            guard document.kind(version) == .number, case .signed(let number) = document.number(version), let known = known[number] else {
+                throw document.invalid("an NSFont's $version is 21 or 30", at: version)
+            }
+            readableClass = known
+        }
+        guard let size = companions["$size"] else { throw document.invalid("an NSFont has $size", at: value) }
+        guard let flags = companions["$flags"], document.kind(flags) == .array, document.count(flags) == ReadableFont.flagCount else {
+            throw document.invalid("an NSFont's $flags are \(ReadableFont.flagCount) integers", at: companions["$flags"] ?? value)
+        }
+        let list = ReadableFont.nameList(document.stringValue(name), version: readableClass.chain[0].version)
+        var groups = group("i", .integer(Int64(list.count), at: name), at: name) + group("[\(list.count)c]", .byteArray(list, at: name), at: name)
+        groups += group("f", .value(size), at: size)
+        for flag in document.elements(of: flags) { groups += group("c", .value(flag), at: flag) }
+        return object(readableClass, id: id, at: value, groups)
+    }
+
+    /// NSValue: `{"*": type}`, then `{type: value}`.
+    private func valueSteps(id: (number: Int64, at: Value)?, type: Value?, value content: Value, at value: Value) throws(CodecError) -> [Step] {
+        guard let type, document.kind(type) == .string else { throw document.invalid("an NSValue's $type is its type encoding, such as \"{CGSize=dd}\"", at: type ?? value) }
+        let text = document.stringValue(type)
+        return object(.value, id: id, at: value, group("*", .cString(Array(text.utf8), at: type), at: type) + [.group(text, at: type), .value(content), .end(at: content)])
+    }
+}

@@ -1,0 +1,232 @@
+/// Writing the readable forms (`ReadableForm`, docs/mapping.md "typedstream") in the writer's
+/// walk. A leaf form is written whole where its object first occurs; a container form writes
+/// its head there, then each of the object's groups as its `GroupRole` says while the walk goes
+/// through them, and its end at the object's end. Nothing here recurses: nested objects are
+/// the walk's.
+extension TypedStreamJSONWriter {
+    /// Writes `form` for object `object` where it first occurs; true when it is a container
+    /// whose groups the walk must go through next.
+    func beginReadable<Sink: TypedStreamJSONSink>(_ form: ReadableForm, of object: Int, into sink: inout Sink) -> Bool {
+        switch form {
+        case .string(let readableClass, let text):
+            writeLeaf(readableClass, bare: .string, key: "$string", object, into: &sink, bareForm: { $0.text(text) }, content: { $0.text(text) })
+            return false
+        case .number(let type, let value):
+            writeNumber(type: type, value: value, object: object, into: &sink)
+            return false
+        case .data(let readableClass, let bytes):
+            writeLeaf(readableClass, bare: .data, key: "$data", object, into: &sink, bareForm: { $0.data(bytes) }, content: { $0.base64(bytes) })
+            return false
+        case .date(let value):
+            writeHead(.date, default: .date, object, into: &sink)
+            sink.key("$date")
+            if case .double(let bits) = stream.content(of: value) { sink.time(Double(bitPattern: bits)) }
+            sink.closeObject()
+            return false
+        case .color(let space, let components):
+            writeHead(.color, default: nil, object, into: &sink)
+            sink.key("$space")
+            sink.text(ArraySlice(ReadableColor.spaces[Int(space) - 1].name.utf8))
+            sink.key("$components")
+            sink.openArray()
+            for component in components {
+                if case .float(let bits) = stream.content(of: component) { sink.real(FloatWidening.double(bits)) }
+            }
+            sink.closeArray()
+            sink.closeObject()
+            return false
+        case .font(let readableClass, let name, let size, let flags):
+            writeFont(readableClass, name: name, size: size, flags: flags, object: object, into: &sink)
+            return false
+        case .array(let readableClass):
+            if readableClass == .set || readableClass == .mutableSet {
+                writeHead(readableClass, default: .set, object, into: &sink)
+                sink.key("$set")
+            } else if isWrapped(readableClass, default: .array, object) {
+                writeHead(readableClass, default: .array, object, into: &sink)
+                sink.key("$array")
+            }
+            sink.openArray()
+            return true
+        case .value(let type):
+            writeHead(.value, default: nil, object, into: &sink)
+            sink.key("$type")
+            sink.text(type)
+            return true
+        case .url, .namedColor:
+            writeHead(readableClassOf(object), default: nil, object, into: &sink)
+            return true
+        case .dictionary(let readableClass, let stringKeys):
+            guard stringKeys else {
+                writeHead(readableClass, default: .dictionary, object, into: &sink)
+                sink.key("$dict")
+                sink.openArray()
+                return true
+            }
+            if isWrapped(readableClass, default: .dictionary, object) {
+                writeHead(readableClass, default: .dictionary, object, into: &sink)
+            } else {
+                sink.openObject()
+            }
+            return true
+        case .attributedString(let readableClass, _):
+            // Always named: a dictionary could not be told from it otherwise at a glance.
+            writeHead(readableClass, default: nil, object, into: &sink)
+            return true
+        }
+    }
+
+    /// Group `group` of container `open` begins: sets its role, writes what opens it.
+    func beginGroup<Sink: TypedStreamJSONSink>(_ group: Int, of open: inout OpenObject, into sink: inout Sink) {
+        guard let form = open.form else { return }
+        open.role = form.role(ofGroup: group - stream.objects[open.object].groups.lowerBound)
+        switch open.role {
+        case .key: if case .dictionary(_, stringKeys: false) = form { sink.openArray() }
+        case .text: sink.key("$string")
+        case .run(let length, let attributesOf):
+            sink.openObject()
+            sink.key("$length")
+            sink.unsigned(length)
+            if let attributesOf {
+                sink.key("$attributesOf")
+                sink.integer(Int64(attributesOf))
+            }
+        case .member(let member):
+            sink.key(member.key)
+            if stream.values(ofGroup: group).count != 1 { sink.openArray() }
+        case .count, .element, .value, .attributes: break
+        }
+    }
+
+    /// Group `group` of container `open` ends: writes what closes it.
+    func endGroup<Sink: TypedStreamJSONSink>(_ group: Int, of open: OpenObject, into sink: inout Sink) {
+        switch open.role {
+        case .value:
+            if case .dictionary(_, stringKeys: false)? = open.form { sink.closeArray() }
+        case .text:
+            sink.key("$runs")
+            sink.openArray()
+        case .run(_, attributesOf: nil): sink.key("$attributes")
+        case .run, .attributes: sink.closeObject()
+        case .member: if stream.values(ofGroup: group).count != 1 { sink.closeArray() }
+        case .count, .element, .key: break
+        }
+    }
+
+    /// Value `index` in a group of container `open`: writes what the role makes of it; true
+    /// when the value is to be written as any value is.
+    func writeContainerValue<Sink: TypedStreamJSONSink>(_ index: Int, of open: OpenObject, into sink: inout Sink) -> Bool {
+        switch open.role {
+        case .count, .run: return false
+        case .key:
+            guard case .dictionary(_, stringKeys: true)? = open.form, case .object(let key?) = stream.content(of: index) else { return true }
+            // A new, unshared NSString of UTF-8 text (`ReadableForm`): its one `+` value.
+            let text = stream.values(ofGroup: stream.objects[key].groups.lowerBound).lowerBound
+            if case .byteString(let span?) = stream.content(of: text) { sink.dataKey(stream.bytes(span)) }
+            return false
+        default: return true
+        }
+    }
+
+    /// Container `form` of object `object` ends.
+    func endContainer<Sink: TypedStreamJSONSink>(_ form: ReadableForm, of object: Int, into sink: inout Sink) {
+        switch form {
+        case .array(let readableClass):
+            sink.closeArray()
+            if readableClass != .array || shared[object] { sink.closeObject() }
+        case .dictionary(_, let stringKeys):
+            if !stringKeys { sink.closeArray() }
+            sink.closeObject()
+        case .attributedString:
+            sink.closeArray()
+            sink.closeObject()
+        case .value, .url, .namedColor: sink.closeObject()
+        case .string, .number, .data, .date, .color, .font: break
+        }
+    }
+
+    // MARK: Parts
+
+    private func readableClassOf(_ object: Int) -> ReadableClass {
+        readableClasses[Int(stream.objects[object].classIndex)]!
+    }
+
+    /// Whether object `object` of `readableClass` needs its object form: another class than
+    /// the bare form's, or a shared object (its `$id`).
+    private func isWrapped(_ readableClass: ReadableClass, default bare: ReadableClass, _ object: Int) -> Bool {
+        readableClass != bare || shared[object]
+    }
+
+    /// Opens the object form: `$class` unless `readableClass` is `implied`, `$id` when shared.
+    private func writeHead<Sink: TypedStreamJSONSink>(_ readableClass: ReadableClass, default implied: ReadableClass?, _ object: Int, into sink: inout Sink) {
+        sink.openObject()
+        if readableClass != implied {
+            sink.key("$class")
+            sink.text(ArraySlice(readableClass.name.utf8))
+        }
+        if shared[object] {
+            sink.key("$id")
+            sink.integer(Int64(object))
+        }
+    }
+
+    /// A string or data object: `bareForm` for an unshared object of class `bare`, else the
+    /// object form with `content` under `key`.
+    private func writeLeaf<Sink: TypedStreamJSONSink>(
+        _ readableClass: ReadableClass, bare: ReadableClass, key: StaticString, _ object: Int, into sink: inout Sink, bareForm: (inout Sink) -> Void,
+        content: (inout Sink) -> Void
+    ) {
+        guard isWrapped(readableClass, default: bare, object) else { return bareForm(&sink) }
+        writeHead(readableClass, default: bare, object, into: &sink)
+        sink.key(key)
+        content(&sink)
+        sink.closeObject()
+    }
+
+    /// An NSFont: `{"$class": "NSFont", "$version": v, "$name": …, "$size": …, "$flags": […]}`.
+    private func writeFont<Sink: TypedStreamJSONSink>(
+        _ readableClass: ReadableClass, name: String, size: Int, flags: Range<Int>, object: Int, into sink: inout Sink
+    ) {
+        writeHead(readableClass, default: nil, object, into: &sink)
+        sink.key("$version")
+        sink.integer(readableClass.chain[0].version)
+        sink.key("$name")
+        sink.text(ArraySlice(name.utf8))
+        sink.key("$size")
+        if case .float(let bits) = stream.content(of: size) { sink.real(FloatWidening.double(bits)) }
+        sink.key("$flags")
+        sink.openArray()
+        for group in flags {
+            if case .signed(let flag) = stream.content(of: stream.values(ofGroup: group).lowerBound) { sink.integer(flag) }
+        }
+        sink.closeArray()
+        sink.closeObject()
+    }
+
+    /// An NSNumber: bare when `ReadableNumber`'s rule gives its type and it is not shared,
+    /// else `{"$id"?: n, "$number": value, "$type"?: "i"}`.
+    private func writeNumber<Sink: TypedStreamJSONSink>(type: UInt8, value: Int, object: Int, into sink: inout Sink) {
+        let spelling = ReadableNumber.spelling(of: value, type: type, in: stream)
+        var bare = !shared[object]
+        if case .double(let bits) = stream.content(of: value), !Double(bitPattern: bits).isFinite { bare = false }
+        if case .number(typeIsImplied: false) = spelling { bare = false }
+        if !bare {
+            writeHead(.number, default: .number, object, into: &sink)
+            sink.key("$number")
+        }
+        switch (spelling, stream.content(of: value)) {
+        case (.bool(let truth), _): sink.bool(truth)
+        case (_, .signed(let integer)): sink.integer(integer)
+        case (_, .unsigned(let integer)): sink.unsigned(integer)
+        case (_, .float(let bits)): sink.real(FloatWidening.double(bits))
+        case (_, .double(let bits)): sink.real(Double(bitPattern: bits))
+        default: sink.null()  // `ReadableNumber.isNumberType` admits no other content.
+        }
+        guard !bare else { return }
+        if case .number(typeIsImplied: false) = spelling {
+            sink.key("$type")
+            sink.text([type])
+        }
+        sink.closeObject()
+    }
+}

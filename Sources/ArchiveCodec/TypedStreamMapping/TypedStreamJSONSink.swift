@@ -1,0 +1,85 @@
+/// What `TypedStreamJSONWriter`'s walk writes to: the JSON text (`TypedStreamJSONText`), or
+/// only its nesting (`TypedStreamJSONMeasure`, for `depth`). Every character of the document
+/// goes through one of these calls, so the two never disagree about the nesting.
+protocol TypedStreamJSONSink {
+    mutating func isStopped() -> Bool
+    mutating func openObject()
+    mutating func closeObject()
+    mutating func openArray()
+    mutating func closeArray()
+    mutating func key(_ literal: StaticString)
+    mutating func key(bytes: ArraySlice<UInt8>)
+    /// A data key (a dictionary's): its text, `$$…` when it begins with `$`.
+    mutating func dataKey(_ bytes: ArraySlice<UInt8>)
+    mutating func null()
+    mutating func bool(_ value: Bool)
+    mutating func integer(_ value: Int64)
+    mutating func unsigned(_ value: UInt64)
+    mutating func real(_ value: Double)
+    /// Seconds since 2001 as `$date` holds them (`JSONOutput.mappedTime`).
+    mutating func time(_ seconds: Double)
+    mutating func string(_ literal: StaticString)
+    mutating func text(_ bytes: ArraySlice<UInt8>)
+    mutating func data(_ bytes: ArraySlice<UInt8>)
+    /// Bytes as a base64 string (a `$data` member's value).
+    mutating func base64(_ bytes: ArraySlice<UInt8>)
+    mutating func reference(_ object: Int)
+}
+
+struct TypedStreamJSONMeasure: TypedStreamJSONSink {
+    var level = 0
+    var deepest = 0
+    mutating func isStopped() -> Bool { false }
+    mutating func openObject() { open() }
+    mutating func closeObject() { level -= 1 }
+    mutating func openArray() { open() }
+    mutating func closeArray() { level -= 1 }
+    mutating func key(_ literal: StaticString) {}
+    mutating func key(bytes: ArraySlice<UInt8>) {}
+    mutating func dataKey(_ bytes: ArraySlice<UInt8>) {}
+    mutating func null() {}
+    mutating func bool(_ value: Bool) {}
+    mutating func integer(_ value: Int64) {}
+    mutating func unsigned(_ value: UInt64) {}
+    mutating func real(_ value: Double) { if !value.isFinite { deepest = max(deepest, level + 1) } }
+    mutating func time(_ seconds: Double) { real(seconds) }
+    mutating func string(_ literal: StaticString) {}
+    mutating func text(_ bytes: ArraySlice<UInt8>) {}
+    mutating func data(_ bytes: ArraySlice<UInt8>) { deepest = max(deepest, level + 1) }
+    mutating func base64(_ bytes: ArraySlice<UInt8>) {}
+    mutating func reference(_ object: Int) { deepest = max(deepest, level + 1) }
+    private mutating func open() {
+        level += 1
+        deepest = max(deepest, level)
+    }
+}
+
+struct TypedStreamJSONText: TypedStreamJSONSink {
+    var out: JSONOutput
+    mutating func isStopped() -> Bool { out.reachedLimit() }
+    mutating func openObject() { out.openObject() }
+    mutating func closeObject() { out.closeObject() }
+    mutating func openArray() { out.openArray() }
+    mutating func closeArray() { out.closeArray() }
+    mutating func key(_ literal: StaticString) { out.key(literal) }
+    mutating func key(bytes: ArraySlice<UInt8>) { bytes.withUnsafeBufferPointer { out.key(utf8: $0) } }
+    mutating func dataKey(_ bytes: ArraySlice<UInt8>) {
+        bytes.withUnsafeBufferPointer { out.key(utf8: $0, prefix: $0.first == MappingKeys.marker ? MappingKeys.marker : nil) }
+    }
+    mutating func null() { out.null() }
+    mutating func bool(_ value: Bool) { out.bool(value) }
+    mutating func integer(_ value: Int64) { out.int(value) }
+    mutating func unsigned(_ value: UInt64) { out.uint(value) }
+    mutating func real(_ value: Double) { out.mappedReal(value) }
+    mutating func time(_ seconds: Double) { out.mappedTime(seconds) }
+    mutating func string(_ literal: StaticString) { out.string(literal) }
+    mutating func text(_ bytes: ArraySlice<UInt8>) { bytes.withUnsafeBufferPointer { out.string(utf8: $0) } }
+    mutating func data(_ bytes: ArraySlice<UInt8>) {
+        out.openObject()
+        out.key("$data")
+        base64(bytes)
+        out.closeObject()
+    }
+    mutating func base64(_ bytes: ArraySlice<UInt8>) { bytes.withUnsafeBufferPointer { out.base64String($0) } }
+    mutating func reference(_ object: Int) { out.reference(object) }
+}
