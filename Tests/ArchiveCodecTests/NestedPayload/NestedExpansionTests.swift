@@ -52,6 +52,10 @@ final class NestedExpansionTests: XCTestCase {
         let history = string(try decode(Fixtures.publicFile("plain-plist-with-nested-archive/imessage-exporter_message_summary_info-Edited.plist")))
         XCTAssertTrue(history.contains(#"{"$data":{"$typedstream":["#), history)
         XCTAssertTrue(history.contains(#""First message  ""#), history)
+        // A link preview: Apple's keyed archive in an NSData of an iMessage body, which our
+        // encoder writes in fewer bytes (the typedstream's NSData follows its length).
+        let link = string(try decode(Fixtures.typedStream("imessage-exporter_attributedBody-URL.bin")))
+        XCTAssertTrue(link.contains(#""$data":{"$keyedArchive":{"$top":{"version":1,"dd-result":{"$class":"DDScannerResult","#), link)
     }
 
     /// Without `nested` the output is what it always was; indented output is the same document.

@@ -224,7 +224,7 @@ struct ReadableFormLowering {
 
     /// NSData, NSMutableData: `{"i": n}`, then `{"[nc]": bytes}`.
     private func dataSteps(_ readableClass: ReadableClass, id: (number: Int64, at: Value)?, base64: Value, at value: Value) throws(CodecError) -> [Step] {
-        let bytes = try document.base64Bytes(base64)
+        let bytes = try document.dataBytes(base64)
         let groups = group("i", .integer(Int64(bytes.count), at: base64), at: base64) + group("[\(bytes.count)c]", .byteArray(bytes, at: base64), at: base64)
         return object(readableClass, id: id, at: value, groups)
     }
