@@ -69,10 +69,10 @@ public struct Archive: Sendable {
     /// `nested`: the readable view with its nested payloads decoded in place
     /// (`NestedExpansion`), planned under that policy: the plan's depth is the whole
     /// document's, checked by the caller against the same policy before writing. `hold` is
-    /// asked before the plan holds more of the payloads' text (`NestedExpansion.init`).
+    /// asked before the plan holds more text or reads a payload (`NestedExpansion.init`).
     public func plan(
         view: ArchiveView, pretty: Bool, maxDepth: Int? = nil, exactIntegers: Bool = false, parallelism: Parallelism = .serial, nested policy: DecodePolicy? = nil,
-        hold: (Int) -> Bool = { _ in true }
+        hold: (_ text: Int, _ reading: [UInt8]?) -> Bool = { _, _ in true }
     ) throws(CodecError) -> WritePlan {
         if let policy, view == .readable {
             let expansion = try NestedExpansion(

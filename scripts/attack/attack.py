@@ -299,6 +299,9 @@ def main():
     attack("HEAD/TRACE/unknown with a body, then CONNECT", desync)
     attack(f"{n} decodes?nested=1 of a plist holding 8 amplifying archives",
            lambda: parallel(n, lambda: nested_amplifiers(amplified, 8)))
+    dense_inside = plistlib.dumps({"blob": dense}, fmt=plistlib.FMT_BINARY)
+    attack(f"{n} decodes?nested=1 of a plist holding that {len(dense) / 1e6:.0f} MB archive in its data",
+           lambda: parallel(n, lambda: post("/v1/decode?nested=1", dense_inside)))
     attack("SIGHUP, SIGUSR1, SIGUSR2, SIGALRM", stray_signals)
     attack("absolute-form and #fragment targets with Content-Length 2^40", lambda: collections.Counter([
         request(b"POST http://x/v1/decode HTTP/1.1\r\nHost: x\r\nContent-Length: 1099511627776\r\n\r\n", timeout=10),

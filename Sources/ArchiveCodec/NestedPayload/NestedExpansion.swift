@@ -42,12 +42,14 @@ public struct NestedExpansion: Sendable {
     /// Stops, incomplete, at the first depth `policy` refuses; throws what a plan or render
     /// of any part throws (a nesting bound too small located in the whole document).
     ///
-    /// `hold` is asked before the parts grow to hold a total of that many bytes (the caller's
-    /// memory budget); when it says no, planning stops with `limitExceeded`. No part is rendered
-    /// past what is left of the output limit: at most that limit is ever held.
+    /// `hold` is the caller's memory budget: asked with the bytes of text the parts hold, and
+    /// with the bytes of a payload about to be read (whose working memory, for the moment it is
+    /// read and written, the caller estimates as for any decode; nil when only the text grew).
+    /// When it says no, planning stops with `limitExceeded`. No part is rendered past what is
+    /// left of the output limit: at most that limit is ever held.
     init(
         archive: Archive, inputSize: Int, pretty: Bool, maxDepth: Int?, exactIntegers: Bool, policy: DecodePolicy, parallelism: Parallelism,
-        hold: (Int) -> Bool = { _ in true }
+        hold: (_ text: Int, _ reading: [UInt8]?) -> Bool = { _, _ in true }
     ) throws(CodecError) {
         self.pretty = pretty
         let plan = try archive.plan(view: .readable, pretty: pretty, maxDepth: maxDepth, exactIntegers: exactIntegers, parallelism: parallelism)
@@ -58,7 +60,7 @@ public struct NestedExpansion: Sendable {
             .limitExceeded, "the JSON with its nested payloads decoded would be larger than \(limit) bytes for a \(inputSize)-byte input", limit: limit)
         let refused = CodecError(.limitExceeded, "the nested payloads' JSON would take more memory than is free to hold it")
         let outer = try Self.render(archive, plan: plan, pretty: pretty, parallelism: parallelism, limit: limit)
-        guard hold(outer.count) else { throw refused }
+        guard hold(outer.count, nil) else { throw refused }
         parts = [Part(text: outer, base: 0, nesting: 0, isTypedStream: archive.content.isTypedStream)]
         var size = outer.count
         var held = outer.count
@@ -68,7 +70,11 @@ public struct NestedExpansion: Sendable {
             guard parts[next].nesting < NestedPayload.maximumNesting else { continue }
             let found = parts[next].text.withUnsafeBufferPointer { DataValueScan.find(in: $0) }
             for value in found {
-                guard let (payload, kind) = Self.payload(in: parts[next].text, at: value) else { continue }
+                guard let bytes = Self.payloadBytes(in: parts[next].text, at: value) else { continue }
+                // The payload's working memory is held while it is read and written.
+                guard hold(held, bytes) else { throw refused }
+                defer { _ = hold(held, nil) }
+                guard let (payload, kind) = NestedPayload.document(bytes) else { continue }
                 let base = parts[next].base + value.level
                 // A keyed archive's JSON sits one level down, in `{"$keyedArchive": …}`.
                 let wrapper = kind == .keyedArchive(.binary) || kind == .keyedArchive(.xml) ? 1 : 0
@@ -91,7 +97,7 @@ public struct NestedExpansion: Sendable {
                 if pretty { size += 2 * base * text.reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) } }
                 guard size <= limit else { throw tooLarge }
                 held += text.count
-                guard hold(held) else { throw refused }
+                guard hold(held, nil) else { throw refused }
                 parts[next].payloads.append((value, parts.count))
                 parts.append(Part(text: text, base: base, nesting: parts[next].nesting + 1, isTypedStream: kind == .typedStream))
             }
@@ -99,14 +105,13 @@ public struct NestedExpansion: Sendable {
         isComplete = true
     }
 
-    /// The document a data value's base64 text holds, if it holds one.
-    private static func payload(in text: [UInt8], at value: DataValueScan.Found) -> (Archive, NestedPayload.Kind)? {
-        text.withUnsafeBufferPointer { buffer -> (Archive, NestedPayload.Kind)? in
+    /// The bytes of a data value whose base64 text begins as a document does.
+    private static func payloadBytes(in text: [UInt8], at value: DataValueScan.Found) -> [UInt8]? {
+        text.withUnsafeBufferPointer { buffer -> [UInt8]? in
             let base64 = UnsafeBufferPointer(rebasing: buffer[(value.quote + 1)..<(value.end - 1)])
             guard NestedPayload.mightBeDocument(base64: base64) else { return nil }
             let (bytes, bad) = Base64.decode(base64)
-            guard bad == nil, let (archive, kind) = NestedPayload.document(bytes) else { return nil }
-            return (archive, kind)
+            return bad == nil ? bytes : nil
         }
     }
 

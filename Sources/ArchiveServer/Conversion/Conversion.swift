@@ -85,15 +85,20 @@ enum Conversion {
             return refusal
         }
         let archive = try Archive(parsing: bytes, view: view)
-        // A nested expansion holds its parts' text until written: reserved as it grows.
+        // A nested expansion holds its parts' text until written, and each payload's tables while
+        // it is read: reserved as they come, as a decode of the payload alone would be.
         let reserved = job.reservation?.bytes ?? 0
         let overBudget = Flag()
         let plan: WritePlan
         do throws(CodecError) {
             plan = try archive.plan(
                 view: view, pretty: pretty, maxDepth: options.maxDepth, exactIntegers: options.exactIntegers, nested: options.nested ? job.limits.decode : nil
-            ) { held in
-                guard let reservation = job.reservation, !reservation.grow(to: reserved + held) else { return true }
+            ) { held, reading in
+                guard let reservation = job.reservation else { return true }
+                let working = reading.map { ConversionCost.decodeWorking(bodyBytes: $0.count, counts: ArchiveCounts(of: $0)) } ?? 0
+                let needed = reserved + held + working
+                reservation.shrink(to: needed)
+                guard !reservation.grow(to: needed) else { return true }
                 overBudget.isSet = true
                 return false
             }

@@ -136,9 +136,10 @@ final class NestedExpansionTests: XCTestCase {
         let theme = try Archive(parsing: Fixtures.publicFile("plain-plist-with-nested-archive/nord-terminal-app_Nord.terminal"))
         let outerSize = try theme.json(view: .readable, pretty: false).count
         var asked: [Int] = []
+        var read: [Int] = []
         XCTAssertThrowsError(
-            try theme.plan(view: .readable, pretty: false, nested: roomy) { held in
-                asked.append(held)
+            try theme.plan(view: .readable, pretty: false, nested: roomy) { held, reading in
+                if let reading { read.append(reading.count) } else { asked.append(held) }
                 return held < outerSize + 2_000
             }
         ) { error in
@@ -146,6 +147,7 @@ final class NestedExpansionTests: XCTestCase {
         }
         XCTAssertGreaterThan(asked.count, 1)
         XCTAssertEqual(asked, asked.sorted())
+        XCTAssertFalse(read.isEmpty, "each payload's bytes are shown before they are read")
     }
 
     /// Bytes that only look like a document (a broken plist, a typedstream header alone) stay
