@@ -62,8 +62,21 @@ extension EventLoop {
         guard pool.hasCapacity else {
             return Problem.notReady(reason: "All \(pool.threads) workers are busy and \(pool.queued) requests are queued (limit \(pool.queueLimit)).").response()
         }
+        let memory = context.budget.snapshot
+        let headroom = min(memory.capacity / 4, Self.readinessHeadroom)
+        guard memory.capacity - memory.reserved >= headroom else {
+            return Problem.notReady(
+                reason:
+                    "The memory budget is held: \(memory.reserved >> 20) of \(memory.capacity >> 20) MiB reserved by requests in progress, less than \(headroom >> 20) MiB free; conversions get 503 memory-budget-full until they finish."
+            ).response()
+        }
         return .json(200, "{\"status\":\"ready\",\"workersBusy\":\(pool.busy),\"queued\":\(pool.queued)}")
     }
+
+    /// Below this much free budget (or a quarter of a smaller budget) the service is not ready:
+    /// what a decode of a 1 MiB archive reserves, so a budget held by a few requests in
+    /// progress (or heads announcing large bodies) turns traffic away from this instance.
+    static let readinessHeadroom = ConversionCost.admission(route: .decode, bodyBytes: 1 << 20)
 
     private func startConversion(route: Route, request: OpaquePointer, uri: OpaquePointer?, pending: PendingRequest) {
         var pending = pending

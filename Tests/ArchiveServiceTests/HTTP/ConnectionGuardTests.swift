@@ -187,6 +187,26 @@ final class ConnectionGuardTests: XCTestCase {
         XCTAssertTrue(try server.waitForMetric("archive_memory_reserved_bytes", 0))
     }
 
+    /// Heads that announce bodies holding the budget make the service not ready until they go.
+    func testReadinessFollowsTheMemoryBudget() throws {
+        let server = try TestServer { $0.memoryBudget = 16 << 20 }
+        defer { server.stop() }
+        XCTAssertEqual(try server.get("/readyz").status, 200)
+        // 3.5 MiB of announced decode body reserves 14 MiB of the 16 at once.
+        let holder = try TestHTTPClient.connect(port: server.port, timeoutSeconds: 10)
+        XCTAssertTrue(TestHTTPClient.sendAll(holder, Array("POST /v1/decode HTTP/1.1\r\nHost: x\r\nContent-Length: \(7 << 19)\r\n\r\n".utf8)))
+        var ready = try server.get("/readyz")
+        for _ in 0..<100 where ready.status == 200 {
+            usleep(10_000)
+            ready = try server.get("/readyz")
+        }
+        XCTAssertEqual(ready.status, 503, ready.text)
+        XCTAssertTrue(ready.text.contains("memory budget"), ready.text)
+        close(holder)
+        XCTAssertTrue(try server.waitForMetric("archive_memory_reserved_bytes", 0))
+        XCTAssertEqual(try server.get("/readyz").status, 200)
+    }
+
     /// A decode reserves by what its tables will hold, counted before it parses: an archive of a
     /// few bytes per entry that fits the budget by its size is refused when its entries do not.
     func testDecodeReservesByEntriesNotBytes() throws {
