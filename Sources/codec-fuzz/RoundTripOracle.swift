@@ -10,13 +10,16 @@ struct RoundTripOracle {
         if input.first == UInt8(ascii: "{") || input.first == UInt8(ascii: "[") {
             return checkDocument(input)
         }
-        return checkArchive(input) ?? checkNested(input)
+        guard let parsed = try? Archive(parsing: input) else {
+            refused += 1
+            return nil
+        }
+        return checkArchive(parsed, input) ?? checkNested(parsed)
     }
 
     /// With its nested payloads decoded, a document encodes back (in its own format) to an
     /// equivalent one: the payloads' graphs are compared, not their bytes.
-    private func checkNested(_ input: [UInt8]) -> String? {
-        guard let archive = try? Archive(parsing: input) else { return nil }
+    private func checkNested(_ archive: Archive) -> String? {
         let json: [UInt8]
         do {
             let plan = try archive.plan(view: .readable, pretty: false, nested: DecodePolicy(stackSize: Self.stackSize))
@@ -64,7 +67,7 @@ struct RoundTripOracle {
         } catch {
             return "a JSON document that encodes in memory fails when streamed: \(error)"
         }
-        return checkArchive(encoded)
+        return checkArchive(archive, encoded)
     }
 
     /// Validation in ranges and two writers meeting at the middle reference (what
@@ -85,18 +88,13 @@ struct RoundTripOracle {
         }
     }
 
-    private mutating func checkArchive(_ input: [UInt8]) -> String? {
+    /// `parsed` is what `input` reads as.
+    private mutating func checkArchive(_ parsed: Archive, _ input: [UInt8]) -> String? {
         let archive: KeyedArchive
-        do {
-            let parsed = try Archive(parsing: input)
-            switch parsed.content {
-            case .keyedArchive(let keyed): archive = keyed
-            case .propertyList: return checkPropertyList(parsed)
-            case .typedStream: return checkTypedStream(parsed)
-            }
-        } catch {
-            refused += 1
-            return nil
+        switch parsed.content {
+        case .keyedArchive(let keyed): archive = keyed
+        case .propertyList: return checkPropertyList(parsed)
+        case .typedStream: return checkTypedStream(parsed)
         }
         guard archive.depth(of: .readable) <= StackBudget.maxDepth(stackSize: Self.stackSize) else {
             tooDeep += 1

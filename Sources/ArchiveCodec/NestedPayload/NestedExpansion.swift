@@ -76,8 +76,7 @@ public struct NestedExpansion: Sendable {
                 defer { _ = hold(held, nil) }
                 guard let (payload, kind) = NestedPayload.document(bytes) else { continue }
                 let base = parts[next].base + value.level
-                // A keyed archive's JSON sits one level down, in `{"$keyedArchive": …}`.
-                let wrapper = kind == .keyedArchive(.binary) || kind == .keyedArchive(.xml) ? 1 : 0
+                let wrapper = kind.wrapperLevels
                 let payloadPlan = try Self.plan(payload, pretty: pretty, maxDepth: maxDepth, above: base + wrapper, exactIntegers: exactIntegers)
                 depth = max(depth, base + wrapper + payloadPlan.depth)
                 guard policy.refusal(depth: depth, pretty: pretty) == nil else { return }

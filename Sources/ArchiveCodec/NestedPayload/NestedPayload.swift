@@ -26,21 +26,23 @@ enum NestedPayload {
         case keyedArchive(PlistFormat)
         case propertyList(PlistFormat)
         case typedStream
+
+        /// Levels the payload's own JSON opens below the data value's: one for a keyed
+        /// archive's `{"$keyedArchive": …}`; the other kinds' documents are their own wrappers.
+        var wrapperLevels: Int {
+            if case .keyedArchive = self { return 1 }
+            return 0
+        }
     }
 
     /// Whether `prefix`, the first bytes of a value (at least 16 when the value has them), begins
-    /// as a document the codec reads: `bplist00`, a typedstream's header, or XML that opens with
-    /// `<?xml`, `<!DOCTYPE` or `<plist` (after a byte-order mark and whitespace). A cheap filter
-    /// before parsing: the parse decides.
+    /// as a document the codec reads (`InputKind`: a binary or XML property list, a
+    /// typedstream). A cheap filter before parsing: the parse decides.
     static func mightBeDocument(_ prefix: some Collection<UInt8>) -> Bool {
-        let bytes = Array(prefix)
-        if bytes.starts(with: binaryMagic) || TypedStreamDocument.starts(bytes) { return true }
-        var index = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
-        while index < bytes.count, bytes[index] == 0x20 || bytes[index] == 0x0A || bytes[index] == 0x0D || bytes[index] == 0x09 {
-            index += 1
+        switch InputKind(of: prefix) {
+        case .binaryPropertyList, .xmlPropertyList, .typedStream: true
+        case .json, .jsonWithByteOrderMark, .gzip, .zlib, .unknown: false
         }
-        let rest = bytes[index...]
-        return xmlStarts.contains { rest.starts(with: $0) }
     }
 
     /// `mightBeDocument` on the bytes that base64 text `text` begins with (decoding at most its
@@ -51,9 +53,6 @@ enum NestedPayload {
         let (prefix, bad) = Base64.decode(UnsafeBufferPointer(rebasing: text[0..<length]))
         return bad == nil && mightBeDocument(prefix)
     }
-
-    private static let binaryMagic = Array("bplist00".utf8)
-    private static let xmlStarts = [Array("<?xml".utf8), Array("<!DOCTYPE".utf8), Array("<plist".utf8)]
 
     /// The document `bytes` hold, read in the readable view, and its kind; nil when they are not
     /// one (the value then stays bytes).

@@ -88,7 +88,7 @@ enum Conversion {
         // A nested expansion holds its parts' text until written, and each payload's tables while
         // it is read: reserved as they come, as a decode of the payload alone would be.
         let reserved = job.reservation?.bytes ?? 0
-        let overBudget = Flag()
+        var overBudget = false
         let plan: WritePlan
         do throws(CodecError) {
             plan = try archive.plan(
@@ -99,11 +99,11 @@ enum Conversion {
                 let needed = reserved + held + working
                 reservation.shrink(to: needed)
                 guard !reservation.grow(to: needed) else { return true }
-                overBudget.isSet = true
+                overBudget = true
                 return false
             }
         } catch {
-            guard overBudget.isSet, let reservation = job.reservation else { throw error }
+            guard overBudget, let reservation = job.reservation else { throw error }
             return Problem.memoryBudget(needed: reservation.bytes + 1, capacity: reservation.capacity, path: job.path).response()
         }
         if let refusal = job.limits.decode.refusal(depth: plan.depth, pretty: pretty) {
@@ -215,9 +215,4 @@ enum Conversion {
         }
         return problem
     }
-}
-
-/// A yes-or-no a closure sets and its caller reads afterwards.
-private final class Flag {
-    var isSet = false
 }

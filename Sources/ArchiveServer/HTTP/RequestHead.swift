@@ -299,15 +299,10 @@ struct RequestHead: Equatable, Sendable {
     /// and authority. The guard admits a request by this path, so a target spelled otherwise
     /// costs what its route costs.
     static func path(ofTarget target: String) -> String {
-        var path = Substring(target.prefix { $0 != "?" && $0 != "#" })
-        let utf8 = Array(path.utf8.prefix(8))
-        for scheme in ["http://", "https://"] {
-            let bytes = Array(scheme.utf8)
-            guard utf8.count >= bytes.count, zip(utf8, bytes).allSatisfy({ ($0 | 0x20) == $1 || $0 == $1 }) else { continue }
-            let afterScheme = path.dropFirst(bytes.count)
-            path = afterScheme.firstIndex(of: "/").map { afterScheme[$0...] } ?? ""
-            break
-        }
-        return String(path)
+        let path = target.prefix { $0 != "?" && $0 != "#" }
+        let start = path.prefix(8).asciiLowercased()
+        guard let scheme = ["http://", "https://"].first(where: { start.hasPrefix($0) }) else { return String(path) }
+        let afterScheme = path.dropFirst(scheme.count)
+        return afterScheme.firstIndex(of: "/").map { String(afterScheme[$0...]) } ?? ""
     }
 }
