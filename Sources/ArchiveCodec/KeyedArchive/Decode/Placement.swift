@@ -87,6 +87,9 @@ struct Placement: Sendable {
         return known
     }
 
+    /// The number the readable view writes for entry `uid` in its `$id` and in every `$ref` to it.
+    func writtenID(of uid: Int) -> Int { uid }
+
     /// Whether a JSON reader that keeps numbers as doubles could change the integer.
     static func isInexact(_ value: PlistInteger) -> Bool {
         if value.isUnsigned { return value.bits >= exactIntegerBound }

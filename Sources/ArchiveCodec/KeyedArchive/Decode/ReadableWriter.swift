@@ -91,7 +91,7 @@ struct ReadableWriter {
         if carriesID {
             // The body stands at the first reference from its holder (`Placement.bodyHolder`).
             if emitted[uid] || bodyHolder[uid] != body {
-                out.reference(uid)
+                out.reference(placement.writtenID(of: uid))
                 return
             }
             emitted[uid] = true
@@ -127,7 +127,7 @@ struct ReadableWriter {
         if carriesID {
             out.openObject()
             out.key("$id")
-            out.int(Int64(uid))
+            out.int(Int64(placement.writtenID(of: uid)))
             switch form {
             case .string: out.key("$string")
             case .data: out.key("$data")
@@ -202,7 +202,7 @@ struct ReadableWriter {
             out.openObject()
             if carriesID {
                 out.key("$id")
-                out.int(Int64(uid))
+                out.int(Int64(placement.writtenID(of: uid)))
             }
             out.key("$plist")
         }
@@ -319,7 +319,7 @@ struct ReadableWriter {
         }
         if carriesID {
             out.key("$id")
-            out.int(Int64(uid))
+            out.int(Int64(placement.writtenID(of: uid)))
         }
     }
 
