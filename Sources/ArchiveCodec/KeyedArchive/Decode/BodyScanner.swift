@@ -22,8 +22,9 @@ struct BodyScanner {
     let view: BinaryPlistView
     let shape: ReadableShape
     let exactIntegers: Bool
-    /// `archive.forms` and `archive.carriesID`, read for every reference. A scalar's
-    /// `carriesID` never changes during placement (only non-scalar bodies move to `$table`).
+    /// `archive.forms` and `archive.carriesID`, read for every reference. Every scalar that
+    /// `archive.carriesID` marks gets a slot, the tied ones that placement then writes bare
+    /// included (`ScalarIdentity`, "Ties"): placement settles their height.
     private let forms: [ObjectForm]
     private let scalarCarriesID: [Bool]
     /// The references found, appended body after body until the caller clears them.
