@@ -18,13 +18,13 @@ final class StableRoundTripTests: XCTestCase {
     }
 
     private static let optionSets: [Options] = [
-        Options(), Options(pretty: true), Options(maxDepth: 7), Options(exactIntegers: true), Options(nested: true),
+        Options(), Options(pretty: true), Options(maxDepth: 7), Options(exactIntegers: true), Options(nested: true)
     ]
 
     private func decode(_ bytes: [UInt8], _ options: Options) throws -> [UInt8] {
         let archive = try Archive(parsing: bytes)
         let plan = try archive.plan(
-            view: .readable, pretty: options.pretty, maxDepth: options.maxDepth, exactIntegers: options.exactIntegers,
+            view: .readable, pretty: options.pretty, maxDepth: options.maxDepth, numbers: NumberWrapping(exactIntegers: options.exactIntegers),
             nested: options.nested ? DecodePolicy(depthLimit: 10_000) : nil)
         var text: [UInt8] = []
         try archive.writeJSON(view: .readable, pretty: options.pretty, plan: plan, parallelism: .serial) { text.append(contentsOf: $0) }
@@ -73,7 +73,7 @@ final class StableRoundTripTests: XCTestCase {
             .string("same"),
             .string("same"),
             .object("Box", [("text", .uid(5))]),
-            .string("same"),
+            .string("same")
         ])
         let json = String(decoding: try decode(archive, Options()), as: UTF8.self)
         XCTAssertEqual(
@@ -89,7 +89,7 @@ final class StableRoundTripTests: XCTestCase {
             .object("Root", [("a", .uid(4)), ("b", .uid(3)), ("c", .uid(2))]),
             .object("C", [("back", .uid(1))]),
             .object("B", [("c", .uid(2))]),
-            .object("A", [("b", .uid(3))]),
+            .object("A", [("b", .uid(3))])
         ])
         XCTAssertEqual(
             String(decoding: try decode(archive, Options()), as: UTF8.self),

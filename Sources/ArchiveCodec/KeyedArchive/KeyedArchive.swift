@@ -167,7 +167,7 @@ public struct KeyedArchive: Sendable {
     func defaultPlacement() -> Placement {
         do {
             return try plist.withView { (view) throws(CodecError) -> Placement in
-                try Placement(archive: self, view: view, exactIntegers: false, bound: nil)
+                try Placement(archive: self, view: view, numbers: .nonFinite, bound: nil)
             }
         } catch {
             preconditionFailure("a placement without a bound cannot fail: \(error)")

@@ -21,7 +21,7 @@ struct BodyScanner {
     let archive: KeyedArchive
     let view: BinaryPlistView
     let shape: ReadableShape
-    let exactIntegers: Bool
+    let numbers: NumberWrapping
     /// `archive.forms` and `archive.carriesID`, read for every reference. Every scalar that
     /// `archive.carriesID` marks gets a slot, the tied ones that placement then writes bare
     /// included (`ScalarIdentity`, "Ties"): placement settles their height.
@@ -34,11 +34,11 @@ struct BodyScanner {
     /// Nested inline plist containers still to scan, with their levels.
     private var inlineStack: [(header: PlistObjectHeader, level: Int32)] = []
 
-    init(archive: KeyedArchive, view: BinaryPlistView, exactIntegers: Bool) {
+    init(archive: KeyedArchive, view: BinaryPlistView, numbers: NumberWrapping) {
         self.archive = archive
         self.view = view
         shape = ReadableShape(archive: archive, view: view)
-        self.exactIntegers = exactIntegers
+        self.numbers = numbers
         forms = archive.forms
         scalarCarriesID = archive.carriesID
     }
@@ -100,9 +100,9 @@ struct BodyScanner {
         case .string: return 0
         case .data: return 1
         case .bool: return keyContext ? 1 : 0
-        case .integer where !exactIntegers: return keyContext ? 1 : 0
+        case .integer where numbers == .nonFinite: return keyContext ? 1 : 0
         default:
-            // Integers with `exactIntegers`, reals and plist dates: read the value.
+            // Integers that may be wrapped, reals and plist dates: read the value.
             let inner = innerHeight(view.header(at: Int(archive.entryOffsets[uid])))
             return (form == .plistDate || keyContext ? 1 : 0) + inner
         }
@@ -201,9 +201,9 @@ struct BodyScanner {
     /// The brackets inside a plain value: `{"$integer": …}`, `{"$real": …}`.
     private func innerHeight(_ header: PlistObjectHeader) -> Int {
         switch header.kind {
-        case .int: return exactIntegers && Placement.isInexact(view.integer(header)) ? 1 : 0
-        case .real: return view.real(header).isFinite ? 0 : 1
-        case .date: return view.real(PlistObjectHeader(kind: .real, marker: 0x23, start: header.start, count: 8)).isFinite ? 0 : 1
+        case .int: return numbers.wraps(view.integer(header)) ? 1 : 0
+        case .real: return numbers.wraps(view.real(header)) ? 1 : 0
+        case .date: return numbers.wrapsTime(view.real(PlistObjectHeader(kind: .real, marker: 0x23, start: header.start, count: 8))) ? 1 : 0
         default: return 0
         }
     }

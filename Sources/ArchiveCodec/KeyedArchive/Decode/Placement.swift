@@ -30,8 +30,6 @@ struct Placement: Sendable {
     static let inTable = UInt32.max - 1
     /// The body that holds the `$top` values (UID 0, `$null`, is never a body itself).
     static let topBody: UInt32 = 0
-    /// The smallest integer magnitude written as `$integer` with `exactIntegers`: 2^53.
-    static let exactIntegerBound: UInt64 = 1 << 53
 
     /// Per entry written with `$id`: the object whose body holds its body (at the first
     /// reference from there in document order), `topBody`, `inTable` or `unplaced`.
@@ -51,20 +49,20 @@ struct Placement: Sendable {
     /// Whether the document is the `$top` envelope rather than the root object itself.
     let envelope: Bool
     /// Integers beyond ±(2^53 − 1) written as `{"$integer": "…"}`.
-    let exactIntegers: Bool
+    let numbers: NumberWrapping
 
     /// `bound`: the deepest nesting the client accepts (nil: no bound). Throws
     /// `depthBoundTooSmall` when some body cannot fit under it even in the table.
     /// `parallelism`: how scanning bodies may be split (the result is the same for every choice).
-    init(archive: KeyedArchive, view: BinaryPlistView, exactIntegers: Bool, bound: Int?, parallelism: Parallelism = .serial) throws(CodecError) {
-        var pass = PlacementPass(archive: archive, view: view, exactIntegers: exactIntegers, envelope: !archive.isPlainRoot)
+    init(archive: KeyedArchive, view: BinaryPlistView, numbers: NumberWrapping, bound: Int?, parallelism: Parallelism = .serial) throws(CodecError) {
+        var pass = PlacementPass(archive: archive, view: view, numbers: numbers, envelope: !archive.isPlainRoot)
         pass.place(bound: nil, parallelism: parallelism)
         if let bound, pass.depth > bound {
             // Too deep: place again in the envelope, moving what passes the bound to the table.
-            pass = PlacementPass(archive: archive, view: view, exactIntegers: exactIntegers, envelope: true)
+            pass = PlacementPass(archive: archive, view: view, numbers: numbers, envelope: true)
             pass.place(bound: bound)
             guard pass.depth <= bound else {
-                let fits = Self.smallestFittingBound(archive: archive, view: view, exactIntegers: exactIntegers, above: bound, atMost: pass.minimumBound)
+                let fits = Self.smallestFittingBound(archive: archive, view: view, numbers: numbers, above: bound, atMost: pass.minimumBound)
                 throw CodecError(
                     .depthBoundTooSmall,
                     "a nesting bound of \(bound) is too small for this archive: with its deepest objects moved to the top-level $table it still nests \(pass.depth) levels",
@@ -77,15 +75,15 @@ struct Placement: Sendable {
         table = pass.table
         depth = pass.depth
         envelope = pass.envelope
-        self.exactIntegers = exactIntegers
+        self.numbers = numbers
     }
 
     /// The smallest bound above `refused` that the archive fits (`known` fits by construction:
     /// every body fits in the table under it); tried upwards, at most eight passes.
-    private static func smallestFittingBound(archive: KeyedArchive, view: BinaryPlistView, exactIntegers: Bool, above refused: Int, atMost known: Int) -> Int {
+    private static func smallestFittingBound(archive: KeyedArchive, view: BinaryPlistView, numbers: NumberWrapping, above refused: Int, atMost known: Int) -> Int {
         var bound = refused + 1
         while bound < known, bound <= refused + 8 {
-            var pass = PlacementPass(archive: archive, view: view, exactIntegers: exactIntegers, envelope: true)
+            var pass = PlacementPass(archive: archive, view: view, numbers: numbers, envelope: true)
             pass.place(bound: bound)
             if pass.depth <= bound { return bound }
             bound += 1
@@ -96,12 +94,6 @@ struct Placement: Sendable {
     /// The number the readable view writes for entry `uid` in its `$id` and in every `$ref` to
     /// it (only for entries with `carriesID`).
     func writtenID(of uid: Int) -> Int { Int(writtenIDs[uid]) }
-
-    /// Whether a JSON reader that keeps numbers as doubles could change the integer.
-    static func isInexact(_ value: PlistInteger) -> Bool {
-        if value.isUnsigned { return value.bits >= exactIntegerBound }
-        return Int64(bitPattern: value.bits).magnitude >= exactIntegerBound
-    }
 }
 
 /// The breadth-first pass behind `Placement`. Bodies are scanned (`BodyScanner`) in queue
@@ -141,8 +133,8 @@ private struct PlacementPass {
     private var queue = UnsafeMutableBufferPointer<(uid: Int32, level: Int32)>(start: nil, count: 0)
     private var queued = 0
 
-    init(archive: KeyedArchive, view: BinaryPlistView, exactIntegers: Bool, envelope: Bool) {
-        scanner = BodyScanner(archive: archive, view: view, exactIntegers: exactIntegers)
+    init(archive: KeyedArchive, view: BinaryPlistView, numbers: NumberWrapping, envelope: Bool) {
+        scanner = BodyScanner(archive: archive, view: view, numbers: numbers)
         objectCount = archive.objectCount
         self.envelope = envelope
         carriesID = archive.carriesID

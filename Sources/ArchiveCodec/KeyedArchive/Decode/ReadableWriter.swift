@@ -52,7 +52,7 @@ struct ReadableWriter {
         let version = view.integer(view.header(of: archive.versionRef))
         if version != PlistInteger(signed: 100_000) {
             out.key("$version")
-            out.mappedInteger(version, exact: placement.exactIntegers)
+            out.mappedInteger(version, placement.numbers)
         }
         out.key("$top")
         out.openObject()
@@ -168,11 +168,11 @@ struct ReadableWriter {
         switch header.kind {
         case .asciiString: out.string(utf8: view.payload(header))
         case .utf16String: out.string(utf16BigEndian: view.payload(header))
-        case .int: out.mappedInteger(view.integer(header), exact: placement.exactIntegers)
-        case .real: out.mappedReal(view.real(header))
+        case .int: out.mappedInteger(view.integer(header), placement.numbers)
+        case .real: out.mappedReal(view.real(header), placement.numbers)
         case .bool: out.bool(view.bool(header))
         case .data: out.base64String(view.payload(header))
-        case .date: out.mappedTime(view.real(PlistObjectHeader(kind: .real, marker: 0x23, start: header.start, count: 8)))
+        case .date: out.mappedTime(view.real(PlistObjectHeader(kind: .real, marker: 0x23, start: header.start, count: 8)), placement.numbers)
         default: out.null()
         }
     }
@@ -281,7 +281,7 @@ struct ReadableWriter {
         out.key(key)
         let value = view.header(of: view.value(in: header, forKey: field)!)
         switch form {
-        case .date: out.mappedTime(view.real(value))
+        case .date: out.mappedTime(view.real(value), placement.numbers)
         case .uuid: out.rawString(Self.uuidText(view.payload(value)))
         default: writePlainScalar(value, form: form == .classData ? .data : .string)
         }

@@ -16,7 +16,7 @@ final class ArchiveEncoderTests: XCTestCase {
 
     private func readable(_ archive: [UInt8], exactIntegers: Bool = false) throws -> String {
         let decoded = try KeyedArchive(parsing: archive)
-        let plan = try decoded.plan(view: .readable, pretty: false, exactIntegers: exactIntegers)
+        let plan = try decoded.plan(view: .readable, pretty: false, numbers: NumberWrapping(exactIntegers: exactIntegers))
         return String(decoding: try decoded.json(view: .readable, pretty: false, plan: plan), as: UTF8.self)
     }
 
@@ -481,8 +481,8 @@ final class ArchiveEncoderTests: XCTestCase {
             (#"[{"$integer":""}]"#, "$[0].$integer", 13, "$integer takes an integer as decimal text"),
             (#"[{"$integer":"18446744073709551616"}]"#, "$[0].$integer", 13, "is outside the integers a plist holds"),
             (#"[{"$integer":"-9223372036854775809"}]"#, "$[0].$integer", 13, "is outside the integers a plist holds"),
-            (#"[{"$real":"nan"}]"#, "$[0].$real", 10, #"$real takes "NaN""#),
-            (#"[{"$real":5}]"#, "$[0].$real", 10, #"$real takes "NaN""#),
+            (#"[{"$real":"nan"}]"#, "$[0].$real", 10, #"$real takes a number's text ("1.0""#),
+            (#"[{"$real":5}]"#, "$[0].$real", 10, #"$real takes a number's text ("1.0""#),
             (#"[{"$date":"2020-01-01"}]"#, "$[0].$date", 10, "expected a time like 2001-01-01T00:00:00Z"),
             (#"[{"$date":{"a":1}}]"#, "$[0].$date", 10, "expected a time as text or seconds since 2001"),
             (#"[{"$date":true}]"#, "$[0].$date", 10, "expected a time as text or seconds since 2001"),
@@ -505,7 +505,7 @@ final class ArchiveEncoderTests: XCTestCase {
             (#"{"$class":"T","k":{"$inline":{"$k":1}}}"#, "$.k.$inline.$k", 30, "key $k starts with $"),
             (#"{"$class":"T","k":{"$inline":[1,{"$inline":null}]}}"#, "$.k.$inline[1].$inline", 43, "$inline cannot hold null"),
             (#"{"$class":"T","k":{"$bytes":"!!!!"}}"#, "$.k.$bytes", 28, "invalid base64 at character 0"),
-            (#"{"$class":"T","k":{"$real":"x"}}"#, "$.k.$real", 27, #"$real takes "NaN""#),
+            (#"{"$class":"T","k":{"$real":"x"}}"#, "$.k.$real", 27, #"$real takes a number's text ("1.0""#),
             (#"{"$class":"T","k":{"$integer":"x"}}"#, "$.k.$integer", 30, "$integer takes an integer as decimal text"),
             (#"{"$class":"T","k":{"$inline":{"$plistDate":"x"}}}"#, "$.k.$inline.$plistDate", 43, "expected a time like"),
             (#"{"$class":"T","k":{"$inline":{"$data":1}}}"#, "$.k.$inline.$data", 38, "expected base64 text"),
