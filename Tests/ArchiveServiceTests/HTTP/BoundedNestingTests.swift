@@ -59,7 +59,9 @@ final class BoundedNestingTests: XCTestCase {
         let server = try TestServer()
         defer { server.stop() }
         let archive = try Fixtures.bytes("goios_nsuuid.bin")
-        for query in ["maxDepth=0", "maxDepth=-3", "maxDepth=deep", "maxDepth=", "exactIntegers=maybe", "view=raw&maxDepth=8", "view=raw&exactIntegers=1", "exactNumbers=maybe", "view=raw&exactNumbers=1"] {
+        for query in [
+            "maxDepth=0", "maxDepth=-3", "maxDepth=deep", "maxDepth=", "exactIntegers=maybe", "view=raw&maxDepth=8", "view=raw&exactIntegers=1", "exactNumbers=maybe", "view=raw&exactNumbers=1"
+        ] {
             let reply = try server.post("/v1/decode?\(query)", archive)
             XCTAssertEqual(reply.status, 400, "\(query): \(reply.text)")
             XCTAssertEqual(reply.jsonObject?["type"] as? String, "urn:archive-service:problem:invalid-query", query)

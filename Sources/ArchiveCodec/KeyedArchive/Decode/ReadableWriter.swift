@@ -11,6 +11,8 @@ struct ReadableWriter {
     /// Where bodies stand (`Placement.bodyHolder`) and which entries carry `$id`.
     let bodyHolder: [UInt32]
     let carriesID: [Bool]
+    /// `Placement.writtenIDs`: the number each `$id` and `$ref` writes.
+    let writtenIDs: [UInt32]
     let placement: Placement
     private var emitted: [Bool]
     /// The object whose body is being written (`Placement.topBody` between `$top` values).
@@ -35,6 +37,7 @@ struct ReadableWriter {
         self.placement = placement
         bodyHolder = placement.bodyHolder
         carriesID = placement.carriesID
+        writtenIDs = placement.writtenIDs
         self.emitted = emitted ?? Array(repeating: false, count: archive.objectCount)
     }
 
@@ -91,7 +94,7 @@ struct ReadableWriter {
         if carriesID {
             // The body stands at the first reference from its holder (`Placement.bodyHolder`).
             if emitted[uid] || bodyHolder[uid] != body {
-                out.reference(placement.writtenID(of: uid))
+                out.reference(Int(writtenIDs[uid]))
                 return
             }
             emitted[uid] = true
@@ -127,7 +130,7 @@ struct ReadableWriter {
         if carriesID {
             out.openObject()
             out.key("$id")
-            out.int(Int64(placement.writtenID(of: uid)))
+            out.int(Int64(writtenIDs[uid]))
             switch form {
             case .string: out.key("$string")
             case .data: out.key("$data")
@@ -202,7 +205,7 @@ struct ReadableWriter {
             out.openObject()
             if carriesID {
                 out.key("$id")
-                out.int(Int64(placement.writtenID(of: uid)))
+                out.int(Int64(writtenIDs[uid]))
             }
             out.key("$plist")
         }
@@ -319,7 +322,7 @@ struct ReadableWriter {
         }
         if carriesID {
             out.key("$id")
-            out.int(Int64(placement.writtenID(of: uid)))
+            out.int(Int64(writtenIDs[uid]))
         }
     }
 
