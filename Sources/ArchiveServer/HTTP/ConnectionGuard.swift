@@ -13,7 +13,10 @@ import Darwin
 ///
 /// - it reads each request head itself (`RequestHead`) and only then lets it through, so a
 ///   request is admitted against `maxBodySize` and the `MemoryBudget` from its `Content-Length`
-///   before a byte of its body is read, and refused, with a problem document, otherwise;
+///   before a byte of its body is read, and refused, with a problem document, otherwise; the
+///   budget is then reserved as the body's bytes arrive (`ConversionCost.admission` of what
+///   has arrived, a step ahead), so a head that announces a large body and sends nothing holds
+///   nothing, and a slow body holds only what it has paid for;
 /// - the whole head and the whole body each have a deadline, not reset by a trickle of bytes;
 /// - it passes one request at a time: bytes after a request wait in the kernel (the socket
 ///   is not read past `heldBytesLimit`) until its reply has been written, so a pipelining
@@ -74,8 +77,13 @@ final class ConnectionGuard {
     /// for the handler, which reads the request as the guard did (`RequestHead.closeRequested`).
     private(set) var currentHead: RequestHead?
     private var chunkedBytes = 0
-    /// Bytes reserved for the request being received; the handler takes it over.
+    /// Body bytes of the current request let through so far (`received(_:)`).
+    private var receivedBytes = 0
+    /// Bytes reserved for the request being received, grown as its body arrives; the handler
+    /// takes it over.
     private var admission: Reservation?
+    /// The route of the request being received, for `ConversionCost.admission`.
+    private var admissionRoute: Route?
     /// Bytes reserved for the reply being written.
     private var replyReservation: Reservation?
 
@@ -86,6 +94,9 @@ final class ConnectionGuard {
     /// The slowest a body or a reply may move once started, in bytes per second: the deadline
     /// for a body or reply of n bytes is the timeout plus n at this rate.
     static let minimumTransferRate = 256 << 10
+    /// How far ahead of the bytes received a body's reservation is grown, so the budget's lock
+    /// is taken once per step rather than once per read.
+    static let admissionStep = 1 << 20
 
     init(loop: EventLoop, serial: UInt64, underlying: OpaquePointer) {
         self.loop = loop
@@ -207,6 +218,10 @@ final class ConnectionGuard {
                 }
             case .body(let remaining):
                 let taken = min(remaining, available)
+                if let refusal = received(taken, upTo: receivedBytes + remaining) {
+                    refuse(refusal, head: currentHead)
+                    continue
+                }
                 pass(taken, from: source, to: destination)
                 progressed = true
                 if taken == remaining {
@@ -217,6 +232,10 @@ final class ConnectionGuard {
             case .chunked(var framer):
                 if case .data(let remaining) = framer.state {
                     let taken = min(remaining, available)
+                    if let refusal = received(taken, upTo: chunkedBytes) {
+                        refuse(refusal, head: currentHead)
+                        continue
+                    }
                     framer.skipData(taken)
                     pass(taken, from: source, to: destination)
                     progressed = true
@@ -325,24 +344,54 @@ final class ConnectionGuard {
 
     // MARK: Admission
 
-    /// Decides on a complete head; nil admits it (its body's reservation taken).
+    /// Decides on a complete head; nil admits it. A body that could not fit the budget even
+    /// alone is refused (413), one that does not fit what is free now too (503), before a
+    /// byte of it is read; what it needs is reserved only as its bytes arrive (`received`).
     private func admit(_ head: RequestHead) -> Problem? {
-        let context = loop.context
-        guard case .length(let length) = head.body, head.method.bodyIsReadByLibevent else { return nil }
-        let limit = context.configuration.maxBodySize
-        if length > limit {
-            return Problem.bodyTooLarge(size: length, limit: limit, path: head.path)
+        receivedBytes = 0
+        admissionRoute = nil
+        switch head.body {
+        case .length(let length) where head.method.bodyIsReadByLibevent:
+            let limit = loop.context.configuration.maxBodySize
+            if length > limit {
+                return Problem.bodyTooLarge(size: length, limit: limit, path: head.path)
+            }
+            return startAdmission(route: Route(path: head.path), announced: length, path: head.path)
+        case .chunked where head.method.bodyIsReadByLibevent:
+            return startAdmission(route: Route(path: head.path), announced: 0, path: head.path)
+        default:
+            return nil
         }
-        let route = Route(path: head.path)
-        let needed = ConversionCost.admission(route: route, bodyBytes: length)
-        guard let reservation = context.budget.reserve(needed) else {
-            return Problem.memoryBudget(needed: needed, capacity: context.budget.capacity, path: head.path)
+    }
+
+    /// Opens the (empty) reservation of a body of `announced` bytes on `route`, if its whole
+    /// need fits what is free now.
+    private func startAdmission(route: Route?, announced: Int, path: String) -> Problem? {
+        let budget = loop.context.budget
+        let needed = ConversionCost.admission(route: route, bodyBytes: announced)
+        guard needed <= budget.available, let reservation = budget.reserve(0) else {
+            return Problem.memoryBudget(needed: needed, capacity: budget.capacity, path: path)
         }
         admission = reservation
+        admissionRoute = route
         return nil
     }
 
-    /// A chunk of `size` bytes was announced; nil admits it.
+    /// `count` more body bytes are about to be let through, of a body that will have `total`
+    /// at most (its length, or the chunk sizes announced so far): grows the reservation to
+    /// what the bytes received need, a step ahead; nil when granted.
+    private func received(_ count: Int, upTo total: Int) -> Problem? {
+        guard !droppingBody, let admission else { return nil }
+        receivedBytes += count
+        let needed = ConversionCost.admission(route: admissionRoute, bodyBytes: receivedBytes)
+        guard needed > admission.bytes else { return nil }
+        let ahead = ConversionCost.admission(route: admissionRoute, bodyBytes: min(total, receivedBytes + Self.admissionStep))
+        if admission.grow(to: max(needed, ahead)) || admission.grow(to: needed) { return nil }
+        return Problem.memoryBudget(needed: needed, capacity: admission.capacity, path: currentHead?.path ?? "")
+    }
+
+    /// A chunk of `size` bytes was announced; nil admits it (its bytes are reserved as they
+    /// arrive, `received`).
     private func admitChunk(_ size: Int) -> Problem? {
         guard let head = currentHead, !droppingBody else { return nil }
         let context = loop.context
@@ -351,10 +400,8 @@ final class ConnectionGuard {
         if chunkedBytes > limit {
             return Problem.bodyTooLarge(size: chunkedBytes, limit: limit, path: head.path)
         }
-        let route = Route(path: head.path)
-        let needed = ConversionCost.admission(route: route, bodyBytes: chunkedBytes)
-        if admission == nil { admission = context.budget.reserve(0) }
-        guard let admission, admission.grow(to: needed) else {
+        let needed = ConversionCost.admission(route: admissionRoute, bodyBytes: chunkedBytes)
+        if needed > context.budget.capacity {
             return Problem.memoryBudget(needed: needed, capacity: context.budget.capacity, path: head.path)
         }
         return nil

@@ -187,14 +187,16 @@ final class ConnectionGuardTests: XCTestCase {
         XCTAssertTrue(try server.waitForMetric("archive_memory_reserved_bytes", 0))
     }
 
-    /// Heads that announce bodies holding the budget make the service not ready until they go.
+    /// Bodies being received hold the budget (as their bytes arrive) and make the service not
+    /// ready until they go.
     func testReadinessFollowsTheMemoryBudget() throws {
         let server = try TestServer { $0.memoryBudget = 16 << 20 }
         defer { server.stop() }
         XCTAssertEqual(try server.get("/readyz").status, 200)
-        // 3.5 MiB of announced decode body reserves 14 MiB of the 16 at once.
+        // 3 MiB of a 3.5 MiB decode body received reserve 14 MiB of the 16.
         let holder = try TestHTTPClient.connect(port: server.port, timeoutSeconds: 10)
         XCTAssertTrue(TestHTTPClient.sendAll(holder, Array("POST /v1/decode HTTP/1.1\r\nHost: x\r\nContent-Length: \(7 << 19)\r\n\r\n".utf8)))
+        XCTAssertTrue(TestHTTPClient.sendAll(holder, [UInt8](repeating: 0, count: 3 << 20)))
         var ready = try server.get("/readyz")
         for _ in 0..<100 where ready.status == 200 {
             usleep(10_000)
@@ -205,6 +207,25 @@ final class ConnectionGuardTests: XCTestCase {
         close(holder)
         XCTAssertTrue(try server.waitForMetric("archive_memory_reserved_bytes", 0))
         XCTAssertEqual(try server.get("/readyz").status, 200)
+    }
+
+    /// Heads that announce large bodies and send nothing hold nothing: a few of them cannot
+    /// starve everyone (each alone would take most of the budget).
+    func testHeadsWithoutBodiesHoldNoBudget() throws {
+        let server = try TestServer { $0.memoryBudget = 16 << 20 }
+        defer { server.stop() }
+        var holders: [Int32] = []
+        defer { holders.forEach { close($0) } }
+        for _ in 0..<4 {
+            let fd = try TestHTTPClient.connect(port: server.port, timeoutSeconds: 10)
+            XCTAssertTrue(TestHTTPClient.sendAll(fd, Array("POST /v1/decode HTTP/1.1\r\nHost: x\r\nContent-Length: \(7 << 19)\r\n\r\n".utf8)))
+            holders.append(fd)
+        }
+        usleep(100_000)
+        XCTAssertEqual(try server.get("/readyz").status, 200)
+        let answer = try server.post("/v1/decode", Fixtures.bytes("goios_nsuuid.bin"))
+        XCTAssertEqual(answer.status, 200, answer.text)
+        XCTAssertEqual(TestServer.metricValue("archive_memory_reserved_bytes", in: try server.get("/metrics").text), 0)
     }
 
     /// A decode reserves by what its tables will hold, counted before it parses: an archive of a
