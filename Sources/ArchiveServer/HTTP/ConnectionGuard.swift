@@ -246,6 +246,7 @@ final class ConnectionGuard {
                 let bytes = UnsafeRawBufferPointer(start: evbuffer_pullup(source, window), count: window)
                 var refusal: Problem?
                 let used: Int
+                let dataBefore = framer.dataBytes
                 do {
                     used = try framer.consume(bytes) { size in
                         refusal = admitChunk(size)
@@ -255,13 +256,16 @@ final class ConnectionGuard {
                     refuse(Problem.badRequest(error.detail, path: currentHead?.path ?? ""), head: currentHead)
                     continue
                 }
+                if refusal == nil { refusal = received(framer.dataBytes - dataBefore, upTo: chunkedBytes) }
+                if let refusal {
+                    // The refused chunk's size line is not let through: libevent would answer it
+                    // itself (an HTML 413 beside this one).
+                    refuse(refusal, head: currentHead)
+                    continue
+                }
                 if used > 0 {
                     pass(used, from: source, to: destination)
                     progressed = true
-                }
-                if let refusal {
-                    refuse(refusal, head: currentHead)
-                    continue
                 }
                 if framer.state == .done {
                     bodyEnded()

@@ -147,6 +147,25 @@ final class ConnectionGuardTests: XCTestCase {
 
     /// A body over the limit is refused from its Content-Length, before a byte of it is sent: a
     /// client waiting for 100-continue gets the 413 at once.
+    /// A chunk announced past --max-body-size, a malformed trailer and a target libevent's URI
+    /// parser refuses each get one reply, ours (a problem document with X-Request-Id), never
+    /// libevent's HTML one as well or instead.
+    func testLibeventNeverAnswersARefusalItself() throws {
+        let server = try TestServer { $0.maxBodySize = 1 << 20 }
+        defer { server.stop() }
+        let chunked = "POST /v1/decode HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n"
+        var cases = Array(repeating: (chunked + "FFFFFFF\r\n", "413"), count: 10)
+        cases += [
+            (chunked + "0\r\nNo colon\r\n\r\n", "400"), (chunked + "0\r\n folded\r\n\r\n", "400"),
+            ("GET http://[bad/healthz HTTP/1.1\r\nHost: x\r\n\r\n", "400"), ("GET http://host:abc/healthz HTTP/1.1\r\nHost: x\r\n\r\n", "400")
+        ]
+        for (request, status) in cases {
+            let text = try exchange(server.port, request)
+            XCTAssertEqual(statuses(text), [status], text)
+            XCTAssertTrue(text.contains("application/problem+json") && text.contains("X-Request-Id"), text)
+        }
+    }
+
     func testOversizedBodyIsRefusedFromItsHead() throws {
         let server = try TestServer { $0.maxBodySize = 1 << 20 }
         defer { server.stop() }
