@@ -148,6 +148,18 @@ final class ConnectionGuard {
         filter = nil
     }
 
+    /// The request arriving when the drain began (`requestArriving` then): it is served, and a
+    /// drain waits for it; the connection's later requests are answered 503 `shutting-down`.
+    var arrivedBeforeDrain = false
+
+    /// A request of this connection has begun and is not yet with the server: part of its head
+    /// has arrived, or its head has and its body is arriving. A drain waits for it.
+    var requestArriving: Bool {
+        if isClosed { return false }
+        if requestOutstanding { return !dispatched }
+        return eviction == .partialHead
+    }
+
     /// How the connection may be closed to make room for another: nil while a request of it is
     /// with the server; `idle` between requests with nothing of a head received (closed without
     /// a word), `partialHead` part way through a head (answered 503).
@@ -429,6 +441,7 @@ final class ConnectionGuard {
 
     /// The reply has been written: the next request may come through.
     func replyFlushed() {
+        arrivedBeforeDrain = false
         replyPending = false
         replyReservation = nil
         requestOutstanding = false
