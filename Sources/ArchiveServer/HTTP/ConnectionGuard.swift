@@ -77,8 +77,11 @@ final class ConnectionGuard {
     /// for the handler, which reads the request as the guard did (`RequestHead.closeRequested`).
     private(set) var currentHead: RequestHead?
     private var chunkedBytes = 0
-    /// Body bytes of the current request let through so far (`received(_:)`).
+    /// Body bytes of the current request let through (or dropped) so far (`received(_:)`).
     private var receivedBytes = 0
+    /// When the current request's head was let through (monotonic nanoseconds), for the rate
+    /// its body arrives at (`eviction`).
+    private var headPassedAt: UInt64 = 0
     /// Bytes reserved for the request being received, grown as its body arrives; the handler
     /// takes it over.
     private var admission: Reservation?
@@ -157,17 +160,42 @@ final class ConnectionGuard {
     var requestArriving: Bool {
         if isClosed { return false }
         if requestOutstanding { return !dispatched }
-        return eviction == .partialHead
+        if case .partialHead? = eviction { return true }
+        return false
     }
 
-    /// How the connection may be closed to make room for another: nil while a request of it is
-    /// with the server; `idle` between requests with nothing of a head received (closed without
-    /// a word), `partialHead` part way through a head (answered 503).
-    enum Eviction { case idle, partialHead }
+    /// How the connection may be closed to make room for another (docs/service.md, "Memory and
+    /// connections are bounded"): `idle` between requests with nothing of a head received
+    /// (closed without a word), `partialHead` part way through a head, `body` with its body
+    /// arriving at `bytesPerSecond` (both answered 503); nil while a request of it is with the
+    /// server. They go in that order, bodies slowest first: what holds a connection while
+    /// sending least makes room first.
+    enum Eviction {
+        case idle
+        case partialHead
+        case body(bytesPerSecond: Int)
+
+        /// Orders candidates: the smaller goes first.
+        var rank: (Int, Int) {
+            switch self {
+            case .idle: (0, 0)
+            case .partialHead: (1, 0)
+            case .body(let rate): (2, rate)
+            }
+        }
+    }
 
     var eviction: Eviction? {
-        guard case .head(let scanned) = phase, !requestOutstanding else { return nil }
-        return scanned == 0 && evbuffer_get_length(bufferevent_get_input(underlying)) == 0 ? .idle : .partialHead
+        switch phase {
+        case .head(let scanned) where !requestOutstanding:
+            return scanned == 0 && evbuffer_get_length(bufferevent_get_input(underlying)) == 0 ? .idle : .partialHead
+        case .body, .chunked:
+            guard requestOutstanding, !dispatched else { return nil }
+            let elapsed = max(monotonicNanoseconds() &- headPassedAt, 1_000_000)
+            return .body(bytesPerSecond: Int(min(UInt64(receivedBytes) &* 1_000_000_000 / elapsed, UInt64(Int.max))))
+        default:
+            return nil
+        }
     }
 
     // MARK: Input
@@ -215,6 +243,7 @@ final class ConnectionGuard {
                 progressed = true
                 requestOutstanding = true
                 currentHead = head
+                headPassedAt = monotonicNanoseconds()
                 droppingBody = !head.method.bodyIsReadByLibevent
                 switch head.body {
                 case .none:
@@ -397,8 +426,8 @@ final class ConnectionGuard {
     /// at most (its length, or the chunk sizes announced so far): grows the reservation to
     /// what the bytes received need, a step ahead; nil when granted.
     private func received(_ count: Int, upTo total: Int) -> Problem? {
-        guard !droppingBody, let admission else { return nil }
         receivedBytes += count
+        guard !droppingBody, let admission else { return nil }
         let needed = ConversionCost.admission(route: admissionRoute, bodyBytes: receivedBytes)
         guard needed > admission.bytes else { return nil }
         let ahead = ConversionCost.admission(route: admissionRoute, bodyBytes: min(total, receivedBytes + Self.admissionStep))

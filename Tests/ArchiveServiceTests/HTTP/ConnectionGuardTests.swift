@@ -317,4 +317,31 @@ final class ConnectionGuardTests: XCTestCase {
         XCTAssertLessThanOrEqual(TestServer.metricValue("archive_connections", in: metrics) ?? 99, 8, metrics)
         XCTAssertGreaterThan(TestServer.metricValue("archive_rejections_total{reason=\"connection_limit\"}", in: metrics) ?? 0, 0, metrics)
     }
+
+    /// At the connection limit, connections whose bodies trickle in make room too (slowest
+    /// first): a flood of heads each followed by one byte of a two-byte body cannot keep the
+    /// probes out.
+    func testSlowBodiesMakeRoomAtTheConnectionLimit() throws {
+        let server = try TestServer {
+            $0.maxConnections = 8
+            $0.eventLoops = 1
+        }
+        defer { server.stop() }
+        var flood: [Int32] = []
+        defer { flood.forEach { close($0) } }
+        for _ in 0..<24 {
+            let fd = try TestHTTPClient.connect(port: server.port, timeoutSeconds: 10)
+            TestHTTPClient.sendAll(fd, Array("POST /v1/decode HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\n\r\nb".utf8))
+            flood.append(fd)
+            usleep(20_000)  // its head is through: a request with its body arriving
+        }
+        for path in ["/healthz", "/readyz", "/metrics"] {
+            let started = Date()
+            XCTAssertEqual(try server.get(path).status, 200, path)
+            XCTAssertLessThan(Date().timeIntervalSince(started), 1)
+        }
+        // The evicted are told why.
+        let answer = String(decoding: (try? TestHTTPClient.readToEnd(flood[0])) ?? [], as: UTF8.self)
+        XCTAssertTrue(answer.hasPrefix("HTTP/1.1 503 ") && answer.contains("connection-limit"), answer)
+    }
 }
