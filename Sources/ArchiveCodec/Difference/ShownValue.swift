@@ -66,21 +66,22 @@ struct ShownValue: Sendable, Equatable {
     /// The value alone, from its beginning.
     var text: String { text(from: 0) }
 
-    /// The JSON text, its long part shown from `start` (characters or bytes) for at most a window.
+    /// The JSON text, its long part shown from `start` (characters or bytes; earlier when
+    /// the rest is shorter than a window) for at most a window.
     func text(from start: Int) -> String {
         guard let long else { return prefix }
         var out = JSONOutput(pretty: false)
         let (before, after): (Bool, Bool)
         switch long {
         case .text(let scalars):
-            let from = min(start, scalars.count)
+            let from = min(start, max(scalars.count - Self.textWindow, 0))
             let end = min(from + Self.textWindow, scalars.count)
             var window = String.UnicodeScalarView()
             window.append(contentsOf: scalars[from..<end])
             out.string(String(window))
             (before, after) = (from > 0, end < scalars.count)
         case .bytes(let bytes):
-            let from = min(start, bytes.count)
+            let from = min(start, max(bytes.count - Self.byteWindow + 2, 0) / 3 * 3)
             let end = min(from + Self.byteWindow, bytes.count)
             Array(bytes[from..<end]).withUnsafeBufferPointer { out.base64String($0) }
             (before, after) = (from > 0, end < bytes.count)

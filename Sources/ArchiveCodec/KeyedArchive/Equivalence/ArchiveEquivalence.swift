@@ -147,7 +147,7 @@ struct EquivalenceChecker {
         guard Set(lt.keys) == Set(rt.keys) else { return (.topKeys(lt.keys.sorted(), rt.keys.sorted()), -1) }
         for key in lt.keys.sorted() { pending.append((lt[key]!, rt[key]!, step(-1, .top(key)))) }
         while let (a, b, path) = pending.popLast() {
-            if let problem = compareValue(a, b, path) { return (problem, path) }
+            if let problem = compareValue(a, b, path) { return problem }
         }
         return nil
     }
@@ -168,51 +168,52 @@ struct EquivalenceChecker {
         return steps.count - 1
     }
 
-    /// Compares two plist values in place (inline), queueing children.
-    mutating func compareValue(_ a: Int, _ b: Int, _ at: Int) -> Mismatch? {
+    /// Compares two plist values in place (inline), queueing children; a mismatch comes with
+    /// its step (an entry's own, below `at`, when the values are UIDs).
+    mutating func compareValue(_ a: Int, _ b: Int, _ at: Int) -> (Mismatch, Int)? {
         let ha = l.header(of: a)
         let hb = r.header(of: b)
         func kindClass(_ k: PlistKind) -> PlistKind { k == .utf16String ? .asciiString : k }
-        guard kindClass(ha.kind) == kindClass(hb.kind) else { return .values(a, b) }
+        guard kindClass(ha.kind) == kindClass(hb.kind) else { return (.values(a, b), at) }
         switch ha.kind {
         case .uid:
             return compareUID(Int(l.uid(ha)), Int(r.uid(hb)), at)
         case .array:
-            guard ha.count == hb.count else { return .lengths(a, b) }
+            guard ha.count == hb.count else { return (.lengths(a, b), at) }
             for i in 0..<ha.count { pending.append((l.childRef(ha, i), r.childRef(hb, i), step(at, .index(i)))) }
         case .dict:
             let ea = dictEntries(l, a)
             let eb = dictEntries(r, b)
-            guard Set(ea.keys) == Set(eb.keys) else { return .keys(ea.keys.sorted(), eb.keys.sorted()) }
+            guard Set(ea.keys) == Set(eb.keys) else { return (.keys(ea.keys.sorted(), eb.keys.sorted()), at) }
             for key in ea.keys where key != "$class" { pending.append((ea[key]!, eb[key]!, step(at, .key(key)))) }
         case .asciiString, .utf16String:
-            guard string(l, a) == string(r, b) else { return .values(a, b) }
+            guard string(l, a) == string(r, b) else { return (.values(a, b), at) }
         case .int:
-            guard l.integer(ha) == r.integer(hb) else { return .values(a, b) }
+            guard l.integer(ha) == r.integer(hb) else { return (.values(a, b), at) }
         case .real, .date:
             let x = l.real(PlistObjectHeader(kind: .real, marker: ha.marker, start: ha.start, count: ha.count))
             let y = r.real(PlistObjectHeader(kind: .real, marker: hb.marker, start: hb.start, count: hb.count))
             if ha.kind == .date && wholeSecondDates {
-                guard x.rounded(.down) == y.rounded(.down) else { return .values(a, b) }
+                guard x.rounded(.down) == y.rounded(.down) else { return (.values(a, b), at) }
             } else {
-                guard x.bitPattern == y.bitPattern else { return .values(a, b) }
+                guard x.bitPattern == y.bitPattern else { return (.values(a, b), at) }
             }
         case .bool:
-            guard l.bool(ha) == r.bool(hb) else { return .values(a, b) }
+            guard l.bool(ha) == r.bool(hb) else { return (.values(a, b), at) }
         case .data:
-            guard NestedPayload.equivalent(l.payload(ha), r.payload(hb), nesting: payloadNesting) else { return .values(a, b) }
+            guard NestedPayload.equivalent(l.payload(ha), r.payload(hb), nesting: payloadNesting) else { return (.values(a, b), at) }
         }
         return nil
     }
 
     /// Pairs two UIDs; the pairing must stay one-to-one (that is what preserves sharing).
-    mutating func compareUID(_ a: Int, _ b: Int, _ at: Int) -> Mismatch? {
-        if a == 0 || b == 0 { return a == b ? nil : .nilAgainstObject(a, b) }
-        if let known = leftToRight[a] { return known == b ? nil : .sharedInFirst(a) }
-        if let other = rightToLeft[b] { return .sharedInSecond(other) }
+    mutating func compareUID(_ a: Int, _ b: Int, _ at: Int) -> (Mismatch, Int)? {
+        if a == 0 || b == 0 { return a == b ? nil : (.nilAgainstObject(a, b), at) }
+        if let known = leftToRight[a] { return known == b ? nil : (.sharedInFirst(a), at) }
+        if let other = rightToLeft[b] { return (.sharedInSecond(other), at) }
         leftToRight[a] = b
         rightToLeft[b] = a
-        if a == watched { return .sharedInFirst(a) }
+        if a == watched { return (.sharedInFirst(a), at) }
         let ra = left.entryRef(a, l)
         let rb = right.entryRef(b, r)
         let ha = l.header(of: ra)
@@ -227,9 +228,9 @@ struct EquivalenceChecker {
                 let db = rightClasses[classB] ?? classDescription(right, r, classB)
                 leftClasses[classA] = da
                 rightClasses[classB] = db
-                guard da == db else { return .classes(a, b) }
+                guard da == db else { return (.classes(a, b), at) }
             } else if (ea["$class"] == nil) != (eb["$class"] == nil) {
-                return .instanceAgainstPlain(a, b)
+                return (.instanceAgainstPlain(a, b), at)
             }
         }
         return compareValue(ra, rb, step(at, .uid(a)))
