@@ -95,11 +95,13 @@ struct DifferenceNaming {
         }
         let (x, y) = (l.header(of: a), r.header(of: b))
         guard x.kind == .data, y.kind == .data else { return DocumentDifference(path: place.path, detail: ShownValue.pair(shown.0, shown.1)) }
+        // Where the base64 text stands: an NSData entry's `{"$data": …}` (its `$data` member
+        // already when it carries `$id`), inline bytes' `{"$bytes": …}`, an NSMutableData's `$data`.
         var data = place.path
-        switch place.context {
-        case .keyed: data.append(.member("$bytes"))
-        case .reference: if case .uid = label(at) { data.append(.member("$data")) }
-        default: break
+        if case .uid = label(at) {
+            if case .scalarBody = place.context {} else { data.append(.member("$data")) }
+        } else if place.context == .keyed {
+            data.append(.member("$bytes"))
         }
         return NestedPayload.differenceOfData(l.payload(x), r.payload(y), nesting: checker.payloadNesting, place: place.path, data: data, shown: shown)
     }
