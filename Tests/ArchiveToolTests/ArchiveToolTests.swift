@@ -218,16 +218,17 @@ final class ArchiveToolTests: XCTestCase {
         }
     }
 
-    /// Decodes `fixture`, edits its JSON with `edit`, encodes it and compares: exit 1 and the
-    /// line printed.
-    private func compareEdited(_ fixture: URL, nested: Bool = false, _ edit: (inout Any) throws -> Void) throws -> String {
+    /// Decodes `fixture`, edits its JSON text with `edit`, encodes it and compares: exit 1
+    /// and the line printed.
+    private func compareEdited(_ fixture: URL, nested: Bool = false, _ edit: (String) throws -> String) throws -> String {
         let name = UUID().uuidString
         let json = scratch.appendingPathComponent("\(name).json")
         XCTAssertEqual(try run(["decode"] + (nested ? ["--nested"] : []) + [fixture.path], stdout: json).status, 0)
-        var document = try JSONSerialization.jsonObject(with: Data(contentsOf: json), options: [.fragmentsAllowed])
-        try edit(&document)
+        let text = try String(contentsOf: json, encoding: .utf8)
+        let changed = try edit(text)
+        XCTAssertNotEqual(changed, text)
         let edited = scratch.appendingPathComponent("\(name).edited.json")
-        try JSONSerialization.data(withJSONObject: document, options: [.fragmentsAllowed]).write(to: edited)
+        try Data(changed.utf8).write(to: edited)
         let copy = scratch.appendingPathComponent("\(name).bin")
         let encoded = try run(["encode", edited.path], stdout: copy)
         XCTAssertEqual(encoded.status, 0, encoded.stderr)
@@ -237,15 +238,17 @@ final class ArchiveToolTests: XCTestCase {
         return try String(contentsOf: out, encoding: .utf8)
     }
 
+    /// `text` with its one occurrence of `old` replaced.
+    private func replacingOnce(_ text: String, _ old: String, _ new: String) throws -> String {
+        XCTAssertEqual(text.ranges(of: old).count, 1, old)
+        return text.replacingOccurrences(of: old, with: new)
+    }
+
     /// A real fixture with one value edited in its JSON: the line names the edited key and
     /// both values.
     func testCompareNamesTheEditedKeyAndBothValues() throws {
         let fixture = Fixtures.directory.appendingPathComponent("apple/scl-NSKeyedUnarchiver-ComplexTest.plist")
-        let line = try compareEdited(fixture) { document in
-            var root = try XCTUnwrap(document as? [String: Any])
-            root["string"] = "goodbye"
-            document = root
-        }
+        let line = try compareEdited(fixture) { try replacingOnce($0, #""string":"hello""#, #""string":"goodbye""#) }
         XCTAssertEqual(line, ".string: \"hello\" ≠ \"goodbye\"\n")
     }
 
@@ -260,46 +263,34 @@ final class ArchiveToolTests: XCTestCase {
         try generator.run()
         generator.waitUntilExit()
         guard generator.terminationStatus == 0 else { throw XCTSkip("python3 could not run scripts/gen/gen_game_save.py") }
-        var id = 0
-        var play = ""
-        let line = try compareEdited(save) { document in
-            var root = try XCTUnwrap(document as? [String: Any])
-            var games = try XCTUnwrap(root["games"] as? [String: Any])
-            var list = try XCTUnwrap(games["$array"] as? [Any])
-            var game = try XCTUnwrap(list[1] as? [String: Any])
-            id = try XCTUnwrap(game["$id"] as? Int)
-            var records = try XCTUnwrap(game["records"] as? [String: Any])
-            var entries = try XCTUnwrap(records["$array"] as? [Any])
-            var record = try XCTUnwrap(entries[2] as? [String: Any])
-            play = try XCTUnwrap((record["play"] as? [String: Any])?["$bytes"] as? String)
-            record["play"] = ["$bytes": "AAAA" + play.dropFirst(4)]
-            entries[2] = record
-            records["$array"] = entries
-            game["records"] = records
-            list[1] = game
-            games["$array"] = list
-            root["games"] = games
-            document = root
+        var (id, play) = ("", "")
+        let line = try compareEdited(save) { text in
+            // The second game's third record: `{"$class":"Game","$id":n,…"records":…[…,…,{…"play":{"$bytes":"…"}}`.
+            let games = try XCTUnwrap(text.range(of: #""games":"#)).upperBound
+            let second = try XCTUnwrap(text[games...].ranges(of: #"{"$class":"Game","$id":"#).dropFirst().first)
+            id = String(text[second.upperBound...].prefix { $0.isNumber })
+            let plays = text[second.upperBound...].ranges(of: #""play":{"$bytes":""#)
+            let third = plays[plays.index(plays.startIndex, offsetBy: 2)].upperBound
+            play = String(text[third...].prefix { $0 != "\"" })
+            return try replacingOnce(text, #""play":{"$bytes":"\#(play)"}"#, #""play":{"$bytes":"AAAA\#(play.dropFirst(4))"}"#)
         }
         XCTAssertEqual(line, "$id \(id) .records.$array[2].play: {\"$bytes\": \"\(play)\"} ≠ {\"$bytes\": \"AAAA\(play.dropFirst(4))\"}\n")
     }
 
     func testCompareNamesPlacesInPlainPropertyListsAndTypedStreams() throws {
         let plist = Fixtures.directory.appendingPathComponent("public/plain-plist/imessage-exporter_message_summary_info-Deleted.plist")
-        let inList = try compareEdited(plist) { document in
-            var root = try XCTUnwrap(document as? [String: Any])
-            var list = try XCTUnwrap(root["$propertyList"] as? [String: Any])
-            list["rp"] = [7]
-            root["$propertyList"] = list
-            document = root
-        }
+        let inList = try compareEdited(plist) { try replacingOnce($0, #""rp":[0]"#, #""rp":[7]"#) }
         XCTAssertEqual(inList, ".$propertyList.rp[0]: 0 ≠ 7\n")
         let stream = Fixtures.directory.appendingPathComponent("public/typedstream/imessage-exporter_attributedBody-AttributedBodyTextOnly2.bin")
-        let inStream = try compareEdited(stream) { document in
-            let text = String(decoding: try JSONSerialization.data(withJSONObject: document), as: UTF8.self)
-            document = try JSONSerialization.jsonObject(with: Data(text.replacingOccurrences(of: "Test 3", with: "Test 4").utf8))
-        }
+        let inStream = try compareEdited(stream) { try replacingOnce($0, "Test 3", "Test 4") }
         XCTAssertEqual(inStream, ".$typedstream[0].@.$string: \"Test 3\" ≠ \"Test 4\"\n")
+        let terminal = Fixtures.directory.appendingPathComponent("public/plain-plist-with-nested-archive/nord-terminal-app_Nord.terminal")
+        let inPayload = try compareEdited(terminal, nested: true) { text in
+            let black = try XCTUnwrap(text.range(of: #""ANSIBlackColor":"#)).upperBound
+            let space = try XCTUnwrap(text[black...].range(of: #""NSColorSpace":1"#))
+            return text.replacingCharacters(in: space, with: #""NSColorSpace":2"#)
+        }
+        XCTAssertEqual(inPayload, ".$propertyList.ANSIBlackColor.$data.$keyedArchive.NSColorSpace: 1 ≠ 2\n")
     }
 
     /// A bound too small for the archive is refused with one that fits, in the tool's flag.

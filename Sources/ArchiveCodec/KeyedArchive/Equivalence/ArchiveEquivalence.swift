@@ -145,7 +145,8 @@ struct EquivalenceChecker {
         let lt = dictEntries(l, left.topRef)
         let rt = dictEntries(r, right.topRef)
         guard Set(lt.keys) == Set(rt.keys) else { return (.topKeys(lt.keys.sorted(), rt.keys.sorted()), -1) }
-        for key in lt.keys.sorted() { pending.append((lt[key]!, rt[key]!, step(-1, .top(key)))) }
+        // Children are pushed last first, so the walk meets them in document order.
+        for key in lt.keys.sorted().reversed() { pending.append((lt[key]!, rt[key]!, step(-1, .top(key)))) }
         while let (a, b, path) = pending.popLast() {
             if let problem = compareValue(a, b, path) { return problem }
         }
@@ -180,12 +181,13 @@ struct EquivalenceChecker {
             return compareUID(Int(l.uid(ha)), Int(r.uid(hb)), at)
         case .array:
             guard ha.count == hb.count else { return (.lengths(a, b), at) }
-            for i in 0..<ha.count { pending.append((l.childRef(ha, i), r.childRef(hb, i), step(at, .index(i)))) }
+            for i in (0..<ha.count).reversed() { pending.append((l.childRef(ha, i), r.childRef(hb, i), step(at, .index(i)))) }
         case .dict:
-            let ea = dictEntries(l, a)
+            // Left keys in plist order: the walk is the same on every run (`pairingStep`).
+            let ea = (0..<ha.count).map { (key: string(l, l.childRef(ha, $0)) ?? "", value: l.childRef(ha, ha.count + $0)) }
             let eb = dictEntries(r, b)
-            guard Set(ea.keys) == Set(eb.keys) else { return (.keys(ea.keys.sorted(), eb.keys.sorted()), at) }
-            for key in ea.keys where key != "$class" { pending.append((ea[key]!, eb[key]!, step(at, .key(key)))) }
+            guard ea.count == eb.count, ea.allSatisfy({ eb[$0.key] != nil }) else { return (.keys(ea.map(\.key).sorted(), eb.keys.sorted()), at) }
+            for entry in ea.reversed() where entry.key != "$class" { pending.append((entry.value, eb[entry.key]!, step(at, .key(entry.key)))) }
         case .asciiString, .utf16String:
             guard string(l, a) == string(r, b) else { return (.values(a, b), at) }
         case .int:

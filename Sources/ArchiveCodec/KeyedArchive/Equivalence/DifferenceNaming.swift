@@ -281,7 +281,7 @@ struct DifferenceNaming {
         if form.isScalar {
             let header = view.header(of: ref)
             switch form {
-            case .string: return ShownValue(text: checker.string(view, ref) ?? "")
+            case .string: return ShownValue(text: checker.string(view, ref) ?? "", prefix: context == .dictionaryKey ? "key " : "")
             case .data: return ShownValue(bytes: view.payload(header), prefix: "{\"$data\": ", suffix: "}")
             case .plistDate: return ShownValue(json: "{\"$plistDate\": \(Self.json(view, header))}")
             default: return ShownValue(json: context == .keyed ? "{\"$number\": \(Self.json(view, header))}" : Self.json(view, header))
