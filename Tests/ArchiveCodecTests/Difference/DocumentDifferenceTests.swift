@@ -55,6 +55,10 @@ final class DocumentDifferenceTests: XCTestCase {
         XCTAssertEqual(try difference(#"{"x":{"$class":"A"}}"#, #"{"x":{"$class":"B"}}"#).text, #".x: {"$class": "A", …} ≠ {"$class": "B", …}"#)
         XCTAssertEqual(try difference(#"{"x":null}"#, #"{"x":{"$class":"B"}}"#).text, #".x: null ≠ {"$class": "B", …}"#)
         XCTAssertEqual(try difference(#"{"x":"1"}"#, #"{"x":1}"#).text, #".x: "1" ≠ 1"#)
+        // Equal strings are one entry: a value edited where it was shared differs as a value.
+        XCTAssertEqual(try difference(#"{"a":"hello","b":"hello"}"#, #"{"a":"hello","b":"bye"}"#).text, #".b: "hello" ≠ "bye""#)
+        XCTAssertEqual(
+            try difference(#"{"a":"x","b":{"$id":8,"$string":"x"}}"#, #"{"a":"x","b":"x"}"#).text, #".b: "x" ≠ "x" (equal values, shared in one archive and not in the other)"#)
         let shared = #"{"$class":"P","a":{"$class":"N","$id":1},"b":{"$ref":1}}"#
         let copies = #"{"$class":"P","a":{"$class":"N"},"b":{"$class":"N"}}"#
         XCTAssertTrue(try XCTUnwrap(difference(shared, copies).text).contains("≠ another object (the second does not share it here)"))

@@ -70,10 +70,12 @@ struct EquivalenceChecker {
         case keys([String], [String])
         /// UID 0 against another (left and right UIDs).
         case nilAgainstObject(Int, Int)
-        /// The left UID, paired before with another right UID: the left archive shares it here.
-        case sharedInFirst(Int)
-        /// The left UID whose right partner the right archive has here (the left has a new one).
-        case sharedInSecond(Int)
+        /// Left and right UIDs, the left one paired before with another right UID: the left
+        /// archive shares it here.
+        case sharedInFirst(Int, Int)
+        /// Left and right UIDs, the right one paired before with another left UID (the first of
+        /// the three): the right archive shares it here.
+        case sharedInSecond(Int, Int, Int)
         /// Class instances of other classes (left and right UIDs).
         case classes(Int, Int)
         /// A class instance against a plain dictionary (left and right UIDs).
@@ -211,11 +213,11 @@ struct EquivalenceChecker {
     /// Pairs two UIDs; the pairing must stay one-to-one (that is what preserves sharing).
     mutating func compareUID(_ a: Int, _ b: Int, _ at: Int) -> (Mismatch, Int)? {
         if a == 0 || b == 0 { return a == b ? nil : (.nilAgainstObject(a, b), at) }
-        if let known = leftToRight[a] { return known == b ? nil : (.sharedInFirst(a), at) }
-        if let other = rightToLeft[b] { return (.sharedInSecond(other), at) }
+        if let known = leftToRight[a] { return known == b ? nil : (.sharedInFirst(a, b), at) }
+        if let other = rightToLeft[b] { return (.sharedInSecond(other, a, b), at) }
         leftToRight[a] = b
         rightToLeft[b] = a
-        if a == watched { return (.sharedInFirst(a), at) }
+        if a == watched { return (.sharedInFirst(a, b), at) }
         let ra = left.entryRef(a, l)
         let rb = right.entryRef(b, r)
         let ha = l.header(of: ra)

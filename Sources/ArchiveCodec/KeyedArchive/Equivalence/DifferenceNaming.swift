@@ -67,9 +67,11 @@ struct DifferenceNaming {
         case .nilAgainstObject(let a, let b):
             let place = place(of: at)
             return DocumentDifference(path: place.path, detail: ShownValue.pair(entry(a, side: .left, place.context), entry(b, side: .right, place.context)))
-        case .sharedInFirst(let a):
+        case .sharedInFirst(let a, let b) where left.forms[a].isScalar, .sharedInSecond(_, let a, let b) where left.forms[a].isScalar:
+            return sharedValue(a, b, at: at)
+        case .sharedInFirst(let a, _):
             return DocumentDifference(path: place(of: at).path, detail: "$id \(placement.writtenID(of: a)) ≠ another object (the second does not share it here)")
-        case .sharedInSecond(let other):
+        case .sharedInSecond(let other, _, _):
             let there = body(of: other, reference: checker.pairingStep(of: other)).map { "\($0)" } ?? "elsewhere"
             return DocumentDifference(path: place(of: at).path, detail: "an object of its own ≠ the object at \(there) (the second shares it here)")
         case .classes(let a, let b):
@@ -78,6 +80,16 @@ struct DifferenceNaming {
             let detail = ShownValue.pair(entry(a, side: .left, .reference), entry(b, side: .right, .reference))
             return DocumentDifference(path: body(of: a, reference: at) ?? place(of: at).path, detail: detail)
         }
+    }
+
+    /// Strings, numbers and data are values: one entry shared where the other archive has two
+    /// (or the other way round) differ as values when the values differ, else as entries (an
+    /// equal value kept apart is written with `$id`).
+    private func sharedValue(_ a: Int, _ b: Int, at: Int) -> DocumentDifference {
+        let place = place(of: at)
+        let shown = (entry(a, side: .left, place.context), entry(b, side: .right, place.context))
+        guard shown.0 == shown.1 else { return DocumentDifference(path: place.path, detail: ShownValue.pair(shown.0, shown.1)) }
+        return DocumentDifference(path: place.path, detail: ShownValue.pair(shown.0, shown.1) + " (equal values, shared in one archive and not in the other)")
     }
 
     /// Two plist values of other types or contents at step `at` (an entry itself when its
