@@ -119,8 +119,8 @@ enum TypedStreamEquivalence {
         switch stream.content(of: index) {
         case .signed(let value): return ShownValue(json: String(value))
         case .unsigned(let value): return ShownValue(json: String(value))
-        case .float(let bits): return json { $0.mappedReal(FloatWidening.double(bits)) }
-        case .double(let bits): return json { $0.mappedReal(Double(bitPattern: bits)) }
+        case .float(let bits): return json { $0.mappedReal(FloatWidening.double(bits), .nonFinite) }
+        case .double(let bits): return json { $0.mappedReal(Double(bitPattern: bits), .nonFinite) }
         case .byteString(let span): return textValue(span.map { stream.bytes($0) })
         case .byteArray(let span): return ShownValue(bytes: stream.bytes(span), prefix: "{\"$data\": ", suffix: "}")
         case .cString(let string): return textValue(string.map { stream.sharedString(Int(stream.cStrings[$0])) })

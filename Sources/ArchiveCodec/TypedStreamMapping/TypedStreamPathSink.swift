@@ -116,6 +116,7 @@ struct TypedStreamPathSink: TypedStreamJSONSink {
     mutating func bool(_ value: Bool) { scalar() }
     mutating func integer(_ value: Int64) { scalar() }
     mutating func unsigned(_ value: UInt64) { scalar() }
+    mutating func mappingInteger(_ value: Int64) { scalar() }
     mutating func real(_ value: Double) { scalar() }
     mutating func time(_ seconds: Double) { scalar() }
     mutating func string(_ literal: StaticString) { scalar() }

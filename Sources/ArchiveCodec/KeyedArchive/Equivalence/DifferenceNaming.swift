@@ -331,7 +331,7 @@ struct DifferenceNaming {
             return ShownValue(json: "\"" + String(decoding: ReadableWriter.uuidText(view.payload(header)), as: UTF8.self) + "\"")
         case .field(.date) where header.kind == .real:
             var out = JSONOutput(pretty: false)
-            out.mappedTime(view.real(header))
+            out.mappedTime(view.real(header), .nonFinite)
             return ShownValue(json: String(decoding: out.finish(), as: UTF8.self))
         default:
             switch header.kind {
@@ -348,10 +348,10 @@ struct DifferenceNaming {
     static func json(_ view: BinaryPlistView, _ header: PlistObjectHeader) -> String {
         var out = JSONOutput(pretty: false)
         switch header.kind {
-        case .int: out.mappedInteger(view.integer(header), exact: false)
-        case .real: out.mappedReal(view.real(header))
+        case .int: out.mappedInteger(view.integer(header), .nonFinite)
+        case .real: out.mappedReal(view.real(header), .nonFinite)
         case .bool: out.bool(view.bool(header))
-        case .date: out.mappedTime(view.real(PlistObjectHeader(kind: .real, marker: 0x23, start: header.start, count: 8)))
+        case .date: out.mappedTime(view.real(PlistObjectHeader(kind: .real, marker: 0x23, start: header.start, count: 8)), .nonFinite)
         default: out.null()
         }
         return String(decoding: out.finish(), as: UTF8.self)
