@@ -1,16 +1,11 @@
 /// Where two documents first differ, named in the first one's readable JSON (`DocumentPath`),
 /// and what differs there: both values, shown short (`"Bears" ≠ "Lions"`), or in words
 /// (`200 elements ≠ 201`). Its text is `path: detail`, what `archive-tool compare` prints.
-public struct DocumentDifference: Sendable, Equatable, CustomStringConvertible {
-    public var path: DocumentPath
-    public var detail: String
+struct DocumentDifference: Sendable, Equatable, CustomStringConvertible {
+    var path: DocumentPath
+    var detail: String
 
-    public init(path: DocumentPath, detail: String) {
-        self.path = path
-        self.detail = detail
-    }
-
-    public var description: String { "\(path): \(detail)" }
+    var description: String { "\(path): \(detail)" }
 
     /// This difference, found between two payloads of `kind` (`NestedPayload`), seen from the
     /// document around them: `data` is the place of the data value's base64 text (`….$data`,

@@ -10,9 +10,9 @@
 /// object written with that `$id` (in the payload the path has entered, if any); `.` alone is
 /// the root. Keys are written as the JSON writes them (a data key `$x` is `$$x`). A path of
 /// more than `shownSteps` steps is shown with its middle left out.
-public struct DocumentPath: Sendable, Equatable, CustomStringConvertible {
+struct DocumentPath: Sendable, Equatable, CustomStringConvertible {
     /// One step of a path.
-    public enum Step: Sendable, Equatable {
+    enum Step: Sendable, Equatable {
         /// A member of a JSON object, by its key as written.
         case member(String)
         /// An element of a JSON array.
@@ -21,17 +21,17 @@ public struct DocumentPath: Sendable, Equatable, CustomStringConvertible {
         case anchor(Int)
     }
 
-    public private(set) var steps: [Step]
+    private(set) var steps: [Step]
 
     /// The most steps shown; longer paths keep their first and last steps.
     static let shownSteps = 48
 
-    public init(_ steps: [Step] = []) {
+    init(_ steps: [Step] = []) {
         self.steps = steps
     }
 
     /// The document's root.
-    public static let root = DocumentPath()
+    static let root = DocumentPath()
 
     mutating func append(_ step: Step) { steps.append(step) }
 
@@ -42,7 +42,7 @@ public struct DocumentPath: Sendable, Equatable, CustomStringConvertible {
         .member(text.hasPrefix("$") ? "$" + text : text)
     }
 
-    public var description: String {
+    var description: String {
         guard steps.count > Self.shownSteps else { return Self.words(steps[...]).joined(separator: " ") }
         let head = Self.shownSteps / 4
         let tail = steps.suffix(Self.shownSteps - head)
