@@ -251,7 +251,7 @@ struct DifferenceNaming {
         switch label {
         case .top(let key), .key(let key): return DocumentPath.dataKey(key)
         case .index(let index): return .index(index)
-        case .uid(let uid): return .anchor(uid)  // not reached: a UID ends a run of labels
+        case .uid: preconditionFailure("a UID ends a run of labels inside one entry")
         }
     }
 
