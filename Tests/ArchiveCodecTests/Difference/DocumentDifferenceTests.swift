@@ -41,6 +41,17 @@ final class DocumentDifferenceTests: XCTestCase {
         XCTAssertNil(try difference(#"{"a":[1,2]}"#, #"{"a":[1,2]}"#).text)
     }
 
+    func testPlacesInTheEnvelopeAndDeepChains() throws {
+        let envelope = #"{"$top":{"$$0":{"a":[1,2]},"x":{"$class":"N","v":1}}}"#
+        XCTAssertEqual(try difference(envelope, envelope.replacingOccurrences(of: "[1,2]", with: "[1,3]")).text, ".$top.$$0.a[1]: 2 ≠ 3")
+        XCTAssertEqual(
+            try difference(envelope, envelope.replacingOccurrences(of: #""x":"#, with: #""y":"#)).text, #".$top: keys "x" only in the first; keys "y" only in the second"#)
+        // An unshared chain nests as deep as it is long: the path keeps its ends.
+        func chain(_ last: Int) -> String { String(repeating: #"{"$class":"Node","next":"#, count: 60) + "\(last)" + String(repeating: "}", count: 60) }
+        let deep = try XCTUnwrap(try difference(chain(1), chain(2)).text)
+        XCTAssertEqual(deep, String(repeating: ".next", count: 12) + " …(12 steps)… " + String(repeating: ".next", count: 36) + ": 1 ≠ 2")
+    }
+
     /// Below a shared object the path starts at its `$id`, the number the view writes.
     func testPlacesBelowASharedObjectStartAtItsID() throws {
         let a = #"{"$class":"League","teams":[{"$class":"Team","$id":"t","name":"Bears"}],"best":{"$ref":"t"}}"#

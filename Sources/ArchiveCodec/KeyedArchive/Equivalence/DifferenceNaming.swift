@@ -54,7 +54,7 @@ struct DifferenceNaming {
     func name(_ mismatch: EquivalenceChecker.Mismatch, at: Int) -> DocumentDifference {
         switch mismatch {
         case .topKeys(let a, let b):
-            return DocumentDifference(path: placement.envelope ? DocumentPath([.member("$top")]) : .root, detail: "$top " + Self.keysDetail(a, b))
+            return DocumentDifference(path: placement.envelope ? DocumentPath([.member("$top")]) : .root, detail: Self.keysDetail(a, b))
         case .values(let a, let b):
             return values(a, b, at: at)
         case .lengths(let a, let b):
