@@ -126,21 +126,32 @@ public struct Archive: Sendable {
         }
     }
 
-    /// Where two documents differ (nil: equivalent): two archives as `KeyedArchive.difference`
-    /// says, two plain property lists value for value (dictionaries as sets of keys), two
-    /// typedstreams as `TypedStreamEquivalence` says; never documents of different kinds. Data
-    /// that are nested payloads are equal when their documents are (`NestedPayload.equivalent`).
-    public func difference(from other: Archive) -> String? {
-        difference(from: other, payloadNesting: 0)
+    /// Where two documents first differ (nil: equivalent): two archives as
+    /// `KeyedArchive.difference` says, two plain property lists value for value (dictionaries
+    /// as sets of keys), two typedstreams as `TypedStreamEquivalence` says; never documents of
+    /// different kinds. Data that are nested payloads are equal when their documents are
+    /// (`NestedPayload.equivalent`).
+    ///
+    /// The text names the place in this document's readable JSON and both values there
+    /// (`DocumentDifference`: `.games.$array[3].name: "Bears" ≠ "Lions"`). With
+    /// `plistDatesToWholeSeconds`, plist-level dates need only agree on the whole second
+    /// (all an XML property list holds).
+    public func difference(from other: Archive, plistDatesToWholeSeconds: Bool = false) -> String? {
+        documentDifference(from: other, plistDatesToWholeSeconds: plistDatesToWholeSeconds, payloadNesting: 0)?.description
     }
 
-    func difference(from other: Archive, payloadNesting: Int) -> String? {
+    /// The first difference as a place and a detail; `payloadNesting`: how many payloads the
+    /// two documents are nested in.
+    func documentDifference(from other: Archive, plistDatesToWholeSeconds: Bool = false, payloadNesting: Int) -> DocumentDifference? {
         switch (content, other.content) {
-        case (.keyedArchive(let left), .keyedArchive(let right)): return left.difference(from: right, payloadNesting: payloadNesting)
-        case (.propertyList(let left), .propertyList(let right)): return PlainPlistEquivalence.difference(left.plist, right.plist, payloadNesting: payloadNesting)
-        case (.typedStream(let left), .typedStream(let right)): return TypedStreamEquivalence.difference(left.stream, right.stream, payloadNesting: payloadNesting)
+        case (.keyedArchive(let left), .keyedArchive(let right)):
+            return left.documentDifference(from: right, plistDatesToWholeSeconds: plistDatesToWholeSeconds, payloadNesting: payloadNesting)
+        case (.propertyList(let left), .propertyList(let right)):
+            return PlainPlistEquivalence.difference(left.plist, right.plist, wholeSecondDates: plistDatesToWholeSeconds, payloadNesting: payloadNesting)
+        case (.typedStream(let left), .typedStream(let right)):
+            return TypedStreamEquivalence.difference(left.stream, right.stream, payloadNesting: payloadNesting)
         default:
-            return "the two are of different kinds: \(content.kindName) and \(other.content.kindName)"
+            return DocumentDifference(path: .root, detail: "\(content.kindName) ≠ \(other.content.kindName)")
         }
     }
 }

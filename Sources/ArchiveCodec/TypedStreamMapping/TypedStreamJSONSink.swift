@@ -29,6 +29,15 @@ protocol TypedStreamJSONSink {
     /// Bytes as a base64 string (a `$data` member's value).
     mutating func base64(_ bytes: ArraySlice<UInt8>)
     mutating func reference(_ object: Int)
+    /// Value `index` of the stream is about to be written (or taken by a readable form's
+    /// container without text of its own), and has been (its object entered, if it is one).
+    mutating func willWrite(value index: Int)
+    mutating func didWrite(value index: Int)
+}
+
+extension TypedStreamJSONSink {
+    mutating func willWrite(value index: Int) {}
+    mutating func didWrite(value index: Int) {}
 }
 
 struct TypedStreamJSONMeasure: TypedStreamJSONSink {

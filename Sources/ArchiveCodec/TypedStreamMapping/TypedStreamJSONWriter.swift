@@ -53,7 +53,8 @@ struct TypedStreamJSONWriter {
 
     // MARK: The walk
 
-    private func walk<Sink: TypedStreamJSONSink>(into sink: inout Sink) {
+    /// Walks the stream, writing the document into `sink` (`TypedStreamPathSink` follows it to a value).
+    func walk<Sink: TypedStreamJSONSink>(into sink: inout Sink) {
         sink.openObject()
         if stream.byteOrder == .big {
             sink.key("$byteOrder")
@@ -87,8 +88,13 @@ struct TypedStreamJSONWriter {
                 if stream.values(ofGroup: group).count != 1 { sink.closeArray() }
                 sink.closeObject()
             case .value(let index):
-                if container, !writeContainerValue(index, of: open[open.count - 1], into: &sink) { continue }
+                sink.willWrite(value: index)
+                if container, !writeContainerValue(index, of: open[open.count - 1], into: &sink) {
+                    sink.didWrite(value: index)
+                    continue
+                }
                 if let entered = writeValue(index, walk: &walk, into: &sink) { open.append(entered) }
+                sink.didWrite(value: index)
             case .endOfComposite(let index):
                 if stream.code(of: index) != TypeCode.pointer { sink.closeArray() }
             case .endOfObject:
