@@ -10,12 +10,8 @@
 # Needs python3 and jq; node is optional. Bounded: a few seconds per tool.
 set -euo pipefail
 
-repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
-bin_dir="${repo}/.build/release"
-[[ "${1:-}" == "--bin-dir" ]] && bin_dir="$2"
-tool="${bin_dir}/archive-tool"
-work="$(mktemp -d)"
-trap 'rm -rf "${work}"' EXIT
+# shellcheck source=scripts/ci/tool-env.sh
+source "$(dirname "${BASH_SOURCE[0]}")/tool-env.sh"
 
 python3 "${repo}/scripts/gen/gen_game_save.py" --teams 30 --out "${work}/league.bplist" 2>/dev/null
 python3 - "${work}/tricky.bplist" <<'PY'

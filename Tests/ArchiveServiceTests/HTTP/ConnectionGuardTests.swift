@@ -292,21 +292,30 @@ final class ConnectionGuardTests: XCTestCase {
         XCTAssertTrue(text.contains("headers-too-large"), text)
     }
 
-    /// At the connection limit, connections still sending their headers make room for new ones,
-    /// so the probes are answered while the service is flooded.
-    func testConnectionLimitKeepsHealthAnswered() throws {
+    /// A server limited to 8 connections on one loop, and 24 connections that each sent `bytes`
+    /// (a moment apart, so each reaches the server before the next).
+    private func floodedServer(sending bytes: String) throws -> (server: TestServer, flood: [Int32]) {
         let server = try TestServer {
             $0.maxConnections = 8
             $0.eventLoops = 1
         }
-        defer { server.stop() }
         var flood: [Int32] = []
-        defer { flood.forEach { close($0) } }
         for _ in 0..<24 {
             let fd = try TestHTTPClient.connect(port: server.port, timeoutSeconds: 10)
-            TestHTTPClient.sendAll(fd, Array("GET /healthz HTTP/1.1\r\nHo".utf8))
+            TestHTTPClient.sendAll(fd, Array(bytes.utf8))
             flood.append(fd)
-            usleep(20_000)  // its bytes reach the server: it is part way through a head
+            usleep(20_000)
+        }
+        return (server, flood)
+    }
+
+    /// At the connection limit, connections still sending their headers make room for new ones,
+    /// so the probes are answered while the service is flooded.
+    func testConnectionLimitKeepsHealthAnswered() throws {
+        let (server, flood) = try floodedServer(sending: "GET /healthz HTTP/1.1\r\nHo")
+        defer {
+            flood.forEach { close($0) }
+            server.stop()
         }
         for _ in 0..<5 {
             let started = Date()
@@ -322,18 +331,10 @@ final class ConnectionGuardTests: XCTestCase {
     /// first): a flood of heads each followed by one byte of a two-byte body cannot keep the
     /// probes out.
     func testSlowBodiesMakeRoomAtTheConnectionLimit() throws {
-        let server = try TestServer {
-            $0.maxConnections = 8
-            $0.eventLoops = 1
-        }
-        defer { server.stop() }
-        var flood: [Int32] = []
-        defer { flood.forEach { close($0) } }
-        for _ in 0..<24 {
-            let fd = try TestHTTPClient.connect(port: server.port, timeoutSeconds: 10)
-            TestHTTPClient.sendAll(fd, Array("POST /v1/decode HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\n\r\nb".utf8))
-            flood.append(fd)
-            usleep(20_000)  // its head is through: a request with its body arriving
+        let (server, flood) = try floodedServer(sending: "POST /v1/decode HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\n\r\nb")
+        defer {
+            flood.forEach { close($0) }
+            server.stop()
         }
         for path in ["/healthz", "/readyz", "/metrics"] {
             let started = Date()
