@@ -24,7 +24,7 @@ extension JSONOutput {
     /// A real: a JSON number (with `.` or an exponent) when finite, else `{"$real": "NaN"}`,
     /// `{"$real": "-Infinity"}` (`NonFiniteReal`).
     mutating func mappedReal(_ value: Double) {
-        if value.isFinite {
+        if !Self.wrapsReal(value) {
             real(value)
             return
         }
@@ -38,12 +38,21 @@ extension JSONOutput {
     /// `{"$integer": "…"}`, which JSON readers that keep numbers as doubles cannot round.
     @inline(__always)
     mutating func mappedInteger(_ value: PlistInteger, exact: Bool) {
-        if exact, Placement.isInexact(value) {
+        if Self.wrapsInteger(value, exact: exact) {
             exactInteger(value)
             return
         }
         if value.isUnsigned { uint(value.bits) } else { int(Int64(bitPattern: value.bits)) }
     }
+
+    /// Whether `mappedReal` writes `value` in a wrapper object (one bracket more, which the
+    /// nesting measured before writing counts).
+    @inline(__always)
+    static func wrapsReal(_ value: Double) -> Bool { !value.isFinite }
+
+    /// Whether `mappedInteger` writes `value` in a wrapper object.
+    @inline(__always)
+    static func wrapsInteger(_ value: PlistInteger, exact: Bool) -> Bool { exact && Placement.isInexact(value) }
 
     /// Out of line: it is rare, and the recursive writers inline `mappedInteger` (see `StackBudget`).
     @inline(never)

@@ -171,7 +171,7 @@ struct ReadableWriter {
         case .int: out.mappedInteger(view.integer(header), exact: placement.exactIntegers)
         case .real: out.mappedReal(view.real(header))
         case .bool: out.bool(view.bool(header))
-        case .data: out.base64String(view.payload(header))
+        case .data: writeBytes(header)
         case .date: out.mappedTime(view.real(PlistObjectHeader(kind: .real, marker: 0x23, start: header.start, count: 8)))
         default: out.null()
         }
@@ -338,7 +338,7 @@ struct ReadableWriter {
         case .bytes:
             out.openObject()
             out.key("$bytes")
-            out.base64String(view.payload(header))
+            writeBytes(header)
             out.closeObject()
         case .inline:
             out.openObject()
@@ -379,6 +379,55 @@ struct ReadableWriter {
             out.closeObject()
         }
         depth -= 1
+    }
+
+    // MARK: Bytes
+
+    /// The content of a `$bytes` or `$data` wrapper: base64 text, or the readable form the
+    /// shape gives the bytes (`ReadableShape.bytesForm`).
+    @inline(__always)
+    private mutating func writeBytes(_ header: PlistObjectHeader) {
+        if let form = shape.bytesForm(header) {
+            writeBytesForm(form, view.payload(header))
+        } else {
+            out.base64String(view.payload(header))
+        }
+    }
+
+    /// A readable form of bytes its marking accepted (`BytesFormMarks`), numbers written
+    /// through the mapping's number writers. Out of line: it is rare, and off the recursion.
+    @inline(never)
+    private mutating func writeBytesForm(_ form: BytesForm, _ bytes: UnsafeBufferPointer<UInt8>) {
+        out.openObject()
+        out.key(form.contentKey)
+        out.openArray()
+        switch form {
+        case .components, .rgbComponents:
+            let text = ComponentText(bytes)!
+            for component in text.components { out.mappedReal(component) }
+            out.closeArray()
+            if form == .rgbComponents, let hex = ColorHex.text(text.components) {
+                out.key(BytesForm.hexKey)
+                out.string(hex)
+            }
+            if !text.terminated {
+                out.key(BytesForm.terminatedKey)
+                out.bool(false)
+            }
+        case .indexes:
+            for value in Varint.decode(bytes)! { out.mappedInteger(PlistInteger(unsigned: value), exact: placement.exactIntegers) }
+            out.closeArray()
+        case .ranges, .runs:
+            let values = Varint.decode(bytes)!
+            for pair in stride(from: 0, to: values.count, by: 2) {
+                out.openArray()
+                out.mappedInteger(PlistInteger(unsigned: values[pair]), exact: placement.exactIntegers)
+                out.mappedInteger(PlistInteger(unsigned: values[pair + 1]), exact: placement.exactIntegers)
+                out.closeArray()
+            }
+            out.closeArray()
+        }
+        out.closeObject()
     }
 
     // MARK: Scalars

@@ -163,6 +163,31 @@ struct ReadableShape {
         }
     }
 
+    /// The readable form data object `header`'s bytes take inside their `$bytes` or `$data`
+    /// wrapper (`BytesFormMarks`), or nil for base64 text.
+    @inline(__always)
+    func bytesForm(_ header: PlistObjectHeader) -> BytesForm? {
+        archive.bytesForms.form(at: header.start)
+    }
+
+    /// The brackets data object `header`'s content opens inside its wrapper: 0 for base64
+    /// text; for a readable form its object, its array, the pairs' arrays (`$ranges`,
+    /// `$runs`), and a number's own wrapper (`$integer` with `exactIntegers`, `JSONOutput`'s
+    /// `mappedInteger`; `$real` for a real `mappedReal` wraps).
+    func bytesFormHeight(_ header: PlistObjectHeader, exactIntegers: Bool) -> Int {
+        guard let form = bytesForm(header) else { return 0 }
+        let bytes = view.payload(header)
+        switch form {
+        case .components, .rgbComponents:
+            let components = ComponentText(bytes)?.components ?? []
+            return 2 + (components.contains { JSONOutput.wrapsReal($0) } ? 1 : 0)
+        case .indexes, .ranges, .runs:
+            let values = Varint.decode(bytes) ?? []
+            let wrapped = exactIntegers && values.contains { JSONOutput.wrapsInteger(PlistInteger(unsigned: $0), exact: true) }
+            return (form == .indexes ? 2 : 3) + (wrapped ? 1 : 0)
+        }
+    }
+
     /// The form of the content of an `$inline` wrapper (or of a `$top` value that is not a UID).
     @inline(__always)
     func inlineBodyForm(_ header: PlistObjectHeader) -> InlineBodyForm {

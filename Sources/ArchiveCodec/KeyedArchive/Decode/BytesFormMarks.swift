@@ -1,0 +1,62 @@
+/// Which data objects of an archive the readable view writes in a readable form
+/// (`BytesForm`), found once after classification: the bytes under the form keys of the
+/// instances of classes that have them (`ClassInfo.bytesFormOwner`, decided per class), inline
+/// or in the data entry the key references (an NSData entry, or an NSMutableData instance's
+/// `NS.data`). Only bytes the form gives back exactly are marked.
+///
+/// Marks are kept by where each data object's bytes begin (`PlistObjectHeader.start`), so the
+/// writers find them from the header they already hold, wherever the object is written: in
+/// its key, in `$table`, or with `$id` at another reference. A form stands for the bytes alone
+/// (the encoder needs no context), so a data object reached from elsewhere too reads the same.
+/// An archive without such classes pays one pass over its classes and nothing per value.
+struct BytesFormMarks: Sendable {
+    private var marks: [Int: BytesForm] = [:]
+
+    var isEmpty: Bool { marks.isEmpty }
+
+    /// The form of the data object whose bytes begin at `start`, if it has one.
+    @inline(__always)
+    func form(at start: Int) -> BytesForm? {
+        marks.isEmpty ? nil : marks[start]
+    }
+
+    init(view: BinaryPlistView, analysis: ArchiveAnalysis) {
+        let owners = analysis.classInfos.map(\.bytesFormOwner)
+        guard owners.contains(where: { $0 != nil }) else { return }
+        for uid in 0..<analysis.objectCount where analysis.classOf[uid] >= 0 {
+            guard let owner = owners[Int(analysis.classOf[uid])] else { continue }
+            let header = view.header(at: Int(analysis.entryOffsets[uid]))
+            for index in 0..<header.count {
+                let key = view.childRef(header, index)
+                guard !analysis.classKeys.contains(key), let form = owner.keys.first(where: { view.isString(key, equalTo: $0.key) })?.form,
+                    let bytes = Self.dataHeader(view.childRef(header, header.count + index), view: view, analysis: analysis)
+                else { continue }
+                // A data object under two keys keeps the first form found: each gives back the bytes.
+                if marks[bytes.start] == nil, form.accepts(view.payload(bytes)) { marks[bytes.start] = form }
+            }
+        }
+    }
+
+    /// The data object a form key's value holds: inline data, an NSData entry it references,
+    /// or a referenced NSMutableData instance's `NS.data`.
+    private static func dataHeader(_ value: Int, view: BinaryPlistView, analysis: ArchiveAnalysis) -> PlistObjectHeader? {
+        let header = view.header(of: value)
+        switch header.kind {
+        case .data:
+            return header
+        case .uid:
+            let target = Int(view.uid(header))
+            guard target < analysis.objectCount else { return nil }
+            let entry = view.header(at: Int(analysis.entryOffsets[target]))
+            switch analysis.forms[target] {
+            case .data: return entry
+            case .classData:
+                guard let data = view.value(in: entry, forKey: "NS.data"), view.header(of: data).kind == .data else { return nil }
+                return view.header(of: data)
+            default: return nil
+            }
+        default:
+            return nil
+        }
+    }
+}
