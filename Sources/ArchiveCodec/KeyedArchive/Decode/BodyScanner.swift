@@ -77,7 +77,7 @@ struct BodyScanner {
         case .members:
             return max(meta, visitChildren(layout.children, level: 1))
         case .value:
-            if forms[uid] == .classData, !archive.bytesForms.isEmpty {
+            if forms[uid] == .classData, shape.hasBytesForms {
                 // `{"$data": …}`: a readable form's brackets inside the body's.
                 let data = view.header(of: view.value(in: view.header(at: Int(archive.entryOffsets[uid])), forKey: "NS.data")!)
                 return max(meta, 1 + innerHeight(data))
@@ -104,7 +104,7 @@ struct BodyScanner {
         case .string: return 0
         case .data:
             // `{"$data": …}`, a readable form's brackets inside.
-            return archive.bytesForms.isEmpty ? 1 : 1 + innerHeight(view.header(at: Int(archive.entryOffsets[uid])))
+            return shape.hasBytesForms ? 1 + innerHeight(view.header(at: Int(archive.entryOffsets[uid]))) : 1
         case .bool: return keyContext ? 1 : 0
         case .integer where !exactIntegers: return keyContext ? 1 : 0
         default:
@@ -165,7 +165,7 @@ struct BodyScanner {
             visit(Int(truncatingIfNeeded: view.uid(header)), at: level, keyContext: true)
             return level
         case .number: return level + innerHeight(header)
-        case .bytes: return level + 1 + innerHeight(header)  // {"$bytes": …}
+        case .bytes: return level + 1 + (shape.hasBytesForms ? innerHeight(header) : 0)  // {"$bytes": …}
         case .inline: return inlineBodyHeight(ref, level: level + 1)  // {"$inline": …}
         }
     }
@@ -208,7 +208,8 @@ struct BodyScanner {
     /// readable form (`ReadableShape.bytesFormHeight`).
     private func innerHeight(_ header: PlistObjectHeader) -> Int {
         switch header.kind {
-        case .int: return JSONOutput.wrapsInteger(view.integer(header), exact: exactIntegers) ? 1 : 0
+        // The integer is read only when it may be wrapped: most scans have no `exactIntegers`.
+        case .int: return exactIntegers && JSONOutput.wrapsInteger(view.integer(header), exact: true) ? 1 : 0
         case .real: return JSONOutput.wrapsReal(view.real(header)) ? 1 : 0
         case .date: return view.real(PlistObjectHeader(kind: .real, marker: 0x23, start: header.start, count: 8)).isFinite ? 0 : 1
         case .data: return shape.bytesFormHeight(header, exactIntegers: exactIntegers)

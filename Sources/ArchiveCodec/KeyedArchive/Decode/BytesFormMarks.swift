@@ -8,16 +8,39 @@
 /// writers find them from the header they already hold, wherever the object is written: in
 /// its key, in `$table`, or with `$id` at another reference. A form stands for the bytes alone
 /// (the encoder needs no context), so a data object reached from elsewhere too reads the same.
-/// An archive without such classes pays one pass over its classes and nothing per value.
+/// An archive without such classes pays one look at its classes and nothing per value.
 struct BytesFormMarks: Sendable {
-    private var marks: [Int: BytesForm] = [:]
+    /// A marked data object: its form and the brackets the form opens
+    /// (`ReadableShape.formHeight`), without and with `exactIntegers`, found when marking so
+    /// that measuring the view does not read the bytes again.
+    struct Mark {
+        let form: BytesForm
+        let height: Int
+        let exactHeight: Int
 
-    var isEmpty: Bool { marks.isEmpty }
+        fileprivate init(form: BytesForm, height: Int, exactHeight: Int) {
+            (self.form, self.height, self.exactHeight) = (form, height, exactHeight)
+        }
 
-    /// The form of the data object whose bytes begin at `start`, if it has one.
+        fileprivate init(packed: UInt32) {
+            form = BytesForm(rawValue: UInt8(truncatingIfNeeded: packed))!
+            height = Int((packed >> 8) & 0xFF)
+            exactHeight = Int(packed >> 16)
+        }
+
+        fileprivate var packed: UInt32 { UInt32(form.rawValue) | UInt32(height) << 8 | UInt32(exactHeight) << 16 }
+    }
+
+    /// Marks (`Mark.packed`) by the start of the bytes.
+    private var table = OffsetTable()
+
+    var isEmpty: Bool { table.count == 0 }
+
+    /// The mark of the data object whose bytes begin at `start`, if it has one.
     @inline(__always)
-    func form(at start: Int) -> BytesForm? {
-        marks.isEmpty ? nil : marks[start]
+    func mark(at start: Int) -> Mark? {
+        guard let packed = table.find(start) else { return nil }
+        return Mark(packed: packed)
     }
 
     init(view: BinaryPlistView, analysis: ArchiveAnalysis) {
@@ -26,13 +49,18 @@ struct BytesFormMarks: Sendable {
         for uid in 0..<analysis.objectCount where analysis.classOf[uid] >= 0 {
             guard let owner = owners[Int(analysis.classOf[uid])] else { continue }
             let header = view.header(at: Int(analysis.entryOffsets[uid]))
+            let keys = owner.keys
             for index in 0..<header.count {
                 let key = view.childRef(header, index)
-                guard !analysis.classKeys.contains(key), let form = owner.keys.first(where: { view.isString(key, equalTo: $0.key) })?.form,
-                    let bytes = Self.dataHeader(view.childRef(header, header.count + index), view: view, analysis: analysis)
+                guard !analysis.classKeys.contains(key), let form = keys.first(where: { view.isString(key, equalTo: $0.key) })?.form,
+                    let data = Self.dataHeader(view.childRef(header, header.count + index), view: view, analysis: analysis)
                 else { continue }
                 // A data object under two keys keeps the first form found: each gives back the bytes.
-                if marks[bytes.start] == nil, form.accepts(view.payload(bytes)) { marks[bytes.start] = form }
+                guard table.find(data.start) == nil, let content = form.content(of: view.payload(data)) else { continue }
+                let mark = Mark(
+                    form: form, height: ReadableShape.formHeight(form, content, exactIntegers: false),
+                    exactHeight: ReadableShape.formHeight(form, content, exactIntegers: true))
+                table.insert(data.start, value: mark.packed)
             }
         }
     }

@@ -387,6 +387,17 @@ struct ReadableWriter {
     /// shape gives the bytes (`ReadableShape.bytesForm`).
     @inline(__always)
     private mutating func writeBytes(_ header: PlistObjectHeader) {
+        if shape.hasBytesForms {
+            writeMarkedBytes(header)
+        } else {
+            out.base64String(view.payload(header))
+        }
+    }
+
+    /// `writeBytes` in an archive with readable bytes. Out of line, so that the callers of
+    /// `writeBytes` stay as small as they are without forms.
+    @inline(never)
+    private mutating func writeMarkedBytes(_ header: PlistObjectHeader) {
         if let form = shape.bytesForm(header) {
             writeBytesForm(form, view.payload(header))
         } else {
@@ -395,15 +406,15 @@ struct ReadableWriter {
     }
 
     /// A readable form of bytes its marking accepted (`BytesFormMarks`), numbers written
-    /// through the mapping's number writers. Out of line: it is rare, and off the recursion.
+    /// through the mapping's number writers, as `ReadableShape.formHeight` measures it. Out of
+    /// line: it is rare, and off the recursion.
     @inline(never)
     private mutating func writeBytesForm(_ form: BytesForm, _ bytes: UnsafeBufferPointer<UInt8>) {
         out.openObject()
         out.key(form.contentKey)
         out.openArray()
-        switch form {
-        case .components, .rgbComponents:
-            let text = ComponentText(bytes)!
+        switch form.content(of: bytes)! {
+        case .components(let text):
             for component in text.components { out.mappedReal(component) }
             out.closeArray()
             if form == .rgbComponents, let hex = ColorHex.text(text.components) {
@@ -414,11 +425,10 @@ struct ReadableWriter {
                 out.key(BytesForm.terminatedKey)
                 out.bool(false)
             }
-        case .indexes:
-            for value in Varint.decode(bytes)! { out.mappedInteger(PlistInteger(unsigned: value), exact: placement.exactIntegers) }
+        case .varints(let values) where form == .indexes:
+            for value in values { out.mappedInteger(PlistInteger(unsigned: value), exact: placement.exactIntegers) }
             out.closeArray()
-        case .ranges, .runs:
-            let values = Varint.decode(bytes)!
+        case .varints(let values):
             for pair in stride(from: 0, to: values.count, by: 2) {
                 out.openArray()
                 out.mappedInteger(PlistInteger(unsigned: values[pair]), exact: placement.exactIntegers)

@@ -37,17 +37,23 @@ enum BytesForm: UInt8 {
     static let indexesKey: StaticString = "$indexes"
     static let runsKey: StaticString = "$runs"
 
-    /// Whether `bytes` are in the canonical layout of this form (see the codecs). Varint pairs
-    /// need an even count, at least one pair; component text at least one component.
-    func accepts(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    /// What a form reads of its bytes: component text, or the varints in order.
+    enum Content {
+        case components(ComponentText)
+        case varints([UInt64])
+    }
+
+    /// The content of `bytes` when they are in the canonical layout of this form (see the
+    /// codecs), else nil. Varint pairs need an even count, at least one pair; varint lists at
+    /// least one value; component text at least one component.
+    func content(of bytes: UnsafeBufferPointer<UInt8>) -> Content? {
         switch self {
         case .components, .rgbComponents:
-            return ComponentText(bytes) != nil
-        case .indexes:
-            return !bytes.isEmpty && Varint.decode(bytes) != nil
-        case .ranges, .runs:
-            guard !bytes.isEmpty, let values = Varint.decode(bytes) else { return false }
-            return values.count % 2 == 0
+            return ComponentText(bytes).map(Content.components)
+        case .indexes, .ranges, .runs:
+            guard !bytes.isEmpty, let values = Varint.decode(bytes) else { return nil }
+            guard self == .indexes || values.count % 2 == 0 else { return nil }
+            return .varints(values)
         }
     }
 
@@ -73,11 +79,18 @@ enum BytesForm: UInt8 {
         /// The keys of the owner's instances whose bytes take a form, with the form.
         var keys: [(key: StaticString, form: BytesForm)] {
             switch self {
-            case .color: return [("NSRGB", .rgbComponents), ("NSWhite", .components), ("NSCMYK", .components), ("NSComponents", .components)]
-            case .indexSet: return [("NSRangeData", .ranges)]
-            case .indexPath: return [("NSIndexPathData", .indexes)]
-            case .attributedString: return [("NSAttributeInfo", .runs)]
+            case .color: return Self.colorKeys
+            case .indexSet: return Self.indexSetKeys
+            case .indexPath: return Self.indexPathKeys
+            case .attributedString: return Self.attributedStringKeys
             }
         }
+
+        private static let colorKeys: [(key: StaticString, form: BytesForm)] = [
+            ("NSRGB", .rgbComponents), ("NSWhite", .components), ("NSCMYK", .components), ("NSComponents", .components)
+        ]
+        private static let indexSetKeys: [(key: StaticString, form: BytesForm)] = [("NSRangeData", .ranges)]
+        private static let indexPathKeys: [(key: StaticString, form: BytesForm)] = [("NSIndexPathData", .indexes)]
+        private static let attributedStringKeys: [(key: StaticString, form: BytesForm)] = [("NSAttributeInfo", .runs)]
     }
 }

@@ -58,6 +58,7 @@ struct ComponentText: Equatable {
     /// The value of one token when it is a finite number spelled canonically. Negative zero
     /// is refused: the JSON mapping writes reals through a writer that does not keep its sign.
     private static func value(of token: UnsafeBufferPointer<UInt8>) -> Double? {
+        if let value = shortDecimal(token) { return value }
         guard !token.isEmpty, token.count <= 32 else { return nil }
         for byte in token {
             switch byte {
@@ -69,4 +70,53 @@ struct ComponentText: Equatable {
         guard let value = Double(text), value.isFinite, !(value == 0 && value.sign == .minus) else { return nil }
         return spelling(of: value) == text ? value : nil
     }
+
+    /// The fast path of `value(of:)`, for the tokens archives hold (`0`, `1`, `0.7411764706`):
+    /// the value of a token that is canonical by its shape alone, else nil (the token is then
+    /// read the slow way, which gives the same answer for every token this one reads).
+    ///
+    /// The shape: digits with an optional fraction, no leading zero before other digits, no
+    /// trailing zero in the fraction, at most 15 significant digits, at most 22 fraction
+    /// digits, and at least 0.0001 unless 0. Such a value is exact as an integer over a power
+    /// of ten that a double holds exactly, so one correctly rounded division gives the double
+    /// nearest the token (what `Double(text)` gives). With at most 15 significant digits no
+    /// other decimal as short reads back as the same double, so the shortest spelling is the
+    /// token's own digits; and Swift spells values from 0.0001 to below 2^53 without an
+    /// exponent. So `spelling(of:)` gives the token back.
+    static func shortDecimal(_ token: UnsafeBufferPointer<UInt8>) -> Double? {
+        var mantissa: UInt64 = 0
+        var significant = 0
+        var fractionDigits = 0
+        var leadingFractionZeros = 0
+        var seenPoint = false
+        for (index, byte) in token.enumerated() {
+            if byte == UInt8(ascii: ".") {
+                guard !seenPoint, index > 0 else { return nil }
+                seenPoint = true
+                continue
+            }
+            guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { return nil }
+            // A leading zero is only the whole token or the one before the point.
+            if index == 1, token[0] == UInt8(ascii: "0"), !seenPoint { return nil }
+            let digit = UInt64(byte &- UInt8(ascii: "0"))
+            if seenPoint {
+                fractionDigits += 1
+                if mantissa == 0, digit == 0 { leadingFractionZeros += 1 }
+            }
+            if mantissa != 0 || digit != 0 { significant += 1 }
+            mantissa = mantissa &* 10 &+ digit
+            guard significant <= 15, fractionDigits <= 22 else { return nil }
+        }
+        guard !token.isEmpty, token[token.count - 1] != UInt8(ascii: ".") else { return nil }
+        if seenPoint {
+            guard token[token.count - 1] != UInt8(ascii: "0"), mantissa != 0 else { return nil }
+            if token[0] == UInt8(ascii: "0"), leadingFractionZeros > 3 { return nil }
+        }
+        return Double(mantissa) / Self.powersOfTen[fractionDigits]
+    }
+
+    /// 10^0 … 10^22, each exact as a double.
+    private static let powersOfTen: [Double] = [
+        1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22
+    ]
 }

@@ -19,6 +19,8 @@ struct ReadableShape {
     private let classTraits: [ClassTraits]
     /// The `$objects` array, whose members a string-key dictionary's key UIDs index.
     let objectsHeader: PlistObjectHeader
+    /// Whether `archive.bytesForms` marks anything (asked for every data value).
+    let hasBytesForms: Bool
 
     init(archive: KeyedArchive, view: BinaryPlistView) {
         self.archive = archive
@@ -26,6 +28,7 @@ struct ReadableShape {
         forms = archive.forms
         classTraits = archive.classInfos.map(ClassTraits.init)
         objectsHeader = view.header(of: archive.objectsRef)
+        hasBytesForms = !archive.bytesForms.isEmpty
     }
 
     // MARK: Bodies
@@ -167,23 +170,27 @@ struct ReadableShape {
     /// wrapper (`BytesFormMarks`), or nil for base64 text.
     @inline(__always)
     func bytesForm(_ header: PlistObjectHeader) -> BytesForm? {
-        archive.bytesForms.form(at: header.start)
+        hasBytesForms ? archive.bytesForms.mark(at: header.start)?.form : nil
     }
 
     /// The brackets data object `header`'s content opens inside its wrapper: 0 for base64
-    /// text; for a readable form its object, its array, the pairs' arrays (`$ranges`,
-    /// `$runs`), and a number's own wrapper (`$integer` with `exactIntegers`, `JSONOutput`'s
-    /// `mappedInteger`; `$real` for a real `mappedReal` wraps).
+    /// text, `formHeight` for a readable form.
+    @inline(__always)
     func bytesFormHeight(_ header: PlistObjectHeader, exactIntegers: Bool) -> Int {
-        guard let form = bytesForm(header) else { return 0 }
-        let bytes = view.payload(header)
-        switch form {
-        case .components, .rgbComponents:
-            let components = ComponentText(bytes)?.components ?? []
-            return 2 + (components.contains { JSONOutput.wrapsReal($0) } ? 1 : 0)
-        case .indexes, .ranges, .runs:
-            let values = Varint.decode(bytes) ?? []
-            let wrapped = exactIntegers && values.contains { JSONOutput.wrapsInteger(PlistInteger(unsigned: $0), exact: true) }
+        guard hasBytesForms, let mark = archive.bytesForms.mark(at: header.start) else { return 0 }
+        return exactIntegers ? mark.exactHeight : mark.height
+    }
+
+    /// The brackets a readable form with `content` opens: its object, its array, the pairs'
+    /// arrays (`$ranges`, `$runs`), and a number's own wrapper where the mapping's number
+    /// writers write one (`JSONOutput.wrapsReal`, `wrapsInteger`: `$integer` with
+    /// `exactIntegers`). `ReadableWriter.writeBytesForm` writes exactly this.
+    static func formHeight(_ form: BytesForm, _ content: BytesForm.Content, exactIntegers: Bool) -> Int {
+        switch content {
+        case .components(let text):
+            return 2 + (text.components.contains { JSONOutput.wrapsReal($0) } ? 1 : 0)
+        case .varints(let values):
+            let wrapped = values.contains { JSONOutput.wrapsInteger(PlistInteger(unsigned: $0), exact: exactIntegers) }
             return (form == .indexes ? 2 : 3) + (wrapped ? 1 : 0)
         }
     }
