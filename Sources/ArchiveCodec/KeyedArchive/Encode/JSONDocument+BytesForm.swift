@@ -7,8 +7,8 @@ extension JSONDocument {
     /// content keys (`$components`, `$ranges`, `$indexes`, `$runs`).
     func bytesFormBytes(_ object: Value) throws(CodecError) -> [UInt8]? {
         var content: (form: BytesForm, value: Value)?
-        var hex: Value?
-        var terminated: Value?
+        var hex: (key: Value, value: Value)?
+        var terminated: (key: Value, value: Value)?
         var others: [Value] = []
         for (key, value) in members(of: object) {
             let form: BytesForm
@@ -22,9 +22,9 @@ extension JSONDocument {
                 form = .runs
             } else {
                 if stringEquals(key, BytesForm.hexKey) {
-                    hex = value
+                    hex = (key, value)
                 } else if stringEquals(key, BytesForm.terminatedKey) {
-                    terminated = value
+                    terminated = (key, value)
                 } else {
                     others.append(key)
                 }
@@ -34,14 +34,14 @@ extension JSONDocument {
             content = (form, value)
         }
         guard let content else { return nil }
-        let stray = content.form == .components ? others : others + [hex, terminated].compactMap { $0 }
+        let stray = content.form == .components ? others : others + [hex?.key, terminated?.key].compactMap { $0 }
         if let key = stray.first {
             let allowed = content.form == .components ? "$components takes $hex and $nul beside it" : "\(content.form.contentKey) stands alone"
             throw invalid("\(allowed): not \(stringValue(key))", at: key)
         }
         switch content.form {
         case .components, .rgbComponents:
-            return try componentBytes(content.value, hex: hex, terminated: terminated)
+            return try componentBytes(content.value, hex: hex?.value, terminated: terminated?.value)
         case .indexes:
             var bytes: [UInt8] = []
             Varint.encode(try formIntegers(content.value, of: content.form), into: &bytes)
