@@ -68,7 +68,7 @@ enum BytesForm: UInt8 {
                 case "NSColor": self = .color
                 case "NSIndexSet", "NSMutableIndexSet": self = .indexSet
                 case "NSIndexPath": self = .indexPath
-                case "NSAttributedString", "NSMutableAttributedString": self = .attributedString
+                case "NSAttributedString", "NSMutableAttributedString", "NSTextStorage": self = .attributedString
                 default: continue
                 }
                 return
