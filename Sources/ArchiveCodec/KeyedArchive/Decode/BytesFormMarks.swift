@@ -46,13 +46,18 @@ struct BytesFormMarks: Sendable {
     init(view: BinaryPlistView, analysis: ArchiveAnalysis) {
         let owners = analysis.classInfos.map(\.bytesFormOwner)
         guard owners.contains(where: { $0 != nil }) else { return }
+        // The form each key object names, by key reference (instances share their key strings):
+        // 64 slots, as `ObjectClassifier` remembers the keys it knows.
+        var keyForms = [(ref: Int, owner: BytesForm.Owner?, form: BytesForm?)](repeating: (-1, nil, nil), count: 64)
         for uid in 0..<analysis.objectCount where analysis.classOf[uid] >= 0 {
             guard let owner = owners[Int(analysis.classOf[uid])] else { continue }
             let header = view.header(at: Int(analysis.entryOffsets[uid]))
-            let keys = owner.keys
             for index in 0..<header.count {
                 let key = view.childRef(header, index)
-                guard !analysis.classKeys.contains(key), let form = keys.first(where: { view.isString(key, equalTo: $0.key) })?.form,
+                let slot = key & (keyForms.count - 1)
+                if keyForms[slot].ref != key { keyForms[slot] = Self.formNamed(by: key, view: view) }
+                let named = keyForms[slot]
+                guard named.owner == owner, let form = named.form, !analysis.classKeys.contains(key),
                     let data = Self.dataHeader(view.childRef(header, header.count + index), view: view, analysis: analysis)
                 else { continue }
                 // A data object under two keys keeps the first form found: each gives back the bytes.
@@ -63,6 +68,14 @@ struct BytesFormMarks: Sendable {
                 table.insert(data.start, value: mark.packed)
             }
         }
+    }
+
+    /// The owner and form whose key the string `key` is, if any (every key belongs to one owner).
+    private static func formNamed(by key: Int, view: BinaryPlistView) -> (ref: Int, owner: BytesForm.Owner?, form: BytesForm?) {
+        for owner in BytesForm.Owner.allCases {
+            if let match = owner.keys.first(where: { view.isString(key, equalTo: $0.key) }) { return (key, owner, match.form) }
+        }
+        return (key, nil, nil)
     }
 
     /// The data object a form key's value holds: inline data, an NSData entry it references,

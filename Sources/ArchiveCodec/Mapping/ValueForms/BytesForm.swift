@@ -59,7 +59,7 @@ enum BytesForm: UInt8 {
 
     /// The classes whose keys hold such bytes, decided once per class from its name and chain
     /// (an archived subclass keeps its base class's keys).
-    enum Owner: UInt8 {
+    enum Owner: UInt8, CaseIterable {
         case color, indexSet, indexPath, attributedString
 
         init?(name: String, chain: [String]?) {

@@ -7,16 +7,20 @@ enum ColorHex {
     /// count or a component outside 0 … 1.
     static func text(_ components: [Double]) -> String? {
         guard components.count == 3 || components.count == 4, components.allSatisfy({ $0 >= 0 && $0 <= 1 }) else { return nil }
-        let shown = components.count == 4 && components[3] == 1 ? components.dropLast() : components[...]
-        let digits = Array("0123456789ABCDEF".utf8)
-        var text: [UInt8] = [UInt8(ascii: "#")]
-        for component in shown {
-            let byte = Int((component * 255).rounded())
-            text.append(digits[byte >> 4])
-            text.append(digits[byte & 0xF])
+        let shown = components.count == 4 && components[3] == 1 ? 3 : components.count
+        // At most 9 bytes: a small string, built in place without a buffer of its own.
+        return String(unsafeUninitializedCapacity: 1 + 2 * shown) { text in
+            text[0] = UInt8(ascii: "#")
+            for index in 0..<shown {
+                let byte = Int((components[index] * 255).rounded())
+                text[1 + 2 * index] = Self.digits[byte >> 4]
+                text[2 + 2 * index] = Self.digits[byte & 0xF]
+            }
+            return 1 + 2 * shown
         }
-        return String(decoding: text, as: UTF8.self)
     }
+
+    private static let digits: [UInt8] = Array("0123456789ABCDEF".utf8)
 
     /// Whether `hex` is the hex of `components`, in either letter case.
     static func matches(_ hex: String, _ components: [Double]) -> Bool {

@@ -25,6 +25,7 @@ struct ComponentText: Equatable {
         if terminated { end -= 1 }
         guard end > 0 else { return nil }
         components = []
+        components.reserveCapacity(1 + bytes[..<end].reduce(0) { $0 + ($1 == UInt8(ascii: " ") ? 1 : 0) })
         var start = 0
         while start <= end {
             var stop = start
