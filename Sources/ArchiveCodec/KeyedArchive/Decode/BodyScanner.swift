@@ -21,9 +21,10 @@ struct BodyScanner {
     let archive: KeyedArchive
     let view: BinaryPlistView
     let shape: ReadableShape
-    let exactIntegers: Bool
-    /// `archive.forms` and `archive.carriesID`, read for every reference. A scalar's
-    /// `carriesID` never changes during placement (only non-scalar bodies move to `$table`).
+    let numbers: NumberWrapping
+    /// `archive.forms` and `archive.carriesID`, read for every reference. Every scalar that
+    /// `archive.carriesID` marks gets a slot, the tied ones that placement then writes bare
+    /// included (`ScalarIdentity`, "Ties"): placement settles their height.
     private let forms: [ObjectForm]
     private let scalarCarriesID: [Bool]
     /// The references found, appended body after body until the caller clears them.
@@ -33,11 +34,11 @@ struct BodyScanner {
     /// Nested inline plist containers still to scan, with their levels.
     private var inlineStack: [(header: PlistObjectHeader, level: Int32)] = []
 
-    init(archive: KeyedArchive, view: BinaryPlistView, exactIntegers: Bool) {
+    init(archive: KeyedArchive, view: BinaryPlistView, numbers: NumberWrapping) {
         self.archive = archive
         self.view = view
         shape = ReadableShape(archive: archive, view: view)
-        self.exactIntegers = exactIntegers
+        self.numbers = numbers
         forms = archive.forms
         scalarCarriesID = archive.carriesID
     }
@@ -106,9 +107,9 @@ struct BodyScanner {
             // `{"$data": …}`, a readable form's brackets inside.
             return shape.hasBytesForms ? 1 + innerHeight(view.header(at: Int(archive.entryOffsets[uid]))) : 1
         case .bool: return keyContext ? 1 : 0
-        case .integer where !exactIntegers: return keyContext ? 1 : 0
+        case .integer where numbers == .nonFinite: return keyContext ? 1 : 0
         default:
-            // Integers with `exactIntegers`, reals and plist dates: read the value.
+            // Integers that may be wrapped, reals and plist dates: read the value.
             let inner = innerHeight(view.header(at: Int(archive.entryOffsets[uid])))
             return (form == .plistDate || keyContext ? 1 : 0) + inner
         }
@@ -208,11 +209,10 @@ struct BodyScanner {
     /// readable form (`ReadableShape.bytesFormHeight`).
     private func innerHeight(_ header: PlistObjectHeader) -> Int {
         switch header.kind {
-        // The integer is read only when it may be wrapped: most scans have no `exactIntegers`.
-        case .int: return exactIntegers && JSONOutput.wrapsInteger(view.integer(header), exact: true) ? 1 : 0
-        case .real: return JSONOutput.wrapsReal(view.real(header)) ? 1 : 0
-        case .date: return view.real(PlistObjectHeader(kind: .real, marker: 0x23, start: header.start, count: 8)).isFinite ? 0 : 1
-        case .data: return shape.bytesFormHeight(header, exactIntegers: exactIntegers)
+        case .int: return numbers.wraps(view.integer(header)) ? 1 : 0
+        case .real: return numbers.wraps(view.real(header)) ? 1 : 0
+        case .date: return numbers.wrapsTime(view.real(PlistObjectHeader(kind: .real, marker: 0x23, start: header.start, count: 8))) ? 1 : 0
+        case .data: return shape.bytesFormHeight(header, numbers)
         default: return 0
         }
     }

@@ -11,24 +11,42 @@
 /// An archive without such classes pays one look at its classes and nothing per value.
 struct BytesFormMarks: Sendable {
     /// A marked data object: its form and the brackets the form opens
-    /// (`ReadableShape.formHeight`), without and with `exactIntegers`, found when marking so
-    /// that measuring the view does not read the bytes again.
+    /// (`ReadableShape.formHeight`) under each `NumberWrapping`, found when marking so that
+    /// measuring the view does not read the bytes again.
     struct Mark {
         let form: BytesForm
-        let height: Int
-        let exactHeight: Int
+        /// Per `NumberWrapping` (`.nonFinite`, `.integers`, `.all`), 4 bits each.
+        private let heights: UInt32
 
-        fileprivate init(form: BytesForm, height: Int, exactHeight: Int) {
-            (self.form, self.height, self.exactHeight) = (form, height, exactHeight)
+        fileprivate init(form: BytesForm, content: BytesForm.Content) {
+            self.form = form
+            var heights: UInt32 = 0
+            for (index, numbers) in Self.wrappings.enumerated() {
+                heights |= UInt32(ReadableShape.formHeight(form, content, numbers)) << (4 * UInt32(index))
+            }
+            self.heights = heights
         }
 
         fileprivate init(packed: UInt32) {
             form = BytesForm(rawValue: UInt8(truncatingIfNeeded: packed))!
-            height = Int((packed >> 8) & 0xFF)
-            exactHeight = Int(packed >> 16)
+            heights = packed >> 8
         }
 
-        fileprivate var packed: UInt32 { UInt32(form.rawValue) | UInt32(height) << 8 | UInt32(exactHeight) << 16 }
+        fileprivate var packed: UInt32 { UInt32(form.rawValue) | heights << 8 }
+
+        /// The brackets the form opens when numbers are wrapped as `numbers` says.
+        @inline(__always)
+        func height(_ numbers: NumberWrapping) -> Int {
+            let index: UInt32 =
+                switch numbers {
+                case .nonFinite: 0
+                case .integers: 1
+                case .all: 2
+                }
+            return Int((heights >> (4 * index)) & 0xF)
+        }
+
+        private static let wrappings: [NumberWrapping] = [.nonFinite, .integers, .all]
     }
 
     /// Marks (`Mark.packed`) by the start of the bytes.
@@ -62,10 +80,7 @@ struct BytesFormMarks: Sendable {
                 else { continue }
                 // A data object under two keys keeps the first form found: each gives back the bytes.
                 guard table.find(data.start) == nil, let content = form.content(of: view.payload(data)) else { continue }
-                let mark = Mark(
-                    form: form, height: ReadableShape.formHeight(form, content, exactIntegers: false),
-                    exactHeight: ReadableShape.formHeight(form, content, exactIntegers: true))
-                table.insert(data.start, value: mark.packed)
+                table.insert(data.start, value: Mark(form: form, content: content).packed)
             }
         }
     }

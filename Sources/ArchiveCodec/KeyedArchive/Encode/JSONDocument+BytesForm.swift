@@ -68,7 +68,7 @@ extension JSONDocument {
                 }
             case .object:
                 guard let real = singleMember(element, named: "$real") else { throw invalid("a colour component is a number", at: element) }
-                component = try nonFinite(real.value)
+                component = try wrappedReal(real.value)
             default:
                 throw invalid("a colour component is a number", at: element)
             }

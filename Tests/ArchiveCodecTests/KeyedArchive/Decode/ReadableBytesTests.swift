@@ -8,9 +8,9 @@ import XCTest
 /// storage (inline bytes, an NSData entry, an NSMutableData instance, shared, in `$table`),
 /// with bytes the forms do not read, and hand-written forms the encoder checks.
 final class ReadableBytesTests: XCTestCase {
-    private func json(_ bytes: [UInt8], exactIntegers: Bool = false) throws -> [UInt8] {
+    private func json(_ bytes: [UInt8], numbers: NumberWrapping = .nonFinite) throws -> [UInt8] {
         let archive = try KeyedArchive(parsing: bytes)
-        return try archive.json(view: .readable, pretty: false, plan: archive.plan(view: .readable, pretty: false, exactIntegers: exactIntegers))
+        return try archive.json(view: .readable, pretty: false, plan: archive.plan(view: .readable, pretty: false, numbers: numbers))
     }
 
     private func object(_ bytes: [UInt8]) throws -> [String: Any] {
@@ -48,8 +48,8 @@ final class ReadableBytesTests: XCTestCase {
 
     private func assertLossless(_ bytes: [UInt8], _ name: String, file: StaticString = #filePath, line: UInt = #line) throws {
         let archive = try KeyedArchive(parsing: bytes)
-        for exactIntegers in [false, true] {
-            let plan = try archive.plan(view: .readable, pretty: false, exactIntegers: exactIntegers)
+        for numbers in [NumberWrapping.nonFinite, .integers, .all] {
+            let plan = try archive.plan(view: .readable, pretty: false, numbers: numbers)
             let text = try archive.json(view: .readable, pretty: false, plan: plan)
             XCTAssertEqual(jsonNesting(text), plan.depth, "\(name): \(String(decoding: text, as: UTF8.self))", file: file, line: line)
             let back = try JSONDocument(parsing: text).archive(format: .binary)
@@ -74,7 +74,7 @@ final class ReadableBytesTests: XCTestCase {
         let set = try Fixtures.bytes("scl-macOS1014_NSIndexSet-ManyRanges.archive")
         let ranges = try form(try object(set)["NSRangeData"])["$ranges"]
         XCTAssertEqual(integers(ranges), [[0, 50], [100, 50], [1000, 50], [UInt64(Int64.max) - 50, 50]])
-        XCTAssertTrue(String(decoding: try json(set, exactIntegers: true), as: UTF8.self).contains(#"[{"$integer":"9223372036854775757"},50]"#))
+        XCTAssertTrue(String(decoding: try json(set, numbers: .integers), as: UTF8.self).contains(#"[{"$integer":"9223372036854775757"},50]"#))
         try assertLossless(set, "index set")
 
         let path = try Fixtures.bytes("scl-macOS1014_NSIndexPath-ManyIndices.archive")
@@ -105,6 +105,9 @@ final class ReadableBytesTests: XCTestCase {
         XCTAssertEqual((components["$components"] as? [NSNumber])?.map(\.doubleValue), [1, 0.1058823529, 0.09803921569, 1])
         XCTAssertEqual(components["$nul"] as? Bool, false)
         XCTAssertNil(components["$hex"])
+        // With exact numbers, the whole components keep their `.0` through tools that drop it.
+        let exact = String(decoding: try json(bytes, numbers: .all), as: UTF8.self)
+        XCTAssertTrue(exact.contains(#""$components":[{"$real":"1.0"},0.1058823529,0.09803921569,{"$real":"1.0"}],"$nul":false"#), exact)
         try assertLossless(bytes, "colour list")
     }
 

@@ -176,21 +176,21 @@ struct ReadableShape {
     /// The brackets data object `header`'s content opens inside its wrapper: 0 for base64
     /// text, `formHeight` for a readable form.
     @inline(__always)
-    func bytesFormHeight(_ header: PlistObjectHeader, exactIntegers: Bool) -> Int {
+    func bytesFormHeight(_ header: PlistObjectHeader, _ numbers: NumberWrapping) -> Int {
         guard hasBytesForms, let mark = archive.bytesForms.mark(at: header.start) else { return 0 }
-        return exactIntegers ? mark.exactHeight : mark.height
+        return mark.height(numbers)
     }
 
     /// The brackets a readable form with `content` opens: its object, its array, the pairs'
     /// arrays (`$ranges`, `$runs`), and a number's own wrapper where the mapping's number
-    /// writers write one (`JSONOutput.wrapsReal`, `wrapsInteger`: `$integer` with
-    /// `exactIntegers`). `ReadableWriter.writeBytesForm` writes exactly this.
-    static func formHeight(_ form: BytesForm, _ content: BytesForm.Content, exactIntegers: Bool) -> Int {
+    /// writers write one (`NumberWrapping`: `$integer` with `exactIntegers`, `$real` for a
+    /// whole component with `exactNumbers`). `ReadableWriter.writeBytesForm` writes exactly this.
+    static func formHeight(_ form: BytesForm, _ content: BytesForm.Content, _ numbers: NumberWrapping) -> Int {
         switch content {
         case .components(let text):
-            return 2 + (text.components.contains { JSONOutput.wrapsReal($0) } ? 1 : 0)
+            return 2 + (text.components.contains { numbers.wraps($0) } ? 1 : 0)
         case .varints(let values):
-            let wrapped = values.contains { JSONOutput.wrapsInteger(PlistInteger(unsigned: $0), exact: exactIntegers) }
+            let wrapped = values.contains { numbers.wraps(PlistInteger(unsigned: $0)) }
             return (form == .indexes ? 2 : 3) + (wrapped ? 1 : 0)
         }
     }
