@@ -46,7 +46,10 @@ final class ReadableBytesTests: XCTestCase {
         return values
     }
 
-    private func assertLossless(_ bytes: [UInt8], _ name: String, file: StaticString = #filePath, line: UInt = #line) throws {
+    /// `bytes` convert back equivalent under every number wrapping and nesting bound, with the
+    /// nesting measured; `stable` (an archive whose every entry is reachable): the archive
+    /// written back decodes to the very same JSON.
+    private func assertLossless(_ bytes: [UInt8], _ name: String, stable: Bool = true, file: StaticString = #filePath, line: UInt = #line) throws {
         let archive = try KeyedArchive(parsing: bytes)
         for numbers in [NumberWrapping.nonFinite, .integers, .all] {
             let plan = try archive.plan(view: .readable, pretty: false, numbers: numbers)
@@ -55,9 +58,9 @@ final class ReadableBytesTests: XCTestCase {
             let back = try JSONDocument(parsing: text).archive(format: .binary)
             try assertEquivalent(bytes, back, file: file, line: line)
             try assertEquivalent(bytes, JSONDocument(parsing: text).archive(format: .xml), file: file, line: line)
-            // The archive written back reads as JSON that writes back the same bytes again.
-            let again = try KeyedArchive(parsing: back).json(view: .readable, pretty: false)
-            try assertEquivalent(bytes, JSONDocument(parsing: again).archive(format: .binary), file: file, line: line)
+            let written = try KeyedArchive(parsing: back)
+            let again = try written.json(view: .readable, pretty: false, plan: written.plan(view: .readable, pretty: false, numbers: numbers))
+            if stable { XCTAssertEqual(String(decoding: again, as: UTF8.self), String(decoding: text, as: UTF8.self), name, file: file, line: line) }
         }
         for bound in 2...9 {
             guard let plan = try? archive.plan(view: .readable, pretty: false, maxDepth: bound) else { continue }
@@ -210,7 +213,7 @@ final class ReadableBytesTests: XCTestCase {
                 default: entries[index] = .object("NSAttributedString", [("NSString", .uid(target)), ("NSAttributeInfo", .uid(target))])
                 }
             }
-            try assertLossless(try buildArchive(entries), "round \(round)")
+            try assertLossless(try buildArchive(entries), "round \(round)", stable: false)
         }
     }
 
