@@ -36,6 +36,8 @@ public struct KeyedArchive: Sendable {
     let entryOffsets: [UInt32]
     /// The class entries instances use, each read once.
     let classInfos: [ClassInfo]
+    /// The data objects whose bytes the readable view writes in a readable form.
+    let bytesForms: BytesFormMarks
 
     /// Whether the readable document is the root object itself rather than an envelope.
     let isPlainRoot: Bool
@@ -58,6 +60,8 @@ public struct KeyedArchive: Sendable {
         let classMember: [UInt8]
         /// The readable wrapper instances may use (nil: none, always generic).
         let family: FoundationClasses.Family?
+        /// Whether instances hold bytes under keys that have a readable form (`BytesForm`).
+        let bytesFormOwner: BytesForm.Owner?
 
         init(name: String, chain: [String]?, hints: [String]?) {
             self.name = name
@@ -70,6 +74,7 @@ public struct KeyedArchive: Sendable {
             quotedName = text.finish()
             classMember = Array("\"$class\":".utf8) + quotedName
             family = FoundationClasses.family(of: name)
+            bytesFormOwner = BytesForm.Owner(name: name, chain: chain)
         }
     }
 
@@ -112,14 +117,17 @@ public struct KeyedArchive: Sendable {
         self.plist = plist
         self.sourceFormat = sourceFormat
         let (parsed, format) = (plist, sourceFormat)
-        let analysis = try parsed.withView { (view) throws(CodecError) -> ArchiveAnalysis in
+        let (analysis, bytesForms) = try parsed.withView { (view) throws(CodecError) -> (ArchiveAnalysis, BytesFormMarks) in
             do throws(CodecError) {
-                return try ArchiveAnalysis(view: view, top: parsed.topObject, classKeys: parsed.classKeys, sharedObjects: parsed.sharedObjects, parallelism: parallelism)
+                let analysis = try ArchiveAnalysis(
+                    view: view, top: parsed.topObject, classKeys: parsed.classKeys, sharedObjects: parsed.sharedObjects, parallelism: parallelism)
+                return (analysis, BytesFormMarks(view: view, analysis: analysis))
             } catch {
                 // Offsets found past the XML reader point into the binary plist it was turned into.
                 throw format == .xml ? error.droppingByteOffset() : error
             }
         }
+        self.bytesForms = bytesForms
         archiverRef = analysis.archiverRef
         versionRef = analysis.versionRef
         topRef = analysis.topRef

@@ -1,8 +1,10 @@
 extension JSONDocument {
-    /// The bytes of a data value (`$data`, `$bytes`): base64 text, or a nested payload's
-    /// document (`NestedPayload`) encoded back to the bytes of its kind and format.
+    /// The bytes of a data value (`$data`, `$bytes`): base64 text, a readable form of bytes
+    /// (`BytesForm`), or a nested payload's document (`NestedPayload`) encoded back to the
+    /// bytes of its kind and format.
     func dataBytes(_ value: Value) throws(CodecError) -> [UInt8] {
         guard kind(value) == .object else { return try base64Bytes(value) }
+        if let bytes = try bytesFormBytes(value) { return bytes }
         return try payloadBytes(value)
     }
 

@@ -78,6 +78,11 @@ struct BodyScanner {
         case .members:
             return max(meta, visitChildren(layout.children, level: 1))
         case .value:
+            if forms[uid] == .classData, shape.hasBytesForms {
+                // `{"$data": …}`: a readable form's brackets inside the body's.
+                let data = view.header(of: view.value(in: view.header(at: Int(archive.entryOffsets[uid])), forKey: "NS.data")!)
+                return max(meta, 1 + innerHeight(data))
+            }
             guard forms[uid] == .date else { return meta }
             let time = view.real(view.header(of: view.value(in: view.header(at: Int(archive.entryOffsets[uid])), forKey: "NS.time")!))
             return max(meta, time.isFinite ? 1 : 2)
@@ -98,7 +103,9 @@ struct BodyScanner {
         if carriesID { return 1 + innerHeight(view.header(at: Int(archive.entryOffsets[uid]))) }
         switch form {
         case .string: return 0
-        case .data: return 1
+        case .data:
+            // `{"$data": …}`, a readable form's brackets inside.
+            return shape.hasBytesForms ? 1 + innerHeight(view.header(at: Int(archive.entryOffsets[uid]))) : 1
         case .bool: return keyContext ? 1 : 0
         case .integer where numbers == .nonFinite: return keyContext ? 1 : 0
         default:
@@ -159,7 +166,7 @@ struct BodyScanner {
             visit(Int(truncatingIfNeeded: view.uid(header)), at: level, keyContext: true)
             return level
         case .number: return level + innerHeight(header)
-        case .bytes: return level + 1  // {"$bytes": …}
+        case .bytes: return level + 1 + (shape.hasBytesForms ? innerHeight(header) : 0)  // {"$bytes": …}
         case .inline: return inlineBodyHeight(ref, level: level + 1)  // {"$inline": …}
         }
     }
@@ -198,12 +205,14 @@ struct BodyScanner {
         return height
     }
 
-    /// The brackets inside a plain value: `{"$integer": …}`, `{"$real": …}`.
+    /// The brackets inside a plain value: `{"$integer": …}`, `{"$real": …}`, a data object's
+    /// readable form (`ReadableShape.bytesFormHeight`).
     private func innerHeight(_ header: PlistObjectHeader) -> Int {
         switch header.kind {
         case .int: return numbers.wraps(view.integer(header)) ? 1 : 0
         case .real: return numbers.wraps(view.real(header)) ? 1 : 0
         case .date: return numbers.wrapsTime(view.real(PlistObjectHeader(kind: .real, marker: 0x23, start: header.start, count: 8))) ? 1 : 0
+        case .data: return shape.bytesFormHeight(header, numbers)
         default: return 0
         }
     }

@@ -12,7 +12,8 @@
 /// where it would have stood; the document then takes the envelope form (`$top`). A table
 /// entry's body opens at level 3, so an archive fits every bound of at least `minimumBound`
 /// (at most 6 for anything NSKeyedArchiver writes; deeper only with nested inline plist
-/// containers, which no class archives).
+/// containers, which no class archives, or readable bytes stored otherwise than
+/// NSKeyedArchiver stores them).
 ///
 /// **The unit** of `depth` is JSON nesting: the most arrays and objects open at any point of
 /// the text (`"x"` is 0, `[]` 1, `[{}]` 2). It is what JSON parsers limit, and at least the

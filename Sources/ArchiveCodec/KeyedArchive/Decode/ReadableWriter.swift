@@ -174,7 +174,7 @@ struct ReadableWriter {
         case .int: out.mappedInteger(view.integer(header), placement.numbers)
         case .real: out.mappedReal(view.real(header), placement.numbers)
         case .bool: out.bool(view.bool(header))
-        case .data: out.base64String(view.payload(header))
+        case .data: writeBytes(header)
         case .date: out.mappedTime(view.real(PlistObjectHeader(kind: .real, marker: 0x23, start: header.start, count: 8)), placement.numbers)
         default: out.null()
         }
@@ -341,7 +341,7 @@ struct ReadableWriter {
         case .bytes:
             out.openObject()
             out.key("$bytes")
-            out.base64String(view.payload(header))
+            writeBytes(header)
             out.closeObject()
         case .inline:
             out.openObject()
@@ -382,6 +382,65 @@ struct ReadableWriter {
             out.closeObject()
         }
         depth -= 1
+    }
+
+    // MARK: Bytes
+
+    /// The content of a `$bytes` or `$data` wrapper: base64 text, or the readable form the
+    /// shape gives the bytes (`ReadableShape.bytesForm`).
+    @inline(__always)
+    private mutating func writeBytes(_ header: PlistObjectHeader) {
+        if shape.hasBytesForms {
+            writeMarkedBytes(header)
+        } else {
+            out.base64String(view.payload(header))
+        }
+    }
+
+    /// `writeBytes` in an archive with readable bytes. Out of line, so that the callers of
+    /// `writeBytes` stay as small as they are without forms.
+    @inline(never)
+    private mutating func writeMarkedBytes(_ header: PlistObjectHeader) {
+        if let form = shape.bytesForm(header) {
+            writeBytesForm(form, view.payload(header))
+        } else {
+            out.base64String(view.payload(header))
+        }
+    }
+
+    /// A readable form of bytes its marking accepted (`BytesFormMarks`), numbers written
+    /// through the mapping's number writers, as `ReadableShape.formHeight` measures it. Out of
+    /// line: it is rare, and off the recursion.
+    @inline(never)
+    private mutating func writeBytesForm(_ form: BytesForm, _ bytes: UnsafeBufferPointer<UInt8>) {
+        out.openObject()
+        out.key(form.contentKey)
+        out.openArray()
+        switch form.content(of: bytes)! {
+        case .components(let text):
+            for component in text.components { out.mappedReal(component, placement.numbers) }
+            out.closeArray()
+            if form == .rgbComponents, let hex = ColorHex.text(text.components) {
+                out.key(BytesForm.hexKey)
+                out.string(hex)
+            }
+            if !text.terminated {
+                out.key(BytesForm.terminatedKey)
+                out.bool(false)
+            }
+        case .varints(let values) where form == .indexes:
+            for value in values { out.mappedInteger(PlistInteger(unsigned: value), placement.numbers) }
+            out.closeArray()
+        case .varints(let values):
+            for pair in stride(from: 0, to: values.count, by: 2) {
+                out.openArray()
+                out.mappedInteger(PlistInteger(unsigned: values[pair]), placement.numbers)
+                out.mappedInteger(PlistInteger(unsigned: values[pair + 1]), placement.numbers)
+                out.closeArray()
+            }
+            out.closeArray()
+        }
+        out.closeObject()
     }
 
     // MARK: Scalars

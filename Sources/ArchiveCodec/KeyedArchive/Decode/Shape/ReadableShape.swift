@@ -19,6 +19,8 @@ struct ReadableShape {
     private let classTraits: [ClassTraits]
     /// The `$objects` array, whose members a string-key dictionary's key UIDs index.
     let objectsHeader: PlistObjectHeader
+    /// Whether `archive.bytesForms` marks anything (asked for every data value).
+    let hasBytesForms: Bool
 
     init(archive: KeyedArchive, view: BinaryPlistView) {
         self.archive = archive
@@ -26,6 +28,7 @@ struct ReadableShape {
         forms = archive.forms
         classTraits = archive.classInfos.map(ClassTraits.init)
         objectsHeader = view.header(of: archive.objectsRef)
+        hasBytesForms = !archive.bytesForms.isEmpty
     }
 
     // MARK: Bodies
@@ -160,6 +163,35 @@ struct ReadableShape {
         case .int, .real, .bool: return .number
         case .data: return .bytes
         default: return .inline
+        }
+    }
+
+    /// The readable form data object `header`'s bytes take inside their `$bytes` or `$data`
+    /// wrapper (`BytesFormMarks`), or nil for base64 text.
+    @inline(__always)
+    func bytesForm(_ header: PlistObjectHeader) -> BytesForm? {
+        hasBytesForms ? archive.bytesForms.mark(at: header.start)?.form : nil
+    }
+
+    /// The brackets data object `header`'s content opens inside its wrapper: 0 for base64
+    /// text, `formHeight` for a readable form.
+    @inline(__always)
+    func bytesFormHeight(_ header: PlistObjectHeader, _ numbers: NumberWrapping) -> Int {
+        guard hasBytesForms, let mark = archive.bytesForms.mark(at: header.start) else { return 0 }
+        return mark.height(numbers)
+    }
+
+    /// The brackets a readable form with `content` opens: its object, its array, the pairs'
+    /// arrays (`$ranges`, `$runs`), and a number's own wrapper where the mapping's number
+    /// writers write one (`NumberWrapping`: `$integer` with `exactIntegers`, `$real` for a
+    /// whole component with `exactNumbers`). `ReadableWriter.writeBytesForm` writes exactly this.
+    static func formHeight(_ form: BytesForm, _ content: BytesForm.Content, _ numbers: NumberWrapping) -> Int {
+        switch content {
+        case .components(let text):
+            return 2 + (text.components.contains { numbers.wraps($0) } ? 1 : 0)
+        case .varints(let values):
+            let wrapped = values.contains { numbers.wraps(PlistInteger(unsigned: $0)) }
+            return (form == .indexes ? 2 : 3) + (wrapped ? 1 : 0)
         }
     }
 

@@ -71,6 +71,13 @@ final class SplitWritingTests: XCTestCase {
         try assertEveryCutMatches(chain, name: "cyclic chain")
     }
 
+    /// Archives whose bytes take readable forms (`BytesForm`, written in place, no references).
+    func testEveryCutOfReadableBytes() throws {
+        for name in ["keyed-archive/ColorPaletteCodable_DarkMailTopBar.clr", "keyed-archive/thecheat_AboutBox.nib-keyedobjects.nib"] {
+            try assertEveryCutMatches(try Fixtures.publicFile(name), name: name)
+        }
+    }
+
     func testEveryCutOfRandomGraphs() throws {
         var generator = SystemRandomNumberGenerator()
         for round in 0..<40 {

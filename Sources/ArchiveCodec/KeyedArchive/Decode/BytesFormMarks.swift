@@ -1,0 +1,118 @@
+/// Which data objects of an archive the readable view writes in a readable form
+/// (`BytesForm`), found once after classification: the bytes under the form keys of the
+/// instances of classes that have them (`ClassInfo.bytesFormOwner`, decided per class), inline
+/// or in the data entry the key references (an NSData entry, or an NSMutableData instance's
+/// `NS.data`). Only bytes the form gives back exactly are marked.
+///
+/// Marks are kept by where each data object's bytes begin (`PlistObjectHeader.start`), so the
+/// writers find them from the header they already hold, wherever the object is written: in
+/// its key, in `$table`, or with `$id` at another reference. A form stands for the bytes alone
+/// (the encoder needs no context), so a data object reached from elsewhere too reads the same.
+/// An archive without such classes pays one look at its classes and nothing per value.
+struct BytesFormMarks: Sendable {
+    /// A marked data object: its form and the brackets the form opens
+    /// (`ReadableShape.formHeight`) under each `NumberWrapping`, found when marking so that
+    /// measuring the view does not read the bytes again.
+    struct Mark {
+        let form: BytesForm
+        /// Per `NumberWrapping` (`.nonFinite`, `.integers`, `.all`), 4 bits each.
+        private let heights: UInt32
+
+        fileprivate init(form: BytesForm, content: BytesForm.Content) {
+            self.form = form
+            var heights: UInt32 = 0
+            for (index, numbers) in Self.wrappings.enumerated() {
+                heights |= UInt32(ReadableShape.formHeight(form, content, numbers)) << (4 * UInt32(index))
+            }
+            self.heights = heights
+        }
+
+        fileprivate init(packed: UInt32) {
+            form = BytesForm(rawValue: UInt8(truncatingIfNeeded: packed))!
+            heights = packed >> 8
+        }
+
+        fileprivate var packed: UInt32 { UInt32(form.rawValue) | heights << 8 }
+
+        /// The brackets the form opens when numbers are wrapped as `numbers` says.
+        @inline(__always)
+        func height(_ numbers: NumberWrapping) -> Int {
+            let index: UInt32 =
+                switch numbers {
+                case .nonFinite: 0
+                case .integers: 1
+                case .all: 2
+                }
+            return Int((heights >> (4 * index)) & 0xF)
+        }
+
+        private static let wrappings: [NumberWrapping] = [.nonFinite, .integers, .all]
+    }
+
+    /// Marks (`Mark.packed`) by the start of the bytes.
+    private var table = OffsetTable()
+
+    var isEmpty: Bool { table.count == 0 }
+
+    /// The mark of the data object whose bytes begin at `start`, if it has one.
+    @inline(__always)
+    func mark(at start: Int) -> Mark? {
+        guard let packed = table.find(start) else { return nil }
+        return Mark(packed: packed)
+    }
+
+    init(view: BinaryPlistView, analysis: ArchiveAnalysis) {
+        let owners = analysis.classInfos.map(\.bytesFormOwner)
+        guard owners.contains(where: { $0 != nil }) else { return }
+        // The form each key object names, by key reference (instances share their key strings):
+        // 64 slots, as `ObjectClassifier` remembers the keys it knows.
+        var keyForms = [(ref: Int, owner: BytesForm.Owner?, form: BytesForm?)](repeating: (-1, nil, nil), count: 64)
+        for uid in 0..<analysis.objectCount where analysis.classOf[uid] >= 0 {
+            guard let owner = owners[Int(analysis.classOf[uid])] else { continue }
+            let header = view.header(at: Int(analysis.entryOffsets[uid]))
+            for index in 0..<header.count {
+                let key = view.childRef(header, index)
+                let slot = key & (keyForms.count - 1)
+                if keyForms[slot].ref != key { keyForms[slot] = Self.formNamed(by: key, view: view) }
+                let named = keyForms[slot]
+                guard named.owner == owner, let form = named.form, !analysis.classKeys.contains(key),
+                    let data = Self.dataHeader(view.childRef(header, header.count + index), view: view, analysis: analysis)
+                else { continue }
+                // A data object under two keys keeps the first form found: each gives back the bytes.
+                guard table.find(data.start) == nil, let content = form.content(of: view.payload(data)) else { continue }
+                table.insert(data.start, value: Mark(form: form, content: content).packed)
+            }
+        }
+    }
+
+    /// The owner and form whose key the string `key` is, if any (every key belongs to one owner).
+    private static func formNamed(by key: Int, view: BinaryPlistView) -> (ref: Int, owner: BytesForm.Owner?, form: BytesForm?) {
+        for owner in BytesForm.Owner.allCases {
+            if let match = owner.keys.first(where: { view.isString(key, equalTo: $0.key) }) { return (key, owner, match.form) }
+        }
+        return (key, nil, nil)
+    }
+
+    /// The data object a form key's value holds: inline data, an NSData entry it references,
+    /// or a referenced NSMutableData instance's `NS.data`.
+    private static func dataHeader(_ value: Int, view: BinaryPlistView, analysis: ArchiveAnalysis) -> PlistObjectHeader? {
+        let header = view.header(of: value)
+        switch header.kind {
+        case .data:
+            return header
+        case .uid:
+            let target = Int(view.uid(header))
+            guard target < analysis.objectCount else { return nil }
+            let entry = view.header(at: Int(analysis.entryOffsets[target]))
+            switch analysis.forms[target] {
+            case .data: return entry
+            case .classData:
+                guard let data = view.value(in: entry, forKey: "NS.data"), view.header(of: data).kind == .data else { return nil }
+                return view.header(of: data)
+            default: return nil
+            }
+        default:
+            return nil
+        }
+    }
+}
