@@ -7,16 +7,17 @@ public struct PlainPropertyList: Sendable {
     public let sourceFormat: PlistFormat
 
     /// The readable view's JSON nesting: the envelope, the containers, and the wrapper a leaf
-    /// may take (`$data`, `$date`, `$uid`, `$real`, `$integer` with `exactIntegers`). Found
-    /// without recursion, each object once (a binary plist may share objects).
-    func readableDepth(exactIntegers: Bool) -> Int {
+    /// may take (`$data` with its account when `accounts`, `$date`, `$uid`, `$real`, `$integer`
+    /// with `exactIntegers`). Found without recursion, each object once (a binary plist may
+    /// share objects).
+    func readableDepth(exactIntegers: Bool, accounts: Bool = true) -> Int {
         plist.withView { view in
             var height = [Int32](repeating: -1, count: view.objectCount)
             var stack: [(ref: Int, next: Int)] = [(plist.topObject, 0)]
             while let (ref, next) = stack.last {
                 let header = view.header(of: ref)
                 guard header.kind == .array || header.kind == .dict else {
-                    height[ref] = Int32(leafHeight(header, view, exactIntegers: exactIntegers))
+                    height[ref] = Int32(leafHeight(header, view, exactIntegers: exactIntegers, accounts: accounts))
                     stack.removeLast()
                     continue
                 }
@@ -36,27 +37,29 @@ public struct PlainPropertyList: Sendable {
         }
     }
 
-    private func leafHeight(_ header: PlistObjectHeader, _ view: BinaryPlistView, exactIntegers: Bool) -> Int {
+    private func leafHeight(_ header: PlistObjectHeader, _ view: BinaryPlistView, exactIntegers: Bool, accounts: Bool) -> Int {
         switch header.kind {
         case .int: return exactIntegers && Placement.isInexact(view.integer(header)) ? 1 : 0
         case .real: return view.real(header).isFinite ? 0 : 1
         case .date:
             let time = view.real(PlistObjectHeader(kind: .real, marker: 0x23, start: header.start, count: 8))
             return DateText.readable(time) != nil || time.isFinite ? 1 : 2
-        case .data, .uid: return 1
+        case .data: return 1 + (accounts ? DataForm.accountHeight(view.payload(header), exactIntegers: exactIntegers) : 0)
+        case .uid: return 1
         default: return 0
         }
     }
 
-    /// `{"$propertyList": value}` (readable) or the value alone (raw), handed to `sink` in
-    /// pieces when there is one; refused past `KeyedArchive.maximumOutputSize`.
-    func render(view: ArchiveView, pretty: Bool, exactIntegers: Bool, sink: ((UnsafeBufferPointer<UInt8>) -> Void)?) throws(CodecError) -> [UInt8] {
+    /// `{"$propertyList": value}` (readable, data values with their accounts when `accounts`)
+    /// or the value alone (raw), handed to `sink` in pieces when there is one; refused past
+    /// `KeyedArchive.maximumOutputSize`.
+    func render(view: ArchiveView, pretty: Bool, exactIntegers: Bool, accounts: Bool = true, sink: ((UnsafeBufferPointer<UInt8>) -> Void)?) throws(CodecError) -> [UInt8] {
         let limit = KeyedArchive.maximumOutputSize(forInputSize: plist.bytes.count)
         var output = plist.withView { plistView -> JSONOutput in
             var out = JSONOutput(pretty: pretty, reserve: min(plist.bytes.count * 2, limit), sink: sink)
             out.limit = limit
             let readable = view == .readable
-            var writer = PlistValueWriter(view: plistView, out: out, dataKeys: readable, exactIntegers: readable && exactIntegers)
+            var writer = PlistValueWriter(view: plistView, out: out, dataKeys: readable, exactIntegers: readable && exactIntegers, accounts: readable && accounts)
             if readable {
                 writer.out.openObject()
                 writer.out.key(MappingKeys.propertyList)

@@ -22,6 +22,8 @@ struct BodyScanner {
     let view: BinaryPlistView
     let shape: ReadableShape
     let exactIntegers: Bool
+    /// Whether data values carry their accounts (`Placement.accounts`).
+    let accounts: Bool
     /// `archive.forms` and `archive.carriesID`, read for every reference. A scalar's
     /// `carriesID` never changes during placement (only non-scalar bodies move to `$table`).
     private let forms: [ObjectForm]
@@ -33,11 +35,12 @@ struct BodyScanner {
     /// Nested inline plist containers still to scan, with their levels.
     private var inlineStack: [(header: PlistObjectHeader, level: Int32)] = []
 
-    init(archive: KeyedArchive, view: BinaryPlistView, exactIntegers: Bool) {
+    init(archive: KeyedArchive, view: BinaryPlistView, exactIntegers: Bool, accounts: Bool) {
         self.archive = archive
         self.view = view
         shape = ReadableShape(archive: archive, view: view)
         self.exactIntegers = exactIntegers
+        self.accounts = accounts
         forms = archive.forms
         scalarCarriesID = archive.carriesID
     }
@@ -77,6 +80,10 @@ struct BodyScanner {
         case .members:
             return max(meta, visitChildren(layout.children, level: 1))
         case .value:
+            if forms[uid] == .classData {
+                // `$data` (or `$text`) beside the meta keys, its account one level in.
+                return max(meta, 1 + innerHeight(view.header(of: view.value(in: view.header(at: Int(archive.entryOffsets[uid])), forKey: "NS.data")!)))
+            }
             guard forms[uid] == .date else { return meta }
             let time = view.real(view.header(of: view.value(in: view.header(at: Int(archive.entryOffsets[uid])), forKey: "NS.time")!))
             return max(meta, time.isFinite ? 1 : 2)
@@ -97,7 +104,7 @@ struct BodyScanner {
         if carriesID { return 1 + innerHeight(view.header(at: Int(archive.entryOffsets[uid]))) }
         switch form {
         case .string: return 0
-        case .data: return 1
+        case .data: return 1 + innerHeight(view.header(at: Int(archive.entryOffsets[uid])))
         case .bool: return keyContext ? 1 : 0
         case .integer where !exactIntegers: return keyContext ? 1 : 0
         default:
@@ -158,7 +165,7 @@ struct BodyScanner {
             visit(Int(truncatingIfNeeded: view.uid(header)), at: level, keyContext: true)
             return level
         case .number: return level + innerHeight(header)
-        case .bytes: return level + 1  // {"$bytes": …}
+        case .bytes: return level + 1 + innerHeight(header)  // {"$bytes": …}, its account inside
         case .inline: return inlineBodyHeight(ref, level: level + 1)  // {"$inline": …}
         }
     }
@@ -197,9 +204,11 @@ struct BodyScanner {
         return height
     }
 
-    /// The brackets inside a plain value: `{"$integer": …}`, `{"$real": …}`.
+    /// The brackets inside a plain value: `{"$integer": …}`, `{"$real": …}`, a data value's
+    /// account (`DataForm.accountHeight`).
     private func innerHeight(_ header: PlistObjectHeader) -> Int {
         switch header.kind {
+        case .data: return accounts ? DataForm.accountHeight(view.payload(header), exactIntegers: exactIntegers) : 0
         case .int: return exactIntegers && Placement.isInexact(view.integer(header)) ? 1 : 0
         case .real: return view.real(header).isFinite ? 0 : 1
         case .date: return view.real(PlistObjectHeader(kind: .real, marker: 0x23, start: header.start, count: 8)).isFinite ? 0 : 1

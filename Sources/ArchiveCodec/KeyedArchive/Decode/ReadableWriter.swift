@@ -130,7 +130,10 @@ struct ReadableWriter {
             out.int(Int64(placement.writtenID(of: uid)))
             switch form {
             case .string: out.key("$string")
-            case .data: out.key("$data")
+            case .data:
+                writeDataMembers(header, inline: false)
+                out.closeObject()
+                return
             case .plistDate: out.key("$plistDate")
             default: out.key("$number")
             }
@@ -143,8 +146,7 @@ struct ReadableWriter {
             writePlainScalar(header, form: form)
         case .data:
             out.openObject()
-            out.key("$data")
-            writePlainScalar(header, form: form)
+            writeDataMembers(header, inline: false)
             out.closeObject()
         case .plistDate:
             out.openObject()
@@ -278,8 +280,12 @@ struct ReadableWriter {
             case .date: ("$date", "NS.time")
             default: ("$uuid", "NS.uuidbytes")
             }
-        out.key(key)
         let value = view.header(of: view.value(in: header, forKey: field)!)
+        if form == .classData {
+            writeDataMembers(value, inline: false)
+            return
+        }
+        out.key(key)
         switch form {
         case .date: out.mappedTime(view.real(value))
         case .uuid: out.rawString(Self.uuidText(view.payload(value)))
@@ -337,8 +343,7 @@ struct ReadableWriter {
             writePlainScalar(header, form: .integer)
         case .bytes:
             out.openObject()
-            out.key("$bytes")
-            out.base64String(view.payload(header))
+            writeDataMembers(header, inline: true)
             out.closeObject()
         case .inline:
             out.openObject()
@@ -398,6 +403,13 @@ struct ReadableWriter {
             out.dataKey(utf8: view.payload(header))
         }
         keyTexts.keep(out.lastKeyText, for: ref)
+    }
+
+    /// A data value's members (`JSONOutput.dataMembers`): text, or base64 with its account.
+    /// Out of line: it sits below the recursion, not on it (see `StackBudget`).
+    @inline(never)
+    private mutating func writeDataMembers(_ header: PlistObjectHeader, inline: Bool) {
+        out.dataMembers(view.payload(header), inline: inline, accounts: placement.accounts, exactIntegers: placement.exactIntegers)
     }
 
     private mutating func writePlainString(_ ref: Int) {

@@ -13,6 +13,9 @@ public struct WritePlan: Sendable {
     let cut: Int?
     /// Integers beyond ±(2^53 − 1) written as `$integer` (a placement says it for keyed archives).
     var exactIntegers = false
+    /// Data values with their readable accounts (a plain property list's; a placement says it
+    /// for keyed archives): not when a nesting bound left them out.
+    var accounts = true
     /// The document with its nested payloads decoded (`Archive.plan(…, nested:)`), written
     /// instead of the view alone.
     var nested: NestedExpansion?
