@@ -128,9 +128,12 @@ enum AliasRecord {
         return .base64(Array(bytes))
     }
 
-    /// A type or creator code: its four characters when printable ASCII, else the number.
+    /// A type, creator or file system code: its characters when printable ASCII (zeros at the
+    /// end left out: `H+` for `H+\0\0`), else the number.
     private static func fourCharacterCode(_ bytes: Slice<UnsafeBufferPointer<UInt8>>) -> AccountValue {
-        if bytes.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) { return .string(String(decoding: bytes, as: UTF8.self)) }
+        var text = bytes
+        while text.last == 0 { text = text.dropLast() }
+        if !text.isEmpty, text.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) { return .string(String(decoding: text, as: UTF8.self)) }
         return .unsigned(bytes.reduce(0) { $0 << 8 | UInt64($1) })
     }
 

@@ -59,7 +59,7 @@ enum BookmarkData {
         case 0x2030: "isRoot"
         case 0x2040: "bookmark"
         case 0x2050: "mountPoint"
-        case 0xC001: "homeFolderDepth"
+        case 0xC001: "containingFolderIndex"
         case 0xC011: "userName"
         case 0xC012: "userID"
         case 0xD001: "wasFileReference"
