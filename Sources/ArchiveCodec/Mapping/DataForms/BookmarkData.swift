@@ -78,6 +78,33 @@ enum BookmarkData {
         return "0x" + String(repeating: "0", count: max(0, 4 - digits.count)) + digits
     }
 
+    /// The resource properties of a file (CFURL's, bit by bit from the lowest).
+    static let fileFlagNames = [
+        "isRegularFile", "isDirectory", "isSymbolicLink", "isVolume", "isPackage", "isSystemImmutable", "isUserImmutable", "isHidden",
+        "hasHiddenExtension", "isApplication", "isCompressed", "canSetHiddenExtension", "isReadable", "isWriteable", "isExecutable", "isAliasFile",
+        "isMountTrigger"
+    ]
+    /// The properties of a volume, bit by bit from the lowest ("" for a bit without a name).
+    static let volumeFlagNames = [
+        "isLocal", "isAutomount", "dontBrowse", "isReadOnly", "isQuarantined", "isEjectable", "isRemovable", "isInternal", "isExternal", "isDiskImage",
+        "isFileVault", "isLocaliDiskMirror", "isiPod", "isiDisk", "isCD", "isDVD", "isDeviceFileSystem", "", "", "", "", "", "", "", "", "", "", "", "", "",
+        "", "", "supportsPersistentIDs", "supportsSearchFS", "supportsExchange", "", "supportsSymbolicLinks", "supportsDenyModes", "supportsCopyFile",
+        "supportsReadDirAttr", "supportsJournaling", "supportsRename", "supportsFastStatFS", "supportsCaseSensitiveNames", "supportsCasePreservedNames",
+        "supportsFLock", "hasNoRootDirectoryTimes", "supportsExtendedSecurity", "supports2TBFileSize", "supportsHardLinks",
+        "supportsMandatoryByteRangeLocks", "supportsPathFromID", "", "isJournaling", "supportsSparseFiles", "supportsZeroRuns", "supportsVolumeSizes",
+        "supportsRemoteEvents", "supportsHiddenFiles", "supportsDecmpFSCompression", "has64BitObjectIDs"
+    ]
+
+    /// Property data (24 bytes: the flags set, the flags known, 8 more bytes) as the names of
+    /// the flags set (`"bit 40"` for one without a name), or nil for any other shape.
+    static func propertyNames(_ value: AccountValue, names: [String]) -> AccountValue? {
+        guard case .object(let members) = value, members.count == 1, members[0].key == "data", case .base64(let bytes) = members[0].value, bytes.count == 24
+        else { return nil }
+        let set = (0..<8).reduce(UInt64(0)) { $0 | UInt64(bytes[$1]) << (8 * UInt64($1)) }
+        return .array(
+            (0..<64).filter { set >> UInt64($0) & 1 == 1 }.map { bit in .string(bit < names.count && !names[bit].isEmpty ? names[bit] : "bit \(bit)") })
+    }
+
     private struct Reader {
         let bytes: UnsafeBufferPointer<UInt8>
         /// Where the data area, which offsets count from, starts.
@@ -165,9 +192,12 @@ enum BookmarkData {
             return members
         }
 
-        /// The value of a table entry: a security scope's token as text.
+        /// The value of a table entry: a security scope's token as text, property flags by name.
         mutating func keyedValue(_ key: UInt32, at offset: UInt32) -> AccountValue {
             let value = item(at: offset, containers: maximumContainers)
+            if key == 0x1010 || key == 0x2020, let flags = BookmarkData.propertyNames(value, names: key == 0x1010 ? fileFlagNames : volumeFlagNames) {
+                return flags
+            }
             if key == 0xF080 || key == 0xF081, case .object(let members) = value, members.count == 1, case .base64(let token) = members[0].value {
                 var text = token[...]
                 while text.last == 0 { text = text.dropLast() }

@@ -27,7 +27,8 @@ final class DataFormTests: XCTestCase {
     }
 
     private static let withAccounts = [
-        "keyed-archive/fq_recentapps.sfl2", "keyed-archive/fq_recentdocs.sfl2", "plain-plist/plaso_Safari-Downloads.plist", "plain-plist/plaso_com.apple.loginitems.plist"
+        "keyed-archive/fq_recentapps.sfl2", "keyed-archive/fq_recentdocs.sfl2", "plain-plist/plaso_Safari-Downloads.plist", "plain-plist/plaso_com.apple.loginitems.plist",
+        "plain-plist/plaso_com.apple.TimeMachine.plist"
     ]
 
     /// The accounts of real files say what each points to.
@@ -58,6 +59,14 @@ final class DataFormTests: XCTestCase {
         let alias = (item["Alias"] as! [String: Any])["$alias"] as! [String: Any]
         XCTAssertEqual(alias["name"] as? String, item["Name"].map { "\($0).app" })
         XCTAssertEqual((alias["volume"] as! [String: Any])["name"] as? String, "Macintosh HD")
+
+        let timeMachine = try object(decode(Fixtures.publicFile("plain-plist/plaso_com.apple.TimeMachine.plist")).json) as! [String: Any]
+        let backup = ((timeMachine["$propertyList"] as! [String: Any])["BackupAlias"] as! [String: Any])["$alias"] as! [String: Any]
+        XCTAssertEqual(backup["version"] as? Int, 2)
+        XCTAssertEqual(backup["name"] as? String, "BackUpFast")
+        XCTAssertEqual(backup["carbonPath"] as? String, "BackUpFast:BackUpFast")
+        XCTAssertEqual((backup["volume"] as! [String: Any])["path"] as? String, "/Volumes/BackUpFast")
+        XCTAssertEqual((backup["volume"] as! [String: Any])["fileSystem"] as? String, "H+")
     }
 
     /// The depth planned is the nesting written, with exact integers or not, and the files
