@@ -131,9 +131,10 @@ enum BookmarkData {
             dataStart = Int(header)
             guard var tableOffset = word(at: dataStart) else { return nil }
             var members: [AccountMember] = []
-            var seenTables = Set<UInt32>()
+            var seenTables: [UInt32] = []
             var first = true
-            while tableOffset != 0, seenTables.count < maximumTables, seenTables.insert(tableOffset).inserted {
+            while tableOffset != 0, seenTables.count < maximumTables, !seenTables.contains(tableOffset) {
+                seenTables.append(tableOffset)
                 let base = dataStart + Int(tableOffset)
                 guard base <= bytes.count - 20, word(at: base + 4) == 0xFFFF_FFFE, let id = word(at: base + 8), let next = word(at: base + 12),
                     let count = word(at: base + 16), Int(count) <= (bytes.count - base - 20) / 12

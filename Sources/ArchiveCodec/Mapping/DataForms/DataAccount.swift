@@ -40,6 +40,13 @@ indirect enum AccountValue: Equatable {
 
     /// An object from `members`, keeping the first of repeated keys (the JSON must not repeat one).
     static func distinct(_ members: [AccountMember]) -> AccountValue {
+        guard members.count > 16 else {
+            // A few members, as every real account has: compared in place, nothing hashed.
+            var kept: [AccountMember] = []
+            kept.reserveCapacity(members.count)
+            for member in members where !kept.contains(where: { $0.key == member.key }) { kept.append(member) }
+            return .object(kept)
+        }
         var seen = Set<String>()
         return .object(members.filter { seen.insert($0.key).inserted })
     }
@@ -104,8 +111,8 @@ extension JSONOutput {
         case .object(let members):
             openObject()
             for member in members {
-                var text = Array(member.key.utf8)
-                text.withUnsafeMutableBufferPointer { dataKey(utf8: UnsafeBufferPointer($0)) }
+                var key = member.key
+                key.withUTF8 { dataKey(utf8: $0) }
                 account(member.value, exactIntegers: exactIntegers)
             }
             closeObject()
