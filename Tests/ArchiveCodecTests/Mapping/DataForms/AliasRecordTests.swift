@@ -16,15 +16,6 @@ final class AliasRecordTests: XCTestCase {
 
     private func account(_ bytes: [UInt8]) -> AccountValue? { bytes.withUnsafeBufferPointer { AliasRecord.account(of: $0) } }
 
-    private func member(_ value: AccountValue?, _ path: String...) -> AccountValue? {
-        var current = value
-        for key in path {
-            guard case .object(let members) = current else { return nil }
-            current = members.first { $0.key == key }?.value
-        }
-        return current
-    }
-
     private func text(_ value: AccountValue?) -> String? {
         guard case .time(let seconds) = value else { return nil }
         return DateText.readable(seconds).map { String(decoding: $0, as: UTF8.self) }

@@ -44,15 +44,6 @@ struct BookmarkBuilder {
 final class BookmarkDataTests: XCTestCase {
     private func account(_ bytes: [UInt8]) -> AccountValue? { bytes.withUnsafeBufferPointer { BookmarkData.account(of: $0) } }
 
-    private func member(_ value: AccountValue?, _ path: String...) -> AccountValue? {
-        var current = value
-        for key in path {
-            guard case .object(let members) = current else { return nil }
-            current = members.first { $0.key == key }?.value
-        }
-        return current
-    }
-
     /// fq's samples read as fq reads them (its .fqtest files): path, file ids, dates, volume.
     func testRealBookmarksSayWhatTheyPointTo() throws {
         let sample1 = account(try Fixtures.publicFile("bookmark/fq_sample1.book"))

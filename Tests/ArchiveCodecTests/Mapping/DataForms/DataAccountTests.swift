@@ -3,6 +3,16 @@ import XCTest
 
 @testable import ArchiveCodec
 
+/// The member of an account found by following `path`'s keys through its objects, or nil.
+func member(_ value: AccountValue?, _ path: String...) -> AccountValue? {
+    var current = value
+    for key in path {
+        guard case .object(let members) = current else { return nil }
+        current = members.first { $0.key == key }?.value
+    }
+    return current
+}
+
 /// The account tree (`AccountValue`): its height is the nesting its JSON text opens, and a
 /// document that holds that text agrees with it in every spelling the mapping writes.
 final class DataAccountTests: XCTestCase {
