@@ -17,7 +17,8 @@
 /// Contract: `account(of:)` never traps and never loops, whatever the bytes: every offset is
 /// checked against the bytes, tables and items are read a bounded number of times
 /// (`maximumItems`), and containers nest at most `maximumContainers` deep (cycles included);
-/// deeper or malformed items are shown by their type number with their bytes. Bytes that do not
+/// deeper or malformed items are shown by their type number with their bytes; items show at
+/// most `byteBudget` payload bytes in all. Bytes that do not
 /// hold a readable header and first table give nil: they stay bytes alone.
 enum BookmarkData {
     /// Items read at most per bookmark (a real one holds about 40).
@@ -26,6 +27,11 @@ enum BookmarkData {
     static let maximumTables = 8
     /// Arrays and dictionaries inside an item's value, at most (real ones nest one).
     static let maximumContainers = 2
+
+    /// Payload bytes an account shows at most for a bookmark of `size` bytes: items past it
+    /// (an item referenced many times over) are `null`, so no bookmark's account is much larger
+    /// than the bookmark.
+    static func byteBudget(_ size: Int) -> Int { 2 * size + 1_024 }
 
     /// Whether `bytes` begin as a bookmark does: the cheap check before reading one.
     @inline(__always)
@@ -110,9 +116,13 @@ enum BookmarkData {
         /// Where the data area, which offsets count from, starts.
         var dataStart = 0
         var itemsRead = 0
+        /// Payload bytes the account may still show: items may share one string many times, and
+        /// the account stays about as large as the bytes (`byteBudget`).
+        var bytesLeft = 0
 
         init(bytes: UnsafeBufferPointer<UInt8>) {
             self.bytes = bytes
+            bytesLeft = byteBudget(bytes.count)
         }
 
         func word(at position: Int) -> UInt32? {
@@ -217,6 +227,8 @@ enum BookmarkData {
             itemsRead += 1
             let payload = start + 8
             let count = Int(length)
+            guard count <= bytesLeft else { return .null }
+            bytesLeft -= count
             let subtype = type & 0xFF
             func unknown() -> AccountValue {
                 .object([AccountMember("type", .unsigned(UInt64(type))), AccountMember("data", .base64(Array(bytes[payload..<payload + count])))])

@@ -116,6 +116,22 @@ final class BookmarkDataTests: XCTestCase {
         XCTAssertNil(account(huge.bytes(first: table)), "a count past the bytes")
     }
 
+    /// One long string referenced by every entry shows once per entry only while the byte
+    /// budget lasts: the account stays about as large as the bookmark.
+    func testSharedItemsDoNotAmplifyTheAccount() throws {
+        var builder = BookmarkBuilder()
+        let long = builder.string(String(repeating: "x", count: 1_000))
+        let table = builder.table((0..<300).map { (UInt32(0x3000 + $0), long) })
+        let bytes = builder.bytes(first: table)
+        let value = try XCTUnwrap(account(bytes))
+        var out = JSONOutput(pretty: false)
+        out.account(value, exactIntegers: false)
+        let size = out.finish().count
+        XCTAssertLessThan(size, BookmarkData.byteBudget(bytes.count) + 300 * 16)
+        XCTAssertEqual(member(value, "0x3000"), .string(String(repeating: "x", count: 1_000)))
+        XCTAssertEqual(member(value, "0x312b"), .null)
+    }
+
     /// Random mutations of real bookmarks: never a trap or a loop; whatever reads is bounded,
     /// writes as JSON that parses (distinct keys), and agrees with itself read back.
     func testMutatedBookmarksNeverTrap() throws {

@@ -152,6 +152,30 @@ final class DataFormTests: XCTestCase {
         }
     }
 
+    /// An NSData equal to another carries `$id` beside its account, an NSMutableData its
+    /// `$class`, inline bytes take `$bytes`: the depth counts each, and each reads back.
+    func testAccountsBesideIDsClassesAndInlineBytes() throws {
+        let first = try Fixtures.publicFile("bookmark/fq_sample1.book")
+        let second = try Fixtures.publicFile("bookmark/fq_sample2.book")
+        let bytes = try buildArchive([
+            .object("Box", [("a", .uid(2)), ("b", .uid(4)), ("m", .uid(3)), ("inline", .data(second))]),
+            .data(first),
+            .object("NSMutableData", [("NS.data", .data(second))]),
+            .data(first)
+        ])
+        for exactIntegers in [false, true] {
+            let (json, depth) = try decode(bytes, exactIntegers: exactIntegers)
+            let text = String(decoding: json, as: UTF8.self)
+            XCTAssertNotNil(text.range(of: #"\{"\$id":[0-9]+,"\$data":"Ym9va[^"]*","\$bookmark":\{"path":\["Applications""#, options: .regularExpression))
+            XCTAssertNotNil(text.range(of: #""inline":\{"\$bytes":"Ym9va[^"]*","\$bookmark":\{"path":\["Users""#, options: .regularExpression))
+            XCTAssertNotNil(text.range(of: #""m":\{"\$class":"NSMutableData",[^{]*"\$data":"Ym9va[^"]*","\$bookmark""#, options: .regularExpression))
+            XCTAssertEqual(text.components(separatedBy: "\"$bookmark\"").count, 5)
+            XCTAssertEqual(jsonNesting(json), depth)
+            try assertSame(bytes, json)
+            XCTAssertLessThanOrEqual(try decode(bytes, maxDepth: 3, exactIntegers: exactIntegers).depth, 3)
+        }
+    }
+
     /// Text in data reads as `$text` (inline bytes `$bytesText`) in keyed archives, plain
     /// property lists and typedstreams, and comes back as the same bytes.
     func testTextReadsAsTextAndComesBackAsTheSameBytes() throws {
