@@ -58,8 +58,8 @@ public struct Archive: Sendable {
     public func depth(of view: ArchiveView) -> Int {
         switch content {
         case .keyedArchive(let archive): archive.depth(of: view)
-        case .propertyList(let list): view == .raw ? list.plist.rawDepth : list.readableDepth(exactIntegers: false)
-        case .typedStream(let document): document.depth
+        case .propertyList(let list): view == .raw ? list.plist.rawDepth : list.readableDepth(numbers: .nonFinite)
+        case .typedStream(let document): document.depth(numbers: .nonFinite)
         }
     }
 
@@ -71,26 +71,26 @@ public struct Archive: Sendable {
     /// document's, checked by the caller against the same policy before writing. `hold` is
     /// asked before the plan holds more text or reads a payload (`NestedExpansion.init`).
     public func plan(
-        view: ArchiveView, pretty: Bool, maxDepth: Int? = nil, exactIntegers: Bool = false, parallelism: Parallelism = .serial, nested policy: DecodePolicy? = nil,
+        view: ArchiveView, pretty: Bool, maxDepth: Int? = nil, numbers: NumberWrapping = .nonFinite, parallelism: Parallelism = .serial, nested policy: DecodePolicy? = nil,
         hold: (_ text: Int, _ reading: [UInt8]?) -> Bool = { _, _ in true }
     ) throws(CodecError) -> WritePlan {
         if let policy, view == .readable {
             let expansion = try NestedExpansion(
-                archive: self, inputSize: inputSize, pretty: pretty, maxDepth: maxDepth, exactIntegers: exactIntegers, policy: policy, parallelism: parallelism,
+                archive: self, inputSize: inputSize, pretty: pretty, maxDepth: maxDepth, numbers: numbers, policy: policy, parallelism: parallelism,
                 hold: hold)
-            var plan = WritePlan(depth: expansion.depth, placement: nil, cut: nil, exactIntegers: exactIntegers)
+            var plan = WritePlan(depth: expansion.depth, placement: nil, cut: nil, numbers: numbers)
             plan.nested = expansion
             return plan
         }
         switch content {
         case .keyedArchive(let archive):
-            return try archive.plan(view: view, pretty: pretty, maxDepth: maxDepth, exactIntegers: exactIntegers, parallelism: parallelism)
+            return try archive.plan(view: view, pretty: pretty, maxDepth: maxDepth, numbers: numbers, parallelism: parallelism)
         case .propertyList(let list):
-            var depth = view == .raw ? list.plist.rawDepth : list.readableDepth(exactIntegers: exactIntegers)
+            var depth = view == .raw ? list.plist.rawDepth : list.readableDepth(numbers: numbers)
             var accounts = true
             if view == .readable, let maxDepth, depth > maxDepth {
                 // Too deep: the data values' accounts left out (bytes alone) first.
-                depth = list.readableDepth(exactIntegers: exactIntegers, accounts: false)
+                depth = list.readableDepth(numbers: numbers, accounts: false)
                 accounts = false
             }
             if view == .readable, let maxDepth, depth > maxDepth {
@@ -98,17 +98,17 @@ public struct Archive: Sendable {
                     .depthBoundTooSmall, "a nesting bound of \(maxDepth) is too small for this property list: it nests \(depth) levels, and only an archive's objects can move to a $table",
                     found: depth, limit: maxDepth, remedy: .nestingBound(depth))
             }
-            var plan = WritePlan(depth: depth, placement: nil, cut: nil, exactIntegers: exactIntegers)
+            var plan = WritePlan(depth: depth, placement: nil, cut: nil, numbers: numbers)
             plan.accounts = accounts
             return plan
         case .typedStream(let document):
-            let depth = document.depth
+            let depth = document.depth(numbers: numbers)
             if let maxDepth, depth > maxDepth {
                 throw CodecError(
                     .depthBoundTooSmall, "a nesting bound of \(maxDepth) is too small for this typedstream: it nests \(depth) levels",
                     found: depth, limit: maxDepth, remedy: .nestingBound(depth))
             }
-            return WritePlan(depth: depth, placement: nil, cut: nil)
+            return WritePlan(depth: depth, placement: nil, cut: nil, numbers: numbers)
         }
     }
 
@@ -119,9 +119,9 @@ public struct Archive: Sendable {
         case .keyedArchive(let archive):
             try archive.writeJSON(view: view, pretty: pretty, plan: plan, parallelism: parallelism, to: sink)
         case .propertyList(let list):
-            _ = try list.render(view: view, pretty: pretty, exactIntegers: plan.exactIntegers, accounts: plan.accounts, sink: sink)
+            _ = try list.render(view: view, pretty: pretty, numbers: plan.numbers, accounts: plan.accounts, sink: sink)
         case .typedStream(let document):
-            _ = try document.render(pretty: pretty, sink: sink)
+            _ = try document.render(pretty: pretty, numbers: plan.numbers, sink: sink)
         }
     }
 
@@ -129,26 +129,37 @@ public struct Archive: Sendable {
     public func json(view: ArchiveView, pretty: Bool) throws(CodecError) -> [UInt8] {
         switch content {
         case .keyedArchive(let archive): try archive.json(view: view, pretty: pretty)
-        case .propertyList(let list): try list.render(view: view, pretty: pretty, exactIntegers: false, sink: nil)
-        case .typedStream(let document): try document.render(pretty: pretty, sink: nil)
+        case .propertyList(let list): try list.render(view: view, pretty: pretty, numbers: .nonFinite, sink: nil)
+        case .typedStream(let document): try document.render(pretty: pretty, numbers: .nonFinite, sink: nil)
         }
     }
 
-    /// Where two documents differ (nil: equivalent): two archives as `KeyedArchive.difference`
-    /// says, two plain property lists value for value (dictionaries as sets of keys), two
-    /// typedstreams as `TypedStreamEquivalence` says; never documents of different kinds. Data
-    /// that are nested payloads are equal when their documents are (`NestedPayload.equivalent`).
-    public func difference(from other: Archive) -> String? {
-        difference(from: other, payloadNesting: 0)
+    /// Where two documents first differ (nil: equivalent): two archives as
+    /// `KeyedArchive.difference` says, two plain property lists value for value (dictionaries
+    /// as sets of keys), two typedstreams as `TypedStreamEquivalence` says; never documents of
+    /// different kinds. Data that are nested payloads are equal when their documents are
+    /// (`NestedPayload.equivalent`).
+    ///
+    /// The text names the place in this document's readable JSON and both values there
+    /// (`DocumentDifference`: `.games.$array[3].name: "Bears" ≠ "Lions"`). With
+    /// `plistDatesToWholeSeconds`, plist-level dates need only agree on the whole second
+    /// (all an XML property list holds).
+    public func difference(from other: Archive, plistDatesToWholeSeconds: Bool = false) -> String? {
+        documentDifference(from: other, plistDatesToWholeSeconds: plistDatesToWholeSeconds, payloadNesting: 0)?.description
     }
 
-    func difference(from other: Archive, payloadNesting: Int) -> String? {
+    /// The first difference as a place and a detail; `payloadNesting`: how many payloads the
+    /// two documents are nested in.
+    func documentDifference(from other: Archive, plistDatesToWholeSeconds: Bool = false, payloadNesting: Int) -> DocumentDifference? {
         switch (content, other.content) {
-        case (.keyedArchive(let left), .keyedArchive(let right)): return left.difference(from: right, payloadNesting: payloadNesting)
-        case (.propertyList(let left), .propertyList(let right)): return PlainPlistEquivalence.difference(left.plist, right.plist, payloadNesting: payloadNesting)
-        case (.typedStream(let left), .typedStream(let right)): return TypedStreamEquivalence.difference(left.stream, right.stream, payloadNesting: payloadNesting)
+        case (.keyedArchive(let left), .keyedArchive(let right)):
+            return left.documentDifference(from: right, plistDatesToWholeSeconds: plistDatesToWholeSeconds, payloadNesting: payloadNesting)
+        case (.propertyList(let left), .propertyList(let right)):
+            return PlainPlistEquivalence.difference(left.plist, right.plist, wholeSecondDates: plistDatesToWholeSeconds, payloadNesting: payloadNesting)
+        case (.typedStream(let left), .typedStream(let right)):
+            return TypedStreamEquivalence.difference(left.stream, right.stream, payloadNesting: payloadNesting)
         default:
-            return "the two are of different kinds: \(content.kindName) and \(other.content.kindName)"
+            return DocumentDifference(path: .root, detail: "\(content.kindName) ≠ \(other.content.kindName)")
         }
     }
 }

@@ -13,11 +13,12 @@ struct ArchiveTool: ParsableCommand {
 
     /// A large input re-executes the tool for huge pages first (`HugePages`), before any
     /// argument parsing; `decode FILE` and `encode FILE` then run without the parser
-    /// (`PlainInvocation`), anything else through it.
+    /// (`PlainInvocation`), anything else through it (`compare` as a verdict, `Compare.runAsVerdict`).
     static func main() {
         HugePages.reexecIfWorthIt(arguments: CommandLine.arguments)
         let arguments = Array(CommandLine.arguments.dropFirst())
         PlainInvocation.runIfPlain(arguments)
+        if arguments.first == "compare" { Compare.runAsVerdict(arguments) }
         main(arguments)
     }
 }

@@ -73,6 +73,47 @@ final class ShutdownTests: XCTestCase {
         XCTAssertTrue(server.waitUntilStopped(seconds: 10))
     }
 
+    /// A request whose body is still arriving when the drain begins is waited for: it finishes,
+    /// is answered, and only then does `run()` return.
+    func testUploadInProgressFinishesDuringTheDrain() throws {
+        let server = try TestServer()
+        let archive = try Fixtures.bytes("goios_nsuuid.bin")
+        let fd = try TestHTTPClient.connect(port: server.port, timeoutSeconds: 10)
+        defer { close(fd) }
+        let head = "POST /v1/decode HTTP/1.1\r\nHost: x\r\nContent-Length: \(archive.count)\r\n\r\n"
+        XCTAssertTrue(TestHTTPClient.sendAll(fd, Array(head.utf8) + archive.prefix(10)))
+        usleep(100_000)
+        server.server.shutdown()
+        XCTAssertFalse(server.waitUntilStopped(seconds: 0.3), "run() returned with a body arriving")
+        XCTAssertTrue(TestHTTPClient.sendAll(fd, Array(archive.dropFirst(10))))
+        let answer = String(decoding: try TestHTTPClient.readToEnd(fd), as: UTF8.self)
+        XCTAssertTrue(answer.hasPrefix("HTTP/1.1 200 "), answer)
+        XCTAssertTrue(answer.contains("$uuid"), answer)
+        XCTAssertTrue(server.waitUntilStopped(seconds: 10), "run() did not return after the drain")
+    }
+
+    /// A body that does not finish within the drain timeout is answered 503 `shutting-down`
+    /// (Connection: close) before the process goes: every request that started gets a reply.
+    func testUploadTooSlowForTheDrainIsAnswered() throws {
+        let server = try TestServer { $0.drainTimeout = 2 }
+        let fd = try TestHTTPClient.connect(port: server.port, timeoutSeconds: 10)
+        defer { close(fd) }
+        XCTAssertTrue(TestHTTPClient.sendAll(fd, Array("POST /v1/decode HTTP/1.1\r\nHost: x\r\nContent-Length: 1000\r\n\r\nbplist00".utf8)))
+        let partial = try TestHTTPClient.connect(port: server.port, timeoutSeconds: 10)
+        defer { close(partial) }
+        XCTAssertTrue(TestHTTPClient.sendAll(partial, Array("GET /healthz HTTP/1.1\r\nHo".utf8)))
+        usleep(100_000)
+        let started = Date()
+        server.server.shutdown()
+        for socket in [fd, partial] {
+            let answer = String(decoding: try TestHTTPClient.readToEnd(socket), as: UTF8.self)
+            XCTAssertTrue(answer.hasPrefix("HTTP/1.1 503 "), answer)
+            XCTAssertTrue(answer.contains("shutting-down") && answer.contains("Connection: close"), answer)
+        }
+        XCTAssertLessThan(Date().timeIntervalSince(started), 4)
+        XCTAssertTrue(server.waitUntilStopped(seconds: 10), "run() did not return after the drain")
+    }
+
     func testShutdownBeforeRunMakesRunReturn() throws {
         var configuration = ServerConfiguration()
         configuration.host = "127.0.0.1"

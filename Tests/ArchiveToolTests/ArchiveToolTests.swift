@@ -189,8 +189,108 @@ final class ArchiveToolTests: XCTestCase {
         XCTAssertTrue(encoded.stderr.contains("not valid JSON") && encoded.stderr.contains("archive-tool decode"), encoded.stderr)
 
         let missing = try run(["compare", scratch.appendingPathComponent("nowhere").path, archive.path], stdout: out)
-        XCTAssertEqual(missing.status, 4, "a file that cannot be read is not a difference: \(missing.stderr)")
+        XCTAssertEqual(missing.status, 2, "a file that cannot be read is no verdict: \(missing.stderr)")
         XCTAssertEqual(try run(["decode", "--max-depth", "0", archive.path], stdout: out).status, 64)
+    }
+
+    /// `compare` gives a verdict, 0 `same` or 1 and where, or exits 2: a file missing, not an
+    /// archive or malformed, a wrong command line, never 0 or 1.
+    func testCompareExitsZeroOneOrTwo() throws {
+        let archive = try firstAppleArchive().path
+        let out = scratch.appendingPathComponent("verdict.txt")
+        let same = try run(["compare", archive, archive], stdout: out)
+        XCTAssertEqual(same.status, 0, same.stderr)
+        XCTAssertEqual(try String(contentsOf: out, encoding: .utf8), "same\n")
+        let json = scratch.appendingPathComponent("team.json")
+        try Data(#"{"team":"Bears"}"#.utf8).write(to: json)
+        let truncated = scratch.appendingPathComponent("truncated.plist")
+        try Data(try Data(contentsOf: URL(fileURLWithPath: archive)).prefix(40)).write(to: truncated)
+        let noVerdicts: [[String]] = [
+            ["compare", scratch.appendingPathComponent("nowhere").path, archive], ["compare", archive, json.path], ["compare", truncated.path, archive],
+            ["compare", archive], ["compare", "--no-such-option", archive, archive]
+        ]
+        for arguments in noVerdicts {
+            let none = scratch.appendingPathComponent("none.txt")
+            let result = try run(arguments, stdout: none)
+            XCTAssertEqual(result.status, 2, "\(arguments): \(result.stderr)")
+            XCTAssertFalse(result.stderr.isEmpty, "\(arguments)")
+            XCTAssertEqual(try Data(contentsOf: none).count, 0, "\(arguments)")
+        }
+    }
+
+    /// Decodes `fixture`, edits its JSON text with `edit`, encodes it and compares: exit 1
+    /// and the line printed.
+    private func compareEdited(_ fixture: URL, nested: Bool = false, _ edit: (String) throws -> String) throws -> String {
+        let name = UUID().uuidString
+        let json = scratch.appendingPathComponent("\(name).json")
+        XCTAssertEqual(try run(["decode"] + (nested ? ["--nested"] : []) + [fixture.path], stdout: json).status, 0)
+        let text = try String(contentsOf: json, encoding: .utf8)
+        let changed = try edit(text)
+        XCTAssertNotEqual(changed, text)
+        let edited = scratch.appendingPathComponent("\(name).edited.json")
+        try Data(changed.utf8).write(to: edited)
+        let copy = scratch.appendingPathComponent("\(name).bin")
+        let encoded = try run(["encode", edited.path], stdout: copy)
+        XCTAssertEqual(encoded.status, 0, encoded.stderr)
+        let out = scratch.appendingPathComponent("\(name).txt")
+        let compared = try run(["compare", fixture.path, copy.path], stdout: out)
+        XCTAssertEqual(compared.status, 1, compared.stderr)
+        return try String(contentsOf: out, encoding: .utf8)
+    }
+
+    /// `text` with its one occurrence of `old` replaced.
+    private func replacingOnce(_ text: String, _ old: String, _ new: String) throws -> String {
+        XCTAssertEqual(text.ranges(of: old).count, 1, old)
+        return text.replacingOccurrences(of: old, with: new)
+    }
+
+    /// A real fixture with one value edited in its JSON: the line names the edited key and
+    /// both values.
+    func testCompareNamesTheEditedKeyAndBothValues() throws {
+        let fixture = Fixtures.directory.appendingPathComponent("apple/scl-NSKeyedUnarchiver-ComplexTest.plist")
+        let line = try compareEdited(fixture) { try replacingOnce($0, #""string":"hello""#, #""string":"goodbye""#) }
+        XCTAssertEqual(line, ".string: \"hello\" ≠ \"goodbye\"\n")
+    }
+
+    /// Below a shared object (a game of a generated save, which teams' schedules share) the
+    /// path starts at the `$id` the decoded JSON writes for it.
+    func testCompareNamesADifferenceBelowASharedObject() throws {
+        let save = scratch.appendingPathComponent("save.plist")
+        let generator = Process()
+        generator.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        generator.arguments = ["python3", Fixtures.repository.appendingPathComponent("scripts/gen/gen_game_save.py").path, "--teams", "2", "--out", save.path]
+        generator.standardError = FileHandle.nullDevice
+        try generator.run()
+        generator.waitUntilExit()
+        guard generator.terminationStatus == 0 else { throw XCTSkip("python3 could not run scripts/gen/gen_game_save.py") }
+        var (id, play) = ("", "")
+        let line = try compareEdited(save) { text in
+            // The second game's third record: `{"$class":"Game","$id":n,…"records":…[…,…,{…"play":{"$bytes":"…"}}`.
+            let games = try XCTUnwrap(text.range(of: #""games":"#)).upperBound
+            let second = try XCTUnwrap(text[games...].ranges(of: #"{"$class":"Game","$id":"#).dropFirst().first)
+            id = String(text[second.upperBound...].prefix { $0.isNumber })
+            let plays = text[second.upperBound...].ranges(of: #""play":{"$bytes":""#)
+            let third = plays[plays.index(plays.startIndex, offsetBy: 2)].upperBound
+            play = String(text[third...].prefix { $0 != "\"" })
+            return try replacingOnce(text, #""play":{"$bytes":"\#(play)"}"#, #""play":{"$bytes":"AAAA\#(play.dropFirst(4))"}"#)
+        }
+        XCTAssertEqual(line, "$id \(id) .records.$array[2].play: {\"$bytes\": \"\(play)\"} ≠ {\"$bytes\": \"AAAA\(play.dropFirst(4))\"}\n")
+    }
+
+    func testCompareNamesPlacesInPlainPropertyListsAndTypedStreams() throws {
+        let plist = Fixtures.directory.appendingPathComponent("public/plain-plist/imessage-exporter_message_summary_info-Deleted.plist")
+        let inList = try compareEdited(plist) { try replacingOnce($0, #""rp":[0]"#, #""rp":[7]"#) }
+        XCTAssertEqual(inList, ".$propertyList.rp[0]: 0 ≠ 7\n")
+        let stream = Fixtures.directory.appendingPathComponent("public/typedstream/imessage-exporter_attributedBody-AttributedBodyTextOnly2.bin")
+        let inStream = try compareEdited(stream) { try replacingOnce($0, "Test 3", "Test 4") }
+        XCTAssertEqual(inStream, ".$typedstream[0].@.$string: \"Test 3\" ≠ \"Test 4\"\n")
+        let terminal = Fixtures.directory.appendingPathComponent("public/plain-plist-with-nested-archive/nord-terminal-app_Nord.terminal")
+        let inPayload = try compareEdited(terminal, nested: true) { text in
+            let black = try XCTUnwrap(text.range(of: #""ANSIBlackColor":"#)).upperBound
+            let space = try XCTUnwrap(text[black...].range(of: #""NSColorSpace":1"#))
+            return text.replacingCharacters(in: space, with: #""NSColorSpace":2"#)
+        }
+        XCTAssertEqual(inPayload, ".$propertyList.ANSIBlackColor.$data.$keyedArchive.NSColorSpace: 1 ≠ 2\n")
     }
 
     /// A bound too small for the archive is refused with one that fits, in the tool's flag.

@@ -274,6 +274,108 @@ def desync():
     return results
 
 
+def smuggling():
+    """Framing headers spelled with Unicode look-alikes (the Kelvin sign for K, dotless and dotted
+    i in the name, the long s for s in `close`) over a "chunk" that hides a request: the guard
+    must refuse each (400), never let libevent read the hidden request."""
+    hidden = b"GET /metrics HTTP/1.1\r\nHost: x\r\n\r\n"
+    results = collections.Counter()
+    for header in ["Transfer-Encoding: chun\u212Aed", "Transfer-Encod\u0131ng: chunked", "Transfer-Encod\u0130ng: chunked",
+                   "Transfer-Encoding: chunked\r\nConnection: clo\u017Fe"]:
+        with socket.create_connection(("127.0.0.1", PORT), timeout=10) as s:
+            s.sendall(b"POST /healthz HTTP/1.1\r\nHost: x\r\n" + header.encode() + b"\r\n\r\n"
+                      + b"%x\r\n" % len(hidden) + hidden + b"\r\n0\r\n\r\n")
+            answer = read_all(s)
+        if b"# HELP" in answer:
+            failures.append("smuggling")
+            results["SMUGGLED"] += 1
+        results[" ".join(part[:3].decode() for part in answer.split(b"HTTP/1.1 ")[1:])] += 1
+    return results
+
+
+def head_only_holds(count, announced):
+    """`count` connections each sending only a head that announces `announced` bytes of decode
+    body (together far more than the memory budget), then a real decode: it must be served."""
+    holders = []
+    for _ in range(count):
+        s = socket.create_connection(("127.0.0.1", PORT), timeout=10)
+        s.sendall(b"POST /v1/decode HTTP/1.1\r\nHost: x\r\nContent-Length: %d\r\n\r\n" % announced)
+        holders.append(s)
+    time.sleep(0.5)
+    results = collections.Counter()
+    results["decode:" + post("/v1/decode", open(os.path.join(DATA, "save.bplist"), "rb").read())] += 1
+    results["readyz:" + request(b"GET /readyz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n", timeout=5)] += 1
+    for s in holders:
+        s.close()
+    if results["decode:200"] != 1 or results["readyz:200"] != 1:
+        failures.append("head-only holds")
+    return results
+
+
+def slow_bodies(count):
+    """`count` connections (past the 1,024 descriptors) each sending a head and one byte of a
+    two-byte body, then 40 /healthz: the slowest bodies make room, every probe is answered."""
+    flood = []
+    for _ in range(count):
+        try:
+            s = socket.create_connection(("127.0.0.1", PORT), timeout=5)
+            s.sendall(b"POST /v1/decode HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\n\r\nb")
+            flood.append(s)
+        except OSError:
+            pass
+    results = collections.Counter()
+    for _ in range(40):
+        results["healthz:" + request(b"GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n", timeout=5)] += 1
+    for s in flood:
+        s.close()
+    if results["healthz:200"] != 40:
+        failures.append("slow bodies at the connection limit")
+    return results
+
+
+def oversized_chunks(tries):
+    """A chunk size past --max-body-size, a malformed trailer, a bad absolute-form authority:
+    exactly one reply each, a problem document (never libevent's HTML as well or instead)."""
+    chunked = b"POST /v1/decode HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n"
+    cases = [chunked + b"FFFFFFF\r\n"] * tries + [chunked + b"0\r\nNo colon\r\n\r\n", b"GET http://[x/healthz HTTP/1.1\r\nHost: x\r\n\r\n"]
+    results = collections.Counter()
+    for raw in cases:
+        with socket.create_connection(("127.0.0.1", PORT), timeout=10) as s:
+            s.sendall(raw)
+            answer = read_all(s)
+        replies = answer.count(b"HTTP/1.1 ")
+        kind = "problem" if b"application/problem+json" in answer else "OTHER"
+        if replies != 1 or kind != "problem":
+            failures.append("libevent answered")
+        results[f"{replies}x{status_of(answer)}:{kind}"] += 1
+    return results
+
+
+def sigterm_mid_upload():
+    """SIGTERM while 4 bodies are arriving (two finish after it, two never do): every request
+    that started gets a reply (200 for the finished, 503 shutting-down for the rest). Ends the
+    server: the last row."""
+    save = open(os.path.join(DATA, "save.bplist"), "rb").read()
+    sockets = []
+    for _ in range(4):
+        s = socket.create_connection(("127.0.0.1", PORT), timeout=60)
+        s.sendall(b"POST /v1/decode HTTP/1.1\r\nHost: x\r\nContent-Length: %d\r\n\r\n" % len(save) + save[:1000])
+        sockets.append(s)
+    time.sleep(0.3)
+    os.kill(PID, 15)
+    time.sleep(0.3)
+    for s in sockets[:2]:
+        s.sendall(save[1000:])
+    results = collections.Counter()
+    for s in sockets:
+        answer = read_all(s, limit=1 << 16)
+        results[status_of(answer)] += 1
+        s.close()
+    if results["200"] != 2 or results["503"] != 2:
+        failures.append("SIGTERM mid-upload")
+    return results
+
+
 def main():
     save = open(os.path.join(DATA, "save.bplist"), "rb").read()
     junk = os.urandom(len(save))
@@ -313,7 +415,23 @@ def main():
         request(b"POST /v1/decode HTTP/1.1\r\nHost: x\r\nContent-Length: 104857600\r\n\r\n", timeout=10)]))
     attack("two different Content-Lengths", lambda: collections.Counter([
         request(b"POST /v1/decode HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\nContent-Length: 50\r\n\r\nbplist00")]))
+    attack("Transfer-Encoding with Unicode look-alikes over a hidden request", smuggling)
+    attack("4 heads announcing 250 MB decode bodies (8x the budget), sending nothing, then a decode",
+           lambda: head_only_holds(4, 32 << 20))
+    attack("1100 connections each sending a head and 1 byte of a 2-byte body, then 40 /healthz",
+           lambda: slow_bodies(1100))
+    attack("chunk size over --max-body-size (x10), malformed trailer, bad authority", lambda: oversized_chunks(10))
     print(f"process peak (VmHWM over the whole run): {rss_kb('VmHWM:') / 1024:.0f} MiB")
+    with socket.create_connection(("127.0.0.1", PORT), timeout=10) as s:
+        s.sendall(b"GET /metrics HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+        for line in read_all(s).decode(errors="replace").splitlines():
+            if line.startswith(("archive_rejections_total", "archive_memory_reserved_high", "archive_connections ")):
+                print(line)
+    # Last: it ends the server (the watch would count its probes as failures, so no `attack`).
+    started = time.monotonic()
+    statuses = sigterm_mid_upload()
+    print(f"| SIGTERM while 4 bodies arrive (2 finish after it) | {' '.join(f'{k}x{v}' for k, v in sorted(statuses.items()))} "
+          f"| - | - | exits | {time.monotonic() - started:.1f} |", flush=True)
     if failures:
         print("FAILED:", ", ".join(failures))
         sys.exit(1)

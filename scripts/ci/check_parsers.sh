@@ -9,12 +9,8 @@
 # Needs python3 and jq. Bounded: each conversion is a few seconds at most.
 set -euo pipefail
 
-repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
-bin_dir="${repo}/.build/release"
-[[ "${1:-}" == "--bin-dir" ]] && bin_dir="$2"
-tool="${bin_dir}/archive-tool"
-work="$(mktemp -d)"
-trap 'rm -rf "${work}"' EXIT
+# shellcheck source=scripts/ci/tool-env.sh
+source "$(dirname "${BASH_SOURCE[0]}")/tool-env.sh"
 
 nesting() {
   # Nesting of the JSON on stdin, counted iteratively (Python's parser itself is the check).

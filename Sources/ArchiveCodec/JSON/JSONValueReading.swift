@@ -2,13 +2,31 @@
 /// base64 data and UUID text. Each refuses a value of the wrong shape with an error at that
 /// value.
 extension JSONDocument {
-    /// A real: a JSON real, or `{"$real": …}` text for NaN and the infinities.
-    func nonFinite(_ value: Value) throws(CodecError) -> Double {
+    /// A real: a JSON real, or what `{"$real": …}` holds: `"NaN"`, `"NaN:"` and 16 hex digits
+    /// of a NaN's bits, `"Infinity"`, `"-Infinity"`, or a JSON number's text (`"1.0"`, `"-0.0"`,
+    /// as `exactNumbers` writes the reals that tools would turn into integers).
+    func wrappedReal(_ value: Value) throws(CodecError) -> Double {
         if kind(value) == .number, case .real(let real) = number(value) { return real }
-        guard kind(value) == .string, let real = NonFiniteReal.value(stringValue(value)) else {
-            throw invalid("$real takes \"NaN\", \"NaN:\" and 16 hex digits of a NaN's bits, \"Infinity\" or \"-Infinity\"", at: value)
+        guard kind(value) == .string, let real = withString(value, { Self.realText($0) }) else {
+            throw invalid(
+                "$real takes a number's text (\"1.0\", \"-0.0\"), \"NaN\", \"NaN:\" and 16 hex digits of a NaN's bits, \"Infinity\" or \"-Infinity\"", at: value)
         }
         return real
+    }
+
+    /// The real `text` spells: `NonFiniteReal` text, or one whole JSON number.
+    static func realText(_ text: some Collection<UInt8>) -> Double? {
+        let bytes = Array(text)
+        if let nonFinite = NonFiniteReal.value(String(decoding: bytes, as: UTF8.self)) { return nonFinite }
+        guard let first = bytes.first, first == UInt8(ascii: "-") || (first >= 0x30 && first <= 0x39) else { return nil }
+        return bytes.withUnsafeBufferPointer { buffer -> Double? in
+            guard let (number, end) = try? JSONNumber.read(buffer, at: 0), end == buffer.count else { return nil }
+            switch number {
+            case .real(let real): return real
+            case .signed(let integer): return integer == 0 && first == UInt8(ascii: "-") ? -0.0 : Double(exactly: integer)
+            case .unsigned(let integer): return Double(exactly: integer)
+            }
+        }
     }
 
     /// The integer of `{"$integer": "…"}` text: decimal digits with an optional `-`, within
@@ -40,7 +58,7 @@ extension JSONDocument {
             case .real(let seconds): return seconds
             }
         case .object:
-            if let real = singleMember(value, named: "$real") { return try nonFinite(real.value) }
+            if let real = singleMember(value, named: "$real") { return try wrappedReal(real.value) }
             throw invalid("expected a time as text or seconds since 2001", at: value)
         default: throw invalid("expected a time as text or seconds since 2001", at: value)
         }

@@ -22,6 +22,10 @@ public struct KeyedArchive: Sendable {
     /// Whether the entry needs `$id`: shared or cyclic objects, and scalars that are not the
     /// one object standing for their value (see `ScalarIdentity`).
     let carriesID: [Bool]
+    /// Per entry, the group of equal scalars referenced equally often that it belongs to (−1:
+    /// none; empty when no value has such a tie): `carriesID` marks them all, and placement
+    /// writes the first one it reaches of each group bare (see `ScalarIdentity`).
+    let tieGroups: [Int32]
     /// Per collection entry (forms array, set, and both dictionary forms), the plist
     /// references of its lists, found once while classifying: `NS.objects` in the low 32
     /// bits, `NS.keys` (dictionaries) in the high ones. Zero for other entries.
@@ -125,6 +129,7 @@ public struct KeyedArchive: Sendable {
         classOf = analysis.classOf
         referenceCounts = analysis.referenceCounts
         carriesID = analysis.carriesID
+        tieGroups = analysis.tieGroups
         lists = analysis.lists
         entryOffsets = analysis.entryOffsets
         classInfos = analysis.classInfos
@@ -162,7 +167,7 @@ public struct KeyedArchive: Sendable {
     func defaultPlacement() -> Placement {
         do {
             return try plist.withView { (view) throws(CodecError) -> Placement in
-                try Placement(archive: self, view: view, exactIntegers: false, bound: nil)
+                try Placement(archive: self, view: view, numbers: .nonFinite, bound: nil)
             }
         } catch {
             preconditionFailure("a placement without a bound cannot fail: \(error)")

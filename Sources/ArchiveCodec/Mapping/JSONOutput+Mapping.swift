@@ -21,24 +21,37 @@ extension JSONOutput {
         singleMemberObject(MappingKeys.reference, UInt64(uid))
     }
 
-    /// A real: a JSON number (with `.` or an exponent) when finite, else `{"$real": "NaN"}`,
-    /// `{"$real": "-Infinity"}` (`NonFiniteReal`).
-    mutating func mappedReal(_ value: Double) {
-        if value.isFinite {
-            real(value)
+    /// A real: a JSON number (with `.` or an exponent), or `{"$real": "…"}` where `numbers`
+    /// wraps it: `"NaN"`, `"-Infinity"` (`NonFiniteReal`), or the number's own text (`"1.0"`).
+    @inline(__always)
+    mutating func mappedReal(_ value: Double, _ numbers: NumberWrapping) {
+        if numbers.wraps(value) {
+            wrappedReal(value)
             return
         }
+        real(value)
+    }
+
+    /// Out of line: it is rare, and the recursive writers inline `mappedReal` (see `StackBudget`).
+    @inline(never)
+    private mutating func wrappedReal(_ value: Double) {
         openObject()
         key("$real")
-        string(NonFiniteReal.text(value))
+        if value.isFinite {
+            var text = JSONOutput(pretty: false)
+            text.real(value)
+            rawString(text.finish())
+        } else {
+            string(NonFiniteReal.text(value))
+        }
         closeObject()
     }
 
-    /// An integer: a JSON number, or with `exact` one beyond ±(2^53 − 1) as
-    /// `{"$integer": "…"}`, which JSON readers that keep numbers as doubles cannot round.
+    /// An integer: a JSON number, or `{"$integer": "…"}` where `numbers` wraps it (beyond
+    /// ±(2^53 − 1), which JSON readers that keep numbers as doubles cannot hold).
     @inline(__always)
-    mutating func mappedInteger(_ value: PlistInteger, exact: Bool) {
-        if exact, Placement.isInexact(value) {
+    mutating func mappedInteger(_ value: PlistInteger, _ numbers: NumberWrapping) {
+        if numbers.wraps(value) {
             exactInteger(value)
             return
         }
@@ -54,12 +67,13 @@ extension JSONOutput {
         closeObject()
     }
 
-    /// A date (seconds since 2001): ISO 8601 text when it reads back exactly, else the real.
-    mutating func mappedTime(_ time: Double) {
+    /// A time (seconds since 2001): ISO 8601 text when it reads back exactly
+    /// (`DateText.readable`), else the seconds as `mappedReal` writes them.
+    mutating func mappedTime(_ time: Double, _ numbers: NumberWrapping) {
         if let text = DateText.readable(time) {
             rawString(text)
         } else {
-            mappedReal(time)
+            mappedReal(time, numbers)
         }
     }
 }

@@ -48,11 +48,11 @@ public struct NestedExpansion: Sendable {
     /// When it says no, planning stops with `limitExceeded`. No part is rendered past what is
     /// left of the output limit: at most that limit is ever held.
     init(
-        archive: Archive, inputSize: Int, pretty: Bool, maxDepth: Int?, exactIntegers: Bool, policy: DecodePolicy, parallelism: Parallelism,
+        archive: Archive, inputSize: Int, pretty: Bool, maxDepth: Int?, numbers: NumberWrapping, policy: DecodePolicy, parallelism: Parallelism,
         hold: (_ text: Int, _ reading: [UInt8]?) -> Bool = { _, _ in true }
     ) throws(CodecError) {
         self.pretty = pretty
-        let plan = try archive.plan(view: .readable, pretty: pretty, maxDepth: maxDepth, exactIntegers: exactIntegers, parallelism: parallelism)
+        let plan = try archive.plan(view: .readable, pretty: pretty, maxDepth: maxDepth, numbers: numbers, parallelism: parallelism)
         depth = plan.depth
         guard policy.refusal(depth: depth, pretty: pretty) == nil else { return }
         let limit = KeyedArchive.maximumOutputSize(forInputSize: inputSize)
@@ -77,7 +77,7 @@ public struct NestedExpansion: Sendable {
                 guard let (payload, kind) = NestedPayload.document(bytes) else { continue }
                 let base = parts[next].base + value.level
                 let wrapper = kind.wrapperLevels
-                let payloadPlan = try Self.plan(payload, pretty: pretty, maxDepth: maxDepth, above: base + wrapper, exactIntegers: exactIntegers)
+                let payloadPlan = try Self.plan(payload, pretty: pretty, maxDepth: maxDepth, above: base + wrapper, numbers: numbers)
                 depth = max(depth, base + wrapper + payloadPlan.depth)
                 guard policy.refusal(depth: depth, pretty: pretty) == nil else { return }
                 let rendered = try Self.render(payload, plan: payloadPlan, pretty: pretty, parallelism: .serial, limit: limit - size)
@@ -116,8 +116,8 @@ public struct NestedExpansion: Sendable {
 
     /// The plan of a payload whose JSON opens `above` levels down: under what is left of
     /// `maxDepth`, a refusal naming bounds of the whole document.
-    private static func plan(_ payload: Archive, pretty: Bool, maxDepth: Int?, above: Int, exactIntegers: Bool) throws(CodecError) -> WritePlan {
-        guard let maxDepth else { return try payload.plan(view: .readable, pretty: pretty, exactIntegers: exactIntegers) }
+    private static func plan(_ payload: Archive, pretty: Bool, maxDepth: Int?, above: Int, numbers: NumberWrapping) throws(CodecError) -> WritePlan {
+        guard let maxDepth else { return try payload.plan(view: .readable, pretty: pretty, numbers: numbers) }
         let tooSmall = { (needed: Int) in
             CodecError(
                 .depthBoundTooSmall, "a nesting bound of \(maxDepth) is too small for this document's nested payloads: one opens \(above) levels down and needs \(needed) more",
@@ -125,7 +125,7 @@ public struct NestedExpansion: Sendable {
         }
         let plan: WritePlan
         do throws(CodecError) {
-            plan = try payload.plan(view: .readable, pretty: pretty, maxDepth: max(maxDepth - above, 1), exactIntegers: exactIntegers)
+            plan = try payload.plan(view: .readable, pretty: pretty, maxDepth: max(maxDepth - above, 1), numbers: numbers)
         } catch {
             guard error.kind == .depthBoundTooSmall, let needed = error.found else { throw error }
             throw tooSmall(needed)

@@ -44,7 +44,7 @@ struct PlainPlistEncoder<Tree: PlistBuilding>: PlistValueEncoding {
             if document.stringEquals(key, "$data") { return try dataValue(inner) }
             if document.stringEquals(key, "$text") { return try textDataValue(inner) }
             if document.stringEquals(key, "$date") { return try tree.date(document.time(inner)) }
-            if document.stringEquals(key, "$real") { return try tree.real(document.nonFinite(inner)) }
+            if document.stringEquals(key, "$real") { return try tree.real(document.wrappedReal(inner)) }
             if document.stringEquals(key, "$integer") { return try tree.integer(document.exactInteger(inner)) }
             if document.stringEquals(key, "$uid") {
                 guard document.kind(inner) == .number, case .unsigned(let uid) = document.number(inner) else {

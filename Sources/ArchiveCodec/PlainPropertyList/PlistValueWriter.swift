@@ -14,15 +14,15 @@ struct PlistValueWriter {
     /// Keys written as data keys (`$` doubled) rather than as they are.
     let dataKeys: Bool
     /// Integers beyond ±(2^53 − 1) written as `{"$integer": "…"}`.
-    let exactIntegers: Bool
+    let numbers: NumberWrapping
     /// Data values with their accounts (`$bookmark`, `$alias`).
     let accounts: Bool
 
-    init(view: BinaryPlistView, out: JSONOutput, dataKeys: Bool = false, exactIntegers: Bool = false, accounts: Bool = false) {
+    init(view: BinaryPlistView, out: JSONOutput, dataKeys: Bool = false, numbers: NumberWrapping = .nonFinite, accounts: Bool = false) {
         self.view = view
         self.out = out
         self.dataKeys = dataKeys
-        self.exactIntegers = exactIntegers
+        self.numbers = numbers
         self.accounts = accounts
     }
 
@@ -31,18 +31,18 @@ struct PlistValueWriter {
         let header = view.header(of: ref)
         switch header.kind {
         case .bool: out.bool(view.bool(header))
-        case .int: out.mappedInteger(view.integer(header), exact: exactIntegers)
-        case .real: out.mappedReal(view.real(header))
+        case .int: out.mappedInteger(view.integer(header), numbers)
+        case .real: out.mappedReal(view.real(header), numbers)
         case .date:
             out.openObject()
             out.key("$date")
             let time = view.real(PlistObjectHeader(kind: .real, marker: 0x23, start: header.start, count: 8))
-            out.mappedTime(time)
+            out.mappedTime(time, numbers)
             out.closeObject()
         case .data:
             out.openObject()
             if dataKeys {
-                out.dataMembers(view.payload(header), inline: false, accounts: accounts, exactIntegers: exactIntegers)
+                out.dataMembers(view.payload(header), inline: false, accounts: accounts, numbers)
             } else {
                 out.key("$data")
                 out.base64String(view.payload(header))

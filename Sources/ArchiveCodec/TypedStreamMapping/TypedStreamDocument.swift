@@ -30,13 +30,13 @@ public struct TypedStreamDocument: Sendable {
 
     /// The JSON nesting of the document (the writer does not recurse; front ends still bound
     /// it, as they bound every document's).
-    var depth: Int { TypedStreamJSONWriter(stream: stream).depth }
+    func depth(numbers: NumberWrapping) -> Int { TypedStreamJSONWriter(stream: stream, numbers: numbers).depth }
 
-    func render(pretty: Bool, sink: ((UnsafeBufferPointer<UInt8>) -> Void)?) throws(CodecError) -> [UInt8] {
+    func render(pretty: Bool, numbers: NumberWrapping, sink: ((UnsafeBufferPointer<UInt8>) -> Void)?) throws(CodecError) -> [UInt8] {
         let limit = KeyedArchive.maximumOutputSize(forInputSize: inputSize)
         var out = JSONOutput(pretty: pretty, reserve: min(inputSize * 4, limit), sink: sink)
         out.limit = limit
-        TypedStreamJSONWriter(stream: stream).write(into: &out)
+        TypedStreamJSONWriter(stream: stream, numbers: numbers).write(into: &out)
         guard !out.isOverLimit else {
             throw CodecError(.limitExceeded, "the JSON would be larger than \(limit) bytes for a \(inputSize)-byte typedstream: it repeats shared values", limit: limit)
         }

@@ -7,32 +7,139 @@
 /// states that length (NSData's `{"i": 582}`): a nested payload written back in another
 /// layout changes both.
 enum TypedStreamEquivalence {
-    /// Where `left` and `right` first differ, in words; nil when they are the same graph.
-    static func difference(_ left: TypedStream, _ right: TypedStream, payloadNesting: Int) -> String? {
-        guard left.byteOrder == right.byteOrder else { return "the byte orders differ" }
-        guard left.systemVersion == right.systemVersion else { return "system versions \(left.systemVersion) against \(right.systemVersion)" }
-        guard left.groups.count == right.groups.count, left.values.count == right.values.count else {
-            return "\(left.groups.count) groups of \(left.values.count) values against \(right.groups.count) of \(right.values.count)"
+    /// Where `left` and `right` first differ in stream order, as a place in the first one's
+    /// JSON (`TypedStreamPathSink`) and both values; nil when they are the same graph. Data
+    /// that are nested payloads compare by their documents; where those differ, the place
+    /// goes on inside the payload.
+    static func difference(_ left: TypedStream, _ right: TypedStream, payloadNesting: Int) -> DocumentDifference? {
+        guard left.byteOrder == right.byteOrder else {
+            return DocumentDifference(path: .root, detail: "\(left.byteOrder == .big ? "big" : "little")-endian ≠ \(right.byteOrder == .big ? "big" : "little")-endian")
         }
-        for group in left.groups.indices {
-            let (a, b) = (left.values(ofGroup: group), right.values(ofGroup: group))
-            guard
-                left.encoding(ofGroup: group).elementsEqual(right.encoding(ofGroup: group))
-                    || (a.count == 1 && b.count == 1 && sameByteArrayType(left, right, a.lowerBound, b.lowerBound))
-            else {
-                return "group \(group): type \(text(left.encoding(ofGroup: group))) against \(text(right.encoding(ofGroup: group)))"
+        guard left.systemVersion == right.systemVersion else {
+            return DocumentDifference(path: DocumentPath([.member("$systemVersion")]), detail: "\(left.systemVersion) ≠ \(right.systemVersion)")
+        }
+        guard !isSame(left, right, payloadNesting: payloadNesting) else { return nil }
+        guard let (targets, detail) = firstInStreamOrder(left, right, payloadNesting: payloadNesting) else {
+            return DocumentDifference(
+                path: DocumentPath([.member("$typedstream")]),
+                detail: "\(left.groups.count) groups of \(left.values.count) values ≠ \(right.groups.count) groups of \(right.values.count)")
+        }
+        var sink = TypedStreamPathSink(targets: targets)
+        TypedStreamJSONWriter(stream: left).walk(into: &sink)
+        let place = sink.found?.path ?? .root
+        switch detail {
+        case .words(let words):
+            return DocumentDifference(path: place, detail: words)
+        case .values(let index):
+            let shown = (shownValue(left, index), shownValue(right, index))
+            switch (left.content(of: index), right.content(of: index)) {
+            case (.byteArray(let a), .byteArray(let b)), (.byteString(let a?), .byteString(let b?)):
+                var data = place
+                data.append(.member("$data"))
+                return NestedPayload.differenceOfData(left.bytes(a), right.bytes(b), nesting: payloadNesting, place: place, data: data, shown: shown)
+            default:
+                return DocumentDifference(path: place, detail: ShownValue.pair(shown.0, shown.1))
             }
         }
-        for index in left.values.indices {
-            if let difference = valueDifference(left, right, index, payloadNesting: payloadNesting) { return "value \(index): \(difference)" }
+    }
+
+    /// The verdict, table by table: every group's type, every value, and the counts.
+    private static func isSame(_ left: TypedStream, _ right: TypedStream, payloadNesting: Int) -> Bool {
+        guard left.groups.count == right.groups.count, left.values.count == right.values.count else { return false }
+        for group in left.groups.indices where !sameGroupType(left, right, group) { return false }
+        for index in left.values.indices where valueDifference(left, right, index, payloadNesting: payloadNesting) != nil { return false }
+        return true
+    }
+
+    private static func sameGroupType(_ left: TypedStream, _ right: TypedStream, _ group: Int) -> Bool {
+        let (a, b) = (left.values(ofGroup: group), right.values(ofGroup: group))
+        return left.encoding(ofGroup: group).elementsEqual(right.encoding(ofGroup: group))
+            || (a.count == 1 && b.count == 1 && sameByteArrayType(left, right, a.lowerBound, b.lowerBound))
+    }
+
+    /// What differs at a value: its type or another thing in words, or the two values.
+    private enum Detail {
+        case words(String)
+        case values(Int)
+    }
+
+    /// The first group or value of `left` that differs from `right`'s of the same index, in
+    /// stream order: the value (a group's first) with the values that hold it, outermost
+    /// first, and what differs. Nil when only the counts differ.
+    private static func firstInStreamOrder(_ left: TypedStream, _ right: TypedStream, payloadNesting: Int) -> ([Int], Detail)? {
+        var walk = TypedStreamWalk(left)
+        var holders: [Int] = []
+        while let step = walk.next() {
+            switch step {
+            case .group(let group):
+                let first = left.values(ofGroup: group).lowerBound
+                if group < right.groups.count, !sameGroupType(left, right, group) {
+                    let words = "type \(DocumentPath.quoted(text(left.encoding(ofGroup: group)))) ≠ \(DocumentPath.quoted(text(right.encoding(ofGroup: group))))"
+                    return (holders + [first], .words(words))
+                }
+            case .value(let index):
+                if index < right.values.count, let words = valueDifference(left, right, index, payloadNesting: payloadNesting) {
+                    return (holders + [index], words == typesDiffer ? .words(typeWords(left, right, index)) : .values(index))
+                }
+                switch left.content(of: index) {
+                case .object(let object?) where !left.isBackReference(index):
+                    walk.enter(object: object)
+                    holders.append(index)
+                case .array, .structure, .pointer:
+                    walk.enter(childrenOf: index)
+                    holders.append(index)
+                default: break
+                }
+            case .endOfObject, .endOfComposite:
+                holders.removeLast()
+            case .endOfGroup: break
+            }
         }
         return nil
     }
 
+    private static let typesDiffer = "types differ"
+
+    private static func typeWords(_ left: TypedStream, _ right: TypedStream, _ index: Int) -> String {
+        "type \(DocumentPath.quoted(text(left.encoding(of: index)))) ≠ \(DocumentPath.quoted(index < right.values.count ? text(right.encoding(of: index)) : ""))"
+    }
+
+    /// Value `index` shortly, as the JSON spells it (an object by its class).
+    private static func shownValue(_ stream: TypedStream, _ index: Int) -> ShownValue {
+        func json(_ write: (inout JSONOutput) -> Void) -> ShownValue {
+            var out = JSONOutput(pretty: false)
+            write(&out)
+            return ShownValue(json: String(decoding: out.finish(), as: UTF8.self))
+        }
+        func textValue(_ bytes: ArraySlice<UInt8>?) -> ShownValue {
+            guard let bytes else { return ShownValue(json: "null") }
+            let valid = bytes.withUnsafeBufferPointer { UTF8Encoding.firstInvalidOffset($0) == nil }
+            return valid ? ShownValue(text: text(bytes)) : ShownValue(bytes: bytes, prefix: "{\"$data\": ", suffix: "}")
+        }
+        switch stream.content(of: index) {
+        case .signed(let value): return ShownValue(json: String(value))
+        case .unsigned(let value): return ShownValue(json: String(value))
+        case .float(let bits): return json { $0.mappedReal(FloatWidening.double(bits), .nonFinite) }
+        case .double(let bits): return json { $0.mappedReal(Double(bitPattern: bits), .nonFinite) }
+        case .byteString(let span): return textValue(span.map { stream.bytes($0) })
+        case .byteArray(let span): return ShownValue(bytes: stream.bytes(span), prefix: "{\"$data\": ", suffix: "}")
+        case .cString(let string): return textValue(string.map { stream.sharedString(Int(stream.cStrings[$0])) })
+        case .atom(let string), .selector(let string): return textValue(string.map { stream.sharedString($0) })
+        case .classReference(let index?):
+            return ShownValue(json: "[" + chain(stream, index).map { "[\(DocumentPath.quoted(text($0.name))), \($0.version)]" }.joined(separator: ", ") + "]")
+        case .object(let object?):
+            let name = DocumentPath.quoted(text(stream.name(ofClass: Int(stream.objects[object].classIndex))))
+            return ShownValue(json: stream.isBackReference(index) ? "{\"$ref\": \(object)} (\(name))" : "{\"$class\": \(name), …}")
+        case .classReference(nil), .object(nil), .ignored: return ShownValue(json: "null")
+        case .array, .structure, .pointer: return ShownValue(json: "[…]")
+        }
+    }
+
+    /// Why value `index` differs between the streams (`typesDiffer` for its type), nil when it does not.
     private static func valueDifference(_ l: TypedStream, _ r: TypedStream, _ index: Int, payloadNesting: Int) -> String? {
-        guard l.encoding(of: index).elementsEqual(r.encoding(of: index)) || sameByteArrayType(l, r, index, index) else { return "types differ" }
+        guard l.encoding(of: index).elementsEqual(r.encoding(of: index)) || sameByteArrayType(l, r, index, index) else { return typesDiffer }
         switch (l.content(of: index), r.content(of: index)) {
-        case (.signed(let a), .signed(let b)) where a != b && index + 1 < l.values.count:
+        case (.signed(let a), .signed(let b)) where a != b && index + 1 < l.values.count && index + 1 < r.values.count:
             // The length of the byte array that follows, each its own.
             guard case .byteArray(let x) = l.content(of: index + 1), case .byteArray(let y) = r.content(of: index + 1), a == Int64(x.count), b == Int64(y.count) else {
                 return "\(a) against \(b)"

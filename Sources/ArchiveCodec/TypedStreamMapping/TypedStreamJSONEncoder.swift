@@ -129,7 +129,7 @@ struct TypedStreamJSONEncoder {
         case TypeCode.float, TypeCode.double:
             let real: Double
             if let wrapped = document.singleMember(value, named: "$real") {
-                real = try document.nonFinite(wrapped.value)
+                real = try document.wrappedReal(wrapped.value)
             } else {
                 guard kind == .number else { throw document.invalid("a '\(TypeTable.character(code))' value is a number", at: value) }
                 switch document.number(value) {
@@ -173,17 +173,26 @@ struct TypedStreamJSONEncoder {
             _ = try place(value) { (b) throws(CodecError) in try b.beginComposite() }
             return .values([value], next: 0)
         default:
-            guard kind == .number else { throw document.invalid("a '\(TypeTable.character(code))' value is an integer", at: value) }
-            switch document.number(value) {
-            case .signed(let integer):
-                if TypeCode.isSignedInteger(code) { return try place(value) { (b) throws(CodecError) in try b.integer(integer) } }
-                guard integer >= 0 else { throw document.invalid("a '\(TypeTable.character(code))' value is not negative", at: value) }
-                return try place(value) { (b) throws(CodecError) in try b.unsigned(UInt64(integer)) }
-            case .unsigned(let integer):
-                return try place(value) { (b) throws(CodecError) in try b.unsigned(integer) }
-            case .real:
-                throw document.invalid("a '\(TypeTable.character(code))' value is an integer", at: value)
+            if let wrapped = document.singleMember(value, named: "$integer") {
+                let integer = try document.exactInteger(wrapped.value)
+                return try placeInteger(integer.isUnsigned ? .unsigned(integer.bits) : .signed(Int64(bitPattern: integer.bits)), code: code, at: value)
             }
+            guard kind == .number else { throw document.invalid("a '\(TypeTable.character(code))' value is an integer", at: value) }
+            return try placeInteger(document.number(value), code: code, at: value)
+        }
+    }
+
+    /// An integer value of type `code`, signed or unsigned as the type is.
+    private mutating func placeInteger(_ number: JSONNumber, code: UInt8, at value: Value) throws(CodecError) -> Frame? {
+        switch number {
+        case .signed(let integer):
+            if TypeCode.isSignedInteger(code) { return try place(value) { (b) throws(CodecError) in try b.integer(integer) } }
+            guard integer >= 0 else { throw document.invalid("a '\(TypeTable.character(code))' value is not negative", at: value) }
+            return try place(value) { (b) throws(CodecError) in try b.unsigned(UInt64(integer)) }
+        case .unsigned(let integer):
+            return try place(value) { (b) throws(CodecError) in try b.unsigned(integer) }
+        case .real:
+            throw document.invalid("a '\(TypeTable.character(code))' value is an integer", at: value)
         }
     }
 

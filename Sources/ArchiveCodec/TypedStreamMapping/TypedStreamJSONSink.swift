@@ -13,8 +13,13 @@ protocol TypedStreamJSONSink {
     mutating func dataKey(_ bytes: ArraySlice<UInt8>)
     mutating func null()
     mutating func bool(_ value: Bool)
+    /// A value's integer, in `{"$integer": …}` where the wrapping wraps it (`NumberWrapping`).
     mutating func integer(_ value: Int64)
     mutating func unsigned(_ value: UInt64)
+    /// An integer the mapping itself writes (an id, a class version, a run's length, a flag,
+    /// the system version): always bare, as the encoder reads it.
+    mutating func mappingInteger(_ value: Int64)
+    /// A real, in `{"$real": …}` where the wrapping wraps it (`NumberWrapping`).
     mutating func real(_ value: Double)
     /// Seconds since 2001 as `$date` holds them (`JSONOutput.mappedTime`).
     mutating func time(_ seconds: Double)
@@ -24,9 +29,19 @@ protocol TypedStreamJSONSink {
     /// Bytes as a base64 string (a `$data` member's value).
     mutating func base64(_ bytes: ArraySlice<UInt8>)
     mutating func reference(_ object: Int)
+    /// Value `index` of the stream is about to be written (or taken by a readable form's
+    /// container without text of its own), and has been (its object entered, if it is one).
+    mutating func willWrite(value index: Int)
+    mutating func didWrite(value index: Int)
+}
+
+extension TypedStreamJSONSink {
+    mutating func willWrite(value index: Int) {}
+    mutating func didWrite(value index: Int) {}
 }
 
 struct TypedStreamJSONMeasure: TypedStreamJSONSink {
+    let numbers: NumberWrapping
     var level = 0
     var deepest = 0
     mutating func isStopped() -> Bool { false }
@@ -39,10 +54,11 @@ struct TypedStreamJSONMeasure: TypedStreamJSONSink {
     mutating func dataKey(_ bytes: ArraySlice<UInt8>) {}
     mutating func null() {}
     mutating func bool(_ value: Bool) {}
-    mutating func integer(_ value: Int64) {}
-    mutating func unsigned(_ value: UInt64) {}
-    mutating func real(_ value: Double) { if !value.isFinite { deepest = max(deepest, level + 1) } }
-    mutating func time(_ seconds: Double) { real(seconds) }
+    mutating func integer(_ value: Int64) { leaf(wrapped: numbers.wraps(PlistInteger(signed: value))) }
+    mutating func mappingInteger(_ value: Int64) {}
+    mutating func unsigned(_ value: UInt64) { leaf(wrapped: numbers.wraps(PlistInteger(unsigned: value))) }
+    mutating func real(_ value: Double) { leaf(wrapped: numbers.wraps(value)) }
+    mutating func time(_ seconds: Double) { leaf(wrapped: numbers.wrapsTime(seconds)) }
     mutating func string(_ literal: StaticString) {}
     mutating func text(_ bytes: ArraySlice<UInt8>) {}
     mutating func data(_ bytes: ArraySlice<UInt8>) { deepest = max(deepest, level + 1) }
@@ -52,10 +68,12 @@ struct TypedStreamJSONMeasure: TypedStreamJSONSink {
         level += 1
         deepest = max(deepest, level)
     }
+    private mutating func leaf(wrapped: Bool) { if wrapped { deepest = max(deepest, level + 1) } }
 }
 
 struct TypedStreamJSONText: TypedStreamJSONSink {
     var out: JSONOutput
+    let numbers: NumberWrapping
     mutating func isStopped() -> Bool { out.reachedLimit() }
     mutating func openObject() { out.openObject() }
     mutating func closeObject() { out.closeObject() }
@@ -68,10 +86,11 @@ struct TypedStreamJSONText: TypedStreamJSONSink {
     }
     mutating func null() { out.null() }
     mutating func bool(_ value: Bool) { out.bool(value) }
-    mutating func integer(_ value: Int64) { out.int(value) }
-    mutating func unsigned(_ value: UInt64) { out.uint(value) }
-    mutating func real(_ value: Double) { out.mappedReal(value) }
-    mutating func time(_ seconds: Double) { out.mappedTime(seconds) }
+    mutating func integer(_ value: Int64) { out.mappedInteger(PlistInteger(signed: value), numbers) }
+    mutating func mappingInteger(_ value: Int64) { out.int(value) }
+    mutating func unsigned(_ value: UInt64) { out.mappedInteger(PlistInteger(unsigned: value), numbers) }
+    mutating func real(_ value: Double) { out.mappedReal(value, numbers) }
+    mutating func time(_ seconds: Double) { out.mappedTime(seconds, numbers) }
     mutating func string(_ literal: StaticString) { out.string(literal) }
     mutating func text(_ bytes: ArraySlice<UInt8>) { bytes.withUnsafeBufferPointer { out.string(utf8: $0) } }
     mutating func data(_ bytes: ArraySlice<UInt8>) {

@@ -11,13 +11,16 @@
 /// on any stack; `depth` is the JSON nesting, found by the same walk without writing.
 struct TypedStreamJSONWriter {
     let stream: TypedStream
+    /// The numbers written in typed wrappers.
+    let numbers: NumberWrapping
     /// Per object, whether a later value refers back to it (it then carries `$id`).
     let shared: [Bool]
     /// Per class, the readable class whose chain it is exactly (`ReadableClass.of`).
     let readableClasses: [ReadableClass?]
 
-    init(stream: TypedStream) {
+    init(stream: TypedStream, numbers: NumberWrapping = .nonFinite) {
         self.stream = stream
+        self.numbers = numbers
         var shared = [Bool](repeating: false, count: stream.objects.count)
         for index in stream.values.indices where stream.code(of: index) == TypeCode.object {
             if case .object(let object?) = stream.content(of: index), stream.isBackReference(index) { shared[object] = true }
@@ -36,21 +39,22 @@ struct TypedStreamJSONWriter {
 
     /// The JSON nesting of the document.
     var depth: Int {
-        var measure = TypedStreamJSONMeasure()
+        var measure = TypedStreamJSONMeasure(numbers: numbers)
         walk(into: &measure)
         return measure.deepest
     }
 
     /// Writes the document into `out`; stops descending once `out` passes its limit.
     func write(into out: inout JSONOutput) {
-        var text = TypedStreamJSONText(out: out)
+        var text = TypedStreamJSONText(out: out, numbers: numbers)
         walk(into: &text)
         out = text.out
     }
 
     // MARK: The walk
 
-    private func walk<Sink: TypedStreamJSONSink>(into sink: inout Sink) {
+    /// Walks the stream, writing the document into `sink` (`TypedStreamPathSink` follows it to a value).
+    func walk<Sink: TypedStreamJSONSink>(into sink: inout Sink) {
         sink.openObject()
         if stream.byteOrder == .big {
             sink.key("$byteOrder")
@@ -58,7 +62,7 @@ struct TypedStreamJSONWriter {
         }
         if stream.systemVersion != TypedStreamHeader.currentSystemVersion {
             sink.key("$systemVersion")
-            sink.integer(stream.systemVersion)
+            sink.mappingInteger(stream.systemVersion)
         }
         sink.key("$typedstream")
         sink.openArray()
@@ -84,8 +88,13 @@ struct TypedStreamJSONWriter {
                 if stream.values(ofGroup: group).count != 1 { sink.closeArray() }
                 sink.closeObject()
             case .value(let index):
-                if container, !writeContainerValue(index, of: open[open.count - 1], into: &sink) { continue }
+                sink.willWrite(value: index)
+                if container, !writeContainerValue(index, of: open[open.count - 1], into: &sink) {
+                    sink.didWrite(value: index)
+                    continue
+                }
                 if let entered = writeValue(index, walk: &walk, into: &sink) { open.append(entered) }
+                sink.didWrite(value: index)
             case .endOfComposite(let index):
                 if stream.code(of: index) != TypeCode.pointer { sink.closeArray() }
             case .endOfObject:
@@ -136,7 +145,7 @@ struct TypedStreamJSONWriter {
             writeChain(classIndex, into: &sink)
             if shared[object] {
                 sink.key("$id")
-                sink.integer(Int64(object))
+                sink.mappingInteger(Int64(object))
             }
             sink.key("$groups")
             sink.openArray()
@@ -157,7 +166,7 @@ struct TypedStreamJSONWriter {
         for link in stream.classChain(index) {
             sink.openArray()
             sink.text(stream.name(ofClass: link))
-            sink.integer(stream.classes[link].version)
+            sink.mappingInteger(stream.classes[link].version)
             sink.closeArray()
         }
         sink.closeArray()

@@ -92,7 +92,7 @@ enum Conversion {
         let plan: WritePlan
         do throws(CodecError) {
             plan = try archive.plan(
-                view: view, pretty: pretty, maxDepth: options.maxDepth, exactIntegers: options.exactIntegers, nested: options.nested ? job.limits.decode : nil
+                view: view, pretty: pretty, maxDepth: options.maxDepth, numbers: options.numbers, nested: options.nested ? job.limits.decode : nil
             ) { held, reading in
                 guard let reservation = job.reservation else { return true }
                 let working = reading.map { ConversionCost.decodeWorking(bodyBytes: $0.count, counts: ArchiveCounts(of: $0)) } ?? 0

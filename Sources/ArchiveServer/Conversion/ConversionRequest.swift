@@ -23,12 +23,13 @@ enum ConversionRequest: Sendable {
             }
             var options = DecodeOptions(view: view, pretty: try Self.flag(query, "pretty", path: path))
             options.exactIntegers = try Self.flag(query, "exactIntegers", path: path)
+            options.exactNumbers = try Self.flag(query, "exactNumbers", path: path)
             options.nested = try Self.flag(query, "nested", path: path)
             if let text = query["maxDepth"] {
                 options.maxDepth = try Self.depthBound(text, path: path)
             }
-            if view == .raw, options.maxDepth != nil || options.exactIntegers || options.nested {
-                throw Problem.invalidQuery("maxDepth, exactIntegers and nested shape the readable view; leave them out with view=raw", path: path)
+            if view == .raw, options.maxDepth != nil || options.exactIntegers || options.exactNumbers || options.nested {
+                throw Problem.invalidQuery("maxDepth, exactIntegers, exactNumbers and nested shape the readable view; leave them out with view=raw", path: path)
             }
             self = .decode(options)
         case .encode:
@@ -53,7 +54,7 @@ enum ConversionRequest: Sendable {
     /// or a parameter of the other endpoint is not silently ignored.
     static func knownParameters(of route: Route) -> [String] {
         switch route {
-        case .decode: ["view", "pretty", "maxDepth", "exactIntegers", "nested"]
+        case .decode: ["view", "pretty", "maxDepth", "exactIntegers", "exactNumbers", "nested"]
         case .encode: ["format"]
         case .healthz, .readyz, .metrics, .openapi: []
         }

@@ -8,6 +8,11 @@ struct DecodeOptions: Sendable {
     var maxDepth: Int?
     /// `?exactIntegers=1`: integers beyond ±(2^53 − 1) as `{"$integer": "…"}`.
     var exactIntegers = false
+    /// `?exactNumbers=1`: also every real without a fraction as `{"$real": "1.0"}`
+    /// (`NumberWrapping.all`), so that jq, node and Python give the document back unchanged.
+    var exactNumbers = false
+    /// The numbers the readable view wraps.
+    var numbers: NumberWrapping { NumberWrapping(exactIntegers: exactIntegers, exactNumbers: exactNumbers) }
     /// `?nested=1`: data values holding an archive, a property list or a typedstream written
     /// decoded, in place (see `NestedExpansion`).
     var nested = false

@@ -13,7 +13,10 @@ import Darwin
 ///
 /// - it reads each request head itself (`RequestHead`) and only then lets it through, so a
 ///   request is admitted against `maxBodySize` and the `MemoryBudget` from its `Content-Length`
-///   before a byte of its body is read, and refused, with a problem document, otherwise;
+///   before a byte of its body is read, and refused, with a problem document, otherwise; the
+///   budget is then reserved as the body's bytes arrive (`ConversionCost.admission` of what
+///   has arrived, a step ahead), so a head that announces a large body and sends nothing holds
+///   nothing, and a slow body holds only what it has paid for;
 /// - the whole head and the whole body each have a deadline, not reset by a trickle of bytes;
 /// - it passes one request at a time: bytes after a request wait in the kernel (the socket
 ///   is not read past `heldBytesLimit`) until its reply has been written, so a pipelining
@@ -74,8 +77,16 @@ final class ConnectionGuard {
     /// for the handler, which reads the request as the guard did (`RequestHead.closeRequested`).
     private(set) var currentHead: RequestHead?
     private var chunkedBytes = 0
-    /// Bytes reserved for the request being received; the handler takes it over.
+    /// Body bytes of the current request let through (or dropped) so far (`received(_:)`).
+    private var receivedBytes = 0
+    /// When the current request's head was let through (monotonic nanoseconds), for the rate
+    /// its body arrives at (`eviction`).
+    private var headPassedAt: UInt64 = 0
+    /// Bytes reserved for the request being received, grown as its body arrives; the handler
+    /// takes it over.
     private var admission: Reservation?
+    /// The route of the request being received, for `ConversionCost.admission`.
+    private var admissionRoute: Route?
     /// Bytes reserved for the reply being written.
     private var replyReservation: Reservation?
 
@@ -86,6 +97,9 @@ final class ConnectionGuard {
     /// The slowest a body or a reply may move once started, in bytes per second: the deadline
     /// for a body or reply of n bytes is the timeout plus n at this rate.
     static let minimumTransferRate = 256 << 10
+    /// How far ahead of the bytes received a body's reservation is grown, so the budget's lock
+    /// is taken once per step rather than once per read.
+    static let admissionStep = 1 << 20
 
     init(loop: EventLoop, serial: UInt64, underlying: OpaquePointer) {
         self.loop = loop
@@ -137,14 +151,51 @@ final class ConnectionGuard {
         filter = nil
     }
 
-    /// How the connection may be closed to make room for another: nil while a request of it is
-    /// with the server; `idle` between requests with nothing of a head received (closed without
-    /// a word), `partialHead` part way through a head (answered 503).
-    enum Eviction { case idle, partialHead }
+    /// The request arriving when the drain began (`requestArriving` then): it is served, and a
+    /// drain waits for it; the connection's later requests are answered 503 `shutting-down`.
+    var arrivedBeforeDrain = false
+
+    /// A request of this connection has begun and is not yet with the server: part of its head
+    /// has arrived, or its head has and its body is arriving. A drain waits for it.
+    var requestArriving: Bool {
+        if isClosed { return false }
+        if requestOutstanding { return !dispatched }
+        if case .partialHead? = eviction { return true }
+        return false
+    }
+
+    /// How the connection may be closed to make room for another (docs/service.md, "Memory and
+    /// connections are bounded"): `idle` between requests with nothing of a head received
+    /// (closed without a word), `partialHead` part way through a head, `body` with its body
+    /// arriving at `bytesPerSecond` (both answered 503); nil while a request of it is with the
+    /// server. They go in that order, bodies slowest first: what holds a connection while
+    /// sending least makes room first.
+    enum Eviction {
+        case idle
+        case partialHead
+        case body(bytesPerSecond: Int)
+
+        /// Orders candidates: the smaller goes first.
+        var rank: (Int, Int) {
+            switch self {
+            case .idle: (0, 0)
+            case .partialHead: (1, 0)
+            case .body(let rate): (2, rate)
+            }
+        }
+    }
 
     var eviction: Eviction? {
-        guard case .head(let scanned) = phase, !requestOutstanding else { return nil }
-        return scanned == 0 && evbuffer_get_length(bufferevent_get_input(underlying)) == 0 ? .idle : .partialHead
+        switch phase {
+        case .head(let scanned) where !requestOutstanding:
+            return scanned == 0 && evbuffer_get_length(bufferevent_get_input(underlying)) == 0 ? .idle : .partialHead
+        case .body, .chunked:
+            guard requestOutstanding, !dispatched else { return nil }
+            let elapsed = max(monotonicNanoseconds() &- headPassedAt, 1_000_000)
+            return .body(bytesPerSecond: Int(min(UInt64(receivedBytes) &* 1_000_000_000 / elapsed, UInt64(Int.max))))
+        default:
+            return nil
+        }
     }
 
     // MARK: Input
@@ -192,6 +243,7 @@ final class ConnectionGuard {
                 progressed = true
                 requestOutstanding = true
                 currentHead = head
+                headPassedAt = monotonicNanoseconds()
                 droppingBody = !head.method.bodyIsReadByLibevent
                 switch head.body {
                 case .none:
@@ -207,6 +259,10 @@ final class ConnectionGuard {
                 }
             case .body(let remaining):
                 let taken = min(remaining, available)
+                if let refusal = received(taken, upTo: receivedBytes + remaining) {
+                    refuse(refusal, head: currentHead)
+                    continue
+                }
                 pass(taken, from: source, to: destination)
                 progressed = true
                 if taken == remaining {
@@ -217,6 +273,10 @@ final class ConnectionGuard {
             case .chunked(var framer):
                 if case .data(let remaining) = framer.state {
                     let taken = min(remaining, available)
+                    if let refusal = received(taken, upTo: chunkedBytes) {
+                        refuse(refusal, head: currentHead)
+                        continue
+                    }
                     framer.skipData(taken)
                     pass(taken, from: source, to: destination)
                     progressed = true
@@ -227,6 +287,7 @@ final class ConnectionGuard {
                 let bytes = UnsafeRawBufferPointer(start: evbuffer_pullup(source, window), count: window)
                 var refusal: Problem?
                 let used: Int
+                let dataBefore = framer.dataBytes
                 do {
                     used = try framer.consume(bytes) { size in
                         refusal = admitChunk(size)
@@ -236,13 +297,16 @@ final class ConnectionGuard {
                     refuse(Problem.badRequest(error.detail, path: currentHead?.path ?? ""), head: currentHead)
                     continue
                 }
+                if refusal == nil { refusal = received(framer.dataBytes - dataBefore, upTo: chunkedBytes) }
+                if let refusal {
+                    // The refused chunk's size line is not let through: libevent would answer it
+                    // itself (an HTML 413 beside this one).
+                    refuse(refusal, head: currentHead)
+                    continue
+                }
                 if used > 0 {
                     pass(used, from: source, to: destination)
                     progressed = true
-                }
-                if let refusal {
-                    refuse(refusal, head: currentHead)
-                    continue
                 }
                 if framer.state == .done {
                     bodyEnded()
@@ -325,24 +389,54 @@ final class ConnectionGuard {
 
     // MARK: Admission
 
-    /// Decides on a complete head; nil admits it (its body's reservation taken).
+    /// Decides on a complete head; nil admits it. A body that could not fit the budget even
+    /// alone is refused (413), one that does not fit what is free now too (503), before a
+    /// byte of it is read; what it needs is reserved only as its bytes arrive (`received`).
     private func admit(_ head: RequestHead) -> Problem? {
-        let context = loop.context
-        guard case .length(let length) = head.body, head.method.bodyIsReadByLibevent else { return nil }
-        let limit = context.configuration.maxBodySize
-        if length > limit {
-            return Problem.bodyTooLarge(size: length, limit: limit, path: head.path)
+        receivedBytes = 0
+        admissionRoute = nil
+        switch head.body {
+        case .length(let length) where head.method.bodyIsReadByLibevent:
+            let limit = loop.context.configuration.maxBodySize
+            if length > limit {
+                return Problem.bodyTooLarge(size: length, limit: limit, path: head.path)
+            }
+            return startAdmission(route: Route(path: head.path), announced: length, path: head.path)
+        case .chunked where head.method.bodyIsReadByLibevent:
+            return startAdmission(route: Route(path: head.path), announced: 0, path: head.path)
+        default:
+            return nil
         }
-        let route = Route(path: head.path)
-        let needed = ConversionCost.admission(route: route, bodyBytes: length)
-        guard let reservation = context.budget.reserve(needed) else {
-            return Problem.memoryBudget(needed: needed, capacity: context.budget.capacity, path: head.path)
+    }
+
+    /// Opens the (empty) reservation of a body of `announced` bytes on `route`, if its whole
+    /// need fits what is free now.
+    private func startAdmission(route: Route?, announced: Int, path: String) -> Problem? {
+        let budget = loop.context.budget
+        let needed = ConversionCost.admission(route: route, bodyBytes: announced)
+        guard needed <= budget.available, let reservation = budget.reserve(0) else {
+            return Problem.memoryBudget(needed: needed, capacity: budget.capacity, path: path)
         }
         admission = reservation
+        admissionRoute = route
         return nil
     }
 
-    /// A chunk of `size` bytes was announced; nil admits it.
+    /// `count` more body bytes are about to be let through, of a body that will have `total`
+    /// at most (its length, or the chunk sizes announced so far): grows the reservation to
+    /// what the bytes received need, a step ahead; nil when granted.
+    private func received(_ count: Int, upTo total: Int) -> Problem? {
+        receivedBytes += count
+        guard !droppingBody, let admission else { return nil }
+        let needed = ConversionCost.admission(route: admissionRoute, bodyBytes: receivedBytes)
+        guard needed > admission.bytes else { return nil }
+        let ahead = ConversionCost.admission(route: admissionRoute, bodyBytes: min(total, receivedBytes + Self.admissionStep))
+        if admission.grow(to: max(needed, ahead)) || admission.grow(to: needed) { return nil }
+        return Problem.memoryBudget(needed: needed, capacity: admission.capacity, path: currentHead?.path ?? "")
+    }
+
+    /// A chunk of `size` bytes was announced; nil admits it (its bytes are reserved as they
+    /// arrive, `received`).
     private func admitChunk(_ size: Int) -> Problem? {
         guard let head = currentHead, !droppingBody else { return nil }
         let context = loop.context
@@ -351,10 +445,8 @@ final class ConnectionGuard {
         if chunkedBytes > limit {
             return Problem.bodyTooLarge(size: chunkedBytes, limit: limit, path: head.path)
         }
-        let route = Route(path: head.path)
-        let needed = ConversionCost.admission(route: route, bodyBytes: chunkedBytes)
-        if admission == nil { admission = context.budget.reserve(0) }
-        guard let admission, admission.grow(to: needed) else {
+        let needed = ConversionCost.admission(route: admissionRoute, bodyBytes: chunkedBytes)
+        if needed > context.budget.capacity {
             return Problem.memoryBudget(needed: needed, capacity: context.budget.capacity, path: head.path)
         }
         return nil
@@ -378,6 +470,7 @@ final class ConnectionGuard {
 
     /// The reply has been written: the next request may come through.
     func replyFlushed() {
+        arrivedBeforeDrain = false
         replyPending = false
         replyReservation = nil
         requestOutstanding = false

@@ -57,19 +57,25 @@ extension EventLoop {
         context.connections.closed()
     }
 
-    /// Over the connection limit: closes this loop's oldest connection that holds no request
-    /// (idle ones silently, ones part way through a head with 503), or, when every connection is
-    /// busy, refuses the new one.
+    /// Over the connection limit: closes one of this loop's connections that holds a
+    /// connection while sending least (`ConnectionGuard.Eviction`: idle ones silently, then
+    /// ones part way through a head, then those whose body arrives slowest, with 503; the
+    /// oldest first within a kind), or, when every connection has a request with the server,
+    /// refuses the new one.
     private func makeRoom(for newcomer: ConnectionGuard) {
-        var victim: ConnectionGuard?
-        for (_, candidate) in guards where candidate !== newcomer && candidate.eviction != nil {
-            if victim == nil || candidate.serial < victim!.serial { victim = candidate }
+        var victim: (connection: ConnectionGuard, eviction: ConnectionGuard.Eviction)?
+        for (_, candidate) in guards where candidate !== newcomer {
+            guard let eviction = candidate.eviction else { continue }
+            if let current = victim, current.eviction.rank < eviction.rank || (current.eviction.rank == eviction.rank && current.connection.serial < candidate.serial) {
+                continue
+            }
+            victim = (candidate, eviction)
         }
         let limit = context.connections.limit
-        if let victim, let eviction = victim.eviction {
+        if let (connection, eviction) = victim {
             switch eviction {
-            case .idle: victim.cut()
-            case .partialHead: victim.refuse(Problem.connectionLimit(limit: limit), head: nil)
+            case .idle: connection.cut()
+            case .partialHead, .body: connection.refuse(Problem.connectionLimit(limit: limit), head: connection.currentHead)
             }
             return
         }

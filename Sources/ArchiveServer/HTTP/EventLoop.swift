@@ -53,6 +53,11 @@ final class EventLoop: @unchecked Sendable {
 
     /// How long a drained loop waits for replies still being written to slow or vanished clients.
     private static let flushGraceNanos: UInt64 = 1_000_000_000
+    /// How long before the drain's deadline the requests still arriving are answered 503, so
+    /// that their clients read the answer before the process exits.
+    private static let arrivalCutoffNanos: UInt64 = 1_000_000_000
+    /// Whether the requests still arriving have been answered (`answerArrivingRequests`).
+    private var arrivalsAnswered = false
 
     var unmanagedSelf: UnsafeMutableRawPointer { Unmanaged.passUnretained(self).toOpaque() }
 
@@ -200,6 +205,7 @@ final class EventLoop: @unchecked Sendable {
         guard !draining else { return }
         draining = true
         drainDeadline = deadline
+        for connection in guards.values where connection.requestArriving { connection.arrivedBeforeDrain = true }
         if let boundSocket {
             evhttp_del_accept_socket(http, boundSocket)
             self.boundSocket = nil
@@ -228,10 +234,18 @@ final class EventLoop: @unchecked Sendable {
         }
     }
 
+    /// A drain ends when every request that started has its reply written: conversions in
+    /// flight, and requests whose head or body is still arriving (they finish and are answered,
+    /// or, a second before the deadline, are answered 503 `shutting-down`).
     func checkDrained() {
         guard draining, !exiting else { return }
         let now = monotonicNanoseconds()
-        if conversionsInFlight == 0 {
+        let arriving = guards.values.contains { $0.requestArriving }
+        if arriving, !arrivalsAnswered, now + Self.arrivalCutoffNanos >= drainDeadline {
+            answerArrivingRequests()
+            return
+        }
+        if conversionsInFlight == 0, !arriving {
             if repliesUnflushed == 0 { return exit(reason: "drained") }
             if let end = flushGraceEnd {
                 if now >= end { return exit(reason: "drained; \(repliesUnflushed) replies still unflushed") }
@@ -246,6 +260,16 @@ final class EventLoop: @unchecked Sendable {
                     "loop": .stringConvertible(index), "in_flight": .stringConvertible(conversionsInFlight)
                 ])
             exit(reason: "drain timeout")
+        }
+    }
+
+    /// Answers every request still arriving 503 `shutting-down` (Connection: close).
+    private func answerArrivingRequests() {
+        arrivalsAnswered = true
+        let arriving = guards.values.filter { $0.requestArriving }
+        context.logger.notice("drain: answering \(arriving.count) requests still arriving 503", metadata: ["loop": .stringConvertible(index)])
+        for connection in arriving {
+            connection.refuse(Problem.draining(path: connection.currentHead?.path ?? ""), head: connection.currentHead)
         }
     }
 

@@ -81,7 +81,8 @@ extension EventLoop {
     private func startConversion(route: Route, request: OpaquePointer, uri: OpaquePointer?, pending: PendingRequest) {
         var pending = pending
         let path = pending.summary.path
-        if draining {
+        // A request that began arriving before the drain is served; later ones are turned away.
+        if draining, connectionGuard(for: request)?.arrivedBeforeDrain != true {
             return send(Problem.draining(path: path).response(), to: pending)
         }
         let requestHeaders = evhttp_request_get_input_headers(request)

@@ -1,3 +1,5 @@
+import CLibevent
+
 /// The request line and the headers that decide framing and the connection's fate, read by the
 /// `ConnectionGuard` before libevent sees the head, so that the request can be refused before
 /// its body is received and so that the guard knows where the request ends. The handler reads
@@ -12,7 +14,8 @@
 /// starts with a tab (libevent's source keeps a leading tab, and then reads no body, while the
 /// build Debian ships drops it: readers differ), holds a byte outside ASCII, or continues on a folded line; several
 /// different `Content-Length`s; `Transfer-Encoding` beside `Content-Length`; any transfer
-/// coding but `chunked`; an expectation other than `100-continue`.
+/// coding but `chunked`; an expectation other than `100-continue`; a target libevent's URI
+/// parser refuses (`libeventReadsTarget`).
 struct RequestHead: Equatable, Sendable {
     enum BodyFraming: Equatable, Sendable {
         case none
@@ -67,6 +70,15 @@ struct RequestHead: Equatable, Sendable {
         return nil
     }
 
+    /// Whether libevent's URI parser reads `target` as it does every request's (leniently,
+    /// `EVHTTP_URI_NONCONFORMANT`): a target it refuses (a bad authority such as `http://[x/`
+    /// or `http://host:port/`, a bad scheme) would otherwise get libevent's own HTML 400.
+    static func libeventReadsTarget(_ target: String) -> Bool {
+        guard let uri = evhttp_uri_parse_with_flags(target, UInt32(EVHTTP_URI_NONCONFORMANT)) else { return false }
+        evhttp_uri_free(uri)
+        return true
+    }
+
     /// Where a resumed search must start after `scanned` bytes were searched without an end:
     /// the last two bytes may begin the terminator.
     static func resumePoint(afterSearching scanned: Int) -> Int { max(0, scanned - 2) }
@@ -89,6 +101,9 @@ struct RequestHead: Equatable, Sendable {
         }
         let methodText = String(decoding: line[line.startIndex..<firstSpace], as: UTF8.self)
         let target = String(decoding: line[(firstSpace + 1)..<secondSpace], as: UTF8.self)
+        guard Self.libeventReadsTarget(target) else {
+            throw Refusal(kind: .malformed, detail: "The request target is not a URI (its authority or scheme cannot be read).")
+        }
         let path = Self.path(ofTarget: target)
 
         var lengths: [String] = []

@@ -35,6 +35,9 @@ final class MemoryBudget: @unchecked Sendable {
         return granted ? Reservation(budget: self, bytes: bytes) : nil
     }
 
+    /// Bytes not reserved now (a moment's reading: another thread may take them next).
+    var available: Int { mutex.withLock { capacity - reserved } }
+
     struct Snapshot: Sendable {
         var capacity: Int
         var reserved: Int

@@ -7,14 +7,20 @@ import Glibc
 import Darwin
 #endif
 
-/// `archive-tool compare`: whether two archives hold the same object graph (`ArchiveEquivalence`).
+/// `archive-tool compare`: whether two documents hold the same object graph (`Archive.difference`),
+/// as a verdict: `same` and exit 0, or the first difference and exit 1, named in the first
+/// document's readable JSON (docs/archive-tool.md, "compare"). Anything that is not a verdict
+/// (a file missing or unreadable, not a document, malformed, over a limit, a wrong command
+/// line) exits 2 (`ExitStatus.noVerdict`), never 0 or 1.
 struct Compare: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Whether two archives hold the same object graph (exit 0) or not (exit 1, first difference on stdout).",
+        abstract: "Whether two archives hold the same object graph: `same` and exit 0, or where they first differ and exit 1.",
         discussion: """
             UID numbering, object order, binary versus XML and string storage may differ; classes, keys, \
-            values, sharing and cycles may not. A file that cannot be read exits 4, one that is not an \
-            archive 2: never 1, which means the two differ.
+            values, sharing and cycles may not. A difference is named in the first file's JSON (what \
+            `archive-tool decode A` prints) with both values: `.games.$array[3].name: "Bears" ≠ "Lions"`, \
+            or from the object written with "$id": 47, `$id 47 .home.name: …`. Exit 0 same, 1 different, \
+            2 no verdict: a file that cannot be read, is not an archive or is malformed (never 0 or 1).
             """)
 
     @Argument(help: "First archive, or - for stdin.")
@@ -24,13 +30,42 @@ struct Compare: ParsableCommand {
     var second: String
 
     func run() throws {
-        let (left, right) = (try readInput(first), try readInput(second))
-        let difference = try reportingErrors { () throws(CodecError) -> String? in
-            try Archive(parsing: left).difference(from: Archive(parsing: right))
+        let difference = try givingNoVerdict { () throws -> String? in
+            let (left, right) = (try readInput(first), try readInput(second))
+            return try reportingErrors { () throws(CodecError) -> String? in
+                try Archive(parsing: left).difference(from: Archive(parsing: right))
+            }
         }
-        if let difference {
-            writeAll("\(difference)\n", to: 1)
-            throw ExitCode(ExitStatus.differ)
+        guard let difference else {
+            writeAll("same\n", to: 1)
+            return
+        }
+        writeAll("\(difference)\n", to: 1)
+        throw ExitCode(ExitStatus.differ)
+    }
+
+    /// Runs `body`; any failure (its message already written) exits `ExitStatus.noVerdict`.
+    private func givingNoVerdict<T>(_ body: () throws -> T) throws -> T {
+        do {
+            return try body()
+        } catch {
+            throw ExitCode(ExitStatus.noVerdict)
+        }
+    }
+
+    /// Runs `compare` with `arguments` (its name first) and exits: as any command, except that
+    /// a wrong command line exits `ExitStatus.noVerdict` (its message and usage on stderr), so
+    /// that only a verdict exits 0 or 1.
+    static func runAsVerdict(_ arguments: [String]) -> Never {
+        do {
+            var command = try ArchiveTool.parseAsRoot(arguments)
+            try command.run()
+            ArchiveTool.exit()
+        } catch {
+            let status = ArchiveTool.exitCode(for: error).rawValue
+            guard status == ExitStatus.usage else { ArchiveTool.exit(withError: error) }
+            writeAll(ArchiveTool.fullMessage(for: error) + "\n", to: 2)
+            ArchiveTool.exit(withError: ExitCode(ExitStatus.noVerdict))
         }
     }
 }

@@ -32,6 +32,11 @@ struct Decode: ParsableCommand {
     @Flag(name: .customLong("exact-integers"), help: "Write integers beyond ±(2^53 − 1) as {\"$integer\": \"…\"}, which JSON readers that keep numbers as doubles cannot round.")
     var exactIntegers = false
 
+    @Flag(
+        name: .customLong("exact-numbers"),
+        help: "Also write every real without a fraction as {\"$real\": \"1.0\"} (and -0.0), so that the JSON keeps its meaning through jq, node and Python (implies --exact-integers).")
+    var exactNumbers = false
+
     @Flag(help: "Write data values that hold a keyed archive, a property list or a typedstream decoded, in place ({\"$data\": {\"$keyedArchive\": …}}), recursively; encode writes them back.")
     var nested = false
 
@@ -39,19 +44,19 @@ struct Decode: ParsableCommand {
 
     func validate() throws {
         if let maxDepth, maxDepth < 1 { throw ValidationError("--max-depth must be at least 1") }
-        if raw, maxDepth != nil || exactIntegers || nested {
-            throw ValidationError("--max-depth, --exact-integers and --nested shape the readable view, not --raw")
+        if raw, maxDepth != nil || exactIntegers || exactNumbers || nested {
+            throw ValidationError("--max-depth, --exact-integers, --exact-numbers and --nested shape the readable view, not --raw")
         }
     }
 
     func run() throws {
         try Decode.convert(
-            file, view: raw ? .raw : .readable, pretty: pretty, maxDepth: maxDepth, exactIntegers: exactIntegers, nested: nested,
-            stackSize: stack.bytes, skipDepthCheck: stack.skipDepthCheck)
+            file, view: raw ? .raw : .readable, pretty: pretty, maxDepth: maxDepth,
+            numbers: NumberWrapping(exactIntegers: exactIntegers, exactNumbers: exactNumbers), nested: nested, stackSize: stack.bytes, skipDepthCheck: stack.skipDepthCheck)
     }
 
     static func convert(
-        _ file: String, view: ArchiveView, pretty: Bool, maxDepth: Int? = nil, exactIntegers: Bool = false, nested: Bool = false, stackSize: Int, skipDepthCheck: Bool
+        _ file: String, view: ArchiveView, pretty: Bool, maxDepth: Int? = nil, numbers: NumberWrapping = .nonFinite, nested: Bool = false, stackSize: Int, skipDepthCheck: Bool
     ) throws {
         let input = try readInput(file)
         // The conversion thread hands the JSON over in pieces; this thread writes them out
@@ -65,7 +70,7 @@ struct Decode: ParsableCommand {
                 let archive = try Archive(parsing: input, view: view, parallelism: cores)
                 let policy = skipDepthCheck ? DecodePolicy(depthLimit: .max) : DecodePolicy(stackSize: stackSize)
                 let plan = try archive.plan(
-                    view: view, pretty: pretty, maxDepth: maxDepth, exactIntegers: exactIntegers, parallelism: cores, nested: nested ? policy : nil)
+                    view: view, pretty: pretty, maxDepth: maxDepth, numbers: numbers, parallelism: cores, nested: nested ? policy : nil)
                 if let refusal = policy.refusal(depth: plan.depth, pretty: pretty) {
                     throw refused(refusal, stackSize: stackSize)
                 }

@@ -11,6 +11,9 @@ import Darwin
 enum ExitStatus {
     /// `compare`: the archives hold different object graphs (like cmp and diff).
     static let differ: Int32 = 1
+    /// `compare`: no verdict, for whatever reason (a file missing or unreadable, not a
+    /// document, malformed, over a limit, a wrong command line), as cmp and diff exit 2.
+    static let noVerdict: Int32 = 2
     /// The input cannot be converted: not a property list or JSON, not an archive, a broken
     /// graph, JSON that does not follow the mapping.
     static let notConvertible: Int32 = 2
@@ -25,7 +28,10 @@ enum ExitStatus {
     static let help = """
         Exit status: 0 success; 1 compare: the archives differ; 2 the input cannot be \
         converted; 3 over a limit (too deep for the stack, too large, --max-depth too small); \
-        4 a file could not be read or the output written; 64 the command line is wrong.
+        4 a file could not be read or the output written; 64 the command line is wrong. \
+        compare gives a verdict or none: 0 same (it prints `same`), 1 different (it prints \
+        where), 2 anything else (a file missing, unreadable, not an archive, malformed, too \
+        large; a wrong command line).
         """
 }
 

@@ -7,7 +7,7 @@ import XCTest
 final class PlainPropertyListTests: XCTestCase {
     private func decode(_ bytes: [UInt8], exactIntegers: Bool = false) throws -> [UInt8] {
         let archive = try Archive(parsing: bytes)
-        let plan = try archive.plan(view: .readable, pretty: false, exactIntegers: exactIntegers)
+        let plan = try archive.plan(view: .readable, pretty: false, numbers: NumberWrapping(exactIntegers: exactIntegers))
         var text: [UInt8] = []
         try archive.writeJSON(view: .readable, pretty: false, plan: plan, parallelism: .serial) { text += $0 }
         return text

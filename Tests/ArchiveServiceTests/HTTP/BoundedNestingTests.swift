@@ -59,7 +59,9 @@ final class BoundedNestingTests: XCTestCase {
         let server = try TestServer()
         defer { server.stop() }
         let archive = try Fixtures.bytes("goios_nsuuid.bin")
-        for query in ["maxDepth=0", "maxDepth=-3", "maxDepth=deep", "maxDepth=", "exactIntegers=maybe", "view=raw&maxDepth=8", "view=raw&exactIntegers=1"] {
+        for query in [
+            "maxDepth=0", "maxDepth=-3", "maxDepth=deep", "maxDepth=", "exactIntegers=maybe", "view=raw&maxDepth=8", "view=raw&exactIntegers=1", "exactNumbers=maybe", "view=raw&exactNumbers=1"
+        ] {
             let reply = try server.post("/v1/decode?\(query)", archive)
             XCTAssertEqual(reply.status, 400, "\(query): \(reply.text)")
             XCTAssertEqual(reply.jsonObject?["type"] as? String, "urn:archive-service:problem:invalid-query", query)
@@ -77,6 +79,21 @@ final class BoundedNestingTests: XCTestCase {
         let exact = try server.post("/v1/decode?exactIntegers=1", archive.body)
         XCTAssertEqual(exact.text, #"{"min":{"$integer":"-9223372036854775808"},"max":{"$integer":"18446744073709551615"},"small":9007199254740991}"# + "\n")
         let again = try server.post("/v1/encode", exact.body, contentType: "application/json")
+        XCTAssertNil(try KeyedArchive(parsing: archive.body).difference(from: KeyedArchive(parsing: again.body)))
+    }
+
+    func testExactNumbersWrapRealsWithoutAFraction() throws {
+        let server = try TestServer()
+        defer { server.stop() }
+        let document = Array(#"{"one":1.0,"zero":-0.0,"half":0.5,"big":{"$integer":"-9223372036854775808"},"n":3}"#.utf8)
+        let archive = try server.post("/v1/encode", document, contentType: "application/json")
+        XCTAssertEqual(archive.status, 200, archive.text)
+        let exact = try server.post("/v1/decode?exactNumbers=1", archive.body)
+        XCTAssertEqual(
+            exact.text, #"{"one":{"$real":"1.0"},"zero":{"$real":"-0.0"},"half":0.5,"big":{"$integer":"-9223372036854775808"},"n":3}"# + "\n")
+        // As jq writes it back: the wrappers keep every number's type.
+        let edited = exact.text.replacingOccurrences(of: "0.5", with: "0.50000000000000000")
+        let again = try server.post("/v1/encode", Array(edited.utf8), contentType: "application/json")
         XCTAssertNil(try KeyedArchive(parsing: archive.body).difference(from: KeyedArchive(parsing: again.body)))
     }
 }

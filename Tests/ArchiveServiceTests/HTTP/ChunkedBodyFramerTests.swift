@@ -42,6 +42,20 @@ final class ChunkedBodyFramerTests: XCTestCase {
         XCTAssertThrowsError(try frame(String(repeating: "1", count: 5000), step: 100))
     }
 
+    /// Trailer lines are header lines as libevent reads them, or the body is refused (libevent
+    /// would answer a malformed trailer with its own HTML 413).
+    func testTrailerLinesAreHeadersLibeventAccepts() throws {
+        for good in ["0\r\n\r\n", "0\r\nX: y\r\n\r\n", "0\r\nX: y\r\n z\r\n\r\n", "0\r\nX:\r\n\r\n", "0\nX: y\n\tz\n\n"] {
+            XCTAssertTrue(try frame(good, step: 3).done, good)
+        }
+        for bad in [
+            "0\r\nNo colon\r\n\r\n", "0\r\n continued first\r\n\r\n", "0\r\nX: a\rb\r\n\r\n", "0\r\n\rX: y\r\n\r\n", "0\r\nX: a\u{0}b\r\n\r\n",
+            "0\r\n" + String(repeating: "X: \(String(repeating: "a", count: 4000))\r\n", count: 5) + "\r\n"
+        ] {
+            XCTAssertThrowsError(try frame(bad, step: 7), bad.debugDescription)
+        }
+    }
+
     func testRefusedChunkStopsBeforeItsData() throws {
         var framer = ChunkedBodyFramer()
         let bytes = Array("3\r\nabc\r\n100\r\n".utf8)

@@ -147,6 +147,25 @@ final class ConnectionGuardTests: XCTestCase {
 
     /// A body over the limit is refused from its Content-Length, before a byte of it is sent: a
     /// client waiting for 100-continue gets the 413 at once.
+    /// A chunk announced past --max-body-size, a malformed trailer and a target libevent's URI
+    /// parser refuses each get one reply, ours (a problem document with X-Request-Id), never
+    /// libevent's HTML one as well or instead.
+    func testLibeventNeverAnswersARefusalItself() throws {
+        let server = try TestServer { $0.maxBodySize = 1 << 20 }
+        defer { server.stop() }
+        let chunked = "POST /v1/decode HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n"
+        var cases = Array(repeating: (chunked + "FFFFFFF\r\n", "413"), count: 10)
+        cases += [
+            (chunked + "0\r\nNo colon\r\n\r\n", "400"), (chunked + "0\r\n folded\r\n\r\n", "400"),
+            ("GET http://[bad/healthz HTTP/1.1\r\nHost: x\r\n\r\n", "400"), ("GET http://host:abc/healthz HTTP/1.1\r\nHost: x\r\n\r\n", "400")
+        ]
+        for (request, status) in cases {
+            let text = try exchange(server.port, request)
+            XCTAssertEqual(statuses(text), [status], text)
+            XCTAssertTrue(text.contains("application/problem+json") && text.contains("X-Request-Id"), text)
+        }
+    }
+
     func testOversizedBodyIsRefusedFromItsHead() throws {
         let server = try TestServer { $0.maxBodySize = 1 << 20 }
         defer { server.stop() }
@@ -187,14 +206,16 @@ final class ConnectionGuardTests: XCTestCase {
         XCTAssertTrue(try server.waitForMetric("archive_memory_reserved_bytes", 0))
     }
 
-    /// Heads that announce bodies holding the budget make the service not ready until they go.
+    /// Bodies being received hold the budget (as their bytes arrive) and make the service not
+    /// ready until they go.
     func testReadinessFollowsTheMemoryBudget() throws {
         let server = try TestServer { $0.memoryBudget = 16 << 20 }
         defer { server.stop() }
         XCTAssertEqual(try server.get("/readyz").status, 200)
-        // 3.5 MiB of announced decode body reserves 14 MiB of the 16 at once.
+        // 3 MiB of a 3.5 MiB decode body received reserve 14 MiB of the 16.
         let holder = try TestHTTPClient.connect(port: server.port, timeoutSeconds: 10)
         XCTAssertTrue(TestHTTPClient.sendAll(holder, Array("POST /v1/decode HTTP/1.1\r\nHost: x\r\nContent-Length: \(7 << 19)\r\n\r\n".utf8)))
+        XCTAssertTrue(TestHTTPClient.sendAll(holder, [UInt8](repeating: 0, count: 3 << 20)))
         var ready = try server.get("/readyz")
         for _ in 0..<100 where ready.status == 200 {
             usleep(10_000)
@@ -205,6 +226,25 @@ final class ConnectionGuardTests: XCTestCase {
         close(holder)
         XCTAssertTrue(try server.waitForMetric("archive_memory_reserved_bytes", 0))
         XCTAssertEqual(try server.get("/readyz").status, 200)
+    }
+
+    /// Heads that announce large bodies and send nothing hold nothing: a few of them cannot
+    /// starve everyone (each alone would take most of the budget).
+    func testHeadsWithoutBodiesHoldNoBudget() throws {
+        let server = try TestServer { $0.memoryBudget = 16 << 20 }
+        defer { server.stop() }
+        var holders: [Int32] = []
+        defer { holders.forEach { close($0) } }
+        for _ in 0..<4 {
+            let fd = try TestHTTPClient.connect(port: server.port, timeoutSeconds: 10)
+            XCTAssertTrue(TestHTTPClient.sendAll(fd, Array("POST /v1/decode HTTP/1.1\r\nHost: x\r\nContent-Length: \(7 << 19)\r\n\r\n".utf8)))
+            holders.append(fd)
+        }
+        usleep(100_000)
+        XCTAssertEqual(try server.get("/readyz").status, 200)
+        let answer = try server.post("/v1/decode", Fixtures.bytes("goios_nsuuid.bin"))
+        XCTAssertEqual(answer.status, 200, answer.text)
+        XCTAssertEqual(TestServer.metricValue("archive_memory_reserved_bytes", in: try server.get("/metrics").text), 0)
     }
 
     /// A decode reserves by what its tables will hold, counted before it parses: an archive of a
@@ -252,21 +292,30 @@ final class ConnectionGuardTests: XCTestCase {
         XCTAssertTrue(text.contains("headers-too-large"), text)
     }
 
-    /// At the connection limit, connections still sending their headers make room for new ones,
-    /// so the probes are answered while the service is flooded.
-    func testConnectionLimitKeepsHealthAnswered() throws {
+    /// A server limited to 8 connections on one loop, and 24 connections that each sent `bytes`
+    /// (a moment apart, so each reaches the server before the next).
+    private func floodedServer(sending bytes: String) throws -> (server: TestServer, flood: [Int32]) {
         let server = try TestServer {
             $0.maxConnections = 8
             $0.eventLoops = 1
         }
-        defer { server.stop() }
         var flood: [Int32] = []
-        defer { flood.forEach { close($0) } }
         for _ in 0..<24 {
             let fd = try TestHTTPClient.connect(port: server.port, timeoutSeconds: 10)
-            TestHTTPClient.sendAll(fd, Array("GET /healthz HTTP/1.1\r\nHo".utf8))
+            TestHTTPClient.sendAll(fd, Array(bytes.utf8))
             flood.append(fd)
-            usleep(20_000)  // its bytes reach the server: it is part way through a head
+            usleep(20_000)
+        }
+        return (server, flood)
+    }
+
+    /// At the connection limit, connections still sending their headers make room for new ones,
+    /// so the probes are answered while the service is flooded.
+    func testConnectionLimitKeepsHealthAnswered() throws {
+        let (server, flood) = try floodedServer(sending: "GET /healthz HTTP/1.1\r\nHo")
+        defer {
+            flood.forEach { close($0) }
+            server.stop()
         }
         for _ in 0..<5 {
             let started = Date()
@@ -276,5 +325,24 @@ final class ConnectionGuardTests: XCTestCase {
         let metrics = try server.get("/metrics").text
         XCTAssertLessThanOrEqual(TestServer.metricValue("archive_connections", in: metrics) ?? 99, 8, metrics)
         XCTAssertGreaterThan(TestServer.metricValue("archive_rejections_total{reason=\"connection_limit\"}", in: metrics) ?? 0, 0, metrics)
+    }
+
+    /// At the connection limit, connections whose bodies trickle in make room too (slowest
+    /// first): a flood of heads each followed by one byte of a two-byte body cannot keep the
+    /// probes out.
+    func testSlowBodiesMakeRoomAtTheConnectionLimit() throws {
+        let (server, flood) = try floodedServer(sending: "POST /v1/decode HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\n\r\nb")
+        defer {
+            flood.forEach { close($0) }
+            server.stop()
+        }
+        for path in ["/healthz", "/readyz", "/metrics"] {
+            let started = Date()
+            XCTAssertEqual(try server.get(path).status, 200, path)
+            XCTAssertLessThan(Date().timeIntervalSince(started), 1)
+        }
+        // The evicted are told why.
+        let answer = String(decoding: (try? TestHTTPClient.readToEnd(flood[0])) ?? [], as: UTF8.self)
+        XCTAssertTrue(answer.hasPrefix("HTTP/1.1 503 ") && answer.contains("connection-limit"), answer)
     }
 }

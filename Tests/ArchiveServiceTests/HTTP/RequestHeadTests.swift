@@ -63,6 +63,11 @@ final class RequestHeadTests: XCTestCase {
         XCTAssertEqual(kind("GET / HTTP/1.1\r\nNo colon here\r\n\r\n"), .malformed)
         XCTAssertEqual(kind("GET / HTTP/1.1\r\nBad Name: 1\r\n\r\n"), .malformed)
         XCTAssertEqual(kind("GET / HTTP/1.1\r\n continued\r\n\r\n"), .malformed)
+        // Targets libevent's URI parser refuses (it would answer them with its own HTML 400).
+        for target in ["http://[bad/healthz", "http://host:abc/healthz", "http://%zz/healthz", "h@ttp://x/healthz"] {
+            XCTAssertEqual(kind("GET \(target) HTTP/1.1\r\n\r\n"), .malformed, target)
+        }
+        XCTAssertNil(kind("GET http://x:8080/healthz?a=1 HTTP/1.1\r\n\r\n"))
         XCTAssertEqual(kind("POST / HTTP/1.1\r\nContent-Length: 5\r\nContent-Length: 6\r\n\r\n"), .ambiguousFraming)
         XCTAssertEqual(kind("POST / HTTP/1.1\r\nContent-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n"), .ambiguousFraming)
         XCTAssertEqual(kind("POST / HTTP/1.1\r\nTransfer-Encoding: gzip, chunked\r\n\r\n"), .unsupportedCoding)

@@ -10,6 +10,7 @@ struct ArchiveAnalysis {
     var classOf: [Int32] = []
     var referenceCounts: [UInt32] = []
     var carriesID: [Bool] = []
+    var tieGroups: [Int32] = []
     var lists: [UInt64] = []
     var entryOffsets: [UInt32] = []
     var classInfos: [KeyedArchive.ClassInfo] = []
@@ -33,7 +34,7 @@ struct ArchiveAnalysis {
         // Counted into from every job: zero before any starts.
         referenceCounts = Array(repeating: 0, count: objectCount)
         try classifyObjects(parallelism)
-        carriesID = ScalarIdentity.identityFlags(
+        (carriesID, tieGroups) = ScalarIdentity.identityFlags(
             view: view, objectsRef: objectsRef, forms: forms, referenceCounts: referenceCounts, sharedObjects: sharedObjects,
             parallelism: parallelism)
         refineDictionaries(parallelism)

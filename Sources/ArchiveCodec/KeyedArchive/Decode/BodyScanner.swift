@@ -21,11 +21,12 @@ struct BodyScanner {
     let archive: KeyedArchive
     let view: BinaryPlistView
     let shape: ReadableShape
-    let exactIntegers: Bool
+    let numbers: NumberWrapping
     /// Whether data values carry their accounts (`Placement.accounts`).
     let accounts: Bool
-    /// `archive.forms` and `archive.carriesID`, read for every reference. A scalar's
-    /// `carriesID` never changes during placement (only non-scalar bodies move to `$table`).
+    /// `archive.forms` and `archive.carriesID`, read for every reference. Every scalar that
+    /// `archive.carriesID` marks gets a slot, the tied ones that placement then writes bare
+    /// included (`ScalarIdentity`, "Ties"): placement settles their height.
     private let forms: [ObjectForm]
     private let scalarCarriesID: [Bool]
     /// The references found, appended body after body until the caller clears them.
@@ -35,11 +36,11 @@ struct BodyScanner {
     /// Nested inline plist containers still to scan, with their levels.
     private var inlineStack: [(header: PlistObjectHeader, level: Int32)] = []
 
-    init(archive: KeyedArchive, view: BinaryPlistView, exactIntegers: Bool, accounts: Bool) {
+    init(archive: KeyedArchive, view: BinaryPlistView, numbers: NumberWrapping, accounts: Bool) {
         self.archive = archive
         self.view = view
         shape = ReadableShape(archive: archive, view: view)
-        self.exactIntegers = exactIntegers
+        self.numbers = numbers
         self.accounts = accounts
         forms = archive.forms
         scalarCarriesID = archive.carriesID
@@ -106,9 +107,9 @@ struct BodyScanner {
         case .string: return 0
         case .data: return 1 + innerHeight(view.header(at: Int(archive.entryOffsets[uid])))
         case .bool: return keyContext ? 1 : 0
-        case .integer where !exactIntegers: return keyContext ? 1 : 0
+        case .integer where numbers == .nonFinite: return keyContext ? 1 : 0
         default:
-            // Integers with `exactIntegers`, reals and plist dates: read the value.
+            // Integers that may be wrapped, reals and plist dates: read the value.
             let inner = innerHeight(view.header(at: Int(archive.entryOffsets[uid])))
             return (form == .plistDate || keyContext ? 1 : 0) + inner
         }
@@ -208,10 +209,10 @@ struct BodyScanner {
     /// account (`DataForm.accountHeight`).
     private func innerHeight(_ header: PlistObjectHeader) -> Int {
         switch header.kind {
-        case .data: return accounts ? DataForm.accountHeight(view.payload(header), exactIntegers: exactIntegers) : 0
-        case .int: return exactIntegers && Placement.isInexact(view.integer(header)) ? 1 : 0
-        case .real: return view.real(header).isFinite ? 0 : 1
-        case .date: return view.real(PlistObjectHeader(kind: .real, marker: 0x23, start: header.start, count: 8)).isFinite ? 0 : 1
+        case .data: return accounts ? DataForm.accountHeight(view.payload(header), numbers) : 0
+        case .int: return numbers.wraps(view.integer(header)) ? 1 : 0
+        case .real: return numbers.wraps(view.real(header)) ? 1 : 0
+        case .date: return numbers.wrapsTime(view.real(PlistObjectHeader(kind: .real, marker: 0x23, start: header.start, count: 8))) ? 1 : 0
         default: return 0
         }
     }

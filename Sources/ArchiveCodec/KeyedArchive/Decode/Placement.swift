@@ -35,8 +35,6 @@ struct Placement: Sendable {
     static let inTable = UInt32.max - 1
     /// The body that holds the `$top` values (UID 0, `$null`, is never a body itself).
     static let topBody: UInt32 = 0
-    /// The smallest integer magnitude written as `$integer` with `exactIntegers`: 2^53.
-    static let exactIntegerBound: UInt64 = 1 << 53
 
     /// Per entry written with `$id`: the object whose body holds its body (at the first
     /// reference from there in document order), `topBody`, `inTable` or `unplaced`.
@@ -48,10 +46,15 @@ struct Placement: Sendable {
     let table: [Int32]
     /// The JSON nesting of the document.
     let depth: Int
+    /// Per entry written with `$id`, its number: 1, 2, 3 … in the order this pass reaches the
+    /// entries (breadth-first, references in document order; table entries when moved). A
+    /// function of the document alone, never of `$objects` order, so that decode → encode →
+    /// decode writes the same numbers (the encoder numbers entries in an order of its own).
+    let writtenIDs: [UInt32]
     /// Whether the document is the `$top` envelope rather than the root object itself.
     let envelope: Bool
     /// Integers beyond ±(2^53 − 1) written as `{"$integer": "…"}`.
-    let exactIntegers: Bool
+    let numbers: NumberWrapping
     /// Whether data values carry their readable accounts (`$bookmark`, `$alias`): always, but
     /// under a bound the document with them does not fit.
     let accounts: Bool
@@ -59,20 +62,20 @@ struct Placement: Sendable {
     /// `bound`: the deepest nesting the client accepts (nil: no bound). Throws
     /// `depthBoundTooSmall` when some body cannot fit under it even in the table.
     /// `parallelism`: how scanning bodies may be split (the result is the same for every choice).
-    init(archive: KeyedArchive, view: BinaryPlistView, exactIntegers: Bool, bound: Int?, parallelism: Parallelism = .serial) throws(CodecError) {
-        var pass = PlacementPass(archive: archive, view: view, exactIntegers: exactIntegers, accounts: true, envelope: !archive.isPlainRoot)
+    init(archive: KeyedArchive, view: BinaryPlistView, numbers: NumberWrapping, bound: Int?, parallelism: Parallelism = .serial) throws(CodecError) {
+        var pass = PlacementPass(archive: archive, view: view, numbers: numbers, accounts: true, envelope: !archive.isPlainRoot)
         pass.place(bound: nil, parallelism: parallelism)
         if let bound, pass.depth > bound {
             // Too deep: without the data values' accounts first.
-            pass = PlacementPass(archive: archive, view: view, exactIntegers: exactIntegers, accounts: false, envelope: !archive.isPlainRoot)
+            pass = PlacementPass(archive: archive, view: view, numbers: numbers, accounts: false, envelope: !archive.isPlainRoot)
             pass.place(bound: nil, parallelism: parallelism)
         }
         if let bound, pass.depth > bound {
             // Still too deep: place again in the envelope, moving what passes the bound to the table.
-            pass = PlacementPass(archive: archive, view: view, exactIntegers: exactIntegers, accounts: false, envelope: true)
+            pass = PlacementPass(archive: archive, view: view, numbers: numbers, accounts: false, envelope: true)
             pass.place(bound: bound)
             guard pass.depth <= bound else {
-                let fits = Self.smallestFittingBound(archive: archive, view: view, exactIntegers: exactIntegers, above: bound, atMost: pass.minimumBound)
+                let fits = Self.smallestFittingBound(archive: archive, view: view, numbers: numbers, above: bound, atMost: pass.minimumBound)
                 throw CodecError(
                     .depthBoundTooSmall,
                     "a nesting bound of \(bound) is too small for this archive: with its deepest objects moved to the top-level $table it still nests \(pass.depth) levels",
@@ -81,19 +84,20 @@ struct Placement: Sendable {
         }
         bodyHolder = pass.bodyHolder
         carriesID = pass.carriesID
+        writtenIDs = pass.writtenIDs
         table = pass.table
         depth = pass.depth
         envelope = pass.envelope
-        self.exactIntegers = exactIntegers
+        self.numbers = numbers
         accounts = pass.accounts
     }
 
     /// The smallest bound above `refused` that the archive fits (`known` fits by construction:
     /// every body fits in the table under it); tried upwards, at most eight passes.
-    private static func smallestFittingBound(archive: KeyedArchive, view: BinaryPlistView, exactIntegers: Bool, above refused: Int, atMost known: Int) -> Int {
+    private static func smallestFittingBound(archive: KeyedArchive, view: BinaryPlistView, numbers: NumberWrapping, above refused: Int, atMost known: Int) -> Int {
         var bound = refused + 1
         while bound < known, bound <= refused + 8 {
-            var pass = PlacementPass(archive: archive, view: view, exactIntegers: exactIntegers, accounts: false, envelope: true)
+            var pass = PlacementPass(archive: archive, view: view, numbers: numbers, accounts: false, envelope: true)
             pass.place(bound: bound)
             if pass.depth <= bound { return bound }
             bound += 1
@@ -101,14 +105,9 @@ struct Placement: Sendable {
         return known
     }
 
-    /// The number the readable view writes for entry `uid` in its `$id` and in every `$ref` to it.
-    func writtenID(of uid: Int) -> Int { uid }
-
-    /// Whether a JSON reader that keeps numbers as doubles could change the integer.
-    static func isInexact(_ value: PlistInteger) -> Bool {
-        if value.isUnsigned { return value.bits >= exactIntegerBound }
-        return Int64(bitPattern: value.bits).magnitude >= exactIntegerBound
-    }
+    /// The number the readable view writes for entry `uid` in its `$id` and in every `$ref` to
+    /// it (only for entries with `carriesID`).
+    func writtenID(of uid: Int) -> Int { Int(writtenIDs[uid]) }
 }
 
 /// The breadth-first pass behind `Placement`. Bodies are scanned (`BodyScanner`) in queue
@@ -120,6 +119,7 @@ struct Placement: Sendable {
 private struct PlacementPass {
     var bodyHolder: [UInt32] = []
     var carriesID: [Bool]
+    var writtenIDs: [UInt32]
     var table: [Int32] = []
     var depth = 0
     /// A bound every entry's body fits under in the table, with the envelope.
@@ -129,6 +129,11 @@ private struct PlacementPass {
 
     private var scanner: BodyScanner
     private let objectCount: Int
+    /// `KeyedArchive.tieGroups`, and the groups whose bare entry is chosen (by group UID).
+    private let tieGroups: [Int32]
+    private var settledTies = Set<Int32>()
+    /// The last number given in `writtenIDs`.
+    private var lastID: UInt32 = 0
 
     /// The body whose references are being placed: its entry, the brackets open around it,
     /// and the deepest its text reaches (relative), its children's own bodies aside.
@@ -143,12 +148,21 @@ private struct PlacementPass {
     private var queue = UnsafeMutableBufferPointer<(uid: Int32, level: Int32)>(start: nil, count: 0)
     private var queued = 0
 
-    init(archive: KeyedArchive, view: BinaryPlistView, exactIntegers: Bool, accounts: Bool, envelope: Bool) {
-        scanner = BodyScanner(archive: archive, view: view, exactIntegers: exactIntegers, accounts: accounts)
+    init(archive: KeyedArchive, view: BinaryPlistView, numbers: NumberWrapping, accounts: Bool, envelope: Bool) {
+        scanner = BodyScanner(archive: archive, view: view, numbers: numbers, accounts: accounts)
         objectCount = archive.objectCount
         self.envelope = envelope
         self.accounts = accounts
         carriesID = archive.carriesID
+        tieGroups = archive.tieGroups
+        writtenIDs = []
+    }
+
+    /// Gives entry `uid` the next `$id` number.
+    @inline(__always)
+    private mutating func number(_ uid: Int) {
+        lastID += 1
+        writtenIDs[uid] = lastID
     }
 
     // MARK: Breadth-first pass
@@ -156,6 +170,10 @@ private struct PlacementPass {
     mutating func place(bound: Int?, parallelism: Parallelism = .serial) {
         let count = objectCount
         table = []
+        writtenIDs = [UInt32](repeating: 0, count: count)
+        carriesID = scanner.archive.carriesID
+        settledTies.removeAll()
+        lastID = 0
         queue = .allocate(capacity: count + 1)
         defer { queue.deallocate() }
         queued = 0
@@ -217,6 +235,7 @@ private struct PlacementPass {
         minimumBound = max(minimumBound, 2 + height + (wraps ? 1 : 0))
         guard bodyLevel > 2, bodyLevel + height > bound else { return own }
         carriesID[uid] = true
+        if writtenIDs[uid] == 0 { number(uid) }
         bodyHolderSlots[uid] = Placement.inTable
         table.append(Int32(truncatingIfNeeded: uid))
         bodyLevel = 2
@@ -274,22 +293,35 @@ private struct PlacementPass {
     }
 
     /// The first reference to reach an unplaced entry holds its body (queued, or written here
-    /// for a scalar with `$id`, the only scalars with slots); counts what it writes here into
-    /// `bodyHeight`.
+    /// for a scalar with `$id`, the only scalars with slots besides tied ones) and gives it its
+    /// `$id` number; the first of a tie group reached is written bare (`ScalarIdentity`).
+    /// Counts what the reference writes here into `bodyHeight`.
     @inline(__always)
     private mutating func placeChild(_ slot: BodyScanner.Slot) {
         let uid = Int(slot.uid)
         let form = scanner.archive.forms[uid]
         var leaf = 1  // {"$ref": n}, or a non-scalar body's first bracket
         if form.isScalar {
+            var first = false
             if bodyHolderSlots[uid] == Placement.unplaced {
                 bodyHolderSlots[uid] = body
+                first = true
+                if !tieGroups.isEmpty, tieGroups[uid] >= 0, settledTies.insert(tieGroups[uid]).inserted {
+                    carriesID[uid] = false
+                } else {
+                    number(uid)
+                }
+            }
+            if !carriesID[uid] {
+                leaf = scanner.scalarLeafHeight(uid, form: form, carriesID: false, keyContext: slot.keyContext)
+            } else if first {
                 leaf = scanner.scalarLeafHeight(uid, form: form, carriesID: true, keyContext: slot.keyContext)
             }
         } else if bodyHolderSlots[uid] == Placement.unplaced, queued < queue.count {
             // With `$id` or not, a body is placed once (an entry without `$id` has one
             // reference); every later reference is `{"$ref": n}`.
             bodyHolderSlots[uid] = body
+            if carriesID[uid] { number(uid) }
             queue[queued] = (slot.uid, Int32(truncatingIfNeeded: bodyLevel + Int(slot.level)))
             queued += 1
         }

@@ -11,6 +11,8 @@ struct ReadableWriter {
     /// Where bodies stand (`Placement.bodyHolder`) and which entries carry `$id`.
     let bodyHolder: [UInt32]
     let carriesID: [Bool]
+    /// `Placement.writtenIDs`: the number each `$id` and `$ref` writes.
+    let writtenIDs: [UInt32]
     let placement: Placement
     private var emitted: [Bool]
     /// The object whose body is being written (`Placement.topBody` between `$top` values).
@@ -35,6 +37,7 @@ struct ReadableWriter {
         self.placement = placement
         bodyHolder = placement.bodyHolder
         carriesID = placement.carriesID
+        writtenIDs = placement.writtenIDs
         self.emitted = emitted ?? Array(repeating: false, count: archive.objectCount)
     }
 
@@ -52,7 +55,7 @@ struct ReadableWriter {
         let version = view.integer(view.header(of: archive.versionRef))
         if version != PlistInteger(signed: 100_000) {
             out.key("$version")
-            out.mappedInteger(version, exact: placement.exactIntegers)
+            out.mappedInteger(version, placement.numbers)
         }
         out.key("$top")
         out.openObject()
@@ -91,7 +94,7 @@ struct ReadableWriter {
         if carriesID {
             // The body stands at the first reference from its holder (`Placement.bodyHolder`).
             if emitted[uid] || bodyHolder[uid] != body {
-                out.reference(placement.writtenID(of: uid))
+                out.reference(Int(writtenIDs[uid]))
                 return
             }
             emitted[uid] = true
@@ -127,7 +130,7 @@ struct ReadableWriter {
         if carriesID {
             out.openObject()
             out.key("$id")
-            out.int(Int64(placement.writtenID(of: uid)))
+            out.int(Int64(writtenIDs[uid]))
             switch form {
             case .string: out.key("$string")
             case .data:
@@ -170,11 +173,11 @@ struct ReadableWriter {
         switch header.kind {
         case .asciiString: out.string(utf8: view.payload(header))
         case .utf16String: out.string(utf16BigEndian: view.payload(header))
-        case .int: out.mappedInteger(view.integer(header), exact: placement.exactIntegers)
-        case .real: out.mappedReal(view.real(header))
+        case .int: out.mappedInteger(view.integer(header), placement.numbers)
+        case .real: out.mappedReal(view.real(header), placement.numbers)
         case .bool: out.bool(view.bool(header))
         case .data: out.base64String(view.payload(header))
-        case .date: out.mappedTime(view.real(PlistObjectHeader(kind: .real, marker: 0x23, start: header.start, count: 8)))
+        case .date: out.mappedTime(view.real(PlistObjectHeader(kind: .real, marker: 0x23, start: header.start, count: 8)), placement.numbers)
         default: out.null()
         }
     }
@@ -204,7 +207,7 @@ struct ReadableWriter {
             out.openObject()
             if carriesID {
                 out.key("$id")
-                out.int(Int64(placement.writtenID(of: uid)))
+                out.int(Int64(writtenIDs[uid]))
             }
             out.key("$plist")
         }
@@ -287,7 +290,7 @@ struct ReadableWriter {
         }
         out.key(key)
         switch form {
-        case .date: out.mappedTime(view.real(value))
+        case .date: out.mappedTime(view.real(value), placement.numbers)
         case .uuid: out.rawString(Self.uuidText(view.payload(value)))
         default: writePlainScalar(value, form: form == .classData ? .data : .string)
         }
@@ -325,7 +328,7 @@ struct ReadableWriter {
         }
         if carriesID {
             out.key("$id")
-            out.int(Int64(placement.writtenID(of: uid)))
+            out.int(Int64(writtenIDs[uid]))
         }
     }
 
@@ -409,7 +412,7 @@ struct ReadableWriter {
     /// Out of line: it sits below the recursion, not on it (see `StackBudget`).
     @inline(never)
     private mutating func writeDataMembers(_ header: PlistObjectHeader, inline: Bool) {
-        out.dataMembers(view.payload(header), inline: inline, accounts: placement.accounts, exactIntegers: placement.exactIntegers)
+        out.dataMembers(view.payload(header), inline: inline, accounts: placement.accounts, placement.numbers)
     }
 
     private mutating func writePlainString(_ ref: Int) {

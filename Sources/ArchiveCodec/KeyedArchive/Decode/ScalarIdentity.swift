@@ -7,6 +7,13 @@
 /// (the "canonical" one); any other entry with the same value is a distinct object and
 /// carries an `$id`, which keeps the archive's exact sharing through a round trip.
 ///
+/// **Ties.** When several entries of one value are referenced equally often (and most),
+/// the canonical one is the first the readable view reaches (`Placement`, breadth-first in
+/// document order), not the first in `$objects`: the encoder numbers entries in its own
+/// order, so only a choice made in document terms comes back the same after decode →
+/// encode → decode. Here the tied entries are all marked as carrying `$id` and listed in
+/// `tieGroups`; placement makes the first one it reaches of each group bare.
+///
 /// Grouping runs in two passes over the scalar entries alone (about a fifth of a typical
 /// archive's entries), each split into `Parallelism` jobs: every scalar's value hash, by
 /// ranges of UIDs; then the groups, by partitions of the hash (equal values hash alike, so
@@ -20,10 +27,13 @@ enum ScalarIdentity {
         var hashes: [UInt64] = []
     }
 
+    /// Per entry, whether it carries `$id` (tied scalars provisionally), and per entry the
+    /// group of a tied scalar (the UID of one member, the same for the whole group; −1 for
+    /// every other entry; empty when there is no tie).
     static func identityFlags(
         view: BinaryPlistView, objectsRef: Int, forms: [ObjectForm], referenceCounts: [UInt32], sharedObjects: Bitmap,
         parallelism: Parallelism = .serial
-    ) -> [Bool] {
+    ) -> (flags: [Bool], tieGroups: [Int32]) {
         let count = forms.count
         let objectsHeader = view.header(of: objectsRef)
         let parts = parallelism.map(parallelism.chunks(of: count)) { range in
@@ -54,10 +64,21 @@ enum ScalarIdentity {
         for uid in 1..<max(count, 1) where !forms[uid].isScalar {
             flags[uid] = referenceCounts[uid] >= 2
         }
+        var tieGroups: [Int32] = []
         for (index, uid) in scalars.uids.enumerated() {
-            flags[Int(uid)] = best[Int(leader[index])] != Int32(index)
+            let group = Int(leader[index])
+            let canonical = Int(best[group])
+            guard canonical != index else { continue }
+            flags[Int(uid)] = true
+            guard referenceCounts[Int(uid)] == referenceCounts[Int(scalars.uids[canonical])] else { continue }
+            // As referenced as the canonical one: a tie, settled by placement.
+            if tieGroups.isEmpty { tieGroups = [Int32](repeating: -1, count: count) }
+            let groupID = scalars.uids[group]
+            tieGroups[Int(uid)] = groupID
+            tieGroups[Int(scalars.uids[canonical])] = groupID
+            flags[Int(scalars.uids[canonical])] = true
         }
-        return flags
+        return (flags, tieGroups)
     }
 
     /// The scalar entries of `range` with their value hashes. An entry that is the same

@@ -11,8 +11,8 @@ public struct WritePlan: Sendable {
     let placement: Placement?
     /// The reference at which the second writer takes over, if the view is cut.
     let cut: Int?
-    /// Integers beyond ±(2^53 − 1) written as `$integer` (a placement says it for keyed archives).
-    var exactIntegers = false
+    /// The numbers written in typed wrappers (a placement says it for keyed archives).
+    var numbers = NumberWrapping.nonFinite
     /// Data values with their readable accounts (a plain property list's; a placement says it
     /// for keyed archives): not when a nesting bound left them out.
     var accounts = true
@@ -24,17 +24,17 @@ public struct WritePlan: Sendable {
 extension KeyedArchive {
     /// The plan for writing `view`. For the readable view: `maxDepth` bounds its nesting
     /// (objects that would pass it go to `$table`; throws `depthBoundTooSmall` when even that
-    /// cannot fit), `exactIntegers` writes integers beyond ±(2^53 − 1) as `$integer`.
+    /// cannot fit), `numbers` says which numbers are written in typed wrappers.
     ///
     /// With `parallelism` of width 2 or more, the compact readable view of an archive with at
     /// least twice `smallestPart` references and no `$table` is cut at its middle reference
     /// (counted from the reference counts: every reference is written once, unreachable
     /// objects aside); the second writer's job walks to the cut itself while the first
     /// writer starts.
-    public func plan(view: ArchiveView, pretty: Bool, maxDepth: Int? = nil, exactIntegers: Bool = false, parallelism: Parallelism = .serial) throws(CodecError) -> WritePlan {
+    public func plan(view: ArchiveView, pretty: Bool, maxDepth: Int? = nil, numbers: NumberWrapping = .nonFinite, parallelism: Parallelism = .serial) throws(CodecError) -> WritePlan {
         guard view == .readable else { return WritePlan(depth: depth(of: view), placement: nil, cut: nil) }
         let placement = try plist.withView { (view) throws(CodecError) -> Placement in
-            try Placement(archive: self, view: view, exactIntegers: exactIntegers, bound: maxDepth, parallelism: parallelism)
+            try Placement(archive: self, view: view, numbers: numbers, bound: maxDepth, parallelism: parallelism)
         }
         let references = referenceCounts.reduce(0) { $0 + Int($1) }
         guard parallelism.width >= 2, !pretty, placement.table.isEmpty, references >= 2 * parallelism.smallestPart else {

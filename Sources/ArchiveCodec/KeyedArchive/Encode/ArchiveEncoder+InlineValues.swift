@@ -13,7 +13,7 @@ extension ArchiveEncoder {
             // stay in place (a `{"$ref":…}` is the usual one-member value, and goes on).
             if let only = document.onlyMember(value) {
                 if document.stringEquals(only.key, "$bytes") { return try dataValue(only.value) }
-                if document.stringEquals(only.key, "$real") { return try tree.real(document.nonFinite(only.value)) }
+                if document.stringEquals(only.key, "$real") { return try tree.real(document.wrappedReal(only.value)) }
                 if document.stringEquals(only.key, "$inline") { return try encodeInlineBody(only.value) }
                 if document.stringEquals(only.key, "$integer") { return try tree.integer(document.exactInteger(only.value)) }
                 if document.stringEquals(only.key, "$bytesText") { return try textDataValue(only.value) }
@@ -47,7 +47,7 @@ extension ArchiveEncoder {
             let (key, inner) = document.nextMember(&cursor)!
             if document.stringEquals(key, "$bytes") || document.stringEquals(key, "$data") { return try dataValue(inner) }
             if document.stringEquals(key, "$bytesText") || document.stringEquals(key, "$text") { return try textDataValue(inner) }
-            if document.stringEquals(key, "$real") { return try tree.real(document.nonFinite(inner)) }
+            if document.stringEquals(key, "$real") { return try tree.real(document.wrappedReal(inner)) }
             if document.stringEquals(key, "$plistDate") { return try tree.date(document.time(inner)) }
             if document.stringEquals(key, "$integer") { return try tree.integer(document.exactInteger(inner)) }
             return nil
@@ -82,7 +82,7 @@ extension ArchiveEncoder {
     }
 
     mutating func numberValue(_ value: Value) throws(CodecError) -> UInt32 {
-        if let real = document.singleMember(value, named: "$real") { return try tree.real(document.nonFinite(real.value)) }
+        if let real = document.singleMember(value, named: "$real") { return try tree.real(document.wrappedReal(real.value)) }
         if let exact = document.singleMember(value, named: "$integer") { return try tree.integer(document.exactInteger(exact.value)) }
         return try scalarNumber(value)
     }

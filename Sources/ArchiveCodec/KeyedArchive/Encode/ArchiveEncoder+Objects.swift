@@ -228,7 +228,7 @@ extension ArchiveEncoder {
             return try scalarEntry(tree.integer(document.exactInteger(wrapper.value)), meta: meta, object: object)
         case .real:
             try requireNoClass()
-            return try scalarEntry(tree.real(document.nonFinite(wrapper.value)), meta: meta, object: object)
+            return try scalarEntry(tree.real(document.wrappedReal(wrapper.value)), meta: meta, object: object)
         case .plistDate:
             try requireNoClass()
             return try scalarEntry(tree.date(document.time(wrapper.value)), meta: meta, object: object)

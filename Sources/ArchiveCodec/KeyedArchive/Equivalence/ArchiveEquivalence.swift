@@ -6,22 +6,28 @@ extension KeyedArchive {
     /// placement, sharing and cycles. UID numbers and object order may differ: the walk pairs
     /// the two archives' UIDs one to one and reports any pairing that breaks.
     ///
+    /// The description names the place in this archive's readable view and both values
+    /// (`DocumentDifference`, `$id 47 .home.name: "Bears" ≠ "Lions"`).
+    ///
     /// Iterative (a work list, not recursion), so any depth is safe on any stack.
     ///
     /// With `plistDatesToWholeSeconds`, plist-level dates (not NSDate objects) only need to
     /// agree on the whole second, which is all an XML plist can hold.
     public func difference(from other: KeyedArchive, plistDatesToWholeSeconds: Bool = false) -> String? {
-        difference(from: other, plistDatesToWholeSeconds: plistDatesToWholeSeconds, payloadNesting: 0)
+        documentDifference(from: other, plistDatesToWholeSeconds: plistDatesToWholeSeconds, payloadNesting: 0)?.description
     }
 
-    /// `payloadNesting`: how many payloads the two archives are nested in (`NestedPayload.equivalent`).
-    func difference(from other: KeyedArchive, plistDatesToWholeSeconds: Bool = false, payloadNesting: Int) -> String? {
+    /// The first difference, named (`DifferenceNaming`) only once found: the walk itself keeps
+    /// no more than its path steps. `payloadNesting`: how many payloads the two archives are
+    /// nested in (`NestedPayload.equivalent`).
+    func documentDifference(from other: KeyedArchive, plistDatesToWholeSeconds: Bool = false, payloadNesting: Int) -> DocumentDifference? {
         plist.withView { l in
             other.plist.withView { r in
                 var checker = EquivalenceChecker(left: self, right: other, l: l, r: r)
                 checker.wholeSecondDates = plistDatesToWholeSeconds
                 checker.payloadNesting = payloadNesting
-                return checker.run()
+                guard let (mismatch, at) = checker.run() else { return nil }
+                return DifferenceNaming(checker: checker).name(mismatch, at: at)
             }
         }
     }
@@ -48,6 +54,33 @@ struct EquivalenceChecker {
         case uid(Int)
     }
     var wholeSecondDates = false
+    /// A left UID whose pairing ends the walk (`pairingStep`): naming a difference of sharing
+    /// asks where the walk first met an object.
+    var watched = -1
+
+    /// What differs at a step; plist references or UIDs of the left and right archives.
+    enum Mismatch {
+        /// The `$top` dictionaries' keys.
+        case topKeys([String], [String])
+        /// Two plist values of other types, or other values (data: other bytes or payloads).
+        case values(Int, Int)
+        /// Two plist arrays of other lengths.
+        case lengths(Int, Int)
+        /// Two plist dictionaries with other keys.
+        case keys([String], [String])
+        /// UID 0 against another (left and right UIDs).
+        case nilAgainstObject(Int, Int)
+        /// Left and right UIDs, the left one paired before with another right UID: the left
+        /// archive shares it here.
+        case sharedInFirst(Int, Int)
+        /// Left and right UIDs, the right one paired before with another left UID (the first of
+        /// the three): the right archive shares it here.
+        case sharedInSecond(Int, Int, Int)
+        /// Class instances of other classes (left and right UIDs).
+        case classes(Int, Int)
+        /// A class instance against a plain dictionary (left and right UIDs).
+        case instanceAgainstPlain(Int, Int)
+    }
 
     init(left: KeyedArchive, right: KeyedArchive, l: BinaryPlistView, r: BinaryPlistView) {
         self.left = left
@@ -108,15 +141,29 @@ struct EquivalenceChecker {
         return text
     }
 
-    mutating func run() -> String? {
+    /// The first mismatch and the step where it stands (−1: the `$top` dictionary); nil when
+    /// the archives are equivalent.
+    mutating func run() -> (Mismatch, Int)? {
         let lt = dictEntries(l, left.topRef)
         let rt = dictEntries(r, right.topRef)
-        guard Set(lt.keys) == Set(rt.keys) else { return "$top keys differ: \(lt.keys.sorted()) vs \(rt.keys.sorted())" }
-        for key in lt.keys.sorted() { pending.append((lt[key]!, rt[key]!, step(-1, .top(key)))) }
+        guard Set(lt.keys) == Set(rt.keys) else { return (.topKeys(lt.keys.sorted(), rt.keys.sorted()), -1) }
+        // Children are pushed last first, so the walk meets them in document order.
+        for key in lt.keys.sorted().reversed() { pending.append((lt[key]!, rt[key]!, step(-1, .top(key)))) }
         while let (a, b, path) = pending.popLast() {
             if let problem = compareValue(a, b, path) { return problem }
         }
         return nil
+    }
+
+    /// The step at which the walk pairs left UID `uid` (where it first meets that object), by
+    /// walking again up to there; nil if it never does.
+    func pairingStep(of uid: Int) -> Int? {
+        var again = EquivalenceChecker(left: left, right: right, l: l, r: r)
+        again.wholeSecondDates = wholeSecondDates
+        again.payloadNesting = payloadNesting
+        again.watched = uid
+        guard let (_, at) = again.run(), again.leftToRight[uid] != nil else { return nil }
+        return at
     }
 
     mutating func step(_ parent: Int, _ label: Label) -> Int {
@@ -124,72 +171,53 @@ struct EquivalenceChecker {
         return steps.count - 1
     }
 
-    /// The path of step `index` as text, such as `$top.root→1.next→2.items[3]`.
-    func describe(_ index: Int) -> String {
-        var labels: [Label] = []
-        var current = index
-        while current >= 0 {
-            labels.append(steps[current].label)
-            current = steps[current].parent
-        }
-        var text = ""
-        for label in labels.reversed() {
-            switch label {
-            case .top(let key): text += "$top.\(key)"
-            case .key(let key): text += ".\(key)"
-            case .index(let position): text += "[\(position)]"
-            case .uid(let uid): text += "→\(uid)"
-            }
-        }
-        return text
-    }
-
-    /// Compares two plist values in place (inline), queueing children.
-    mutating func compareValue(_ a: Int, _ b: Int, _ at: Int) -> String? {
-        var path: String { describe(at) }
+    /// Compares two plist values in place (inline), queueing children; a mismatch comes with
+    /// its step (an entry's own, below `at`, when the values are UIDs).
+    mutating func compareValue(_ a: Int, _ b: Int, _ at: Int) -> (Mismatch, Int)? {
         let ha = l.header(of: a)
         let hb = r.header(of: b)
         func kindClass(_ k: PlistKind) -> PlistKind { k == .utf16String ? .asciiString : k }
-        guard kindClass(ha.kind) == kindClass(hb.kind) else { return "\(path): plist types differ (\(ha.kind) vs \(hb.kind))" }
+        guard kindClass(ha.kind) == kindClass(hb.kind) else { return (.values(a, b), at) }
         switch ha.kind {
         case .uid:
             return compareUID(Int(l.uid(ha)), Int(r.uid(hb)), at)
         case .array:
-            guard ha.count == hb.count else { return "\(path): array lengths differ" }
-            for i in 0..<ha.count { pending.append((l.childRef(ha, i), r.childRef(hb, i), step(at, .index(i)))) }
+            guard ha.count == hb.count else { return (.lengths(a, b), at) }
+            for i in (0..<ha.count).reversed() { pending.append((l.childRef(ha, i), r.childRef(hb, i), step(at, .index(i)))) }
         case .dict:
-            let ea = dictEntries(l, a)
+            // Left keys in plist order: the walk is the same on every run (`pairingStep`).
+            let ea = (0..<ha.count).map { (key: string(l, l.childRef(ha, $0)) ?? "", value: l.childRef(ha, ha.count + $0)) }
             let eb = dictEntries(r, b)
-            guard Set(ea.keys) == Set(eb.keys) else { return "\(path): keys differ \(ea.keys.sorted()) vs \(eb.keys.sorted())" }
-            for key in ea.keys where key != "$class" { pending.append((ea[key]!, eb[key]!, step(at, .key(key)))) }
+            guard ea.count == eb.count, ea.allSatisfy({ eb[$0.key] != nil }) else { return (.keys(ea.map(\.key).sorted(), eb.keys.sorted()), at) }
+            for entry in ea.reversed() where entry.key != "$class" { pending.append((entry.value, eb[entry.key]!, step(at, .key(entry.key)))) }
         case .asciiString, .utf16String:
-            guard string(l, a) == string(r, b) else { return "\(path): strings differ" }
+            guard string(l, a) == string(r, b) else { return (.values(a, b), at) }
         case .int:
-            guard l.integer(ha) == r.integer(hb) else { return "\(path): integers differ" }
+            guard l.integer(ha) == r.integer(hb) else { return (.values(a, b), at) }
         case .real, .date:
             let x = l.real(PlistObjectHeader(kind: .real, marker: ha.marker, start: ha.start, count: ha.count))
             let y = r.real(PlistObjectHeader(kind: .real, marker: hb.marker, start: hb.start, count: hb.count))
             if ha.kind == .date && wholeSecondDates {
-                guard x.rounded(.down) == y.rounded(.down) else { return "\(path): dates differ \(x) vs \(y)" }
+                guard x.rounded(.down) == y.rounded(.down) else { return (.values(a, b), at) }
             } else {
-                guard x.bitPattern == y.bitPattern else { return "\(path): reals differ \(x) vs \(y)" }
+                guard x.bitPattern == y.bitPattern else { return (.values(a, b), at) }
             }
         case .bool:
-            guard l.bool(ha) == r.bool(hb) else { return "\(path): booleans differ" }
+            guard l.bool(ha) == r.bool(hb) else { return (.values(a, b), at) }
         case .data:
-            guard NestedPayload.equivalent(l.payload(ha), r.payload(hb), nesting: payloadNesting) else { return "\(path): data differ" }
+            guard NestedPayload.equivalent(l.payload(ha), r.payload(hb), nesting: payloadNesting) else { return (.values(a, b), at) }
         }
         return nil
     }
 
     /// Pairs two UIDs; the pairing must stay one-to-one (that is what preserves sharing).
-    mutating func compareUID(_ a: Int, _ b: Int, _ at: Int) -> String? {
-        var path: String { describe(at) }
-        if a == 0 || b == 0 { return a == b ? nil : "\(path): nil versus an object" }
-        if let known = leftToRight[a] { return known == b ? nil : "\(path): sharing differs (UID \(a) already paired with \(known), now \(b))" }
-        if rightToLeft[b] != nil { return "\(path): sharing differs (right UID \(b) already paired)" }
+    mutating func compareUID(_ a: Int, _ b: Int, _ at: Int) -> (Mismatch, Int)? {
+        if a == 0 || b == 0 { return a == b ? nil : (.nilAgainstObject(a, b), at) }
+        if let known = leftToRight[a] { return known == b ? nil : (.sharedInFirst(a, b), at) }
+        if let other = rightToLeft[b] { return (.sharedInSecond(other, a, b), at) }
         leftToRight[a] = b
         rightToLeft[b] = a
+        if a == watched { return (.sharedInFirst(a, b), at) }
         let ra = left.entryRef(a, l)
         let rb = right.entryRef(b, r)
         let ha = l.header(of: ra)
@@ -204,9 +232,9 @@ struct EquivalenceChecker {
                 let db = rightClasses[classB] ?? classDescription(right, r, classB)
                 leftClasses[classA] = da
                 rightClasses[classB] = db
-                guard da == db else { return "\(path): classes differ (\(da) vs \(db))" }
+                guard da == db else { return (.classes(a, b), at) }
             } else if (ea["$class"] == nil) != (eb["$class"] == nil) {
-                return "\(path): class instance versus plain dictionary"
+                return (.instanceAgainstPlain(a, b), at)
             }
         }
         return compareValue(ra, rb, step(at, .uid(a)))

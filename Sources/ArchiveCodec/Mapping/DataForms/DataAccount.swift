@@ -25,16 +25,16 @@ indirect enum AccountValue: Equatable {
     static let maximumNesting = 6
 
     /// The JSON nesting of the value as written: 0 for a bare scalar, 1 for `[]` or `{}`, and so
-    /// on; integers past 2^53 with `exactIntegers` and non-finite reals take a wrapper.
-    func height(exactIntegers: Bool) -> Int {
+    /// on; a number `numbers` wraps takes a wrapper.
+    func height(_ numbers: NumberWrapping) -> Int {
         switch self {
-        case .integer(let value): return exactIntegers && Placement.isInexact(PlistInteger(signed: value)) ? 1 : 0
-        case .unsigned(let value): return exactIntegers && Placement.isInexact(PlistInteger(unsigned: value)) ? 1 : 0
-        case .real(let value): return value.isFinite ? 0 : 1
-        case .time(let value): return DateText.readable(value) != nil || value.isFinite ? 0 : 1
+        case .integer(let value): return numbers.wraps(PlistInteger(signed: value)) ? 1 : 0
+        case .unsigned(let value): return numbers.wraps(PlistInteger(unsigned: value)) ? 1 : 0
+        case .real(let value): return numbers.wraps(value) ? 1 : 0
+        case .time(let value): return numbers.wrapsTime(value) ? 1 : 0
         case .string, .bool, .null, .base64: return 0
-        case .array(let elements): return 1 + elements.reduce(0) { max($0, $1.height(exactIntegers: exactIntegers)) }
-        case .object(let members): return 1 + members.reduce(0) { max($0, $1.value.height(exactIntegers: exactIntegers)) }
+        case .array(let elements): return 1 + elements.reduce(0) { max($0, $1.height(numbers)) }
+        case .object(let members): return 1 + members.reduce(0) { max($0, $1.value.height(numbers)) }
         }
     }
 
@@ -94,26 +94,26 @@ enum DataAccountKind: Equatable {
 extension JSONOutput {
     /// Writes `value` (recursion bounded by `AccountValue.maximumNesting`); numbers and dates
     /// through the mapping's helpers.
-    mutating func account(_ value: AccountValue, exactIntegers: Bool) {
+    mutating func account(_ value: AccountValue, _ numbers: NumberWrapping) {
         switch value {
         case .string(let text): string(text)
-        case .integer(let number): mappedInteger(PlistInteger(signed: number), exact: exactIntegers)
-        case .unsigned(let number): mappedInteger(PlistInteger(unsigned: number), exact: exactIntegers)
-        case .real(let number): mappedReal(number)
-        case .time(let seconds): mappedTime(seconds)
+        case .integer(let number): mappedInteger(PlistInteger(signed: number), numbers)
+        case .unsigned(let number): mappedInteger(PlistInteger(unsigned: number), numbers)
+        case .real(let number): mappedReal(number, numbers)
+        case .time(let seconds): mappedTime(seconds, numbers)
         case .bool(let flag): bool(flag)
         case .null: null()
         case .base64(let bytes): bytes.withUnsafeBufferPointer { base64String($0) }
         case .array(let elements):
             openArray()
-            for element in elements { account(element, exactIntegers: exactIntegers) }
+            for element in elements { account(element, numbers) }
             closeArray()
         case .object(let members):
             openObject()
             for member in members {
                 var key = member.key
                 key.withUTF8 { dataKey(utf8: $0) }
-                account(member.value, exactIntegers: exactIntegers)
+                account(member.value, numbers)
             }
             closeObject()
         }

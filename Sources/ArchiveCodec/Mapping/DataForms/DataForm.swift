@@ -12,9 +12,9 @@ enum DataForm {
 
     /// The levels the value's account opens below the data value's own object (0 without
     /// one): the one count of it every depth pass uses.
-    static func accountHeight(_ bytes: UnsafeBufferPointer<UInt8>, exactIntegers: Bool) -> Int {
+    static func accountHeight(_ bytes: UnsafeBufferPointer<UInt8>, _ numbers: NumberWrapping) -> Int {
         guard BookmarkData.mightBe(bytes) || AliasRecord.mightBe(bytes), let account = account(of: bytes) else { return 0 }
-        return account.value.height(exactIntegers: exactIntegers)
+        return account.value.height(numbers)
     }
 }
 
@@ -22,7 +22,7 @@ extension JSONOutput {
     /// The members of a data value's object (which the caller opens and closes, with `$id` or
     /// `$class` beside them): `"$text": "…"`, or `"$data": "base64"` with `"$bookmark": {…}` or
     /// `"$alias": {…}` when `accounts`; `inline` bytes take `$bytesText` and `$bytes`.
-    mutating func dataMembers(_ bytes: UnsafeBufferPointer<UInt8>, inline: Bool, accounts: Bool, exactIntegers: Bool) {
+    mutating func dataMembers(_ bytes: UnsafeBufferPointer<UInt8>, inline: Bool, accounts: Bool, _ numbers: NumberWrapping) {
         if DataText.isText(bytes) {
             key(inline ? "$bytesText" : "$text")
             string(utf8: bytes)
@@ -32,6 +32,6 @@ extension JSONOutput {
         base64String(bytes)
         guard accounts, let (kind, value) = DataForm.account(of: bytes) else { return }
         key(kind.key)
-        account(value, exactIntegers: exactIntegers)
+        account(value, numbers)
     }
 }

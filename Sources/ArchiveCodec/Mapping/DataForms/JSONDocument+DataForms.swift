@@ -106,7 +106,7 @@ extension JSONDocument {
 
     /// A real as the mapping writes one: a number or `{"$real": …}`.
     private func nonFiniteOrNumber(_ value: Value) throws(CodecError) -> Double {
-        if let wrapped = singleMember(value, named: "$real") { return try nonFinite(wrapped.value) }
+        if let wrapped = singleMember(value, named: "$real") { return try wrappedReal(wrapped.value) }
         guard kind(value) == .number else { throw invalid("expected a number", at: value) }
         switch number(value) {
         case .signed(let number): return Double(number)

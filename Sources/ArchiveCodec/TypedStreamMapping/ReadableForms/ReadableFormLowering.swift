@@ -175,8 +175,11 @@ struct ReadableFormLowering {
     /// NSNumber: `{"*": type}`, then the value at that type.
     private func numberSteps(id: (number: Int64, at: Value)?, number: Value, type: Value?, at value: Value) throws(CodecError) -> [Step] {
         let kind = document.kind(number)
-        guard let implied = ReadableNumber.impliedType(kind: kind, number: kind == .number ? document.number(number) : nil) else {
-            throw document.invalid("an NSNumber's value is a number, true or false, or {\"$real\": …}", at: number)
+        guard
+            let implied = ReadableNumber.impliedType(
+                kind: kind, number: kind == .number ? document.number(number) : nil, wrapsInteger: document.singleMember(number, named: "$integer") != nil)
+        else {
+            throw document.invalid("an NSNumber's value is a number, true or false, {\"$real\": …} or {\"$integer\": …}", at: number)
         }
         var code = implied
         if let type {

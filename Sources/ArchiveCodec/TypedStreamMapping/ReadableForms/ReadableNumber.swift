@@ -28,11 +28,13 @@ enum ReadableNumber {
         }
     }
 
-    /// The type the rule gives a JSON value of kind `kind` (a number `number`), nil when the
-    /// value is not a number's.
-    static func impliedType(kind: JSONDocument.Kind, number: JSONNumber?) -> UInt8? {
+    /// The type the rule gives a JSON value of kind `kind` (a number `number`; for an object,
+    /// `{"$integer": …}` when `wrapsInteger`, else `{"$real": …}`), nil when the value is not a
+    /// number's.
+    static func impliedType(kind: JSONDocument.Kind, number: JSONNumber?, wrapsInteger: Bool = false) -> UInt8? {
         switch (kind, number) {
         case (.bool, _): TypeCode.char
+        case (.object, _) where wrapsInteger: TypeCode.longLong
         case (.number, .real?), (.object, _): TypeCode.double
         case (.number, _): TypeCode.longLong
         default: nil

@@ -99,10 +99,10 @@ extension TypedStreamJSONWriter {
         case .run(let length, let attributesOf):
             sink.openObject()
             sink.key("$length")
-            sink.unsigned(length)
+            sink.mappingInteger(Int64(length))  // an `I`: 32 bits
             if let attributesOf {
                 sink.key("$attributesOf")
-                sink.integer(Int64(attributesOf))
+                sink.mappingInteger(Int64(attributesOf))
             }
         case .member(let member):
             sink.key(member.key)
@@ -179,7 +179,7 @@ extension TypedStreamJSONWriter {
         }
         if shared[object] {
             sink.key("$id")
-            sink.integer(Int64(object))
+            sink.mappingInteger(Int64(object))
         }
     }
 
@@ -202,7 +202,7 @@ extension TypedStreamJSONWriter {
     ) {
         writeHead(readableClass, default: nil, object, into: &sink)
         sink.key("$version")
-        sink.integer(readableClass.chain[0].version)
+        sink.mappingInteger(readableClass.chain[0].version)
         sink.key("$name")
         sink.text(ArraySlice(name.utf8))
         sink.key("$size")
@@ -210,7 +210,7 @@ extension TypedStreamJSONWriter {
         sink.key("$flags")
         sink.openArray()
         for group in flags {
-            if case .signed(let flag) = stream.content(of: stream.values(ofGroup: group).lowerBound) { sink.integer(flag) }
+            if case .signed(let flag) = stream.content(of: stream.values(ofGroup: group).lowerBound) { sink.mappingInteger(flag) }
         }
         sink.closeArray()
         sink.closeObject()
@@ -221,7 +221,14 @@ extension TypedStreamJSONWriter {
     private func writeNumber<Sink: TypedStreamJSONSink>(type: UInt8, value: Int, object: Int, into sink: inout Sink) {
         let spelling = ReadableNumber.spelling(of: value, type: type, in: stream)
         var bare = !shared[object]
-        if case .double(let bits) = stream.content(of: value), !Double(bitPattern: bits).isFinite { bare = false }
+        // A value the wrapping wraps is never bare: `{"$real": …}` or `{"$integer": …}` alone
+        // would read as an object, so it stands in `$number`.
+        switch stream.content(of: value) {
+        case .double(let bits): if numbers.wraps(Double(bitPattern: bits)) { bare = false }
+        case .signed(let integer): if numbers.wraps(PlistInteger(signed: integer)) { bare = false }
+        case .unsigned(let integer): if numbers.wraps(PlistInteger(unsigned: integer)) { bare = false }
+        default: break
+        }
         if case .number(typeIsImplied: false) = spelling { bare = false }
         if !bare {
             writeHead(.number, default: .number, object, into: &sink)

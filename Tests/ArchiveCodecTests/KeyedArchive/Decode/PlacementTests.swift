@@ -124,7 +124,7 @@ final class PlacementTests: XCTestCase {
             let depth = archive.depth(of: .readable)
             XCTAssertEqual(jsonNesting(try archive.json(view: .readable, pretty: false)), depth, name)
             XCTAssertEqual(jsonNesting(try archive.json(view: .readable, pretty: true)), depth, name)
-            let exact = try archive.plan(view: .readable, pretty: false, exactIntegers: true)
+            let exact = try archive.plan(view: .readable, pretty: false, numbers: NumberWrapping(exactIntegers: true))
             XCTAssertEqual(jsonNesting(try archive.json(view: .readable, pretty: false, plan: exact)), exact.depth, name)
             checked += 1
         }
@@ -149,12 +149,13 @@ final class PlacementTests: XCTestCase {
             let bytes = try buildArchive(entries)
             let archive = try KeyedArchive(parsing: bytes)
             for exactIntegers in [false, true] {
-                let plan = try archive.plan(view: .readable, pretty: false, exactIntegers: exactIntegers)
+                let plan = try archive.plan(view: .readable, pretty: false, numbers: NumberWrapping(exactIntegers: exactIntegers))
                 let json = try archive.json(view: .readable, pretty: false, plan: plan)
                 XCTAssertEqual(jsonNesting(json), plan.depth, "round \(round): \(String(decoding: json, as: UTF8.self))")
                 let recursion = try archive.plist.withView { view -> Int in
                     var writer = ReadableWriter(
-                        archive: archive, view: view, placement: try Placement(archive: archive, view: view, exactIntegers: exactIntegers, bound: nil), out: JSONOutput(pretty: false))
+                        archive: archive, view: view, placement: try Placement(archive: archive, view: view, numbers: NumberWrapping(exactIntegers: exactIntegers), bound: nil),
+                        out: JSONOutput(pretty: false))
                     writer.writeDocument()
                     return writer.maxDepth
                 }
@@ -181,16 +182,16 @@ final class PlacementTests: XCTestCase {
             let archive = try KeyedArchive(parsing: bytes)
             let (serial, split) = try archive.plist.withView { (view) throws(CodecError) in
                 (
-                    try Placement(archive: archive, view: view, exactIntegers: true, bound: nil),
-                    try Placement(archive: archive, view: view, exactIntegers: true, bound: nil, parallelism: parts)
+                    try Placement(archive: archive, view: view, numbers: NumberWrapping(exactIntegers: true), bound: nil),
+                    try Placement(archive: archive, view: view, numbers: NumberWrapping(exactIntegers: true), bound: nil, parallelism: parts)
                 )
             }
             XCTAssertEqual(split.bodyHolder, serial.bodyHolder)
             XCTAssertEqual(split.depth, serial.depth)
-            let plan = try archive.plan(view: .readable, pretty: false, exactIntegers: true, parallelism: parts)
+            let plan = try archive.plan(view: .readable, pretty: false, numbers: NumberWrapping(exactIntegers: true), parallelism: parts)
             XCTAssertEqual(
                 try archive.json(view: .readable, pretty: false, plan: plan),
-                try archive.json(view: .readable, pretty: false, plan: archive.plan(view: .readable, pretty: false, exactIntegers: true)))
+                try archive.json(view: .readable, pretty: false, plan: archive.plan(view: .readable, pretty: false, numbers: NumberWrapping(exactIntegers: true))))
         }
     }
 
@@ -265,7 +266,7 @@ final class PlacementTests: XCTestCase {
         let archive = try KeyedArchive(parsing: bytes)
         let plain = String(decoding: try archive.json(view: .readable, pretty: false), as: UTF8.self)
         XCTAssertFalse(plain.contains("$integer"))
-        let plan = try archive.plan(view: .readable, pretty: false, exactIntegers: true)
+        let plan = try archive.plan(view: .readable, pretty: false, numbers: NumberWrapping(exactIntegers: true))
         let exact = try archive.json(view: .readable, pretty: false, plan: plan)
         let text = String(decoding: exact, as: UTF8.self)
         XCTAssertTrue(text.contains(#""inline":{"$integer":"-9223372036854775808"}"#), text)

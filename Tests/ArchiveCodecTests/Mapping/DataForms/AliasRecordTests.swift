@@ -93,7 +93,7 @@ final class AliasRecordTests: XCTestCase {
             guard let value = account(bytes) else { continue }
             read += 1
             var out = JSONOutput(pretty: false)
-            out.account(value, exactIntegers: true)
+            out.account(value, .all)
             let document = try JSONDocument(parsing: out.finish())
             XCTAssertNil(document.accountDifference(value, document.root), "round \(round)")
         }

@@ -75,7 +75,7 @@ final class BookmarkDataTests: XCTestCase {
     /// by type and bytes; nothing loops.
     func testACycleEndsAtTheBound() throws {
         let loop = try XCTUnwrap(account(try Fixtures.publicFile("bookmark/fq_loop.book")))
-        XCTAssertLessThanOrEqual(loop.height(exactIntegers: true), AccountValue.maximumNesting)
+        XCTAssertLessThanOrEqual(loop.height(.all), AccountValue.maximumNesting)
         guard case .array(let path) = member(loop, "path"), case .array(let inner) = path.first else { return XCTFail("\(loop)") }
         XCTAssertEqual(inner.first, .object([AccountMember("type", .unsigned(0x601)), AccountMember("data", .base64(BookmarkBuilder.word(0x3C) + BookmarkBuilder.word(0x24)))]))
     }
@@ -125,7 +125,7 @@ final class BookmarkDataTests: XCTestCase {
         let bytes = builder.bytes(first: table)
         let value = try XCTUnwrap(account(bytes))
         var out = JSONOutput(pretty: false)
-        out.account(value, exactIntegers: false)
+        out.account(value, .nonFinite)
         let size = out.finish().count
         XCTAssertLessThan(size, BookmarkData.byteBudget(bytes.count) + 300 * 16)
         XCTAssertEqual(member(value, "0x3000"), .string(String(repeating: "x", count: 1_000)))
@@ -157,9 +157,9 @@ final class BookmarkDataTests: XCTestCase {
             }
             guard let value = account(bytes) else { continue }
             read += 1
-            XCTAssertLessThanOrEqual(value.height(exactIntegers: true), AccountValue.maximumNesting)
+            XCTAssertLessThanOrEqual(value.height(.all), AccountValue.maximumNesting)
             var out = JSONOutput(pretty: false)
-            out.account(value, exactIntegers: false)
+            out.account(value, .nonFinite)
             let document = try JSONDocument(parsing: out.finish())
             XCTAssertNil(document.accountDifference(value, document.root), "round \(round)")
         }

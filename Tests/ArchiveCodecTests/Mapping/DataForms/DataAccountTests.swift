@@ -37,11 +37,11 @@ final class DataAccountTests: XCTestCase {
         var random = SplitMix64(seed: 0xACC0)
         for round in 0..<2_000 {
             let value = randomValue(&random, levels: 4)
-            for exactIntegers in [false, true] {
+            for numbers in [NumberWrapping.nonFinite, .integers, .all] {
                 var out = JSONOutput(pretty: round % 2 == 0)
-                out.account(value, exactIntegers: exactIntegers)
+                out.account(value, numbers)
                 let text = out.finish()
-                XCTAssertEqual(jsonNesting(text), value.height(exactIntegers: exactIntegers), String(decoding: text, as: UTF8.self))
+                XCTAssertEqual(jsonNesting(text), value.height(numbers), String(decoding: text, as: UTF8.self))
                 let document = try JSONDocument(parsing: text)
                 XCTAssertNil(document.accountDifference(value, document.root), String(decoding: text, as: UTF8.self))
             }

@@ -8,10 +8,10 @@ import XCTest
 /// back through every encoder (`JSONDocument+DataForms`): accounts beside real bookmarks and
 /// alias records, text, the depth counted, the bound's fallback, the refusals.
 final class DataFormTests: XCTestCase {
-    private func decode(_ bytes: [UInt8], maxDepth: Int? = nil, exactIntegers: Bool = false, nested: Bool = false) throws -> (json: [UInt8], depth: Int) {
+    private func decode(_ bytes: [UInt8], maxDepth: Int? = nil, numbers: NumberWrapping = .nonFinite, nested: Bool = false) throws -> (json: [UInt8], depth: Int) {
         let archive = try Archive(parsing: bytes)
         let policy = nested ? DecodePolicy(stackSize: 64 << 20) : nil
-        let plan = try archive.plan(view: .readable, pretty: false, maxDepth: maxDepth, exactIntegers: exactIntegers, nested: policy)
+        let plan = try archive.plan(view: .readable, pretty: false, maxDepth: maxDepth, numbers: numbers, nested: policy)
         var text: [UInt8] = []
         try archive.writeJSON(view: .readable, pretty: false, plan: plan, parallelism: .serial) { text += $0 }
         return (text, plan.depth)
@@ -74,8 +74,8 @@ final class DataFormTests: XCTestCase {
     func testDepthCountsTheAccountsAndTheFilesComeBack() throws {
         for name in Self.withAccounts {
             let bytes = try Fixtures.publicFile(name)
-            for exactIntegers in [false, true] {
-                let (json, depth) = try decode(bytes, exactIntegers: exactIntegers)
+            for numbers in [NumberWrapping.nonFinite, .integers, .all] {
+                let (json, depth) = try decode(bytes, numbers: numbers)
                 XCTAssertEqual(jsonNesting(json), depth, name)
                 XCTAssertTrue(String(decoding: json, as: UTF8.self).contains("\"$bookmark\"") || String(decoding: json, as: UTF8.self).contains("\"$alias\""), name)
                 try assertSame(bytes, json)
@@ -122,8 +122,8 @@ final class DataFormTests: XCTestCase {
         let alone = text.removingMembers(#","$bookmark":"#)
         XCTAssertFalse(alone.contains("$bookmark"))
         try assertSame(bytes, Array(alone.utf8))
-        // Numbers in the other spelling (`$integer`), a member moved: still the same account.
-        let exact = try decode(bytes, exactIntegers: true).json
+        // Numbers in the other spellings (`$integer`, `$real`), a member moved: still the same account.
+        let exact = try decode(bytes, numbers: .all).json
         XCTAssertTrue(String(decoding: exact, as: UTF8.self).contains("$integer"))
         try assertSame(bytes, exact)
         let moved = text.replacingFirst(#""displayName":"Terminal","#, with: "").replacingFirst(#""$bookmark":{"#, with: #""$bookmark":{"displayName":"Terminal","#)
@@ -163,8 +163,8 @@ final class DataFormTests: XCTestCase {
             .object("NSMutableData", [("NS.data", .data(second))]),
             .data(first)
         ])
-        for exactIntegers in [false, true] {
-            let (json, depth) = try decode(bytes, exactIntegers: exactIntegers)
+        for numbers in [NumberWrapping.nonFinite, .integers, .all] {
+            let (json, depth) = try decode(bytes, numbers: numbers)
             let text = String(decoding: json, as: UTF8.self)
             XCTAssertNotNil(text.range(of: #"\{"\$id":[0-9]+,"\$data":"Ym9va[^"]*","\$bookmark":\{"path":\["Applications""#, options: .regularExpression))
             XCTAssertNotNil(text.range(of: #""inline":\{"\$bytes":"Ym9va[^"]*","\$bookmark":\{"path":\["Users""#, options: .regularExpression))
@@ -172,7 +172,7 @@ final class DataFormTests: XCTestCase {
             XCTAssertEqual(text.components(separatedBy: "\"$bookmark\"").count, 5)
             XCTAssertEqual(jsonNesting(json), depth)
             try assertSame(bytes, json)
-            XCTAssertLessThanOrEqual(try decode(bytes, maxDepth: 3, exactIntegers: exactIntegers).depth, 3)
+            XCTAssertLessThanOrEqual(try decode(bytes, maxDepth: 3, numbers: numbers).depth, 3)
         }
     }
 
