@@ -86,13 +86,21 @@ public struct Archive: Sendable {
         case .keyedArchive(let archive):
             return try archive.plan(view: view, pretty: pretty, maxDepth: maxDepth, numbers: numbers, parallelism: parallelism)
         case .propertyList(let list):
-            let depth = view == .raw ? list.plist.rawDepth : list.readableDepth(numbers: numbers)
+            var depth = view == .raw ? list.plist.rawDepth : list.readableDepth(numbers: numbers)
+            var accounts = true
+            if view == .readable, let maxDepth, depth > maxDepth {
+                // Too deep: the data values' accounts left out (bytes alone) first.
+                depth = list.readableDepth(numbers: numbers, accounts: false)
+                accounts = false
+            }
             if view == .readable, let maxDepth, depth > maxDepth {
                 throw CodecError(
                     .depthBoundTooSmall, "a nesting bound of \(maxDepth) is too small for this property list: it nests \(depth) levels, and only an archive's objects can move to a $table",
                     found: depth, limit: maxDepth, remedy: .nestingBound(depth))
             }
-            return WritePlan(depth: depth, placement: nil, cut: nil, numbers: numbers)
+            var plan = WritePlan(depth: depth, placement: nil, cut: nil, numbers: numbers)
+            plan.accounts = accounts
+            return plan
         case .typedStream(let document):
             let depth = document.depth(numbers: numbers)
             if let maxDepth, depth > maxDepth {
@@ -111,7 +119,7 @@ public struct Archive: Sendable {
         case .keyedArchive(let archive):
             try archive.writeJSON(view: view, pretty: pretty, plan: plan, parallelism: parallelism, to: sink)
         case .propertyList(let list):
-            _ = try list.render(view: view, pretty: pretty, numbers: plan.numbers, sink: sink)
+            _ = try list.render(view: view, pretty: pretty, numbers: plan.numbers, accounts: plan.accounts, sink: sink)
         case .typedStream(let document):
             _ = try document.render(pretty: pretty, numbers: plan.numbers, sink: sink)
         }

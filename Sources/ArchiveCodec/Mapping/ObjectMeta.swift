@@ -11,12 +11,16 @@ struct ObjectMeta {
     var chainGiven = false
     var hints: Value?
     var wrapper: (kind: ValueWrapper, value: Value)?
+    /// `$bookmark` or `$alias` beside `$data` or `$bytes`: an account of the bytes, checked
+    /// against them (`JSONDocument.checkAccount`).
+    var account: (kind: DataAccountKind, value: Value)?
 }
 
 /// The `$` keys an object may hold, besides the wrappers.
 private enum MetaKey {
     case id, ref, className, classes, classHints
     case wrapper(ValueWrapper)
+    case account(DataAccountKind)
     case topOnly
 }
 
@@ -52,7 +56,7 @@ extension JSONDocument {
             case 11 where equals("$classhints"): return .classHints
             default:
                 for wrapper in ValueWrapper.allCases where equals(wrapper.name) { return .wrapper(wrapper) }
-                return nil
+                return Self.accountKind(text).map(MetaKey.account)
             }
         }
     }
@@ -93,11 +97,16 @@ extension JSONDocument {
             case .wrapper(let wrapper):
                 guard meta.wrapper == nil else { throw invalid("an object holds one value wrapper, not two", at: value) }
                 meta.wrapper = (wrapper, value)
+            case .account(let kind):
+                meta.account = (kind, value)
             case .topOnly:
                 throw invalid("\(stringValue(key)) belongs only at the top of the document", at: value)
             case nil:
                 throw invalid("unknown key \(stringValue(key)); a data key that starts with $ is written with $$", at: key)
             }
+        }
+        if let account = meta.account, meta.wrapper?.kind != .data, meta.wrapper?.kind != .bytes {
+            throw invalid("\(account.kind.key) stands beside $data or $bytes: it is an account of their bytes", at: account.value)
         }
         if let wrapper = meta.wrapper, memberCount > mappingKeys {
             throw invalid("\(wrapper.kind.name) objects hold no data keys", at: object)

@@ -75,11 +75,27 @@ extension PlistValueEncoding {
         }
     }
 
-    /// The plist data of base64 text `value`.
+    /// The plist data of base64 text `value` (or a nested payload's document), checked against
+    /// `account` when one stands beside it.
     @inline(never)
-    mutating func dataValue(_ value: JSONDocument.Value) throws(CodecError) -> UInt32 {
+    mutating func dataValue(_ value: JSONDocument.Value, account: (kind: DataAccountKind, value: JSONDocument.Value)? = nil) throws(CodecError) -> UInt32 {
         let bytes = try document.dataBytes(value)
+        if let account { try document.checkAccount(account.kind, account.value, against: bytes) }
         return try bytes.withUnsafeBufferPointer { (buffer) throws(CodecError) -> UInt32 in try tree.data(buffer) }
+    }
+
+    /// The plist data of `{"$text": …}` or `{"$bytesText": …}`: the string's UTF-8.
+    @inline(never)
+    mutating func textDataValue(_ value: JSONDocument.Value) throws(CodecError) -> UInt32 {
+        let bytes = try document.textBytes(value)
+        return try bytes.withUnsafeBufferPointer { (buffer) throws(CodecError) -> UInt32 in try tree.data(buffer) }
+    }
+
+    /// The plist data of `{"<dataKey>": …, "$bookmark" or "$alias": …}`, or nil when `value`
+    /// is not that.
+    mutating func accountedDataValue(_ value: JSONDocument.Value, dataKey: StaticString) throws(CodecError) -> UInt32? {
+        guard let accounted = document.accountedData(value, dataKey: dataKey) else { return nil }
+        return try dataValue(accounted.data, account: (accounted.kind, accounted.account))
     }
 
     /// Not a value index: both builders refuse to grow past `UInt32.max - 1` values.

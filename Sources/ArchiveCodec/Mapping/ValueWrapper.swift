@@ -1,6 +1,6 @@
 /// The value wrappers of the mapping; an object holds at most one.
 enum ValueWrapper: CaseIterable {
-    case array, set, orderedSet, dict, string, data, number, real, integer, plistDate, date, uuid, plist, bytes, inline
+    case array, set, orderedSet, dict, string, data, number, real, integer, plistDate, date, uuid, plist, bytes, inline, text, bytesText
 
     var name: StaticString {
         switch self {
@@ -19,6 +19,8 @@ enum ValueWrapper: CaseIterable {
         case .plist: "$plist"
         case .bytes: "$bytes"
         case .inline: "$inline"
+        case .text: "$text"
+        case .bytesText: "$bytesText"
         }
     }
 }

@@ -5,8 +5,9 @@
 /// Strings, numbers (integer or real as written: a real has `.` or an exponent), booleans,
 /// arrays and objects (dictionaries, their data keys with a leading `$$` standing for `$`) are
 /// themselves; a one-member object with a mapping key is a value the JSON cannot say:
-/// `$data` (base64), `$date` (ISO 8601 text or seconds since 2001), `$uid`, `$real` (NaN and
-/// infinities), `$integer` (decimal text). `null` and any other mapping key are refused: a plist
+/// `$data` (base64, with its `$bookmark` or `$alias` account beside it, checked against the
+/// bytes), `$text` (data as UTF-8 text), `$date` (ISO 8601 text or seconds since 2001), `$uid`,
+/// `$real` (NaN and infinities), `$integer` (decimal text). `null` and any other mapping key are refused: a plist
 /// has no null, and a key the mapping does not define would be lost.
 struct PlainPlistEncoder<Tree: PlistBuilding>: PlistValueEncoding {
     typealias Value = JSONDocument.Value
@@ -38,8 +39,10 @@ struct PlainPlistEncoder<Tree: PlistBuilding>: PlistValueEncoding {
         case .array:
             return nil
         case .object:
+            if let bytes = try accountedDataValue(value, dataKey: "$data") { return bytes }
             guard let (key, inner) = document.onlyMember(value), document.withString(key, MappingKeys.isMappingKey) else { return nil }
             if document.stringEquals(key, "$data") { return try dataValue(inner) }
+            if document.stringEquals(key, "$text") { return try textDataValue(inner) }
             if document.stringEquals(key, "$date") { return try tree.date(document.time(inner)) }
             if document.stringEquals(key, "$real") { return try tree.real(document.wrappedReal(inner)) }
             if document.stringEquals(key, "$integer") { return try tree.integer(document.exactInteger(inner)) }
@@ -63,7 +66,7 @@ struct PlainPlistEncoder<Tree: PlistBuilding>: PlistValueEncoding {
         guard string != Self.refusedKey else {
             let text = document.stringValue(key)
             throw document.invalid(
-                "key \(text) starts with $: in a plain property list only $data, $date, $uid, $real and $integer stand alone in an object; write a data key that starts with $ as $$",
+                "key \(text) starts with $: in a plain property list only $data (with $bookmark or $alias beside it), $text, $date, $uid, $real and $integer stand alone in an object; write a data key that starts with $ as $$",
                 at: key)
         }
         return string

@@ -7,16 +7,17 @@ public struct PlainPropertyList: Sendable {
     public let sourceFormat: PlistFormat
 
     /// The readable view's JSON nesting: the envelope, the containers, and the wrapper a leaf
-    /// may take (`$data`, `$date`, `$uid`, and `$real` or `$integer` where `numbers` wraps the value). Found
-    /// without recursion, each object once (a binary plist may share objects).
-    func readableDepth(numbers: NumberWrapping) -> Int {
+    /// may take (`$data` with its account when `accounts`, `$date`, `$uid`, and `$real` or
+    /// `$integer` where `numbers` wraps the value). Found without recursion, each object once (a
+    /// binary plist may share objects).
+    func readableDepth(numbers: NumberWrapping, accounts: Bool = true) -> Int {
         plist.withView { view in
             var height = [Int32](repeating: -1, count: view.objectCount)
             var stack: [(ref: Int, next: Int)] = [(plist.topObject, 0)]
             while let (ref, next) = stack.last {
                 let header = view.header(of: ref)
                 guard header.kind == .array || header.kind == .dict else {
-                    height[ref] = Int32(leafHeight(header, view, numbers: numbers))
+                    height[ref] = Int32(leafHeight(header, view, numbers: numbers, accounts: accounts))
                     stack.removeLast()
                     continue
                 }
@@ -36,27 +37,29 @@ public struct PlainPropertyList: Sendable {
         }
     }
 
-    private func leafHeight(_ header: PlistObjectHeader, _ view: BinaryPlistView, numbers: NumberWrapping) -> Int {
+    private func leafHeight(_ header: PlistObjectHeader, _ view: BinaryPlistView, numbers: NumberWrapping, accounts: Bool) -> Int {
         switch header.kind {
         case .int: return numbers.wraps(view.integer(header)) ? 1 : 0
         case .real: return numbers.wraps(view.real(header)) ? 1 : 0
         case .date:
             let time = view.real(PlistObjectHeader(kind: .real, marker: 0x23, start: header.start, count: 8))
             return numbers.wrapsTime(time) ? 2 : 1
-        case .data, .uid: return 1
+        case .data: return 1 + (accounts ? DataForm.accountHeight(view.payload(header), numbers) : 0)
+        case .uid: return 1
         default: return 0
         }
     }
 
-    /// `{"$propertyList": value}` (readable) or the value alone (raw), handed to `sink` in
-    /// pieces when there is one; refused past `KeyedArchive.maximumOutputSize`.
-    func render(view: ArchiveView, pretty: Bool, numbers: NumberWrapping, sink: ((UnsafeBufferPointer<UInt8>) -> Void)?) throws(CodecError) -> [UInt8] {
+    /// `{"$propertyList": value}` (readable, data values with their accounts when `accounts`)
+    /// or the value alone (raw), handed to `sink` in pieces when there is one; refused past
+    /// `KeyedArchive.maximumOutputSize`.
+    func render(view: ArchiveView, pretty: Bool, numbers: NumberWrapping, accounts: Bool = true, sink: ((UnsafeBufferPointer<UInt8>) -> Void)?) throws(CodecError) -> [UInt8] {
         let limit = KeyedArchive.maximumOutputSize(forInputSize: plist.bytes.count)
         var output = plist.withView { plistView -> JSONOutput in
             var out = JSONOutput(pretty: pretty, reserve: min(plist.bytes.count * 2, limit), sink: sink)
             out.limit = limit
             let readable = view == .readable
-            var writer = PlistValueWriter(view: plistView, out: out, dataKeys: readable, numbers: readable ? numbers : .nonFinite)
+            var writer = PlistValueWriter(view: plistView, out: out, dataKeys: readable, numbers: readable ? numbers : .nonFinite, accounts: readable && accounts)
             if readable {
                 writer.out.openObject()
                 writer.out.key(MappingKeys.propertyList)

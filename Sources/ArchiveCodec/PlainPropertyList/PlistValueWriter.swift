@@ -2,7 +2,8 @@
 /// numbers and booleans as themselves; UIDs `{"$uid": n}`, data `{"$data": base64}`, dates
 /// `{"$date": text}`, NaN and infinities `{"$real": …}`. Two uses, told apart by `dataKeys`:
 /// - a plain property list's readable JSON (docs/mapping.md, "Plain property lists"): keys are
-///   data keys (a leading `$` doubled) and integers may be `{"$integer": "…"}`, so
+///   data keys (a leading `$` doubled), integers may be `{"$integer": "…"}` and data values
+///   take their readable forms (`JSONOutput.dataMembers`: text, accounts), so
 ///   `PlainPlistEncoder` reads every value back;
 /// - a keyed archive's raw view, for debugging: keys as they are, not read back.
 ///
@@ -14,12 +15,15 @@ struct PlistValueWriter {
     let dataKeys: Bool
     /// Integers beyond ±(2^53 − 1) written as `{"$integer": "…"}`.
     let numbers: NumberWrapping
+    /// Data values with their accounts (`$bookmark`, `$alias`).
+    let accounts: Bool
 
-    init(view: BinaryPlistView, out: JSONOutput, dataKeys: Bool = false, numbers: NumberWrapping = .nonFinite) {
+    init(view: BinaryPlistView, out: JSONOutput, dataKeys: Bool = false, numbers: NumberWrapping = .nonFinite, accounts: Bool = false) {
         self.view = view
         self.out = out
         self.dataKeys = dataKeys
         self.numbers = numbers
+        self.accounts = accounts
     }
 
     mutating func write(_ ref: Int) {
@@ -37,8 +41,12 @@ struct PlistValueWriter {
             out.closeObject()
         case .data:
             out.openObject()
-            out.key("$data")
-            out.base64String(view.payload(header))
+            if dataKeys {
+                out.dataMembers(view.payload(header), inline: false, accounts: accounts, numbers)
+            } else {
+                out.key("$data")
+                out.base64String(view.payload(header))
+            }
             out.closeObject()
         case .asciiString: out.string(utf8: view.payload(header))
         case .utf16String: out.string(utf16BigEndian: view.payload(header))

@@ -32,7 +32,8 @@ final class PlainPropertyListTests: XCTestCase {
             let again = try Archive(parsing: encode(json))
             XCTAssertNil(archive.difference(from: again), name)
             XCTAssertEqual(try decode(encode(json)), json, "\(name): decode(encode(decode)) is the same text")
-            if !name.contains("Safari") {
+            // Safari's downloads and Time Machine's preferences hold dates with fractions.
+            if !name.contains("Safari"), !name.contains("TimeMachine") {
                 XCTAssertNil(archive.difference(from: try Archive(parsing: encode(json, format: .xml))), "\(name) through XML")
             }
         }

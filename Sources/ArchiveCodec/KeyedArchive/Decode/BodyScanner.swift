@@ -22,6 +22,8 @@ struct BodyScanner {
     let view: BinaryPlistView
     let shape: ReadableShape
     let numbers: NumberWrapping
+    /// Whether data values carry their accounts (`Placement.accounts`).
+    let accounts: Bool
     /// `archive.forms` and `archive.carriesID`, read for every reference. Every scalar that
     /// `archive.carriesID` marks gets a slot, the tied ones that placement then writes bare
     /// included (`ScalarIdentity`, "Ties"): placement settles their height.
@@ -34,11 +36,12 @@ struct BodyScanner {
     /// Nested inline plist containers still to scan, with their levels.
     private var inlineStack: [(header: PlistObjectHeader, level: Int32)] = []
 
-    init(archive: KeyedArchive, view: BinaryPlistView, numbers: NumberWrapping) {
+    init(archive: KeyedArchive, view: BinaryPlistView, numbers: NumberWrapping, accounts: Bool) {
         self.archive = archive
         self.view = view
         shape = ReadableShape(archive: archive, view: view)
         self.numbers = numbers
+        self.accounts = accounts
         forms = archive.forms
         scalarCarriesID = archive.carriesID
     }
@@ -78,10 +81,9 @@ struct BodyScanner {
         case .members:
             return max(meta, visitChildren(layout.children, level: 1))
         case .value:
-            if forms[uid] == .classData, shape.hasBytesForms {
-                // `{"$data": …}`: a readable form's brackets inside the body's.
-                let data = view.header(of: view.value(in: view.header(at: Int(archive.entryOffsets[uid])), forKey: "NS.data")!)
-                return max(meta, 1 + innerHeight(data))
+            if forms[uid] == .classData {
+                // `$data` (or `$text`) beside the meta keys, its account one level in.
+                return max(meta, 1 + innerHeight(view.header(of: view.value(in: view.header(at: Int(archive.entryOffsets[uid])), forKey: "NS.data")!)))
             }
             guard forms[uid] == .date else { return meta }
             let time = view.real(view.header(of: view.value(in: view.header(at: Int(archive.entryOffsets[uid])), forKey: "NS.time")!))
@@ -103,9 +105,7 @@ struct BodyScanner {
         if carriesID { return 1 + innerHeight(view.header(at: Int(archive.entryOffsets[uid]))) }
         switch form {
         case .string: return 0
-        case .data:
-            // `{"$data": …}`, a readable form's brackets inside.
-            return shape.hasBytesForms ? 1 + innerHeight(view.header(at: Int(archive.entryOffsets[uid]))) : 1
+        case .data: return 1 + innerHeight(view.header(at: Int(archive.entryOffsets[uid])))
         case .bool: return keyContext ? 1 : 0
         case .integer where numbers == .nonFinite: return keyContext ? 1 : 0
         default:
@@ -166,7 +166,7 @@ struct BodyScanner {
             visit(Int(truncatingIfNeeded: view.uid(header)), at: level, keyContext: true)
             return level
         case .number: return level + innerHeight(header)
-        case .bytes: return level + 1 + (shape.hasBytesForms ? innerHeight(header) : 0)  // {"$bytes": …}
+        case .bytes: return level + 1 + innerHeight(header)  // {"$bytes": …}, its account inside
         case .inline: return inlineBodyHeight(ref, level: level + 1)  // {"$inline": …}
         }
     }
@@ -205,14 +205,18 @@ struct BodyScanner {
         return height
     }
 
-    /// The brackets inside a plain value: `{"$integer": …}`, `{"$real": …}`, a data object's
-    /// readable form (`ReadableShape.bytesFormHeight`).
+    /// The brackets inside a plain value: `{"$integer": …}`, `{"$real": …}`, a data value's
+    /// readable form where its class key has one (`ReadableShape.bytesFormHeight`), else its
+    /// account (`DataForm.accountHeight`).
     private func innerHeight(_ header: PlistObjectHeader) -> Int {
         switch header.kind {
+        case .data:
+            let form = shape.bytesFormHeight(header, numbers)
+            if form > 0 { return form }
+            return accounts ? DataForm.accountHeight(view.payload(header), numbers) : 0
         case .int: return numbers.wraps(view.integer(header)) ? 1 : 0
         case .real: return numbers.wraps(view.real(header)) ? 1 : 0
         case .date: return numbers.wrapsTime(view.real(PlistObjectHeader(kind: .real, marker: 0x23, start: header.start, count: 8))) ? 1 : 0
-        case .data: return shape.bytesFormHeight(header, numbers)
         default: return 0
         }
     }

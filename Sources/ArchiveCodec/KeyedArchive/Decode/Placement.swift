@@ -15,6 +15,11 @@
 /// containers, which no class archives, or readable bytes stored otherwise than
 /// NSKeyedArchiver stores them).
 ///
+/// **Accounts under a bound** (`accounts`): a data value's readable account (a bookmark's,
+/// an alias record's) nests below it. When the document with its accounts passes the bound,
+/// it is placed again without them (bytes alone, docs/mapping.md, "Data values"), and only
+/// then with the table: the table's guarantees hold as before.
+///
 /// **The unit** of `depth` is JSON nesting: the most arrays and objects open at any point of
 /// the text (`"x"` is 0, `[]` 1, `[{}]` 2). It is what JSON parsers limit, and at least the
 /// writer's recursion depth (every level the writer recurses opens a bracket), so comparing it
@@ -51,16 +56,24 @@ struct Placement: Sendable {
     let envelope: Bool
     /// Integers beyond ±(2^53 − 1) written as `{"$integer": "…"}`.
     let numbers: NumberWrapping
+    /// Whether data values carry their readable accounts (`$bookmark`, `$alias`): always, but
+    /// under a bound the document with them does not fit.
+    let accounts: Bool
 
     /// `bound`: the deepest nesting the client accepts (nil: no bound). Throws
     /// `depthBoundTooSmall` when some body cannot fit under it even in the table.
     /// `parallelism`: how scanning bodies may be split (the result is the same for every choice).
     init(archive: KeyedArchive, view: BinaryPlistView, numbers: NumberWrapping, bound: Int?, parallelism: Parallelism = .serial) throws(CodecError) {
-        var pass = PlacementPass(archive: archive, view: view, numbers: numbers, envelope: !archive.isPlainRoot)
+        var pass = PlacementPass(archive: archive, view: view, numbers: numbers, accounts: true, envelope: !archive.isPlainRoot)
         pass.place(bound: nil, parallelism: parallelism)
         if let bound, pass.depth > bound {
-            // Too deep: place again in the envelope, moving what passes the bound to the table.
-            pass = PlacementPass(archive: archive, view: view, numbers: numbers, envelope: true)
+            // Too deep: without the data values' accounts first.
+            pass = PlacementPass(archive: archive, view: view, numbers: numbers, accounts: false, envelope: !archive.isPlainRoot)
+            pass.place(bound: nil, parallelism: parallelism)
+        }
+        if let bound, pass.depth > bound {
+            // Still too deep: place again in the envelope, moving what passes the bound to the table.
+            pass = PlacementPass(archive: archive, view: view, numbers: numbers, accounts: false, envelope: true)
             pass.place(bound: bound)
             guard pass.depth <= bound else {
                 let fits = Self.smallestFittingBound(archive: archive, view: view, numbers: numbers, above: bound, atMost: pass.minimumBound)
@@ -77,6 +90,7 @@ struct Placement: Sendable {
         depth = pass.depth
         envelope = pass.envelope
         self.numbers = numbers
+        accounts = pass.accounts
     }
 
     /// The smallest bound above `refused` that the archive fits (`known` fits by construction:
@@ -84,7 +98,7 @@ struct Placement: Sendable {
     private static func smallestFittingBound(archive: KeyedArchive, view: BinaryPlistView, numbers: NumberWrapping, above refused: Int, atMost known: Int) -> Int {
         var bound = refused + 1
         while bound < known, bound <= refused + 8 {
-            var pass = PlacementPass(archive: archive, view: view, numbers: numbers, envelope: true)
+            var pass = PlacementPass(archive: archive, view: view, numbers: numbers, accounts: false, envelope: true)
             pass.place(bound: bound)
             if pass.depth <= bound { return bound }
             bound += 1
@@ -112,6 +126,7 @@ private struct PlacementPass {
     /// A bound every entry's body fits under in the table, with the envelope.
     var minimumBound = 0
     let envelope: Bool
+    let accounts: Bool
 
     private var scanner: BodyScanner
     private let objectCount: Int
@@ -134,10 +149,11 @@ private struct PlacementPass {
     private var queue = UnsafeMutableBufferPointer<(uid: Int32, level: Int32)>(start: nil, count: 0)
     private var queued = 0
 
-    init(archive: KeyedArchive, view: BinaryPlistView, numbers: NumberWrapping, envelope: Bool) {
-        scanner = BodyScanner(archive: archive, view: view, numbers: numbers)
+    init(archive: KeyedArchive, view: BinaryPlistView, numbers: NumberWrapping, accounts: Bool, envelope: Bool) {
+        scanner = BodyScanner(archive: archive, view: view, numbers: numbers, accounts: accounts)
         objectCount = archive.objectCount
         self.envelope = envelope
+        self.accounts = accounts
         carriesID = archive.carriesID
         tieGroups = archive.tieGroups
         writtenIDs = []

@@ -133,7 +133,10 @@ struct ReadableWriter {
             out.int(Int64(writtenIDs[uid]))
             switch form {
             case .string: out.key("$string")
-            case .data: out.key("$data")
+            case .data:
+                writeDataMembers(header, inline: false)
+                out.closeObject()
+                return
             case .plistDate: out.key("$plistDate")
             default: out.key("$number")
             }
@@ -146,8 +149,7 @@ struct ReadableWriter {
             writePlainScalar(header, form: form)
         case .data:
             out.openObject()
-            out.key("$data")
-            writePlainScalar(header, form: form)
+            writeDataMembers(header, inline: false)
             out.closeObject()
         case .plistDate:
             out.openObject()
@@ -174,7 +176,7 @@ struct ReadableWriter {
         case .int: out.mappedInteger(view.integer(header), placement.numbers)
         case .real: out.mappedReal(view.real(header), placement.numbers)
         case .bool: out.bool(view.bool(header))
-        case .data: writeBytes(header)
+        case .data: out.base64String(view.payload(header))  // data values go through writeDataMembers
         case .date: out.mappedTime(view.real(PlistObjectHeader(kind: .real, marker: 0x23, start: header.start, count: 8)), placement.numbers)
         default: out.null()
         }
@@ -281,8 +283,12 @@ struct ReadableWriter {
             case .date: ("$date", "NS.time")
             default: ("$uuid", "NS.uuidbytes")
             }
-        out.key(key)
         let value = view.header(of: view.value(in: header, forKey: field)!)
+        if form == .classData {
+            writeDataMembers(value, inline: false)
+            return
+        }
+        out.key(key)
         switch form {
         case .date: out.mappedTime(view.real(value), placement.numbers)
         case .uuid: out.rawString(Self.uuidText(view.payload(value)))
@@ -340,8 +346,7 @@ struct ReadableWriter {
             writePlainScalar(header, form: .integer)
         case .bytes:
             out.openObject()
-            out.key("$bytes")
-            writeBytes(header)
+            writeDataMembers(header, inline: true)
             out.closeObject()
         case .inline:
             out.openObject()
@@ -385,28 +390,6 @@ struct ReadableWriter {
     }
 
     // MARK: Bytes
-
-    /// The content of a `$bytes` or `$data` wrapper: base64 text, or the readable form the
-    /// shape gives the bytes (`ReadableShape.bytesForm`).
-    @inline(__always)
-    private mutating func writeBytes(_ header: PlistObjectHeader) {
-        if shape.hasBytesForms {
-            writeMarkedBytes(header)
-        } else {
-            out.base64String(view.payload(header))
-        }
-    }
-
-    /// `writeBytes` in an archive with readable bytes. Out of line, so that the callers of
-    /// `writeBytes` stay as small as they are without forms.
-    @inline(never)
-    private mutating func writeMarkedBytes(_ header: PlistObjectHeader) {
-        if let form = shape.bytesForm(header) {
-            writeBytesForm(form, view.payload(header))
-        } else {
-            out.base64String(view.payload(header))
-        }
-    }
 
     /// A readable form of bytes its marking accepted (`BytesFormMarks`), numbers written
     /// through the mapping's number writers, as `ReadableShape.formHeight` measures it. Out of
@@ -460,6 +443,21 @@ struct ReadableWriter {
             out.dataKey(utf8: view.payload(header))
         }
         keyTexts.keep(out.lastKeyText, for: ref)
+    }
+
+    /// A data value's members (`JSONOutput.dataMembers`): text, or base64 with its account.
+    /// Out of line: it sits below the recursion, not on it (see `StackBudget`).
+    @inline(never)
+    /// A data value's members: its class key's readable form inside `$data` or `$bytes`
+    /// (`BytesFormMarks`) where it has one, else `JSONOutput.dataMembers` (text, or base64 with
+    /// its account).
+    private mutating func writeDataMembers(_ header: PlistObjectHeader, inline: Bool) {
+        if shape.hasBytesForms, let form = shape.bytesForm(header) {
+            out.key(inline ? "$bytes" : "$data")
+            writeBytesForm(form, view.payload(header))
+            return
+        }
+        out.dataMembers(view.payload(header), inline: inline, accounts: placement.accounts, placement.numbers)
     }
 
     private mutating func writePlainString(_ ref: Int) {

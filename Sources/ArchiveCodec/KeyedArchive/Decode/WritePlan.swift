@@ -13,6 +13,9 @@ public struct WritePlan: Sendable {
     let cut: Int?
     /// The numbers written in typed wrappers (a placement says it for keyed archives).
     var numbers = NumberWrapping.nonFinite
+    /// Data values with their readable accounts (a plain property list's; a placement says it
+    /// for keyed archives): not when a nesting bound left them out.
+    var accounts = true
     /// The document with its nested payloads decoded (`Archive.plan(…, nested:)`), written
     /// instead of the view alone.
     var nested: NestedExpansion?

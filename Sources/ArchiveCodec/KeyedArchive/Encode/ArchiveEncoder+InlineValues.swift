@@ -16,6 +16,9 @@ extension ArchiveEncoder {
                 if document.stringEquals(only.key, "$real") { return try tree.real(document.wrappedReal(only.value)) }
                 if document.stringEquals(only.key, "$inline") { return try encodeInlineBody(only.value) }
                 if document.stringEquals(only.key, "$integer") { return try tree.integer(document.exactInteger(only.value)) }
+                if document.stringEquals(only.key, "$bytesText") { return try textDataValue(only.value) }
+            } else if let bytes = try accountedDataValue(value, dataKey: "$bytes") {
+                return bytes
             }
             return try tree.uid(UInt64(encodeObject(value)))
         default:
@@ -37,10 +40,13 @@ extension ArchiveEncoder {
         case .number, .bool: return try scalarNumber(value)
         case .array: return nil
         case .object:
+            if let bytes = try accountedDataValue(value, dataKey: "$bytes") { return bytes }
+            if let bytes = try accountedDataValue(value, dataKey: "$data") { return bytes }
             guard document.count(value) == 1 else { return nil }
             var cursor = document.children(of: value)
             let (key, inner) = document.nextMember(&cursor)!
             if document.stringEquals(key, "$bytes") || document.stringEquals(key, "$data") { return try dataValue(inner) }
+            if document.stringEquals(key, "$bytesText") || document.stringEquals(key, "$text") { return try textDataValue(inner) }
             if document.stringEquals(key, "$real") { return try tree.real(document.wrappedReal(inner)) }
             if document.stringEquals(key, "$plistDate") { return try tree.date(document.time(inner)) }
             if document.stringEquals(key, "$integer") { return try tree.integer(document.exactInteger(inner)) }

@@ -214,8 +214,8 @@ extension ArchiveEncoder {
                 return try instance(object, meta: meta, defaultClass: nil, key: "NS.string", value: text)
             }
             return try scalarEntry(text, meta: meta, object: object)
-        case .data:
-            let bytes = try dataValue(wrapper.value)
+        case .data, .text:
+            let bytes = wrapper.kind == .text ? try textDataValue(wrapper.value) : try dataValue(wrapper.value, account: meta.account)
             if meta.className != nil {
                 return try instance(object, meta: meta, defaultClass: nil, key: "NS.data", value: bytes)
             }

@@ -4,7 +4,7 @@
 ///
 /// - a string: an NSString; a number or `true`/`false`: an NSNumber (`ReadableNumber`);
 ///   an array: an NSArray; an object without `$classes`: the form its content key names
-///   (`$string`, `$number`, `$array`, `$set`, `$dict`, `$data`, `$date`, `$value` with `$type`,
+///   (`$string`, `$number`, `$array`, `$set`, `$dict`, `$data` or `$text`, `$date`, `$value` with `$type`,
 ///   `$relative` with `$base`, `$components` with `$space`, `$name` with `$version`, `$size` and
 ///   `$flags`, `$named`, `$string` with `$runs`), else an
 ///   NSDictionary of its data keys (`$$…` is the key `$…`);
@@ -59,17 +59,18 @@ struct ReadableFormLowering {
                     throw document.invalid("$id is an integer", at: member)
                 }
                 members.id = (number, member)
-            case "$string", "$number", "$array", "$dict", "$data", "$date", "$set", "$components", "$value", "$relative", "$name", "$named":
+            case "$string", "$number", "$array", "$dict", "$data", "$text", "$date", "$set", "$components", "$value", "$relative", "$name", "$named":
                 members.contents.append((key, member))
             case "$type", "$runs", "$space", "$base", "$version", "$size", "$flags": members.companions.append((key, member))
             default:
                 throw document.invalid(
-                    "unknown key in a typedstream object: the readable forms have $class, $id and one of $string (with $runs for an attributed string), $number or $value (with $type), $array, $set, $dict, $data, $date, $components (with $space), $relative (with $base), $name (with $version, $size, $flags), $named, or data keys; the generic form has $classes and $groups",
+                    "unknown key in a typedstream object: the readable forms have $class, $id and one of $string (with $runs for an attributed string), $number or $value (with $type), $array, $set, $dict, $data or $text, $date, $components (with $space), $relative (with $base), $name (with $version, $size, $flags), $named, or data keys; the generic form has $classes and $groups",
                     at: key)
             }
         }
         guard members.contents.count + (members.dataKeys.isEmpty ? 0 : 1) <= 1 else {
-            throw document.invalid("an object's form has one content: $string, $number, $value, $array, $set, $dict, $data, $date, $components, $named, $relative, $name or data keys", at: value)
+            throw document.invalid(
+                "an object's form has one content: $string, $number, $value, $array, $set, $dict, $data, $text, $date, $components, $named, $relative, $name or data keys", at: value)
         }
         let content = members.contents.first
         let contentKey = content.map { document.stringValue($0.key) } ?? ""
@@ -110,9 +111,10 @@ struct ReadableFormLowering {
         case "$dict":
             let readableClass = try resolve(members.className, among: [.dictionary, .mutableDictionary])
             return try pairSteps(readableClass, id: id, pairs: body, at: value)
-        case "$data":
+        case "$data", "$text":
             let readableClass = try resolve(members.className, among: [.data, .mutableData])
-            return try dataSteps(readableClass, id: id, base64: body, at: value)
+            let bytes = contentKey == "$text" ? try document.textBytes(body) : try document.dataBytes(body)
+            return dataSteps(readableClass, id: id, bytes: bytes, body: body, at: value)
         case "$date":
             _ = try resolve(members.className, among: [.date])
             return object(.date, id: id, at: value, group("d", .double(try document.time(body), at: body), at: body))
@@ -226,9 +228,8 @@ struct ReadableFormLowering {
     }
 
     /// NSData, NSMutableData: `{"i": n}`, then `{"[nc]": bytes}`.
-    private func dataSteps(_ readableClass: ReadableClass, id: (number: Int64, at: Value)?, base64: Value, at value: Value) throws(CodecError) -> [Step] {
-        let bytes = try document.dataBytes(base64)
-        let groups = group("i", .integer(Int64(bytes.count), at: base64), at: base64) + group("[\(bytes.count)c]", .byteArray(bytes, at: base64), at: base64)
+    private func dataSteps(_ readableClass: ReadableClass, id: (number: Int64, at: Value)?, bytes: [UInt8], body: Value, at value: Value) -> [Step] {
+        let groups = group("i", .integer(Int64(bytes.count), at: body), at: body) + group("[\(bytes.count)c]", .byteArray(bytes, at: body), at: body)
         return object(readableClass, id: id, at: value, groups)
     }
 

@@ -15,7 +15,20 @@ extension TypedStreamJSONWriter {
             writeNumber(type: type, value: value, object: object, into: &sink)
             return false
         case .data(let readableClass, let bytes):
-            writeLeaf(readableClass, bare: .data, key: "$data", object, into: &sink, bareForm: { $0.data(bytes) }, content: { $0.base64(bytes) })
+            guard bytes.withUnsafeBufferPointer(DataText.isText) else {
+                writeLeaf(readableClass, bare: .data, key: "$data", object, into: &sink, bareForm: { $0.data(bytes) }, content: { $0.base64(bytes) })
+                return false
+            }
+            // UTF-8 text (`DataText`): `{"$text": "…"}`, no deeper than `$data`.
+            let text: (inout Sink) -> Void = { $0.text(bytes) }
+            writeLeaf(
+                readableClass, bare: .data, key: "$text", object, into: &sink,
+                bareForm: { sink in
+                    sink.openObject()
+                    sink.key("$text")
+                    text(&sink)
+                    sink.closeObject()
+                }, content: text)
             return false
         case .date(let value):
             writeHead(.date, default: .date, object, into: &sink)

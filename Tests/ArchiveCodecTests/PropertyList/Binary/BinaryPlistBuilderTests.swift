@@ -116,7 +116,7 @@ final class BinaryPlistBuilderTests: XCTestCase {
         let built = try checkSameBytes(json)
         let archive = try KeyedArchive(parsing: built)
         let back = String(decoding: try archive.json(view: .readable, pretty: false), as: UTF8.self)
-        for text in ["\"x\":\"é\"", "\"y\":\"é\"", "\"z\":\"日本\"", "\"s\":\"abc\"", "\"d\":{\"$bytes\":\"YWJj\"}", "\"t\":\"abd\"", "\"e\":\"😀\""] {
+        for text in ["\"x\":\"é\"", "\"y\":\"é\"", "\"z\":\"日本\"", "\"s\":\"abc\"", "\"d\":{\"$bytesText\":\"abc\"}", "\"t\":\"abd\"", "\"e\":\"😀\""] {
             XCTAssertTrue(back.contains(text), "\(text) missing from \(back)")
         }
         XCTAssertEqual(archive.difference(from: try KeyedArchive(parsing: throughTree(JSONDocument(parsing: Array(json.utf8))))), nil)

@@ -1,0 +1,37 @@
+/// How a data value is written (docs/mapping.md, "Data values"): its bytes as base64 with a
+/// readable account beside them when they are a bookmark or an alias record (`$bookmark`,
+/// `$alias`), as text when they read as text (`DataText`), else base64 alone. Decided per value
+/// from the bytes alone, a magic check first, so every writer and every depth pass agree.
+enum DataForm {
+    /// The account the bytes carry, if any: a bookmark, an alias record.
+    static func account(of bytes: UnsafeBufferPointer<UInt8>) -> (kind: DataAccountKind, value: AccountValue)? {
+        if BookmarkData.mightBe(bytes), let value = BookmarkData.account(of: bytes) { return (.bookmark, value) }
+        if AliasRecord.mightBe(bytes), let value = AliasRecord.account(of: bytes) { return (.alias, value) }
+        return nil
+    }
+
+    /// The levels the value's account opens below the data value's own object (0 without
+    /// one): the one count of it every depth pass uses.
+    static func accountHeight(_ bytes: UnsafeBufferPointer<UInt8>, _ numbers: NumberWrapping) -> Int {
+        guard BookmarkData.mightBe(bytes) || AliasRecord.mightBe(bytes), let account = account(of: bytes) else { return 0 }
+        return account.value.height(numbers)
+    }
+}
+
+extension JSONOutput {
+    /// The members of a data value's object (which the caller opens and closes, with `$id` or
+    /// `$class` beside them): `"$text": "…"`, or `"$data": "base64"` with `"$bookmark": {…}` or
+    /// `"$alias": {…}` when `accounts`; `inline` bytes take `$bytesText` and `$bytes`.
+    mutating func dataMembers(_ bytes: UnsafeBufferPointer<UInt8>, inline: Bool, accounts: Bool, _ numbers: NumberWrapping) {
+        if DataText.isText(bytes) {
+            key(inline ? "$bytesText" : "$text")
+            string(utf8: bytes)
+            return
+        }
+        key(inline ? "$bytes" : "$data")
+        base64String(bytes)
+        guard accounts, let (kind, value) = DataForm.account(of: bytes) else { return }
+        key(kind.key)
+        account(value, numbers)
+    }
+}
