@@ -395,36 +395,27 @@ struct JSONOutput {
         literal.withUTF8Buffer { append($0) }
     }
 
-    /// `value` as `digits / 10^decimals`, the fewest decimals that give back exactly `value`,
-    /// when there is such a form and `value.description` writes it in fixed point (magnitude
-    /// 0.001 up to 10^15, or zero): then that text is the integer part, a point, and the
-    /// decimals (at least one), which `appendFixedPoint` writes without `description`'s general
-    /// algorithm, which costs far more per real (a game save's ratings, a colour's ten-digit
-    /// components take this path). Why it is the same text: `description` writes the shortest
-    /// decimal that reads back as `value`, the closest one when several of that length do.
-    /// Lengths are tried while a decimal of the length is more than twice the double's spacing
-    /// apart from the next (`ulp × 10^decimals < 1/2`): then at most one decimal of each length
-    /// reads back as `value`, and `(value × 10^decimals).rounded()` finds it, the product being
-    /// under 2^52 and so off by at most a quarter. The first length that reads back is the
-    /// shortest; past the tried lengths, nil.
+    /// `value` as `digits / 10^decimals` with at most three decimals, the fewest that give
+    /// back exactly `value`, when there is such a form and `value.description` writes it
+    /// in fixed point (magnitude 0.001 up to 10^12, or zero): then that text is the integer
+    /// part, a point, and the decimals (at least one), which `appendFixedPoint` writes
+    /// without `description`'s general algorithm, which costs far more per real (a game
+    /// save's ratings take this path). Why it is the same text: `description` writes the
+    /// shortest decimal that reads back as `value`. Below 10^12 a double's spacing is under
+    /// 10^-3, so at most one decimal of each length reads back as it; the first length that
+    /// does is the shortest.
     /// Nil otherwise (and for −0.0); the caller then uses `description`.
     static func shortDecimal(_ value: Double) -> (digits: UInt64, decimals: Int)? {
         let magnitude = value.magnitude
-        guard magnitude < 1e15, magnitude >= 0.001 || value == 0, value.sign == .plus || value != 0 else { return nil }
-        let spacing = magnitude.ulp
+        guard magnitude < 1e12, magnitude >= 0.001 || value == 0, value.sign == .plus || value != 0 else { return nil }
         var scale = 1.0
-        for decimals in 0...maximumShortDecimals {
-            let product = magnitude * scale
-            guard product < 0x1p52, spacing * scale < 0.5 else { return nil }
-            let scaled = product.rounded()
+        for decimals in 0...3 {
+            let scaled = (magnitude * scale).rounded()
             if scaled / scale == magnitude { return (UInt64(scaled), decimals) }
             scale *= 10
         }
         return nil
     }
-
-    /// The most decimals `shortDecimal` tries (a double carries 15 to 17 significant digits).
-    static let maximumShortDecimals = 15
 
     /// `digits / 10^decimals` in fixed point with at least one decimal: 50.0, 0.05, 12.125.
     private mutating func appendFixedPoint(_ digits: UInt64, decimals: Int) {
@@ -437,7 +428,7 @@ struct JSONOutput {
             return
         }
         var fraction = digits % divisor
-        var text: (UInt64, UInt64) = (0, 0)
+        var text: (UInt8, UInt8, UInt8) = (0x30, 0x30, 0x30)
         withUnsafeMutableBytes(of: &text) { bytes in
             for index in stride(from: decimals - 1, through: 0, by: -1) {
                 bytes[index] = UInt8(truncatingIfNeeded: fraction % 10) &+ 0x30
