@@ -54,7 +54,7 @@ struct Placement: Sendable {
     let writtenIDs: [UInt32]
     /// Whether the document is the `$top` envelope rather than the root object itself.
     let envelope: Bool
-    /// Integers beyond ±(2^53 − 1) written as `{"$integer": "…"}`.
+    /// The numbers written in typed wrappers (`$integer`, `$real`).
     let numbers: NumberWrapping
     /// Whether data values carry their readable accounts (`$bookmark`, `$alias`): always, but
     /// under a bound the document with them does not fit.
