@@ -82,6 +82,11 @@ final class ConnectionGuard {
     /// When the current request's head was let through (monotonic nanoseconds), for the rate
     /// its body arrives at (`eviction`).
     private var headPassedAt: UInt64 = 0
+    /// Since when the connection has waited for a request (accepted, or its last reply written).
+    private var idleSince = monotonicNanoseconds()
+    /// How long a connection waiting for its next request counts as just opened: it has had no
+    /// time to send (a probe that has just connected), so it makes room last.
+    static let freshIdleNanos: UInt64 = 1_000_000_000
     /// Bytes reserved for the request being received, grown as its body arrives; the handler
     /// takes it over.
     private var admission: Reservation?
@@ -169,16 +174,17 @@ final class ConnectionGuard {
     /// (closed without a word), `partialHead` part way through a head, `body` with its body
     /// arriving at `bytesPerSecond` (both answered 503); nil while a request of it is with the
     /// server. They go in that order, bodies slowest first: what holds a connection while
-    /// sending least makes room first.
+    /// sending least makes room first; an idle connection that has just opened or just had its
+    /// reply (`fresh`, under `freshIdleNanos`) goes last, as it has had no time to send.
     enum Eviction {
-        case idle
+        case idle(fresh: Bool)
         case partialHead
         case body(bytesPerSecond: Int)
 
         /// Orders candidates: the smaller goes first.
         var rank: (Int, Int) {
             switch self {
-            case .idle: (0, 0)
+            case .idle(let fresh): fresh ? (3, 0) : (0, 0)
             case .partialHead: (1, 0)
             case .body(let rate): (2, rate)
             }
@@ -188,7 +194,8 @@ final class ConnectionGuard {
     var eviction: Eviction? {
         switch phase {
         case .head(let scanned) where !requestOutstanding:
-            return scanned == 0 && evbuffer_get_length(bufferevent_get_input(underlying)) == 0 ? .idle : .partialHead
+            guard scanned == 0, evbuffer_get_length(bufferevent_get_input(underlying)) == 0 else { return .partialHead }
+            return .idle(fresh: monotonicNanoseconds() &- idleSince < Self.freshIdleNanos)
         case .body, .chunked:
             guard requestOutstanding, !dispatched else { return nil }
             let elapsed = max(monotonicNanoseconds() &- headPassedAt, 1_000_000)
@@ -471,6 +478,7 @@ final class ConnectionGuard {
     /// The reply has been written: the next request may come through.
     func replyFlushed() {
         arrivedBeforeDrain = false
+        idleSince = monotonicNanoseconds()
         replyPending = false
         replyReservation = nil
         requestOutstanding = false

@@ -345,4 +345,27 @@ final class ConnectionGuardTests: XCTestCase {
         let answer = String(decoding: (try? TestHTTPClient.readToEnd(flood[0])) ?? [], as: UTF8.self)
         XCTAssertTrue(answer.hasPrefix("HTTP/1.1 503 ") && answer.contains("connection-limit"), answer)
     }
+
+    /// A connection that has just opened and not yet sent (a probe a moment after connecting)
+    /// makes room last: a flood of slow bodies closes its own members first.
+    func testJustOpenedConnectionsMakeRoomLast() throws {
+        let server = try TestServer {
+            $0.maxConnections = 8
+            $0.eventLoops = 1
+        }
+        defer { server.stop() }
+        let probe = try TestHTTPClient.connect(port: server.port, timeoutSeconds: 10)
+        defer { close(probe) }
+        var flood: [Int32] = []
+        defer { flood.forEach { close($0) } }
+        for _ in 0..<16 {
+            let fd = try TestHTTPClient.connect(port: server.port, timeoutSeconds: 10)
+            TestHTTPClient.sendAll(fd, Array("POST /v1/decode HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\n\r\nb".utf8))
+            flood.append(fd)
+            usleep(20_000)
+        }
+        XCTAssertTrue(TestHTTPClient.sendAll(probe, Array("GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n".utf8)))
+        let answer = String(decoding: (try? TestHTTPClient.readToEnd(probe)) ?? [], as: UTF8.self)
+        XCTAssertTrue(answer.hasPrefix("HTTP/1.1 200 "), answer)
+    }
 }
