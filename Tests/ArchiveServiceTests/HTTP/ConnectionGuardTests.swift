@@ -292,15 +292,18 @@ final class ConnectionGuardTests: XCTestCase {
         XCTAssertTrue(text.contains("headers-too-large"), text)
     }
 
-    /// A server limited to 8 connections on one loop, and 24 connections that each sent `bytes`
-    /// (a moment apart, so each reaches the server before the next).
-    private func floodedServer(sending bytes: String) throws -> (server: TestServer, flood: [Int32]) {
+    /// A server limited to 8 connections on one loop, and `count` connections that each sent
+    /// `bytes` (a moment apart, so each reaches the server before the next), after `first` ran.
+    private func floodedServer(
+        sending bytes: String, count: Int = 24, first: (TestServer) throws -> Void = { _ in }
+    ) throws -> (server: TestServer, flood: [Int32]) {
         let server = try TestServer {
             $0.maxConnections = 8
             $0.eventLoops = 1
         }
+        try first(server)
         var flood: [Int32] = []
-        for _ in 0..<24 {
+        for _ in 0..<count {
             let fd = try TestHTTPClient.connect(port: server.port, timeoutSeconds: 10)
             TestHTTPClient.sendAll(fd, Array(bytes.utf8))
             flood.append(fd)
@@ -349,20 +352,14 @@ final class ConnectionGuardTests: XCTestCase {
     /// A connection that has just opened and not yet sent (a probe a moment after connecting)
     /// makes room last: a flood of slow bodies closes its own members first.
     func testJustOpenedConnectionsMakeRoomLast() throws {
-        let server = try TestServer {
-            $0.maxConnections = 8
-            $0.eventLoops = 1
-        }
-        defer { server.stop() }
-        let probe = try TestHTTPClient.connect(port: server.port, timeoutSeconds: 10)
-        defer { close(probe) }
-        var flood: [Int32] = []
-        defer { flood.forEach { close($0) } }
-        for _ in 0..<16 {
-            let fd = try TestHTTPClient.connect(port: server.port, timeoutSeconds: 10)
-            TestHTTPClient.sendAll(fd, Array("POST /v1/decode HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\n\r\nb".utf8))
-            flood.append(fd)
-            usleep(20_000)
+        var probe: Int32 = -1
+        let (server, flood) = try floodedServer(
+            sending: "POST /v1/decode HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\n\r\nb", count: 16,
+            first: { probe = try TestHTTPClient.connect(port: $0.port, timeoutSeconds: 10) })
+        defer {
+            close(probe)
+            flood.forEach { close($0) }
+            server.stop()
         }
         XCTAssertTrue(TestHTTPClient.sendAll(probe, Array("GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n".utf8)))
         let answer = String(decoding: (try? TestHTTPClient.readToEnd(probe)) ?? [], as: UTF8.self)

@@ -4,8 +4,8 @@
 ///
 /// Only text in the *canonical* spelling is read: at least one number, each spelled as
 /// `spelling(of:)` spells its value (the shortest decimal that reads back as the same
-/// double, without a `.0` for whole numbers: `0.7411764706`, `0`, `1`, `1e-05`, as Apple's
-/// `%.10g` spells these values), single spaces, no NUL or other byte inside. For text read
+/// double, without a `.0` for whole numbers: `0.25`, `0`, `1`, `1e-05`, as Apple's `%.10g`
+/// spells such values), single spaces, no NUL or other byte inside. For text read
 /// that way, `bytes` gives back exactly the text's bytes; any other text is left to the caller
 /// as bytes, so no byte is lost to a readable form.
 struct ComponentText: Equatable {
