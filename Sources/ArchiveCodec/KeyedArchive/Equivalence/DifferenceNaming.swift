@@ -14,7 +14,7 @@ struct DifferenceNaming {
 
     let checker: EquivalenceChecker
     let placement: Placement
-    let shape: ReadableShape
+    let places: ReadablePlaceSteps
     /// The root object's UID when the document is the root object itself (−1: the envelope).
     let rootUID: Int
     private var left: KeyedArchive { checker.left }
@@ -23,25 +23,12 @@ struct DifferenceNaming {
     init(checker: EquivalenceChecker) {
         self.checker = checker
         placement = checker.left.defaultPlacement()
-        shape = ReadableShape(archive: checker.left, view: checker.l)
+        places = ReadablePlaceSteps(archive: checker.left, view: checker.l, placement: placement)
         let top = checker.l.header(of: checker.left.topRef)
         rootUID = placement.envelope ? -1 : checker.l.uidValue(of: checker.l.childRef(top, 1))
     }
 
-    /// How a value at a place is spelled in the readable view.
-    enum Context: Equatable {
-        /// Inside an object's archived keys or an inline container: numbers bare, data
-        /// `{"$bytes": …}`, other plist values `{"$inline": …}`, a UID the entry in key context.
-        case keyed
-        /// A reference from a collection or `$top`: the entry it names.
-        case reference
-        /// The one value of a Foundation value class (`$string`, `$data`, `$date`, `$uuid`).
-        case field(ObjectForm)
-        /// The value of a scalar written with `$id` (`{"$id": n, "$string": …}`).
-        case scalarBody(ObjectForm)
-        /// A key of a dictionary written with string keys.
-        case dictionaryKey
-    }
+    typealias Context = ReadablePlaceSteps.Context
 
     /// A place in the readable view and how the value there is spelled.
     struct Place {
@@ -161,7 +148,7 @@ struct DifferenceNaming {
             // A scalar stands at its reference, unless it carries `$id`.
             if placement.carriesID[uid] {
                 let form = left.forms[uid]
-                return Place(path: DocumentPath([.anchor(placement.writtenID(of: uid)), .member(Self.scalarKey(form))]), context: .scalarBody(form))
+                return Place(path: DocumentPath([.anchor(placement.writtenID(of: uid)), .member(ReadablePlaceSteps.scalarKey(form))]), context: .scalarBody(form))
             }
             current = checker.steps[at].parent
         }
@@ -187,7 +174,7 @@ struct DifferenceNaming {
                 owner = step.parent
             }
             relative.reverse()
-            let (steps, found) = translate(relative, in: owner >= 0 ? ownerUID(owner) : nil)
+            let (steps, found) = places.translate(relative, in: owner >= 0 ? ownerUID(owner) : nil)
             context = context ?? found
             reversed.append(contentsOf: steps.reversed())
             current = owner
@@ -198,81 +185,6 @@ struct DifferenceNaming {
     private func ownerUID(_ step: Int) -> Int {
         guard case .uid(let uid) = label(step) else { return 0 }
         return uid
-    }
-
-    /// The readable steps of `relative`, labels inside entry `owner`'s plist object (nil: the
-    /// `$top` dictionary), and how the value they reach is spelled.
-    private func translate(_ relative: [Label], in owner: Int?) -> ([Step], Context) {
-        guard let owner else {
-            guard placement.envelope, case .top(let key)? = relative.first else { return ([], .reference) }
-            let rest = relative.dropFirst()
-            return ([.member("$top"), DocumentPath.dataKey(key)] + Self.inlineSteps(rest), rest.isEmpty ? .reference : .keyed)
-        }
-        let form = left.forms[owner]
-        let index: Int? = relative.count > 1 ? { if case .index(let i) = relative[1] { return i } else { return nil } }() : nil
-        let bare = shape.layout(of: owner, carriesID: placement.carriesID[owner]).opening == .bare
-        switch form {
-        case .array, .set:
-            var steps: [Step] = bare ? [] : [.member(form == .set ? "$set" : "$array")]
-            if let index { steps.append(.index(index)) }
-            return (steps, .reference)
-        case .orderedSet:
-            guard case .key(let key)? = relative.first, let position = Int(key.dropFirst("NS.object.".count)) else { return ([.member("$orderedSet")], .reference) }
-            return ([.member("$orderedSet"), .index(position)], .reference)
-        case .stringKeyDictionary:
-            var steps: [Step] = bare ? [] : [.member("$dict")]
-            guard let index, case .key(let list)? = relative.first else { return (steps, .dictionaryKey) }
-            let keys = l.header(of: KeyedArchive.keyList(left.lists[owner]))
-            let key = checker.string(l, left.entryRef(l.uidValue(of: l.childRef(keys, index)), l)) ?? ""
-            steps.append(DocumentPath.dataKey(key))
-            return (steps, list == "NS.keys" ? .dictionaryKey : .reference)
-        case .pairDictionary:
-            var steps: [Step] = [.member("$dict")]
-            guard let index, case .key(let list)? = relative.first else { return (steps, .reference) }
-            steps += [.index(index), .index(list == "NS.keys" ? 0 : 1)]
-            return (steps, .reference)
-        case .mutableString, .classData, .date, .uuid:
-            return ([.member(Self.fieldKey(form))], .field(form))
-        case .rawDict, .rawArray:
-            guard let first = relative.first else { return ([.member("$plist")], .keyed) }
-            return ([.member("$plist"), Self.step(first)] + Self.inlineSteps(relative.dropFirst()), .keyed)
-        default:
-            guard let first = relative.first else { return ([], .keyed) }
-            return ([Self.step(first)] + Self.inlineSteps(relative.dropFirst()), .keyed)
-        }
-    }
-
-    /// Members and elements of inline containers: each inside its `{"$inline": …}`.
-    private static func inlineSteps(_ labels: ArraySlice<Label>) -> [Step] {
-        labels.flatMap { [.member("$inline"), step($0)] }
-    }
-
-    private static func step(_ label: Label) -> Step {
-        switch label {
-        case .top(let key), .key(let key): return DocumentPath.dataKey(key)
-        case .index(let index): return .index(index)
-        case .uid: preconditionFailure("a UID ends a run of labels inside one entry")
-        }
-    }
-
-    /// The member that holds a scalar written with `$id`.
-    static func scalarKey(_ form: ObjectForm) -> String {
-        switch form {
-        case .string: "$string"
-        case .data: "$data"
-        case .plistDate: "$plistDate"
-        default: "$number"
-        }
-    }
-
-    /// The member that holds a value class's value.
-    static func fieldKey(_ form: ObjectForm) -> String {
-        switch form {
-        case .mutableString: "$string"
-        case .classData: "$data"
-        case .date: "$date"
-        default: "$uuid"
-        }
     }
 
     // MARK: Values

@@ -1,0 +1,113 @@
+/// The steps of the readable view (`DocumentPath`) that lead from an entry's body to a value
+/// inside its plist object: a member by its data key, `$array`/`$set`/`$dict`/`$orderedSet`
+/// where the form wraps its list, `$plist` and `$inline` around plain plist values, a value
+/// class's field. Shared by the names of differences (`DifferenceNaming`) and the summary's
+/// paths of the largest values (`KeyedSummaryPaths`), so both name a place as the readable
+/// writer lays it out (`ReadableShape`).
+struct ReadablePlaceSteps {
+    typealias Label = EquivalenceChecker.Label
+    typealias Step = DocumentPath.Step
+
+    let archive: KeyedArchive
+    let view: BinaryPlistView
+    let placement: Placement
+    let shape: ReadableShape
+
+    init(archive: KeyedArchive, view: BinaryPlistView, placement: Placement) {
+        self.archive = archive
+        self.view = view
+        self.placement = placement
+        shape = ReadableShape(archive: archive, view: view)
+    }
+
+    /// How a value at a place is spelled in the readable view.
+    enum Context: Equatable {
+        /// Inside an object's archived keys or an inline container: numbers bare, data
+        /// `{"$bytes": …}`, other plist values `{"$inline": …}`, a UID the entry in key context.
+        case keyed
+        /// A reference from a collection or `$top`: the entry it names.
+        case reference
+        /// The one value of a Foundation value class (`$string`, `$data`, `$date`, `$uuid`).
+        case field(ObjectForm)
+        /// The value of a scalar written with `$id` (`{"$id": n, "$string": …}`).
+        case scalarBody(ObjectForm)
+        /// A key of a dictionary written with string keys.
+        case dictionaryKey
+    }
+
+    /// The readable steps of `relative`, labels inside entry `owner`'s plist object (nil: the
+    /// `$top` dictionary), and how the value they reach is spelled.
+    func translate(_ relative: [Label], in owner: Int?) -> ([Step], Context) {
+        guard let owner else {
+            guard placement.envelope, case .top(let key)? = relative.first else { return ([], .reference) }
+            let rest = relative.dropFirst()
+            return ([.member("$top"), DocumentPath.dataKey(key)] + Self.inlineSteps(rest), rest.isEmpty ? .reference : .keyed)
+        }
+        let form = archive.forms[owner]
+        let index: Int? = relative.count > 1 ? { if case .index(let i) = relative[1] { return i } else { return nil } }() : nil
+        let bare = shape.layout(of: owner, carriesID: placement.carriesID[owner]).opening == .bare
+        switch form {
+        case .array, .set:
+            var steps: [Step] = bare ? [] : [.member(form == .set ? "$set" : "$array")]
+            if let index { steps.append(.index(index)) }
+            return (steps, .reference)
+        case .orderedSet:
+            guard case .key(let key)? = relative.first, let position = Int(key.dropFirst("NS.object.".count)) else { return ([.member("$orderedSet")], .reference) }
+            return ([.member("$orderedSet"), .index(position)], .reference)
+        case .stringKeyDictionary:
+            var steps: [Step] = bare ? [] : [.member("$dict")]
+            guard let index, case .key(let list)? = relative.first else { return (steps, .dictionaryKey) }
+            let keys = view.header(of: KeyedArchive.keyList(archive.lists[owner]))
+            let key = view.text(of: archive.entryRef(view.uidValue(of: view.childRef(keys, index)), view)) ?? ""
+            steps.append(DocumentPath.dataKey(key))
+            return (steps, list == "NS.keys" ? .dictionaryKey : .reference)
+        case .pairDictionary:
+            var steps: [Step] = [.member("$dict")]
+            guard let index, case .key(let list)? = relative.first else { return (steps, .reference) }
+            steps += [.index(index), .index(list == "NS.keys" ? 0 : 1)]
+            return (steps, .reference)
+        case .mutableString, .classData, .date, .uuid:
+            return ([.member(Self.fieldKey(form))], .field(form))
+        case .rawDict, .rawArray:
+            guard let first = relative.first else { return ([.member("$plist")], .keyed) }
+            return ([.member("$plist"), Self.step(first)] + Self.inlineSteps(relative.dropFirst()), .keyed)
+        default:
+            guard let first = relative.first else { return ([], .keyed) }
+            return ([Self.step(first)] + Self.inlineSteps(relative.dropFirst()), .keyed)
+        }
+    }
+
+    /// Members and elements of inline containers: each inside its `{"$inline": …}`.
+    static func inlineSteps(_ labels: ArraySlice<Label>) -> [Step] {
+        labels.flatMap { [.member("$inline"), step($0)] }
+    }
+
+    static func step(_ label: Label) -> Step {
+        switch label {
+        case .top(let key), .key(let key): return DocumentPath.dataKey(key)
+        case .index(let index): return .index(index)
+        case .uid: preconditionFailure("a UID ends a run of labels inside one entry")
+        }
+    }
+
+    /// The member that holds a scalar written with `$id`.
+    static func scalarKey(_ form: ObjectForm) -> String {
+        switch form {
+        case .string: "$string"
+        case .data: "$data"
+        case .plistDate: "$plistDate"
+        default: "$number"
+        }
+    }
+
+    /// The member that holds a value class's value.
+    static func fieldKey(_ form: ObjectForm) -> String {
+        switch form {
+        case .mutableString: "$string"
+        case .classData: "$data"
+        case .date: "$date"
+        default: "$uuid"
+        }
+    }
+
+}
