@@ -1,0 +1,135 @@
+/// Names the places of a keyed archive's largest values in its readable view, as
+/// `archive-tool compare` names places (`DocumentPath`), without writing or walking the view:
+/// from the value up through the entries that hold it to the root or to the nearest entry
+/// written with `$id` (`Placement`), each step inside an entry's plist object found by looking
+/// through that object alone and translated as `DifferenceNaming` translates it
+/// (`ReadablePlaceSteps`).
+///
+/// An entry written without `$id` has one reference (the one the summary's walk recorded in
+/// `parents`), so its body stands there; a scalar written without `$id` stands at every
+/// reference, and is named at the first one. Cost per value: the plist objects on its way up.
+struct KeyedSummaryPaths {
+    typealias Step = DocumentPath.Step
+    typealias Label = EquivalenceChecker.Label
+
+    /// `parents[uid]`: the entry holding the first reference to `uid` met, `fromTop`, or
+    /// `unreached`.
+    static let fromTop: Int32 = -1
+    static let unreached: Int32 = -2
+
+    let archive: KeyedArchive
+    let view: BinaryPlistView
+    let places: ReadablePlaceSteps
+    let parents: [Int32]
+    /// The root object's UID when the document is the root object itself (−1: the envelope).
+    let rootUID: Int
+    private var placement: Placement { places.placement }
+
+    init(archive: KeyedArchive, view: BinaryPlistView, placement: Placement, parents: [Int32]) {
+        self.archive = archive
+        self.view = view
+        self.parents = parents
+        places = ReadablePlaceSteps(archive: archive, view: view, placement: placement)
+        let top = view.header(of: archive.topRef)
+        rootUID = placement.envelope ? -1 : view.uidValue(of: view.childRef(top, 1))
+    }
+
+    /// The steps to the value at `location` (for data, to the member holding its bytes or
+    /// text); nil when it cannot be reached from the root.
+    func steps(to location: ArchiveSummary.Location) -> [Step]? {
+        let entry = archive.entryRef(location.owner, view)
+        let isEntry = location.ref == entry
+        var place: (steps: [Step], context: ReadablePlaceSteps.Context)
+        if isEntry {
+            guard let found = reference(to: location.owner) else { return nil }
+            place = found
+        } else {
+            guard let body = body(of: location.owner), let labels = labels(in: entry, owner: location.owner, to: location.ref, isUID: false) else { return nil }
+            let inner = places.translate(labels, in: location.owner)
+            place = (body + inner.0, inner.1)
+        }
+        let header = view.header(of: location.ref)
+        // Bytes in a readable form (`BytesForm`) stand under `$bytes` whatever they hold.
+        let isText = header.kind == .data && places.shape.bytesForm(header) == nil && DataText.isText(view.payload(header))
+        switch (header.kind, place.context, isEntry) {
+        case (.data, .keyed, false): place.steps.append(.member(isText ? "$bytesText" : "$bytes"))
+        case (.data, .field, _): break
+        case (.data, .scalarBody, _): place.steps[place.steps.count - 1] = .member(isText ? "$text" : "$data")
+        case (.data, _, _): place.steps.append(.member(isText ? "$text" : "$data"))
+        case (_, .keyed, false): place.steps.append(.member("$inline"))
+        default: break
+        }
+        return place.steps
+    }
+
+    /// Where entry `uid`'s body stands: the root, `$id n`, or its reference's place.
+    private func body(of uid: Int) -> [Step]? {
+        reference(to: uid)?.steps
+    }
+
+    /// The place of the reference to entry `uid` (its body, unless it carries `$id`: then the
+    /// body, `$id n`, and for a scalar the member holding its value) and how the value there
+    /// is spelled.
+    private func reference(to uid: Int) -> (steps: [Step], context: ReadablePlaceSteps.Context)? {
+        var segments: [[Step]] = []
+        var context: ReadablePlaceSteps.Context?
+        var current = uid
+        for _ in 0...archive.objectCount {
+            if current == rootUID { return (segments.reversed().flatMap { $0 }, context ?? .reference) }
+            if placement.carriesID[current] {
+                let form = archive.forms[current]
+                let anchor: [Step] = [.anchor(placement.writtenID(of: current))]
+                segments.append(form.isScalar ? anchor + [.member(ReadablePlaceSteps.scalarKey(form))] : anchor)
+                return (segments.reversed().flatMap { $0 }, context ?? (form.isScalar ? .scalarBody(form) : .reference))
+            }
+            let parent = parents[current]
+            if parent == Self.fromTop {
+                guard let labels = labels(in: archive.topRef, owner: nil, to: current, isUID: true) else { return nil }
+                let (steps, found) = places.translate(labels, in: nil)
+                segments.append(steps)
+                return (segments.reversed().flatMap { $0 }, context ?? found)
+            }
+            guard parent >= 0, let labels = labels(in: archive.entryRef(Int(parent), view), owner: Int(parent), to: current, isUID: true) else { return nil }
+            let (steps, found) = places.translate(labels, in: Int(parent))
+            context = context ?? found
+            segments.append(steps)
+            current = Int(parent)
+        }
+        // Only a cycle of entries without `$id`, which nothing reachable is, gets here.
+        return nil
+    }
+
+    /// The labels from plist object `container` (an entry's, or `$top` when `owner` is nil) to
+    /// `target`: a UID of that number (`isUID`), else that plist object. Looks through the
+    /// object's inline containers with an explicit stack; `$class` is not looked in.
+    private func labels(in container: Int, owner: Int?, to target: Int, isUID: Bool) -> [Label]? {
+        var path: [Label] = []
+        var stack: [(ref: Int, next: Int)] = [(container, 0)]
+        while let (ref, next) = stack.last {
+            let header = view.header(of: ref)
+            let values = header.kind == .dict ? header.count : 0
+            guard header.kind == .dict || header.kind == .array, next < header.count else {
+                stack.removeLast()
+                if !path.isEmpty { path.removeLast() }
+                continue
+            }
+            stack[stack.count - 1].next = next + 1
+            if header.kind == .dict, archive.classKeys.contains(view.childRef(header, next)) { continue }
+            let child = view.childRef(header, values + next)
+            let label: Label
+            if header.kind == .dict {
+                let key = view.text(of: view.childRef(header, next)) ?? ""
+                label = stack.count == 1 && owner == nil ? .top(key) : .key(key)
+            } else {
+                label = .index(next)
+            }
+            let childHeader = view.header(of: child)
+            if isUID ? childHeader.kind == .uid && Int(view.uid(childHeader)) == target : child == target { return path + [label] }
+            if childHeader.kind == .dict || childHeader.kind == .array {
+                path.append(label)
+                stack.append((child, 0))
+            }
+        }
+        return nil
+    }
+}

@@ -1,0 +1,74 @@
+/// The longest of a run of values, kept while they are met: at most `ArchiveSummary.listedValues`,
+/// longest first, the first met first among equals. A value's preview is made only when it
+/// enters the list.
+struct LargestValues {
+    private(set) var entries: [ArchiveSummary.LargeValue] = []
+
+    /// Whether a value of `length` would enter the list.
+    func admits(_ length: Int) -> Bool {
+        entries.count < ArchiveSummary.listedValues || length > entries[entries.count - 1].length
+    }
+
+    mutating func consider(length: Int, at location: ArchiveSummary.Location?, preview: () -> String) {
+        guard admits(length) else { return }
+        let position = entries.firstIndex { $0.length < length } ?? entries.count
+        entries.insert(ArchiveSummary.LargeValue(length: length, preview: preview(), location: location), at: position)
+        if entries.count > ArchiveSummary.listedValues { entries.removeLast() }
+    }
+
+    /// Names the place of each value of `values` met at a location (`place`: the steps to the
+    /// location's value, nil when it has none), its payload's suffix after them.
+    static func name(_ values: inout [ArchiveSummary.LargeValue], _ place: (ArchiveSummary.Location) -> [DocumentPath.Step]?) {
+        for index in values.indices {
+            guard let location = values[index].location else { continue }
+            values[index].steps = place(location).map { $0 + location.suffix }
+            values[index].location = nil
+        }
+    }
+
+    /// `entries` and `more` as one list, longest first (entries of `entries` first among equals).
+    static func merged(_ entries: [ArchiveSummary.LargeValue], _ more: [ArchiveSummary.LargeValue]) -> [ArchiveSummary.LargeValue] {
+        var list = LargestValues()
+        list.entries = entries
+        for value in more where list.admits(value.length) {
+            let position = list.entries.firstIndex { $0.length < value.length } ?? list.entries.count
+            list.entries.insert(value, at: position)
+            if list.entries.count > ArchiveSummary.listedValues { list.entries.removeLast() }
+        }
+        return list.entries
+    }
+}
+
+/// The previews of `ArchiveSummary.LargeValue`.
+enum ValuePreview {
+    /// At most this many bytes of a value are decoded for its preview: enough for
+    /// `previewLength` characters of four bytes each, and a few more.
+    private static let bytesRead = 4 * ArchiveSummary.previewLength + 16
+
+    /// The first characters of UTF-8 text.
+    static func text(utf8 bytes: UnsafeBufferPointer<UInt8>) -> String {
+        cut(String(decoding: bytes.prefix(bytesRead), as: UTF8.self), whole: bytes.count <= bytesRead)
+    }
+
+    /// The first characters of big-endian UTF-16 text (a binary plist's).
+    static func text(utf16BigEndian bytes: UnsafeBufferPointer<UInt8>) -> String {
+        let shown = bytes.prefix(2 * bytesRead)
+        let units = stride(from: 0, to: shown.count - 1, by: 2).map { UInt16(shown[$0]) << 8 | UInt16(shown[$0 + 1]) }
+        return cut(String(decoding: units, as: UTF16.self), whole: bytes.count <= 2 * bytesRead)
+    }
+
+    /// Data's first bytes: as text when they read as text (`DataText`), else as base64.
+    static func data(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
+        if DataText.isText(bytes) { return text(utf8: bytes) }
+        let shown = UnsafeBufferPointer(rebasing: bytes.prefix(ArchiveSummary.previewLength / 4 * 3))
+        var base64: [UInt8] = []
+        Base64.encode(shown, into: &base64)
+        return String(decoding: base64, as: UTF8.self) + (shown.count < bytes.count ? "…" : "")
+    }
+
+    /// `text` cut to `previewLength` characters, with `…` when anything is left out.
+    private static func cut(_ text: String, whole: Bool) -> String {
+        guard text.count > ArchiveSummary.previewLength || !whole else { return text }
+        return String(text.prefix(ArchiveSummary.previewLength)) + "…"
+    }
+}

@@ -1,0 +1,82 @@
+extension PlainPropertyList {
+    /// The counts of a plain property list (`ArchiveSummary`): each plist object reached from
+    /// the top once (a binary plist may refer to one object from several places: it counts as
+    /// shared), its arrays and dictionaries, the keys of its dictionaries with the kinds of
+    /// their values (`dictionaryKeys`), its largest strings and data values (each named by
+    /// the first place it was reached from) and the payloads among the data. A property list
+    /// has no classes and, validated, no cycles. Walked with an explicit stack.
+    func summary(payloads: inout PayloadScan) -> ArchiveSummary {
+        var summary = ArchiveSummary(format: .propertyList)
+        summary.readableNesting = readableDepth(numbers: .nonFinite)
+        summary.rawNesting = plist.rawDepth
+        var tally = SummaryTally()
+        var strings = LargestValues()
+        var data = LargestValues()
+        plist.withView { view in
+            // Per object reached: the container it was first reached from, and where in it.
+            var parent = [Int32](repeating: -1, count: view.objectCount)
+            var position = [Int32](repeating: 0, count: view.objectCount)
+            var reached = Bitmap(count: view.objectCount)
+            var pending = [plist.topObject]
+            reached.insert(plist.topObject)
+            func reach(_ ref: Int, from container: Int, at index: Int) {
+                guard !reached.contains(ref) else { return }
+                reached.insert(ref)
+                parent[ref] = Int32(container)
+                position[ref] = Int32(index)
+                pending.append(ref)
+            }
+            while let ref = pending.popLast() {
+                summary.objects += 1
+                if plist.sharedObjects.contains(ref) { summary.shared += 1 }
+                let header = view.header(of: ref)
+                let location = ArchiveSummary.Location(ref: ref)
+                switch header.kind {
+                case .asciiString, .utf16String:
+                    strings.consider(length: header.count, at: location) {
+                        header.kind == .asciiString ? ValuePreview.text(utf8: view.payload(header)) : ValuePreview.text(utf16BigEndian: view.payload(header))
+                    }
+                case .data:
+                    let bytes = view.payload(header)
+                    data.consider(length: bytes.count, at: location) { ValuePreview.data(bytes) }
+                    payloads.consider(bytes, at: location)
+                case .array:
+                    summary.arrays += 1
+                    for index in (0..<header.count).reversed() { reach(view.childRef(header, index), from: ref, at: index) }
+                case .dict:
+                    summary.dictionaries += 1
+                    for index in (0..<header.count).reversed() {
+                        let (key, value) = (view.childRef(header, index), view.childRef(header, header.count + index))
+                        let kind = SummaryKind(view.header(of: value).kind)
+                        tally.noteKey(owner: -1, keyID: key, name: { view.text(of: key) ?? "" }, kind: SummaryTally.kind(kind))
+                        reach(value, from: ref, at: index)
+                    }
+                case .bool, .int, .real, .date, .uid: break
+                }
+            }
+            tally.finish(into: &summary)
+            summary.largestStrings = strings.entries
+            summary.largestData = data.entries
+            summary.absorb(payloads.found)
+            // `.$propertyList` and the keys and indices down to the value; data's bytes or text
+            // are the member of the object standing there.
+            let place = { (location: ArchiveSummary.Location) -> [DocumentPath.Step]? in
+                var steps: [DocumentPath.Step] = []
+                let header = view.header(of: location.ref)
+                if header.kind == .data { steps.append(.member(DataText.isText(view.payload(header)) ? "$text" : "$data")) }
+                var current = location.ref
+                while parent[current] >= 0 {
+                    let container = view.header(of: Int(parent[current]))
+                    let index = Int(position[current])
+                    steps.append(container.kind == .dict ? DocumentPath.dataKey(view.text(of: view.childRef(container, index)) ?? "") : .index(index))
+                    current = Int(parent[current])
+                }
+                steps.append(.member(String(describing: MappingKeys.propertyList)))
+                return steps.reversed()
+            }
+            LargestValues.name(&summary.largestStrings, place)
+            LargestValues.name(&summary.largestData, place)
+        }
+        return summary
+    }
+}
