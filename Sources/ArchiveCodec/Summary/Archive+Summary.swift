@@ -9,17 +9,26 @@ extension Archive {
     /// their objects, classes, keys, sharing, cycles, containers and largest values counted
     /// with the document's; without it they are only counted by format. The nesting is the
     /// document's own either way.
-    public func summary(nested: Bool = false) -> ArchiveSummary {
-        var summary = contentSummary(nesting: 0, expanding: nested)
-        for index in summary.largestStrings.indices { summary.largestStrings[index].path = summary.largestStrings[index].steps.map { DocumentPath($0).description } }
-        for index in summary.largestData.indices { summary.largestData[index].path = summary.largestData[index].steps.map { DocumentPath($0).description } }
+    ///
+    /// `hold` is the caller's memory budget, asked with a payload's bytes before it is read
+    /// (its working memory is estimated as for any decode) and with nil once it is let go;
+    /// when it says no, the summary is refused with `limitExceeded`.
+    public func summary(nested: Bool = false, hold: @escaping (_ reading: [UInt8]?) -> Bool = { _ in true }) throws(CodecError) -> ArchiveSummary {
+        var (summary, refused) = contentSummary(nesting: 0, expanding: nested, hold: hold)
+        guard !refused else { throw CodecError(.limitExceeded, "the nested payloads would take more memory than is free to read them") }
+        func written(_ steps: [DocumentPath.Step]?) -> String? {
+            steps.map { DocumentPath($0).description }.flatMap { $0.utf8.count <= ArchiveSummary.listedPathLength ? $0 : nil }
+        }
+        for index in summary.largestStrings.indices { summary.largestStrings[index].path = written(summary.largestStrings[index].steps) }
+        for index in summary.largestData.indices { summary.largestData[index].path = written(summary.largestData[index].steps) }
         return summary
     }
 
     /// The counts of the document and, when `expanding`, of its payloads (the largest values'
     /// places named as steps); `nesting`: how many payloads it is nested in.
-    func contentSummary(nesting: Int, expanding: Bool) -> ArchiveSummary {
-        var payloads = PayloadScan(nesting: nesting, expanding: expanding)
+    /// `refused`: a payload was refused by `hold` (the counts are incomplete).
+    func contentSummary(nesting: Int, expanding: Bool, hold: @escaping PayloadScan.Hold) -> (summary: ArchiveSummary, refused: Bool) {
+        var payloads = PayloadScan(nesting: nesting, expanding: expanding, hold: hold)
         var summary: ArchiveSummary
         switch content {
         case .keyedArchive(let archive): summary = archive.summary(payloads: &payloads)
@@ -30,6 +39,6 @@ extension Archive {
             summary.rawNesting = summary.readableNesting
         }
         summary.bytes = inputSize
-        return summary
+        return (summary, payloads.refused)
     }
 }

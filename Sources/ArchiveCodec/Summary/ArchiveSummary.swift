@@ -3,9 +3,12 @@
 /// its largest strings and data values (docs/service.md, "Summaries"). Several summaries merge
 /// into one (`merged(with:)`), as `archive-tool summary A B` does.
 ///
-/// Bounded whatever the input: at most `listedClasses` classes, `listedKeys` keys per class,
-/// `listedKinds` kinds per key and `listedValues` values per largest list are listed; what is
-/// left out is counted (`classesNotListed`, `keysNotListed`, `kindsNotListed`).
+/// Bounded whatever the input: at most `listedClasses` classes, `listedKeys` keys per class
+/// (and 5,000 in all), `listedKinds` kinds per key and `listedValues` values per largest list
+/// are listed, names are cut to `listedNameLength` characters and chains to
+/// `listedChainLength` classes; what is left out is counted (`classesNotListed`,
+/// `keysNotListed`, `kindsNotListed`). The JSON of the largest summary is about 10 MB; real
+/// archives' are a few kilobytes.
 public struct ArchiveSummary: Sendable, Equatable {
     /// The kind of document summed up; `mixed` for a merge of documents of different kinds.
     public enum Format: String, Sendable, Comparable {
@@ -125,6 +128,13 @@ public struct ArchiveSummary: Sendable, Equatable {
     public static let listedValues = 10
     /// Characters of a preview.
     public static let previewLength = 80
+    /// Characters of a class, key or kind name listed (longer ones are cut, with `…`).
+    public static let listedNameLength = 200
+    /// Classes of a chain listed.
+    public static let listedChainLength = 16
+    /// Characters of a path; a longer one (keys of thousands of characters on the way) is left
+    /// out rather than cut, since a cut path leads nowhere.
+    public static let listedPathLength = 1_000
 }
 
 /// The names of the scalar kinds a key's values are counted under; a reference to an object

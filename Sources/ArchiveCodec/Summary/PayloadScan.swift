@@ -5,16 +5,26 @@
 ///
 /// Cost: a data value is parsed only when its first bytes begin as a document
 /// (`NestedPayload.mightBeDocument`); a payload is parsed once per level it is nested in.
+/// Memory: one payload per level is held at a time, each only once `hold` allowed its bytes
+/// (the caller's budget, as for a decode of the payload alone); a refusal stops the scan
+/// (`refused`) and the summary is refused with it.
 struct PayloadScan {
+    /// Asked with a payload's bytes before it is parsed, and with nil once it is let go.
+    typealias Hold = (_ reading: [UInt8]?) -> Bool
+
     /// How many payloads the document scanned is itself nested in.
     let nesting: Int
     let expanding: Bool
+    let hold: Hold
     /// The payloads' formats and, when expanding, their counts.
     private(set) var found = ArchiveSummary(format: .mixed)
+    /// Whether `hold` refused a payload (here or further down): the counts are incomplete.
+    private(set) var refused = false
 
-    init(nesting: Int, expanding: Bool) {
+    init(nesting: Int, expanding: Bool, hold: @escaping Hold) {
         self.nesting = nesting
         self.expanding = expanding
+        self.hold = hold
     }
 
     /// Looks at one data value, met at `location` (nil: a place the summary does not name).
@@ -22,9 +32,14 @@ struct PayloadScan {
     /// named with it), through the wrapper `decode --nested` writes (`$keyedArchive`; the
     /// other kinds' documents are their own wrappers).
     mutating func consider(_ bytes: UnsafeBufferPointer<UInt8>, at location: ArchiveSummary.Location?) {
-        guard nesting < NestedPayload.maximumNesting, NestedPayload.mightBeDocument(bytes.prefix(64)),
-            let (payload, kind) = NestedPayload.document(Array(bytes))
-        else { return }
+        guard !refused, nesting < NestedPayload.maximumNesting, NestedPayload.mightBeDocument(bytes.prefix(64)) else { return }
+        let copy = Array(bytes)
+        guard hold(copy) else {
+            refused = true
+            return
+        }
+        defer { _ = hold(nil) }
+        guard let (payload, kind) = NestedPayload.document(copy) else { return }
         var wrapper: [DocumentPath.Step] = []
         switch kind {
         case .keyedArchive:
@@ -35,7 +50,9 @@ struct PayloadScan {
         }
         guard expanding else { return }
         // One level per payload, at most `maximumNesting` deep: the recursion is bounded.
-        var inner = payload.contentSummary(nesting: nesting + 1, expanding: true)
+        let (summary, innerRefused) = payload.contentSummary(nesting: nesting + 1, expanding: true, hold: hold)
+        var inner = summary
+        refused = refused || innerRefused
         // Its values' places go on from this data value's.
         for index in inner.largestStrings.indices { Self.locate(&inner.largestStrings[index], at: location, through: wrapper) }
         for index in inner.largestData.indices { Self.locate(&inner.largestData[index], at: location, through: wrapper) }

@@ -5,7 +5,10 @@
 /// Memory is bounded whatever the document: every distinct class has a record (a class needs
 /// at least one object of the input to exist), but keys are tracked only up to `keysPerClass`
 /// per class and `keysInAll` in all (the first met), kinds up to `kindsPerKey` per key; uses
-/// beyond are counted, not named (`keysNotListed`, `kindsNotListed`).
+/// beyond are counted, not named (`keysNotListed`, `kindsNotListed`). Names are cut to
+/// `ArchiveSummary.listedNameLength` characters and chains to `listedChainLength` classes, so
+/// the few names an input may hold cannot be repeated into a large summary (one long key
+/// shared by every class, one long class name under every key's kinds).
 struct SummaryTally {
     struct ClassRecord {
         var name: String
@@ -37,7 +40,7 @@ struct SummaryTally {
 
     /// Keys tracked per class, and in all.
     static let keysPerClass = ArchiveSummary.listedKeys
-    static let keysInAll = 10_000
+    static let keysInAll = 5_000
     /// Kinds tracked per key (more than are listed, so the listed ones are the most frequent
     /// among them).
     static let kindsPerKey = 2 * ArchiveSummary.listedKinds
@@ -52,10 +55,17 @@ struct SummaryTally {
 
     /// The index of the class named `name`, made on first use with `chain`.
     mutating func classIndex(name: String, chain: @autoclosure () -> [String]) -> Int {
+        let name = Self.shown(name)
         if let index = classByName[name] { return index }
         classByName[name] = classes.count
-        classes.append(ClassRecord(name: name, chain: chain()))
+        classes.append(ClassRecord(name: name, chain: chain().prefix(ArchiveSummary.listedChainLength).map(Self.shown)))
         return classes.count - 1
+    }
+
+    /// `name`, cut to `listedNameLength` characters with `…` when longer.
+    static func shown(_ name: String) -> String {
+        guard name.utf8.count > ArchiveSummary.listedNameLength, name.count > ArchiveSummary.listedNameLength else { return name }
+        return String(name.prefix(ArchiveSummary.listedNameLength)) + "…"
     }
 
     mutating func noteInstance(of index: Int, shared: Bool, cyclic: Bool) {
@@ -80,7 +90,7 @@ struct SummaryTally {
             }
             if owner >= 0 { classes[owner].trackedKeys += 1 }
             record = keys.count
-            keys.append(KeyRecord(owner: owner, name: name()))
+            keys.append(KeyRecord(owner: owner, name: Self.shown(name())))
             keyRecord[packed] = record
         }
         keys[record].count += 1

@@ -28,6 +28,7 @@ enum Conversion {
         do throws(CodecError) {
             switch request {
             case .decode(let options): return try decode(bytes, options, job)
+            case .summary(let options): return try summarize(bytes, options, job)
             case .encode(let format): return try encode(bytes, format, job)
             }
         } catch {
@@ -115,6 +116,40 @@ enum Conversion {
         // Indented text ends with a newline; compact text gets one here, so that a terminal's
         // next prompt (or a second document) starts on a line of its own.
         if !pretty { newline.withUnsafeBufferPointer { reply.append($0) } }
+        return try buffered(reply, contentType: "application/json", job)
+    }
+
+    /// A document's summary: admitted as a decode is (it reads the archive the same way and
+    /// places its readable view as the depth probe does), each payload's working memory held
+    /// while it is read, and refused for depth where a decode of its readable view would be,
+    /// though the summary itself does not recurse.
+    private static func summarize(_ bytes: [UInt8], _ options: SummaryOptions, _ job: Job) throws(CodecError) -> HTTPResponse {
+        if let refusal = admit(ConversionCost.decodeWorking(bodyBytes: bytes.count, counts: ArchiveCounts(of: bytes)), job) {
+            return refusal
+        }
+        let archive = try Archive(parsing: bytes)
+        let reserved = job.reservation?.bytes ?? 0
+        var overBudget = false
+        let summary: ArchiveSummary
+        do throws(CodecError) {
+            summary = try archive.summary(nested: options.nested) { reading in
+                guard let reservation = job.reservation else { return true }
+                let needed = reserved + (reading.map { ConversionCost.decodeWorking(bodyBytes: $0.count, counts: ArchiveCounts(of: $0)) } ?? 0)
+                reservation.shrink(to: needed)
+                guard !reservation.grow(to: needed) else { return true }
+                overBudget = true
+                return false
+            }
+        } catch {
+            guard overBudget, let reservation = job.reservation else { throw error }
+            return Problem.memoryBudget(needed: reservation.bytes + 1, capacity: reservation.capacity, path: job.path).response()
+        }
+        if let refusal = job.limits.decode.refusal(depth: summary.readableNesting, pretty: false) {
+            return Problem.refusedSummary(refusal, path: job.path).response()
+        }
+        let reply = try replyBuffer(job)
+        summary.json(pretty: options.pretty).withUnsafeBufferPointer { reply.append($0) }
+        if !options.pretty { newline.withUnsafeBufferPointer { reply.append($0) } }
         return try buffered(reply, contentType: "application/json", job)
     }
 

@@ -4,6 +4,8 @@ import ArchiveCodec
 /// so a bad parameter costs no worker time.
 enum ConversionRequest: Sendable {
     case decode(DecodeOptions)
+    /// `/v1/decode?view=summary`: what the document holds (`ArchiveSummary`) instead of its JSON.
+    case summary(SummaryOptions)
     case encode(format: PlistFormat)
 
     init(route: Route, query: QueryParameters, path: String) throws(Problem) {
@@ -19,7 +21,10 @@ enum ConversionRequest: Sendable {
             switch query["view"]?.asciiLowercased() {
             case nil, "readable": view = .readable
             case "raw": view = .raw
-            case let other?: throw Problem.invalidQuery("view must be readable or raw, not \(other)", path: path)
+            case "summary":
+                self = .summary(try Self.summaryOptions(query, path: path))
+                return
+            case let other?: throw Problem.invalidQuery("view must be readable, raw or summary, not \(other)", path: path)
             }
             var options = DecodeOptions(view: view, pretty: try Self.flag(query, "pretty", path: path))
             options.exactIntegers = try Self.flag(query, "exactIntegers", path: path)
@@ -43,9 +48,25 @@ enum ConversionRequest: Sendable {
         }
     }
 
+    /// `view=summary`: `pretty` and `nested` (which counts inside the payloads too); the
+    /// parameters that shape the readable view are refused, as with `view=raw`.
+    private static func summaryOptions(_ query: QueryParameters, path: String) throws(Problem) -> SummaryOptions {
+        var shaped = try flag(query, "exactIntegers", path: path)
+        shaped = try flag(query, "exactNumbers", path: path) || shaped
+        if let text = query["maxDepth"] {
+            _ = try depthBound(text, path: path)
+            shaped = true
+        }
+        if shaped {
+            throw Problem.invalidQuery(
+                "maxDepth, exactIntegers and exactNumbers shape the readable view; leave them out with view=summary (nested=1 counts inside nested payloads too)", path: path)
+        }
+        return SummaryOptions(pretty: try flag(query, "pretty", path: path), nested: try flag(query, "nested", path: path))
+    }
+
     var route: Route {
         switch self {
-        case .decode: .decode
+        case .decode, .summary: .decode
         case .encode: .encode
         }
     }
