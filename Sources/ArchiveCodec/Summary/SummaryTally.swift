@@ -137,7 +137,8 @@ struct SummaryTally {
                 return ArchiveSummary.KeyUse(key: key.key, count: key.count, kinds: kinds, kindsNotListed: key.notListed).capped()
             }
         }
-        summary.classes = classes.enumerated().map { index, record in
+        // A class with no instances (a superclass the stream defines) is named in chains only.
+        summary.classes = classes.enumerated().filter { $0.element.count > 0 }.map { index, record in
             ArchiveSummary.ClassUse(
                 name: record.name, chain: record.chain, count: record.count, shared: record.shared, cyclic: record.cyclic,
                 keys: uses(keysOfOwner[index + 1]), keysNotListed: record.keysNotListed)
