@@ -1,0 +1,136 @@
+import TestSupport
+import XCTest
+
+@testable import ArchiveCodec
+
+/// The places of the largest values (`KeyedSummaryPaths` for keyed archives, the plain
+/// property list's own): each path, followed in the document's readable JSON as
+/// `decode --nested` writes it, leads to the value (a string that the view writes as a
+/// dictionary's key, to the member it names). A value in an entry nothing refers to has no
+/// place: the readable view leaves such entries out.
+final class KeyedSummaryPathsTests: XCTestCase {
+    /// One step of a path's text: a member, an element, or `$id n`.
+    private enum Token: Equatable {
+        case member(String)
+        case index(Int)
+        case anchor(Int)
+    }
+
+    /// The steps of `path` as `DocumentPath.description` writes them.
+    private func tokens(_ path: String) -> [Token] {
+        let text = Array(path.utf8)
+        var tokens: [Token] = []
+        var position = 0
+        func number() -> Int {
+            let start = position
+            while position < text.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(text[position]) { position += 1 }
+            return Int(String(decoding: text[start..<position], as: UTF8.self))!
+        }
+        while position < text.count {
+            switch text[position] {
+            case UInt8(ascii: " "): position += 1
+            case UInt8(ascii: "$") where text[position...].starts(with: "$id ".utf8):
+                position += 4
+                tokens.append(.anchor(number()))
+            case UInt8(ascii: "."):
+                position += 1
+                let start = position
+                while position < text.count, ![UInt8(ascii: "."), UInt8(ascii: "["), UInt8(ascii: " ")].contains(text[position]) { position += 1 }
+                if position > start { tokens.append(.member(String(decoding: text[start..<position], as: UTF8.self))) }
+            case UInt8(ascii: "["):
+                position += 1
+                if text[position] == UInt8(ascii: "\"") {
+                    let start = position
+                    position += 1
+                    while text[position] != UInt8(ascii: "\"") { position += text[position] == UInt8(ascii: "\\") ? 2 : 1 }
+                    position += 1
+                    guard case .string(let key) = TestJSON.parse(Array(text[start..<position])) else { preconditionFailure() }
+                    tokens.append(.member(key))
+                } else {
+                    tokens.append(.index(number()))
+                }
+                position += 1
+            default: preconditionFailure("unexpected \(path)")
+            }
+        }
+        return tokens
+    }
+
+    /// The object written with `"$id": n` in `document`.
+    private func anchor(_ id: Int, in document: TestJSON) -> TestJSON? {
+        var pending = [document]
+        while let value = pending.popLast() {
+            switch value {
+            case .object(let members):
+                if value["$id"]?.integer == id { return value }
+                pending += members.map(\.value)
+            case .array(let items): pending += items
+            default: break
+            }
+        }
+        return nil
+    }
+
+    /// The value at `path` in `document`, or the member name the last step names when that is
+    /// what `text` is (a dictionary key).
+    private func follow(_ path: String, in document: TestJSON, expecting text: String?) -> TestJSON? {
+        var current = document
+        var base = document
+        let steps = tokens(path)
+        for (number, step) in steps.enumerated() {
+            switch step {
+            case .anchor(let id):
+                guard let found = anchor(id, in: base) else { return nil }
+                current = found
+            case .index(let index):
+                guard let items = current.elements, index < items.count else { return nil }
+                current = items[index]
+            case .member(let key):
+                guard let next = current[key] else { return nil }
+                if number == steps.count - 1, let text, next.text != text, key == text || key == "$" + text { return .string(text) }
+                current = next
+                // A nested archive's `$id`s are its own.
+                if key == "$keyedArchive" { base = next }
+            }
+        }
+        return current
+    }
+
+    private func files() throws -> [(String, [UInt8])] {
+        var files: [(String, [UInt8])] = []
+        for name in Fixtures.names() { files.append((name, try Fixtures.bytes(name))) }
+        for folder in ["keyed-archive", "plain-plist", "plain-plist-with-nested-archive"] {
+            for name in Fixtures.publicNames(folder) { files.append((name, try Fixtures.publicFile(name))) }
+        }
+        return files
+    }
+
+    func testEveryPathLeadsToItsValue() throws {
+        var named = 0
+        for (name, bytes) in try files() {
+            let archive = try Archive(parsing: bytes)
+            let summary = try archive.summary(nested: true)
+            let plan = try archive.plan(view: .readable, pretty: false, nested: DecodePolicy(depthLimit: 10_000))
+            var text: [UInt8] = []
+            try archive.writeJSON(view: .readable, pretty: false, plan: plan, parallelism: .serial) { text += $0 }
+            let document = TestJSON.parse(text)
+            for value in summary.largestStrings {
+                // Unnamed: in an object nothing refers to, which the readable view leaves out.
+                guard let path = value.path else { continue }
+                let start = value.preview.hasSuffix("…") ? String(value.preview.dropLast()) : value.preview
+                let found = follow(path, in: document, expecting: start)
+                XCTAssertTrue(found?.text?.hasPrefix(start) ?? false, "\(name) \(path): \(String(describing: found))")
+                named += 1
+            }
+            for value in summary.largestData {
+                guard let path = value.path else { continue }
+                let found = follow(path, in: document, expecting: nil)
+                switch found {
+                case .string, .object: named += 1
+                default: XCTFail("\(name) \(path): \(String(describing: found))")
+                }
+            }
+        }
+        XCTAssertGreaterThan(named, 300)
+    }
+}
