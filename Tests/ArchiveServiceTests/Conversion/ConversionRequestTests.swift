@@ -34,6 +34,22 @@ final class ConversionRequestTests: XCTestCase {
         XCTAssertTrue(refusal("maxDepth=")?.contains("whole number") == true)
     }
 
+    /// `view=summary` takes `pretty` and `nested`; the readable view's other parameters are
+    /// refused with it, as with `view=raw`, and a bad value is named as such first.
+    func testSummaryTakesPrettyAndNestedOnly() throws {
+        guard case .summary(let options) = try ConversionRequest(route: .decode, query: QueryParameters("view=summary&pretty=1&nested=yes"), path: "/v1/decode") else {
+            return XCTFail("not a summary")
+        }
+        XCTAssertTrue(options.pretty && options.nested)
+        XCTAssertEqual(try ConversionRequest(route: .decode, query: QueryParameters("view=SUMMARY"), path: "/v1/decode").route, .decode)
+        for query in ["view=summary&maxDepth=64", "view=summary&exactIntegers=1", "view=summary&exactNumbers=true"] {
+            XCTAssertTrue(refusal(query)?.contains("leave them out with view=summary") == true, query)
+        }
+        XCTAssertNil(refusal("view=summary&exactIntegers=0"))
+        XCTAssertTrue(refusal("view=summary&maxDepth=0")?.contains("at least 1") == true)
+        XCTAssertTrue(refusal("view=everything")?.contains("readable, raw or summary") == true)
+    }
+
     func testNotFoundListsEveryEndpoint() {
         let detail = Problem.notFound(path: "/nowhere").detail
         for route in Route.allCases {
