@@ -317,32 +317,108 @@ final class ArchiveToolTests: XCTestCase {
         XCTAssertEqual(try String(contentsOf: back, encoding: .utf8), #"{"team":"Bears","wins":3}"# + "\n")
     }
 
+    /// What the tool writes to a pseudo-terminal (from script(1)) when run with `arguments`,
+    /// and its exit status as `status=N`.
+    private func onTerminal(_ arguments: String) throws -> String {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/script") else { throw XCTSkip("script(1) is not installed") }
+        let log = scratch.appendingPathComponent("tty.txt")
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
+        process.arguments = ["-qec", "\(try tool().path) \(arguments); echo \"status=$?\"", "/dev/null"]
+        process.standardOutput = try FileHandle(
+            forWritingTo: {
+                FileManager.default.createFile(atPath: log.path, contents: nil)
+                return log
+            }())
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        return String(decoding: try Data(contentsOf: log), as: UTF8.self)
+    }
+
     /// A binary archive is not written to a terminal (here a pseudo-terminal from script(1)),
     /// unless --force says so.
     func testEncodeRefusesToWriteBinaryToATerminal() throws {
-        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/script") else { throw XCTSkip("script(1) is not installed") }
         let json = scratch.appendingPathComponent("team.json")
         try Data(#"{"team":"Bears"}"#.utf8).write(to: json)
-        func onTerminal(_ arguments: String) throws -> String {
-            let log = scratch.appendingPathComponent("tty.txt")
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
-            process.arguments = ["-qec", "\(try tool().path) \(arguments); echo \"status=$?\"", "/dev/null"]
-            process.standardOutput = try FileHandle(
-                forWritingTo: {
-                    FileManager.default.createFile(atPath: log.path, contents: nil)
-                    return log
-                }())
-            process.standardInput = FileHandle.nullDevice
-            try process.run()
-            process.waitUntilExit()
-            return try String(contentsOf: log, encoding: .isoLatin1)
-        }
         let refused = try onTerminal("encode \(json.path)")
         XCTAssertTrue(refused.contains("not writing a binary archive to a terminal") && refused.contains("status=64"), refused)
         let forced = try onTerminal("encode --force \(json.path)")
         XCTAssertTrue(forced.contains("bplist00") && forced.contains("status=0"), forced)
         let xml = try onTerminal("encode --xml \(json.path)")
         XCTAssertTrue(xml.contains("<plist") && xml.contains("status=0"), xml)
+    }
+
+    /// `summary` writes the codec's summary as JSON when stdout is not a terminal, merges
+    /// several files (stdin among them), and exits as decode does: 2 not convertible, 3 too
+    /// deep for the stack, 4 unreadable.
+    func testSummaryJSONMergesAndExits() throws {
+        let first = Fixtures.directory.appendingPathComponent("apple/scl-NSKeyedUnarchiver-ComplexTest.plist")
+        let second = Fixtures.directory.appendingPathComponent("public/plain-plist-with-nested-archive/nord-terminal-app_Nord.terminal")
+        let one = scratch.appendingPathComponent("one.json")
+        XCTAssertEqual(try run(["summary", first.path], stdout: one).status, 0)
+        let expected = try Archive(parsing: Array(Data(contentsOf: first))).summary().json(pretty: false)
+        XCTAssertEqual(Array(try Data(contentsOf: one)), expected + [0x0A])
+
+        let both = scratch.appendingPathComponent("both.json")
+        let merged = try run(["summary", "--json", "--nested", first.path, "-"], stdout: both, stdin: try FileHandle(forReadingFrom: second))
+        XCTAssertEqual(merged.status, 0, merged.stderr)
+        let summary = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(contentsOf: both)) as? [String: Any])
+        let a = try Archive(parsing: Array(Data(contentsOf: first))).summary(nested: true)
+        let b = try Archive(parsing: Array(Data(contentsOf: second))).summary(nested: true)
+        XCTAssertEqual(summary["format"] as? String, "mixed")
+        XCTAssertEqual(summary["files"] as? Int, 2)
+        XCTAssertEqual(summary["bytes"] as? Int, a.bytes + b.bytes)
+        XCTAssertEqual(summary["objects"] as? Int, a.objects + b.objects)
+        let files = (summary["largestStrings"] as? [[String: Any]] ?? []).compactMap { $0["file"] as? String }
+        XCTAssertEqual(Set(files), [first.path, "stdin"])
+
+        let out = scratch.appendingPathComponent("out")
+        XCTAssertEqual(try run(["summary", scratch.appendingPathComponent("nowhere").path], stdout: out).status, 4)
+        let json = scratch.appendingPathComponent("team.json")
+        try Data(#"{"team":"Bears"}"#.utf8).write(to: json)
+        let notConvertible = try run(["summary", json.path], stdout: out)
+        XCTAssertEqual(notConvertible.status, 2)
+        XCTAssertTrue(notConvertible.stderr.contains("archive-tool encode"), notConvertible.stderr)
+        let chain = scratch.appendingPathComponent("chain.bplist")
+        try Data(chainArchive(count: 20_000)).write(to: chain)
+        let deep = try run(["summary", "--stack-mib", "1", chain.path], stdout: out)
+        XCTAssertEqual(deep.status, 3, deep.stderr)
+        XCTAssertTrue(deep.stderr.contains("--stack-mib"), deep.stderr)
+        XCTAssertEqual(try run(["summary", chain.path], stdout: out).status, 0)
+        XCTAssertEqual(try run(["summary"], stdout: out).status, 64)
+    }
+
+    /// A keyed archive of a linked list of `count` nodes, as deep as it is long.
+    private func chainArchive(count: Int) -> [UInt8] {
+        var plist = TestPlistBuilder()
+        let (classKey, nextKey) = (plist.string("$class"), plist.string("next"))
+        var objects = [plist.string("$null")]
+        for node in 1...count {
+            objects.append(plist.add(.dict([(classKey, plist.uid(count + 1)), (nextKey, plist.uid(node < count ? node + 1 : 0))])))
+        }
+        let chain = plist.add(.array([plist.string("Node"), plist.string("NSObject")]))
+        objects.append(plist.add(.dict([(plist.string("$classname"), plist.string("Node")), (plist.string("$classes"), chain)])))
+        let top = plist.add(.dict([(plist.string("root"), plist.uid(1))]))
+        let root = plist.add(
+            .dict([
+                (plist.string("$version"), plist.integer(100_000)), (plist.string("$archiver"), plist.string("NSKeyedArchiver")),
+                (plist.string("$top"), top), (plist.string("$objects"), plist.add(.array(objects)))
+            ]))
+        return plist.binary(top: root)
+    }
+
+    /// On a terminal, a table: the totals, each class with its counts and chain, its keys
+    /// indented under it, the largest values with their places.
+    func testSummaryTableOnATerminal() throws {
+        let archive = Fixtures.directory.appendingPathComponent("apple/scl-NSKeyedUnarchiver-ComplexTest.plist")
+        let table = try onTerminal("summary \(archive.path)")
+        XCTAssertTrue(table.contains("keyedArchive, 1 file, 686 bytes"), table)
+        XCTAssertTrue(table.contains("objects 22, shared 1, cyclic 0"), table)
+        XCTAssertTrue(table.contains("NSURL") && table.contains("NSURL → NSObject"), table)
+        XCTAssertTrue(table.contains("NS.relative") && table.contains("string 2"), table)
+        XCTAssertTrue(table.contains(#".url["NS.base"]["NS.relative"]  "https://www.swift.org""#), table)
+        XCTAssertTrue(table.contains("status=0"), table)
+        XCTAssertTrue(try onTerminal("summary --json \(archive.path)").contains(#"{"format":"keyedArchive""#))
     }
 }
