@@ -88,24 +88,15 @@ enum Conversion {
         let archive = try Archive(parsing: bytes, view: view)
         // A nested expansion holds its parts' text until written, and each payload's tables while
         // it is read: reserved as they come, as a decode of the payload alone would be.
-        let reserved = job.reservation?.bytes ?? 0
-        var overBudget = false
+        let payloads = PayloadReservation(job.reservation)
         let plan: WritePlan
         do throws(CodecError) {
             plan = try archive.plan(
-                view: view, pretty: pretty, maxDepth: options.maxDepth, numbers: options.numbers, nested: options.nested ? job.limits.decode : nil
-            ) { held, reading in
-                guard let reservation = job.reservation else { return true }
-                let working = reading.map { ConversionCost.decodeWorking(bodyBytes: $0.count, counts: ArchiveCounts(of: $0)) } ?? 0
-                let needed = reserved + held + working
-                reservation.shrink(to: needed)
-                guard !reservation.grow(to: needed) else { return true }
-                overBudget = true
-                return false
-            }
+                view: view, pretty: pretty, maxDepth: options.maxDepth, numbers: options.numbers, nested: options.nested ? job.limits.decode : nil,
+                hold: payloads.hold)
         } catch {
-            guard overBudget, let reservation = job.reservation else { throw error }
-            return Problem.memoryBudget(needed: reservation.bytes + 1, capacity: reservation.capacity, path: job.path).response()
+            guard let refusal = payloads.refusal(path: job.path) else { throw error }
+            return refusal
         }
         if let refusal = job.limits.decode.refusal(depth: plan.depth, pretty: pretty) {
             return Problem.refused(refusal, bounded: options.maxDepth != nil, path: job.path).response()
@@ -128,21 +119,13 @@ enum Conversion {
             return refusal
         }
         let archive = try Archive(parsing: bytes)
-        let reserved = job.reservation?.bytes ?? 0
-        var overBudget = false
+        let payloads = PayloadReservation(job.reservation)
         let summary: ArchiveSummary
         do throws(CodecError) {
-            summary = try archive.summary(nested: options.nested) { reading in
-                guard let reservation = job.reservation else { return true }
-                let needed = reserved + (reading.map { ConversionCost.decodeWorking(bodyBytes: $0.count, counts: ArchiveCounts(of: $0)) } ?? 0)
-                reservation.shrink(to: needed)
-                guard !reservation.grow(to: needed) else { return true }
-                overBudget = true
-                return false
-            }
+            summary = try archive.summary(nested: options.nested) { payloads.hold(text: 0, reading: $0) }
         } catch {
-            guard overBudget, let reservation = job.reservation else { throw error }
-            return Problem.memoryBudget(needed: reservation.bytes + 1, capacity: reservation.capacity, path: job.path).response()
+            guard let refusal = payloads.refusal(path: job.path) else { throw error }
+            return refusal
         }
         if let refusal = job.limits.decode.refusal(depth: summary.readableNesting, pretty: false) {
             return Problem.refusedSummary(refusal, path: job.path).response()
