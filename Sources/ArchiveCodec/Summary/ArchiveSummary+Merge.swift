@@ -26,20 +26,13 @@ extension ArchiveSummary {
         arrays += other.arrays
         dictionaries += other.dictionaries
         classesNotListed += other.classesNotListed
-        var classIndex: [String: Int] = [:]
-        for (index, use) in classes.enumerated() { classIndex[use.name] = index }
-        for use in other.classes {
-            guard let index = classIndex[use.name] else {
-                classIndex[use.name] = classes.count
-                classes.append(use)
-                continue
-            }
-            classes[index].count += use.count
-            classes[index].shared += use.shared
-            classes[index].cyclic += use.cyclic
-            classes[index].keysNotListed += use.keysNotListed
-            if classes[index].chain.isEmpty { classes[index].chain = use.chain }
-            classes[index].keys = Self.merged(classes[index].keys, use.keys)
+        classes = Self.merged(classes, other.classes, name: \.name) { use, more in
+            use.count += more.count
+            use.shared += more.shared
+            use.cyclic += more.cyclic
+            use.keysNotListed += more.keysNotListed
+            if use.chain.isEmpty { use.chain = more.chain }
+            use.keys = Self.merged(use.keys, more.keys)
         }
         dictionaryKeys = Self.merged(dictionaryKeys, other.dictionaryKeys)
         dictionaryKeysNotListed += other.dictionaryKeysNotListed
@@ -76,22 +69,29 @@ extension ArchiveSummary {
 
     /// Two lists of a class's keys as one, by key name.
     private static func merged(_ keys: [KeyUse], _ more: [KeyUse]) -> [KeyUse] {
-        guard !more.isEmpty else { return keys }
-        var result = keys
-        var index: [String: Int] = [:]
-        for (position, use) in result.enumerated() { index[use.key] = position }
-        for use in more {
-            guard let position = index[use.key] else {
-                index[use.key] = result.count
-                result.append(use)
+        merged(keys, more, name: \.key) { use, other in
+            use.count += other.count
+            use.kindsNotListed += other.kindsNotListed
+            var kinds: [String: Int] = [:]
+            for kind in use.kinds + other.kinds { kinds[kind.kind, default: 0] += kind.count }
+            use.kinds = kinds.map { KindCount(kind: $0.key, count: $0.value) }
+            use = use.capped()
+        }
+    }
+
+    /// `list` and `more` as one: an element of `more` whose `name` is in `list` is added to
+    /// that one (`add`), any other appended, in order.
+    private static func merged<Element>(_ list: [Element], _ more: [Element], name: (Element) -> String, add: (inout Element, Element) -> Void) -> [Element] {
+        var result = list
+        var position: [String: Int] = [:]
+        for (index, element) in result.enumerated() { position[name(element)] = index }
+        for element in more {
+            guard let index = position[name(element)] else {
+                position[name(element)] = result.count
+                result.append(element)
                 continue
             }
-            result[position].count += use.count
-            result[position].kindsNotListed += use.kindsNotListed
-            var kinds: [String: Int] = [:]
-            for kind in result[position].kinds + use.kinds { kinds[kind.kind, default: 0] += kind.count }
-            result[position].kinds = kinds.map { KindCount(kind: $0.key, count: $0.value) }
-            result[position] = result[position].capped()
+            add(&result[index], element)
         }
         return result
     }

@@ -50,8 +50,8 @@ extension KeyedArchive {
             if classOf[uid] >= 0 { tally.noteInstance(of: classIndex[Int(classOf[uid])], shared: isShared, cyclic: cyclic[uid]) }
         }
         tally.finish(into: &summary)
-        summary.largestStrings = walk.strings.entries
-        summary.largestData = walk.data.entries
+        summary.largestStrings = walk.values.strings.entries
+        summary.largestData = walk.values.data.entries
         summary.absorb(payloads.found)
         plist.withView { view in
             let paths = KeyedSummaryPaths(archive: self, view: view, placement: placement, parents: walk.parents)
@@ -85,8 +85,7 @@ struct KeyedValueWalk {
     /// Per entry, the entry holding the first reference met (`KeyedSummaryPaths.fromTop`,
     /// `unreached`).
     var parents: [Int32]
-    var strings = LargestValues()
-    var data = LargestValues()
+    var values = LargestPlistValues()
     private var pending: [Int] = []
 
     init(objectCount: Int) {
@@ -106,15 +105,10 @@ struct KeyedValueWalk {
                 let target = Int(view.uid(header))
                 targets.append(Int32(truncatingIfNeeded: target))
                 if parents[target] == KeyedSummaryPaths.unreached { parents[target] = owner.map { Int32($0) } ?? KeyedSummaryPaths.fromTop }
-            case .asciiString, .utf16String:
-                guard owner != nil else { continue }
-                strings.consider(length: header.count, at: location) {
-                    header.kind == .asciiString ? ValuePreview.text(utf8: view.payload(header)) : ValuePreview.text(utf16BigEndian: view.payload(header))
-                }
-            case .data:
-                let bytes = view.payload(header)
-                data.consider(length: bytes.count, at: location) { ValuePreview.data(bytes) }
-                payloads.consider(bytes, at: location)
+            case .asciiString, .utf16String, .data:
+                // `$top`'s own strings are keys' names, not values.
+                guard owner != nil || header.kind == .data else { continue }
+                values.consider(header, view: view, at: location, payloads: &payloads)
             case .array:
                 for index in (0..<header.count).reversed() { pending.append(view.childRef(header, index)) }
             case .dict:

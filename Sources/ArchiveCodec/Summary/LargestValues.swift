@@ -39,6 +39,28 @@ struct LargestValues {
     }
 }
 
+/// The largest strings and data values of a property list's objects (a keyed archive's or a
+/// plain one's), and the payloads among the data.
+struct LargestPlistValues {
+    var strings = LargestValues()
+    var data = LargestValues()
+
+    /// Considers plist object `header` when it is a string or data (anything else is let be).
+    mutating func consider(_ header: PlistObjectHeader, view: BinaryPlistView, at location: ArchiveSummary.Location?, payloads: inout PayloadScan) {
+        switch header.kind {
+        case .asciiString:
+            strings.consider(length: header.count, at: location) { ValuePreview.text(utf8: view.payload(header)) }
+        case .utf16String:
+            strings.consider(length: header.count, at: location) { ValuePreview.text(utf16BigEndian: view.payload(header)) }
+        case .data:
+            let bytes = view.payload(header)
+            data.consider(length: bytes.count, at: location) { ValuePreview.data(bytes) }
+            payloads.consider(bytes, at: location)
+        default: break
+        }
+    }
+}
+
 /// The previews of `ArchiveSummary.LargeValue`.
 enum ValuePreview {
     /// At most this many bytes of a value are decoded for its preview: enough for

@@ -10,8 +10,7 @@ extension PlainPropertyList {
         summary.readableNesting = readableDepth(numbers: .nonFinite)
         summary.rawNesting = plist.rawDepth
         var tally = SummaryTally()
-        var strings = LargestValues()
-        var data = LargestValues()
+        var values = LargestPlistValues()
         plist.withView { view in
             // Per object reached: the container it was first reached from, and where in it.
             var parent = [Int32](repeating: -1, count: view.objectCount)
@@ -32,14 +31,7 @@ extension PlainPropertyList {
                 let header = view.header(of: ref)
                 let location = ArchiveSummary.Location(ref: ref)
                 switch header.kind {
-                case .asciiString, .utf16String:
-                    strings.consider(length: header.count, at: location) {
-                        header.kind == .asciiString ? ValuePreview.text(utf8: view.payload(header)) : ValuePreview.text(utf16BigEndian: view.payload(header))
-                    }
-                case .data:
-                    let bytes = view.payload(header)
-                    data.consider(length: bytes.count, at: location) { ValuePreview.data(bytes) }
-                    payloads.consider(bytes, at: location)
+                case .asciiString, .utf16String, .data: values.consider(header, view: view, at: location, payloads: &payloads)
                 case .array:
                     summary.arrays += 1
                     for index in (0..<header.count).reversed() { reach(view.childRef(header, index), from: ref, at: index) }
@@ -55,8 +47,8 @@ extension PlainPropertyList {
                 }
             }
             tally.finish(into: &summary)
-            summary.largestStrings = strings.entries
-            summary.largestData = data.entries
+            summary.largestStrings = values.strings.entries
+            summary.largestData = values.data.entries
             summary.absorb(payloads.found)
             // `.$propertyList` and the keys and indices down to the value; data's bytes or text
             // are the member of the object standing there.

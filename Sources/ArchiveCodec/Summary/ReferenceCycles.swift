@@ -18,13 +18,16 @@ enum ReferenceCycles {
         var members: [Int32] = []
         var walk: [(node: Int32, edge: Int32)] = []
         var next: Int32 = 0
-        for root in 0..<count where order[root] == unvisited {
-            order[root] = next
-            lowest[root] = next
+        func visit(_ node: Int) {
+            order[node] = next
+            lowest[node] = next
             next += 1
-            members.append(Int32(root))
-            onStack[root] = true
-            walk.append((Int32(root), edgeStart[root]))
+            members.append(Int32(node))
+            onStack[node] = true
+            walk.append((Int32(node), edgeStart[node]))
+        }
+        for root in 0..<count where order[root] == unvisited {
+            visit(root)
             while let (node, edge) = walk.last {
                 let current = Int(node)
                 if edge < edgeStart[current + 1] {
@@ -32,12 +35,7 @@ enum ReferenceCycles {
                     let target = Int(targets[Int(edge)])
                     if target == current { cyclic[current] = true }
                     if order[target] == unvisited {
-                        order[target] = next
-                        lowest[target] = next
-                        next += 1
-                        members.append(Int32(target))
-                        onStack[target] = true
-                        walk.append((Int32(target), edgeStart[target]))
+                        visit(target)
                     } else if onStack[target] {
                         lowest[current] = min(lowest[current], order[target])
                     }
