@@ -171,11 +171,12 @@ public struct KeyedArchive: Sendable {
         }
     }
 
-    /// The readable view's placement without a nesting bound (which is the only way it throws).
-    func defaultPlacement() -> Placement {
+    /// The readable view's placement without a nesting bound (which is the only way it throws);
+    /// `parallelism`: how scanning bodies may be split (the same placement for every choice).
+    func defaultPlacement(parallelism: Parallelism = .serial) -> Placement {
         do {
             return try plist.withView { (view) throws(CodecError) -> Placement in
-                try Placement(archive: self, view: view, numbers: .nonFinite, bound: nil)
+                try Placement(archive: self, view: view, numbers: .nonFinite, bound: nil, parallelism: parallelism)
             }
         } catch {
             preconditionFailure("a placement without a bound cannot fail: \(error)")

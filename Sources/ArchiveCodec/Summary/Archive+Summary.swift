@@ -12,9 +12,13 @@ extension Archive {
     ///
     /// `hold` is the caller's memory budget, asked with a payload's bytes before it is read
     /// (its working memory is estimated as for any decode) and with nil once it is let go;
-    /// when it says no, the summary is refused with `limitExceeded`.
-    public func summary(nested: Bool = false, hold: @escaping (_ reading: [UInt8]?) -> Bool = { _ in true }) throws(CodecError) -> ArchiveSummary {
-        var (summary, refused) = contentSummary(nesting: 0, expanding: nested, hold: hold)
+    /// when it says no, the summary is refused with `limitExceeded`. `parallelism`: how the
+    /// placement of a keyed archive's readable view may be split (the summary is the same for
+    /// every choice).
+    public func summary(
+        nested: Bool = false, parallelism: Parallelism = .serial, hold: @escaping (_ reading: [UInt8]?) -> Bool = { _ in true }
+    ) throws(CodecError) -> ArchiveSummary {
+        var (summary, refused) = contentSummary(nesting: 0, expanding: nested, parallelism: parallelism, hold: hold)
         guard !refused else { throw CodecError(.limitExceeded, "the nested payloads would take more memory than is free to read them") }
         func written(_ steps: [DocumentPath.Step]?) -> String? {
             steps.map { DocumentPath($0).description }.flatMap { $0.utf8.count <= ArchiveSummary.listedPathLength ? $0 : nil }
@@ -27,11 +31,11 @@ extension Archive {
     /// The counts of the document and, when `expanding`, of its payloads (the largest values'
     /// places named as steps); `nesting`: how many payloads it is nested in.
     /// `refused`: a payload was refused by `hold` (the counts are incomplete).
-    func contentSummary(nesting: Int, expanding: Bool, hold: @escaping PayloadScan.Hold) -> (summary: ArchiveSummary, refused: Bool) {
+    func contentSummary(nesting: Int, expanding: Bool, parallelism: Parallelism = .serial, hold: @escaping PayloadScan.Hold) -> (summary: ArchiveSummary, refused: Bool) {
         var payloads = PayloadScan(nesting: nesting, expanding: expanding, hold: hold)
         var summary: ArchiveSummary
         switch content {
-        case .keyedArchive(let archive): summary = archive.summary(payloads: &payloads)
+        case .keyedArchive(let archive): summary = archive.summary(payloads: &payloads, parallelism: parallelism)
         case .propertyList(let list): summary = list.summary(payloads: &payloads)
         case .typedStream(let document):
             summary = document.stream.summary(payloads: &payloads)

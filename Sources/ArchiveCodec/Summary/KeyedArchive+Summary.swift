@@ -8,18 +8,18 @@ extension KeyedArchive {
     /// their names are not strings of the archive. The readable view's placement is made once,
     /// as a decode's depth probe makes it: its depth is the summary's readable nesting, and
     /// it names the largest values' places (`KeyedSummaryPaths`).
-    func summary(payloads: inout PayloadScan) -> ArchiveSummary {
+    func summary(payloads: inout PayloadScan, parallelism: Parallelism = .serial) -> ArchiveSummary {
         var summary = ArchiveSummary(format: .keyedArchive)
         summary.objects = objectCount - 1
-        let placement = defaultPlacement()
+        let placement = defaultPlacement(parallelism: parallelism)
         summary.readableNesting = placement.depth
         summary.rawNesting = plist.rawDepth
         var tally = SummaryTally()
         let classIndex = classInfos.map { tally.classIndex(name: $0.name, chain: $0.chain ?? []) }
-        var walk = KeyedValueWalk(objectCount: objectCount)
+        var walk = KeyedValueWalk(objectCount: objectCount, references: referenceCounts.reduce(0) { $0 + Int($1) })
         plist.withView { view in
             walk.walk(topRef, owner: nil, view: view, payloads: &payloads)
-            walk.targets.removeAll()
+            walk.targets.removeAll(keepingCapacity: true)
             let objects = view.header(of: objectsRef)
             for uid in 0..<objectCount {
                 walk.edgeStart.append(Int32(walk.targets.count))
@@ -88,8 +88,10 @@ struct KeyedValueWalk {
     var values = LargestPlistValues()
     private var pending: [Int] = []
 
-    init(objectCount: Int) {
+    /// `references`: about how many UIDs the walk will meet (the analysis's reference count).
+    init(objectCount: Int, references: Int) {
         edgeStart.reserveCapacity(objectCount + 1)
+        targets.reserveCapacity(references)
         parents = [Int32](repeating: KeyedSummaryPaths.unreached, count: objectCount)
     }
 

@@ -34,8 +34,16 @@ struct SummaryTally {
     private var keys: [KeyRecord] = []
     /// A key record by its owner and the collector's identity of the key (`keyID`).
     private var keyRecord: [Int: Int] = [:]
-    /// The count of a kind under a key record (`kindSlot`).
-    private var kindCounts: [Int: Int] = [:]
+    /// The counts of kinds under key records: a kind's slot (its number and its key record)
+    /// and count, and where each slot's count is.
+    private var kindTotals: [(slot: Int, count: Int)] = []
+    private var kindIndex: [Int: Int] = [:]
+    /// The last answers of `keyRecord` and `kindIndex`, direct-mapped by a hash of the packed
+    /// key: instances of one class repeat the same few keys and kinds, so most lookups end
+    /// here instead of hashing (a slot another took is looked up again).
+    private var recentKeys = [(packed: Int, record: Int)](repeating: (-1, 0), count: Self.recentSlots)
+    private var recentKinds = [(slot: Int, index: Int)](repeating: (-1, 0), count: Self.recentSlots)
+    private static let recentSlots = 1 << 10
     private var plainKeysNotListed = 0
 
     /// Keys tracked per class, and in all.
@@ -79,9 +87,13 @@ struct SummaryTally {
     /// `name` is asked once.
     mutating func noteKey(owner: Int, keyID: Int, name: () -> String, kind: Int) {
         let packed = (owner + 1) << Self.ownerShift | keyID
+        let recentKey = Self.recentSlot(packed)
         let record: Int
-        if let known = keyRecord[packed] {
+        if recentKeys[recentKey].packed == packed {
+            record = recentKeys[recentKey].record
+        } else if let known = keyRecord[packed] {
             record = known
+            recentKeys[recentKey] = (packed, known)
         } else {
             let tracked = owner >= 0 ? classes[owner].trackedKeys : keys.count
             guard keys.count < Self.keysInAll, tracked < Self.keysPerClass else {
@@ -95,21 +107,32 @@ struct SummaryTally {
         }
         keys[record].count += 1
         let slot = kind * Self.keysInAll + record
-        if let count = kindCounts[slot] {
-            kindCounts[slot] = count + 1
+        let recentKind = Self.recentSlot(slot)
+        if recentKinds[recentKind].slot == slot {
+            kindTotals[recentKinds[recentKind].index].count += 1
+        } else if let index = kindIndex[slot] {
+            kindTotals[index].count += 1
+            recentKinds[recentKind] = (slot, index)
         } else if keys[record].trackedKinds < Self.kindsPerKey {
             keys[record].trackedKinds += 1
-            kindCounts[slot] = 1
+            kindIndex[slot] = kindTotals.count
+            kindTotals.append((slot, 1))
         } else {
             keys[record].kindsNotListed += 1
         }
+    }
+
+    /// The slot of `recentKeys` or `recentKinds` for `packed` (Fibonacci hashing).
+    @inline(__always)
+    private static func recentSlot(_ packed: Int) -> Int {
+        Int(truncatingIfNeeded: (UInt64(bitPattern: Int64(packed)) &* 0x9E37_79B9_7F4A_7C15) >> 54)
     }
 
     /// The classes, keys and kinds counted, named and ordered into `summary` (whose
     /// `classes` and `dictionaryKeys` it sets).
     func finish(into summary: inout ArchiveSummary) {
         var kindsOfKey = [[(kind: Int, count: Int)]](repeating: [], count: keys.count)
-        for (slot, count) in kindCounts {
+        for (slot, count) in kindTotals {
             kindsOfKey[slot % Self.keysInAll].append((slot / Self.keysInAll, count))
         }
         var keysOfOwner = [[Int]](repeating: [], count: classes.count + 1)

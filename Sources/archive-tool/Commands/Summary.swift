@@ -41,7 +41,9 @@ struct Summary: ParsableCommand {
         for file in files {
             let input = try readInput(file)
             let summary = try reportingErrors(hint: { Hint.decoding(input, error: $0) }) { () throws(CodecError) -> ArchiveSummary in
-                let summary = try Archive(parsing: input).summary(nested: nested)
+                // Reading and placing use both cores, as decode's do; the summary is the same.
+                let cores = coreParallelism(stackSize: stack.bytes)
+                let summary = try Archive(parsing: input, parallelism: cores).summary(nested: nested, parallelism: cores)
                 if let refusal = policy.refusal(depth: summary.readableNesting, pretty: false) {
                     throw Decode.refused(refusal, stackSize: stack.bytes)
                 }

@@ -40,6 +40,17 @@ final class KeyedArchiveSummaryTests: XCTestCase {
         XCTAssertTrue(sharedSeen && cyclicSeen)
     }
 
+    /// Jobs run in reverse order in parts as small as one entry: the summary is the serial one.
+    func testParallelismChangesNothing() throws {
+        let parts = Parallelism(width: 3, smallestPart: 1) { jobs, job in
+            for index in (0..<jobs).reversed() { job(index) }
+        }
+        for (name, bytes) in try keyedFixtures() {
+            let serial = try Archive(parsing: bytes).summary()
+            XCTAssertEqual(try Archive(parsing: bytes, parallelism: parts).summary(parallelism: parts), serial, name)
+        }
+    }
+
     /// Random graphs (cycles, sharing, nil links, inline arrays, raw arrays): the same counts.
     func testRandomGraphsMatchTheRawView() throws {
         var generator = SplitMix64(seed: 0x5EED)
