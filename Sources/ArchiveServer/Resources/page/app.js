@@ -19,7 +19,9 @@
   const MAX_MATCHES = 10000;
   const PREVIEW = 120; // characters of a value shown in its row
   const COLLECTIONS = ['$array', '$set', '$orderedSet'];
-  const SCALAR_WRAPPERS = ['$real', '$integer', '$date', '$uuid', '$plistDate', '$number'];
+  // Wrappers whose one member is text a person may edit: a string object's, a data value's text.
+  const TEXT_WRAPPERS = ['$string', '$text', '$bytesText'];
+  const SMALL_DOCUMENT = 500; // nodes: a document this small opens whole
 
   const byId = (id) => document.getElementById(id);
   const ui = {
@@ -162,6 +164,7 @@
       if (keys[0] === '$real') return 'real';
       if (keys[0] === '$integer') return 'integer';
       if (keys[0] === '$date' && typeof v.$date === 'string') return 'date';
+      if (TEXT_WRAPPERS.includes(keys[0]) && typeof v[keys[0]] === 'string') return keys[0];
     }
     return null;
   }
@@ -192,6 +195,7 @@
           throw new Error('A date is written 2024-05-17T09:30:00Z (UTC).');
         }
         return { $date: t };
+      case '$string': case '$text': case '$bytesText': return { [kind]: text };
       default: throw new Error('This value cannot be edited here.');
     }
   }
@@ -411,6 +415,13 @@
       } else {
         const [text, kind] = leafText(v);
         line.append(el('span', 'value ' + kind, text));
+        if (row.label === '$hex' && typeof v === 'string' && /^#[0-9A-Fa-f]{6}$/.test(v)) {
+          // A colour's sRGB value, shown as a swatch (set through the style object, which the
+          // page's policy allows; the value is checked to be a hex colour first).
+          const swatch = el('span', 'swatch');
+          swatch.style.backgroundColor = v;
+          line.append(swatch);
+        }
       }
       return;
     }
@@ -463,7 +474,30 @@
     const root = makeRow({ value: view.doc, label: null, container: null, slot: null }, [], null);
     state.root = root;
     ui.tree.append(root.el);
-    if (!isLeaf(view.doc)) expand(root);
+    if (isLeaf(view.doc)) return;
+    expand(root);
+    if (nodeCount(view.doc, SMALL_DOCUMENT) < SMALL_DOCUMENT) expandAll(root);
+  }
+
+  /// Nodes in `doc`, counted up to `limit`.
+  function nodeCount(doc, limit) {
+    const stack = [doc];
+    let n = 0;
+    while (stack.length && n < limit) {
+      const v = stack.pop();
+      n++;
+      if (v !== null && typeof v === 'object') for (const k in v) stack.push(v[k]);
+    }
+    return n;
+  }
+
+  function expandAll(row) {
+    const stack = [row];
+    while (stack.length) {
+      const r = stack.pop();
+      expand(r);
+      for (const child of r.childRows) if (!isLeaf(child.value)) stack.push(child);
+    }
   }
 
   function expand(row) {
@@ -537,9 +571,10 @@
     ui.selectionNote.textContent = typeof id === 'number' ? `#${id} · ${plural(count, 'reference')} to it` : '';
   }
 
-  /// Marker members (`$class`, wrapper keys) hold the format's own values, not data to edit.
+  /// Marker members (`$class`, `$id`, the wrappers' own keys) hold the format's values, not data
+  /// to edit; a string object's `$string` is the string itself.
   function isProtectedSlot(row) {
-    return typeof row.slot === 'string' && row.slot.startsWith('$') && !row.slot.startsWith('$$');
+    return typeof row.slot === 'string' && row.slot.startsWith('$') && !row.slot.startsWith('$$') && row.slot !== '$string';
   }
 
   /// Opens the tree down to `segs`, scrolls to the node and marks it; returns its row.
@@ -932,6 +967,11 @@
     if (!row || e.target !== ui.tree) return;
     if (e.key === 'ArrowRight') expand(row);
     else if (e.key === 'ArrowLeft') collapse(row);
+    else if (e.key === 'ArrowDown' || e.key === 'ArrowUp') {
+      const rows = [...ui.tree.querySelectorAll('.row')].filter((r) => r._row && r.offsetParent !== null);
+      const next = rows[rows.indexOf(row.el) + (e.key === 'ArrowDown' ? 1 : -1)];
+      if (next) { select(next._row); next.scrollIntoView({ block: 'nearest' }); }
+    }
     else if (e.key === 'Enter') beginEdit(row);
     else return;
     e.preventDefault();
