@@ -7,7 +7,8 @@ the main steps go to --shots; --readme-shot also writes the README's screenshot.
 
 Checks: the page loads with its Content-Security-Policy and no console errors; a generated cyclic
 save opens as a tree; a `$ref` link scrolls to its target and highlights it, and Back returns;
-search finds and steps through matches; the summary panel's figures equal `?view=summary`'s; a
+search finds and steps through matches; an archive nested deeper than the server writes in one
+piece opens with its deepest objects in `$table`; the summary panel's figures equal `?view=summary`'s; a
 class in the panel filters the tree; a string edited in place comes back in the downloaded
 archive (decoded by the API); the raw view toggles; a hostile archive with markup in its class
 names, keys and strings shows it as text and runs nothing; a broken file shows the problem
@@ -96,6 +97,17 @@ class Page:
     def js(self, script, *args):
         return self.driver.execute_script(script, *args)
 
+    def open_row(self, key=None, cls=None):
+        """Expands the first row with this key or class name (if it is not open already)."""
+        found = self.js("""
+          const [key, cls] = arguments;
+          const row = [...document.querySelectorAll('#tree .row')].find(r =>
+            key !== null ? (r.querySelector('.key') || {}).textContent === key : (r.querySelector('.cls') || {}).textContent === cls);
+          if (!row) return false;
+          if (row.getAttribute('aria-expanded') !== 'true') row.querySelector('.twist').click();
+          return true;""", key, cls)
+        assert found, f"no row with key {key!r} / class {cls!r}"
+
     def focused_row_text(self):
         return self.js("const r = document.querySelector('#tree .row.focus'); return r ? r.textContent : null")
 
@@ -143,13 +155,10 @@ def check_save(page, save):
     page.shot("02-save-opened")
 
     # Open the first team and follow a player's `team` reference back to it.
-    page.js("""
-      const row = [...document.querySelectorAll('#tree .row')].find(r => r.textContent.includes('teams'));
-      row.querySelector('.twist').click();
-    """)
-    page.js("[...document.querySelectorAll('#tree .row')].find(r => r.querySelector('.cls') && r.querySelector('.cls').textContent === 'Team').querySelector('.twist').click()")
-    page.js("[...document.querySelectorAll('#tree .row')].find(r => r.querySelector('.key') && r.querySelector('.key').textContent === 'players').querySelector('.twist').click()")
-    page.js("[...document.querySelectorAll('#tree .row')].find(r => r.querySelector('.cls') && r.querySelector('.cls').textContent === 'Player').querySelector('.twist').click()")
+    page.open_row(key="teams")
+    page.open_row(cls="Team")
+    page.open_row(key="players")
+    page.open_row(cls="Player")
     before = page.js("return document.querySelector('#selection-path').textContent")
     link = page.driver.find_element(By.CSS_SELECTOR, "#tree a.ref")
     target = link.get_attribute("data-ref")
@@ -279,6 +288,29 @@ def check_problem(page, work):
     page.shot("08-problem")
 
 
+def check_deep(page, work):
+    chain = work / "chain.plist"
+    with chain.open("wb") as out:
+        subprocess.run([sys.executable, str(ROOT / "scripts/gen/gen_chain.py"), "30000"], stdout=out, check=True)
+    page.load()
+    page.upload(chain)
+    notice = page.driver.find_element(By.ID, "notice")
+    assert notice.is_displayed() and "30,000 levels" in notice.text, f"notice: {notice.text!r}"
+    page.wait_indexed()
+    # The table's first object: where is it referred to from? Deep inside "$top", one link away.
+    page.open_row(key="$table")
+    page.js("[...document.querySelectorAll('#tree .row')].find(r => r.querySelector('.id')).click()")
+    page.driver.find_element(By.ID, "show-referrers").click()
+    page.driver.find_element(By.CSS_SELECTOR, "#referrers a").click()
+    at = page.js("return document.querySelector('#selection-path').textContent")
+    assert at.startswith('."$top".root.next.next'), f"referrer revealed at {at!r}"
+    link = page.driver.find_element(By.CSS_SELECTOR, "#tree .row.focus a.ref")
+    target = link.get_attribute("data-ref")
+    link.click()
+    WebDriverWait(page.driver, 10).until(lambda d: f"#{target}" in (page.focused_row_text() or ""))
+    assert page.js("return document.querySelector('#selection-path').textContent").startswith('."$table"[')
+
+
 def check_other_formats(page, work):
     typed = ROOT / "Tests/Fixtures/public/typedstream/imessage-exporter_attributedBody-AttributedBodyTextOnly2.bin"
     page.load()
@@ -326,6 +358,7 @@ def main():
         ("hostile strings are text", lambda: check_hostile(page, hostile, hostile_document)),
         ("a broken file shows the problem", lambda: check_problem(page, work)),
         ("typedstream, nested payloads and JSON open", lambda: check_other_formats(page, work)),
+        ("an archive too deep for one piece opens with its $table", lambda: check_deep(page, work)),
     ]
     failures = 0
     try:
@@ -345,8 +378,10 @@ def main():
             page.load()
             page.upload(save)
             page.wait_summary()
-            page.js("[...document.querySelectorAll('#tree .row')].find(r => r.textContent.includes('teams')).querySelector('.twist').click()")
-            page.js("[...document.querySelectorAll('#tree .row')].find(r => r.querySelector('.cls') && r.querySelector('.cls').textContent === 'Team').querySelector('.twist').click()")
+            page.open_row(key="teams")
+            page.open_row(cls="Team")
+            page.open_row(key="players")
+            page.open_row(cls="Player")
             link = page.driver.find_element(By.CSS_SELECTOR, "#tree a.ref")
             link.click()
             time.sleep(0.5)

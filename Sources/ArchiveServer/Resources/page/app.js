@@ -22,10 +22,11 @@
   // Wrappers whose one member is text a person may edit: a string object's, a data value's text.
   const TEXT_WRAPPERS = ['$string', '$text', '$bytesText'];
   const SMALL_DOCUMENT = 500; // nodes: a document this small opens whole
+  const FIRST_LEVELS = 8; // a root with at most this many members opens them too
 
   const byId = (id) => document.getElementById(id);
   const ui = {
-    file: byId('file'), nested: byId('nested'), drop: byId('drop'), progress: byId('progress'),
+    file: byId('file'), nested: byId('nested'), drop: byId('drop'), progress: byId('progress'), notice: byId('notice'),
     progressText: byId('progress-text'), progressBar: byId('progress-bar'), problem: byId('problem'),
     workspace: byId('workspace'), fileName: byId('file-name'), back: byId('back'), forward: byId('forward'),
     viewReadable: byId('view-readable'), viewRaw: byId('view-raw'), search: byId('search'),
@@ -267,6 +268,7 @@
   function decodeURL(view) {
     const params = new URLSearchParams({ view });
     if (view === 'readable') params.set('exactNumbers', '1');
+    if (view === 'readable' && state.maxDepth) params.set('maxDepth', String(state.maxDepth));
     if (ui.nested.checked && view !== 'raw') params.set('nested', '1');
     return '/v1/decode?' + params.toString();
   }
@@ -285,8 +287,7 @@
       if (format === 'json') {
         text = new TextDecoder().decode(bytes);
       } else {
-        const xhr = await request(decodeURL('readable'), bytes, 'application/octet-stream', `Decoding ${file.name}`, 'text');
-        text = xhr.response;
+        text = await decodeReadable(file.name, bytes);
       }
       timings.reply = performance.now();
       showProgress(`Reading the JSON (${bytesText(text.length)})…`);
@@ -313,7 +314,28 @@
     }
   }
 
+  /// The readable JSON of `bytes`. An archive nested deeper than the server's stack admits
+  /// (413 too-deep) is asked for again with its deepest objects in a `$table` (`maxDepth`),
+  /// which the tree shows with links like any other reference.
+  async function decodeReadable(name, bytes) {
+    try {
+      return (await request(decodeURL('readable'), bytes, 'application/octet-stream', `Decoding ${name}`, 'text')).response;
+    } catch (problem) {
+      if (!(problem.status === 413 && typeof problem.limit === 'number' && String(problem.type).endsWith(':too-deep'))) throw problem;
+      state.maxDepth = Math.min(64, problem.limit);
+      showNotice(`This archive nests ${Number(problem.depth).toLocaleString('en')} levels deep, more than this server writes in one piece, so its deepest objects are in "$table" at the end (maxDepth=${state.maxDepth}); follow the links to reach them.`);
+      return (await request(decodeURL('readable'), bytes, 'application/octet-stream', `Decoding ${name}`, 'text')).response;
+    }
+  }
+
+  function showNotice(text) {
+    ui.notice.textContent = text;
+    ui.notice.hidden = false;
+  }
+
   function resetWorkspace() {
+    state.maxDepth = 0;
+    ui.notice.hidden = true;
     state.views = {};
     state.edits = 0;
     state.selected = null;
@@ -476,7 +498,9 @@
     ui.tree.append(root.el);
     if (isLeaf(view.doc)) return;
     expand(root);
-    if (nodeCount(view.doc, SMALL_DOCUMENT) < SMALL_DOCUMENT) expandAll(root);
+    if (nodeCount(view.doc, SMALL_DOCUMENT) < SMALL_DOCUMENT) return expandAll(root);
+    // A large one opens its first levels: the root's members, when it has only a few.
+    if (root.childRows.length <= FIRST_LEVELS) for (const child of root.childRows) expand(child);
   }
 
   /// Nodes in `doc`, counted up to `limit`.
@@ -774,9 +798,49 @@
     return name.replace(/\.[^.]*$/, '') || name;
   }
 
+  /// The document as JSON text. JSON.stringify recurses, so a document nested deeper than the
+  /// browser's stack (a long linked list of objects) is written by a loop instead.
+  function stringify(doc) {
+    try {
+      return JSON.stringify(doc);
+    } catch (error) {
+      if (!(error instanceof RangeError)) throw error;
+    }
+    const out = [];
+    const stack = [[doc, null]];
+    while (stack.length) {
+      const top = stack[stack.length - 1];
+      const [value, state] = top;
+      if (value === null || typeof value !== 'object') {
+        out.push(typeof value === 'number' && !Number.isFinite(value) ? 'null' : JSON.stringify(value));
+        stack.pop();
+        continue;
+      }
+      const isArray = Array.isArray(value);
+      if (state === null) {
+        const keys = isArray ? null : Object.keys(value).filter((k) => value[k] !== undefined);
+        top[1] = { keys, at: 0 };
+        out.push(isArray ? '[' : '{');
+        continue;
+      }
+      const count = isArray ? value.length : state.keys.length;
+      if (state.at === count) {
+        out.push(isArray ? ']' : '}');
+        stack.pop();
+        continue;
+      }
+      if (state.at > 0) out.push(',');
+      const key = isArray ? state.at : state.keys[state.at];
+      if (!isArray) out.push(JSON.stringify(key), ':');
+      state.at++;
+      stack.push([value[key], null]);
+    }
+    return out.join('');
+  }
+
   function downloadJSON() {
     const view = currentView();
-    const text = view.text !== null ? view.text : JSON.stringify(view.doc);
+    const text = view.text !== null ? view.text : stringify(view.doc);
     save(new Blob([text], { type: 'application/json' }), `${baseName()}${state.viewName === 'raw' ? '.raw' : ''}.json`);
   }
 
@@ -787,7 +851,7 @@
     if (format === 'same') format = state.source.format === 'xml' ? 'xml' : 'binary';
     const isTypedStream = isObject(doc) && '$typedstream' in doc;
     try {
-      const body = JSON.stringify(doc);
+      const body = stringify(doc);
       const xhr = await request(`/v1/encode?format=${format}`, body, 'application/json', 'Encoding', 'blob');
       hideProgress();
       const ext = isTypedStream ? 'typedstream' : 'plist';
@@ -809,7 +873,7 @@
   async function archiveBytes() {
     if (state.source.format !== 'json') return state.source.bytes;
     if (!state.source.encoded) {
-      const xhr = await request('/v1/encode', JSON.stringify(state.views.readable.doc), 'application/json', 'Encoding', 'arraybuffer');
+      const xhr = await request('/v1/encode', stringify(state.views.readable.doc), 'application/json', 'Encoding', 'arraybuffer');
       state.source.encoded = xhr.response;
     }
     return state.source.encoded;
