@@ -159,7 +159,10 @@ def check_save(page, save):
     page.open_row(cls="Team")
     page.open_row(key="players")
     page.open_row(cls="Player")
+    # Back returns to the row the reference was followed from.
+    page.js("document.querySelector('#tree a.ref').closest('.row').querySelector('.key').click()")
     before = page.js("return document.querySelector('#selection-path').textContent")
+    assert before.endswith(".team"), before
     link = page.driver.find_element(By.CSS_SELECTOR, "#tree a.ref")
     target = link.get_attribute("data-ref")
     link.click()
@@ -288,6 +291,35 @@ def check_problem(page, work):
     page.shot("08-problem")
 
 
+def check_nested_scopes(page, work):
+    """Two saves inside one property list, each numbering its `$id`s from 1: a reference inside
+    the first leads into the first (an index by `$id` alone would send it into the second)."""
+    saves = []
+    for seed in ("1", "2"):
+        path = work / f"inner-{seed}.plist"
+        subprocess.run([sys.executable, str(ROOT / "scripts/gen/gen_game_save.py"), "--teams", "2", "--seed", seed, "--out", str(path)],
+                       check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        saves.append(json.loads(post(page.base, "/v1/decode", path.read_bytes())))
+    document = {"$propertyList": {"first": {"$data": {"$keyedArchive": saves[0]}}, "second": {"$data": {"$keyedArchive": saves[1]}}}}
+    outer = work / "two-saves.plist"
+    outer.write_bytes(post(page.base, "/v1/encode", json.dumps(document).encode(), "application/json"))
+    player = saves[0]["teams"]["$array"][0]["players"][0]["name"]
+    page.load()
+    page.js("document.getElementById('nested').checked = true")
+    page.upload(outer)
+    page.wait_indexed()
+    search = page.driver.find_element(By.ID, "search")
+    search.send_keys(player, Keys.ENTER)
+    WebDriverWait(page.driver, 20).until(lambda d: player in (page.focused_row_text() or ""))
+    link = page.js("return document.querySelector('#tree .row.focus').parentElement.querySelector(':scope > .row a.ref')")
+    assert link is not None, "no reference beside the player's name"
+    target = link.get_attribute("data-ref")
+    link.click()
+    WebDriverWait(page.driver, 10).until(lambda d: f"#{target}" in (page.focused_row_text() or "") and "Team" in page.focused_row_text())
+    at = page.js("return document.querySelector('#selection-path').textContent")
+    assert at.startswith('."$propertyList".first'), f"a reference inside the first save led to {at!r}"
+
+
 def check_deep(page, work):
     chain = work / "chain.plist"
     with chain.open("wb") as out:
@@ -359,6 +391,7 @@ def main():
         ("a broken file shows the problem", lambda: check_problem(page, work)),
         ("typedstream, nested payloads and JSON open", lambda: check_other_formats(page, work)),
         ("an archive too deep for one piece opens with its $table", lambda: check_deep(page, work)),
+        ("references inside a nested payload stay in it", lambda: check_nested_scopes(page, work)),
     ]
     failures = 0
     try:

@@ -366,27 +366,44 @@
     return view;
   }
 
+  /// `$id`s are numbered per document: a payload decoded in place (`nested=1`) has its own,
+  /// so the index keys each by the payload it is in (`scopeOf`).
+  const PAYLOAD_KEYS = ['$keyedArchive', '$typedstream', '$propertyList'];
+  function scopeOf(segs) {
+    for (let i = segs.length - 1; i > 0; i--) {
+      if (PAYLOAD_KEYS.includes(segs[i])) return pathKey(segs.slice(0, i + 1));
+    }
+    return '';
+  }
+  const idKey = (scope, id) => `${scope}#${id}`;
+  /// Where the object `id` referred to from `segs` is, and the places that refer to it.
+  const targetOf = (view, segs, id) => view.ids.get(idKey(scopeOf(segs), id));
+  const referrersOf = (view, segs, id) => view.refs.get(idKey(scopeOf(segs), id)) || [];
+
   async function indexDocument(view) {
-    const stack = [[view.doc, []]];
+    const stack = [[view.doc, [], '']];
     let budget = performance.now() + SLICE_MS;
     let steps = 0;
     while (stack.length) {
-      const [value, segs] = stack.pop();
+      const [value, segs, scope] = stack.pop();
       if (isObject(value)) {
         if ('$ref' in value && typeof value.$ref === 'number') {
-          const list = view.refs.get(value.$ref);
-          if (list) list.push(segs); else view.refs.set(value.$ref, [segs]);
+          const key = idKey(scope, value.$ref);
+          const list = view.refs.get(key);
+          if (list) list.push(segs); else view.refs.set(key, [segs]);
           continue;
         }
-        if (typeof value.$id === 'number') view.ids.set(value.$id, segs);
+        if (typeof value.$id === 'number') view.ids.set(idKey(scope, value.$id), segs);
         for (const key in value) {
           const member = value[key];
-          if (member !== null && typeof member === 'object') stack.push([member, segs.concat(key)]);
+          if (member === null || typeof member !== 'object') continue;
+          const inner = segs.concat(key);
+          stack.push([member, inner, segs.length > 0 && PAYLOAD_KEYS.includes(key) ? pathKey(inner) : scope]);
         }
       } else if (Array.isArray(value)) {
         for (let i = value.length - 1; i >= 0; i--) {
           const member = value[i];
-          if (member !== null && typeof member === 'object') stack.push([member, segs.concat(i)]);
+          if (member !== null && typeof member === 'object') stack.push([member, segs.concat(i), scope]);
         }
       }
       if (++steps % 512 === 0 && performance.now() > budget) {
@@ -431,7 +448,7 @@
       if (isObject(v) && '$ref' in v) {
         const link = el('a', 'ref', `→ #${v.$ref}`);
         link.dataset.ref = String(v.$ref);
-        const target = targetClass(v.$ref);
+        const target = targetClass(v.$ref, row.segs);
         line.append(link);
         if (target) line.append(el('span', 'meta', ' ' + target));
       } else {
@@ -452,7 +469,7 @@
     if (isObject(v) && typeof v.$id === 'number') {
       line.append(el('span', 'id', `#${v.$id}`));
       const view = currentView();
-      const n = view && view.ready ? (view.refs.get(v.$id) || []).length : 0;
+      const n = view && view.ready ? referrersOf(view, row.segs, v.$id).length : 0;
       if (n > 0) {
         const refs = el('span', 'refs', `${plural(n, 'ref')}`);
         refs.dataset.referrers = String(v.$id);
@@ -481,10 +498,10 @@
     return parts.join(' ');
   }
 
-  function targetClass(id) {
+  function targetClass(id, from) {
     const view = currentView();
     if (!view || !view.ready) return '';
-    const segs = view.ids.get(id);
+    const segs = targetOf(view, from, id);
     if (!segs) return '';
     const target = valueAt(view.doc, segs);
     return isObject(target) && typeof target.$class === 'string' ? target.$class : '';
@@ -590,7 +607,7 @@
     ui.editValue.disabled = state.viewName !== 'readable' || editKind(row.value) === null || isProtectedSlot(row);
     const id = isObject(row.value) ? row.value.$id : undefined;
     const view = currentView();
-    const count = typeof id === 'number' && view.ready ? (view.refs.get(id) || []).length : 0;
+    const count = typeof id === 'number' && view.ready ? referrersOf(view, row.segs, id).length : 0;
     ui.showReferrers.disabled = count === 0;
     ui.selectionNote.textContent = typeof id === 'number' ? `#${id} · ${plural(count, 'reference')} to it` : '';
   }
@@ -621,21 +638,20 @@
   }
 
   /// Follows a `$ref`: the target's body, with a history entry to come back by.
-  async function follow(id) {
+  async function follow(id, from) {
     const view = currentView();
     await view.indexed;
-    const segs = view.ids.get(id);
+    const segs = targetOf(view, from, id);
     if (!segs) return showProblem({ title: 'No such object', detail: `No object in this document has "$id": ${id}.` });
-    const from = state.selected ? state.selected.segs : [];
     history.replaceState({ segs: from, view: state.viewName }, '');
     history.pushState({ segs, view: state.viewName }, '');
     reveal(segs);
   }
 
-  async function showReferrers(id) {
+  async function showReferrers(id, at) {
     const view = currentView();
     await view.indexed;
-    const list = view.refs.get(id) || [];
+    const list = referrersOf(view, at, id);
     ui.referrers.replaceChildren(el('div', 'count', `${plural(list.length, 'place')} refer to #${id}:`));
     for (const segs of list.slice(0, 1000)) {
       const link = el('a', null, jqPath(segs));
@@ -1009,9 +1025,9 @@
 
   ui.tree.addEventListener('click', (e) => {
     const target = e.target;
-    if (target.dataset.ref) return follow(Number(target.dataset.ref));
-    if (target.dataset.referrers) return showReferrers(Number(target.dataset.referrers));
     const line = target.closest('.row');
+    if (target.dataset.ref) return follow(Number(target.dataset.ref), line._row.segs);
+    if (target.dataset.referrers) return showReferrers(Number(target.dataset.referrers), line._row.segs);
     if (!line) return;
     if (line._more) return renderMore(line._more);
     const row = line._row;
@@ -1078,6 +1094,6 @@
   ui.editValue.addEventListener('click', () => { if (state.selected) beginEdit(state.selected); });
   ui.showReferrers.addEventListener('click', () => {
     const v = state.selected && state.selected.value;
-    if (isObject(v) && typeof v.$id === 'number') showReferrers(v.$id);
+    if (isObject(v) && typeof v.$id === 'number') showReferrers(v.$id, state.selected.segs);
   });
 })();
