@@ -293,7 +293,7 @@ def check_problem(page, work):
 
 def check_nested_scopes(page, work):
     """Two saves inside one property list, each numbering its `$id`s from 1: a reference inside
-    the first leads into the first (an index by `$id` alone would send it into the second)."""
+    each leads to its own save's object (an index by `$id` alone sends one of them astray)."""
     saves = []
     for seed in ("1", "2"):
         path = work / f"inner-{seed}.plist"
@@ -303,21 +303,23 @@ def check_nested_scopes(page, work):
     document = {"$propertyList": {"first": {"$data": {"$keyedArchive": saves[0]}}, "second": {"$data": {"$keyedArchive": saves[1]}}}}
     outer = work / "two-saves.plist"
     outer.write_bytes(post(page.base, "/v1/encode", json.dumps(document).encode(), "application/json"))
-    player = saves[0]["teams"]["$array"][0]["players"][0]["name"]
     page.load()
     page.js("document.getElementById('nested').checked = true")
     page.upload(outer)
     page.wait_indexed()
-    search = page.driver.find_element(By.ID, "search")
-    search.send_keys(player, Keys.ENTER)
-    WebDriverWait(page.driver, 20).until(lambda d: player in (page.focused_row_text() or ""))
-    link = page.js("return document.querySelector('#tree .row.focus').parentElement.querySelector(':scope > .row a.ref')")
-    assert link is not None, "no reference beside the player's name"
-    target = link.get_attribute("data-ref")
-    link.click()
-    WebDriverWait(page.driver, 10).until(lambda d: f"#{target}" in (page.focused_row_text() or "") and "Team" in page.focused_row_text())
-    at = page.js("return document.querySelector('#selection-path').textContent")
-    assert at.startswith('."$propertyList".first'), f"a reference inside the first save led to {at!r}"
+    for index, member in ((0, "first"), (1, "second")):
+        player = saves[index]["teams"]["$array"][0]["players"][0]["name"]
+        search = page.driver.find_element(By.ID, "search")
+        search.clear()
+        search.send_keys(player, Keys.ENTER)
+        WebDriverWait(page.driver, 20).until(lambda d: player in (page.focused_row_text() or ""))
+        link = page.js("return document.querySelector('#tree .row.focus').parentElement.querySelector(':scope > .row a.ref')")
+        assert link is not None, "no reference beside the player's name"
+        target = link.get_attribute("data-ref")
+        link.click()
+        WebDriverWait(page.driver, 10).until(lambda d: f"#{target}" in (page.focused_row_text() or "") and "Team" in page.focused_row_text())
+        at = page.js("return document.querySelector('#selection-path').textContent")
+        assert at.startswith(f'."$propertyList".{member}'), f"a reference inside the {member} save led to {at!r}"
 
 
 def check_deep(page, work):

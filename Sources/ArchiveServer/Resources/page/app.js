@@ -712,6 +712,7 @@
   }
 
   function search(query) {
+    state.searched = query;
     const q = query.trim().toLowerCase();
     if (!q) { state.searchToken++; state.matches = []; ui.searchCount.textContent = ''; return; }
     findAll((value, segs, matches, stack) => {
@@ -734,6 +735,7 @@
 
   function filterClass(name) {
     state.classFilter = name;
+    state.searched = null;
     ui.search.value = '';
     findAll((value, segs, matches, stack) => {
       if (isObject(value) && value.$class === name && !('$ref' in value)) matches.push(segs);
@@ -1069,7 +1071,11 @@
     searchTimer = setTimeout(() => search(ui.search.value), 200);
   });
   ui.search.addEventListener('keydown', (e) => {
-    if (e.key === 'Enter') { clearTimeout(searchTimer); if (state.matches.length) step(e.shiftKey ? -1 : 1); else search(ui.search.value); }
+    if (e.key !== 'Enter') return;
+    clearTimeout(searchTimer);
+    // Enter steps through the matches of what the box says; a changed query is searched first.
+    if (state.matches.length && state.searched === ui.search.value) step(e.shiftKey ? -1 : 1);
+    else search(ui.search.value);
   });
   ui.searchNext.addEventListener('click', () => step(1));
   ui.searchPrev.addEventListener('click', () => step(-1));
