@@ -589,6 +589,40 @@
     }
   }
 
+  /// The path of a place as the service names it (`archive-tool compare`, the summary's
+  /// `path`): `.teams.$array[0].name`, `$id 47 .home.name`, `["odd key"]`, `.` for the root;
+  /// `$id n` starts again at that object, in the payload the path has entered. Null when the
+  /// text is not such a path (or has its middle left out) or leads nowhere in `view`.
+  function parsePlace(text, view) {
+    let segs = [];
+    let i = 0;
+    while (i < text.length) {
+      const c = text[i];
+      if (c === ' ') { i++; continue; }
+      if (text.startsWith('$id ', i)) {
+        const m = /^\$id (\d+)/.exec(text.slice(i));
+        if (!m) return null;
+        const at = targetOf(view, segs, Number(m[1]));
+        if (!at) return null;
+        segs = at.slice();
+        i += m[0].length;
+      } else if (c === '.') {
+        const m = /^\.([A-Za-z0-9_$@]+)/.exec(text.slice(i));
+        if (m) { segs.push(m[1]); i += m[0].length; } else i++;
+      } else if (c === '[') {
+        const index = /^\[(\d+)\]/.exec(text.slice(i));
+        if (index) { segs.push(Number(index[1])); i += index[0].length; continue; }
+        const quoted = /^\[("(?:[^"\\]|\\.)*")\]/.exec(text.slice(i));
+        if (!quoted) return null;
+        segs.push(JSON.parse(quoted[1]));
+        i += quoted[0].length;
+      } else {
+        return null;
+      }
+    }
+    return valueAt(view.doc, segs) === undefined ? null : segs;
+  }
+
   // ---- Selection, reveal, history -------------------------------------------------------------
 
   function select(row) {
@@ -934,6 +968,8 @@
     } finally {
       hideProgress();
     }
+    // Its places name objects by `$id`: the index must be there to follow them.
+    if (state.views.readable) await state.views.readable.indexed;
     renderSummary(summary);
     document.body.dataset.summary = '1';
   }
@@ -994,6 +1030,23 @@
       }
       box.append(table);
     }
+    if (typeof s.classesNotListed === 'number') box.append(el('p', 'count', `and ${plural(s.classesNotListed, 'more class', 'more classes')}`));
+    if (isObject(s.containers)) {
+      box.append(el('h3', null, 'Containers'));
+      box.append(el('div', null, `${plural(s.containers.arrays || 0, 'array')}, ${plural(s.containers.dictionaries || 0, 'dictionary', 'dictionaries')}`));
+    }
+    if (Array.isArray(s.dictionaryKeys) && s.dictionaryKeys.length) {
+      box.append(el('h3', null, 'Dictionary keys'));
+      const table = el('table');
+      for (const k of s.dictionaryKeys) {
+        const tr = el('tr');
+        tr.append(el('td', null, k.key), el('td', 'n', (k.count || 0).toLocaleString('en')),
+          el('td', 'keys', Object.entries(k.kinds || {}).map(([kind, n]) => `${kind} ${n}`).join(', ')));
+        table.append(tr);
+      }
+      box.append(table);
+      if (typeof s.dictionaryKeysNotListed === 'number') box.append(el('p', 'count', `and ${plural(s.dictionaryKeysNotListed, 'more key')}`));
+    }
     if (Array.isArray(s.nestedPayloads) && s.nestedPayloads.length) {
       box.append(el('h3', null, 'Archives inside data'));
       for (const p of s.nestedPayloads) box.append(el('div', null, `${p.format}: ${p.count}`));
@@ -1003,8 +1056,25 @@
       box.append(el('h3', null, title));
       for (const item of list) {
         const line = el('div', 'preview');
-        line.append(el('span', 'meta', `${(item.length || 0).toLocaleString('en')} · `), document.createTextNode(item.preview || ''));
-        if (item.path) line.title = item.path;
+        line.append(el('span', 'meta', `${(item.length || 0).toLocaleString('en')} · `));
+        const view = state.views.readable;
+        const segs = typeof item.path === 'string' && view ? parsePlace(item.path, view) : null;
+        if (segs) {
+          const link = el('a', 'place', item.preview || item.path);
+          link.href = '#';
+          link.title = item.path;
+          link.addEventListener('click', (e) => {
+            e.preventDefault();
+            if (state.viewName !== 'readable') return;
+            history.pushState({ segs, view: 'readable' }, '');
+            reveal(segs);
+          });
+          line.append(link);
+        } else {
+          line.append(document.createTextNode(item.preview || ''));
+          if (item.path) line.title = item.path;
+        }
+        if (item.file) line.append(el('span', 'meta', ` (${item.file})`));
         box.append(line);
       }
     }
