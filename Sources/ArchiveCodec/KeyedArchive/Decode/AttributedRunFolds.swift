@@ -29,17 +29,35 @@ struct AttributedRunFolds: Sendable {
         /// Per run: the plist reference (a UID) of the attributes it brings, written under
         /// `$attributes`, or `-1 - k` when it uses those of run `k`, written `"$attributesOf": k`.
         let attributes: [Int]
+        /// The NSMutableArray and NSMutableData entries the runs stand for (−1 with one run).
+        var array = -1
+        var info = -1
+
+        /// The run that brings the attributes in slot `slot` of the array.
+        func firstRun(ofSlot slot: Int) -> Int? {
+            var seen = 0
+            for (run, attributes) in self.attributes.enumerated() where attributes >= 0 {
+                if seen == slot { return run }
+                seen += 1
+            }
+            return nil
+        }
     }
 
     /// The folded instances, and each one's index there by UID.
     private(set) var folds: [Fold] = []
     private var indexOfUID: [Int: Int] = [:]
+    /// The fold each folded array and data entry belongs to, by UID.
+    private var indexOfPart: [Int: Int] = [:]
 
     var isEmpty: Bool { folds.isEmpty }
 
     /// The index in `folds` of entry `uid`'s fold, if it has one.
     @inline(__always)
     func index(of uid: Int) -> Int? { indexOfUID[uid] }
+
+    /// The index in `folds` of the fold whose array or data entry `uid` is, if any.
+    func index(ofPart uid: Int) -> Int? { indexOfPart[uid] }
 
     init(view: BinaryPlistView, analysis: ArchiveAnalysis) {
         let owners = analysis.classInfos.map { $0.bytesFormOwner == .attributedString }
@@ -48,6 +66,7 @@ struct AttributedRunFolds: Sendable {
         for uid in 0..<analysis.objectCount where analysis.forms[uid] == .generic && owners[Int(analysis.classOf[uid])] {
             guard let fold = reader.fold(uid) else { continue }
             indexOfUID[uid] = folds.count
+            if fold.array >= 0 { (indexOfPart[fold.array], indexOfPart[fold.info]) = (folds.count, folds.count) }
             folds.append(fold)
         }
     }
@@ -108,7 +127,9 @@ struct AttributedRunFolds: Sendable {
                 runAttributes.append(element)
             }
             guard total == length, firstRunOf.count == elements.count else { return nil }
-            return Fold(string: string, lengths: lengths, attributes: runAttributes)
+            var fold = Fold(string: string, lengths: lengths, attributes: runAttributes)
+            (fold.array, fold.info) = (attributesUID, infoUID)
+            return fold
         }
 
         /// The entry a value references, when it is a UID.
