@@ -5,6 +5,10 @@
 public struct KeyedArchive: Sendable {
     let plist: BinaryPlist
     public let sourceFormat: PlistFormat
+    /// Whether the readable document is the root object itself rather than an envelope.
+    /// (Beside `sourceFormat`, in the plist's last word: the readable view's walkers copy
+    /// this description often, so its size counts.)
+    let isPlainRoot: Bool
 
     /// Plist references of the archive's parts.
     let archiverRef: Int
@@ -41,8 +45,6 @@ public struct KeyedArchive: Sendable {
     /// The attributed strings the readable view writes as text in runs.
     let attributedRuns: AttributedRunFolds
 
-    /// Whether the readable document is the root object itself rather than an envelope.
-    let isPlainRoot: Bool
     /// The plist objects that are the key `$class`.
     let classKeys: ClassKeyRefs
 

@@ -19,7 +19,10 @@
 ///   `$attributesOf` rebuilds), and every element is used;
 /// - every run's attributes are a dictionary entry (the runs' values are ordinary children,
 ///   shared or not).
-struct AttributedRunFolds: Sendable {
+///
+/// A class: `KeyedArchive` holds it in one word, and the readable view's walkers copy the
+/// archive's description often.
+final class AttributedRunFolds: Sendable {
     /// One folded instance: what its runs write.
     struct Fold: Sendable {
         /// The plist reference of the `NSString` key's value (a UID), written under `$string`.
@@ -45,10 +48,10 @@ struct AttributedRunFolds: Sendable {
     }
 
     /// The folded instances, and each one's index there by UID.
-    private(set) var folds: [Fold] = []
-    private var indexOfUID: [Int: Int] = [:]
+    let folds: [Fold]
+    private let indexOfUID: [Int: Int]
     /// The fold each folded array and data entry belongs to, by UID.
-    private var indexOfPart: [Int: Int] = [:]
+    private let indexOfPart: [Int: Int]
 
     var isEmpty: Bool { folds.isEmpty }
 
@@ -60,15 +63,18 @@ struct AttributedRunFolds: Sendable {
     func index(ofPart uid: Int) -> Int? { indexOfPart[uid] }
 
     init(view: BinaryPlistView, analysis: ArchiveAnalysis) {
+        var (folds, indexOfUID, indexOfPart) = ([Fold](), [Int: Int](), [Int: Int]())
         let owners = analysis.classInfos.map { $0.bytesFormOwner == .attributedString }
-        guard owners.contains(true) else { return }
-        let reader = Reader(view: view, analysis: analysis)
-        for uid in 0..<analysis.objectCount where analysis.forms[uid] == .generic && owners[Int(analysis.classOf[uid])] {
-            guard let fold = reader.fold(uid) else { continue }
-            indexOfUID[uid] = folds.count
-            if fold.array >= 0 { (indexOfPart[fold.array], indexOfPart[fold.info]) = (folds.count, folds.count) }
-            folds.append(fold)
+        if owners.contains(true) {
+            let reader = Reader(view: view, analysis: analysis)
+            for uid in 0..<analysis.objectCount where analysis.forms[uid] == .generic && owners[Int(analysis.classOf[uid])] {
+                guard let fold = reader.fold(uid) else { continue }
+                indexOfUID[uid] = folds.count
+                if fold.array >= 0 { (indexOfPart[fold.array], indexOfPart[fold.info]) = (folds.count, folds.count) }
+                folds.append(fold)
+            }
         }
+        (self.folds, self.indexOfUID, self.indexOfPart) = (folds, indexOfUID, indexOfPart)
     }
 
     /// The checks of one instance, reading the classified archive.

@@ -141,9 +141,10 @@ struct BodyScanner {
         }
         if list.walk == .attributedRuns {
             // `$string` at `level`; each run's attributes in `$runs`' array and the run's object.
-            height = keyValueHeight(shape.child(list, at: 0)!.value, level: level)
+            let folds = archive.attributedRuns
+            height = keyValueHeight(ReadableShape.runChild(folds, list, at: 0)!.value, level: level)
             for position in 1..<list.count {
-                guard let child = shape.child(list, at: position) else { continue }
+                guard let child = ReadableShape.runChild(folds, list, at: position) else { continue }
                 visit(view.uidValue(of: child.value), at: level + 2, keyContext: false)
             }
             return max(height, level + 2)

@@ -259,7 +259,7 @@ struct ReadableWriter {
         for position in start..<list.count {
             guard position > 0 else {
                 out.key("$string")
-                writeChild(shape.child(list, at: 0)!)
+                writeChild(ReadableShape.runChild(archive.attributedRuns, list, at: 0)!)
                 continue
             }
             if position == 1 {
@@ -275,7 +275,7 @@ struct ReadableWriter {
                 out.int(Int64(source))
             } else {
                 out.key("$attributes")
-                writeChild(shape.child(list, at: position)!)
+                writeChild(ReadableShape.runChild(archive.attributedRuns, list, at: position)!)
             }
             out.closeObject()
         }

@@ -210,7 +210,7 @@ struct DifferenceNaming {
         }
         let form = left.forms[owner]
         let index: Int? = relative.count > 1 ? { if case .index(let i) = relative[1] { return i } else { return nil } }() : nil
-        if shape.hasAttributedRuns, let runs = attributedRunSteps(relative, in: owner, index: index) { return runs }
+        if !left.attributedRuns.isEmpty, let runs = attributedRunSteps(relative, in: owner, index: index) { return runs }
         let bare = shape.layout(of: owner, carriesID: placement.carriesID[owner]).opening == .bare
         switch form {
         case .array, .set:

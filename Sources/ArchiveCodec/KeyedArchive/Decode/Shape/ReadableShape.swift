@@ -21,8 +21,6 @@ struct ReadableShape {
     let objectsHeader: PlistObjectHeader
     /// Whether `archive.bytesForms` marks anything (asked for every data value).
     let hasBytesForms: Bool
-    /// Whether `archive.attributedRuns` folds anything (asked for every generic body).
-    let hasAttributedRuns: Bool
 
     init(archive: KeyedArchive, view: BinaryPlistView) {
         self.archive = archive
@@ -31,7 +29,6 @@ struct ReadableShape {
         classTraits = archive.classInfos.map(ClassTraits.init)
         objectsHeader = view.header(of: archive.objectsRef)
         hasBytesForms = !archive.bytesForms.isEmpty
-        hasAttributedRuns = !archive.attributedRuns.isEmpty
     }
 
     // MARK: Bodies
@@ -63,7 +60,9 @@ struct ReadableShape {
         case .mutableString, .classData, .date, .uuid:
             return BodyLayout(opening: .value, children: .none, defaultClass: DefaultClass(valueForm: form))
         case .generic:
-            if hasAttributedRuns, let fold = archive.attributedRuns.index(of: uid) {
+            // Asked of the folds themselves: a flag here would grow the shape, which the
+            // walkers copy often.
+            if !archive.attributedRuns.isEmpty, let fold = archive.attributedRuns.index(of: uid) {
                 let runs = archive.attributedRuns.folds[fold].lengths.count
                 return BodyLayout(opening: .members, children: .attributedRuns(fold: fold, runs: runs), defaultClass: .none)
             }
@@ -82,7 +81,8 @@ struct ReadableShape {
 
     /// Child `position` of `list` (nil for a member the view leaves out: `$class`). An ordered
     /// set's children are read with `orderedChild` from its values in index order
-    /// (`orderedSetValues`), which callers keep while they walk it.
+    /// (`orderedSetValues`), which callers keep while they walk it; a folded attributed
+    /// string's with `runChild`.
     @inline(__always)
     func child(_ list: ChildList, at position: Int) -> Child? {
         switch list.walk {
@@ -105,11 +105,20 @@ struct ReadableShape {
         case .topEntries:
             return Child(key: view.childRef(from: list.first, position), value: view.childRef(from: list.first, list.count &+ position), role: .topValue)
         case .attributedRuns:
-            let fold = archive.attributedRuns.folds[list.first]
-            if position == 0 { return Child(key: -1, value: fold.string, role: .keyedValue) }
-            let attributes = fold.attributes[position - 1]
-            return attributes >= 0 ? Child(key: -1, value: attributes, role: .reference) : nil
+            preconditionFailure("a folded attributed string's children are read with runChild")
         }
+    }
+
+    /// Child `position` of a folded attributed string (`ChildList.attributedRuns`, from
+    /// `archive.attributedRuns`): its text (0), or the attributes run `position - 1` brings
+    /// (nil when it uses an earlier run's). Kept out of `child`, which every walk inlines for
+    /// every body: this case is rare. Static and out of line, as `orderedSetValues`.
+    @inline(never)
+    static func runChild(_ folds: AttributedRunFolds, _ list: ChildList, at position: Int) -> Child? {
+        let fold = folds.folds[list.first]
+        if position == 0 { return Child(key: -1, value: fold.string, role: .keyedValue) }
+        let attributes = fold.attributes[position - 1]
+        return attributes >= 0 ? Child(key: -1, value: attributes, role: .reference) : nil
     }
 
     /// Run `position - 1` of a folded attributed string's children (`ChildList.attributedRuns`,
@@ -319,8 +328,8 @@ struct ChildList {
         case topEntries
         /// A folded attributed string (`AttributedRunFolds`): position 0 its text, written under
         /// `$string`; position 1 + k run k, written `{"$length": n, "$attributes": child}` in
-        /// `$runs` (or `{"$length": n, "$attributesOf": j}`, no child). `first` is the fold's
-        /// index in `AttributedRunFolds.folds`.
+        /// `$runs` (or `{"$length": n, "$attributesOf": j}`, no child), read with
+        /// `ReadableShape.runChild`. `first` is the fold's index in `AttributedRunFolds.folds`.
         case attributedRuns
     }
 
