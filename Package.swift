@@ -39,9 +39,15 @@ let package = Package(
                 "ArchiveCodec", "CLibevent", "CZlib", "PThreads",
                 .product(name: "Logging", package: "swift-log")
             ],
-            // The API description served at GET /openapi.yaml, compiled into the binary so the
-            // container needs no file beside it. A link to the repository's openapi.yaml: one file.
-            resources: [.embedInCode("Resources/openapi.yaml")]
+            // The API description served at GET /openapi.yaml and the page at GET / with its
+            // script and style sheet, compiled into the binary so the container needs no file
+            // beside it. openapi.yaml is a link to the repository's: one file.
+            resources: [
+                .embedInCode("Resources/openapi.yaml"),
+                .embedInCode("Resources/page/index.html"),
+                .embedInCode("Resources/page/app.js"),
+                .embedInCode("Resources/page/app.css")
+            ]
         ),
         .executableTarget(
             name: "archive-service",

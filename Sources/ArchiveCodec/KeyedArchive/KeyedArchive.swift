@@ -5,6 +5,10 @@
 public struct KeyedArchive: Sendable {
     let plist: BinaryPlist
     public let sourceFormat: PlistFormat
+    /// Whether the readable document is the root object itself rather than an envelope.
+    /// (Beside `sourceFormat`, in the plist's last word: the readable view's walkers copy
+    /// this description often, so its size counts.)
+    let isPlainRoot: Bool
 
     /// Plist references of the archive's parts.
     let archiverRef: Int
@@ -38,9 +42,9 @@ public struct KeyedArchive: Sendable {
     let classInfos: [ClassInfo]
     /// The data objects whose bytes the readable view writes in a readable form.
     let bytesForms: BytesFormMarks
+    /// The attributed strings the readable view writes as text in runs.
+    let attributedRuns: AttributedRunFolds
 
-    /// Whether the readable document is the root object itself rather than an envelope.
-    let isPlainRoot: Bool
     /// The plist objects that are the key `$class`.
     let classKeys: ClassKeyRefs
 
@@ -117,17 +121,19 @@ public struct KeyedArchive: Sendable {
         self.plist = plist
         self.sourceFormat = sourceFormat
         let (parsed, format) = (plist, sourceFormat)
-        let (analysis, bytesForms) = try parsed.withView { (view) throws(CodecError) -> (ArchiveAnalysis, BytesFormMarks) in
+        let (analysis, bytesForms, attributedRuns) = try parsed.withView {
+            (view) throws(CodecError) -> (ArchiveAnalysis, BytesFormMarks, AttributedRunFolds) in
             do throws(CodecError) {
                 let analysis = try ArchiveAnalysis(
                     view: view, top: parsed.topObject, classKeys: parsed.classKeys, sharedObjects: parsed.sharedObjects, parallelism: parallelism)
-                return (analysis, BytesFormMarks(view: view, analysis: analysis))
+                return (analysis, BytesFormMarks(view: view, analysis: analysis), AttributedRunFolds(view: view, analysis: analysis))
             } catch {
                 // Offsets found past the XML reader point into the binary plist it was turned into.
                 throw format == .xml ? error.droppingByteOffset() : error
             }
         }
         self.bytesForms = bytesForms
+        self.attributedRuns = attributedRuns
         archiverRef = analysis.archiverRef
         versionRef = analysis.versionRef
         topRef = analysis.topRef

@@ -14,6 +14,8 @@ struct ObjectMeta {
     /// `$bookmark` or `$alias` beside `$data` or `$bytes`: an account of the bytes, checked
     /// against them (`JSONDocument.checkAccount`).
     var account: (kind: DataAccountKind, value: Value)?
+    /// `$runs` beside `$string`: an attributed string's text in runs (`fillAttributedString`).
+    var runs: Value?
 }
 
 /// The `$` keys an object may hold, besides the wrappers.
@@ -21,6 +23,7 @@ private enum MetaKey {
     case id, ref, className, classes, classHints
     case wrapper(ValueWrapper)
     case account(DataAccountKind)
+    case runs
     case topOnly
 }
 
@@ -49,6 +52,7 @@ extension JSONDocument {
             case 3 where equals("$id"): return .id
             case 4 where equals("$ref"): return .ref
             case 4 where equals("$top"): return .topOnly
+            case 5 where equals("$runs"): return .runs
             case 6 where equals("$table"): return .topOnly
             case 6 where equals("$class"): return .className
             case 8 where equals("$classes"): return .classes
@@ -99,6 +103,8 @@ extension JSONDocument {
                 meta.wrapper = (wrapper, value)
             case .account(let kind):
                 meta.account = (kind, value)
+            case .runs:
+                meta.runs = value
             case .topOnly:
                 throw invalid("\(stringValue(key)) belongs only at the top of the document", at: value)
             case nil:
@@ -107,6 +113,9 @@ extension JSONDocument {
         }
         if let account = meta.account, meta.wrapper?.kind != .data, meta.wrapper?.kind != .bytes {
             throw invalid("\(account.kind.key) stands beside $data or $bytes: it is an account of their bytes", at: account.value)
+        }
+        if let runs = meta.runs, meta.wrapper?.kind != .string {
+            throw invalid("$runs stands beside $string: they are an attributed string's text and its runs", at: runs)
         }
         if let wrapper = meta.wrapper, memberCount > mappingKeys {
             throw invalid("\(wrapper.kind.name) objects hold no data keys", at: object)

@@ -43,7 +43,7 @@ enum ConversionRequest: Sendable {
             case "xml": self = .encode(format: .xml)
             case let other?: throw Problem.invalidQuery("format must be binary or xml, not \(other)", path: path)
             }
-        case .healthz, .readyz, .metrics, .openapi:
+        case .healthz, .readyz, .metrics, .openapi, .page:
             preconditionFailure("\(route) is not a conversion")
         }
     }
@@ -77,7 +77,7 @@ enum ConversionRequest: Sendable {
         switch route {
         case .decode: ["view", "pretty", "maxDepth", "exactIntegers", "exactNumbers", "nested"]
         case .encode: ["format"]
-        case .healthz, .readyz, .metrics, .openapi: []
+        case .healthz, .readyz, .metrics, .openapi, .page: []
         }
     }
 

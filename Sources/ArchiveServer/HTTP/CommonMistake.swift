@@ -47,7 +47,7 @@ enum CommonMistake: Equatable, Sendable {
             if !media.isEmpty, !MediaType.isJSON(media), kind == .json {
                 return .jsonWithoutContentType
             }
-        case .healthz, .readyz, .metrics, .openapi:
+        case .healthz, .readyz, .metrics, .openapi, .page:
             break
         }
         return nil

@@ -44,11 +44,11 @@ extension EventLoop {
                     text, compressed: ReplyCompressor.compress(text, in: coding), in: coding,
                     contentType: "text/plain; version=0.0.4; charset=utf-8"), to: pending)
         case .openapi:
-            let coding = Self.replyCoding(for: request)
-            send(
-                Self.coded(
-                    APIDescription.plain, compressed: APIDescription.compressed(in: coding), in: coding,
-                    contentType: "application/yaml"), to: pending)
+            send(Self.reply(with: .apiDescription, for: request), to: pending)
+        case .page:
+            // Route(path:) gave .page only for a path PageAssets serves.
+            guard let asset = PageAssets.asset(at: path) else { return send(Problem.notFound(path: path).response(), to: pending) }
+            send(Self.reply(with: asset, for: request), to: pending)
         case .decode, .encode:
             startConversion(route: route, request: request, uri: uri, pending: pending)
         }
@@ -156,7 +156,7 @@ extension EventLoop {
 
     /// A 200 made on the loop: `compressed` (the body in `coding`) when there is one, else the
     /// plain body. Only the loop's own small bodies, short enough to compress without holding
-    /// up the loop: the metrics, compressed per scrape, and the API description, compressed
+    /// up the loop: the metrics, compressed per scrape, and the static assets, compressed
     /// once. Conversions compress on their worker.
     private static func coded(
         _ plain: [UInt8], compressed: [UInt8]?, in coding: ContentCoding,
@@ -167,20 +167,12 @@ extension EventLoop {
         return response
     }
 
-    /// The API description served at `/openapi.yaml`, with its compressed forms made once, on
-    /// first use.
-    private enum APIDescription {
-        static let plain = PackageResources.openapi_yaml
-        static let gzip = ReplyCompressor.compress(plain, in: .gzip)
-        static let deflate = ReplyCompressor.compress(plain, in: .deflate)
-
-        static func compressed(in coding: ContentCoding) -> [UInt8]? {
-            switch coding {
-            case .gzip: gzip
-            case .deflate: deflate
-            case .identity: nil
-            }
-        }
+    /// `asset` in the coding `request` accepts, with the asset's own headers.
+    private static func reply(with asset: StaticAsset, for request: OpaquePointer) -> HTTPResponse {
+        let coding = replyCoding(for: request)
+        var response = coded(asset.plain, compressed: asset.compressed(in: coding), in: coding, contentType: asset.contentType)
+        response.headers.append(contentsOf: asset.headers)
+        return response
     }
 
     /// Bodies from this size on are followed by `malloc_trim`.

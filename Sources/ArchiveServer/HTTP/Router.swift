@@ -7,13 +7,19 @@ enum Route: String, Sendable, CaseIterable {
     case metrics
     /// The API description (the repository's openapi.yaml, compiled in).
     case openapi
+    /// The page at `/` and its script and style sheet (`PageAssets`).
+    case page
 
     init?(path: String) {
+        if PageAssets.paths.contains(path) {
+            self = .page
+            return
+        }
         guard let route = Self.allCases.first(where: { $0.path == path }) else { return nil }
         self = route
     }
 
-    /// The route's exact path.
+    /// The route's exact path (for `.page`, the page's own; its files are at `PageAssets.paths`).
     var path: String {
         switch self {
         case .decode: "/v1/decode"
@@ -22,11 +28,13 @@ enum Route: String, Sendable, CaseIterable {
         case .readyz: "/readyz"
         case .metrics: "/metrics"
         case .openapi: "/openapi.yaml"
+        case .page: "/"
         }
     }
 
     /// Every endpoint as `METHOD /path`, for the 404's detail.
-    static let endpointList = allCases.map { "\($0.allowedMethods[0].rawValue) \($0.path)" }.joined(separator: ", ")
+    static let endpointList = allCases.map { "\($0.allowedMethods[0].rawValue) \($0.path)\($0 == .page ? " (the page)" : "")" }
+        .joined(separator: ", ")
 
     /// Label used in metrics for requests that matched no route.
     static let unmatchedLabel = "other"
@@ -34,7 +42,7 @@ enum Route: String, Sendable, CaseIterable {
     var allowedMethods: [HTTPMethod] {
         switch self {
         case .decode, .encode: [.post]
-        case .healthz, .readyz, .metrics, .openapi: [.get, .head]
+        case .healthz, .readyz, .metrics, .openapi, .page: [.get, .head]
         }
     }
 

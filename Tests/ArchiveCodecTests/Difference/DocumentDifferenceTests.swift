@@ -52,6 +52,15 @@ final class DocumentDifferenceTests: XCTestCase {
         XCTAssertEqual(deep, String(repeating: ".next", count: 12) + " …(12 steps)… " + String(repeating: ".next", count: 36) + ": 1 ≠ 2")
     }
 
+    /// Inside an attributed string read as text in runs: its text and each run's attributes.
+    func testPlacesInAttributedStringRuns() throws {
+        let runs = #"{"$class":"NSAttributedString","$string":"abc","$runs":[{"$length":1,"$attributes":{"f":1}},{"$length":1,"$attributes":{"f":2}},{"$length":1,"$attributesOf":0}]}"#
+        XCTAssertEqual(try difference(runs, runs.replacingOccurrences(of: #""f":2"#, with: #""f":3"#)).text, ".$runs[1].$attributes.f: 2 ≠ 3")
+        XCTAssertEqual(try difference(runs, runs.replacingOccurrences(of: "abc", with: "abd")).text, #".$string: "abc" ≠ "abd""#)
+        let one = #"{"$class":"NSAttributedString","$string":"ab","$runs":[{"$length":2,"$attributes":{"f":1}}]}"#
+        XCTAssertEqual(try difference(one, one.replacingOccurrences(of: #""f":1"#, with: #""f":4"#)).text, ".$runs[0].$attributes.f: 1 ≠ 4")
+    }
+
     /// Below a shared object the path starts at its `$id`, the number the view writes.
     func testPlacesBelowASharedObjectStartAtItsID() throws {
         let a = #"{"$class":"League","teams":[{"$class":"Team","$id":"t","name":"Bears"}],"best":{"$ref":"t"}}"#

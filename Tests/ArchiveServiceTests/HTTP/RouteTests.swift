@@ -10,5 +10,10 @@ final class RouteTests: XCTestCase {
         XCTAssertNil(Route(path: "/V1/DECODE"))
         XCTAssertEqual(Route.decode.allowHeader, "POST")
         XCTAssertEqual(Route.healthz.allowHeader, "GET, HEAD")
+        XCTAssertEqual(Route(path: "/"), .page)
+        XCTAssertEqual(Route(path: "/ui/app.js"), .page)
+        XCTAssertEqual(Route(path: "/ui/app.css"), .page)
+        XCTAssertNil(Route(path: "/ui/other.js"))
+        XCTAssertEqual(Route.page.allowHeader, "GET, HEAD")
     }
 }

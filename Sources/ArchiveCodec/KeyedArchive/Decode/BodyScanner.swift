@@ -139,6 +139,16 @@ struct BodyScanner {
             for position in 0..<list.count { visit(view.uidValue(of: shape.orderedChild(values, at: position).value), at: level, keyContext: false) }
             return height
         }
+        if list.walk == .attributedRuns {
+            // `$string` at `level`; each run's attributes in `$runs`' array and the run's object.
+            let folds = archive.attributedRuns
+            height = keyValueHeight(ReadableShape.runChild(folds, list, at: 0)!.value, level: level)
+            for position in 1..<list.count {
+                guard let child = ReadableShape.runChild(folds, list, at: position) else { continue }
+                visit(view.uidValue(of: child.value), at: level + 2, keyContext: false)
+            }
+            return max(height, level + 2)
+        }
         for position in 0..<list.count {
             guard let child = shape.child(list, at: position) else { continue }
             switch child.role {

@@ -229,6 +229,10 @@ struct ReadableWriter {
             writeOrderedChildren(list, from: start)
             return
         }
+        if list.walk == .attributedRuns {
+            writeRunChildren(list, from: start)
+            return
+        }
         for position in start..<list.count {
             guard let child = shape.child(list, at: position) else { continue }
             if list.walk == .pairs, position & 1 == 0 { out.openArray() }
@@ -247,9 +251,41 @@ struct ReadableWriter {
         }
     }
 
-    /// What follows child `position` of `list` once it is written: the end of its `$dict` pair.
+    /// A folded attributed string's children (`ChildList.attributedRuns`): `"$string": text`,
+    /// then `"$runs": [` and each run's object around its attributes; `close` ends the array.
+    /// Out of line, as `writeOrderedChildren`.
+    @inline(never)
+    private mutating func writeRunChildren(_ list: ChildList, from start: Int) {
+        for position in start..<list.count {
+            guard position > 0 else {
+                out.key("$string")
+                writeChild(ReadableShape.runChild(archive.attributedRuns, list, at: 0)!)
+                continue
+            }
+            if position == 1 {
+                out.key("$runs")
+                out.openArray()
+            }
+            let run = shape.run(list, at: position)
+            out.openObject()
+            out.key("$length")
+            out.int(Int64(run.length))
+            if let source = run.attributesOf {
+                out.key("$attributesOf")
+                out.int(Int64(source))
+            } else {
+                out.key("$attributes")
+                writeChild(ReadableShape.runChild(archive.attributedRuns, list, at: position)!)
+            }
+            out.closeObject()
+        }
+    }
+
+    /// What follows child `position` of `list` once it is written: the end of its `$dict` pair,
+    /// or of its run's object.
     mutating func endChild(of list: ChildList, at position: Int) {
         if list.walk == .pairs, position & 1 == 1 { out.closeArray() }
+        if list.walk == .attributedRuns, position > 0 { out.closeObject() }
     }
 
     @inline(__always)

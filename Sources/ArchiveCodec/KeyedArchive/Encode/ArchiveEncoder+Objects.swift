@@ -38,6 +38,12 @@ extension ArchiveEncoder {
             uidOfObject[target.offset] = uid
             return uid
         }
+        if meta.runs != nil {
+            // An attributed string: its attributes are filled later, as any instance's keys.
+            let uid = uidFor(object, meta: meta)
+            pending.append(PendingObject(value: object, uid: uid, meta: meta))
+            return uid
+        }
         if let wrapper = meta.wrapper {
             switch wrapper.kind {
             case .array, .set, .orderedSet, .dict:
@@ -94,6 +100,10 @@ extension ArchiveEncoder {
                 } else {
                     try fillGeneric(uid, object: value, meta: meta)
                 }
+                continue
+            }
+            if let runs = meta.runs {
+                try fillAttributedString(uid, meta: meta, text: wrapper.value, runs: runs)
                 continue
             }
             switch wrapper.kind {

@@ -45,6 +45,7 @@ struct ReadablePlaceSteps {
         }
         let form = archive.forms[owner]
         let index: Int? = relative.count > 1 ? { if case .index(let i) = relative[1] { return i } else { return nil } }() : nil
+        if !archive.attributedRuns.isEmpty, let runs = attributedRunSteps(relative, in: owner, index: index) { return runs }
         let bare = shape.layout(of: owner, carriesID: placement.carriesID[owner]).opening == .bare
         switch form {
         case .array, .set:
@@ -75,6 +76,24 @@ struct ReadablePlaceSteps {
             guard let first = relative.first else { return ([], .keyed) }
             return ([Self.step(first)] + Self.inlineSteps(relative.dropFirst()), .keyed)
         }
+    }
+
+    /// The steps inside a folded attributed string (`AttributedRunFolds`) or the array and data
+    /// entries its runs stand for: `NSString` is `$string`, an attribute dictionary the
+    /// `$attributes` of the run that brings it, the runs' data `$runs` itself; nil elsewhere.
+    private func attributedRunSteps(_ relative: [Label], in owner: Int, index: Int?) -> ([Step], Context)? {
+        let folds = archive.attributedRuns
+        if let fold = folds.index(of: owner) {
+            guard case .key(let key)? = relative.first else { return nil }
+            switch key {
+            case "NSString": return ([.member("$string")], .keyed)
+            case "NSAttributes" where folds.folds[fold].array < 0: return ([.member("$runs"), .index(0), .member("$attributes")], .reference)
+            default: return ([.member("$runs")], .reference)
+            }
+        }
+        guard let fold = folds.index(ofPart: owner) else { return nil }
+        guard owner == folds.folds[fold].array, let index, let run = folds.folds[fold].firstRun(ofSlot: index) else { return ([], .reference) }
+        return ([.index(run), .member("$attributes")], .reference)
     }
 
     /// Members and elements of inline containers: each inside its `{"$inline": …}`.

@@ -60,6 +60,12 @@ struct ReadableShape {
         case .mutableString, .classData, .date, .uuid:
             return BodyLayout(opening: .value, children: .none, defaultClass: DefaultClass(valueForm: form))
         case .generic:
+            // Asked of the folds themselves: a flag here would grow the shape, which the
+            // walkers copy often.
+            if !archive.attributedRuns.isEmpty, let fold = archive.attributedRuns.index(of: uid) {
+                let runs = archive.attributedRuns.folds[fold].lengths.count
+                return BodyLayout(opening: .members, children: .attributedRuns(fold: fold, runs: runs), defaultClass: .none)
+            }
             let header = view.header(at: Int(archive.entryOffsets[uid]))
             return BodyLayout(opening: .members, children: ChildList(.objectMembers, header), defaultClass: .none)
         default:
@@ -75,7 +81,8 @@ struct ReadableShape {
 
     /// Child `position` of `list` (nil for a member the view leaves out: `$class`). An ordered
     /// set's children are read with `orderedChild` from its values in index order
-    /// (`orderedSetValues`), which callers keep while they walk it.
+    /// (`orderedSetValues`), which callers keep while they walk it; a folded attributed
+    /// string's with `runChild`.
     @inline(__always)
     func child(_ list: ChildList, at position: Int) -> Child? {
         switch list.walk {
@@ -97,7 +104,31 @@ struct ReadableShape {
             return Child(key: view.childRef(from: list.first, position), value: view.childRef(from: list.first, list.count &+ position), role: .keyedValue)
         case .topEntries:
             return Child(key: view.childRef(from: list.first, position), value: view.childRef(from: list.first, list.count &+ position), role: .topValue)
+        case .attributedRuns:
+            preconditionFailure("a folded attributed string's children are read with runChild")
         }
+    }
+
+    /// Child `position` of a folded attributed string (`ChildList.attributedRuns`, from
+    /// `archive.attributedRuns`): its text (0), or the attributes run `position - 1` brings
+    /// (nil when it uses an earlier run's). Kept out of `child`, which every walk inlines for
+    /// every body: this case is rare. Static and out of line, as `orderedSetValues`.
+    @inline(never)
+    static func runChild(_ folds: AttributedRunFolds, _ list: ChildList, at position: Int) -> Child? {
+        let fold = folds.folds[list.first]
+        if position == 0 { return Child(key: -1, value: fold.string, role: .keyedValue) }
+        let attributes = fold.attributes[position - 1]
+        return attributes >= 0 ? Child(key: -1, value: attributes, role: .reference) : nil
+    }
+
+    /// Run `position - 1` of a folded attributed string's children (`ChildList.attributedRuns`,
+    /// position 1 or more): its length, and the run whose attributes it uses (nil: its own,
+    /// the child at `position`).
+    @inline(__always)
+    func run(_ list: ChildList, at position: Int) -> (length: Int, attributesOf: Int?) {
+        let fold = archive.attributedRuns.folds[list.first]
+        let attributes = fold.attributes[position - 1]
+        return (fold.lengths[position - 1], attributes >= 0 ? nil : -1 - attributes)
     }
 
     /// Child `position` of an ordered set, from its `orderedSetValues`.
@@ -267,7 +298,7 @@ struct BodyLayout {
         switch opening {
         case .bare: return container
         case .wrapped, .plist: return [container, .wrapper]
-        case .members, .value: return .wrapper
+        case .members, .value: return children.walk == .attributedRuns ? [.array, .wrapper] : .wrapper
         }
     }
 
@@ -295,6 +326,11 @@ struct ChildList {
         case inlineMembers
         /// The `$top` dictionary.
         case topEntries
+        /// A folded attributed string (`AttributedRunFolds`): position 0 its text, written under
+        /// `$string`; position 1 + k run k, written `{"$length": n, "$attributes": child}` in
+        /// `$runs` (or `{"$length": n, "$attributesOf": j}`, no child), read with
+        /// `ReadableShape.runChild`. `first` is the fold's index in `AttributedRunFolds.folds`.
+        case attributedRuns
     }
 
     let walk: Walk
@@ -329,6 +365,11 @@ struct ChildList {
     }
 
     static func inlineMembers(of header: PlistObjectHeader) -> ChildList { ChildList(.inlineMembers, header) }
+
+    /// The text and `runs` runs of fold number `fold` (`AttributedRunFolds.folds`).
+    static func attributedRuns(fold: Int, runs: Int) -> ChildList {
+        ChildList(walk: .attributedRuns, isDictionary: false, count: 1 + runs, first: fold, second: 0)
+    }
 }
 
 /// One child: its key text (a plist string), its value, and how the value is read.

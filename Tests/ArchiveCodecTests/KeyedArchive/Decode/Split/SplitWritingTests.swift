@@ -78,6 +78,14 @@ final class SplitWritingTests: XCTestCase {
         }
     }
 
+    /// Attributed strings read as text in runs: cuts at the text and at each run's attributes.
+    func testEveryCutOfAttributedStrings() throws {
+        var random = SplitMix64(seed: 11)
+        for round in 0..<30 {
+            try assertEveryCutMatches(try AttributedStringArchive.random(using: &random).archive(), name: "attributed string \(round)")
+        }
+    }
+
     func testEveryCutOfRandomGraphs() throws {
         var generator = SystemRandomNumberGenerator()
         for round in 0..<40 {

@@ -1,0 +1,432 @@
+#!/usr/bin/env python3
+"""The page at `/` in a real browser: headless Chromium driven by selenium.
+
+Runs against a server that is already listening (--base-url). Each check opens the page afresh,
+uploads a file through the plain file input and looks at what a person would see. Screenshots of
+the main steps go to --shots; --readme-shot also writes the README's screenshot.
+
+Checks: the page loads with its Content-Security-Policy and no console errors; a generated cyclic
+save opens as a tree; a `$ref` link scrolls to its target and highlights it, and Back returns;
+search finds and steps through matches; an archive nested deeper than the server writes in one
+piece opens with its deepest objects in `$table`; the summary panel's figures equal `?view=summary`'s; a
+class in the panel filters the tree; a string edited in place comes back in the downloaded
+archive (decoded by the API); the raw view toggles; a hostile archive with markup in its class
+names, keys and strings shows it as text and runs nothing; a broken file shows the problem
+document; a typedstream and a JSON file open.
+
+Exit status 0 when every check holds; each failure is printed with its name.
+"""
+
+import argparse
+import base64
+import json
+import os
+import pathlib
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+import traceback
+import urllib.error
+import urllib.request
+
+from selenium import webdriver
+from selenium.webdriver.chrome.options import Options
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
+from selenium.webdriver.support.ui import WebDriverWait
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+
+
+def post(base, path, body, content_type="application/octet-stream"):
+    request = urllib.request.Request(base + path, data=body, method="POST", headers={"Content-Type": content_type})
+    with urllib.request.urlopen(request, timeout=120) as reply:
+        return reply.read()
+
+
+def browser(download_dir):
+    options = Options()
+    for flag in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu", "--window-size=1400,900"):
+        options.add_argument(flag)
+    binary = shutil.which("chromium") or shutil.which("chromium-browser")
+    if binary:
+        options.binary_location = binary
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    options.add_experimental_option("prefs", {
+        "download.default_directory": str(download_dir),
+        "download.prompt_for_download": False,
+    })
+    driver_path = shutil.which("chromedriver") or "/usr/bin/chromedriver"
+    driver = webdriver.Chrome(service=Service(driver_path), options=options)
+    driver.execute_cdp_cmd("Browser.setDownloadBehavior", {"behavior": "allow", "downloadPath": str(download_dir)})
+    return driver
+
+
+class Page:
+    def __init__(self, driver, base, shots):
+        self.driver = driver
+        self.base = base
+        self.shots = shots
+
+    def load(self):
+        self.driver.get(self.base + "/")
+        WebDriverWait(self.driver, 20).until(lambda d: d.execute_script("return !!window.archivePage"))
+
+    def upload(self, path, wait_for="ready", timeout=120):
+        self.driver.execute_script("delete document.body.dataset.ready; delete document.body.dataset.summary")
+        self.driver.find_element(By.ID, "file").send_keys(str(path))
+        if wait_for == "ready":
+            WebDriverWait(self.driver, timeout).until(lambda d: d.execute_script("return document.body.dataset.ready === '1'"))
+        elif wait_for == "problem":
+            WebDriverWait(self.driver, timeout).until(lambda d: d.find_element(By.ID, "problem").is_displayed())
+
+    def wait_indexed(self, timeout=60):
+        WebDriverWait(self.driver, timeout).until(lambda d: d.execute_script("return window.archivePage.timings.indexed > 0"))
+
+    def wait_summary(self, timeout=60):
+        WebDriverWait(self.driver, timeout).until(lambda d: d.execute_script("return document.body.dataset.summary === '1'"))
+
+    def shot(self, name):
+        path = self.shots / f"{name}.png"
+        self.driver.save_screenshot(str(path))
+        return path
+
+    def js(self, script, *args):
+        return self.driver.execute_script(script, *args)
+
+    def open_row(self, key=None, cls=None):
+        """Expands the first row with this key or class name (if it is not open already)."""
+        found = self.js("""
+          const [key, cls] = arguments;
+          const row = [...document.querySelectorAll('#tree .row')].find(r =>
+            key !== null ? (r.querySelector('.key') || {}).textContent === key : (r.querySelector('.cls') || {}).textContent === cls);
+          if (!row) return false;
+          if (row.getAttribute('aria-expanded') !== 'true') row.querySelector('.twist').click();
+          return true;""", key, cls)
+        assert found, f"no row with key {key!r} / class {cls!r}"
+
+    def focused_row_text(self):
+        return self.js("const r = document.querySelector('#tree .row.focus'); return r ? r.textContent : null")
+
+    def console_errors(self):
+        return [e for e in self.driver.get_log("browser") if e.get("level") == "SEVERE"]
+
+
+def make_save(base, work):
+    path = work / "save.plist"
+    subprocess.run([sys.executable, str(ROOT / "scripts/gen/gen_game_save.py"), "--teams", "4", "--out", str(path)], check=True)
+    return path
+
+
+def make_hostile(base, work):
+    document = {
+        "$class": "<img src=x onerror=\"window.pwned=1\">",
+        "title": "</script><script>window.pwned=2</script>",
+        "<b onmouseover=\"window.pwned=3\">key</b>": "<svg onload=\"window.pwned=4\">",
+        "items": {"$class": "NSMutableArray", "$array": ["<iframe src=javascript:window.pwned=5>", "&lt;escaped&gt;"]},
+    }
+    archive = post(base, "/v1/encode", json.dumps(document).encode(), "application/json")
+    path = work / "hostile.plist"
+    path.write_bytes(archive)
+    return path, document
+
+
+def check_loads(page):
+    page.load()
+    with urllib.request.urlopen(page.base + "/", timeout=10) as reply:
+        csp = reply.headers.get("Content-Security-Policy", "")
+        assert "script-src 'self'" in csp and "default-src 'none'" in csp, f"CSP: {csp!r}"
+        assert reply.headers.get("Set-Cookie") is None, "the page sets a cookie"
+    assert page.driver.title.startswith("ArchiveService"), page.driver.title
+    page.shot("01-empty")
+
+
+def check_save(page, save):
+    page.load()
+    page.upload(save)
+    root = page.js("return document.querySelector('#tree .row').textContent")
+    assert "League" in root, f"root row: {root!r}"
+    rows = page.js("return document.querySelectorAll('#tree .row').length")
+    assert rows > 3, f"{rows} rows on the first level"
+    page.wait_indexed()
+    page.shot("02-save-opened")
+
+    # Open the first team and follow a player's `team` reference back to it.
+    page.open_row(key="teams")
+    page.open_row(cls="Team")
+    page.open_row(key="players")
+    page.open_row(cls="Player")
+    # Back returns to the row the reference was followed from.
+    page.js("document.querySelector('#tree a.ref').closest('.row').querySelector('.key').click()")
+    before = page.js("return document.querySelector('#selection-path').textContent")
+    assert before.endswith(".team"), before
+    link = page.driver.find_element(By.CSS_SELECTOR, "#tree a.ref")
+    target = link.get_attribute("data-ref")
+    link.click()
+    WebDriverWait(page.driver, 10).until(lambda d: page.focused_row_text() is not None)
+    focused = page.focused_row_text()
+    assert f"#{target}" in focused, f"followed $ref {target}, focused row: {focused!r}"
+    in_view = page.js("""
+      const r = document.querySelector('#tree .row.focus').getBoundingClientRect();
+      const t = document.querySelector('#tree').getBoundingClientRect();
+      return r.top >= t.top && r.bottom <= t.bottom;""")
+    assert in_view, "the $ref's target is not scrolled into view"
+    page.shot("03-ref-followed")
+    refs = page.js("return document.querySelector('#show-referrers').disabled")
+    assert not refs, "a shared object offers no referrers"
+    page.driver.find_element(By.ID, "show-referrers").click()
+    listed = page.js("return document.querySelectorAll('#referrers a').length")
+    assert listed >= 1, "no referrers listed"
+    page.driver.find_element(By.ID, "back").click()
+    WebDriverWait(page.driver, 10).until(lambda d: d.execute_script("return document.querySelector('#selection-path').textContent") != f"")
+    time.sleep(0.3)
+    back_at = page.js("return document.querySelector('#selection-path').textContent")
+    assert back_at == before, f"Back went to {back_at!r}, not {before!r}"
+
+
+def check_search(page, save):
+    # The save's first team's name, read from the API, is what a person would type.
+    decoded = json.loads(post(page.base, "/v1/decode", save.read_bytes()))
+    name = decoded["teams"]["$array"][1]["name"]
+    search = page.driver.find_element(By.ID, "search")
+    search.clear()
+    search.send_keys(name)
+    WebDriverWait(page.driver, 20).until(lambda d: " of " in d.find_element(By.ID, "search-count").text)
+    count = page.driver.find_element(By.ID, "search-count").text
+    first = page.focused_row_text()
+    assert first and name in first, f"search for {name!r} focused {first!r}"
+    page.driver.find_element(By.ID, "search-next").click()
+    page.shot("04-search")
+    return count
+
+
+def check_summary(page, save):
+    page.wait_summary()
+    summary = json.loads(post(page.base, "/v1/decode?view=summary", save.read_bytes()))
+    shown = page.js("return document.querySelector('[data-summary=objects]').textContent")
+    assert int(shown.replace(",", "")) == summary["objects"], f"objects shown {shown}, API {summary['objects']}"
+    for c in summary["classes"]:
+        row = page.js("const tr = [...document.querySelectorAll('#summary tr')].find(t => t.dataset.class === arguments[0]); return tr ? tr.querySelector('[data-summary=count]').textContent : null", c["class"])
+        assert row is not None and int(row.replace(",", "")) == c["count"], f"class {c['class']}: shown {row}, API {c['count']}"
+    # A class filters the tree: its matches are that class's objects.
+    player = next(c for c in summary["classes"] if c["class"] == "Player")
+    page.js("[...document.querySelectorAll('#summary .class-filter')].find(b => b.textContent === 'Player').click()")
+    WebDriverWait(page.driver, 20).until(lambda d: " of " in d.find_element(By.ID, "search-count").text)
+    text = page.driver.find_element(By.ID, "search-count").text
+    total = int(text.split(" of ")[1].split(" ")[0].replace(",", "").rstrip("+"))
+    assert total == player["count"], f"filter Player: {text!r}, summary {player['count']}"
+    page.shot("05-summary-filter")
+
+
+def check_edit(page, save, downloads):
+    page.load()
+    page.upload(save)
+    # The league's own name: a string on the first level.
+    page.js("[...document.querySelectorAll('#tree .row')].find(r => r.querySelector('.key') && r.querySelector('.key').textContent === 'name').click()")
+    page.driver.find_element(By.ID, "edit-value").click()
+    editor = page.driver.find_element(By.CSS_SELECTOR, "#tree input.editor")
+    editor.send_keys(Keys.CONTROL, "a")
+    editor.send_keys("Edited in the browser ✓", Keys.ENTER)
+    assert "1 edit" in page.driver.find_element(By.ID, "edit-count").text
+    for old in downloads.iterdir():
+        old.unlink()
+    page.driver.find_element(By.ID, "download-archive").click()
+    deadline = time.time() + 30
+    files = []
+    while time.time() < deadline:
+        files = [f for f in downloads.iterdir() if not f.name.endswith(".crdownload")]
+        if files:
+            break
+        time.sleep(0.2)
+    assert files, "no archive downloaded"
+    archive = files[0].read_bytes()
+    assert archive.startswith(b"bplist00"), f"downloaded {files[0].name}: not a binary plist"
+    decoded = json.loads(post(page.base, "/v1/decode", archive))
+    assert decoded["name"] == "Edited in the browser ✓", f"decoded name {decoded['name']!r}"
+    original = json.loads(post(page.base, "/v1/decode", save.read_bytes()))
+    original["name"] = decoded["name"]
+    assert original == decoded, "the downloaded archive differs from the original in more than the edit"
+    page.shot("06-edited")
+
+
+def check_raw(page):
+    page.driver.find_element(By.ID, "view-raw").click()
+    WebDriverWait(page.driver, 30).until(lambda d: "$objects" in d.execute_script("return document.querySelector('#tree').textContent.slice(0, 4000)"))
+    page.driver.find_element(By.ID, "view-readable").click()
+    WebDriverWait(page.driver, 30).until(lambda d: "League" in d.execute_script("return document.querySelector('#tree .row').textContent"))
+
+
+def check_hostile(page, hostile, document):
+    page.load()
+    page.upload(hostile)
+    page.js("for (const t of document.querySelectorAll('#tree .twist')) t.click()")
+    time.sleep(0.3)
+    text = page.js("return document.querySelector('#tree').textContent")
+    for needle in (document["$class"], "<b onmouseover", "</script><script>", "<iframe src=javascript:"):
+        assert needle in text, f"markup not shown as text: {needle!r}"
+    injected = page.js("return document.querySelectorAll('#tree img, #tree script, #tree svg, #tree iframe, #tree b').length")
+    assert injected == 0, f"{injected} elements made from the archive's strings"
+    page.js("for (const r of document.querySelectorAll('#tree .row')) r.dispatchEvent(new MouseEvent('mouseover', {bubbles: true}))")
+    time.sleep(0.5)
+    assert page.js("return window.pwned === undefined"), f"script ran: window.pwned = {page.js('return window.pwned')}"
+    page.shot("07-hostile-as-text")
+
+
+def check_problem(page, work):
+    broken = work / "broken.plist"
+    broken.write_bytes(b"bplist00" + b"\x00" * 40)
+    page.load()
+    page.upload(broken, wait_for="problem")
+    box = page.driver.find_element(By.ID, "problem").text
+    reply = None
+    try:
+        post(page.base, "/v1/decode", broken.read_bytes())
+    except urllib.error.HTTPError as error:
+        reply = json.loads(error.read())
+    assert reply is not None, "the API accepted a broken file"
+    assert reply["title"] in box and reply["detail"] in box, f"problem shown: {box!r}, API: {reply}"
+    page.shot("08-problem")
+
+
+def check_nested_scopes(page, work):
+    """Two saves inside one property list, each numbering its `$id`s from 1: a reference inside
+    each leads to its own save's object (an index by `$id` alone sends one of them astray)."""
+    saves = []
+    for seed in ("1", "2"):
+        path = work / f"inner-{seed}.plist"
+        subprocess.run([sys.executable, str(ROOT / "scripts/gen/gen_game_save.py"), "--teams", "2", "--seed", seed, "--out", str(path)],
+                       check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        saves.append(json.loads(post(page.base, "/v1/decode", path.read_bytes())))
+    document = {"$propertyList": {"first": {"$data": {"$keyedArchive": saves[0]}}, "second": {"$data": {"$keyedArchive": saves[1]}}}}
+    outer = work / "two-saves.plist"
+    outer.write_bytes(post(page.base, "/v1/encode", json.dumps(document).encode(), "application/json"))
+    page.load()
+    page.js("document.getElementById('nested').checked = true")
+    page.upload(outer)
+    page.wait_indexed()
+    for index, member in ((0, "first"), (1, "second")):
+        player = saves[index]["teams"]["$array"][0]["players"][0]["name"]
+        search = page.driver.find_element(By.ID, "search")
+        search.clear()
+        search.send_keys(player, Keys.ENTER)
+        WebDriverWait(page.driver, 20).until(lambda d: player in (page.focused_row_text() or ""))
+        link = page.js("return document.querySelector('#tree .row.focus').parentElement.querySelector(':scope > .row a.ref')")
+        assert link is not None, "no reference beside the player's name"
+        target = link.get_attribute("data-ref")
+        link.click()
+        WebDriverWait(page.driver, 10).until(lambda d: f"#{target}" in (page.focused_row_text() or "") and "Team" in page.focused_row_text())
+        at = page.js("return document.querySelector('#selection-path').textContent")
+        assert at.startswith(f'."$propertyList".{member}'), f"a reference inside the {member} save led to {at!r}"
+
+
+def check_deep(page, work):
+    chain = work / "chain.plist"
+    with chain.open("wb") as out:
+        subprocess.run([sys.executable, str(ROOT / "scripts/gen/gen_chain.py"), "30000"], stdout=out, check=True)
+    page.load()
+    page.upload(chain)
+    notice = page.driver.find_element(By.ID, "notice")
+    assert notice.is_displayed() and "30,000 levels" in notice.text, f"notice: {notice.text!r}"
+    page.wait_indexed()
+    # The table's first object: where is it referred to from? Deep inside "$top", one link away.
+    page.open_row(key="$table")
+    page.js("[...document.querySelectorAll('#tree .row')].find(r => r.querySelector('.id')).click()")
+    page.driver.find_element(By.ID, "show-referrers").click()
+    page.driver.find_element(By.CSS_SELECTOR, "#referrers a").click()
+    at = page.js("return document.querySelector('#selection-path').textContent")
+    assert at.startswith('."$top".root.next.next'), f"referrer revealed at {at!r}"
+    link = page.driver.find_element(By.CSS_SELECTOR, "#tree .row.focus a.ref")
+    target = link.get_attribute("data-ref")
+    link.click()
+    WebDriverWait(page.driver, 10).until(lambda d: f"#{target}" in (page.focused_row_text() or ""))
+    assert page.js("return document.querySelector('#selection-path').textContent").startswith('."$table"[')
+
+
+def check_other_formats(page, work):
+    typed = ROOT / "Tests/Fixtures/public/typedstream/imessage-exporter_attributedBody-AttributedBodyTextOnly2.bin"
+    page.load()
+    page.upload(typed)
+    assert "$typedstream" in page.js("return document.querySelector('#tree').textContent.slice(0, 2000)")
+    theme = ROOT / "Tests/Fixtures/public/plain-plist-with-nested-archive/dracula-terminal-app_Dracula.terminal"
+    page.load()
+    page.js("document.getElementById('nested').checked = true")
+    page.upload(theme)
+    # The theme's colours are archives inside data: with nested decoding, their classes are found.
+    search = page.driver.find_element(By.ID, "search")
+    search.send_keys("NSColor")
+    WebDriverWait(page.driver, 20).until(lambda d: " of " in d.find_element(By.ID, "search-count").text)
+    assert "NSColor" in page.focused_row_text()
+    as_json = work / "document.json"
+    as_json.write_text(json.dumps({"team": "Bears", "wins": 3, "players": ["Kalo", "Venn"]}))
+    page.load()
+    page.upload(as_json)
+    assert "Bears" in page.js("return document.querySelector('#tree').textContent")
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--base-url", required=True)
+    parser.add_argument("--shots", default=str(ROOT / ".build-page/screenshots"))
+    parser.add_argument("--readme-shot", help="also write the README's screenshot here")
+    args = parser.parse_args()
+    shots = pathlib.Path(args.shots)
+    shots.mkdir(parents=True, exist_ok=True)
+    work = pathlib.Path(tempfile.mkdtemp(prefix="page-check-"))
+    downloads = work / "downloads"
+    downloads.mkdir()
+    base = args.base_url.rstrip("/")
+    driver = browser(downloads)
+    page = Page(driver, base, shots)
+    save = make_save(base, work)
+    hostile, hostile_document = make_hostile(base, work)
+    checks = [
+        ("page loads with its CSP", lambda: check_loads(page)),
+        ("save opens; $ref followed and highlighted; Back returns", lambda: check_save(page, save)),
+        ("search finds and steps", lambda: check_search(page, save)),
+        ("summary panel equals ?view=summary; class filter", lambda: check_summary(page, save)),
+        ("raw view toggles", lambda: check_raw(page)),
+        ("edit a string, download, decode shows the edit", lambda: check_edit(page, save, downloads)),
+        ("hostile strings are text", lambda: check_hostile(page, hostile, hostile_document)),
+        ("a broken file shows the problem", lambda: check_problem(page, work)),
+        ("typedstream, nested payloads and JSON open", lambda: check_other_formats(page, work)),
+        ("an archive too deep for one piece opens with its $table", lambda: check_deep(page, work)),
+        ("references inside a nested payload stay in it", lambda: check_nested_scopes(page, work)),
+    ]
+    failures = 0
+    try:
+        for name, check in checks:
+            started = time.time()
+            try:
+                check()
+                errors = [e for e in page.console_errors() if "favicon" not in e.get("message", "") and "/v1/" not in e.get("message", "")]
+                assert not errors, f"console errors: {errors}"
+                print(f"ok   {name} ({time.time() - started:.1f} s)")
+            except Exception:  # noqa: BLE001 — every check reports, then the next runs
+                failures += 1
+                print(f"FAIL {name}")
+                traceback.print_exc()
+                page.shot("failed-" + name.split(";")[0].replace(" ", "-").replace("$", ""))
+        if args.readme_shot:
+            page.load()
+            page.upload(save)
+            page.wait_summary()
+            page.open_row(key="teams")
+            page.open_row(cls="Team")
+            page.open_row(key="players")
+            page.open_row(cls="Player")
+            link = page.driver.find_element(By.CSS_SELECTOR, "#tree a.ref")
+            link.click()
+            time.sleep(0.5)
+            page.driver.save_screenshot(args.readme_shot)
+    finally:
+        driver.quit()
+        shutil.rmtree(work, ignore_errors=True)
+    print(f"{len(checks) - failures} of {len(checks)} page checks passed; screenshots in {shots}")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
