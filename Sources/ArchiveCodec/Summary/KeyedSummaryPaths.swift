@@ -48,6 +48,9 @@ struct KeyedSummaryPaths {
             let inner = places.translate(labels, in: location.owner)
             place = (body + inner.0, inner.1)
         }
+        // An attributed string's run data (inline or an entry) is written as its runs
+        // (`AttributedRunFolds`): the place is `$runs` itself.
+        if !archive.attributedRuns.isEmpty, case .member("$runs")? = place.steps.last { return place.steps }
         let header = view.header(of: location.ref)
         // Bytes in a readable form (`BytesForm`) stand under `$bytes` whatever they hold.
         let isText = header.kind == .data && places.shape.bytesForm(header) == nil && DataText.isText(view.payload(header))
