@@ -20,8 +20,12 @@ extension Archive {
     ) throws(CodecError) -> ArchiveSummary {
         var (summary, refused) = contentSummary(nesting: 0, expanding: nested, parallelism: parallelism, hold: hold)
         guard !refused else { throw CodecError(.limitExceeded, "the nested payloads would take more memory than is free to read them") }
+        // A path `DocumentPath` would show with its middle left out, or past the length listed,
+        // leads nowhere: none is written.
         func written(_ steps: [DocumentPath.Step]?) -> String? {
-            steps.map { DocumentPath($0).description }.flatMap { $0.utf8.count <= ArchiveSummary.listedPathLength ? $0 : nil }
+            guard let steps, steps.count <= DocumentPath.shownSteps else { return nil }
+            let text = DocumentPath(steps).description
+            return text.utf8.count <= ArchiveSummary.listedPathLength ? text : nil
         }
         for index in summary.largestStrings.indices { summary.largestStrings[index].path = written(summary.largestStrings[index].steps) }
         for index in summary.largestData.indices { summary.largestData[index].path = written(summary.largestData[index].steps) }

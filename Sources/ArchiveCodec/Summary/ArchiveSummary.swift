@@ -132,8 +132,9 @@ public struct ArchiveSummary: Sendable, Equatable {
     public static let listedNameLength = 200
     /// Classes of a chain listed.
     public static let listedChainLength = 16
-    /// Characters of a path; a longer one (keys of thousands of characters on the way) is left
-    /// out rather than cut, since a cut path leads nowhere.
+    /// Characters of a path; a longer one (keys of thousands of characters on the way), or one
+    /// of more steps than `archive-tool compare` shows whole (48), is left out rather than cut,
+    /// since a cut path leads nowhere.
     public static let listedPathLength = 1_000
 }
 

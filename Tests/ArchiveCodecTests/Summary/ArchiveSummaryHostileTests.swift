@@ -46,4 +46,18 @@ final class ArchiveSummaryHostileTests: XCTestCase {
         let refusal = DecodePolicy(stackSize: 8 << 20).refusal(depth: summary?.readableNesting ?? 0, pretty: false)
         XCTAssertNotNil(refusal)
     }
+
+    /// A string at the end of a long chain has a place only while its path is short enough to
+    /// be written whole.
+    func testPathsTooLongToWriteAreLeftOut() throws {
+        func chain(_ depth: Int) throws -> ArchiveSummary {
+            let entries: [Entry] = (0..<depth).map { index in
+                index + 1 < depth ? .object("Node", [("next", .uid(index + 2))]) : .object("Node", [("text", .uid(depth + 1))])
+            }
+            return try Archive(parsing: try buildArchive(entries + [.string("at the end")])).summary()
+        }
+        XCTAssertEqual(try chain(40).largestStrings.first?.path, String(repeating: ".next", count: 39) + ".text")
+        XCTAssertNil(try chain(60).largestStrings.first?.path)
+        XCTAssertEqual(try chain(60).largestStrings.first?.preview, "at the end")
+    }
 }
