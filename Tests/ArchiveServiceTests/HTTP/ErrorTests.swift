@@ -29,7 +29,7 @@ final class ErrorTests: ServerTestCase {
     func test404UnknownPath() throws {
         let problem = assertProblem(try server.get("/v2/decode"), status: 404, slug: "not-found")
         XCTAssertEqual(problem["instance"] as? String, "/v2/decode")
-        assertProblem(try server.get("/"), status: 404, slug: "not-found")
+        assertProblem(try server.get("/ui/"), status: 404, slug: "not-found")
     }
 
     func test405CarriesAllow() throws {
