@@ -219,6 +219,10 @@ def check_summary(page, save):
     total = int(text.split(" of ")[1].split(" ")[0].replace(",", "").rstrip("+"))
     assert total == player["count"], f"filter Player: {text!r}, summary {player['count']}"
     page.shot("05-summary-filter")
+    # The largest string is a link to where it stands.
+    largest = summary["largestStrings"][0]
+    page.js("document.querySelector('#summary a.place').click()")
+    WebDriverWait(page.driver, 10).until(lambda d: largest["preview"][:20] in (page.focused_row_text() or ""))
 
 
 def check_edit(page, save, downloads):

@@ -729,7 +729,7 @@
     }
     if (token !== state.searchToken) return;
     const more = matches.length >= MAX_MATCHES ? '+' : '';
-    ui.searchCount.textContent = matches.length ? `${describe}: ${matches.length.toLocaleString('en')}${more} matches` : `${describe}: no match`;
+    ui.searchCount.textContent = matches.length ? `${describe}: ${matches.length.toLocaleString('en')}${more} matches` : `${describe}: no match${state.classFilter ? ' (its objects read as plain JSON values here, without "$class"; Raw shows every object)' : ''}`;
     if (matches.length && state.matchAt < 0) { state.matchAt = 0; reveal(matches[0]); }
     if (matches.length) ui.searchCount.textContent = `${state.matchAt + 1} of ${matches.length.toLocaleString('en')}${more} (${describe})`;
     document.body.dataset.searched = String(matches.length);
@@ -747,6 +747,7 @@
 
   function search(query) {
     state.searched = query;
+    state.classFilter = null;
     const q = query.trim().toLowerCase();
     if (!q) { state.searchToken++; state.matches = []; ui.searchCount.textContent = ''; return; }
     findAll((value, segs, matches, stack) => {
@@ -1045,7 +1046,7 @@
         table.append(tr);
       }
       box.append(table);
-      if (typeof s.dictionaryKeysNotListed === 'number') box.append(el('p', 'count', `and ${plural(s.dictionaryKeysNotListed, 'more key')}`));
+      if (typeof s.dictionaryKeysNotListed === 'number') box.append(el('p', 'count', `and ${plural(s.dictionaryKeysNotListed, 'more use')} of keys not listed`));
     }
     if (Array.isArray(s.nestedPayloads) && s.nestedPayloads.length) {
       box.append(el('h3', null, 'Archives inside data'));
