@@ -17,6 +17,7 @@
   const PAGE = 200; // children rendered per "show more"
   const SLICE_MS = 12; // longest stretch of document work between two yields
   const MAX_MATCHES = 10000;
+  const COUNT_EVERY_MS = 250; // how often a running search shows its count
   const PREVIEW = 120; // characters of a value shown in its row
   const COLLECTIONS = ['$array', '$set', '$orderedSet'];
   // Wrappers whose one member is text a person may edit: a string object's, a data value's text.
@@ -716,11 +717,17 @@
     let budget = performance.now() + SLICE_MS;
     let steps = 0;
     let first = true;
+    // The running count is shown a few times a second, not after every slice: each change of
+    // the text lays the page out again, which costs as much as a slice when the tree is large.
+    let shown = 0;
     while (stack.length && matches.length < MAX_MATCHES) {
       const [value, segs] = stack.pop();
       test(value, segs, matches, stack);
       if (++steps % 256 === 0 && performance.now() > budget) {
-        ui.searchCount.textContent = `${describe}: ${matches.length.toLocaleString('en')} so far…`;
+        if (budget - shown > COUNT_EVERY_MS) {
+          shown = budget;
+          ui.searchCount.textContent = `${describe}: ${matches.length.toLocaleString('en')} so far…`;
+        }
         if (first && matches.length) { first = false; state.matchAt = 0; reveal(matches[0]); }
         await nextTask();
         if (token !== state.searchToken) return;
@@ -972,6 +979,7 @@
     // Its places name objects by `$id`: the index must be there to follow them.
     if (state.views.readable) await state.views.readable.indexed;
     renderSummary(summary);
+    timings.summary = performance.now();
     document.body.dataset.summary = '1';
   }
 
