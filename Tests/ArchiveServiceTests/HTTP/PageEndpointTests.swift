@@ -21,12 +21,8 @@ final class PageEndpointTests: ServerTestCase {
         let style = try server.get("/ui/app.css")
         XCTAssertEqual(style.header("Content-Type"), "text/css; charset=utf-8")
 
-        let gzip = try TestHTTPClient.request(port: server.port, method: "GET", path: "/ui/app.js", headers: ["Accept-Encoding": "gzip"])
-        XCTAssertEqual(gzip.header("Content-Encoding"), "gzip")
-        XCTAssertEqual(try SystemGzip.decompress(gzip.body), script.body)
-        let head = try TestHTTPClient.request(port: server.port, method: "HEAD", path: "/")
-        XCTAssertEqual(head.status, 200)
-        XCTAssertEqual(head.header("Content-Length"), String(page.body.count))
+        try assertServesCompressedAndHead("/", body: page.body)
+        try assertServesCompressedAndHead("/ui/app.js", body: script.body)
     }
 
     func testOtherMethodsAndPaths() throws {

@@ -20,12 +20,7 @@ final class OperationsEndpointTests: ServerTestCase {
         XCTAssertEqual(reply.body, try repositoryDescription())
         XCTAssertTrue(reply.text.contains("\n  version: \(ReleaseVersion.current)\n"), "info.version is not \(ReleaseVersion.current)")
         XCTAssertTrue(reply.text.contains("\n  /openapi.yaml:\n"), "the description does not describe itself")
-        let gzip = try TestHTTPClient.request(port: server.port, method: "GET", path: "/openapi.yaml", headers: ["Accept-Encoding": "gzip"])
-        XCTAssertEqual(gzip.header("Content-Encoding"), "gzip")
-        XCTAssertEqual(try SystemGzip.decompress(gzip.body), reply.body)
-        let head = try TestHTTPClient.request(port: server.port, method: "HEAD", path: "/openapi.yaml")
-        XCTAssertEqual(head.status, 200)
-        XCTAssertEqual(head.header("Content-Length"), String(reply.body.count))
+        try assertServesCompressedAndHead("/openapi.yaml", body: reply.body)
         XCTAssertEqual(try TestHTTPClient.request(port: server.port, method: "POST", path: "/openapi.yaml", body: [1]).status, 405)
     }
 
