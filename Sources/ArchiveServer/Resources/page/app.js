@@ -790,7 +790,7 @@
     if (!n) return;
     state.matchAt = (state.matchAt + delta + n) % n;
     reveal(state.matches[state.matchAt]);
-    const text = ui.searchCount.textContent.replace(/^\d+ of /, '');
+    const text = ui.searchCount.textContent.replace(/^[\d,]+ of /, '');
     ui.searchCount.textContent = `${state.matchAt + 1} of ${text}`;
   }
 
@@ -906,12 +906,16 @@
 
   async function downloadArchive() {
     clearProblem();
-    const doc = state.views.readable.doc;
+    const view = state.views.readable;
+    const doc = view.doc;
     let format = ui.encodeFormat.value;
     if (format === 'same') format = state.source.format === 'xml' ? 'xml' : 'binary';
     const isTypedStream = isObject(doc) && '$typedstream' in doc;
     try {
-      const body = stringify(doc);
+      // Unedited, the reply's own text goes back: JavaScript objects list keys that look like
+      // array indexes first, so a document parsed and written again may order a dictionary's
+      // keys differently (the same dictionary, other bytes).
+      const body = view.text !== null ? view.text : stringify(doc);
       const xhr = await request(`/v1/encode?format=${format}`, body, 'application/json', 'Encoding', 'blob');
       hideProgress();
       const ext = isTypedStream ? 'typedstream' : 'plist';
