@@ -334,6 +334,10 @@ def check_deep(page, work):
     page.upload(chain)
     notice = page.driver.find_element(By.ID, "notice")
     assert notice.is_displayed() and "30,000 levels" in notice.text, f"notice: {notice.text!r}"
+    # The summary does not recurse: it is there for an archive too deep to decode in one piece.
+    page.wait_summary()
+    nesting = int(page.js("return document.querySelector('[data-summary=nestingReadable]').textContent").replace(",", ""))
+    assert nesting >= 30000, f"summary's readable nesting {nesting}"
     page.wait_indexed()
     # The table's first object: where is it referred to from? Deep inside "$top", one link away.
     page.open_row(key="$table")

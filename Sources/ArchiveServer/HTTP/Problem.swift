@@ -221,18 +221,6 @@ extension Problem {
 
     /// A summary refused for depth where the decode of its readable view would be
     /// (`view=summary` takes no `maxDepth`: the fix is a decode's).
-    static func refusedSummary(_ refusal: DecodePolicy.Refusal, path: String) -> Problem {
-        let (depth, limit) =
-            switch refusal {
-            case .tooDeep(let depth, let limit), .tooDeepToIndent(let depth, let limit): (depth, limit)
-            }
-        return Problem(
-            slug: "too-deep", title: "Nesting too deep", status: 413,
-            detail:
-                "The archive's JSON nests \(depth) levels deep; this server's worker stack admits at most \(limit), and its summary is refused as its decode would be. Decode it with ?maxDepth=\(refusal.suggestedMaxDepth) (its deepest objects in a top-level $table) or ?view=raw instead; a larger --stack-size also raises the limit.",
-            instance: path, depth: depth, limit: limit, rejection: .tooDeep)
-    }
-
     static func overloaded(path: String) -> Problem {
         Problem(
             slug: "overloaded", title: "Service Unavailable", status: 503,

@@ -1,7 +1,7 @@
 /// A file compiled into the binary and served as it is: the API description and the page's
-/// files. Each asset is made (and compressed, for clients that accept gzip or deflate) once, on
-/// its first request; the assets are small, so compressing on the loop thread holds it up once
-/// for well under a millisecond.
+/// files. Each asset is made (and compressed, for clients that accept gzip or deflate) once,
+/// when its static is first used, which is its first request; the assets are small, so
+/// compressing on the loop thread holds it up once for well under a millisecond.
 struct StaticAsset: Sendable {
     let contentType: String
     let plain: [UInt8]

@@ -14,7 +14,7 @@
 'use strict';
 
 (() => {
-  const PAGE = 200; // children rendered per "show more"
+  const PAGE = 200; // children rendered at a time (a page), the rest behind "show" rows
   const SLICE_MS = 12; // longest stretch of document work between two yields
   const MAX_MATCHES = 10000;
   const COUNT_EVERY_MS = 250; // how often a running search shows its count
@@ -335,6 +335,7 @@
   }
 
   function resetWorkspace() {
+    state.opened = (state.opened || 0) + 1;
     state.maxDepth = 0;
     ui.notice.hidden = true;
     state.views = {};
@@ -425,10 +426,12 @@
 
   // ---- The tree --------------------------------------------------------------------------------
 
-  /// One rendered node. `el` is its row, `box` its children's element once expanded.
+  /// One rendered node. `el` is its row, `box` its children's element once expanded; its
+  /// children are rendered a page at a time, any page first (`renderPage`), so `childRows` is
+  /// sparse: the rows of the pages shown.
   function makeRow(entry, segs, parentRow) {
     const row = { value: entry.value, label: entry.label, segs, parent: parentRow, container: entry.container,
-      slot: entry.slot, el: null, box: null, expanded: false, entries: null, rendered: 0, childRows: [] };
+      slot: entry.slot, el: null, box: null, expanded: false, entries: null, childRows: [] };
     const line = el('div', 'row');
     line.setAttribute('role', 'treeitem');
     line._row = row;
@@ -518,7 +521,7 @@
     expand(root);
     if (nodeCount(view.doc, SMALL_DOCUMENT) < SMALL_DOCUMENT) return expandAll(root);
     // A large one opens its first levels: the root's members, when it has only a few.
-    if (root.childRows.length <= FIRST_LEVELS) for (const child of root.childRows) expand(child);
+    if (root.entries.length <= FIRST_LEVELS) for (const child of root.childRows) expand(child);
   }
 
   /// Nodes in `doc`, counted up to `limit`.
@@ -538,7 +541,7 @@
     while (stack.length) {
       const r = stack.pop();
       expand(r);
-      for (const child of r.childRows) if (!isLeaf(child.value)) stack.push(child);
+      for (const child of r.childRows) if (child && !isLeaf(child.value)) stack.push(child);
     }
   }
 
@@ -550,7 +553,9 @@
       row.box = el('div', 'children');
       row.box.setAttribute('role', 'group');
       row.el.after(row.box);
-      renderMore(row);
+      const gap = makeGap(row, 0, Math.ceil(row.entries.length / PAGE));
+      if (gap) row.box.append(gap);
+      renderPage(row, 0);
     }
     row.box.hidden = false;
     paintRow(row);
@@ -563,25 +568,50 @@
     paintRow(row);
   }
 
-  /// Renders the next page of `row`'s children.
-  function renderMore(row) {
-    const end = Math.min(row.entries.length, row.rendered + PAGE);
-    const frag = document.createDocumentFragment();
-    for (let i = row.rendered; i < end; i++) {
+  /// A row standing for the pages `from` up to `to` (not included) of `row`'s children that
+  /// are not shown; a click shows the one next to the shown rows (the last of the gap when it is
+  /// above every shown page, else its first). Null when the range is empty.
+  function makeGap(row, from, to) {
+    if (from >= to) return null;
+    const pages = Math.ceil(row.entries.length / PAGE);
+    const shows = from === 0 && to < pages ? to - 1 : from;
+    const first = from * PAGE;
+    const last = Math.min(row.entries.length, to * PAGE) - 1;
+    const showFirst = shows * PAGE;
+    const showLast = Math.min(row.entries.length, (shows + 1) * PAGE) - 1;
+    const hidden = last - first + 1;
+    const gap = el('div', 'row more', hidden === showLast - showFirst + 1
+      ? `show [${showFirst}]…[${showLast}]`
+      : `show [${showFirst}]…[${showLast}] (${hidden.toLocaleString('en')} not shown: [${first}]…[${last}])`);
+    gap._gap = { row, from, to, shows };
+    return gap;
+  }
+
+  /// Shows page `p` of `row`'s children in place of the part of the gap that held it.
+  function renderPage(row, p) {
+    const gap = [...row.box.children].find((child) => child._gap && child._gap.from <= p && p < child._gap.to);
+    if (!gap) return; // shown already
+    const page = el('div', 'page');
+    const end = Math.min(row.entries.length, (p + 1) * PAGE);
+    for (let i = p * PAGE; i < end; i++) {
       const entry = row.entries[i];
       const child = makeRow(entry, row.segs.concat(entry.segs), row);
-      row.childRows.push(child);
-      frag.append(child.el);
+      row.childRows[i] = child;
+      page.append(child.el);
     }
-    row.rendered = end;
-    const old = row.box.querySelector(':scope > .more');
-    if (old) old.remove();
-    row.box.append(frag);
-    if (end < row.entries.length) {
-      const more = el('div', 'row more', `show ${Math.min(PAGE, row.entries.length - end)} more of ${(row.entries.length - end).toLocaleString('en')}`);
-      more._more = row;
-      row.box.append(more);
-    }
+    const { from, to } = gap._gap;
+    gap.replaceWith(...[makeGap(row, from, p), page, makeGap(row, p + 1, to)].filter(Boolean));
+  }
+
+  /// The index in `row.entries` of the child that `segs[i…]` leads to, or -1.
+  function entryIndex(row, segs, i) {
+    const seg = segs[i];
+    if (Array.isArray(row.value)) return typeof seg === 'number' && seg < row.entries.length ? seg : -1;
+    const j = row.entries.findIndex((e) => e.segs[0] === seg);
+    if (j < 0 || row.entries[j].segs.length === 1) return j;
+    // A collection object's items: the collection's first item, then the element's index.
+    const index = segs[i + 1];
+    return typeof index === 'number' && j + index < row.entries.length && row.entries[j + index].segs[1] === index ? j + index : -1;
   }
 
   function refreshRefBadges() {
@@ -659,9 +689,9 @@
     let i = 0;
     while (i < segs.length) {
       expand(row);
-      const j = row.entries.findIndex((e) => e.segs.every((s, k) => segs[i + k] === s));
+      const j = entryIndex(row, segs, i);
       if (j < 0) break;
-      while (row.rendered <= j) renderMore(row);
+      renderPage(row, Math.floor(j / PAGE));
       i += row.entries[j].segs.length;
       row = row.childRows[j];
     }
@@ -678,8 +708,8 @@
     await view.indexed;
     const segs = targetOf(view, from, id);
     if (!segs) return showProblem({ title: 'No such object', detail: `No object in this document has "$id": ${id}.` });
-    history.replaceState({ segs: from, view: state.viewName }, '');
-    history.pushState({ segs, view: state.viewName }, '');
+    history.replaceState({ segs: from, view: state.viewName, opened: state.opened }, '');
+    history.pushState({ segs, view: state.viewName, opened: state.opened }, '');
     reveal(segs);
   }
 
@@ -693,7 +723,7 @@
       link.href = '#';
       link.addEventListener('click', (e) => {
         e.preventDefault();
-        history.pushState({ segs, view: state.viewName }, '');
+        history.pushState({ segs, view: state.viewName, opened: state.opened }, '');
         reveal(segs);
       });
       ui.referrers.append(link);
@@ -796,6 +826,19 @@
 
   // ---- Editing -----------------------------------------------------------------------------------
 
+  /// An attributed string's text (its `$string`, or the `$string` of the string object there)
+  /// is cut into runs by UTF-16 length: an edit may change the characters, not the length.
+  function checkRunLengths(row, before, after) {
+    if (row.slot !== '$string') return;
+    const owner = row.parent && isObject(row.parent.value) && '$runs' in row.parent.value ? row.parent
+      : row.parent && row.parent.slot === '$string' && row.parent.parent && isObject(row.parent.parent.value) && '$runs' in row.parent.parent.value ? row.parent.parent : null;
+    if (!owner) return;
+    const length = (v) => (typeof v === 'string' ? v : isObject(v) && typeof v.$string === 'string' ? v.$string : '').length;
+    if (length(after) !== length(before)) {
+      throw new Error(`This text is cut into runs of attributes by length: keep it ${length(before)} UTF-16 units long (it is ${length(after)}), or edit the runs' lengths in the JSON.`);
+    }
+  }
+
   function beginEdit(row) {
     const kind = editKind(row.value);
     if (!kind || state.viewName !== 'readable' || isProtectedSlot(row)) return;
@@ -815,6 +858,7 @@
         let next;
         try {
           next = parseEdit(kind, input.value);
+          checkRunLengths(row, current, next);
         } catch (error) {
           ui.selectionNote.textContent = error.message;
           input.setCustomValidity(error.message);
@@ -823,7 +867,9 @@
         }
         done = true;
         if (JSON.stringify(next) !== JSON.stringify(current)) {
-          row.container[row.slot] = next;
+          // Defined, not assigned: a member named "__proto__" is an own property of the parsed
+          // document, which assignment would not reach.
+          Object.defineProperty(row.container, row.slot, { value: next, writable: true, enumerable: true, configurable: true });
           row.value = next;
           if (!row.el.classList.contains('edited')) { state.edits++; row.el.classList.add('edited'); }
           ui.editCount.textContent = `${plural(state.edits, 'edit')} not yet downloaded`;
@@ -1079,7 +1125,7 @@
           link.addEventListener('click', (e) => {
             e.preventDefault();
             if (state.viewName !== 'readable') return;
-            history.pushState({ segs, view: 'readable' }, '');
+            history.pushState({ segs, view: 'readable', opened: state.opened }, '');
             reveal(segs);
           });
           line.append(link);
@@ -1114,7 +1160,7 @@
     if (target.dataset.ref) return follow(Number(target.dataset.ref), line._row.segs);
     if (target.dataset.referrers) return showReferrers(Number(target.dataset.referrers), line._row.segs);
     if (!line) return;
-    if (line._more) return renderMore(line._more);
+    if (line._gap) return renderPage(line._gap.row, line._gap.shows);
     const row = line._row;
     if (!row) return;
     if (target.classList.contains('twist')) { row.expanded ? collapse(row) : expand(row); }
@@ -1133,7 +1179,8 @@
     if (e.key === 'ArrowRight') expand(row);
     else if (e.key === 'ArrowLeft') collapse(row);
     else if (e.key === 'ArrowDown' || e.key === 'ArrowUp') {
-      const rows = [...ui.tree.querySelectorAll('.row')].filter((r) => r._row && r.offsetParent !== null);
+      // Rows inside a collapsed parent are skipped (closest() reads no layout).
+      const rows = [...ui.tree.querySelectorAll('.row')].filter((r) => r._row && !r.closest('.children[hidden]'));
       const next = rows[rows.indexOf(row.el) + (e.key === 'ArrowDown' ? 1 : -1)];
       if (next) { select(next._row); next.scrollIntoView({ block: 'nearest' }); }
     }
@@ -1145,7 +1192,8 @@
   ui.back.addEventListener('click', () => history.back());
   ui.forward.addEventListener('click', () => history.forward());
   window.addEventListener('popstate', (e) => {
-    if (e.state && Array.isArray(e.state.segs) && e.state.view === state.viewName && state.root) reveal(e.state.segs);
+    // Entries made while another file (or an earlier opening of this one) was open lead nowhere.
+    if (e.state && Array.isArray(e.state.segs) && e.state.opened === state.opened && e.state.view === state.viewName && state.root) reveal(e.state.segs);
   });
 
   let searchTimer = 0;
