@@ -12,7 +12,9 @@ piece opens with its deepest objects in `$table`; the summary panel's figures eq
 class in the panel filters the tree; a string edited in place comes back in the downloaded
 archive (decoded by the API); the raw view toggles; a hostile archive with markup in its class
 names, keys and strings shows it as text and runs nothing; a broken file shows the problem
-document; a typedstream and a JSON file open.
+document; a typedstream and a JSON file open; a reference into a 50,000-element array renders
+that element's page only; an attributed string's text keeps its length when edited, and a key
+named __proto__ is edited like any other.
 
 Exit status 0 when every check holds; each failure is printed with its name.
 """
@@ -326,6 +328,74 @@ def check_nested_scopes(page, work):
         assert at.startswith(f'."$propertyList".{member}'), f"a reference inside the {member} save led to {at!r}"
 
 
+def edit_selected(page, text):
+    page.driver.find_element(By.ID, "edit-value").click()
+    editor = page.driver.find_element(By.CSS_SELECTOR, "#tree input.editor")
+    editor.send_keys(Keys.CONTROL, "a")
+    editor.send_keys(text, Keys.ENTER)
+
+
+def download_archive(page, downloads):
+    for old in downloads.iterdir():
+        old.unlink()
+    page.driver.find_element(By.ID, "download-archive").click()
+    deadline = time.time() + 30
+    while time.time() < deadline:
+        files = [f for f in downloads.iterdir() if not f.name.endswith(".crdownload")]
+        if files:
+            return files[0].read_bytes()
+        time.sleep(0.2)
+    raise AssertionError("no archive downloaded")
+
+
+def check_long_array(page, work):
+    """A reference to the last of 50,000 elements shows that element's page, not every page
+    before it."""
+    items = [{"$class": "Item", "n": i} for i in range(50000)]
+    items[-1]["$id"] = 1
+    document = {"items": {"$class": "NSMutableArray", "$array": items}, "last": {"$ref": 1}}
+    path = work / "long.json"
+    path.write_text(json.dumps(document))
+    page.load()
+    page.upload(path)
+    page.wait_indexed()
+    page.js("[...document.querySelectorAll('#tree .row')].find(r => r.querySelector('.key') && r.querySelector('.key').textContent === 'last').querySelector('a.ref').click()")
+    WebDriverWait(page.driver, 10).until(lambda d: "#1" in (page.focused_row_text() or ""))
+    at = page.js("return document.querySelector('#selection-path').textContent")
+    assert at == '.items."$array"[49999]', at
+    rows = page.js("return document.querySelectorAll('#tree .row').length")
+    assert rows < 1000, f"{rows} rows rendered to show one element"
+    # The hidden elements above it are a click away.
+    page.js("[...document.querySelectorAll('#tree .row.more')].pop().click()")
+    assert page.js("return document.querySelectorAll('#tree .row').length") > rows
+
+
+def check_edit_guards(page, work, downloads):
+    """An attributed string's text keeps its length (its runs cut it by length); a member named
+    __proto__ is edited like any other."""
+    attributed = ROOT / "Tests/Fixtures/apple/scl-macOS1014_NSAttributedString.archive"
+    page.load()
+    page.upload(attributed)
+    page.js("[...document.querySelectorAll('#tree .row')].find(r => r.querySelector('.key') && r.querySelector('.key').textContent === '$string').click()")
+    edit_selected(page, "too short")
+    note = page.driver.find_element(By.ID, "selection-note").text
+    assert "UTF-16" in note, f"a length-changing edit of an attributed string's text: {note!r}"
+    editor = page.driver.find_element(By.CSS_SELECTOR, "#tree input.editor")
+    editor.send_keys(Keys.CONTROL, "a")
+    editor.send_keys("9876543210", Keys.ENTER)
+    decoded = json.loads(post(page.base, "/v1/decode", download_archive(page, downloads)))
+    assert decoded["$string"] == "9876543210", decoded
+
+    proto = work / "proto.json"
+    proto.write_text('{"__proto__": "before", "other": 1}')
+    page.load()
+    page.upload(proto)
+    page.js("[...document.querySelectorAll('#tree .row')].find(r => r.querySelector('.key') && r.querySelector('.key').textContent === '__proto__').click()")
+    edit_selected(page, "after")
+    decoded = json.loads(post(page.base, "/v1/decode", download_archive(page, downloads)))
+    assert decoded == {"__proto__": "after", "other": 1}, decoded
+
+
 def check_deep(page, work):
     chain = work / "chain.plist"
     with chain.open("wb") as out:
@@ -402,6 +472,8 @@ def main():
         ("typedstream, nested payloads and JSON open", lambda: check_other_formats(page, work)),
         ("an archive too deep for one piece opens with its $table", lambda: check_deep(page, work)),
         ("references inside a nested payload stay in it", lambda: check_nested_scopes(page, work)),
+        ("a reference far into a long array shows its page only", lambda: check_long_array(page, work)),
+        ("edits keep an attributed string's length; __proto__ is a key", lambda: check_edit_guards(page, work, downloads)),
     ]
     failures = 0
     try:
