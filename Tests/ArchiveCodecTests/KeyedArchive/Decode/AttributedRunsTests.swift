@@ -184,6 +184,10 @@ final class AttributedRunsTests: XCTestCase {
             (#"{"$class":"NSAttributedString","$string":"ab","$runs":[{"$length":1,"$attributes":{},"$text":"a"}]}"#, "$.$runs[0].$text"),
             (#"{"$class":"NSAttributedString","$string":"a😀","$runs":[{"$length":2,"$attributes":{}}]}"#, "$.$runs"),
             (#"{"$class":"NSAttributedString","$string":5,"$runs":[{"$length":1,"$attributes":{}}]}"#, "$.$string"),
+            (
+                #"{"$class":"NSAttributedString","$string":{"$string":"a","$runs":[{"$length":1,"$attributes":{}}]},"$runs":[{"$length":1,"$attributes":{}}]}"#,
+                "$.$string.$runs"
+            ),
             (#"{"$class":"NSAttributedString","$data":"","$runs":[{"$length":1,"$attributes":{}}]}"#, "$.$runs")
         ]
         for (text, path) in refused {
