@@ -3,8 +3,8 @@ extension KeyedArchive {
     /// each instance's keys and the kinds of their values, collects the largest strings and
     /// data values and the payloads among the data (inline values included, walked with an
     /// explicit stack; each string or data object of the plist read once, however many keys
-    /// or entries refer to it), and lays out the references between entries; then the entries on a
-    /// reference cycle (`ReferenceCycles`), and the shared ones from the reference counts the
+    /// or entries refer to it), and lays out the references between entries; then the entries
+    /// on a reference cycle (`ReferenceCycles`), and the shared ones from the reference counts the
     /// analysis made (`$class` is not a reference). Class entries are objects but not values:
     /// their names are not strings of the archive. The readable view's placement is made once,
     /// as a decode's depth probe makes it: its depth is the summary's readable nesting, and
@@ -17,7 +17,7 @@ extension KeyedArchive {
         summary.rawNesting = plist.rawDepth
         var tally = SummaryTally()
         let classIndex = classInfos.map { tally.classIndex(name: $0.name, chain: $0.chain ?? []) }
-        var walk = KeyedValueWalk(objectCount: objectCount, plistObjects: plist.objectCount, references: referenceCounts.reduce(0) { $0 + Int($1) })
+        var walk = KeyedValueWalk(objectCount: objectCount, plist: plist, references: referenceCounts.reduce(0) { $0 + Int($1) })
         plist.withView { view in
             walk.walk(topRef, owner: nil, view: view, payloads: &payloads)
             walk.targets.removeAll(keepingCapacity: true)
@@ -92,18 +92,19 @@ struct KeyedValueWalk {
     /// Per entry, the entry holding the first reference met (`KeyedSummaryPaths.fromTop`,
     /// `unreached`).
     var parents: [Int32]
-    var values = LargestPlistValues()
+    var values: LargestPlistValues
     private var pending: [Int] = []
     /// The plist's string and data objects already read.
     private var read: Bitmap
 
-    /// `objectCount`: the archive's entries; `plistObjects`: the objects of its plist;
+    /// `objectCount`: the archive's entries; `plist`: its property list;
     /// `references`: about how many UIDs the walk will meet (the analysis's reference count).
-    init(objectCount: Int, plistObjects: Int, references: Int) {
+    init(objectCount: Int, plist: BinaryPlist, references: Int) {
         edgeStart.reserveCapacity(objectCount + 1)
         targets.reserveCapacity(references)
         parents = [Int32](repeating: KeyedSummaryPaths.unreached, count: objectCount)
-        read = Bitmap(count: plistObjects)
+        read = Bitmap(count: plist.objectCount)
+        values = LargestPlistValues(documentSize: plist.bytes.count)
     }
 
     /// Walks value `ref`: an entry's object, a value of an instance's key (in entry `owner`),

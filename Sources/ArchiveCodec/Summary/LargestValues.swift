@@ -4,12 +4,21 @@
 ///
 /// Distinct values: a value equal to one kept (the same bytes, wherever they stand: writers
 /// that do not intern spell one value many times) is not listed again. Only a value that
-/// would enter the list is compared, with the kept ones of its length, so the comparisons
-/// read at most `listedValues` times the bytes met.
+/// would enter the list is compared, with the kept ones of its length, and bytes at the same
+/// place are equal without reading them. The comparisons read at most the budget given
+/// (twice the document, which values that do not overlap cannot exhaust); past it, a value
+/// that would enter is listed without comparing.
 struct LargestValues {
     private(set) var entries: [ArchiveSummary.LargeValue] = []
     /// Per entry, where its bytes stand in the caller's buffer (nil: not compared).
     private var spans: [Range<Int>?] = []
+    /// How many more bytes the comparisons may read.
+    private var budget: Int
+
+    /// `budget`: how many bytes the comparisons of values may read in all.
+    init(comparing budget: Int = 0) {
+        self.budget = budget
+    }
 
     /// Whether a value of `length` would enter the list.
     func admits(_ length: Int) -> Bool {
@@ -26,7 +35,11 @@ struct LargestValues {
         guard admits(length) else { return }
         if let span {
             for (index, kept) in spans.enumerated() where entries[index].length == length {
-                if let kept, kept.count == span.count, equal(kept, span) { return }
+                guard let kept, kept.count == span.count else { continue }
+                if kept == span { return }
+                guard budget >= span.count else { break }
+                budget -= span.count
+                if equal(kept, span) { return }
             }
         }
         let position = entries.firstIndex { $0.length < length } ?? entries.count
@@ -65,8 +78,14 @@ struct LargestValues {
 /// many places refer to it, so its bytes are scanned once; equal values in several objects are
 /// listed once (`LargestValues`).
 struct LargestPlistValues {
-    var strings = LargestValues()
-    var data = LargestValues()
+    var strings: LargestValues
+    var data: LargestValues
+
+    /// `documentSize`: the bytes of the property list (the comparisons' budget is twice that).
+    init(documentSize: Int) {
+        strings = LargestValues(comparing: 2 * documentSize)
+        data = LargestValues(comparing: 2 * documentSize)
+    }
 
     /// Considers plist object `header` when it is a string or data (anything else is let be).
     mutating func consider(_ header: PlistObjectHeader, view: BinaryPlistView, at location: ArchiveSummary.Location?, payloads: inout PayloadScan) {

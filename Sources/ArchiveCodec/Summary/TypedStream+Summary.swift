@@ -84,8 +84,8 @@ struct TypedStreamValueWalk {
     var references: [Int]
     var edgeStart: [Int32] = []
     var targets: [Int32] = []
-    var strings = LargestValues()
-    var data = LargestValues()
+    var strings: LargestValues
+    var data: LargestValues
     private var pending: [Int] = []
     /// The shared strings already read as C strings' text.
     private var read: Bitmap
@@ -94,6 +94,8 @@ struct TypedStreamValueWalk {
         self.stream = stream
         references = [Int](repeating: 0, count: objectCount)
         read = Bitmap(count: stream.sharedStrings.count)
+        strings = LargestValues(comparing: 2 * stream.storage.count)
+        data = LargestValues(comparing: 2 * stream.storage.count)
     }
 
     /// Walks the values of `group`, which belongs to object `owner` (nil: a top-level group).

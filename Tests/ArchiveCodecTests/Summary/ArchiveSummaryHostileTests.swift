@@ -129,6 +129,7 @@ final class ArchiveSummaryHostileTests: XCTestCase {
         XCTAssertEqual(read, 1)
         XCTAssertEqual(summary.nestedPayloads, [ArchiveSummary.PayloadCount(format: .keyedArchive, count: 1)])
         XCTAssertEqual(summary.classes.first { $0.name == "Inner" }?.count, 1)
+        XCTAssertEqual(summary.largestData.count, 1)
     }
 
     /// A typedstream's C string is a reference into its shared strings: one long text that
