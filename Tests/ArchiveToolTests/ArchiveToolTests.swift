@@ -421,4 +421,39 @@ final class ArchiveToolTests: XCTestCase {
         XCTAssertTrue(table.contains("status=0"), table)
         XCTAssertTrue(try onTerminal("summary --json \(archive.path)").contains(#"{"format":"keyedArchive""#))
     }
+
+    /// Text from the archives and the command line (class names, chains, keys, kinds, file
+    /// names, paths, previews) reaches the terminal escaped: an archive cannot send it control
+    /// sequences.
+    func testSummaryTableEscapesWhatTheArchivesHold() throws {
+        let name = "Evil\u{1B}]0;title\u{07}"
+        let text = "text\u{1B}[2J\u{202E}\u{85}" + String(repeating: "x", count: 200)
+        var plist = TestPlistBuilder()
+        let chain = plist.add(.array([plist.string(name), plist.string("NSObject")]))
+        let objects = [
+            plist.string("$null"),
+            plist.add(.dict([(plist.string("$class"), plist.uid(3)), (plist.string("k\u{9B}2J"), plist.uid(2)), (plist.string("self"), plist.uid(1))])),
+            plist.string(text),
+            plist.add(.dict([(plist.string("$classname"), plist.string(name)), (plist.string("$classes"), chain)]))
+        ]
+        let top = plist.add(.dict([(plist.string("root"), plist.uid(1))]))
+        let root = plist.add(
+            .dict([
+                (plist.string("$version"), plist.integer(100_000)), (plist.string("$archiver"), plist.string("NSKeyedArchiver")),
+                (plist.string("$top"), top), (plist.string("$objects"), plist.add(.array(objects)))
+            ]))
+        let file = scratch.appendingPathComponent("a\u{1B}[31mb.plist")
+        try Data(plist.binary(top: root)).write(to: file)
+        let other = Fixtures.directory.appendingPathComponent("apple/scl-NSKeyedUnarchiver-ComplexTest.plist")
+        let table = try onTerminal("summary '\(file.path)' \(other.path)")
+        XCTAssertTrue(table.contains("status=0"), table)
+        let acted = table.unicodeScalars.filter { [0x07, 0x1B, 0x85, 0x9B, 0x202E].contains($0.value) }
+        XCTAssertTrue(acted.isEmpty, table.debugDescription)
+        for shown in [
+            #"Evil\u{1B}]0;title\u{07}  "#, #"Evil\u{1B}]0;title\u{07} → NSObject"#, #"k\u{9B}2J"#, #"Evil\u{1B}]0;title\u{07} 1"#,
+            #"a\u{1B}[31mb.plist .["k\u{9B}2J"]  "text\u{1B}[2J\u{202E}\u{85}xxx"#
+        ] {
+            XCTAssertTrue(table.contains(shown), "\(shown) in \(table.debugDescription)")
+        }
+    }
 }

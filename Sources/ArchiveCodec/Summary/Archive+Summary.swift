@@ -1,9 +1,12 @@
 extension Archive {
     /// What the document holds (`ArchiveSummary`): counted in passes over its tables, without
-    /// recursion and without writing its JSON; linear in the input (a payload is read once per
-    /// level it is nested in). The nesting of its readable view is found as a decode finds it
-    /// (`depth(of:)`): a front end refuses a summary whose readable view its stack would refuse
-    /// to write, as it refuses the decode.
+    /// recursion and without writing its JSON; linear in the input. Each string and data value
+    /// the document holds is read once, however many places refer to it (a plist object; a
+    /// typedstream's C string), and a payload in it is counted and summed up once; the largest
+    /// values are distinct (equal bytes listed once, at the first place met). A payload is
+    /// read once per level it is nested in. The nesting of its readable view is found as a
+    /// decode finds it (`depth(of:)`): a front end refuses a summary whose readable view its
+    /// stack would refuse to write, as it refuses the decode.
     ///
     /// `nested`: payloads in data values (`NestedPayload`) are summed up too, recursively, and
     /// their objects, classes, keys, sharing, cycles, containers and largest values counted

@@ -2,8 +2,9 @@ extension KeyedArchive {
     /// The counts of a keyed archive (`ArchiveSummary`): one pass over `$objects` that tallies
     /// each instance's keys and the kinds of their values, collects the largest strings and
     /// data values and the payloads among the data (inline values included, walked with an
-    /// explicit stack), and lays out the references between entries; then the entries on a
-    /// reference cycle (`ReferenceCycles`), and the shared ones from the reference counts the
+    /// explicit stack; each string or data object of the plist read once, however many keys
+    /// or entries refer to it), and lays out the references between entries; then the entries
+    /// on a reference cycle (`ReferenceCycles`), and the shared ones from the reference counts the
     /// analysis made (`$class` is not a reference). Class entries are objects but not values:
     /// their names are not strings of the archive. The readable view's placement is made once,
     /// as a decode's depth probe makes it: its depth is the summary's readable nesting, and
@@ -16,7 +17,7 @@ extension KeyedArchive {
         summary.rawNesting = plist.rawDepth
         var tally = SummaryTally()
         let classIndex = classInfos.map { tally.classIndex(name: $0.name, chain: $0.chain ?? []) }
-        var walk = KeyedValueWalk(objectCount: objectCount, references: referenceCounts.reduce(0) { $0 + Int($1) })
+        var walk = KeyedValueWalk(objectCount: objectCount, plist: plist, references: referenceCounts.reduce(0) { $0 + Int($1) })
         plist.withView { view in
             walk.walk(topRef, owner: nil, view: view, payloads: &payloads)
             walk.targets.removeAll(keepingCapacity: true)
@@ -77,7 +78,13 @@ extension KeyedArchive {
 /// The values of a keyed archive's entries as the summary walks them: the references between
 /// entries (laid end to end per entry, for `ReferenceCycles`), the first referrer of each
 /// entry (for `KeyedSummaryPaths`), the largest strings and data values. Inline containers are
-/// walked with a kept work list.
+/// walked with a kept work list, at every reference (their UIDs are references of each
+/// entry holding them; validation bounds what shared containers expand to).
+///
+/// A binary plist may point any number of keys, inline containers and `$objects` entries at
+/// one string or data object: each is read once, where the walk first meets it (it enters
+/// the largest values and the payload scan there, and only there), so the cost is linear in
+/// the file however often a long value is referred to.
 struct KeyedValueWalk {
     /// Per entry, where its references start in `targets` (and one past the last entry's).
     var edgeStart: [Int32] = []
@@ -85,14 +92,19 @@ struct KeyedValueWalk {
     /// Per entry, the entry holding the first reference met (`KeyedSummaryPaths.fromTop`,
     /// `unreached`).
     var parents: [Int32]
-    var values = LargestPlistValues()
+    var values: LargestPlistValues
     private var pending: [Int] = []
+    /// The plist's string and data objects already read.
+    private var read: Bitmap
 
+    /// `objectCount`: the archive's entries; `plist`: its property list;
     /// `references`: about how many UIDs the walk will meet (the analysis's reference count).
-    init(objectCount: Int, references: Int) {
+    init(objectCount: Int, plist: BinaryPlist, references: Int) {
         edgeStart.reserveCapacity(objectCount + 1)
         targets.reserveCapacity(references)
         parents = [Int32](repeating: KeyedSummaryPaths.unreached, count: objectCount)
+        read = Bitmap(count: plist.objectCount)
+        values = LargestPlistValues(documentSize: plist.bytes.count)
     }
 
     /// Walks value `ref`: an entry's object, a value of an instance's key (in entry `owner`),
@@ -109,7 +121,8 @@ struct KeyedValueWalk {
                 if parents[target] == KeyedSummaryPaths.unreached { parents[target] = owner.map { Int32($0) } ?? KeyedSummaryPaths.fromTop }
             case .asciiString, .utf16String, .data:
                 // `$top`'s own strings are keys' names, not values.
-                guard owner != nil || header.kind == .data else { continue }
+                guard owner != nil || header.kind == .data, !read.contains(next) else { continue }
+                read.insert(next)
                 values.consider(header, view: view, at: location, payloads: &payloads)
             case .array:
                 for index in (0..<header.count).reversed() { pending.append(view.childRef(header, index)) }

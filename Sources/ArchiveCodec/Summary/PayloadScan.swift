@@ -3,6 +3,13 @@
 /// `summary --nested`), each payload is summed up too, its payloads in their turn down to
 /// `NestedPayload.maximumNesting` levels, and its counts added to the document's (`found`).
 ///
+/// What is counted: payloads, not places. The collectors hand over each data value the
+/// document holds once (a plist data object however many keys, containers or entries refer to
+/// it; a typedstream's byte array, which stands where it is used), so a payload referred to
+/// from many places is one payload, summed up once. The scan also remembers where the bytes of
+/// each value it parsed stand: bytes met again (a binary plist's offset table may give several
+/// objects the same bytes) are not parsed or counted again.
+///
 /// Cost: a data value is parsed only when its first bytes begin as a document
 /// (`NestedPayload.mightBeDocument`); a payload is parsed once per level it is nested in.
 /// Memory: one payload per level is held at a time, each only once `hold` allowed its bytes
@@ -20,6 +27,13 @@ struct PayloadScan {
     private(set) var found = ArchiveSummary(format: .mixed)
     /// Whether `hold` refused a payload (here or further down): the counts are incomplete.
     private(set) var refused = false
+    /// Where the bytes of each value that began as a document stand (few values do).
+    private var parsed: Set<Place> = []
+
+    private struct Place: Hashable {
+        let start: UnsafeRawPointer?
+        let count: Int
+    }
 
     init(nesting: Int, expanding: Bool, hold: @escaping Hold) {
         self.nesting = nesting
@@ -28,11 +42,13 @@ struct PayloadScan {
     }
 
     /// Looks at one data value, met at `location` (nil: a place the summary does not name).
+    /// `bytes` stay where they are for the whole scan (the document's own).
     /// The places of a payload's largest values go on from the data value's (its bytes' member,
     /// named with it), through the wrapper `decode --nested` writes (`$keyedArchive`; the
     /// other kinds' documents are their own wrappers).
     mutating func consider(_ bytes: UnsafeBufferPointer<UInt8>, at location: ArchiveSummary.Location?) {
         guard !refused, nesting < NestedPayload.maximumNesting, NestedPayload.mightBeDocument(bytes.prefix(64)) else { return }
+        guard parsed.insert(Place(start: UnsafeRawPointer(bytes.baseAddress), count: bytes.count)).inserted else { return }
         let copy = Array(bytes)
         guard hold(copy) else {
             refused = true

@@ -10,7 +10,7 @@ extension PlainPropertyList {
         summary.readableNesting = readableDepth(numbers: .nonFinite)
         summary.rawNesting = plist.rawDepth
         var tally = SummaryTally()
-        var values = LargestPlistValues()
+        var values = LargestPlistValues(documentSize: plist.bytes.count)
         plist.withView { view in
             // Per object reached: the container it was first reached from, and where in it.
             var parent = [Int32](repeating: -1, count: view.objectCount)

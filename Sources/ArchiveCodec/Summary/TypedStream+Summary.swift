@@ -3,8 +3,8 @@ extension TypedStream {
     /// the superclass links), each object's groups as its keys (the group's type string, such
     /// as `@` or `{CGSize=dd}`, with the kinds of its values), the objects referred to by more
     /// than one `@` value (shared) or on a reference cycle, the largest strings (`+` and `*`
-    /// values) and byte arrays, and the payloads among the byte arrays (their places are not
-    /// named). Values are walked in
+    /// values; a C string's text once, however many values refer to it) and byte arrays, and
+    /// the payloads among the byte arrays (their places are not named). Values are walked in
     /// flat runs with a kept work list, never by recursion.
     func summary(payloads: inout PayloadScan) -> ArchiveSummary {
         var summary = ArchiveSummary(format: .typedStream)
@@ -73,22 +73,41 @@ extension TypedStream {
 /// The values of a typedstream's groups as the summary walks them: how many `@` values refer
 /// to each object, the references each object's groups make (laid end to end per object, for
 /// `ReferenceCycles`), the largest strings and byte arrays.
+///
+/// Each object's groups are walked once (a back-reference is not followed), and `+` strings
+/// and byte arrays stand in the stream where they are used. A C string (`*`) is a reference
+/// into the stream's shared strings, which any number of values may make to one text: each
+/// shared string is read once, where the walk first meets it, so the cost is linear in the
+/// stream however often a long text is referred to.
 struct TypedStreamValueWalk {
     let stream: TypedStream
     var references: [Int]
     var edgeStart: [Int32] = []
     var targets: [Int32] = []
-    var strings = LargestValues()
-    var data = LargestValues()
+    var strings: LargestValues
+    var data: LargestValues
     private var pending: [Int] = []
+    /// The shared strings already read as C strings' text.
+    private var read: Bitmap
 
     init(stream: TypedStream, objectCount: Int) {
         self.stream = stream
         references = [Int](repeating: 0, count: objectCount)
+        read = Bitmap(count: stream.sharedStrings.count)
+        strings = LargestValues(comparing: 2 * stream.storage.count)
+        data = LargestValues(comparing: 2 * stream.storage.count)
     }
 
     /// Walks the values of `group`, which belongs to object `owner` (nil: a top-level group).
     mutating func walk(group: Int, owner: Int?, payloads: inout PayloadScan) {
+        let stream = stream
+        // Whether the storage holds the same bytes at two ranges.
+        let equal = { (a: Range<Int>, b: Range<Int>) in stream.storage[a].elementsEqual(stream.storage[b]) }
+        // Considers the text at a range of the storage.
+        func note(string range: Range<Int>) {
+            let bytes = stream.storage[range]
+            strings.consider(length: Self.utf16Length(bytes), at: nil, span: range, equal: equal) { bytes.withUnsafeBufferPointer { ValuePreview.text(utf8: $0) } }
+        }
         pending.append(contentsOf: stream.values(ofGroup: group).reversed())
         while let value = pending.popLast() {
             switch stream.content(of: value) {
@@ -96,16 +115,17 @@ struct TypedStreamValueWalk {
                 references[object] += 1
                 if owner != nil { targets.append(Int32(object)) }
             case .byteString(let span?):
-                let bytes = stream.storage[span.range]
-                strings.consider(length: Self.utf16Length(bytes), at: nil) { bytes.withUnsafeBufferPointer { ValuePreview.text(utf8: $0) } }
+                note(string: span.range)
             case .cString(let index?):
-                let bytes = stream.sharedString(Int(stream.cStrings[index]))
-                strings.consider(length: Self.utf16Length(bytes), at: nil) { bytes.withUnsafeBufferPointer { ValuePreview.text(utf8: $0) } }
+                let shared = Int(stream.cStrings[index])
+                guard !read.contains(shared) else { continue }
+                read.insert(shared)
+                note(string: stream.sharedStrings[shared].range)
             case .byteArray(let span):
-                stream.storage[span.range].withUnsafeBufferPointer { bytes in
-                    data.consider(length: bytes.count, at: nil) { ValuePreview.data(bytes) }
-                    payloads.consider(bytes, at: nil)
+                data.consider(length: span.range.count, at: nil, span: span.range, equal: equal) {
+                    stream.storage[span.range].withUnsafeBufferPointer { ValuePreview.data($0) }
                 }
+                stream.storage[span.range].withUnsafeBufferPointer { payloads.consider($0, at: nil) }
             case .array(let children), .structure(let children): pending.append(contentsOf: children.reversed())
             case .pointer(let pointee): pending.append(pointee)
             default: break

@@ -3,6 +3,10 @@ import ArchiveCodec
 /// A summary as a table for a terminal (`archive-tool summary` on a tty): the totals, then each
 /// class with its counts and chain and, indented under it, its keys with their kinds, then
 /// the largest values. The same facts as the JSON, for reading.
+///
+/// Every text from the archives or the command line (class names, chains, keys, kinds, file
+/// names, paths, previews) is printed through `TerminalText`, so nothing in an archive reaches
+/// the terminal as a control sequence.
 enum SummaryTable {
     static func text(of summary: ArchiveSummary) -> String {
         var lines: [String] = []
@@ -18,12 +22,13 @@ enum SummaryTable {
         }
         if !summary.classes.isEmpty {
             lines.append("")
-            let width = summary.classes.map(\.name.count).max() ?? 0
+            let names = summary.classes.map { TerminalText.escaped($0.name) }
+            let width = names.map(\.count).max() ?? 0
             lines.append(pad("class", width) + "   count  shared  cyclic  chain")
-            for use in summary.classes {
+            for (use, name) in zip(summary.classes, names) {
                 lines.append(
-                    pad(use.name, width) + "  " + number(use.count, 6) + "  " + number(use.shared, 6) + "  " + number(use.cyclic, 6) + "  "
-                        + use.chain.joined(separator: " → "))
+                    pad(name, width) + "  " + number(use.count, 6) + "  " + number(use.shared, 6) + "  " + number(use.cyclic, 6) + "  "
+                        + use.chain.map { TerminalText.escaped($0) }.joined(separator: " → "))
                 lines += keyLines(use.keys, notListed: use.keysNotListed)
             }
             if summary.classesNotListed > 0 { lines.append("… and \(summary.classesNotListed) classes more") }
@@ -37,18 +42,19 @@ enum SummaryTable {
             lines.append("")
             lines.append(title)
             for value in values {
-                let place = [value.file, value.path].compactMap { $0 }.joined(separator: " ")
-                lines.append("  " + number(value.length, 9) + "  " + (place.isEmpty ? "" : place + "  ") + value.preview.debugDescription)
+                let place = [value.file, value.path].compactMap { $0.map { TerminalText.escaped($0) } }.joined(separator: " ")
+                lines.append("  " + number(value.length, 9) + "  " + (place.isEmpty ? "" : place + "  ") + TerminalText.escaped(value.preview, quoted: true))
             }
         }
         return lines.joined(separator: "\n") + "\n"
     }
 
     private static func keyLines(_ keys: [ArchiveSummary.KeyUse], notListed: Int) -> [String] {
-        let width = keys.map(\.key.count).max() ?? 0
-        var lines = keys.map { use in
-            let kinds = use.kinds.map { "\($0.kind) \($0.count)" } + (use.kindsNotListed > 0 ? ["others \(use.kindsNotListed)"] : [])
-            return "    " + pad(use.key, width) + "  " + number(use.count, 6) + "  " + kinds.joined(separator: ", ")
+        let names = keys.map { TerminalText.escaped($0.key) }
+        let width = names.map(\.count).max() ?? 0
+        var lines = zip(keys, names).map { use, name in
+            let kinds = use.kinds.map { "\(TerminalText.escaped($0.kind)) \($0.count)" } + (use.kindsNotListed > 0 ? ["others \(use.kindsNotListed)"] : [])
+            return "    " + pad(name, width) + "  " + number(use.count, 6) + "  " + kinds.joined(separator: ", ")
         }
         if notListed > 0 { lines.append("    … and \(notListed) uses of keys not listed") }
         return lines

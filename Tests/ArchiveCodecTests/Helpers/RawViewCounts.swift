@@ -18,7 +18,10 @@ struct RawViewCounts {
     var cyclic = 0
     var classes: [String: ClassCounts] = [:]
     /// The UTF-16 lengths of the strings that are values (entries, and inline values in
-    /// entries), longest first; the byte lengths of the data values.
+    /// entries), longest first; the byte lengths of the data values. Each distinct value
+    /// once: the raw view writes a plist object at every place that refers to it, and in
+    /// these files equal values are one plist object (Apple's writer, the test builder and
+    /// the XML reader intern them), which the summary lists once.
     var stringLengths: [Int] = []
     var dataLengths: [Int] = []
 
@@ -57,6 +60,7 @@ struct RawViewCounts {
             if target == 0 { return "null" }
             return isInstance(entries[target]) ? className(entries[target]) : kind(entries[target])
         }
+        var (seenStrings, seenData) = (Set<String>(), Set<String>())
         /// The UIDs in `value`, and its strings and data, walked whole.
         func visit(_ value: TestJSON, uids: inout [Int], values: Bool) {
             if let target = uid(value) {
@@ -66,12 +70,13 @@ struct RawViewCounts {
             switch value {
             case .object(let members):
                 if values, members.count == 1, members[0].key == "$data", let text = members[0].value.text {
+                    guard seenData.insert(text).inserted else { return }
                     dataLengths.append(text.utf8.count / 4 * 3 - text.utf8.reversed().prefix { $0 == UInt8(ascii: "=") }.count)
                     return
                 }
                 for member in members { visit(member.value, uids: &uids, values: values) }
             case .array(let items): for item in items { visit(item, uids: &uids, values: values) }
-            case .string(let text): if values { stringLengths.append(text.utf16.count) }
+            case .string(let text): if values, seenStrings.insert(text).inserted { stringLengths.append(text.utf16.count) }
             default: break
             }
         }

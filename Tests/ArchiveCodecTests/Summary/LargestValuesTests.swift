@@ -20,6 +20,27 @@ final class LargestValuesTests: XCTestCase {
         XCTAssertEqual(previews, 13)
     }
 
+    /// Equal values are listed once; bytes at the same place are not read to say so, and the
+    /// comparisons stop at their budget (past it, a value is listed without comparing).
+    func testEqualValuesAreListedOnceWithinTheBudget() {
+        var compared = 0
+        let equal = { (a: Range<Int>, _: Range<Int>) -> Bool in
+            compared += a.count
+            return true
+        }
+        var list = LargestValues(comparing: 10)
+        list.consider(length: 5, at: nil, span: 0..<5, equal: equal) { "first" }
+        list.consider(length: 5, at: nil, span: 0..<5, equal: equal) { "the same place" }
+        XCTAssertEqual(compared, 0)
+        list.consider(length: 5, at: nil, span: 5..<10, equal: equal) { "equal" }
+        list.consider(length: 5, at: nil, span: 10..<15, equal: equal) { "equal" }
+        XCTAssertEqual(compared, 10)
+        XCTAssertEqual(list.entries.map(\.preview), ["first"])
+        list.consider(length: 5, at: nil, span: 15..<20, equal: equal) { "past the budget" }
+        XCTAssertEqual(compared, 10)
+        XCTAssertEqual(list.entries.map(\.preview), ["first", "past the budget"])
+    }
+
     func testMergedListsStayBounded() {
         let a = (0..<10).map { ArchiveSummary.LargeValue(length: 2 * $0, preview: "a") }.reversed()
         let b = (0..<10).map { ArchiveSummary.LargeValue(length: 2 * $0 + 1, preview: "b") }.reversed()

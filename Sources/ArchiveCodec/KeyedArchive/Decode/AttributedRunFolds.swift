@@ -20,6 +20,12 @@
 /// - every run's attributes are a dictionary entry (the runs' values are ordinary children,
 ///   shared or not).
 ///
+/// Cost: one pass over the instances, each reading its own keys and runs. A text may be the
+/// `NSString` of any number of instances (nothing requires it unshared), and any number of
+/// entries may lead to one plist string: each text's encoding is checked once and its length
+/// remembered, so the whole costs the archive's size, not the number of instances times the
+/// text's.
+///
 /// A class: `KeyedArchive` holds it in one word, and the readable view's walkers copy the
 /// archive's description often.
 final class AttributedRunFolds: Sendable {
@@ -54,6 +60,8 @@ final class AttributedRunFolds: Sendable {
     private let indexOfPart: [Int: Int]
 
     var isEmpty: Bool { folds.isEmpty }
+    /// How many texts were read to measure them: each once, however many instances use it.
+    let measuredTexts: Int
 
     /// The index in `folds` of entry `uid`'s fold, if it has one.
     @inline(__always)
@@ -65,8 +73,8 @@ final class AttributedRunFolds: Sendable {
     init(view: BinaryPlistView, analysis: ArchiveAnalysis) {
         var (folds, indexOfUID, indexOfPart) = ([Fold](), [Int: Int](), [Int: Int]())
         let owners = analysis.classInfos.map { $0.bytesFormOwner == .attributedString }
+        var reader = Reader(view: view, analysis: analysis)
         if owners.contains(true) {
-            let reader = Reader(view: view, analysis: analysis)
             for uid in 0..<analysis.objectCount where analysis.forms[uid] == .generic && owners[Int(analysis.classOf[uid])] {
                 guard let fold = reader.fold(uid) else { continue }
                 indexOfUID[uid] = folds.count
@@ -75,14 +83,24 @@ final class AttributedRunFolds: Sendable {
             }
         }
         (self.folds, self.indexOfUID, self.indexOfPart) = (folds, indexOfUID, indexOfPart)
+        measuredTexts = reader.measured
     }
 
     /// The checks of one instance, reading the classified archive.
     private struct Reader {
         let view: BinaryPlistView
         let analysis: ArchiveAnalysis
+        /// Per text measured, by where its bytes start: its length, 0 when it does not fold.
+        private var textLengths: [Int: Int] = [:]
+        /// How many times a text was read to measure it.
+        private(set) var measured = 0
 
-        func fold(_ uid: Int) -> Fold? {
+        init(view: BinaryPlistView, analysis: ArchiveAnalysis) {
+            self.view = view
+            self.analysis = analysis
+        }
+
+        mutating func fold(_ uid: Int) -> Fold? {
             let header = view.header(at: Int(analysis.entryOffsets[uid]))
             var (string, info, attributes) = (-1, -1, -1)
             for index in 0..<header.count {
@@ -146,8 +164,10 @@ final class AttributedRunFolds: Sendable {
 
         /// The UTF-16 length of the text `NSString`'s value references (a string, or an
         /// NSMutableString instance's), when it is not empty and its units are counted alike
-        /// on both sides: ASCII strings of ASCII bytes only, or UTF-16.
-        private func textLength(_ value: Int) -> Int? {
+        /// on both sides: ASCII strings of ASCII bytes only, or UTF-16. Each text is read once
+        /// (`textLengths`, by where its bytes stand), however many instances, entries or
+        /// plist objects lead to it.
+        private mutating func textLength(_ value: Int) -> Int? {
             guard let uid = uidTarget(value), uid != 0 else { return nil }
             var text = view.header(at: Int(analysis.entryOffsets[uid]))
             switch analysis.forms[uid] {
@@ -157,12 +177,18 @@ final class AttributedRunFolds: Sendable {
                 text = view.header(of: field)
             default: return nil
             }
-            switch text.kind {
-            case .utf16String: guard Self.isWellFormed(view.payload(text)) else { return nil }
-            case .asciiString: guard !view.payload(text).contains(where: { $0 >= 0x80 }) else { return nil }
-            default: return nil
-            }
-            return text.count > 0 ? text.count : nil
+            guard text.kind == .asciiString || text.kind == .utf16String, text.count > 0 else { return nil }
+            if let known = textLengths[text.start] { return known > 0 ? known : nil }
+            measured += 1
+            let length = Self.countsAlike(text, view.payload(text)) ? text.count : 0
+            textLengths[text.start] = length
+            return length > 0 ? length : nil
+        }
+
+        /// Whether the units of string `text` (its bytes, `payload`) are counted alike on both
+        /// sides: ASCII bytes only, or well-formed UTF-16.
+        private static func countsAlike(_ text: PlistObjectHeader, _ payload: UnsafeBufferPointer<UInt8>) -> Bool {
+            text.kind == .asciiString ? !payload.contains { $0 >= 0x80 } : isWellFormed(payload)
         }
 
         /// Whether big-endian UTF-16 `units` pair every surrogate (the JSON text then holds the

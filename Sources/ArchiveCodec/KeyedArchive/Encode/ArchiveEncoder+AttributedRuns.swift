@@ -16,10 +16,16 @@ extension ArchiveEncoder {
     /// NSMutableArray of the runs' `$attributes` (in run order, which is the order of first
     /// use) there, and under `NSAttributeInfo` an NSMutableData of varints, (length, index in
     /// the array) per run. When the text stands here, the lengths must sum to its UTF-16 length.
+    /// A text object with `$runs` of its own (an attributed string as the text) is refused: the
+    /// decoder folds an instance only when its text is a string entry, so that shape would not
+    /// come back.
     mutating func fillAttributedString(_ uid: Int, meta: ObjectMeta, text: Value, runs: Value) throws(CodecError) {
         let textKind = document.kind(text)
         guard textKind == .string || textKind == .object else {
             throw fail("an attributed string's $string takes its text: a string, or a string object", at: text)
+        }
+        if textKind == .object, let inner = document.members(of: text).first(where: { document.stringEquals($0.key, "$runs") }) {
+            throw fail("an attributed string's $string takes its text, not another attributed string: $runs is refused there", at: inner.key)
         }
         let read = try readRuns(runs)
         if let length = textLength(text) {

@@ -131,6 +131,30 @@ final class AttributedRunsTests: XCTestCase {
         }
     }
 
+    // MARK: Cost
+
+    /// One text that many attributed strings use (nothing requires it unshared) is measured
+    /// once, however many instances fold with it: through one string entry, or through many
+    /// entries of one plist string (the builder interns strings).
+    func testASharedTextIsMeasuredOnce() throws {
+        let count = 300
+        let text = String(repeating: "é", count: 2_000)  // UTF-16 in the plist: checked unit by unit
+        for oneEntry in [true, false] {
+            let firstInstance = oneEntry ? 4 : 3 + count
+            var entries: [Entry] = [
+                .object("NSArray", [("NS.objects", .array((0..<count).map { .uid(firstInstance + $0) }))]),
+                .object("NSDictionary", [("NS.keys", .array([])), ("NS.objects", .array([]))])
+            ]
+            entries += [Entry](repeating: .string(text), count: oneEntry ? 1 : count)
+            entries += (0..<count).map { .object("NSAttributedString", [("NSString", .uid(oneEntry ? 3 : 3 + $0)), ("NSAttributes", .uid(2))]) }
+            let archive = try KeyedArchive(parsing: try buildArchive(entries))
+            XCTAssertEqual(archive.attributedRuns.folds.count, count)
+            XCTAssertEqual(archive.attributedRuns.measuredTexts, 1)
+            let json = String(decoding: try archive.json(view: .readable, pretty: false), as: UTF8.self)
+            XCTAssertEqual(json.components(separatedBy: #""$runs":[{"$length":2000,"$attributes""#).count - 1, count)
+        }
+    }
+
     // MARK: The encoder
 
     func testHandWrittenRunsEncode() throws {
@@ -160,6 +184,10 @@ final class AttributedRunsTests: XCTestCase {
             (#"{"$class":"NSAttributedString","$string":"ab","$runs":[{"$length":1,"$attributes":{},"$text":"a"}]}"#, "$.$runs[0].$text"),
             (#"{"$class":"NSAttributedString","$string":"a😀","$runs":[{"$length":2,"$attributes":{}}]}"#, "$.$runs"),
             (#"{"$class":"NSAttributedString","$string":5,"$runs":[{"$length":1,"$attributes":{}}]}"#, "$.$string"),
+            (
+                #"{"$class":"NSAttributedString","$string":{"$string":"a","$runs":[{"$length":1,"$attributes":{}}]},"$runs":[{"$length":1,"$attributes":{}}]}"#,
+                "$.$string.$runs"
+            ),
             (#"{"$class":"NSAttributedString","$data":"","$runs":[{"$length":1,"$attributes":{}}]}"#, "$.$runs")
         ]
         for (text, path) in refused {
