@@ -144,6 +144,7 @@
     if ('$integer' in v) return [String(v.$integer), 'number'];
     if ('$date' in v) return [`date ${v.$date}`, 'other'];
     if ('$uuid' in v) return [`uuid ${v.$uuid}`, 'other'];
+    if ('$attributesOf' in v) return [`length ${v.$length} · the attributes of run [${v.$attributesOf}]`, 'other'];
     if ('$text' in v) return [JSON.stringify(clip(String(v.$text))), 'string'];
     if ('$bytesText' in v) return [JSON.stringify(clip(String(v.$bytesText))), 'string'];
     for (const marker of ['$data', '$bytes']) {
