@@ -110,6 +110,14 @@ class Page:
           return true;""", key, cls)
         assert found, f"no row with key {key!r} / class {cls!r}"
 
+    def select_row(self, key):
+        """Clicks the first row with this key (selecting it); returns nothing."""
+        found = self.js("""
+          const row = [...document.querySelectorAll('#tree .row')].find(r => (r.querySelector('.key') || {}).textContent === arguments[0]);
+          if (row) row.click();
+          return !!row;""", key)
+        assert found, f"no row with key {key!r}"
+
     def focused_row_text(self):
         return self.js("const r = document.querySelector('#tree .row.focus'); return r ? r.textContent : null")
 
@@ -227,29 +235,35 @@ def check_summary(page, save):
     WebDriverWait(page.driver, 10).until(lambda d: largest["preview"][:20] in (page.focused_row_text() or ""))
 
 
-def check_edit(page, save, downloads):
-    page.load()
-    page.upload(save)
-    # The league's own name: a string on the first level.
-    page.js("[...document.querySelectorAll('#tree .row')].find(r => r.querySelector('.key') && r.querySelector('.key').textContent === 'name').click()")
+def edit_selected(page, text):
     page.driver.find_element(By.ID, "edit-value").click()
     editor = page.driver.find_element(By.CSS_SELECTOR, "#tree input.editor")
     editor.send_keys(Keys.CONTROL, "a")
-    editor.send_keys("Edited in the browser ✓", Keys.ENTER)
-    assert "1 edit" in page.driver.find_element(By.ID, "edit-count").text
+    editor.send_keys(text, Keys.ENTER)
+
+
+def download_archive(page, downloads):
     for old in downloads.iterdir():
         old.unlink()
     page.driver.find_element(By.ID, "download-archive").click()
     deadline = time.time() + 30
-    files = []
     while time.time() < deadline:
         files = [f for f in downloads.iterdir() if not f.name.endswith(".crdownload")]
         if files:
-            break
+            return files[0].read_bytes()
         time.sleep(0.2)
-    assert files, "no archive downloaded"
-    archive = files[0].read_bytes()
-    assert archive.startswith(b"bplist00"), f"downloaded {files[0].name}: not a binary plist"
+    raise AssertionError("no archive downloaded")
+
+
+def check_edit(page, save, downloads):
+    page.load()
+    page.upload(save)
+    # The league's own name: a string on the first level.
+    page.select_row("name")
+    edit_selected(page, "Edited in the browser ✓")
+    assert "1 edit" in page.driver.find_element(By.ID, "edit-count").text
+    archive = download_archive(page, downloads)
+    assert archive.startswith(b"bplist00"), "the downloaded archive is not a binary plist"
     decoded = json.loads(post(page.base, "/v1/decode", archive))
     assert decoded["name"] == "Edited in the browser ✓", f"decoded name {decoded['name']!r}"
     original = json.loads(post(page.base, "/v1/decode", save.read_bytes()))
@@ -328,26 +342,6 @@ def check_nested_scopes(page, work):
         assert at.startswith(f'."$propertyList".{member}'), f"a reference inside the {member} save led to {at!r}"
 
 
-def edit_selected(page, text):
-    page.driver.find_element(By.ID, "edit-value").click()
-    editor = page.driver.find_element(By.CSS_SELECTOR, "#tree input.editor")
-    editor.send_keys(Keys.CONTROL, "a")
-    editor.send_keys(text, Keys.ENTER)
-
-
-def download_archive(page, downloads):
-    for old in downloads.iterdir():
-        old.unlink()
-    page.driver.find_element(By.ID, "download-archive").click()
-    deadline = time.time() + 30
-    while time.time() < deadline:
-        files = [f for f in downloads.iterdir() if not f.name.endswith(".crdownload")]
-        if files:
-            return files[0].read_bytes()
-        time.sleep(0.2)
-    raise AssertionError("no archive downloaded")
-
-
 def check_long_array(page, work):
     """A reference to the last of 50,000 elements shows that element's page, not every page
     before it."""
@@ -376,7 +370,7 @@ def check_edit_guards(page, work, downloads):
     attributed = ROOT / "Tests/Fixtures/apple/scl-macOS1014_NSAttributedString.archive"
     page.load()
     page.upload(attributed)
-    page.js("[...document.querySelectorAll('#tree .row')].find(r => r.querySelector('.key') && r.querySelector('.key').textContent === '$string').click()")
+    page.select_row("$string")
     edit_selected(page, "too short")
     note = page.driver.find_element(By.ID, "selection-note").text
     assert "UTF-16" in note, f"a length-changing edit of an attributed string's text: {note!r}"
@@ -390,7 +384,7 @@ def check_edit_guards(page, work, downloads):
     proto.write_text('{"__proto__": "before", "other": 1}')
     page.load()
     page.upload(proto)
-    page.js("[...document.querySelectorAll('#tree .row')].find(r => r.querySelector('.key') && r.querySelector('.key').textContent === '__proto__').click()")
+    page.select_row("__proto__")
     edit_selected(page, "after")
     decoded = json.loads(post(page.base, "/v1/decode", download_archive(page, downloads)))
     assert decoded == {"__proto__": "after", "other": 1}, decoded

@@ -100,14 +100,5 @@ enum PlainPlistEquivalence {
         return a == b || (strings.contains(a) && strings.contains(b))
     }
 
-    private static func text(_ view: BinaryPlistView, _ ref: Int) -> String {
-        let header = view.header(of: ref)
-        switch header.kind {
-        case .asciiString: return String(decoding: view.payload(header), as: UTF8.self)
-        case .utf16String:
-            let bytes = view.payload(header)
-            return String(decoding: (0..<(bytes.count / 2)).map { UInt16(bytes[2 * $0]) << 8 | UInt16(bytes[2 * $0 + 1]) }, as: UTF16.self)
-        default: return ""
-        }
-    }
+    private static func text(_ view: BinaryPlistView, _ ref: Int) -> String { view.text(of: ref) ?? "" }
 }

@@ -5,8 +5,7 @@ extension Archive {
     /// typedstream's C string), and a payload in it is counted and summed up once; the largest
     /// values are distinct (equal bytes listed once, at the first place met). A payload is
     /// read once per level it is nested in. The nesting of its readable view is found as a
-    /// decode finds it (`depth(of:)`): a front end refuses a summary whose readable view its
-    /// stack would refuse to write, as it refuses the decode.
+    /// decode finds it (`depth(of:)`), and measured for the document only, not its payloads.
     ///
     /// `nested`: payloads in data values (`NestedPayload`) are summed up too, recursively, and
     /// their objects, classes, keys, sharing, cycles, containers and largest values counted
@@ -46,8 +45,10 @@ extension Archive {
         case .propertyList(let list): summary = list.summary(payloads: &payloads)
         case .typedStream(let document):
             summary = document.stream.summary(payloads: &payloads)
-            summary.readableNesting = document.depth(numbers: .nonFinite)
-            summary.rawNesting = summary.readableNesting
+            if nesting == 0 {
+                summary.readableNesting = document.depth(numbers: .nonFinite)
+                summary.rawNesting = summary.readableNesting
+            }
         }
         summary.bytes = inputSize
         return (summary, payloads.refused)

@@ -143,20 +143,8 @@ public struct ArchiveSummary: Sendable, Equatable {
 enum SummaryKind: Int, CaseIterable {
     case integer, real, boolean, string, data, date, null, uid, array, dictionary
 
-    var name: String {
-        switch self {
-        case .integer: "integer"
-        case .real: "real"
-        case .boolean: "boolean"
-        case .string: "string"
-        case .data: "data"
-        case .date: "date"
-        case .null: "null"
-        case .uid: "uid"
-        case .array: "array"
-        case .dictionary: "dictionary"
-        }
-    }
+    /// The case's own name (`integer`, `real`, …).
+    var name: String { String(describing: self) }
 
     /// The kind of a property-list value of `kind`.
     init(_ kind: PlistKind) {

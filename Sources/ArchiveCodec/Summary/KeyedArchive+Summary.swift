@@ -14,7 +14,8 @@ extension KeyedArchive {
         summary.objects = objectCount - 1
         let placement = defaultPlacement(parallelism: parallelism)
         summary.readableNesting = placement.depth
-        summary.rawNesting = plist.rawDepth
+        // A payload's nesting is not the document's (`absorb` keeps the outer one): not measured.
+        if payloads.nesting == 0 { summary.rawNesting = plist.rawDepth }
         var tally = SummaryTally()
         let classIndex = classInfos.map { tally.classIndex(name: $0.name, chain: $0.chain ?? []) }
         var walk = KeyedValueWalk(objectCount: objectCount, plist: plist, references: referenceCounts.reduce(0) { $0 + Int($1) })
@@ -53,7 +54,8 @@ extension KeyedArchive {
         tally.finish(into: &summary)
         summary.largestStrings = walk.values.strings.entries
         summary.largestData = walk.values.data.entries
-        summary.absorb(payloads.found)
+        // Nothing found, nothing to add (`absorb` would only sort the sorted lists again).
+        if !payloads.found.nestedPayloads.isEmpty { summary.absorb(payloads.found) }
         plist.withView { view in
             let paths = KeyedSummaryPaths(archive: self, view: view, placement: placement, parents: walk.parents)
             LargestValues.name(&summary.largestStrings, paths.steps(to:))

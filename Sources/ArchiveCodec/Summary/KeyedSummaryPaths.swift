@@ -17,21 +17,16 @@ struct KeyedSummaryPaths {
     static let fromTop: Int32 = -1
     static let unreached: Int32 = -2
 
-    let archive: KeyedArchive
-    let view: BinaryPlistView
     let places: ReadablePlaceSteps
     let parents: [Int32]
-    /// The root object's UID when the document is the root object itself (−1: the envelope).
-    let rootUID: Int
+    private var archive: KeyedArchive { places.archive }
+    private var view: BinaryPlistView { places.view }
     private var placement: Placement { places.placement }
+    private var rootUID: Int { places.rootUID }
 
     init(archive: KeyedArchive, view: BinaryPlistView, placement: Placement, parents: [Int32]) {
-        self.archive = archive
-        self.view = view
         self.parents = parents
         places = ReadablePlaceSteps(archive: archive, view: view, placement: placement)
-        let top = view.header(of: archive.topRef)
-        rootUID = placement.envelope ? -1 : view.uidValue(of: view.childRef(top, 1))
     }
 
     /// The steps to the value at `location` (for data, to the member holding its bytes or

@@ -7,8 +7,11 @@ extension PlainPropertyList {
     /// has no classes and, validated, no cycles. Walked with an explicit stack.
     func summary(payloads: inout PayloadScan) -> ArchiveSummary {
         var summary = ArchiveSummary(format: .propertyList)
-        summary.readableNesting = readableDepth(numbers: .nonFinite)
-        summary.rawNesting = plist.rawDepth
+        // A payload's nesting is not the document's (`absorb` keeps the outer one): not measured.
+        if payloads.nesting == 0 {
+            summary.readableNesting = readableDepth(numbers: .nonFinite)
+            summary.rawNesting = plist.rawDepth
+        }
         var tally = SummaryTally()
         var values = LargestPlistValues(documentSize: plist.bytes.count)
         plist.withView { view in
@@ -49,7 +52,8 @@ extension PlainPropertyList {
             tally.finish(into: &summary)
             summary.largestStrings = values.strings.entries
             summary.largestData = values.data.entries
-            summary.absorb(payloads.found)
+            // Nothing found, nothing to add (`absorb` would only sort the sorted lists again).
+            if !payloads.found.nestedPayloads.isEmpty { summary.absorb(payloads.found) }
             // `.$propertyList` and the keys and indices down to the value; data's bytes or text
             // are the member of the object standing there.
             let place = { (location: ArchiveSummary.Location) -> [DocumentPath.Step]? in

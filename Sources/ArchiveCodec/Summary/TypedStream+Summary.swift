@@ -36,12 +36,11 @@ extension TypedStream {
             tally.noteInstance(of: classIndex[Int(object.classIndex)], shared: isShared, cyclic: cyclic[number])
         }
         tally.finish(into: &summary)
+        // No places: naming one would take a walk of the writer (`TypedStreamPathSink`).
         summary.largestStrings = walk.strings.entries
         summary.largestData = walk.data.entries
-        // No places: naming one would take a walk of the writer (`TypedStreamPathSink`).
-        summary.absorb(payloads.found)
-        LargestValues.name(&summary.largestStrings) { _ in nil }
-        LargestValues.name(&summary.largestData) { _ in nil }
+        // Nothing found, nothing to add (`absorb` would only sort the sorted lists again).
+        if !payloads.found.nestedPayloads.isEmpty { summary.absorb(payloads.found) }
         return summary
     }
 

@@ -217,19 +217,7 @@ struct ObjectClassifier {
         return KeyedArchive.ClassInfo(name: name, chain: chain, hints: hints)
     }
 
-    func stringValue(_ ref: Int) -> String? {
-        let header = view.header(of: ref)
-        switch header.kind {
-        case .asciiString:
-            return String(decoding: view.payload(header), as: UTF8.self)
-        case .utf16String:
-            let bytes = view.payload(header)
-            let units = (0..<header.count).map { UInt16(bytes[2 * $0]) << 8 | UInt16(bytes[2 * $0 + 1]) }
-            return String(decoding: units, as: UTF16.self)
-        default:
-            return nil
-        }
-    }
+    func stringValue(_ ref: Int) -> String? { view.text(of: ref) }
 
     private func stringArray(_ ref: Int) -> [String]? {
         let header = view.header(of: ref)

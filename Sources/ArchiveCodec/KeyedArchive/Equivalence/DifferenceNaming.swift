@@ -13,19 +13,15 @@ struct DifferenceNaming {
     typealias Step = DocumentPath.Step
 
     let checker: EquivalenceChecker
-    let placement: Placement
     let places: ReadablePlaceSteps
-    /// The root object's UID when the document is the root object itself (−1: the envelope).
-    let rootUID: Int
+    private var rootUID: Int { places.rootUID }
+    private var placement: Placement { places.placement }
     private var left: KeyedArchive { checker.left }
     private var l: BinaryPlistView { checker.l }
 
     init(checker: EquivalenceChecker) {
         self.checker = checker
-        placement = checker.left.defaultPlacement()
-        places = ReadablePlaceSteps(archive: checker.left, view: checker.l, placement: placement)
-        let top = checker.l.header(of: checker.left.topRef)
-        rootUID = placement.envelope ? -1 : checker.l.uidValue(of: checker.l.childRef(top, 1))
+        places = ReadablePlaceSteps(archive: checker.left, view: checker.l, placement: checker.left.defaultPlacement())
     }
 
     typealias Context = ReadablePlaceSteps.Context

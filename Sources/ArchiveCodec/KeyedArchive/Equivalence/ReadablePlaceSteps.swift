@@ -12,12 +12,15 @@ struct ReadablePlaceSteps {
     let view: BinaryPlistView
     let placement: Placement
     let shape: ReadableShape
+    /// The root object's UID when the document is the root object itself (−1: the envelope).
+    let rootUID: Int
 
     init(archive: KeyedArchive, view: BinaryPlistView, placement: Placement) {
         self.archive = archive
         self.view = view
         self.placement = placement
         shape = ReadableShape(archive: archive, view: view)
+        rootUID = placement.envelope ? -1 : view.uidValue(of: view.childRef(view.header(of: archive.topRef), 1))
     }
 
     /// How a value at a place is spelled in the readable view.

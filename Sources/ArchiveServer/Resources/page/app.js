@@ -383,10 +383,24 @@
   const targetOf = (view, segs, id) => view.ids.get(idKey(scopeOf(segs), id));
   const referrersOf = (view, segs, id) => view.refs.get(idKey(scopeOf(segs), id)) || [];
 
-  async function indexDocument(view) {
-    const stack = [[view.doc, [], '']];
+  /// The pace of a walk over the document: `due()`, called once a step, turns true when the
+  /// slice's SLICE_MS are spent (the clock is read every 256 steps); `next()` yields to the
+  /// browser and starts the next slice.
+  function sliceClock() {
     let budget = performance.now() + SLICE_MS;
     let steps = 0;
+    return {
+      due: () => ++steps % 256 === 0 && performance.now() > budget,
+      async next() {
+        await nextTask();
+        budget = performance.now() + SLICE_MS;
+      },
+    };
+  }
+
+  async function indexDocument(view) {
+    const stack = [[view.doc, [], '']];
+    const clock = sliceClock();
     while (stack.length) {
       const [value, segs, scope] = stack.pop();
       if (isObject(value)) {
@@ -409,10 +423,7 @@
           if (member !== null && typeof member === 'object') stack.push([member, segs.concat(i), scope]);
         }
       }
-      if (++steps % 512 === 0 && performance.now() > budget) {
-        await nextTask();
-        budget = performance.now() + SLICE_MS;
-      }
+      if (clock.due()) await clock.next();
     }
     view.ready = true;
   }
@@ -745,8 +756,7 @@
     state.matchAt = -1;
     for (const old of ui.tree.querySelectorAll('.row.hit, .row.focus')) old.classList.remove('hit', 'focus');
     const stack = [[view.doc, []]];
-    let budget = performance.now() + SLICE_MS;
-    let steps = 0;
+    const clock = sliceClock();
     let first = true;
     // The running count is shown a few times a second, not after every slice: each change of
     // the text lays the page out again, which costs as much as a slice when the tree is large.
@@ -754,15 +764,15 @@
     while (stack.length && matches.length < MAX_MATCHES) {
       const [value, segs] = stack.pop();
       test(value, segs, matches, stack);
-      if (++steps % 256 === 0 && performance.now() > budget) {
-        if (budget - shown > COUNT_EVERY_MS) {
-          shown = budget;
+      if (clock.due()) {
+        const now = performance.now();
+        if (now - shown > COUNT_EVERY_MS) {
+          shown = now;
           ui.searchCount.textContent = `${describe}: ${matches.length.toLocaleString('en')} so far…`;
         }
         if (first && matches.length) { first = false; state.matchAt = 0; reveal(matches[0]); }
-        await nextTask();
+        await clock.next();
         if (token !== state.searchToken) return;
-        budget = performance.now() + SLICE_MS;
       }
     }
     if (token !== state.searchToken) return;
