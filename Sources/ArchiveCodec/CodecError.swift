@@ -2,7 +2,8 @@
 ///
 /// A `CodecError` always says what is wrong (`message`) and, when it is known, where:
 /// the byte offset in the input, the `$objects` index (UID) of the archive, or a JSON path
-/// such as `$.players[3].name` in the request document.
+/// such as `$.players[3].name` in the request document. The message and the path quote at most
+/// a few hundred bytes of the input (`TextExcerpt`).
 public struct CodecError: Error, Sendable, Equatable, CustomStringConvertible {
     public enum Kind: String, Sendable {
         /// The bytes are not a readable property list (truncated, lying trailer or offsets,
@@ -26,6 +27,9 @@ public struct CodecError: Error, Sendable, Equatable, CustomStringConvertible {
         /// The nesting bound asked for (`maxDepth`) is below what the archive needs even with
         /// its deepest objects in the top-level table; `found` is a bound that fits.
         case depthBoundTooSmall
+        /// The conversion ran past the deadline its caller set (`ConversionDeadline`) and was
+        /// stopped.
+        case timedOut
     }
 
     public let kind: Kind
@@ -54,10 +58,11 @@ public struct CodecError: Error, Sendable, Equatable, CustomStringConvertible {
         jsonPath: String? = nil, found: Int? = nil, limit: Int? = nil, remedy: Remedy? = nil
     ) {
         self.kind = kind
-        self.message = message
+        // Messages and paths quote the input, which may be of any length.
+        self.message = TextExcerpt.of(message)
         self.byteOffset = byteOffset
         self.uid = uid
-        self.jsonPath = jsonPath
+        self.jsonPath = jsonPath.map(TextExcerpt.of)
         self.found = found
         self.limit = limit
         self.remedy = remedy
@@ -90,6 +95,7 @@ extension CodecError.Kind {
         case .invalidDocument: "JSON that does not follow the archive mapping"
         case .limitExceeded: "over a limit"
         case .depthBoundTooSmall: "nesting bound too small"
+        case .timedOut: "stopped at its time limit"
         }
     }
 }

@@ -68,7 +68,7 @@ public final class ArchiveHTTPServer: @unchecked Sendable {
 
             let pool = try WorkerPool(
                 threadCount: configuration.workers, stackSize: configuration.stackSize,
-                queueLimit: configuration.queueLimit)
+                queueLimit: configuration.queueLimit, nice: configuration.workerNice)
             let context = ServerContext(configuration: configuration, pool: pool, logger: logger, hooks: hooks)
             var loops: [EventLoop] = []
             do {

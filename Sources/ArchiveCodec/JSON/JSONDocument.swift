@@ -271,7 +271,7 @@ public struct JSONDocument: Sendable {
             case .object:
                 while let member = nextMember(&cursor) {
                     guard target.offset >= member.key.offset && Int(target.offset) < cursor.position else { continue }
-                    let key = stringValue(member.key)
+                    let key = TextExcerpt.quote(stringValue(member.key))
                     let simple =
                         !key.isEmpty
                         && key.utf8.allSatisfy {

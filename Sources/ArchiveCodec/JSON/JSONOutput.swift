@@ -41,6 +41,18 @@ struct JSONOutput {
 
     var isOverLimit: Bool { drained + count > limit }
 
+    /// Set when the thread's `ConversionDeadline` had passed at a hand-over to the sink (once
+    /// per `drainSize` of text): the writers then stop descending, as at the limit, and the
+    /// caller refuses the text (`refuseIfUnfinished`) with `timedOut`.
+    private(set) var timedOut = false
+
+    /// Throws when the text is not the whole document: the deadline passed while it was
+    /// written (`timedOut`), or it passed the limit (`tooLarge`).
+    func refuseIfUnfinished(_ tooLarge: @autoclosure () -> CodecError) throws(CodecError) {
+        if timedOut { throw ConversionDeadline.passed }
+        if isOverLimit { throw tooLarge() }
+    }
+
     /// Where `stop()` cut the text, and whether a value written next there would have had
     /// a comma before it.
     private(set) var stoppedAt: Int?
@@ -70,7 +82,12 @@ struct JSONOutput {
 
     @inline(never)
     private mutating func drainToSink() {
-        if let sink, stoppedAt == nil { drain(into: sink) }
+        guard let sink, stoppedAt == nil else { return }
+        drain(into: sink)
+        if ConversionDeadline.hasPassed {
+            timedOut = true
+            limit = -1
+        }
     }
 
     /// Ends the text here, for another writer to go on from (`ReadableWriter.resume`): the

@@ -96,6 +96,7 @@ struct JSONParser {
             }
             guard position < source.count else { throw fail("unexpected end of JSON") }
             index.valueCount += 1
+            try ConversionDeadline.poll(index.valueCount)
             let byte = source[position]
             let payload = notingPayload
             notingPayload = false

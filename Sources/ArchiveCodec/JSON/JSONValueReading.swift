@@ -40,7 +40,7 @@ extension JSONDocument {
         }
         if let signed = Int64(text) { return PlistInteger(signed: signed) }
         if let unsigned = UInt64(text) { return PlistInteger(unsigned: unsigned) }
-        throw invalid("$integer \(text) is outside the integers a plist holds (-2^63 … 2^64 - 1)", at: value)
+        throw invalid("$integer \(TextExcerpt.quote(text)) is outside the integers a plist holds (-2^63 … 2^64 - 1)", at: value)
     }
 
     /// A time given as ISO 8601 text, or seconds since 2001-01-01 as a number.

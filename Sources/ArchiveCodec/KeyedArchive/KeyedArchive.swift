@@ -237,7 +237,7 @@ public struct KeyedArchive: Sendable {
             writer.writeDocument()
             return writer.out
         }
-        guard !output.isOverLimit else { throw tooMuchJSON(limit: limit) }
+        try output.refuseIfUnfinished(tooMuchJSON(limit: limit))
         return output.finish()
     }
 

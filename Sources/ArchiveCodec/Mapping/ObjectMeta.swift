@@ -106,9 +106,9 @@ extension JSONDocument {
             case .runs:
                 meta.runs = value
             case .topOnly:
-                throw invalid("\(stringValue(key)) belongs only at the top of the document", at: value)
+                throw invalid("\(TextExcerpt.quote(stringValue(key))) belongs only at the top of the document", at: value)
             case nil:
-                throw invalid("unknown key \(stringValue(key)); a data key that starts with $ is written with $$", at: key)
+                throw invalid("unknown key \(TextExcerpt.quote(stringValue(key))); a data key that starts with $ is written with $$", at: key)
             }
         }
         if let account = meta.account, meta.wrapper?.kind != .data, meta.wrapper?.kind != .bytes {

@@ -59,11 +59,13 @@ public struct NestedExpansion: Sendable {
         let tooLarge = CodecError(
             .limitExceeded, "the JSON with its nested payloads decoded would be larger than \(limit) bytes for a \(inputSize)-byte input", limit: limit)
         let refused = CodecError(.limitExceeded, "the nested payloads' JSON would take more memory than is free to hold it")
-        let outer = try Self.render(archive, plan: plan, pretty: pretty, parallelism: parallelism, limit: limit)
-        guard hold(outer.count, nil) else { throw refused }
+        // The outer text is held as it grows, not once it is whole: a small document whose
+        // references repeat a large value writes many times its size.
+        let outer = try Self.render(archive, plan: plan, pretty: pretty, parallelism: parallelism, limit: limit) { hold($0, nil) }
+        guard let outer, hold(outer.capacity, nil) else { throw refused }
         parts = [Part(text: outer, base: 0, nesting: 0, isTypedStream: archive.content.isTypedStream)]
         var size = outer.count
-        var held = outer.count
+        var held = outer.capacity
         var next = 0
         while next < parts.count {
             defer { next += 1 }
@@ -80,8 +82,13 @@ public struct NestedExpansion: Sendable {
                 let payloadPlan = try Self.plan(payload, pretty: pretty, maxDepth: maxDepth, above: base + wrapper, numbers: numbers)
                 depth = max(depth, base + wrapper + payloadPlan.depth)
                 guard policy.refusal(depth: depth, pretty: pretty) == nil else { return }
-                let rendered = try Self.render(payload, plan: payloadPlan, pretty: pretty, parallelism: .serial, limit: limit - size)
+                let rendered = try Self.render(payload, plan: payloadPlan, pretty: pretty, parallelism: .serial, limit: limit - size) {
+                    hold(held + $0, bytes)
+                }
+                guard let rendered else { throw refused }
                 guard rendered.count <= limit - size else { throw tooLarge }
+                // The wrapped copy is made while the rendered text is still held.
+                guard hold(held + rendered.capacity + Self.wrappedSize(rendered, pretty: pretty), bytes) else { throw refused }
                 let text = Self.wrapped(rendered, kind: kind, pretty: pretty)
                 // A typedstream's byte array has its length in its type (`[582c]`): a payload
                 // there is decoded only when it writes back to as many bytes. (Where the type
@@ -95,7 +102,7 @@ public struct NestedExpansion: Sendable {
                 size += text.count - (value.end - value.quote)
                 if pretty { size += 2 * base * text.reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) } }
                 guard size <= limit else { throw tooLarge }
-                held += text.count
+                held += text.capacity
                 guard hold(held, nil) else { throw refused }
                 parts[next].payloads.append((value, parts.count))
                 parts.append(Part(text: text, base: base, nesting: parts[next].nesting + 1, isTypedStream: kind == .typedStream))
@@ -135,14 +142,24 @@ public struct NestedExpansion: Sendable {
     }
 
     /// `archive`'s JSON as `plan` says; past `limit` bytes it is no longer kept (the result is
-    /// then longer than `limit`, and refused by the caller), so a part never holds more.
-    private static func render(_ archive: Archive, plan: WritePlan, pretty: Bool, parallelism: Parallelism, limit: Int) throws(CodecError) -> [UInt8] {
-        let text = TextCollector()
-        try archive.writeJSON(view: .readable, pretty: pretty, plan: plan, parallelism: parallelism) { piece in
-            guard text.bytes.count <= limit else { return }
-            text.bytes.append(contentsOf: piece)
+    /// then longer than `limit`, and refused by the caller), so a part never holds more. Its
+    /// storage grows only as `grant` allows (`TextCollector`); nil: `grant` refused.
+    private static func render(
+        _ archive: Archive, plan: WritePlan, pretty: Bool, parallelism: Parallelism, limit: Int, grant: (Int) -> Bool
+    ) throws(CodecError) -> [UInt8]? {
+        // The writer's sink escapes; the collector does not outlive this call.
+        try withoutActuallyEscaping(grant) { (grant) throws(CodecError) -> [UInt8]? in
+            let text = TextCollector(limit: limit, grant: grant)
+            try archive.writeJSON(view: .readable, pretty: pretty, plan: plan, parallelism: parallelism) { text.append($0) }
+            return text.refused ? nil : text.bytes
         }
-        return text.bytes
+    }
+
+    /// At most the bytes `wrapped` holds beside `rendered` while it works: a copy of the text
+    /// and the wrapped result (the text, its wrapper, and with `pretty` two spaces per line).
+    private static func wrappedSize(_ rendered: [UInt8], pretty: Bool) -> Int {
+        let lines = pretty ? rendered.reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) } + 1 : 0
+        return 2 * rendered.count + 2 * lines + 64
     }
 
     /// A payload's JSON as the value of its data member: a keyed archive's in
@@ -220,6 +237,32 @@ public struct NestedExpansion: Sendable {
 }
 
 /// Collects a writer's pieces (the sink may be called from the thread of a second writer).
+/// Text a writer hands over in pieces, kept in storage that grows only as `grant` allows:
+/// asked, before the storage moves, with the bytes the old and the new storage then hold at
+/// once. Past `limit` bytes, or once `grant` has refused, nothing more is kept.
 private final class TextCollector: @unchecked Sendable {
-    var bytes: [UInt8] = []
+    private(set) var bytes: [UInt8] = []
+    private(set) var refused = false
+    private let limit: Int
+    private let grant: (Int) -> Bool
+
+    init(limit: Int, grant: @escaping (Int) -> Bool) {
+        self.limit = limit
+        self.grant = grant
+    }
+
+    func append(_ piece: UnsafeBufferPointer<UInt8>) {
+        guard !refused, bytes.count <= limit else { return }
+        let needed = bytes.count + piece.count
+        if needed > bytes.capacity {
+            let grown = max(needed, bytes.capacity * 2)
+            guard grant(bytes.capacity + grown) else {
+                refused = true
+                bytes = []
+                return
+            }
+            bytes.reserveCapacity(grown)
+        }
+        bytes.append(contentsOf: piece)
+    }
 }

@@ -64,7 +64,7 @@ struct PlainPlistEncoder<Tree: PlistBuilding>: PlistValueEncoding {
     mutating func containerKey(_ key: Value) throws(CodecError) -> UInt32 {
         let string = try Self.intern(document, key, into: &tree, asDataKey: true)
         guard string != Self.refusedKey else {
-            let text = document.stringValue(key)
+            let text = TextExcerpt.quote(document.stringValue(key))
             throw document.invalid(
                 "key \(text) starts with $: in a plain property list only $data (with $bookmark or $alias beside it), $text, $date, $uid, $real and $integer stand alone in an object; write a data key that starts with $ as $$",
                 at: key)

@@ -68,11 +68,10 @@ public struct PlainPropertyList: Sendable {
             if readable { writer.out.closeObject() }
             return writer.out
         }
-        guard !output.isOverLimit else {
-            throw CodecError(
+        try output.refuseIfUnfinished(
+            CodecError(
                 .limitExceeded, "the JSON would be larger than \(limit) bytes for a \(plist.bytes.count)-byte property list: it repeats shared values at every reference",
-                limit: limit)
-        }
+                limit: limit))
         return output.finish()
     }
 }

@@ -15,34 +15,36 @@ extension BinaryPlistView {
         var classOfKey = [Int32](repeating: -1, count: objectCount)
         var classesByHash: [Int: [(ref: Int, textClass: Int)]] = [:]
         var seen = Set<Int>()
-        for ref in 0..<objectCount where bytes[offset(of: ref)] >> 4 == 0xD {
-            let dict = header(of: ref)
-            guard dict.count >= 2 else { continue }
-            seen.removeAll(keepingCapacity: true)
-            for index in 0..<dict.count {
-                let key = childRef(dict, index)
-                let textClass: Int
-                if classOfKey[key] >= 0 {
-                    textClass = Int(classOfKey[key])
-                } else {
-                    var hasher = Hasher()
-                    forEachUnit(of: key) { hasher.combine($0) }
-                    let hash = hasher.finalize()
-                    if let match = classesByHash[hash]?.first(where: { sameText($0.ref, key) }) {
-                        textClass = match.textClass
+        try ConversionDeadline.forEachBlock(of: 0..<objectCount) { (block) throws(CodecError) in
+            for ref in block where bytes[offset(of: ref)] >> 4 == 0xD {
+                let dict = header(of: ref)
+                guard dict.count >= 2 else { continue }
+                seen.removeAll(keepingCapacity: true)
+                for index in 0..<dict.count {
+                    let key = childRef(dict, index)
+                    let textClass: Int
+                    if classOfKey[key] >= 0 {
+                        textClass = Int(classOfKey[key])
                     } else {
-                        textClass = key
-                        classesByHash[hash, default: []].append((key, key))
+                        var hasher = Hasher()
+                        forEachUnit(of: key) { hasher.combine($0) }
+                        let hash = hasher.finalize()
+                        if let match = classesByHash[hash]?.first(where: { sameText($0.ref, key) }) {
+                            textClass = match.textClass
+                        } else {
+                            textClass = key
+                            classesByHash[hash, default: []].append((key, key))
+                        }
+                        classOfKey[key] = Int32(textClass)
                     }
-                    classOfKey[key] = Int32(textClass)
+                    // Small dictionaries (the usual archived object) compare their few classes
+                    // directly; larger ones use a set.
+                    let repeated =
+                        dict.count <= 12
+                        ? (0..<index).contains { classOfKey[childRef(dict, $0)] == Int32(textClass) }
+                        : !seen.insert(textClass).inserted
+                    guard !repeated else { throw Self.repeatedKeyError(dict: ref, key: key, at: offset(of: ref)) }
                 }
-                // Small dictionaries (the usual archived object) compare their few classes
-                // directly; larger ones use a set.
-                let repeated =
-                    dict.count <= 12
-                    ? (0..<index).contains { classOfKey[childRef(dict, $0)] == Int32(textClass) }
-                    : !seen.insert(textClass).inserted
-                guard !repeated else { throw Self.repeatedKeyError(dict: ref, key: key, at: offset(of: ref)) }
             }
         }
     }

@@ -66,6 +66,8 @@ struct PlistTree: PlistBuilding {
             throw CodecError(.limitExceeded, "property list exceeds \(Self.maximumSize) values or bytes", limit: Self.maximumSize)
         }
         nodes.append(node)
+        // The XML reader and the encoders that build a tree make every node here.
+        try ConversionDeadline.poll(nodes.count)
         return UInt32(nodes.count - 1)
     }
 

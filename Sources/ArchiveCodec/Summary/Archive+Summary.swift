@@ -21,6 +21,8 @@ extension Archive {
         nested: Bool = false, parallelism: Parallelism = .serial, hold: @escaping (_ reading: [UInt8]?) -> Bool = { _ in true }
     ) throws(CodecError) -> ArchiveSummary {
         var (summary, refused) = contentSummary(nesting: 0, expanding: nested, parallelism: parallelism, hold: hold)
+        // A pass that met the deadline left its counts short.
+        try ConversionDeadline.check()
         guard !refused else { throw CodecError(.limitExceeded, "the nested payloads would take more memory than is free to read them") }
         // A path `DocumentPath` would show with its middle left out, or past the length listed,
         // leads nowhere: none is written.

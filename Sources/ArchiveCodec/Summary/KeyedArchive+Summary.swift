@@ -23,9 +23,16 @@ extension KeyedArchive {
             walk.walk(topRef, owner: nil, view: view, payloads: &payloads)
             walk.targets.removeAll(keepingCapacity: true)
             let objects = view.header(of: objectsRef)
+            // Past the deadline the rest of the objects are skipped (the tables stay whole, the
+            // counts do not): `Archive.summary` throws `timedOut` instead of answering.
+            var stopped = false
             for uid in 0..<objectCount {
                 walk.edgeStart.append(Int32(walk.targets.count))
-                guard uid > 0 else { continue }
+                guard uid > 0, !stopped else { continue }
+                if ConversionDeadline.shouldStop(uid) {
+                    stopped = true
+                    continue
+                }
                 let ref = view.childRef(objects, uid)
                 let header = view.header(of: ref)
                 guard classOf[uid] >= 0 else {

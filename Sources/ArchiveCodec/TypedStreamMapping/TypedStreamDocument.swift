@@ -37,9 +37,8 @@ public struct TypedStreamDocument: Sendable {
         var out = JSONOutput(pretty: pretty, reserve: min(inputSize * 4, limit), sink: sink)
         out.limit = limit
         TypedStreamJSONWriter(stream: stream, numbers: numbers).write(into: &out)
-        guard !out.isOverLimit else {
-            throw CodecError(.limitExceeded, "the JSON would be larger than \(limit) bytes for a \(inputSize)-byte typedstream: it repeats shared values", limit: limit)
-        }
+        try out.refuseIfUnfinished(
+            CodecError(.limitExceeded, "the JSON would be larger than \(limit) bytes for a \(inputSize)-byte typedstream: it repeats shared values", limit: limit))
         return out.finish()
     }
 }

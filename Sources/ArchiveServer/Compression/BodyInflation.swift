@@ -1,3 +1,4 @@
+import ArchiveCodec
 import CZlib
 
 /// Inflates a gzip- or deflate-coded request body on a worker, before the conversion reads it.
@@ -15,6 +16,8 @@ enum BodyInflation {
         case malformed(String)
         /// zlib could not get memory for its state.
         case outOfMemory
+        /// The conversion's deadline (`ConversionDeadline`) passed while inflating.
+        case timedOut
     }
 
     /// Bytes inflated per call into zlib, then appended to the body.
@@ -47,6 +50,11 @@ enum BodyInflation {
             stream.pointee.next_in = UnsafeMutablePointer(mutating: input.baseAddress)
             stream.pointee.avail_in = UInt32(input.count)
             while failure == nil {
+                // One chunk per trip: the clock is read once per 64 KiB inflated.
+                if ConversionDeadline.hasPassed {
+                    failure = .timedOut
+                    break
+                }
                 let status = scratch.withUnsafeMutableBufferPointer { chunk in
                     stream.pointee.next_out = chunk.baseAddress
                     stream.pointee.avail_out = UInt32(chunk.count)
@@ -102,7 +110,9 @@ enum BodyInflation {
     /// The first storage for the inflated body: a gzip stream's trailer states its size (ISIZE,
     /// modulo 2^32, of the last member), so an honest single-member body is allocated once;
     /// otherwise four times the compressed size, which typical JSON and plists reach, then
-    /// doubling. A lying ISIZE costs at most `limit` of reserved, untouched capacity.
+    /// doubling. ISIZE is believed only as far as deflate can expand (`maximumExpansion`
+    /// times the compressed bytes), and never past `limit`; a lying one costs at most that
+    /// much reserved, untouched capacity.
     private static func initialCapacity(_ compressed: [UInt8], coding: ContentCoding) -> Int {
         let guess = max(chunkSize, compressed.count * 4)
         guard coding == .gzip, compressed.count >= 18 else { return guess }
@@ -110,6 +120,11 @@ enum BodyInflation {
         let stated =
             Int(compressed[end - 4]) | Int(compressed[end - 3]) << 8
             | Int(compressed[end - 2]) << 16 | Int(compressed[end - 1]) << 24
-        return stated > 0 ? stated : guess
+        return stated > 0 ? min(stated, compressed.count * maximumExpansion) : guess
     }
+
+    /// The most bytes one byte of a deflate stream can stand for: a 258-byte match costs at
+    /// least two bits, so no stream inflates to more than 1,032 times its size (zlib's
+    /// technical details). A stated size above this is a lie.
+    static let maximumExpansion = 1_032
 }

@@ -38,6 +38,14 @@ public struct ServerConfiguration: Sendable, Equatable {
     /// lower (`ConnectionLimit.defaultLimit`). Past it, the oldest connection that is idle or
     /// still sending its headers is closed for the new one; when none is, the new one gets 503.
     public var maxConnections: Int? = nil
+    /// Seconds one conversion may run on its worker (from when the worker takes it, not while it
+    /// waits in the queue) before it is stopped and answered 503 `conversion-timeout`
+    /// (`ConversionDeadline`); fractions allowed.
+    public var conversionTimeout: Double = 30
+    /// The niceness of the worker threads (0–19, above the event loops' 0), so that under load
+    /// the kernel runs the loops first: the probes, admission and replies are answered while
+    /// conversions use every core.
+    public var workerNice: Int = 10
     /// Seconds a graceful shutdown waits for in-flight requests before it gives up on them.
     public var drainTimeout: Int = 20
     /// Whether SIGTERM and SIGINT start a graceful shutdown. Only one server per process may own
@@ -51,6 +59,13 @@ public struct ServerConfiguration: Sendable, Equatable {
     public var depthLimit: Int { decodePolicy.depthLimit }
     /// What a decode may produce on a worker's stack.
     public var decodePolicy: DecodePolicy { DecodePolicy(stackSize: stackSize) }
+
+    /// How long every worker must have been on its current conversion for `/readyz` to say
+    /// the instance is stuck (503): a third of `conversionTimeout`, at least a second and at most
+    /// ten. Long enough that one large conversion per worker does not flap readiness; short
+    /// enough that traffic leaves an instance whose workers are all held by slow requests well
+    /// before those requests time out.
+    public var stuckWorkerSeconds: Double { min(10, max(1, conversionTimeout / 3)) }
 
     /// The memory budget in force: `memoryBudget`, or the default derived from the machine.
     public var effectiveMemoryBudget: Int { memoryBudget ?? MemoryLimit.defaultBudget() }
@@ -88,6 +103,10 @@ public struct ServerConfiguration: Sendable, Equatable {
         if let maxConnections, !(1...1_000_000).contains(maxConnections) {
             throw fail("max connections must be between 1 and 1000000, got \(maxConnections)")
         }
+        if !(conversionTimeout >= 0.01 && conversionTimeout <= 86_400) {
+            throw fail("conversion timeout must be between 0.01 and 86400 seconds, got \(conversionTimeout)")
+        }
+        if !(0...19).contains(workerNice) { throw fail("worker nice must be between 0 and 19, got \(workerNice)") }
         if !(0...86_400).contains(drainTimeout) { throw fail("drain timeout must be between 0 and 86400 seconds, got \(drainTimeout)") }
     }
 

@@ -17,6 +17,14 @@ public protocol ServiceArguments {
     var memoryBudget: String? { get }
     var maxConnections: Int? { get }
     var drainTimeout: Int? { get }
+    /// Seconds, as text ("30", "2.5").
+    var conversionTimeout: String? { get }
+    var workerNice: Int? { get }
     var logLevel: String? { get }
     var logFormat: String? { get }
+}
+
+extension ServiceArguments {
+    public var conversionTimeout: String? { nil }
+    public var workerNice: Int? { nil }
 }

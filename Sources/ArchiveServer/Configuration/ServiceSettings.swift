@@ -26,6 +26,9 @@ public struct ServiceSettings: Sendable {
         config.memoryBudget = try read.byteSize(arguments.memoryBudget, "MEMORY_BUDGET", option: "--memory-budget") ?? config.memoryBudget
         config.maxConnections = try read.integer(arguments.maxConnections, "MAX_CONNECTIONS") ?? config.maxConnections
         config.drainTimeout = try read.integer(arguments.drainTimeout, "DRAIN_TIMEOUT") ?? config.drainTimeout
+        config.conversionTimeout =
+            try read.seconds(arguments.conversionTimeout, "CONVERSION_TIMEOUT", option: "--conversion-timeout") ?? config.conversionTimeout
+        config.workerNice = try read.integer(arguments.workerNice, "WORKER_NICE") ?? config.workerNice
         config.stackSize = try read.byteSize(arguments.stackSize, "STACK_SIZE", option: "--stack-size") ?? config.stackSize
         config.maxBodySize = try read.byteSize(arguments.maxBodySize, "MAX_BODY_SIZE", option: "--max-body-size") ?? config.maxBodySize
 
@@ -56,6 +59,21 @@ private struct SettingReader {
             throw ConfigurationError(message: "\(variable) must be an integer, got \"\(text)\"")
         }
         return parsed
+    }
+
+    /// The flag, else the variable, read as seconds (digits with an optional fraction: "30",
+    /// "2.5"), else nil.
+    func seconds(_ flag: String?, _ variable: String, option: String) throws(ConfigurationError) -> Double? {
+        let source = flag.map { (option, $0) } ?? environment[variable].map { (variable, $0) }
+        guard let (name, text) = source else { return nil }
+        let trimmed = text.trimmingWhitespace()
+        let parts = trimmed.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
+        guard !trimmed.isEmpty, parts.count <= 2, parts.allSatisfy({ $0.allSatisfy { $0.isASCII && $0.isNumber } }), !parts[0].isEmpty,
+            let value = Double(trimmed)
+        else {
+            throw ConfigurationError(message: "\(name) must be a number of seconds such as 30 or 2.5, got \"\(text)\"")
+        }
+        return value
     }
 
     /// The flag, else the variable, read as a byte count (`ServerConfiguration.parseByteSize`), else nil.

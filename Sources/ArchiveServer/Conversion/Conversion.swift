@@ -23,16 +23,19 @@ enum Conversion {
         path: String, reservation: Reservation?
     ) -> HTTPResponse {
         let job = Job(headers: headers, limits: limits, path: path, reservation: reservation)
-        var bytes = body.take()
-        if let refusal = inflate(&bytes, compressedCount: body.count, job) { return refusal }
-        do throws(CodecError) {
-            switch request {
-            case .decode(let options): return try decode(bytes, options, job)
-            case .summary(let options): return try summarize(bytes, options, job)
-            case .encode(let format): return try encode(bytes, format, job)
+        // Every loop of the codec (and the inflation here) polls this deadline.
+        return ConversionDeadline.run(seconds: limits.seconds) {
+            var bytes = body.take()
+            if let refusal = inflate(&bytes, compressedCount: body.count, job) { return refusal }
+            do throws(CodecError) {
+                switch request {
+                case .decode(let options): return try decode(bytes, options, job)
+                case .summary(let options): return try summarize(bytes, options, job)
+                case .encode(let format): return try encode(bytes, format, job)
+                }
+            } catch {
+                return problem(error, request: request, body: bytes, job).response()
             }
-        } catch {
-            return problem(error, request: request, body: bytes, job).response()
         }
     }
 
@@ -61,6 +64,8 @@ enum Conversion {
                 return Problem.malformedContentEncoding(coding, what, path: job.path).response()
             case .outOfMemory:
                 return Problem(outOfMemory, path: job.path).response()
+            case .timedOut:
+                return Problem.conversionTimeout(seconds: job.limits.seconds, path: job.path).response()
             }
         }
     }
@@ -223,6 +228,7 @@ enum Conversion {
     /// The problem for a codec failure; for input that is not what the route takes, the fix for
     /// the mistake it shows (`CommonMistake`) comes first.
     private static func problem(_ error: CodecError, request: ConversionRequest, body: [UInt8], _ job: Job) -> Problem {
+        if error.kind == .timedOut { return .conversionTimeout(seconds: job.limits.seconds, path: job.path) }
         var problem = Problem(error, path: job.path)
         if error.kind != .limitExceeded, error.kind != .depthBoundTooSmall,
             let mistake = CommonMistake.find(route: request.route, contentType: job.headers.contentType, body: body)

@@ -7,4 +7,6 @@ struct ConversionLimits: Sendable {
     var decode: DecodePolicy
     /// `--max-body-size`: the largest body, counted after inflating a coded one.
     var bodyBytes: Int
+    /// `--conversion-timeout`: seconds a conversion may run (`ConversionDeadline`).
+    var seconds: Double
 }

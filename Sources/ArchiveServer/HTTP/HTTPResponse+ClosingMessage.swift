@@ -6,6 +6,7 @@ extension HTTPResponse {
     var closingMessage: [UInt8] {
         var text = "HTTP/1.1 \(status) \(Self.reasonPhrase(status))\r\n"
         text += "Content-Type: \(contentType)\r\nContent-Length: \(body.count)\r\nConnection: close\r\n"
+        text += "\(Self.noSniff.name): \(Self.noSniff.value)\r\n"
         for header in headers { text += "\(header.name): \(header.value)\r\n" }
         text += "\r\n"
         return Array(text.utf8) + body

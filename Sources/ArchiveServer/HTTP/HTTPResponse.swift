@@ -40,6 +40,10 @@ struct HTTPResponse: Sendable {
         if coding != .identity { headers.append(Header(name: "Content-Encoding", value: coding.rawValue)) }
     }
 
+    /// Sent with every reply, whoever writes it: no reply of this service is to be read as
+    /// anything but its `Content-Type` (a problem document quoting input is not HTML).
+    static let noSniff = Header(name: "X-Content-Type-Options", value: "nosniff")
+
     /// A small JSON reply made on the loop; like every JSON body the service sends, it ends
     /// with a newline.
     static func json(_ status: Int32, _ text: String) -> HTTPResponse {

@@ -25,7 +25,6 @@ enum PageAssets {
 
     private static let headers = [
         HTTPResponse.Header(name: "Content-Security-Policy", value: contentSecurityPolicy),
-        HTTPResponse.Header(name: "X-Content-Type-Options", value: "nosniff"),
         HTTPResponse.Header(name: "Referrer-Policy", value: "no-referrer"),
         HTTPResponse.Header(name: "Cache-Control", value: "no-cache")
     ]

@@ -31,11 +31,13 @@ struct Problem: Sendable, Error {
     var type: String { Self.typePrefix + slug }
 
     func response() -> HTTPResponse {
-        var text = "{\"type\":\(JSONString.quoted(type)),\"title\":\(JSONString.quoted(title)),\"status\":\(status),\"detail\":\(JSONString.quoted(detail))"
-        if let instance { text += ",\"instance\":\(JSONString.quoted(instance))" }
+        // The detail and the instance quote what the client sent (a path, a key, a header):
+        // at most a few hundred bytes of it.
+        var text = "{\"type\":\(JSONString.quoted(type)),\"title\":\(JSONString.quoted(title)),\"status\":\(status),\"detail\":\(JSONString.quoted(TextExcerpt.of(detail)))"
+        if let instance { text += ",\"instance\":\(JSONString.quoted(TextExcerpt.of(instance)))" }
         if let offset { text += ",\"offset\":\(offset)" }
         if let uid { text += ",\"uid\":\(uid)" }
-        if let jsonPath { text += ",\"jsonPath\":\(JSONString.quoted(jsonPath))" }
+        if let jsonPath { text += ",\"jsonPath\":\(JSONString.quoted(TextExcerpt.of(jsonPath)))" }
         if let depth { text += ",\"depth\":\(depth)" }
         if let found { text += ",\"found\":\(found)" }
         if let limit { text += ",\"limit\":\(limit)" }
@@ -228,6 +230,20 @@ extension Problem {
             headers: retryShortly, rejection: .queueFull)
     }
 
+    /// A conversion stopped at `--conversion-timeout`. 503, since the cause may be the load of
+    /// the moment (the time is the worker's, shared with other work); `Retry-After` is the
+    /// limit itself, so that a client retrying an input that always takes this long does not
+    /// come back at once.
+    static func conversionTimeout(seconds: Double, path: String) -> Problem {
+        let shown = seconds == seconds.rounded() ? String(Int(seconds)) : String(seconds)
+        return Problem(
+            slug: "conversion-timeout", title: "Conversion timed out", status: 503,
+            detail:
+                "The conversion ran longer than this server allows (\(shown) s, --conversion-timeout) and was stopped. The raw view (?view=raw), the summary (?view=summary) or no nested payloads may take less; archive-tool converts without a time limit.",
+            instance: path, headers: [.init(name: "Retry-After", value: String(Int(seconds.rounded(.up))))],
+            rejection: .conversionTimeout)
+    }
+
     static func draining(path: String) -> Problem {
         Problem(
             slug: "shutting-down", title: "Service Unavailable", status: 503,
@@ -254,6 +270,7 @@ extension Problem {
             case .invalidDocument: ("invalid-document", "Invalid archive document", 422)
             case .limitExceeded: ("limit-exceeded", "Input exceeds a codec limit", 413)
             case .depthBoundTooSmall: ("max-depth-too-small", "maxDepth too small for this archive", 422)
+            case .timedOut: ("conversion-timeout", "Conversion timed out", 503)
             }
         self.init(
             slug: slug, title: title, status: status, detail: error.message + Self.remedy(error.remedy), instance: path,

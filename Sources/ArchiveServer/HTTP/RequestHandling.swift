@@ -62,6 +62,12 @@ extension EventLoop {
         guard pool.hasCapacity else {
             return Problem.notReady(reason: "All \(pool.threads) workers are busy and \(pool.queued) requests are queued (limit \(pool.queueLimit)).").response()
         }
+        if let held = pool.allBusyFor, Double(held) / 1e9 >= context.configuration.stuckWorkerSeconds {
+            return Problem.notReady(
+                reason:
+                    "All \(pool.threads) workers have been on their conversions for \(Int(Double(held) / 1e9)) s or more (at most \(Self.secondsText(context.configuration.conversionTimeout)) s each, --conversion-timeout)."
+            ).response()
+        }
         let memory = context.budget.snapshot
         let headroom = min(memory.capacity / 4, Self.readinessHeadroom)
         guard memory.capacity - memory.reserved >= headroom else {
@@ -71,6 +77,10 @@ extension EventLoop {
             ).response()
         }
         return .json(200, "{\"status\":\"ready\",\"workersBusy\":\(pool.busy),\"queued\":\(pool.queued)}")
+    }
+
+    private static func secondsText(_ seconds: Double) -> String {
+        seconds == seconds.rounded() ? String(Int(seconds)) : String(seconds)
     }
 
     /// Below this much free budget (or a quarter of a smaller budget) the service is not ready:
@@ -184,6 +194,7 @@ extension EventLoop {
         let headers = evhttp_request_get_output_headers(request)
         evhttp_add_header(headers, "Content-Type", response.contentType)
         evhttp_add_header(headers, "X-Request-Id", pending.summary.requestID)
+        evhttp_add_header(headers, HTTPResponse.noSniff.name, HTTPResponse.noSniff.value)
         for header in response.headers {
             evhttp_add_header(headers, header.name, header.value)
         }

@@ -9,4 +9,6 @@ enum RejectionReason: String, Sendable, CaseIterable {
     case headerTimeout = "header_timeout"
     case bodyTimeout = "body_timeout"
     case connectionLimit = "connection_limit"
+    /// A conversion stopped at `--conversion-timeout` (worked on, then refused).
+    case conversionTimeout = "conversion_timeout"
 }

@@ -1,5 +1,9 @@
 import PThreads
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// A fixed set of raw pthreads, each created with an exact stack size, fed from a bounded FIFO.
 ///
 /// Raw pthreads (`PThread`) rather than `Thread` or Dispatch because the stack size is what makes the
@@ -16,6 +20,10 @@ public final class WorkerPool: @unchecked Sendable {
         public var busy: Int
         public var queued: Int
         public var queueLimit: Int
+        /// When every thread is busy: nanoseconds (monotonic) since the most recently started of
+        /// their jobs began, i.e. how long every worker has been held by the job it is on. Nil
+        /// while a thread is idle.
+        public var allBusyFor: UInt64? = nil
         /// True while one more job would be accepted.
         public var hasCapacity: Bool { busy + queued < threads + queueLimit && threads > 0 }
     }
@@ -34,21 +42,29 @@ public final class WorkerPool: @unchecked Sendable {
     private var stopping = false
     private var discardOnStop = false
     private var threads: [PThread] = []
+    /// Per thread: when its current job started (monotonic nanoseconds), 0 while idle.
+    private var jobStarted: [UInt64]
 
-    /// Starts `threadCount` threads with `stackSize`-byte stacks (rounded up to whole pages).
-    /// Throws, after stopping any thread it did start, if a thread cannot be created.
-    public init(threadCount: Int, stackSize: Int, queueLimit: Int) throws(PThreadError) {
+    /// Starts `threadCount` threads with `stackSize`-byte stacks (rounded up to whole pages),
+    /// each at niceness `nice` (Linux schedules threads one by one: a positive niceness lets the
+    /// event loops, at 0, run first when the cores are all taken). Throws, after stopping any
+    /// thread it did start, if a thread cannot be created.
+    public init(threadCount: Int, stackSize: Int, queueLimit: Int, nice: Int = 0) throws(PThreadError) {
         precondition(threadCount > 0 && queueLimit >= 0 && stackSize > 0)
         self.threadCount = threadCount
         self.queueLimit = queueLimit
         self.stackSize = PThread.stackSize(roundingUp: stackSize)
         // Waiting jobs never exceed the capacity, so the ring never needs to grow.
         ring = Array(repeating: nil, count: threadCount + queueLimit)
+        jobStarted = Array(repeating: 0, count: threadCount)
 
-        for _ in 0..<threadCount {
+        for index in 0..<threadCount {
             do {
                 // The thread holds the pool until its loop returns (at shutdown).
-                let thread = try PThread.start(stackSize: self.stackSize) { self.workerLoop() }
+                let thread = try PThread.start(stackSize: self.stackSize) {
+                    Self.lowerPriority(to: nice)
+                    self.workerLoop(index)
+                }
                 mutex.withLock { threads.append(thread) }
             } catch {
                 shutdown(discardPending: true)
@@ -72,7 +88,24 @@ public final class WorkerPool: @unchecked Sendable {
     }
 
     public var snapshot: Snapshot {
-        mutex.withLock { Snapshot(threads: threadCount, busy: busy, queued: queued, queueLimit: queueLimit) }
+        let now = monotonicNanoseconds()
+        return mutex.withLock {
+            var snapshot = Snapshot(threads: threadCount, busy: busy, queued: queued, queueLimit: queueLimit)
+            if busy == threadCount, let youngest = jobStarted.max(), jobStarted.allSatisfy({ $0 != 0 }) {
+                snapshot.allBusyFor = now > youngest ? now - youngest : 0
+            }
+            return snapshot
+        }
+    }
+
+    /// Sets the calling thread's niceness: on Linux the nice value is the thread's, and
+    /// `setpriority(PRIO_PROCESS, 0, …)` names the calling thread. Raising it needs no
+    /// privilege; a refusal leaves the thread as it was.
+    private static func lowerPriority(to nice: Int) {
+        #if canImport(Glibc)
+        guard nice > 0 else { return }
+        _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, Int32(nice))
+        #endif
     }
 
     /// Stops the pool and joins every thread. Jobs already running always finish; waiting jobs run
@@ -94,7 +127,7 @@ public final class WorkerPool: @unchecked Sendable {
         for thread in toJoin { thread.join() }
     }
 
-    private func workerLoop() {
+    private func workerLoop(_ index: Int) {
         mutex.lock()
         while true {
             while queued == 0 && !stopping {
@@ -107,10 +140,12 @@ public final class WorkerPool: @unchecked Sendable {
             }
             let job = dequeue()
             busy += 1
+            jobStarted[index] = max(1, monotonicNanoseconds())
             mutex.unlock()
             job()
             mutex.lock()
             busy -= 1
+            jobStarted[index] = 0
         }
     }
 

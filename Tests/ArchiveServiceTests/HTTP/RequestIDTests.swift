@@ -10,8 +10,15 @@ import XCTest
 final class RequestIDTests: XCTestCase {
     func testAClientsIdIsKeptWhenUsable() {
         XCTAssertEqual(RequestID.accepted("abc-123"), "abc-123")
-        XCTAssertEqual(RequestID.accepted(String(repeating: "a", count: 128)), String(repeating: "a", count: 128))
-        for bad in [nil, "", "two words", "quote\"d", "back\\slash", String(repeating: "a", count: 129), "caf\u{E9}", "tab\there"] {
+        XCTAssertEqual(RequestID.accepted(String(repeating: "a", count: 64)), String(repeating: "a", count: 64))
+        for kept in ["0f8e2c1a-7d4b-4c39-9a51-3e2f1b0c9d88", "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01", "q1+/Zw==", "web@1:2.3_4"] {
+            XCTAssertEqual(RequestID.accepted(kept), kept)
+        }
+        let refused = [
+            nil, "", "two words", "quote\"d", "back\\slash", String(repeating: "a", count: 65), "caf\u{E9}", "tab\there",
+            "<script>alert(1)</script>", "a<b", "x'y", "a&b", "a;b", "a%0d%0ab", "\u{1B}[31mred", "a\u{202E}b", "{$}"
+        ]
+        for bad in refused {
             XCTAssertNil(RequestID.accepted(bad), String(describing: bad))
         }
     }
@@ -41,12 +48,26 @@ final class RequestIDTests: XCTestCase {
         XCTAssertNotEqual(madeID, "trace-42")
         XCTAssertNotNil(try server.get("/healthz").header("X-Request-Id"))
 
+        // Markup is never echoed: the id is replaced by one made here.
+        let hostile = try TestHTTPClient.request(
+            port: server.port, method: "POST", path: "/v1/decode",
+            headers: ["X-Request-Id": "<script>alert(1)</script>"], body: archive)
+        XCTAssertEqual(hostile.status, 200)
+        let replaced = try XCTUnwrap(hostile.header("X-Request-Id"))
+        XCTAssertFalse(replaced.contains("<"), replaced)
+        XCTAssertEqual(RequestID.accepted(replaced), replaced)
+
         // Refused from the head, before libevent reads the request: the id still comes back.
         let refused = try TestHTTPClient.request(
             port: server.port, method: "POST", path: "/v1/decode",
             headers: ["X-Request-Id": "big-1", "Content-Length": "99999999999"])
         XCTAssertEqual(refused.status, 413)
         XCTAssertEqual(refused.header("X-Request-Id"), "big-1")
+
+        // Every reply, whoever writes it (evhttp or the connection guard), forbids sniffing.
+        for reply in [kept, made, hostile, refused, try server.get("/healthz"), try server.get("/nowhere")] {
+            XCTAssertEqual(reply.header("X-Content-Type-Options"), "nosniff", "\(reply.status)")
+        }
 
         var lines: [[String: String]] = []
         for _ in 0..<100 where lines.count < 3 {

@@ -34,9 +34,13 @@ struct ArchiveAnalysis {
         // Counted into from every job: zero before any starts.
         referenceCounts = Array(repeating: 0, count: objectCount)
         try classifyObjects(parallelism)
+        // The passes below are linear and cannot stop part way: the deadline is checked
+        // between them.
+        try ConversionDeadline.check()
         (carriesID, tieGroups) = ScalarIdentity.identityFlags(
             view: view, objectsRef: objectsRef, forms: forms, referenceCounts: referenceCounts, sharedObjects: sharedObjects,
             parallelism: parallelism)
+        try ConversionDeadline.check()
         refineDictionaries(parallelism)
     }
 

@@ -60,66 +60,68 @@ struct ObjectClassifier {
     /// Classifies the entries of `range`, writing every table entry of the range (entry 0,
     /// `$null`, is `.null`).
     mutating func classify(_ range: Range<Int>) throws(CodecError) {
-        for uid in range {
-            let ref = view.childRef(objectsHeader, uid)
-            let position = view.offset(of: ref)
-            entryOffsets[uid] = UInt32(truncatingIfNeeded: position)
-            classOf[uid] = -1
-            lists[uid] = 0
-            guard uid != 0 else {
-                forms[uid] = .null
-                continue
-            }
-            let header = view.header(at: position)
-            switch header.kind {
-            case .asciiString, .utf16String: forms[uid] = .string
-            case .int: forms[uid] = .integer
-            case .real: forms[uid] = .real
-            case .bool: forms[uid] = .bool
-            case .data: forms[uid] = .data
-            case .date: forms[uid] = .plistDate
-            case .uid: throw invalid("$objects entry \(uid) is a UID, not an object", uid: uid)
-            case .array:
-                forms[uid] = .rawArray
-                try countReferences(in: ref, owner: uid)
-            case .dict:
-                var classRef: Int?
-                for index in 0..<header.count where classKeys.contains(view.childRef(header, index)) {
-                    classRef = view.childRef(header, header.count + index)
-                    break
-                }
-                guard let classRef else {
-                    forms[uid] = .rawDict
-                    try countReferences(in: ref, owner: uid)
+        try ConversionDeadline.forEachBlock(of: range) { (block) throws(CodecError) in
+            for uid in block {
+                let ref = view.childRef(objectsHeader, uid)
+                let position = view.offset(of: ref)
+                entryOffsets[uid] = UInt32(truncatingIfNeeded: position)
+                classOf[uid] = -1
+                lists[uid] = 0
+                guard uid != 0 else {
+                    forms[uid] = .null
                     continue
                 }
-                let classHeader = view.header(of: classRef)
-                guard classHeader.kind == .uid else { throw invalid("$class of object \(uid) is not a UID", uid: uid) }
-                let classUID = view.uid(classHeader)
-                guard classUID < UInt64(objectCount), classUID != 0 else {
-                    throw invalid("$class of object \(uid) is UID \(classUID), outside $objects (\(objectCount) entries)", uid: uid)
-                }
-                let classIndex = Int(classUID)
-                if infoOfClass[classIndex] < 0 {
-                    let info = try readClass(classIndex, user: uid)
-                    infoOfClass[classIndex] = Int32(classes.count)
-                    classes.append((classIndex, info))
-                    families.append(info.family)
-                }
-                classOf[uid] = infoOfClass[classIndex]
-                // Count the object's references, leaving out `$class` itself, and note the
-                // (first two) values that are arrays of UIDs.
-                var uidArrays = (-1, -1)
-                for index in 0..<header.count where !classKeys.contains(view.childRef(header, index)) {
-                    let value = view.childRef(header, header.count + index)
-                    if try countReferences(in: value, owner: uid) {
-                        if uidArrays.0 < 0 { uidArrays.0 = value } else if uidArrays.1 < 0 { uidArrays.1 = value }
+                let header = view.header(at: position)
+                switch header.kind {
+                case .asciiString, .utf16String: forms[uid] = .string
+                case .int: forms[uid] = .integer
+                case .real: forms[uid] = .real
+                case .bool: forms[uid] = .bool
+                case .data: forms[uid] = .data
+                case .date: forms[uid] = .plistDate
+                case .uid: throw invalid("$objects entry \(uid) is a UID, not an object", uid: uid)
+                case .array:
+                    forms[uid] = .rawArray
+                    try countReferences(in: ref, owner: uid)
+                case .dict:
+                    var classRef: Int?
+                    for index in 0..<header.count where classKeys.contains(view.childRef(header, index)) {
+                        classRef = view.childRef(header, header.count + index)
+                        break
                     }
-                }
-                if let family = families[Int(classOf[uid])] {
-                    forms[uid] = try classify(uid: uid, header: header, family: family, uidArrays: uidArrays)
-                } else {
-                    forms[uid] = .generic
+                    guard let classRef else {
+                        forms[uid] = .rawDict
+                        try countReferences(in: ref, owner: uid)
+                        continue
+                    }
+                    let classHeader = view.header(of: classRef)
+                    guard classHeader.kind == .uid else { throw invalid("$class of object \(uid) is not a UID", uid: uid) }
+                    let classUID = view.uid(classHeader)
+                    guard classUID < UInt64(objectCount), classUID != 0 else {
+                        throw invalid("$class of object \(uid) is UID \(classUID), outside $objects (\(objectCount) entries)", uid: uid)
+                    }
+                    let classIndex = Int(classUID)
+                    if infoOfClass[classIndex] < 0 {
+                        let info = try readClass(classIndex, user: uid)
+                        infoOfClass[classIndex] = Int32(classes.count)
+                        classes.append((classIndex, info))
+                        families.append(info.family)
+                    }
+                    classOf[uid] = infoOfClass[classIndex]
+                    // Count the object's references, leaving out `$class` itself, and note the
+                    // (first two) values that are arrays of UIDs.
+                    var uidArrays = (-1, -1)
+                    for index in 0..<header.count where !classKeys.contains(view.childRef(header, index)) {
+                        let value = view.childRef(header, header.count + index)
+                        if try countReferences(in: value, owner: uid) {
+                            if uidArrays.0 < 0 { uidArrays.0 = value } else if uidArrays.1 < 0 { uidArrays.1 = value }
+                        }
+                    }
+                    if let family = families[Int(classOf[uid])] {
+                        forms[uid] = try classify(uid: uid, header: header, family: family, uidArrays: uidArrays)
+                    } else {
+                        forms[uid] = .generic
+                    }
                 }
             }
         }
@@ -196,7 +198,8 @@ struct ObjectClassifier {
                     || view.isString(key, equalTo: "$classhints")
             else {
                 throw invalid(
-                    "class entry \(classUID) holds the key \(stringValue(key).map { "\"\($0)\"" } ?? "(not text)"); a class has only $classname, $classes and $classhints", uid: classUID,
+                    "class entry \(classUID) holds the key \(stringValue(key).map { "\"\(TextExcerpt.quote($0))\"" } ?? "(not text)"); a class has only $classname, $classes and $classhints",
+                    uid: classUID,
                     remedy: .rawView)
             }
         }

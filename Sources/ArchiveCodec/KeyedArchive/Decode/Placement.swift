@@ -66,17 +66,21 @@ struct Placement: Sendable {
     init(archive: KeyedArchive, view: BinaryPlistView, numbers: NumberWrapping, bound: Int?, parallelism: Parallelism = .serial) throws(CodecError) {
         var pass = PlacementPass(archive: archive, view: view, numbers: numbers, accounts: true, envelope: !archive.isPlainRoot)
         pass.place(bound: nil, parallelism: parallelism)
+        try ConversionDeadline.check()
         if let bound, pass.depth > bound {
             // Too deep: without the data values' accounts first.
             pass = PlacementPass(archive: archive, view: view, numbers: numbers, accounts: false, envelope: !archive.isPlainRoot)
             pass.place(bound: nil, parallelism: parallelism)
+            try ConversionDeadline.check()
         }
         if let bound, pass.depth > bound {
             // Still too deep: place again in the envelope, moving what passes the bound to the table.
             pass = PlacementPass(archive: archive, view: view, numbers: numbers, accounts: false, envelope: true)
             pass.place(bound: bound)
+            try ConversionDeadline.check()
             guard pass.depth <= bound else {
                 let fits = Self.smallestFittingBound(archive: archive, view: view, numbers: numbers, above: bound, atMost: pass.minimumBound)
+                try ConversionDeadline.check()
                 throw CodecError(
                     .depthBoundTooSmall,
                     "a nesting bound of \(bound) is too small for this archive: with its deepest objects moved to the top-level $table it still nests \(pass.depth) levels",
@@ -204,6 +208,8 @@ private struct PlacementPass {
                 continue
             }
             for index in next..<end {
+                // Unfinished when it stops: `Placement.init` checks the deadline after each pass.
+                if ConversionDeadline.shouldStop(index) { return }
                 let (uid32, natural) = queue[index]
                 let uid = Int(uid32)
                 begin(body: UInt32(truncatingIfNeeded: uid), level: Int(natural))

@@ -75,7 +75,7 @@ extension ArchiveEncoder {
     mutating func dataKeyString(_ key: Value) throws(CodecError) -> UInt32 {
         let string = try Self.intern(document, key, into: &tree, asDataKey: true)
         guard string != Self.refusedKey else {
-            let text = document.stringValue(key)
+            let text = TextExcerpt.quote(document.stringValue(key))
             throw fail("key \(text) starts with $; write a data key that starts with $ as $$", at: key)
         }
         return string

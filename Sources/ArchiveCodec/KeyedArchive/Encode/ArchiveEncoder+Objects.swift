@@ -29,7 +29,7 @@ extension ArchiveEncoder {
         if let ref = meta.ref {
             let key = try idKey(ref)
             guard let target = objectOfID[key] else {
-                let shown = if case .text(let text) = key { "\"\(text)\"" } else { key.description }
+                let shown = if case .text(let text) = key { "\"\(TextExcerpt.quote(text))\"" } else { key.description }
                 throw fail("$ref to $id \(shown), which no object in the document defines", at: ref)
             }
             if let uid = uidOfObject[target.offset] { return uid }

@@ -37,7 +37,7 @@ extension JSONDocument {
         let stray = content.form == .components ? others : others + [hex?.key, terminated?.key].compactMap { $0 }
         if let key = stray.first {
             let allowed = content.form == .components ? "$components takes $hex and $nul beside it" : "\(content.form.contentKey) stands alone"
-            throw invalid("\(allowed): not \(stringValue(key))", at: key)
+            throw invalid("\(allowed): not \(TextExcerpt.quote(stringValue(key)))", at: key)
         }
         switch content.form {
         case .components, .rgbComponents:
@@ -85,7 +85,7 @@ extension JSONDocument {
             let given = stringValue(hex)
             guard ColorHex.matches(given, components) else {
                 let expected = ColorHex.text(components).map { "their hex is \($0)" } ?? "they have no hex (three or four components in 0 … 1 do)"
-                throw invalid("$hex \(given) does not match $components: \(expected)", at: hex)
+                throw invalid("$hex \(TextExcerpt.quote(given)) does not match $components: \(expected)", at: hex)
             }
         }
         return text.bytes

@@ -87,6 +87,8 @@ struct BinaryPlistBuilder: PlistBuilding {
             throw CodecError(.limitExceeded, "property list exceeds \(Self.maximumSize) objects or bytes", limit: Self.maximumSize)
         }
         offsets.append(UInt32(flushed + out.count))
+        // Every encoder makes its objects here: one poll covers them all.
+        try ConversionDeadline.poll(offsets.count)
         return UInt32(offsets.count - 1)
     }
 

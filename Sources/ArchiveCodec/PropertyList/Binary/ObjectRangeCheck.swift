@@ -36,16 +36,18 @@ struct ObjectRangeCheck {
     mutating func run() throws(CodecError) {
         let bytes = view.bytes
         let limit = bytes.count - 32
-        for ref in range {
-            // UIDs of 1–8 bytes and integers of 1–8 bytes, most of a keyed archive's objects,
-            // are checked here without a call: they lie inside the object area and have
-            // nothing else to check or note. Anything else (including the failures of these
-            // tests) goes through `check`.
-            let position = view.offset(of: ref)
-            let marker = bytes[position]
-            let size = marker & 0xF8 == 0x80 ? Int(marker & 0x07) &+ 1 : marker & 0xFC == 0x10 ? 1 &<< Int(marker & 0x03) : -1
-            if size > 0, position &+ 1 &+ size <= limit { continue }
-            try check(ref)
+        try ConversionDeadline.forEachBlock(of: range) { (block) throws(CodecError) in
+            for ref in block {
+                // UIDs of 1–8 bytes and integers of 1–8 bytes, most of a keyed archive's objects,
+                // are checked here without a call: they lie inside the object area and have
+                // nothing else to check or note. Anything else (including the failures of these
+                // tests) goes through `check`.
+                let position = view.offset(of: ref)
+                let marker = bytes[position]
+                let size = marker & 0xF8 == 0x80 ? Int(marker & 0x07) &+ 1 : marker & 0xFC == 0x10 ? 1 &<< Int(marker & 0x03) : -1
+                if size > 0, position &+ 1 &+ size <= limit { continue }
+                try check(ref)
+            }
         }
     }
 

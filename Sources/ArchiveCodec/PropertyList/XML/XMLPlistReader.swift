@@ -95,7 +95,10 @@ struct XMLPlistReader {
     private mutating func readValue() throws(CodecError) -> UInt32 {
         var stack: [Frame] = []
         var pending: [UInt32] = []
+        var trips = 0
         while true {
+            trips &+= 1
+            try ConversionDeadline.poll(trips)
             try skipWhitespaceAndComments()
             guard position < text.count else { throw fail("unexpected end of XML inside a value") }
             let tagOffset = position
@@ -104,7 +107,7 @@ struct XMLPlistReader {
             var isKey = false
             if tag.closing {
                 guard let frame = stack.last, tag.name == (frame.kind == .array ? "array" : "dict") else {
-                    throw fail("unexpected closing tag </\(tag.name)>", at: tagOffset)
+                    throw fail("unexpected closing tag </\(TextExcerpt.quote(tag.name))>", at: tagOffset)
                 }
                 stack.removeLast()
                 produced = try finish(frame, pending: pending[frame.mark...], at: tagOffset)
@@ -148,7 +151,7 @@ struct XMLPlistReader {
                     guard bad == nil else { throw fail("invalid base64 in <data>", at: tagOffset) }
                     produced = try decoded.withUnsafeBufferPointer { (buffer) throws(CodecError) -> UInt32 in try tree.data(buffer) }
                 default:
-                    throw fail("unknown element <\(tag.name)>", at: tagOffset)
+                    throw fail("unknown element <\(TextExcerpt.quote(tag.name))>", at: tagOffset)
                 }
             }
             guard var frame = stack.last else {
@@ -230,7 +233,7 @@ struct XMLPlistReader {
             }
             position += 1
         }
-        guard position < text.count else { throw fail("unterminated tag <\(name)", at: start) }
+        guard position < text.count else { throw fail("unterminated tag <\(TextExcerpt.quote(name))", at: start) }
         let selfClosing = text[position - 1] == UInt8(ascii: "/") && !closing
         position += 1
         return Tag(name: name, closing: closing, selfClosing: selfClosing)
@@ -244,7 +247,7 @@ struct XMLPlistReader {
     private mutating func expectClose(_ name: String) throws(CodecError) {
         let offset = position
         let tag = try readTag()
-        guard tag.closing, tag.name == name else { throw fail("expected </\(name)>", at: offset) }
+        guard tag.closing, tag.name == name else { throw fail("expected </\(TextExcerpt.quote(name))>", at: offset) }
     }
 
     /// Reads character data up to the element's closing tag, decoding entity and character
@@ -253,7 +256,7 @@ struct XMLPlistReader {
         scratch.removeAll(keepingCapacity: true)
         if tag.selfClosing { return [] }
         while true {
-            guard position < text.count else { throw fail("unterminated <\(tag.name)>") }
+            guard position < text.count else { throw fail("unterminated <\(TextExcerpt.quote(tag.name))>") }
             let byte = text[position]
             if byte == UInt8(ascii: "&") {
                 try readReference()

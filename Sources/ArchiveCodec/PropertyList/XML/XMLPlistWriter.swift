@@ -17,6 +17,7 @@ enum XMLPlistWriter {
             to: &out)
         // Each frame: a container node and the next child position to write.
         var stack: [(node: UInt32, next: Int)] = []
+        var written = 0
         // One tab per level, as Apple writes, up to `maximumIndent`: deeper lines keep that
         // indentation, since tabs per level would grow the output with the square of the
         // depth (200,000 levels would need 40 GB). Whitespace between elements means nothing.
@@ -24,6 +25,8 @@ enum XMLPlistWriter {
             for _ in 0..<min(depth, Self.maximumIndent) { out.append(0x09) }
         }
         func writeScalarOrOpen(_ index: UInt32, depth: Int, key: UInt32?) throws(CodecError) {
+            written &+= 1
+            try ConversionDeadline.poll(written)
             guard out.count <= limit else {
                 throw CodecError(.limitExceeded, "the XML archive would be larger than \(limit) bytes for this JSON document: it asks for far more objects than its size suggests", limit: limit)
             }

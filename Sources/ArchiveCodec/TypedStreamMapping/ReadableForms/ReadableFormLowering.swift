@@ -82,7 +82,7 @@ struct ReadableFormLowering {
                 "$size": ["$name"], "$flags": ["$name"]
             ]
             guard belongs[name]?.contains(contentKey) ?? false else {
-                throw document.invalid("\(name) goes with \(belongs[name]?.joined(separator: " or ") ?? "nothing") only", at: key)
+                throw document.invalid("\(TextExcerpt.quote(name)) goes with \(belongs[name]?.joined(separator: " or ") ?? "nothing") only", at: key)
             }
             companions[name] = member
         }

@@ -41,11 +41,14 @@ extension KeyedArchive {
         var first = parts[0].out
         guard let checkpoint = parts[1].checkpoint else {
             // No reference numbered `cut`: the first writer wrote the whole document.
-            guard !first.isOverLimit else { throw tooMuchJSON(limit: limit) }
+            try first.refuseIfUnfinished(tooMuchJSON(limit: limit))
             return first.finish()
         }
-        // The first writer reaches the cut unless it passed the limit before it.
-        guard first.stoppedAt != nil else { throw tooMuchJSON(limit: limit) }
+        // The first writer reaches the cut unless it passed the limit (or the deadline) before it.
+        guard first.stoppedAt != nil else {
+            try first.refuseIfUnfinished(tooMuchJSON(limit: limit))
+            throw tooMuchJSON(limit: limit)
+        }
         let firstCount = first.textCount
         var second = parts[1].out
         if second.isOverLimit {
@@ -83,7 +86,7 @@ extension KeyedArchive {
             if first.commaAtStop { out.continueAfterValue() }
             return writingRest(from: checkpoint, placement: placement, view: view, into: out)
         }
-        guard !second.isOverLimit else { throw tooMuchJSON(limit: limit) }
+        try second.refuseIfUnfinished(tooMuchJSON(limit: limit))
         text += second.finish()
         return text
     }
