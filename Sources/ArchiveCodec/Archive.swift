@@ -74,6 +74,17 @@ public struct Archive: Sendable {
         view: ArchiveView, pretty: Bool, maxDepth: Int? = nil, numbers: NumberWrapping = .nonFinite, parallelism: Parallelism = .serial, nested policy: DecodePolicy? = nil,
         hold: (_ text: Int, _ reading: [UInt8]?) -> Bool = { _, _ in true }
     ) throws(CodecError) -> WritePlan {
+        let plan = try measuredPlan(view: view, pretty: pretty, maxDepth: maxDepth, numbers: numbers, parallelism: parallelism, nested: policy, hold: hold)
+        // A depth pass that met the deadline ended early and its depth means nothing (the
+        // raw view's measure then says Int.max): the deadline is the answer, not a refusal.
+        try ConversionDeadline.check()
+        return plan
+    }
+
+    private func measuredPlan(
+        view: ArchiveView, pretty: Bool, maxDepth: Int?, numbers: NumberWrapping, parallelism: Parallelism, nested policy: DecodePolicy?,
+        hold: (_ text: Int, _ reading: [UInt8]?) -> Bool
+    ) throws(CodecError) -> WritePlan {
         if let policy, view == .readable {
             let expansion = try NestedExpansion(
                 archive: self, inputSize: inputSize, pretty: pretty, maxDepth: maxDepth, numbers: numbers, policy: policy, parallelism: parallelism,

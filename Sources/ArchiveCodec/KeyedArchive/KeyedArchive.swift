@@ -179,10 +179,14 @@ public struct KeyedArchive: Sendable {
 
     /// The readable view's placement without a nesting bound (which is the only way it throws);
     /// `parallelism`: how scanning bodies may be split (the same placement for every choice).
+    /// Not stopped by a `ConversionDeadline` (its callers cannot fail; the pass is linear):
+    /// a caller under a deadline checks it after.
     func defaultPlacement(parallelism: Parallelism = .serial) -> Placement {
         do {
-            return try plist.withView { (view) throws(CodecError) -> Placement in
-                try Placement(archive: self, view: view, numbers: .nonFinite, bound: nil, parallelism: parallelism)
+            return try ConversionDeadline.run(seconds: nil) { () throws(CodecError) -> Placement in
+                try plist.withView { (view) throws(CodecError) -> Placement in
+                    try Placement(archive: self, view: view, numbers: .nonFinite, bound: nil, parallelism: parallelism)
+                }
             }
         } catch {
             preconditionFailure("a placement without a bound cannot fail: \(error)")

@@ -235,7 +235,10 @@ struct BinaryPlistView {
         guard isContainer(top) else { return 0 }
         open(top)
         state[top] = 1
+        var trips = 0
         while let last = stack.indices.last {
+            trips &+= 1
+            try ConversionDeadline.poll(trips)
             let header = stack[last].header
             let total = header.kind == .dict ? 2 * header.count : header.count
             let next = stack[last].next
