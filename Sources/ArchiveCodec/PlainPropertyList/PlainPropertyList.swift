@@ -9,12 +9,16 @@ public struct PlainPropertyList: Sendable {
     /// The readable view's JSON nesting: the envelope, the containers, and the wrapper a leaf
     /// may take (`$data` with its account when `accounts`, `$date`, `$uid`, and `$real` or
     /// `$integer` where `numbers` wraps the value). Found without recursion, each object once (a
-    /// binary plist may share objects).
+    /// binary plist may share objects). Past the thread's `ConversionDeadline` it ends early
+    /// with a depth that means nothing: its callers check the deadline after.
     func readableDepth(numbers: NumberWrapping, accounts: Bool = true) -> Int {
         plist.withView { view in
             var height = [Int32](repeating: -1, count: view.objectCount)
             var stack: [(ref: Int, next: Int)] = [(plist.topObject, 0)]
+            var trips = 0
             while let (ref, next) = stack.last {
+                trips &+= 1
+                if ConversionDeadline.shouldStop(trips) { return 0 }
                 let header = view.header(of: ref)
                 guard header.kind == .array || header.kind == .dict else {
                     height[ref] = Int32(leafHeight(header, view, numbers: numbers, accounts: accounts))

@@ -12,7 +12,13 @@ extension KeyedArchive {
     func summary(payloads: inout PayloadScan, parallelism: Parallelism = .serial) -> ArchiveSummary {
         var summary = ArchiveSummary(format: .keyedArchive)
         summary.objects = objectCount - 1
-        let placement = defaultPlacement(parallelism: parallelism)
+        // Only a deadline stops a placement without a bound: the summary then ends here, short
+        // (`Archive.summary` throws `timedOut` instead of answering).
+        guard
+            let placement = try? plist.withView({ (view) throws(CodecError) -> Placement in
+                try Placement(archive: self, view: view, numbers: .nonFinite, bound: nil, parallelism: parallelism)
+            })
+        else { return summary }
         summary.readableNesting = placement.depth
         // A payload's nesting is not the document's (`absorb` keeps the outer one): not measured.
         if payloads.nesting == 0 { summary.rawNesting = plist.rawDepth }

@@ -29,6 +29,8 @@ extension PlainPropertyList {
                 pending.append(ref)
             }
             while let ref = pending.popLast() {
+                // Past the deadline the counts stay short: `Archive.summary` throws instead.
+                if ConversionDeadline.shouldStop(summary.objects) { break }
                 summary.objects += 1
                 if plist.sharedObjects.contains(ref) { summary.shared += 1 }
                 let header = view.header(of: ref)

@@ -25,7 +25,7 @@ final class ConversionDeadlineTests: XCTestCase {
         return try buildArchive(entries, xml: xml)
     }
 
-    private static let teams = 30_000
+    private static let teams = 12_000
 
     private static func seconds(_ body: () -> Void) -> Double {
         let start = DispatchTime.now().uptimeNanoseconds
@@ -77,7 +77,7 @@ final class ConversionDeadlineTests: XCTestCase {
     }
 
     func testPlainPropertyListsStop() throws {
-        let values = (0..<100_000).map { "{\"name\":\"value \($0)\",\"n\":\($0),\"x\":\(Double($0) / 3)}" }.joined(separator: ",")
+        let values = (0..<40_000).map { "{\"name\":\"value \($0)\",\"n\":\($0),\"x\":\(Double($0) / 3)}" }.joined(separator: ",")
         let json = Array("{\"$propertyList\":[\(values)]}".utf8)
         let binary = try JSONDocument(parsing: json).archive(format: .binary)
         assertStops("plain plist decode") { () throws(CodecError) in try Self.decode(binary) }
@@ -86,9 +86,11 @@ final class ConversionDeadlineTests: XCTestCase {
     }
 
     func testNestedPayloadsStop() throws {
-        let payload = try JSONDocument(parsing: Array("{\"$propertyList\":{\"a\":[1,2,3],\"b\":\"text\"}}".utf8)).archive(format: .binary)
-        let base64 = Data(payload).base64EncodedString()
-        let values = (0..<20_000).map { "{\"$data\":\"\(base64)\"},\($0)" }.joined(separator: ",")
+        // Distinct payloads: equal ones are one plist object, read once.
+        let values = try (0..<5_000).map { index in
+            let payload = try JSONDocument(parsing: Array("{\"$propertyList\":{\"a\":[1,2,\(index)],\"b\":\"text \(index)\"}}".utf8)).archive(format: .binary)
+            return "{\"$data\":\"\(Data(payload).base64EncodedString())\"},\(index)"
+        }.joined(separator: ",")
         let outer = try JSONDocument(parsing: Array("{\"$propertyList\":[\(values)]}".utf8)).archive(format: .binary)
         assertStops("nested decode") { () throws(CodecError) in try Self.decode(outer, nested: true) }
         assertStops("nested summary") { () throws(CodecError) in _ = try Archive(parsing: outer).summary(nested: true) }
