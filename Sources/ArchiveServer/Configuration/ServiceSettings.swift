@@ -68,7 +68,7 @@ private struct SettingReader {
         guard let (name, text) = source else { return nil }
         let trimmed = text.trimmingWhitespace()
         let parts = trimmed.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
-        guard !trimmed.isEmpty, parts.count <= 2, parts.allSatisfy({ $0.allSatisfy { $0.isASCII && $0.isNumber } }), !parts[0].isEmpty,
+        guard !trimmed.isEmpty, parts.count <= 2, parts.allSatisfy({ !$0.isEmpty && $0.allSatisfy { $0.isASCII && $0.isNumber } }),
             let value = Double(trimmed)
         else {
             throw ConfigurationError(message: "\(name) must be a number of seconds such as 30 or 2.5, got \"\(text)\"")

@@ -128,7 +128,7 @@ enum Conversion {
         let payloads = PayloadReservation(job.reservation)
         let summary: ArchiveSummary
         do throws(CodecError) {
-            summary = try archive.summary(nested: options.nested) { payloads.hold(text: 0, reading: $0) }
+            summary = try archive.summary(nested: options.nested) { payloads.holdLevel($0) }
         } catch {
             guard let refusal = payloads.refusal(path: job.path) else { throw error }
             return refusal

@@ -5,10 +5,16 @@ import ArchiveCodec
 /// and, while a payload is read, its working memory, estimated as for a decode of the payload
 /// alone (`ConversionCost.decodeWorking`). Reserved in the job's budget as they come; the first
 /// refusal is remembered, so that the failure it causes is answered as the budget's.
+///
+/// A nested summary reads a payload inside the payload it is reading, each level held until
+/// its inner ones are done (`holdLevel`): the working memory of every open level is reserved
+/// at once, not only the innermost's.
 final class PayloadReservation {
     private let reservation: Reservation?
     private let admitted: Int
     private(set) var refused = false
+    /// The working memory of each payload a nested summary has open, outermost first.
+    private var openLevels: [Int] = []
 
     init(_ reservation: Reservation?) {
         self.reservation = reservation
@@ -25,6 +31,26 @@ final class PayloadReservation {
         guard !reservation.grow(to: needed) else { return true }
         refused = true
         return false
+    }
+
+    /// For a nested summary: with a payload's bytes, whether the budget grants its working
+    /// memory beside every level still open (which it then holds); with nil, lets the innermost
+    /// open level go.
+    func holdLevel(_ reading: [UInt8]?) -> Bool {
+        guard let reservation else { return true }
+        guard let reading else {
+            _ = openLevels.popLast()
+            reservation.shrink(to: admitted + openLevels.reduce(0, +))
+            return true
+        }
+        let working = ConversionCost.decodeWorking(bodyBytes: reading.count, counts: ArchiveCounts(of: reading))
+        let needed = admitted + openLevels.reduce(0, +) + working
+        guard reservation.grow(to: needed) else {
+            refused = true
+            return false
+        }
+        openLevels.append(working)
+        return true
     }
 
     /// The budget's answer to a failure a refusal of `hold` caused; nil when it refused nothing

@@ -18,6 +18,8 @@ final class ServiceSettingsTests: XCTestCase {
         var memoryBudget: String?
         var maxConnections: Int?
         var drainTimeout: Int?
+        var conversionTimeout: String?
+        var workerNice: Int?
         var logLevel: String?
         var logFormat: String?
     }
@@ -48,7 +50,8 @@ final class ServiceSettingsTests: XCTestCase {
             [
                 "HOST": "127.0.0.1", "PORT": "9000", "WORKERS": "3", "EVENT_LOOPS": "2", "STACK_SIZE": "512K",
                 "QUEUE_LIMIT": "7", "MAX_BODY_SIZE": "1M", "TIMEOUT": "11", "HEADER_TIMEOUT": "4",
-                "MEMORY_BUDGET": "64M", "MAX_CONNECTIONS": "99", "DRAIN_TIMEOUT": "5", "LOG_LEVEL": "WARNING", "LOG_FORMAT": "json"
+                "MEMORY_BUDGET": "64M", "MAX_CONNECTIONS": "99", "DRAIN_TIMEOUT": "5", "CONVERSION_TIMEOUT": "2.5", "WORKER_NICE": "3",
+                "LOG_LEVEL": "WARNING", "LOG_FORMAT": "json"
             ])
         var expected = ServerConfiguration()
         expected.host = "127.0.0.1"
@@ -63,6 +66,8 @@ final class ServiceSettingsTests: XCTestCase {
         expected.memoryBudget = 64 << 20
         expected.maxConnections = 99
         expected.drainTimeout = 5
+        expected.conversionTimeout = 2.5
+        expected.workerNice = 3
         XCTAssertEqual(settings.configuration, expected)
         XCTAssertEqual(settings.logLevel, .warning)
         XCTAssertEqual(settings.logFormat, .json)
@@ -96,6 +101,28 @@ final class ServiceSettingsTests: XCTestCase {
         XCTAssertEqual(refusal(arguments), "--max-body-size must be a byte count such as 524288, 512K or 64M, got \"lots\"")
         XCTAssertEqual(refusal(Arguments(), ["LOG_LEVEL": "loud"]), "log level must be one of trace, debug, info, notice, warning, error, critical; got loud")
         XCTAssertEqual(refusal(Arguments(), ["LOG_FORMAT": "xml"]), "log format must be logfmt or json; got xml")
+    }
+
+    func testTheConversionTimeoutIsSecondsWithAnOptionalFraction() throws {
+        var arguments = Arguments()
+        arguments.conversionTimeout = "0.25"
+        XCTAssertEqual(try settings(arguments, ["CONVERSION_TIMEOUT": "9"]).configuration.conversionTimeout, 0.25)
+        XCTAssertEqual(try settings(Arguments(), ["CONVERSION_TIMEOUT": " 45 "]).configuration.conversionTimeout, 45)
+        XCTAssertEqual(try settings().configuration.conversionTimeout, 30)
+        for bad in ["1e3", "-1", ".5", "5.", "inf", "nan", "1,5", "0x10", "1.2.3"] {
+            XCTAssertEqual(
+                refusal(Arguments(), ["CONVERSION_TIMEOUT": bad]), "CONVERSION_TIMEOUT must be a number of seconds such as 30 or 2.5, got \"\(bad)\"", bad)
+        }
+        XCTAssertEqual(refusal(Arguments(), ["CONVERSION_TIMEOUT": "0"]), "conversion timeout must be between 0.01 and 86400 seconds, got 0.0")
+        XCTAssertEqual(refusal(Arguments(), ["CONVERSION_TIMEOUT": "90000"]), "conversion timeout must be between 0.01 and 86400 seconds, got 90000.0")
+        XCTAssertEqual(refusal(Arguments(), ["WORKER_NICE": "20"]), "worker nice must be between 0 and 19, got 20")
+        var stuck = ServerConfiguration()
+        stuck.conversionTimeout = 30
+        XCTAssertEqual(stuck.stuckWorkerSeconds, 10)
+        stuck.conversionTimeout = 0.5
+        XCTAssertEqual(stuck.stuckWorkerSeconds, 1)
+        stuck.conversionTimeout = 6
+        XCTAssertEqual(stuck.stuckWorkerSeconds, 2)
     }
 
     func testTheResultIsValidated() {

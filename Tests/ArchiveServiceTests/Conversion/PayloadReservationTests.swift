@@ -31,6 +31,29 @@ final class PayloadReservationTests: XCTestCase {
         XCTAssertEqual(response.status, 503)
     }
 
+    /// A nested summary holds every open level's working memory at once: a payload read inside
+    /// another adds to it, and letting the inner one go keeps the outer one's.
+    func testOpenLevelsAreHeldTogether() throws {
+        let budget = MemoryBudget(capacity: 1_000_000)
+        let reservation = try XCTUnwrap(budget.reserve(1_000))
+        let payloads = PayloadReservation(reservation)
+        XCTAssertTrue(payloads.holdLevel([UInt8](repeating: 0, count: 100)))
+        XCTAssertEqual(reservation.bytes, 1_400)
+        XCTAssertTrue(payloads.holdLevel([UInt8](repeating: 0, count: 10)))
+        XCTAssertEqual(reservation.bytes, 1_440)
+        XCTAssertTrue(payloads.holdLevel(nil))
+        XCTAssertEqual(reservation.bytes, 1_400)
+        XCTAssertTrue(payloads.holdLevel(nil))
+        XCTAssertEqual(reservation.bytes, 1_000)
+        // Past the budget with the outer level open: refused, the outer level still held.
+        let small = try XCTUnwrap(MemoryBudget(capacity: 2_000).reserve(1_000))
+        let tight = PayloadReservation(small)
+        XCTAssertTrue(tight.holdLevel([UInt8](repeating: 0, count: 200)))
+        XCTAssertFalse(tight.holdLevel([UInt8](repeating: 0, count: 200)))
+        XCTAssertEqual(small.bytes, 1_800)
+        XCTAssertTrue(tight.refused)
+    }
+
     func testWithoutABudgetEverythingIsHeld() {
         let payloads = PayloadReservation(nil)
         XCTAssertTrue(payloads.hold(text: .max / 4, reading: [1, 2, 3]))
