@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Writes archives whose decode cost is set by their count of objects and `$objects` entries
-rather than by their size, into DIR (the inputs of scripts/bench/decode_memory.sh):
+rather than by their size, into DIR (the inputs of scripts/bench/conversion_memory.sh):
 
   ints.bplist        N distinct integers (an NSArray of them)
   strings.bplist     N distinct short strings
