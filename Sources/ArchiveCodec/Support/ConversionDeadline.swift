@@ -29,7 +29,7 @@ public enum ConversionDeadline {
     /// the thread's previous deadline afterwards.
     public static func run<Result, Failure: Error>(seconds: Double?, _ body: () throws(Failure) -> Result) throws(Failure) -> Result {
         let previous = pthread_getspecific(key)
-        let deadline = seconds.map { now() &+ UInt64(max(0, min($0, 1e9)) * 1e9) }
+        let deadline = seconds.map { monotonicNanoseconds() &+ UInt64(max(0, min($0, 1e9)) * 1e9) }
         pthread_setspecific(key, deadline.flatMap { UnsafeRawPointer(bitPattern: UInt(max($0, 1))) })
         defer { pthread_setspecific(key, previous) }
         return try body()
@@ -38,7 +38,7 @@ public enum ConversionDeadline {
     /// Whether this thread runs under a deadline that has passed.
     public static var hasPassed: Bool {
         guard let deadline = currentDeadline else { return false }
-        return now() >= deadline
+        return monotonicNanoseconds() >= deadline
     }
 
     /// Throws `timedOut` when `trip` is a multiple of `pollInterval` and this thread's deadline
@@ -73,7 +73,7 @@ public enum ConversionDeadline {
 
     /// Throws `timedOut` when this thread's deadline has passed.
     public static func check() throws(CodecError) {
-        guard let deadline = currentDeadline, now() >= deadline else { return }
+        guard let deadline = currentDeadline, monotonicNanoseconds() >= deadline else { return }
         throw passed
     }
 
@@ -84,12 +84,6 @@ public enum ConversionDeadline {
         pthread_getspecific(key).map { UInt64(UInt(bitPattern: $0)) }
     }
 
-    /// The monotonic clock in nanoseconds.
-    private static func now() -> UInt64 {
-        var time = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &time)
-        return UInt64(time.tv_sec) &* 1_000_000_000 &+ UInt64(time.tv_nsec)
-    }
 
     /// The thread-specific slot: the deadline's nanoseconds stored as the pointer's bits
     /// (no allocation; 0 is no deadline).

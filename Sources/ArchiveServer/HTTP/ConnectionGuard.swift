@@ -1,3 +1,4 @@
+import ArchiveCodec
 import CLibevent
 
 #if canImport(Glibc)

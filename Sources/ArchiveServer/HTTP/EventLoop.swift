@@ -1,3 +1,4 @@
+import ArchiveCodec
 import CLibevent
 import Logging
 import PThreads

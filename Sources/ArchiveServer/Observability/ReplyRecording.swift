@@ -1,3 +1,5 @@
+import ArchiveCodec
+
 /// What the service records of every reply, refusals from the connection guard included: one
 /// call counts it in the metrics and writes its access line, so the two never disagree.
 extension ServerContext {

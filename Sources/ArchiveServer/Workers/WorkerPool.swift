@@ -1,3 +1,4 @@
+import ArchiveCodec
 import PThreads
 
 #if canImport(Glibc)
