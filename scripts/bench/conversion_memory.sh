@@ -25,7 +25,7 @@ for shape in game league; do
     [[ -f "$OUT/save-$shape.bplist" ]] || python3 scripts/gen/gen_game_save.py --size-mb 30 --shape "$shape" --out "$OUT/save-$shape.bplist" >/dev/null
 done
 [[ -f "$OUT/save-game.xml" ]] || python3 scripts/gen/gen_game_save.py --size-mb 30 --format xml --out "$OUT/save-game.xml" >/dev/null
-[[ -f "$OUT/save-game.json" ]] || "$BIN/archive-tool" decode "$OUT/save-game.bplist" -o "$OUT/save-game.json"
+[[ -f "$OUT/save-game.json" ]] || "$BIN/archive-tool" decode "$OUT/save-game.bplist" >"$OUT/save-game.json"
 [[ -f "$OUT/empties.json" ]] || python3 -c "import sys; sys.stdout.write('{\"\$propertyList\":[' + ','.join(['[]'] * 2_000_000) + ']}')" >"$OUT/empties.json"
 [[ -f "$OUT/repeated.bplist" ]] || python3 -c "
 import os, plistlib, sys
@@ -34,7 +34,7 @@ sys.stdout.buffer.write(plistlib.dumps({f'k{i}': blob for i in range(16)}, fmt=p
 typedstreams=()
 if [[ -f scripts/gen/gen_typedstream.py ]]; then
     [[ -f "$OUT/dictionary.typedstream" ]] || python3 scripts/gen/gen_typedstream.py --keys 1000000 --out "$OUT/dictionary.typedstream"
-    [[ -f "$OUT/dictionary.typedstream.json" ]] || "$BIN/archive-tool" decode "$OUT/dictionary.typedstream" -o "$OUT/dictionary.typedstream.json"
+    [[ -f "$OUT/dictionary.typedstream.json" ]] || "$BIN/archive-tool" decode "$OUT/dictionary.typedstream" >"$OUT/dictionary.typedstream.json"
     typedstreams=("decode dictionary.typedstream" "encode dictionary.typedstream.json")
 fi
 

@@ -84,7 +84,6 @@ public enum ConversionDeadline {
         pthread_getspecific(key).map { UInt64(UInt(bitPattern: $0)) }
     }
 
-
     /// The thread-specific slot: the deadline's nanoseconds stored as the pointer's bits
     /// (no allocation; 0 is no deadline).
     nonisolated(unsafe) private static let key: pthread_key_t = {
