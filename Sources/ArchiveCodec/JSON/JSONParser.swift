@@ -21,6 +21,10 @@ struct JSONParser {
     private let source: UnsafeBufferPointer<UInt8>
     private let notedKey: StaticString
     private var position = 0
+    /// Where the parse next reads the clock (`ConversionDeadline`), or the end of the text.
+    private var nextPoll = 0
+    /// Bytes parsed between two readings of the clock: well under a millisecond of parsing.
+    private static let pollStride = 64 << 10
     private var index = Index()
     /// A key of an open object: `count` bytes of text, between its quotes in the source or,
     /// for a key with escapes, in `keyText` from `start` (unescaped once, when read).
@@ -94,9 +98,14 @@ struct JSONParser {
                 position += 1
                 skipWhitespace()
             }
-            guard position < source.count else { throw fail("unexpected end of JSON") }
+            // One comparison per value serves the end of the text and the deadline: past
+            // `nextPoll` (every `pollStride` bytes) the clock is read.
+            if position >= nextPoll {
+                guard position < source.count else { throw fail("unexpected end of JSON") }
+                try ConversionDeadline.check()
+                nextPoll = min(source.count, position + Self.pollStride)
+            }
             index.valueCount += 1
-            try ConversionDeadline.poll(index.valueCount)
             let byte = source[position]
             let payload = notingPayload
             notingPayload = false

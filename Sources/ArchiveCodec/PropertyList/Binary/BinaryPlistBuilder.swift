@@ -58,6 +58,11 @@ struct BinaryPlistBuilder: PlistBuilding {
     /// The most object bytes this plist may hold (the offset table and trailer come on top);
     /// past it `begin` throws `limitExceeded`.
     private let limit: Int
+    /// Where `begin` next reads the clock (`ConversionDeadline`): every `pollBytes` of
+    /// objects, and never past `limit`, so the one comparison per object that guards the limit
+    /// also paces the deadline.
+    private var nextPoll = 0
+    private static let pollBytes = 64 << 10
 
     /// Without a sink, `finish` returns the whole file; with one, the file goes to `sink`.
     /// `limit`: the caller's bound on the file (`KeyedArchive.maximumOutputSize`).
@@ -80,16 +85,24 @@ struct BinaryPlistBuilder: PlistBuilding {
     /// is complete, so this is where a piece goes to the sink.
     private mutating func begin() throws(CodecError) -> UInt32 {
         if isStreaming, out.count >= Self.pieceSize, let sink { flush(sink) }
-        guard offsets.count < Self.maximumSize, flushed + out.count < limit else {
+        if offsets.count >= Self.maximumSize || flushed + out.count >= nextPoll { try checkpoint() }
+        offsets.append(UInt32(flushed + out.count))
+        return UInt32(offsets.count - 1)
+    }
+
+    /// `begin`'s slow path: the limits, then the deadline (every encoder makes its objects
+    /// here, so this one poll covers them all).
+    @inline(never)
+    private mutating func checkpoint() throws(CodecError) {
+        let written = flushed + out.count
+        guard offsets.count < Self.maximumSize, written < limit else {
             if limit < Self.maximumSize {
                 throw CodecError(.limitExceeded, "the archive would be larger than \(limit) bytes for this JSON document: it asks for far more objects than its size suggests", limit: limit)
             }
             throw CodecError(.limitExceeded, "property list exceeds \(Self.maximumSize) objects or bytes", limit: Self.maximumSize)
         }
-        offsets.append(UInt32(flushed + out.count))
-        // Every encoder makes its objects here: one poll covers them all.
-        try ConversionDeadline.poll(offsets.count)
-        return UInt32(offsets.count - 1)
+        try ConversionDeadline.check()
+        nextPoll = min(limit, written + Self.pollBytes)
     }
 
     private mutating func flush(_ sink: Sink) {
