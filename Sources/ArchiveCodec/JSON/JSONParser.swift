@@ -21,10 +21,6 @@ struct JSONParser {
     private let source: UnsafeBufferPointer<UInt8>
     private let notedKey: StaticString
     private var position = 0
-    /// Where the parse next reads the clock (`ConversionDeadline`), or the end of the text.
-    private var nextPoll = 0
-    /// Bytes parsed between two readings of the clock: well under a millisecond of parsing.
-    private static let pollStride = 64 << 10
     private var index = Index()
     /// A key of an open object: `count` bytes of text, between its quotes in the source or,
     /// for a key with escapes, in `keyText` from `start` (unescaped once, when read).
@@ -98,13 +94,7 @@ struct JSONParser {
                 position += 1
                 skipWhitespace()
             }
-            // One comparison per value serves the end of the text and the deadline: past
-            // `nextPoll` (every `pollStride` bytes) the clock is read.
-            if position >= nextPoll {
-                guard position < source.count else { throw fail("unexpected end of JSON") }
-                try ConversionDeadline.check()
-                nextPoll = min(source.count, position + Self.pollStride)
-            }
+            guard position < source.count else { throw fail("unexpected end of JSON") }
             index.valueCount += 1
             let byte = source[position]
             let payload = notingPayload
@@ -115,6 +105,9 @@ struct JSONParser {
                     throw CodecError(.limitExceeded, "JSON nesting deeper than \(JSONDocument.maximumNesting)", byteOffset: position, found: stack.count + 1, limit: JSONDocument.maximumNesting)
                 }
                 let container = index.containers.count
+                // The clock is read at every `pollInterval`th container: between two, the parse
+                // meets at most that many containers and the scalars of their text.
+                try ConversionDeadline.poll(container)
                 index.containers.append(JSONDocument.Container(end: 0, count: 0, descendants: 0))
                 index.mappingKeySpans.append(0)
                 note(Value(offset: UInt32(position), payload: UInt32(container)))

@@ -14,6 +14,8 @@ public enum TextExcerpt {
 
     /// `text` itself when it is at most `maximumBytes` long, else its first `headBytes` and
     /// last `tailBytes` bytes (fewer where a scalar would be split) around "…".
+    /// Out of line: every error is made through it, and the readers' hot loops throw.
+    @inline(never)
     public static func of(_ text: String) -> String {
         let utf8 = text.utf8
         guard utf8.count > maximumBytes else { return text }
@@ -26,6 +28,7 @@ public enum TextExcerpt {
 
     /// A quoted piece of input inside a longer message (a key, an element name): at most
     /// `quoteBytes`, cut at its end with "…".
+    @inline(never)
     public static func quote(_ text: String) -> String {
         let utf8 = text.utf8
         guard utf8.count > quoteBytes else { return text }
