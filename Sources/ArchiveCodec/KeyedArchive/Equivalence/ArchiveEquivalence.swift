@@ -97,11 +97,44 @@ struct EquivalenceChecker {
         return String(scalars)
     }
 
-    func dictEntries(_ v: BinaryPlistView, _ ref: Int) -> [String: Int] {
+    /// Key texts by identity: each key object's text is decoded and hashed once per side, and
+    /// dictionaries are compared by the numbers of their keys' texts. A key object that many
+    /// dictionaries share (however long its text) costs its length once, not once per
+    /// dictionary, and every label that names it shares one copy of the text.
+    var keyTexts: [String] = []
+    private var keyNumbers: [String: Int] = [:]
+    private var leftKeyNumbers: [Int: Int] = [:], rightKeyNumbers: [Int: Int] = [:]
+
+    /// The number of the text of key object `ref` of `v` (the left view when `left`).
+    mutating func keyNumber(_ v: BinaryPlistView, _ ref: Int, left: Bool) -> Int {
+        if let known = left ? leftKeyNumbers[ref] : rightKeyNumbers[ref] { return known }
+        let text = string(v, ref) ?? ""
+        let number: Int
+        if let known = keyNumbers[text] {
+            number = known
+        } else {
+            number = keyTexts.count
+            keyTexts.append(text)
+            keyNumbers[text] = number
+        }
+        if left { leftKeyNumbers[ref] = number } else { rightKeyNumbers[ref] = number }
+        return number
+    }
+
+    /// A dictionary's entries: its keys' text numbers to their values.
+    mutating func dictEntries(_ v: BinaryPlistView, _ ref: Int, left: Bool) -> [Int: Int] {
         let h = v.header(of: ref)
-        var result: [String: Int] = [:]
-        for i in 0..<h.count { result[string(v, v.childRef(h, i)) ?? ""] = v.childRef(h, h.count + i) }
+        var result: [Int: Int] = [:]
+        for i in 0..<h.count { result[keyNumber(v, v.childRef(h, i), left: left)] = v.childRef(h, h.count + i) }
         return result
+    }
+
+    /// The text number of `$class` (one that no key has when no dictionary holds it yet).
+    private mutating func classKeyNumber() -> Int {
+        if let known = keyNumbers["$class"] { return known }
+        keyTexts.append("$class")
+        keyNumbers["$class"] = keyTexts.count - 1
+        return keyTexts.count - 1
     }
 
     /// A class dictionary's whole content as text (keys sorted), whatever its shape:
@@ -144,11 +177,15 @@ struct EquivalenceChecker {
     /// The first mismatch and the step where it stands (−1: the `$top` dictionary); nil when
     /// the archives are equivalent.
     mutating func run() -> (Mismatch, Int)? {
-        let lt = dictEntries(l, left.topRef)
-        let rt = dictEntries(r, right.topRef)
-        guard Set(lt.keys) == Set(rt.keys) else { return (.topKeys(lt.keys.sorted(), rt.keys.sorted()), -1) }
+        let lt = dictEntries(l, left.topRef, left: true)
+        let rt = dictEntries(r, right.topRef, left: false)
+        guard Set(lt.keys) == Set(rt.keys) else {
+            return (.topKeys(lt.keys.map { keyTexts[$0] }.sorted(), rt.keys.map { keyTexts[$0] }.sorted()), -1)
+        }
         // Children are pushed last first, so the walk meets them in document order.
-        for key in lt.keys.sorted().reversed() { pending.append((lt[key]!, rt[key]!, step(-1, .top(key)))) }
+        for key in lt.keys.sorted(by: { keyTexts[$0] < keyTexts[$1] }).reversed() {
+            pending.append((lt[key]!, rt[key]!, step(-1, .top(keyTexts[key]))))
+        }
         while let (a, b, path) = pending.popLast() {
             if let problem = compareValue(a, b, path) { return problem }
         }
@@ -186,10 +223,15 @@ struct EquivalenceChecker {
             for i in (0..<ha.count).reversed() { pending.append((l.childRef(ha, i), r.childRef(hb, i), step(at, .index(i)))) }
         case .dict:
             // Left keys in plist order: the walk is the same on every run (`pairingStep`).
-            let ea = (0..<ha.count).map { (key: string(l, l.childRef(ha, $0)) ?? "", value: l.childRef(ha, ha.count + $0)) }
-            let eb = dictEntries(r, b)
-            guard ea.count == eb.count, ea.allSatisfy({ eb[$0.key] != nil }) else { return (.keys(ea.map(\.key).sorted(), eb.keys.sorted()), at) }
-            for entry in ea.reversed() where entry.key != "$class" { pending.append((entry.value, eb[entry.key]!, step(at, .key(entry.key)))) }
+            var ea: [(key: Int, value: Int)] = []
+            ea.reserveCapacity(ha.count)
+            for index in 0..<ha.count { ea.append((keyNumber(l, l.childRef(ha, index), left: true), l.childRef(ha, ha.count + index))) }
+            let eb = dictEntries(r, b, left: false)
+            guard ea.count == eb.count, ea.allSatisfy({ eb[$0.key] != nil }) else {
+                return (.keys(ea.map { keyTexts[$0.key] }.sorted(), eb.keys.map { keyTexts[$0] }.sorted()), at)
+            }
+            let classKey = classKeyNumber()
+            for entry in ea.reversed() where entry.key != classKey { pending.append((entry.value, eb[entry.key]!, step(at, .key(keyTexts[entry.key])))) }
         case .asciiString, .utf16String:
             guard string(l, a) == string(r, b) else { return (.values(a, b), at) }
         case .int:
@@ -223,9 +265,10 @@ struct EquivalenceChecker {
         let ha = l.header(of: ra)
         let hb = r.header(of: rb)
         if ha.kind == .dict, hb.kind == .dict {
-            let ea = dictEntries(l, ra)
-            let eb = dictEntries(r, rb)
-            if let ca = ea["$class"], let cb = eb["$class"] {
+            let ea = dictEntries(l, ra, left: true)
+            let eb = dictEntries(r, rb, left: false)
+            let classKey = classKeyNumber()
+            if let ca = ea[classKey], let cb = eb[classKey] {
                 let classA = Int(l.uid(l.header(of: ca)))
                 let classB = Int(r.uid(r.header(of: cb)))
                 let da = leftClasses[classA] ?? classDescription(left, l, classA)
@@ -233,7 +276,7 @@ struct EquivalenceChecker {
                 leftClasses[classA] = da
                 rightClasses[classB] = db
                 guard da == db else { return (.classes(a, b), at) }
-            } else if (ea["$class"] == nil) != (eb["$class"] == nil) {
+            } else if (ea[classKey] == nil) != (eb[classKey] == nil) {
                 return (.instanceAgainstPlain(a, b), at)
             }
         }
