@@ -44,6 +44,8 @@ struct TypedStreamJSONEncoder {
         case values([Value], next: Int)
         /// A readable form's builder calls (`ReadableBuildStep`).
         case steps([ReadableBuildStep], next: Int)
+        /// A readable container's entries, lowered one at a time.
+        case entries(ReadableEntries, next: Int)
     }
 
     /// The bytes of the stream `document` describes; `root` is its `{"$typedstream": …}` object.
@@ -152,6 +154,10 @@ struct TypedStreamJSONEncoder {
                 guard next < steps.count else { continue }
                 stack.append(.steps(steps, next: next + 1))
                 if let opened = try perform(steps[next]) { stack.append(opened) }
+            case .entries(let entries, let next):
+                guard next < entries.count else { continue }
+                stack.append(.entries(entries, next: next + 1))
+                stack.append(.steps(try ReadableFormLowering(document: document).steps(forEntry: next, of: entries), next: 0))
             }
         }
     }
@@ -394,6 +400,7 @@ struct TypedStreamJSONEncoder {
         case .byteString(let bytes, let value): return try place(value) { (b) throws(CodecError) in try b.byteString(bytes) }
         case .cString(let bytes, let value): return try placeCString(bytes, at: value)
         case .byteArray(let bytes, let value): return try place(value) { (b) throws(CodecError) in try b.byteArray(bytes) }
+        case .entries(let entries): return .entries(entries, next: 0)
         }
     }
 
