@@ -62,7 +62,7 @@ struct RoundTripOracle {
         do {
             let xml = try document.archive(format: .xml)
             if let problem = checkReencodes(try Archive(parsing: xml), xml, format: .xml) { return problem }
-        } catch where error.kind == .invalidDocument && (error.message.contains("XML plist can write") || error.message.contains("reads back")) {
+        } catch  where error.kind == .invalidDocument && (error.message.contains("XML plist can write") || error.message.contains("reads back")) {
             // What XML cannot hold is refused.
         } catch {
             return "a JSON document that encodes to binary fails to xml, or its XML does not decode: \(error)"

@@ -112,7 +112,8 @@ struct TypedStreamJSONEncoder {
         let values = TypedStreamReader.valueLimit(forSize: bytes.count)
         guard stream.values.count <= values else {
             throw CodecError(
-                .limitExceeded, "the typedstream would hold \(stream.values.count) values in \(bytes.count) bytes, more than a reader accepts (\(values)): values of no bytes repeated by a shared type string",
+                .limitExceeded,
+                "the typedstream would hold \(stream.values.count) values in \(bytes.count) bytes, more than a reader accepts (\(values)): values of no bytes repeated by a type string",
                 found: stream.values.count, limit: values)
         }
         let output = KeyedArchive.maximumOutputSize(forInputSize: bytes.count)
@@ -122,7 +123,8 @@ struct TypedStreamJSONEncoder {
         TypedStreamJSONWriter(stream: stream).write(into: &out)
         guard !out.isOverLimit else {
             throw CodecError(
-                .limitExceeded, "the \(bytes.count)-byte typedstream would decode to more than \(output) bytes of JSON, past what a decode of its size writes: it repeats long type strings or C strings",
+                .limitExceeded,
+                "the \(bytes.count)-byte typedstream would decode to more than \(output) bytes of JSON, past what a decode of its size writes: it repeats long type strings or C strings",
                 limit: output)
         }
     }
