@@ -119,6 +119,17 @@ final class TypedStreamHostileInputTests: XCTestCase {
         let bytes = Array("[4000000000c]".utf8)
         refuses([0x84, UInt8(bytes.count)] + bytes, "a group whose values need at least 4000000000 bytes, 0 left", at: 0)
         refuses([0x84, 3, 0x5B, 0x39, 0x39, 0x39, 0x39, 0x39, 0x39, 0x39, 0x39, 0x39, 0x39, 0x63, 0x5D], "ends inside", at: 0)
+        // Behind a pointer, inside arrays of arrays, in a struct after a value that fits: the
+        // group's least size counts them all.
+        for type in ["^[4000000000i]", "[2[2000000000i]]", "{?=c[100000{?=ii}]}", "[3000000000C]"] {
+            let text = Array(type.utf8)
+            refuses([0x84, UInt8(text.count)] + text + [1, 2, 3], "a group whose values need at least", at: 0)
+        }
+        // Elements that take no bytes are refused as the type string is parsed.
+        for type in ["[5{}]", "[7[0i]]", "[9{?=!}]"] {
+            let text = Array(type.utf8)
+            refuses([0x84, UInt8(text.count)] + text, "values that take no bytes", at: 0)
+        }
     }
 
     func testZeroByteValuesRepeatedPastTheLimitAreRefused() {
