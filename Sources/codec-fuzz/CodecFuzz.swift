@@ -12,7 +12,10 @@ import Darwin
 /// Every mutated input must be either refused with a `CodecError` or converted, and whatever
 /// converts must survive the round trip: an archive's readable JSON must encode (to binary and
 /// to XML) back into an archive equivalent to it (`KeyedArchive.difference(from:)`), and a
-/// JSON document that encodes must yield an archive that decodes and round-trips the same way.
+/// JSON document that encodes must yield an archive that decodes and round-trips the same way:
+/// for every format (binary and XML; a typedstream is its own), what the encoder accepts the
+/// decoder reads back, and its JSON encodes again to the same archive (the same bytes for a
+/// typedstream).
 /// A crash writes the input that caused it to `OUT/crash-PID.bin` from the signal handler;
 /// an oracle failure writes `OUT/finding-N.bin` and a line to stdout, and the run goes on.
 @main
@@ -46,8 +49,9 @@ struct CodecFuzz: ParsableCommand {
         mkdir(out, 0o755)
         CrashReporter.install(path: "\(out)/crash-\(getpid()).bin")
         var seeds = try corpus.map(readFile)
-        // The readable JSON of every archive in the corpus seeds the encoder's side.
-        seeds += seeds.compactMap { try? KeyedArchive(parsing: $0).json(view: .readable, pretty: false) }
+        // The readable JSON of every document in the corpus (keyed archives, property lists,
+        // typedstreams) seeds the encoder's side.
+        seeds += seeds.compactMap { try? Archive(parsing: $0).json(view: .readable, pretty: false) }
         guard !seeds.isEmpty else { throw ValidationError("no corpus") }
 
         var mutator = Mutator(seed: seed)

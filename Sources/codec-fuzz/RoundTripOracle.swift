@@ -51,11 +51,21 @@ struct RoundTripOracle {
             refused += 1
             return nil
         }
+        // What the encoder accepts, the decoder reads back, in every format.
         let archive: Archive
         do {
             archive = try Archive(parsing: encoded)
         } catch {
             return "a JSON document encoded into an archive that does not decode: \(error)"
+        }
+        if let problem = checkReencodes(archive, encoded, format: .binary) { return problem }
+        do {
+            let xml = try document.archive(format: .xml)
+            if let problem = checkReencodes(try Archive(parsing: xml), xml, format: .xml) { return problem }
+        } catch  where error.kind == .invalidDocument && (error.message.contains("XML plist can write") || error.message.contains("reads back")) {
+            // What XML cannot hold is refused.
+        } catch {
+            return "a JSON document that encodes to binary fails to xml, or its XML does not decode: \(error)"
         }
         // The streamed form (large documents in archive-tool) must hold the same graph.
         var streamed: [UInt8] = []
@@ -68,6 +78,31 @@ struct RoundTripOracle {
             return "a JSON document that encodes in memory fails when streamed: \(error)"
         }
         return checkArchive(archive, encoded)
+    }
+
+    /// An archive the encoder wrote (`encoded`, in `format`) decodes to its readable JSON, and
+    /// that JSON encodes again to the same archive: the same bytes for a typedstream (its
+    /// writer spells everything one way), an equivalent graph for the others.
+    private func checkReencodes(_ archive: Archive, _ encoded: [UInt8], format: PlistFormat) -> String? {
+        guard archive.depth(of: .readable) <= StackBudget.maxDepth(stackSize: Self.stackSize) else { return nil }
+        let json: [UInt8]
+        do {
+            json = try archive.json(view: .readable, pretty: false)
+        } catch {
+            return "a JSON document encoded (\(format)) into an archive whose JSON the decoder refuses: \(error)"
+        }
+        do {
+            let again = try JSONDocument(parsing: json).archive(format: format)
+            if case .typedStream = archive.content {
+                return again == encoded ? nil : "a typedstream's JSON encodes again to other bytes"
+            }
+            if let difference = archive.difference(from: try Archive(parsing: again), plistDatesToWholeSeconds: format == .xml) {
+                return "an encoded archive's JSON encodes again (\(format)) to another graph: \(difference)"
+            }
+        } catch {
+            return "an encoded archive's JSON does not encode again (\(format)): \(error)"
+        }
+        return nil
     }
 
     /// Validation in ranges and two writers meeting at the middle reference (what

@@ -21,6 +21,9 @@ import sys
 import threading
 import time
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "gen"))
+import gen_typedstream_shapes as shapes  # noqa: E402  (the typedstream inputs, made here)
+
 _parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
 _parser.add_argument("port", metavar="PORT", type=int, help="the server's port on 127.0.0.1")
 _parser.add_argument("pid", metavar="PID", type=int, help="the server's process id (RSS, liveness)")
@@ -291,6 +294,26 @@ def hostile_request_id():
     return collections.Counter([f"{status_of(answer)}:{'ECHOED' if echoed else 'replaced'}:{'SNIFFABLE' if sniffing else 'nosniff'}"])
 
 
+def typedstream_rows():
+    """Typedstreams whose declared sizes or class chains once cost memory or time out of
+    proportion to their bytes: each must be answered (a refusal for the declared counts) within
+    the budget and in time linear in the input."""
+    json_head = b"Content-Type: application/json\r\n"
+    counts = [shapes.render("declared-count", n) for n in (100_000_000, 999_999_999)]
+    attack("typedstream declared counts [100000000i] and [999999999i] to encode (39 and 40 bytes)", lambda: collections.Counter(
+        [post("/v1/encode", body, json_head) for body in counts]))
+    chain = shapes.render("chain-json", 5000)
+    attack(f"typedstream class chain of 5,000 links of 100-byte names to encode ({len(chain) // 1000} KB)",
+           lambda: collections.Counter([post("/v1/encode", chain, json_head)]))
+    stream = shapes.render("chain-stream", 40_000)
+    attack(f"typedstream class chain of 40,000 links to decode and summarise ({len(stream) // 1000} KB)", lambda: collections.Counter(
+        ["decode:" + post("/v1/decode", stream), "summary:" + post("/v1/decode?view=summary", stream)]))
+    if not SHORT:
+        dictionary = shapes.render("dictionary-json", 1_000_000)
+        attack(f"2 concurrent encodes of a typedstream NSDictionary of 1M keys ({len(dictionary) / 1e6:.1f} MB each)",
+               lambda: parallel(2, lambda: post("/v1/encode", dictionary, json_head)))
+
+
 def desync():
     hidden = b"GET /metrics HTTP/1.1\r\nHost: x\r\n\r\n"
     results = collections.Counter()
@@ -435,6 +458,7 @@ def main():
     slow = 200 if SHORT else 2000
     attack(f"{slow} connections sending a header byte a second", lambda: slow_headers(slow, 4 if SHORT else 15))
     attack("HEAD/TRACE/unknown with a body, then CONNECT", desync)
+    typedstream_rows()
     attack(f"{n} decodes?nested=1 of a plist holding 8 amplifying archives",
            lambda: parallel(n, lambda: nested_amplifiers(amplified, 8)))
     dense_inside = plistlib.dumps({"blob": dense}, fmt=plistlib.FMT_BINARY)

@@ -4,6 +4,8 @@
 # and survival; the last row drains it with SIGTERM while bodies arrive. The server runs with the Kubernetes manifest's flags (2 workers, queue 8,
 # 32M bodies; a 5 s drain timeout, so the last row ends soon), a 768 MiB memory budget (the default under a 1 GiB container limit) and 1,024
 # descriptors, a common container limit. Stops by itself: about 3 minutes, or 1 with --short.
+# Typedstream rows: declared counts, long class chains (encode; decode and summary), and (not
+# with --short) two encodes of a million-key dictionary at once.
 #
 # Usage: scripts/attack/attack.sh [--short]      Environment: PORT (default 28090), SKIP_BUILD=1,
 #   BIN (the server to attack; default: the release build's archive-service).

@@ -153,10 +153,14 @@ struct TypedStream: Sendable {
     /// The name of class `index`.
     func name(ofClass index: Int) -> ArraySlice<UInt8> { sharedString(Int(classes[index].name)) }
 
-    /// Class `index` and its superclasses, nearest first.
-    func classChain(_ index: Int) -> [Int] {
+    /// Class `index` and its superclasses, nearest first; at most `limit` of them.
+    ///
+    /// A chain is as long as a stream makes it (a class per link, a few bytes each), so a
+    /// caller that asks per class, not per object written, passes the few links it looks at:
+    /// walking whole chains per class is quadratic in a long one.
+    func classChain(_ index: Int, limit: Int = .max) -> [Int] {
         var chain = [index]
-        while let superclass = classes[chain[chain.count - 1]].superclass { chain.append(Int(superclass)) }
+        while chain.count < limit, let superclass = classes[chain[chain.count - 1]].superclass { chain.append(Int(superclass)) }
         return chain
     }
 }

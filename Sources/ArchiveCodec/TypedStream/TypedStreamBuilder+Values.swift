@@ -64,6 +64,15 @@ extension TypedStreamBuilder {
         return Int(index)
     }
 
+    /// A `*` value holding a new C string of shared string `string` (made by `intern`);
+    /// returns its index.
+    mutating func cString(interned string: UInt32) throws(CodecError) -> Int {
+        try expect(TypeCode.cString)
+        let index = appendCString(string)
+        try placeReference(TypeCode.cString, Int(index))
+        return Int(index)
+    }
+
     /// A `*` value referring back to C string `index`.
     mutating func cString(reference index: Int) throws(CodecError) {
         guard stream.cStrings.indices.contains(index) else { throw CodecError(.invalidDocument, "C string \(index) is not made yet") }

@@ -20,9 +20,11 @@ struct TypedStreamBuilder {
     /// Groups of the stream and of the open objects, innermost last.
     private var pendingGroups: [TypedStream.Group] = []
     /// Shared strings by content, for `intern` (a reader defines each string as the stream
-    /// does and never looks here).
-    private var interned: [[UInt8]: UInt32] = [:]
-    /// The most values the model may hold: a reader's bound by its input's size, and never
+    /// does and never looks here): a table of indices into `stream.sharedStrings`, whose
+    /// bytes are the storage's, so that a million distinct strings cost no heap array each.
+    private var interned = ByteStringTable()
+    /// The most values the model may hold: a reader's bound by its input's size, an
+    /// encoder's by its document's (`TypedStreamJSONEncoder.valueLimit(for:)`), and never
     /// more than 32-bit indices reach (`maximumValues`).
     private let valueLimit: Int
 
@@ -55,10 +57,10 @@ struct TypedStreamBuilder {
         var object: UInt32 = 0
     }
 
-    /// A builder for a stream of `byteOrder`, by hand.
-    init(byteOrder: TypedStream.ByteOrder, systemVersion: Int64 = TypedStreamHeader.currentSystemVersion) {
+    /// A builder for a stream of `byteOrder`, by hand, holding at most `valueLimit` values.
+    init(byteOrder: TypedStream.ByteOrder, systemVersion: Int64 = TypedStreamHeader.currentSystemVersion, valueLimit: Int = maximumValues) {
         stream = TypedStream(byteOrder: byteOrder, systemVersion: systemVersion)
-        valueLimit = Self.maximumValues
+        self.valueLimit = min(valueLimit, Self.maximumValues)
     }
 
     /// A builder over `storage` (a reader's input, which its spans point into), holding at
@@ -126,22 +128,32 @@ struct TypedStreamBuilder {
     }
 
     /// Begins a group of type string `string` (a shared string), in the stream or the
-    /// innermost object. `offset` is where a reader found the type string, for its errors.
-    mutating func beginGroup(string: UInt32, at offset: Int? = nil) throws(CodecError) {
+    /// innermost object. `offset` is where a reader found the type string, for its errors;
+    /// `bytesLeft` is what is left of a reader's input: a group whose values need more is
+    /// refused before anything is reserved for it.
+    mutating func beginGroup(string: UInt32, at offset: Int? = nil, bytesLeft: Int = .max) throws(CodecError) {
         let kind = innermost
         guard kind == .stream || kind == .object else { throw misplaced("a group", offset: offset) }
         let type = try parsedType(string, at: offset)
-        let count = stream.types[type].count
+        let node = stream.types[type]
+        guard Int(node.minimumBytes) <= bytesLeft else {
+            throw CodecError(.malformedTypedStream, "a group whose values need at least \(node.minimumBytes) bytes, \(bytesLeft) left", byteOffset: offset)
+        }
+        let count = node.count
         let first = try reserve(count, at: offset)
         pendingGroups.append(TypedStream.Group(type: type, firstValue: first))
         frames.append(Frame(kind: .group, next: first, end: first + count, type: TypeTable.firstChild(of: type)))
     }
 
     /// Places the struct, array (of other than bytes) or pointer the next slot expects and
-    /// opens it for its children.
-    mutating func openComposite(at offset: Int? = nil) throws(CodecError) {
+    /// opens it for its children. `bytesLeft` is what is left of a reader's input: children
+    /// that need more are refused before anything is reserved for them.
+    mutating func openComposite(at offset: Int? = nil, bytesLeft: Int = .max) throws(CodecError) {
         guard let type = expectedType else { throw misplaced("a value", offset: offset) }
         let node = stream.types[type]
+        guard Int(node.minimumBytes) <= bytesLeft else {
+            throw CodecError(.malformedTypedStream, "a struct, array or pointer whose values need at least \(node.minimumBytes) bytes, \(bytesLeft) left", byteOffset: offset)
+        }
         let first = try reserve(node.count, at: offset)
         place(TypedStream.Value(type: type, payload: UInt64(first)))
         frames.append(
@@ -197,18 +209,44 @@ struct TypedStreamBuilder {
     /// The shared string holding `bytes`, defined once per distinct content (as Apple's
     /// writer shares its strings).
     mutating func intern(_ bytes: [UInt8]) throws(CodecError) -> UInt32 {
-        if let known = interned[bytes] { return known }
-        let index = appendSharedString(try appendStorage(bytes))
-        interned[bytes] = index
-        return index
+        try bytes.withUnsafeBufferPointer { (buffer) throws(CodecError) -> UInt32 in try intern(buffer) }
+    }
+
+    /// `intern` for bytes held elsewhere (a JSON document's text), copied only when new.
+    mutating func intern(_ bytes: UnsafeBufferPointer<UInt8>) throws(CodecError) -> UInt32 {
+        try checkRoom(for: bytes.count)
+        let hash = ByteStringTable.hash(bytes)
+        // The table is taken out while it is probed, as its probes read the storage and its
+        // insertion appends to it.
+        var table = interned
+        interned = ByteStringTable()
+        defer { interned = table }
+        return table.findOrInsert(
+            hash: hash,
+            equals: { candidate in
+                let span = stream.sharedStrings[Int(candidate)]
+                guard Int(span.count) == bytes.count else { return false }
+                guard let base = bytes.baseAddress else { return true }
+                return stream.storage.withUnsafeBufferPointer { ByteStringTable.bytesEqual($0.baseAddress! + Int(span.start), base, count: bytes.count) }
+            },
+            newValue: {
+                let start = stream.storage.count
+                stream.storage.append(contentsOf: bytes)
+                return appendSharedString(TypedStream.Span(start: UInt32(start), count: UInt32(bytes.count)))
+            })
     }
 
     /// Copies `bytes` to the end of the storage; refuses to grow the storage past 4 GiB.
     mutating func appendStorage(_ bytes: [UInt8]) throws(CodecError) -> TypedStream.Span {
+        try checkRoom(for: bytes.count)
         let start = stream.storage.count
-        guard bytes.count < Int(UInt32.max) - start else { throw CodecError(.limitExceeded, "a typedstream's strings take at most 4 GiB", limit: Int(UInt32.max)) }
         stream.storage += bytes
         return TypedStream.Span(start: UInt32(start), count: UInt32(bytes.count))
+    }
+
+    /// Refuses `count` more bytes of storage past 4 GiB (spans are 32-bit).
+    private func checkRoom(for count: Int) throws(CodecError) {
+        guard count < Int(UInt32.max) - stream.storage.count else { throw CodecError(.limitExceeded, "a typedstream's strings take at most 4 GiB", limit: Int(UInt32.max)) }
     }
 
     // MARK: Internals

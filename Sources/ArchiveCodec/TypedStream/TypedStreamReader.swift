@@ -114,7 +114,7 @@ private struct Reading {
         let start = cursor.position
         let head = try cursor.byte("a type string")
         let string = try sharedString(head: head, at: start, "a type string")
-        try builder.beginGroup(string: string!, at: start)
+        try builder.beginGroup(string: string!, at: start, bytesLeft: cursor.remaining)
     }
 
     mutating func readValue(_ type: UInt32) throws(CodecError) {
@@ -168,13 +168,13 @@ private struct Reading {
             guard needed <= UInt64(cursor.remaining) else {
                 throw cursor.fail("an array of \(node.count) values needs at least \(needed) bytes, \(cursor.remaining) left", at: start)
             }
-            try builder.openComposite(at: start)
+            try builder.openComposite(at: start, bytesLeft: cursor.remaining)
         default:
             if TypeCode.bitWidth(code) != 0 {
                 try readInteger(type, code: code, at: start)
             } else {
                 // A struct or a pointer: its children follow.
-                try builder.openComposite(at: start)
+                try builder.openComposite(at: start, bytesLeft: cursor.remaining)
             }
         }
     }

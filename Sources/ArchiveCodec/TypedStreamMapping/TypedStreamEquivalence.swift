@@ -47,7 +47,8 @@ enum TypedStreamEquivalence {
     private static func isSame(_ left: TypedStream, _ right: TypedStream, payloadNesting: Int) -> Bool {
         guard left.groups.count == right.groups.count, left.values.count == right.values.count else { return false }
         for group in left.groups.indices where !sameGroupType(left, right, group) { return false }
-        for index in left.values.indices where valueDifference(left, right, index, payloadNesting: payloadNesting) != nil { return false }
+        var classes = ClassChainMatch(leftClasses: left.classes.count)
+        for index in left.values.indices where valueDifference(left, right, index, payloadNesting: payloadNesting, classes: &classes) != nil { return false }
         return true
     }
 
@@ -69,6 +70,7 @@ enum TypedStreamEquivalence {
     private static func firstInStreamOrder(_ left: TypedStream, _ right: TypedStream, payloadNesting: Int) -> ([Int], Detail)? {
         var walk = TypedStreamWalk(left)
         var holders: [Int] = []
+        var classes = ClassChainMatch(leftClasses: left.classes.count)
         while let step = walk.next() {
             switch step {
             case .group(let group):
@@ -78,7 +80,7 @@ enum TypedStreamEquivalence {
                     return (holders + [first], .words(words))
                 }
             case .value(let index):
-                if index < right.values.count, let words = valueDifference(left, right, index, payloadNesting: payloadNesting) {
+                if index < right.values.count, let words = valueDifference(left, right, index, payloadNesting: payloadNesting, classes: &classes) {
                     return (holders + [index], words == typesDiffer ? .words(typeWords(left, right, index)) : .values(index))
                 }
                 switch left.content(of: index) {
@@ -136,7 +138,8 @@ enum TypedStreamEquivalence {
     }
 
     /// Why value `index` differs between the streams (`typesDiffer` for its type), nil when it does not.
-    private static func valueDifference(_ l: TypedStream, _ r: TypedStream, _ index: Int, payloadNesting: Int) -> String? {
+    /// Class chains are compared through `classes`, once per pair of classes.
+    private static func valueDifference(_ l: TypedStream, _ r: TypedStream, _ index: Int, payloadNesting: Int, classes: inout ClassChainMatch) -> String? {
         guard l.encoding(of: index).elementsEqual(r.encoding(of: index)) || sameByteArrayType(l, r, index, index) else { return typesDiffer }
         switch (l.content(of: index), r.content(of: index)) {
         case (.signed(let a), .signed(let b)) where a != b && index + 1 < l.values.count && index + 1 < r.values.count:
@@ -155,13 +158,14 @@ enum TypedStreamEquivalence {
         case (.atom(let a), .atom(let b)), (.selector(let a), .selector(let b)):
             return a.map { l.sharedString($0) } == b.map { r.sharedString($0) } ? nil : "strings differ"
         case (.classReference(let a), .classReference(let b)):
-            return a.map { chain(l, $0) } == b.map { chain(r, $0) } ? nil : "classes differ"
+            guard let a, let b else { return a == nil && b == nil ? nil : "classes differ" }
+            return classes.same(l, a, r, b) ? nil : "classes differ"
         case (.object(let a), .object(let b)):
             guard a == b else { return "objects \(a.map(String.init) ?? "nil") against \(b.map(String.init) ?? "nil")" }
             guard let a, !l.isBackReference(index) else { return l.isBackReference(index) == r.isBackReference(index) ? nil : "a reference against a body" }
             guard !r.isBackReference(index) else { return "a body against a reference" }
-            let (x, y) = (chain(l, Int(l.objects[a].classIndex)), chain(r, Int(r.objects[a].classIndex)))
-            return x == y ? nil : "object of class \(text(x.first?.name ?? [])) against \(text(y.first?.name ?? []))"
+            let (x, y) = (Int(l.objects[a].classIndex), Int(r.objects[a].classIndex))
+            return classes.same(l, x, r, y) ? nil : "object of class \(text(l.name(ofClass: x))) against \(text(r.name(ofClass: y)))"
         case (let a, let b):
             return a == b ? nil : "\(a) against \(b)"
         }

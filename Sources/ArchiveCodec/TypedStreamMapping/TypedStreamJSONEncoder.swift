@@ -10,16 +10,32 @@
 /// A class chain names its classes by name and version; equal chains are one class. An object
 /// is made where its body stands (`$id` names it for the `{"$ref": n}` after it); a C string
 /// of the same text as one before is a reference to it, as the stream's object table shares it.
+///
+/// Hostile documents. Nothing a document declares (an array type's count, a chain's length)
+/// sizes memory before it is checked against what the document holds: a struct's or array's
+/// JSON values are counted before the builder reserves their slots, and the builder holds at
+/// most `valueLimit(for:)` values. The encoder accepts only what the reader reads back
+/// (`checkReadable`): a system version Apple wrote, a stream no denser in values than the
+/// reader allows, and a document the decoder's output bound admits.
 struct TypedStreamJSONEncoder {
     typealias Value = JSONDocument.Value
 
     let document: JSONDocument
     private var builder: TypedStreamBuilder
-    private var classes: [[UInt8]: Int] = [:]
+    /// Per class defined: its name (a shared string), version and superclass (-1: none), so a
+    /// chain is found link by link from its root, in time linear in the chain.
+    private var classes: [ClassKey: Int] = [:]
     private var objects: [Int64: Int] = [:]
-    private var cStrings: [[UInt8]: Int] = [:]
+    /// Per shared string: the C string of its text + 1, 0 when none was made (`placeCString`).
+    private var cStringOfString: [UInt32] = []
     /// The class of each readable form's chain, once defined.
     private var readableClasses: [ReadableClass: Int] = [:]
+
+    private struct ClassKey: Hashable {
+        var name: UInt32
+        var version: Int64
+        var superclass: Int
+    }
 
     /// What is being read, innermost last: a list of groups (the stream's, an object's) or of
     /// values (a group's, a composite's; `builder.end()` closes it).
@@ -28,6 +44,8 @@ struct TypedStreamJSONEncoder {
         case values([Value], next: Int)
         /// A readable form's builder calls (`ReadableBuildStep`).
         case steps([ReadableBuildStep], next: Int)
+        /// A readable container's entries, lowered one at a time.
+        case entries(ReadableEntries, next: Int)
     }
 
     /// The bytes of the stream `document` describes; `root` is its `{"$typedstream": …}` object.
@@ -45,8 +63,8 @@ struct TypedStreamJSONEncoder {
                 }
                 byteOrder = document.stringValue(value) == "big" ? .big : .little
             } else if document.stringEquals(key, "$systemVersion") {
-                guard document.kind(value) == .number, case .signed(let version) = document.number(value) else {
-                    throw document.invalid("$systemVersion is an integer", at: value)
+                guard document.kind(value) == .number, case .signed(let version) = document.number(value), TypedStreamHeader.knownSystemVersions.contains(version) else {
+                    throw document.invalid("$systemVersion is one Apple or NeXT wrote (\(TypedStreamHeader.knownSystemVersions.sorted())), as the reader reads no other", at: value)
                 }
                 systemVersion = version
             } else {
@@ -54,9 +72,61 @@ struct TypedStreamJSONEncoder {
             }
         }
         guard let groups else { throw document.invalid("no $typedstream", at: root) }
-        var encoder = TypedStreamJSONEncoder(document: document, builder: TypedStreamBuilder(byteOrder: byteOrder, systemVersion: systemVersion))
+        let builder = TypedStreamBuilder(byteOrder: byteOrder, systemVersion: systemVersion, valueLimit: valueLimit(for: document))
+        var encoder = TypedStreamJSONEncoder(document: document, builder: builder)
         try encoder.encodeGroups(document.elements(of: groups))
-        return try TypedStreamWriter.write(try encoder.builder.finish())
+        let stream = try encoder.builder.finish()
+        let bytes = try TypedStreamWriter.write(stream)
+        try checkReadable(stream, bytes: bytes, document: document)
+        return bytes
+    }
+
+    /// The most values a stream built from `document` can hold: five per JSON value, and one
+    /// per byte of its text.
+    ///
+    /// Each value of the stream is placed for a JSON value of the document, with two
+    /// exceptions. A readable form lowers one JSON value to several: the most is a
+    /// dictionary's entry, whose key (no JSON value: keys are not counted) is an NSString
+    /// object and its `+` string, and whose value, a bare number, an NSNumber object, its `*`
+    /// type and its number: five values for one JSON value (every other form places fewer per
+    /// JSON value it reads). And a pointer (`^`) takes its pointee's JSON value, a group its
+    /// type string's slots before its values are counted: both are at most the type string's
+    /// length, text of the document. So a builder held to this bound never reserves more than
+    /// the document stands for, whatever counts its type strings declare.
+    static func valueLimit(for document: JSONDocument) -> Int {
+        5 * document.valueCount + document.source.count
+    }
+
+    /// Refuses a stream the decoder would not read back: denser in values than a stream of its
+    /// size may be (`TypedStreamReader.valueLimit(forSize:)`: `!` values and empty structs
+    /// repeated through one type string take no bytes), 4 GiB or larger, or whose JSON would
+    /// pass the decoder's output bound (`KeyedArchive.maximumOutputSize(forInputSize:)`: long
+    /// type strings and C strings repeat by reference). The JSON the decoder writes is about
+    /// the document's size (the readable forms, no whitespace; a number may gain a few bytes,
+    /// `1` for a double reads back as `1.0`): only a document past half the bound is written
+    /// to nowhere to count it.
+    private static func checkReadable(_ stream: TypedStream, bytes: [UInt8], document: JSONDocument) throws(CodecError) {
+        guard bytes.count < Int(UInt32.max) else {
+            throw CodecError(.limitExceeded, "the typedstream would be larger than 4 GiB, which no reader reads", found: bytes.count, limit: Int(UInt32.max) - 1)
+        }
+        let values = TypedStreamReader.valueLimit(forSize: bytes.count)
+        guard stream.values.count <= values else {
+            throw CodecError(
+                .limitExceeded,
+                "the typedstream would hold \(stream.values.count) values in \(bytes.count) bytes, more than a reader accepts (\(values)): values of no bytes repeated by a type string",
+                found: stream.values.count, limit: values)
+        }
+        let output = KeyedArchive.maximumOutputSize(forInputSize: bytes.count)
+        guard document.source.count > output / 2 else { return }
+        var out = JSONOutput(pretty: false, reserve: 0) { _ in }
+        out.limit = output
+        TypedStreamJSONWriter(stream: stream).write(into: &out)
+        guard !out.isOverLimit else {
+            throw CodecError(
+                .limitExceeded,
+                "the \(bytes.count)-byte typedstream would decode to more than \(output) bytes of JSON, past what a decode of its size writes: it repeats long type strings or C strings",
+                limit: output)
+        }
     }
 
     private init(document: JSONDocument, builder: TypedStreamBuilder) {
@@ -86,6 +156,10 @@ struct TypedStreamJSONEncoder {
                 guard next < steps.count else { continue }
                 stack.append(.steps(steps, next: next + 1))
                 if let opened = try perform(steps[next]) { stack.append(opened) }
+            case .entries(let entries, let next):
+                guard next < entries.count else { continue }
+                stack.append(.entries(entries, next: next + 1))
+                stack.append(.steps(try ReadableFormLowering(document: document).steps(forEntry: next, of: entries), next: 0))
             }
         }
     }
@@ -96,8 +170,11 @@ struct TypedStreamJSONEncoder {
         guard let (key, value) = document.onlyMember(group) else {
             throw document.invalid("a group is an object of one member, its type string: {\"i\": 5}, {\"@\": {…}}", at: group)
         }
-        let encoding = document.withString(key) { Array($0) }
-        try located(key) { (builder) throws(CodecError) in try builder.beginGroup(encoding: encoding) }
+        let document = document
+        try located(key) { (builder) throws(CodecError) in
+            let string = try document.withString(key) { (text) throws(CodecError) -> UInt32 in try builder.intern(text) }
+            try builder.beginGroup(string: string)
+        }
         if builder.slotsLeft == 1 { return [value] }
         guard document.kind(value) == .array, document.count(value) == builder.slotsLeft else {
             throw document.invalid("a group of \(builder.slotsLeft) types holds an array of as many values", at: value)
@@ -164,10 +241,12 @@ struct TypedStreamJSONEncoder {
             return try place(value) { (b) throws(CodecError) in try b.byteArray(bytes) }
         case TypeCode.arrayOpen, TypeCode.structOpen:
             guard kind == .array else { throw document.invalid("a struct or array is a JSON array of its values", at: value) }
-            _ = try place(value) { (b) throws(CodecError) in try b.beginComposite() }
-            guard document.count(value) == builder.slotsLeft else {
-                throw document.invalid("this struct or array holds \(builder.slotsLeft) values", at: value)
+            // Counted before the builder reserves a slot per value the type declares.
+            let declared = builder.stream.types[type].count
+            guard document.count(value) == Int(declared) else {
+                throw document.invalid("this struct or array holds \(declared) values, not \(document.count(value))", at: value)
             }
+            _ = try place(value) { (b) throws(CodecError) in try b.beginComposite() }
             return .values(document.elements(of: value), next: 0)
         case TypeCode.pointer:
             _ = try place(value) { (b) throws(CodecError) in try b.beginComposite() }
@@ -249,24 +328,21 @@ struct TypedStreamJSONEncoder {
     }
 
     /// The class of chain `links` (the class first), defined (root first) where new; a refusal
-    /// is located at `value`.
+    /// is located at `value`. Each link is found by its name, version and the class of the
+    /// links after it, so a chain costs its length, however long.
     private mutating func classIndex(_ links: [(name: [UInt8], version: Int64)], at value: Value) throws(CodecError) -> Int {
         var superclass: Int?
-        for position in links.indices.reversed() {
-            var key: [UInt8] = []
-            for link in links[position...] {
-                key += link.name
-                key.append(0)
-                key += Array(String(link.version).utf8)
-                key.append(0)
-            }
+        for link in links.reversed() {
+            var name: UInt32 = 0
+            try located(value) { (b) throws(CodecError) in name = try b.intern(link.name) }
+            let key = ClassKey(name: name, version: link.version, superclass: superclass ?? -1)
             if let known = classes[key] {
                 superclass = known
                 continue
             }
-            let (name, version, parent) = (links[position].name, links[position].version, superclass)
+            let parent = superclass
             var defined = 0
-            try located(value) { (b) throws(CodecError) in defined = try b.defineClass(name: name, version: version, superclass: parent) }
+            try located(value) { (b) throws(CodecError) in defined = try b.defineClass(name: link.name, version: link.version, superclass: parent) }
             classes[key] = defined
             superclass = defined
         }
@@ -281,10 +357,15 @@ struct TypedStreamJSONEncoder {
     /// A `*` value of `bytes`: a reference to the C string of the same text made before, else
     /// a new one (the stream's object table shares C strings).
     private mutating func placeCString(_ bytes: [UInt8], at value: Value) throws(CodecError) -> Frame? {
-        if let known = cStrings[bytes] { return try place(value) { (b) throws(CodecError) in try b.cString(reference: known) } }
-        var made: Int?
-        _ = try place(value) { (b) throws(CodecError) in made = try b.cString(bytes) }
-        cStrings[bytes] = made
+        var string: UInt32 = 0
+        try located(value) { (b) throws(CodecError) in string = try b.intern(bytes) }
+        if Int(string) < cStringOfString.count, cStringOfString[Int(string)] != 0 {
+            let known = Int(cStringOfString[Int(string)]) - 1
+            return try place(value) { (b) throws(CodecError) in try b.cString(reference: known) }
+        }
+        var made = 0
+        _ = try place(value) { (b) throws(CodecError) in made = try b.cString(interned: string) }
+        cStringOfString.store(UInt32(made) + 1, at: Int(string), filling: 0)
         return nil
     }
 
@@ -321,6 +402,7 @@ struct TypedStreamJSONEncoder {
         case .byteString(let bytes, let value): return try place(value) { (b) throws(CodecError) in try b.byteString(bytes) }
         case .cString(let bytes, let value): return try placeCString(bytes, at: value)
         case .byteArray(let bytes, let value): return try place(value) { (b) throws(CodecError) in try b.byteArray(bytes) }
+        case .entries(let entries): return .entries(entries, next: 0)
         }
     }
 

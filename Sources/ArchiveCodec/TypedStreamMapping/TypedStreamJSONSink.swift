@@ -2,6 +2,11 @@
 /// only its nesting (`TypedStreamJSONMeasure`, for `depth`). Every character of the document
 /// goes through one of these calls, so the two never disagree about the nesting.
 protocol TypedStreamJSONSink {
+    /// Whether the sink follows only the nesting, never a value's text: a class chain
+    /// (`$classes`, as long as the stream makes it, and written at every object of its class)
+    /// is then given as one link, which nests as deep as all of them, so that measuring or
+    /// finding a place costs no walk of a chain per object.
+    static var followsNestingOnly: Bool { get }
     mutating func isStopped() -> Bool
     mutating func openObject()
     mutating func closeObject()
@@ -36,11 +41,13 @@ protocol TypedStreamJSONSink {
 }
 
 extension TypedStreamJSONSink {
+    static var followsNestingOnly: Bool { false }
     mutating func willWrite(value index: Int) {}
     mutating func didWrite(value index: Int) {}
 }
 
 struct TypedStreamJSONMeasure: TypedStreamJSONSink {
+    static var followsNestingOnly: Bool { true }
     let numbers: NumberWrapping
     var level = 0
     var deepest = 0

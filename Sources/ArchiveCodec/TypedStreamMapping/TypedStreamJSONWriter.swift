@@ -160,10 +160,11 @@ struct TypedStreamJSONWriter {
         return nil
     }
 
-    /// `[[name, version], …]`, the class and its superclasses.
+    /// `[[name, version], …]`, the class and its superclasses (only the class for a sink that
+    /// follows the nesting: `TypedStreamJSONSink.followsNestingOnly`).
     func writeChain<Sink: TypedStreamJSONSink>(_ index: Int, into sink: inout Sink) {
         sink.openArray()
-        for link in stream.classChain(index) {
+        for link in stream.classChain(index, limit: Sink.followsNestingOnly ? 1 : .max) {
             sink.openArray()
             sink.text(stream.name(ofClass: link))
             sink.mappingInteger(stream.classes[link].version)

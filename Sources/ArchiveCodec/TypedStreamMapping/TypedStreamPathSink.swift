@@ -29,6 +29,8 @@ struct TypedStreamPathSink: TypedStreamJSONSink {
         deepest = targets.count - 1
     }
 
+    static var followsNestingOnly: Bool { true }
+
     mutating func isStopped() -> Bool { found?.depth == deepest }
 
     mutating func willWrite(value index: Int) {

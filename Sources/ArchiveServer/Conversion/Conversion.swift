@@ -145,7 +145,11 @@ enum Conversion {
         // The document shares the body's bytes (no copy).
         let document = try JSONDocument(parsing: bytes)
         // The count of values, not the size of the text, says what encoding will hold.
-        if let refusal = admit(ConversionCost.encodeWorking(bodyBytes: bytes.count, values: document.valueCount), job) {
+        let working =
+            document.isTypedStream
+            ? ConversionCost.encodeTypedStreamWorking(bodyBytes: bytes.count, values: document.valueCount)
+            : ConversionCost.encodeWorking(bodyBytes: bytes.count, values: document.valueCount)
+        if let refusal = admit(working, job) {
             return refusal
         }
         if document.isTypedStream {

@@ -43,6 +43,18 @@ enum ConversionCost {
         bodyBytes + values * encodePerValue
     }
 
+    /// Bytes a typedstream encode holds per value of its document: the builder's values,
+    /// groups (an object's kept aside until it ends, then moved) and objects as their arrays
+    /// grow, and the stream it writes. The densest shape is a readable NSDictionary, five
+    /// stream values per JSON value: measured at about 250 bytes a value on one of a million and
+    /// of two million keys (docs/benchmarks.md, "Memory of the service").
+    static let encodeTypedStreamPerValue = 300
+
+    /// What the encode of a typedstream document (`JSONDocument.isTypedStream`) needs in all.
+    static func encodeTypedStreamWorking(bodyBytes: Int, values: Int) -> Int {
+        bodyBytes + values * encodeTypedStreamPerValue
+    }
+
     /// Bytes to reserve for a request of `bodyBytes` on `route` (nil: no route; the body is
     /// buffered and dropped).
     static func admission(route: Route?, bodyBytes: Int) -> Int {

@@ -110,13 +110,26 @@ final class TypedStreamHostileInputTests: XCTestCase {
     }
 
     func testCountsPastTheInputAreRefusedBeforeAnythingIsReserved() {
-        // A string of 2^31 - 1 bytes, and arrays of 4,000,000,000 structs and of bytes.
+        // A string of 2^31 - 1 bytes, and arrays of 4,000,000,000 structs and of bytes: refused
+        // at their group, whose values need more than is left (the least a value takes,
+        // saturating at 2^32 - 1).
         refuses([0x84, 1, 0x2B, 0x82, 0xFF, 0xFF, 0xFF, 0x7F], "a '+' string of 2147483647 bytes", at: 3)
         let huge = Array("[4000000000{a=ii}]".utf8)
-        refuses([0x84, UInt8(huge.count)] + huge, "an array of 4000000000 values needs at least 8000000000 bytes", at: huge.count + 2)
+        refuses([0x84, UInt8(huge.count)] + huge, "a group whose values need at least 4294967295 bytes, 0 left", at: 0)
         let bytes = Array("[4000000000c]".utf8)
-        refuses([0x84, UInt8(bytes.count)] + bytes, "needs 4000000000 bytes", at: bytes.count + 2)
+        refuses([0x84, UInt8(bytes.count)] + bytes, "a group whose values need at least 4000000000 bytes, 0 left", at: 0)
         refuses([0x84, 3, 0x5B, 0x39, 0x39, 0x39, 0x39, 0x39, 0x39, 0x39, 0x39, 0x39, 0x39, 0x63, 0x5D], "ends inside", at: 0)
+        // Behind a pointer, inside arrays of arrays, in a struct after a value that fits: the
+        // group's least size counts them all.
+        for type in ["^[4000000000i]", "[2[2000000000i]]", "{?=c[100000{?=ii}]}", "[3000000000C]"] {
+            let text = Array(type.utf8)
+            refuses([0x84, UInt8(text.count)] + text + [1, 2, 3], "a group whose values need at least", at: 0)
+        }
+        // Elements that take no bytes are refused as the type string is parsed.
+        for type in ["[5{}]", "[7[0i]]", "[9{?=!}]"] {
+            let text = Array(type.utf8)
+            refuses([0x84, UInt8(text.count)] + text, "values that take no bytes", at: 0)
+        }
     }
 
     func testZeroByteValuesRepeatedPastTheLimitAreRefused() {

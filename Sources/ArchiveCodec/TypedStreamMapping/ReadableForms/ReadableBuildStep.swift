@@ -29,4 +29,28 @@ enum ReadableBuildStep {
     case cString([UInt8], at: Value)
     /// A `[Nc]` value's bytes.
     case byteArray([UInt8], at: Value)
+    /// The entries of an array, set or dictionary, lowered one at a time when their turn comes
+    /// (`ReadableFormLowering.steps(forEntry:of:)`): a form of a million entries never holds
+    /// a million entries' steps at once.
+    case entries(ReadableEntries)
+}
+
+/// The entries of a readable container form, each an `@` group (a dictionary's entry two), in
+/// the order the stream holds them.
+enum ReadableEntries {
+    typealias Value = JSONDocument.Value
+
+    /// An array's or set's elements.
+    case elements([Value])
+    /// `$dict`'s `[key, value]` pairs, each checked when it is lowered.
+    case pairs([Value])
+    /// A dictionary's data keys (each a new NSString; `$$…` is the key `$…`) and values.
+    case stringKeyed([(key: Value, value: Value)])
+
+    var count: Int {
+        switch self {
+        case .elements(let values), .pairs(let values): values.count
+        case .stringKeyed(let entries): entries.count
+        }
+    }
 }

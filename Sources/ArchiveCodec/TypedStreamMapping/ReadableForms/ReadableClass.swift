@@ -48,9 +48,14 @@ enum ReadableClass: CaseIterable {
     /// The class's name, what `$class` holds.
     var name: String { chain[0].name }
 
+    /// The longest chain of a readable class.
+    static let longestChain = allCases.map(\.chain.count).max()!
+
     /// The readable class of class `index` of `stream`: the one whose chain it is exactly, or nil.
+    /// Looks at one link more than the longest readable chain, whatever the chain's length
+    /// (asked once per class of the stream).
     static func of(_ index: Int, in stream: TypedStream) -> ReadableClass? {
-        let links = stream.classChain(index)
+        let links = stream.classChain(index, limit: longestChain + 1)
         let name = stream.name(ofClass: index)
         return allCases.first { candidate in
             let chain = candidate.chain

@@ -197,9 +197,24 @@ struct ReadableFormLowering {
     private func arraySteps(_ readableClass: ReadableClass, id: (number: Int64, at: Value)?, elements: [Value], at value: Value) -> [Step] {
         let isSet = readableClass == .set || readableClass == .mutableSet
         let count: Step = isSet ? .unsigned(UInt64(elements.count), at: value) : .integer(Int64(elements.count), at: value)
-        var groups = group(isSet ? "I" : "i", count, at: value)
-        for element in elements { groups += group("@", .value(element), at: element) }
-        return object(readableClass, id: id, at: value, groups)
+        return object(readableClass, id: id, at: value, group(isSet ? "I" : "i", count, at: value) + [.entries(.elements(elements))])
+    }
+
+    /// The steps of entry `index` of `entries`: its `@` group, or a dictionary entry's two.
+    func steps(forEntry index: Int, of entries: ReadableEntries) throws(CodecError) -> [Step] {
+        switch entries {
+        case .elements(let elements):
+            return group("@", .value(elements[index]), at: elements[index])
+        case .pairs(let pairs):
+            let entry = pairs[index]
+            guard document.kind(entry) == .array, document.count(entry) == 2 else { throw document.invalid("a $dict entry is [key, value]", at: entry) }
+            let parts = document.elements(of: entry)
+            return group("@", .value(parts[0]), at: parts[0]) + group("@", .value(parts[1]), at: parts[1])
+        case .stringKeyed(let keyed):
+            let (key, member) = keyed[index]
+            let text = document.withString(key) { Array($0.starts(with: [MappingKeys.marker, MappingKeys.marker]) ? $0.dropFirst() : $0[...]) }
+            return [.group("@", at: key)] + stringSteps(.string, id: nil, text: text, at: key) + [.end(at: key)] + group("@", .value(member), at: member)
+        }
     }
 
     /// NSDictionary from `$dict`'s `[key, value]` pairs: `{"i": count}`, then an `@` group
@@ -207,24 +222,12 @@ struct ReadableFormLowering {
     private func pairSteps(_ readableClass: ReadableClass, id: (number: Int64, at: Value)?, pairs: Value, at value: Value) throws(CodecError) -> [Step] {
         guard document.kind(pairs) == .array else { throw document.invalid("$dict is an array of [key, value] pairs", at: pairs) }
         let entries = document.elements(of: pairs)
-        var groups = group("i", .integer(Int64(entries.count), at: pairs), at: pairs)
-        for entry in entries {
-            guard document.kind(entry) == .array, document.count(entry) == 2 else { throw document.invalid("a $dict entry is [key, value]", at: entry) }
-            let parts = document.elements(of: entry)
-            groups += group("@", .value(parts[0]), at: parts[0]) + group("@", .value(parts[1]), at: parts[1])
-        }
-        return object(readableClass, id: id, at: value, groups)
+        return object(readableClass, id: id, at: value, group("i", .integer(Int64(entries.count), at: pairs), at: pairs) + [.entries(.pairs(entries))])
     }
 
     /// NSDictionary from data keys: each key a new NSString (`$$…` is the key `$…`).
     private func stringKeyedSteps(_ readableClass: ReadableClass, id: (number: Int64, at: Value)?, entries: [(key: Value, value: Value)], at value: Value) -> [Step] {
-        var groups = group("i", .integer(Int64(entries.count), at: value), at: value)
-        for (key, member) in entries {
-            let text = document.withString(key) { Array($0.starts(with: [MappingKeys.marker, MappingKeys.marker]) ? $0.dropFirst() : $0[...]) }
-            groups += [.group("@", at: key)] + stringSteps(.string, id: nil, text: text, at: key) + [.end(at: key)]
-            groups += group("@", .value(member), at: member)
-        }
-        return object(readableClass, id: id, at: value, groups)
+        object(readableClass, id: id, at: value, group("i", .integer(Int64(entries.count), at: value), at: value) + [.entries(.stringKeyed(entries))])
     }
 
     /// NSData, NSMutableData: `{"i": n}`, then `{"[nc]": bytes}`.
