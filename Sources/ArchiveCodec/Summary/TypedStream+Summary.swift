@@ -17,8 +17,15 @@ extension TypedStream {
         // The top-level groups refer to objects but belong to none.
         for group in topLevelGroups { walk.walk(group: group, owner: nil, payloads: &payloads) }
         walk.edgeStart.reserveCapacity(objects.count + 1)
+        // Past the deadline the rest of the objects are skipped (the tables stay whole, the
+        // counts do not): `Archive.summary` throws `timedOut` instead of answering.
+        var stopped = false
         for (number, object) in objects.enumerated() {
             walk.edgeStart.append(Int32(walk.targets.count))
+            if stopped || ConversionDeadline.shouldStop(number + 1) {
+                stopped = true
+                continue
+            }
             let owner = classIndex[Int(object.classIndex)]
             for group in object.groups {
                 for value in values(ofGroup: group) {

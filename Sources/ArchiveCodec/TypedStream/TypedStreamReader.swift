@@ -87,7 +87,10 @@ private struct Reading {
     }
 
     mutating func run() throws(CodecError) {
+        var trips = 0
         while true {
+            trips &+= 1
+            try ConversionDeadline.poll(trips)
             switch builder.innermost {
             case .stream:
                 if cursor.isAtEnd { return }

@@ -44,7 +44,10 @@ private struct Writing {
         output.append(UInt8(signature.count))
         output += signature
         writeInteger(stream.systemVersion, form: NumberForm.canonical(stream.systemVersion))
+        var trips = 0
         while let step = walk.next() {
+            trips &+= 1
+            try ConversionDeadline.poll(trips)
             switch step {
             case .group(let index): writeSharedString(stream.string(ofGroup: index))
             case .value(let index): try writeValue(index)

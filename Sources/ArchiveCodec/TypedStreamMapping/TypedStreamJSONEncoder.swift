@@ -136,7 +136,10 @@ struct TypedStreamJSONEncoder {
 
     private mutating func encodeGroups(_ top: [Value]) throws(CodecError) {
         var stack: [Frame] = [.groups(top, next: 0, object: false)]
+        var trips = 0
         while let frame = stack.popLast() {
+            trips &+= 1
+            try ConversionDeadline.poll(trips)
             switch frame {
             case .groups(let groups, let next, let object):
                 guard next < groups.count else {

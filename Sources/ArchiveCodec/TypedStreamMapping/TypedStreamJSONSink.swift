@@ -51,7 +51,13 @@ struct TypedStreamJSONMeasure: TypedStreamJSONSink {
     let numbers: NumberWrapping
     var level = 0
     var deepest = 0
-    mutating func isStopped() -> Bool { false }
+    /// Steps walked: past the thread's `ConversionDeadline` the measure stops part way (its
+    /// callers check the deadline after).
+    var steps = 0
+    mutating func isStopped() -> Bool {
+        steps &+= 1
+        return ConversionDeadline.shouldStop(steps)
+    }
     mutating func openObject() { open() }
     mutating func closeObject() { level -= 1 }
     mutating func openArray() { open() }

@@ -17,6 +17,10 @@ struct TypedStreamJSONWriter {
     let shared: [Bool]
     /// Per class, the readable class whose chain it is exactly (`ReadableClass.of`).
     let readableClasses: [ReadableClass?]
+    /// Per shared string, whether it is UTF-8 (then written as text): checked once here, not
+    /// at each of the values that refer to it (a C string of a megabyte referred to from
+    /// 300,000 two-byte values would be checked 300,000 times).
+    let sharedStringIsText: [Bool]
 
     init(stream: TypedStream, numbers: NumberWrapping = .nonFinite) {
         self.stream = stream
@@ -27,6 +31,9 @@ struct TypedStreamJSONWriter {
         }
         self.shared = shared
         readableClasses = stream.classes.indices.map { ReadableClass.of($0, in: stream) }
+        sharedStringIsText = stream.sharedStrings.indices.map { index in
+            stream.sharedString(index).withUnsafeBufferPointer { UTF8Encoding.firstInvalidOffset($0) == nil }
+        }
     }
 
     /// An object the walk is inside, innermost last: its readable container form (nil for the
@@ -121,8 +128,8 @@ struct TypedStreamJSONWriter {
         case .double(let bits): sink.real(Double(bitPattern: bits))
         case .byteString(let span): writeText(span.map { stream.bytes($0) }, into: &sink)
         case .byteArray(let span): sink.data(stream.bytes(span))
-        case .cString(let string): writeText(string.map { stream.sharedString(Int(stream.cStrings[$0])) }, into: &sink)
-        case .atom(let string), .selector(let string): writeText(string.map { stream.sharedString($0) }, into: &sink)
+        case .cString(let string): writeSharedText(string.map { Int(stream.cStrings[$0]) }, into: &sink)
+        case .atom(let string), .selector(let string): writeSharedText(string.map { Int($0) }, into: &sink)
         case .classReference(let index):
             if let index { writeChain(index, into: &sink) } else { sink.null() }
         case .ignored: sink.null()
@@ -171,6 +178,14 @@ struct TypedStreamJSONWriter {
             sink.closeArray()
         }
         sink.closeArray()
+    }
+
+    /// Shared string `index` as `writeText` writes it, its UTF-8 check made once
+    /// (`sharedStringIsText`); nil is `null`.
+    func writeSharedText<Sink: TypedStreamJSONSink>(_ index: Int?, into sink: inout Sink) {
+        guard let index else { return sink.null() }
+        let bytes = stream.sharedString(index)
+        if sharedStringIsText[index] { sink.text(bytes) } else { sink.data(bytes) }
     }
 
     /// A string as text when it is UTF-8, else `{"$data": base64}`; nil is `null`.

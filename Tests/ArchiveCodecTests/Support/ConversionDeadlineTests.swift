@@ -96,6 +96,18 @@ final class ConversionDeadlineTests: XCTestCase {
         assertStops("nested summary") { () throws(CodecError) in _ = try Archive(parsing: outer).summary(nested: true) }
     }
 
+    func testTypedStreamsStop() throws {
+        // Objects of a class of their own chain, each with a number and a C string: every
+        // reader, writer and walk of the format has work proportional to them.
+        let groups = (0..<20_000).map { "{\"@\":{\"$class\":\"X\",\"$classes\":[[\"X\",0],[\"NSObject\",0]],\"$groups\":[{\"i\":\($0)},{\"*\":\"text \($0)\"}]}}" }
+        let json = Array("{\"$typedstream\":[\(groups.joined(separator: ","))]}".utf8)
+        let stream = try JSONDocument(parsing: json).archive(format: .binary)
+        assertStops("typedstream decode") { () throws(CodecError) in try Self.decode(stream) }
+        assertStops("typedstream summary") { () throws(CodecError) in _ = try Archive(parsing: stream).summary() }
+        let readable = try Archive(parsing: stream).json(view: .readable, pretty: false)
+        assertStops("typedstream encode") { () throws(CodecError) in _ = try JSONDocument(parsing: readable).archive(format: .binary) }
+    }
+
     func testNoDeadlineIsTheDefaultAndRunRestoresTheOuterOne() throws {
         XCTAssertFalse(ConversionDeadline.hasPassed)
         ConversionDeadline.run(seconds: 0) {

@@ -123,4 +123,27 @@ final class TypedStreamScalingTests: XCTestCase {
                 _ = try Archive(parsing: $0).summary()
             })
     }
+
+    /// One C string of `length` bytes, then `length / 4` more `*` values that refer back to
+    /// it (two bytes each): the text must be checked as UTF-8 once, not at every reference.
+    static func sharedCStringStream(length: Int) throws -> [UInt8] {
+        var builder = TypedStreamBuilder(byteOrder: .little)
+        try builder.beginGroup("*")
+        let made = try builder.cString(Array(repeating: UInt8(ascii: "t"), count: length))!
+        try builder.end()
+        for _ in 0..<(length / 4) {
+            try builder.beginGroup("*")
+            try builder.cString(reference: made)
+            try builder.end()
+        }
+        return try TypedStreamWriter.write(try builder.finish())
+    }
+
+    func testASharedCStringIsCheckedOnce() throws {
+        let result = try ScalingCheck.measure(startingAt: 4_000, maximumSize: 400_000, make: Self.sharedCStringStream) { bytes in
+            let archive = try Archive(parsing: bytes)
+            _ = archive.depth(of: .readable)
+        }
+        XCTAssertLessThanOrEqual(result.ratio, ScalingCheck.allowedRatio, "depth of a shared C string's references: \(result)")
+    }
 }
