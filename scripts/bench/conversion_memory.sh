@@ -3,12 +3,11 @@
 # them, for every format and direction: decodes of archives whose cost is set by their counts of
 # objects and entries (scripts/gen/gen_dense_archives.py) and of generated game saves; encodes of
 # a save's JSON to binary and XML and of a document of empty arrays; summaries; nested decodes
-# of a plist whose one data value is referenced at every key; and, where scripts/gen makes them,
-# typedstreams both ways. Per row: a fresh release server (one worker per request of the row, an
-# 8 GiB budget so nothing is refused), the row's requests at once (one, then the worst cases two
-# at once), then the growth of its peak RSS (VmHWM) and the budget's high-water mark. The budget
-# holds where every growth is below its reservation. Stops by itself (a few minutes after the
-# build).
+# of a plist whose one data value is referenced at every key; typedstreams both ways. Per row: a
+# fresh release server (one worker per request of the row, an 8 GiB budget so nothing is
+# refused), the row's requests at once (one, then the worst cases two at once), then the growth
+# of its peak RSS (VmHWM) and the budget's high-water mark. The budget holds where every growth
+# is below its reservation. Stops by itself (a few minutes after the build).
 #
 # Usage: scripts/bench/conversion_memory.sh      Environment: PORT (default 28091), SKIP_BUILD=1, N.
 set -euo pipefail
@@ -31,13 +30,13 @@ done
 import os, plistlib, sys
 blob = os.urandom(30 << 20)
 sys.stdout.buffer.write(plistlib.dumps({f'k{i}': blob for i in range(16)}, fmt=plistlib.FMT_BINARY))" >"$OUT/repeated.bplist"
-typedstreams=()
-if [[ -f scripts/gen/gen_typedstream.py ]]; then
-    [[ -f "$OUT/dictionary.typedstream" ]] || python3 scripts/gen/gen_typedstream.py --keys 1000000 --out "$OUT/dictionary.typedstream"
-    [[ -f "$OUT/dictionary.typedstream.json" ]] || "$BIN/archive-tool" decode "$OUT/dictionary.typedstream" >"$OUT/dictionary.typedstream.json"
-    typedstreams=("decode dictionary.typedstream" "encode dictionary.typedstream.json")
-fi
-
+# Typedstreams both ways: a readable NSDictionary of a million keys (the encoder's worst shape
+# per value) and a million C strings, encoded; the first one's stream decoded.
+for shape in dictionary-json cstrings-json; do
+    [[ -f "$OUT/$shape.json" ]] || python3 scripts/gen/gen_typedstream_shapes.py --shape "$shape" --count 1000000 --out "$OUT/$shape.json"
+done
+[[ -f "$OUT/dictionary.typedstream" ]] || "$BIN/archive-tool" encode "$OUT/dictionary-json.json" -o "$OUT/dictionary.typedstream"
+typedstreams=("encode dictionary-json.json" "encode cstrings-json.json" "decode dictionary.typedstream" "summary dictionary.typedstream")
 hwm() { awk '/VmHWM/{print $2 * 1024}' "/proc/$1/status"; }
 # request ROUTE FILE: one conversion; prints its status and reply size.
 request() {
@@ -62,7 +61,7 @@ rows=(
 )
 # The worst cases of each direction, two at once.
 twice=("decode shared.bplist" "decode save-league.bplist" "encode-xml empties.json" "encode save-game.json"
-    "summary shared.bplist" "nested repeated.bplist" "${typedstreams[@]}")
+    "summary shared.bplist" "nested repeated.bplist" "encode dictionary-json.json" "decode dictionary.typedstream")
 run_row() {
     local route=$1 file=$2 count=$3
     "$BIN/archive-service" --host 127.0.0.1 --port "$PORT" --workers "$count" --event-loops 1 --max-body-size 200M \
