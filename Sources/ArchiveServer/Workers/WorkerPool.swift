@@ -27,6 +27,11 @@ public final class WorkerPool: @unchecked Sendable {
         public var allBusyFor: UInt64? = nil
         /// True while one more job would be accepted.
         public var hasCapacity: Bool { busy + queued < threads + queueLimit && threads > 0 }
+
+        /// Equal counts (`allBusyFor`, a duration read from the clock, is left out).
+        public static func == (left: Snapshot, right: Snapshot) -> Bool {
+            (left.threads, left.busy, left.queued, left.queueLimit) == (right.threads, right.busy, right.queued, right.queueLimit)
+        }
     }
 
     public let threadCount: Int

@@ -19,6 +19,10 @@ final class TestServer {
         configuration.workers = 2
         configuration.eventLoops = 2
         configuration.drainTimeout = 10
+        // Workers at the loops' priority, as the tests' counts of busy workers right after a
+        // reply expect (at a lower one the loop may answer before the worker has counted
+        // itself free); the niceness has a test of its own.
+        configuration.workerNice = 0
         configure(&configuration)
         let logger = logger ?? Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() })
         server = try ArchiveHTTPServer(configuration: configuration, logger: logger, hooks: hooks)
