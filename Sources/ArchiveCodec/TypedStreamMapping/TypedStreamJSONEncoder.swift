@@ -121,12 +121,11 @@ struct TypedStreamJSONEncoder {
         var out = JSONOutput(pretty: false, reserve: 0) { _ in }
         out.limit = output
         TypedStreamJSONWriter(stream: stream).write(into: &out)
-        guard !out.isOverLimit else {
-            throw CodecError(
+        try out.refuseIfUnfinished(
+            CodecError(
                 .limitExceeded,
                 "the \(bytes.count)-byte typedstream would decode to more than \(output) bytes of JSON, past what a decode of its size writes: it repeats long type strings or C strings",
-                limit: output)
-        }
+                limit: output))
     }
 
     private init(document: JSONDocument, builder: TypedStreamBuilder) {
