@@ -27,10 +27,18 @@ struct PlistTree: PlistBuilding {
     private var stringTable = ByteStringTable()
     private var dataTable = ByteStringTable()
     private var scalarTable: [ScalarKey: UInt32] = [:]
-    /// Node of each UID value below `directUIDLimit` (`UInt32.max` = none yet). UIDs are
-    /// the most frequent scalar by far; an array lookup saves hashing each one.
+    /// Node of each UID value in the direct table (`UInt32.max` = none yet). UIDs are the
+    /// most frequent scalar by far; an array lookup saves hashing each one. The value indexes
+    /// the table and the input chooses it (`CF$UID`, a plain plist's `{"$uid": n}`), so a
+    /// value goes there only below `directUIDBound`, which grows with the tree: the table
+    /// stays within a few bytes per node, and a sparse value is hashed like other scalars.
     private var uidNodes: [UInt32] = []
     private static let directUIDLimit: UInt64 = 1 << 24
+    /// Whether a UID below `directUIDLimit` was hashed (then a miss in the direct table asks
+    /// the hash table before adding one).
+    private var hashedSmallUIDs = false
+    /// The values `reserve` announced (an archive's own count: its UIDs reach up to it).
+    private var expectedValues = 0
 
     private struct ScalarKey: Hashable {
         var kind: PlistKind
@@ -53,6 +61,7 @@ struct PlistTree: PlistBuilding {
     mutating func reserve(values: Int, bytes: Int) {
         // Capped near 1 GiB each: a reservation is address space the system must agree to lend.
         nodes.reserveCapacity(min(values, 1 << 26))
+        expectedValues = min(values, 1 << 26)
         children.reserveCapacity(min(values, 1 << 28))
         text.reserveCapacity(min(bytes, 1 << 30))
     }
@@ -134,13 +143,21 @@ struct PlistTree: PlistBuilding {
 
     mutating func bool(_ value: Bool) throws(CodecError) -> UInt32 { try internScalar(.bool, value ? 1 : 0) }
 
+    /// UIDs up to twice the nodes so far (or announced) plus 1,024 go to the direct table:
+    /// an archive's UIDs number its entries, each a node or more, so its own stay there.
+    private var directUIDBound: UInt64 { UInt64(2 * (nodes.count + expectedValues) + 1024) }
+
     mutating func uid(_ value: UInt64) throws(CodecError) -> UInt32 {
-        guard value < Self.directUIDLimit else { return try internScalar(.uid, value) }
-        let slot = Int(value)
+        let slot = Int(truncatingIfNeeded: value)
+        if value < Self.directUIDLimit, slot < uidNodes.count, uidNodes[slot] != UInt32.max { return uidNodes[slot] }
+        guard value < Self.directUIDLimit, value < directUIDBound else {
+            if value < Self.directUIDLimit { hashedSmallUIDs = true }
+            return try internScalar(.uid, value)
+        }
+        if hashedSmallUIDs, let known = scalarTable[ScalarKey(kind: .uid, bits: value, isUnsigned: false)] { return known }
         if slot >= uidNodes.count {
             uidNodes += repeatElement(UInt32.max, count: max(slot + 1, 2 * uidNodes.count) - uidNodes.count)
         }
-        if uidNodes[slot] != UInt32.max { return uidNodes[slot] }
         let index = try append(Node(bits: value, start: 0, count: 0, kind: .uid, isUnsigned: false))
         uidNodes[slot] = index
         return index

@@ -35,10 +35,18 @@ struct BinaryPlistBuilder: PlistBuilding {
     private var scalars = ScalarTable()
     private var falseObject = UInt32.max
     private var trueObject = UInt32.max
-    /// Object of each UID value below `directUIDLimit` (`UInt32.max` = none yet). UIDs are
-    /// the most frequent scalar by far; an array lookup saves hashing each one.
+    /// Object of each UID value in the direct table (`UInt32.max` = none yet). UIDs are the
+    /// most frequent scalar by far; an array lookup saves hashing each one. The value indexes
+    /// the table and a plain plist's `{"$uid": n}` chooses it, so a value goes there only
+    /// below `directUIDBound`, which grows with the file: the table stays within a few bytes
+    /// per object, and a sparse value is hashed like other scalars.
     private var uidObjects: [UInt32] = []
     private static let directUIDLimit: UInt64 = 1 << 24
+    /// Whether a UID below `directUIDLimit` was hashed (then a miss in the direct table asks
+    /// the hash table before adding one).
+    private var hashedSmallUIDs = false
+    /// The values `reserve` announced (an archive's own count: its UIDs reach up to it).
+    private var expectedValues = 0
     /// UTF-16 big-endian bytes of the string being interned, when it is not ASCII.
     private var utf16: [UInt8] = []
 
@@ -76,6 +84,7 @@ struct BinaryPlistBuilder: PlistBuilding {
         // Estimates, capped: a reservation is address space the system must agree to lend,
         // and past 1 GiB growing by doubling costs little next to the work.
         offsets.reserveCapacity(min(values, 1 << 28))
+        expectedValues = min(values, 1 << 28)
         recentStrings = ShortStringCache(expectingValues: values)
         // An object takes a marker byte and a 4-byte reference from its container, at least.
         out.reserveCapacity(!isStreaming ? min(bytes + 5 * values, 1 << 30) : 2 * Self.pieceSize)
@@ -261,19 +270,25 @@ struct BinaryPlistBuilder: PlistBuilding {
         return index
     }
 
+    /// UIDs up to twice the objects so far (or announced) plus 1,024 go to the direct table:
+    /// an archive's UIDs number its entries, each an object or more, so its own stay there.
+    private var directUIDBound: UInt64 { UInt64(2 * (offsets.count + expectedValues) + 1024) }
+
     mutating func uid(_ value: UInt64) throws(CodecError) -> UInt32 {
         let slot = Int(truncatingIfNeeded: value)
         if value < Self.directUIDLimit, slot < uidObjects.count, uidObjects[slot] != UInt32.max {
             return uidObjects[slot]
         }
-        if value >= Self.directUIDLimit, let existing = scalars.find(tag: Self.tag(.uid, isUnsigned: false), bits: value) {
+        let direct = value < Self.directUIDLimit && value < directUIDBound
+        if !direct || hashedSmallUIDs, let existing = scalars.find(tag: Self.tag(.uid, isUnsigned: false), bits: value) {
             return existing
         }
         let index = try begin()
         let width = BinaryPlistWriter.byteWidth(value)
         out.append(0x80 | UInt8(width - 1))
         BinaryPlistWriter.appendBigEndian(value, size: width, to: &out)
-        if value < Self.directUIDLimit {
+        if !direct, value < Self.directUIDLimit { hashedSmallUIDs = true }
+        if direct {
             uidObjects.store(index, at: slot, filling: UInt32.max)
         } else {
             scalars.insert(tag: Self.tag(.uid, isUnsigned: false), bits: value, value: index)
