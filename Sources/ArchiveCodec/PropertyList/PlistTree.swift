@@ -34,11 +34,14 @@ struct PlistTree: PlistBuilding {
     /// stays within a few bytes per node, and a sparse value is hashed like other scalars.
     private var uidNodes: [UInt32] = []
     private static let directUIDLimit: UInt64 = 1 << 24
+    /// UIDs below it take the direct table (never past `directUIDLimit`): 1,024 at first, then
+    /// twice the nodes when a larger UID comes, or what `reserve` or `expectUIDs` announced
+    /// (an archive's UIDs number its entries, each a node or more, so its own stay there). A
+    /// stored bound: the common miss compares once.
+    private var directUIDBound: UInt64 = 1024
     /// Whether a UID below `directUIDLimit` was hashed (then a miss in the direct table asks
     /// the hash table before adding one).
     private var hashedSmallUIDs = false
-    /// The values `reserve` announced (an archive's own count: its UIDs reach up to it).
-    private var expectedValues = 0
 
     private struct ScalarKey: Hashable {
         var kind: PlistKind
@@ -61,7 +64,7 @@ struct PlistTree: PlistBuilding {
     mutating func reserve(values: Int, bytes: Int) {
         // Capped near 1 GiB each: a reservation is address space the system must agree to lend.
         nodes.reserveCapacity(min(values, 1 << 26))
-        expectedValues = min(values, 1 << 26)
+        expectUIDs(below: values)
         children.reserveCapacity(min(values, 1 << 28))
         text.reserveCapacity(min(bytes, 1 << 30))
     }
@@ -143,14 +146,17 @@ struct PlistTree: PlistBuilding {
 
     mutating func bool(_ value: Bool) throws(CodecError) -> UInt32 { try internScalar(.bool, value ? 1 : 0) }
 
-    /// UIDs up to twice the nodes so far (or announced) plus 1,024 go to the direct table:
-    /// an archive's UIDs number its entries, each a node or more, so its own stay there.
-    private var directUIDBound: UInt64 { UInt64(2 * (nodes.count + expectedValues) + 1024) }
+    /// UIDs below `count` are expected (the input can hold that many references: the XML
+    /// reader's bytes, an encoder's values): they take the direct table.
+    mutating func expectUIDs(below count: Int) {
+        directUIDBound = max(directUIDBound, min(Self.directUIDLimit, UInt64(min(count, 1 << 26))))
+    }
 
     mutating func uid(_ value: UInt64) throws(CodecError) -> UInt32 {
         let slot = Int(truncatingIfNeeded: value)
         if value < Self.directUIDLimit, slot < uidNodes.count, uidNodes[slot] != UInt32.max { return uidNodes[slot] }
-        guard value < Self.directUIDLimit, value < directUIDBound else {
+        if value >= directUIDBound { expectUIDs(below: 2 * nodes.count + 1024) }
+        guard value < directUIDBound else {
             if value < Self.directUIDLimit { hashedSmallUIDs = true }
             return try internScalar(.uid, value)
         }

@@ -159,8 +159,9 @@ final class AttributedRunFolds: Sendable {
                 let data = view.value(in: view.header(at: Int(analysis.entryOffsets[infoUID])), forKey: "NS.data")
             else { return nil }
             let dataHeader = view.header(of: data)
+            let list = KeyedArchive.itemList(analysis.lists[attributesUID])
             guard dataHeader.kind == .data, let runs = runs(of: dataHeader), runs.total == length,
-                let elements = elements(of: KeyedArchive.itemList(analysis.lists[attributesUID])), runs.slotCount == elements.count
+                view.header(of: list).count == runs.slotCount, let elements = elements(of: list)
             else { return nil }
             var fold = Fold(string: string, lengths: runs.lengths, slots: runs.slots, elements: elements)
             (fold.array, fold.info) = (attributesUID, infoUID)

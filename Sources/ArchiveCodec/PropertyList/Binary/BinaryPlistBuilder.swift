@@ -42,11 +42,14 @@ struct BinaryPlistBuilder: PlistBuilding {
     /// per object, and a sparse value is hashed like other scalars.
     private var uidObjects: [UInt32] = []
     private static let directUIDLimit: UInt64 = 1 << 24
+    /// UIDs below it take the direct table (never past `directUIDLimit`): 1,024 at first, then
+    /// twice the objects when a larger UID comes, or the values `reserve` announced (an
+    /// archive's UIDs number its entries, each an object or more, so its own stay there). A
+    /// stored bound: the common miss compares once.
+    private var directUIDBound: UInt64 = 1024
     /// Whether a UID below `directUIDLimit` was hashed (then a miss in the direct table asks
     /// the hash table before adding one).
     private var hashedSmallUIDs = false
-    /// The values `reserve` announced (an archive's own count: its UIDs reach up to it).
-    private var expectedValues = 0
     /// UTF-16 big-endian bytes of the string being interned, when it is not ASCII.
     private var utf16: [UInt8] = []
 
@@ -84,7 +87,7 @@ struct BinaryPlistBuilder: PlistBuilding {
         // Estimates, capped: a reservation is address space the system must agree to lend,
         // and past 1 GiB growing by doubling costs little next to the work.
         offsets.reserveCapacity(min(values, 1 << 28))
-        expectedValues = min(values, 1 << 28)
+        raiseDirectUIDBound(to: values)
         recentStrings = ShortStringCache(expectingValues: values)
         // An object takes a marker byte and a 4-byte reference from its container, at least.
         out.reserveCapacity(!isStreaming ? min(bytes + 5 * values, 1 << 30) : 2 * Self.pieceSize)
@@ -270,16 +273,17 @@ struct BinaryPlistBuilder: PlistBuilding {
         return index
     }
 
-    /// UIDs up to twice the objects so far (or announced) plus 1,024 go to the direct table:
-    /// an archive's UIDs number its entries, each an object or more, so its own stay there.
-    private var directUIDBound: UInt64 { UInt64(2 * (offsets.count + expectedValues) + 1024) }
+    private mutating func raiseDirectUIDBound(to count: Int) {
+        directUIDBound = max(directUIDBound, min(Self.directUIDLimit, UInt64(min(count, 1 << 28))))
+    }
 
     mutating func uid(_ value: UInt64) throws(CodecError) -> UInt32 {
         let slot = Int(truncatingIfNeeded: value)
         if value < Self.directUIDLimit, slot < uidObjects.count, uidObjects[slot] != UInt32.max {
             return uidObjects[slot]
         }
-        let direct = value < Self.directUIDLimit && value < directUIDBound
+        if value >= directUIDBound { raiseDirectUIDBound(to: 2 * offsets.count + 1024) }
+        let direct = value < directUIDBound
         if !direct || hashedSmallUIDs, let existing = scalars.find(tag: Self.tag(.uid, isUnsigned: false), bits: value) {
             return existing
         }

@@ -185,6 +185,7 @@ final class AttributedRunsTests: XCTestCase {
         let archive = try KeyedArchive(parsing: bytes)
         let folds = archive.attributedRuns.folds
         XCTAssertEqual(folds.count, 40)
+        XCTAssertEqual(archive.attributedRuns.decodedRuns, 1)
         XCTAssertEqual(Set(folds.map { $0.lengths.withUnsafeBufferPointer { Int(bitPattern: $0.baseAddress) } }).count, 1)
         let json = String(decoding: try archive.json(view: .readable, pretty: false), as: UTF8.self)
         XCTAssertEqual(json.components(separatedBy: #"{"$length":1,"$attributesOf":0}"#).count - 1, 40 * 499)
