@@ -163,10 +163,9 @@ final class KeyedSummaryPathsTests: XCTestCase {
         XCTAssertEqual(shallow.largestStrings.first?.path, ".kk.kk")
         XCTAssertNil(try Archive(parsing: keyChain(depth: 2, keyLength: 2_000)).summary().largestStrings.first?.path)
         XCTAssertNil(try Archive(parsing: keyChain(depth: 60, keyLength: 2)).summary().largestStrings.first?.path)
-        let inputs = Dictionary(uniqueKeysWithValues: try [3_000, 12_000].map { ($0, try Archive(parsing: keyChain(depth: $0, keyLength: 100 * $0))) })
-        let ratio = ScalingCheck.ratio(small: 3_000) { size in
-            XCTAssertNil(try? inputs[size]!.summary().largestStrings.first?.path)
+        let result = try ScalingCheck.measure(startingAt: 3_000, maximumSize: 6_000, make: { try Archive(parsing: keyChain(depth: $0, keyLength: 100 * $0)) }) {
+            XCTAssertNil(try $0.summary().largestStrings.first?.path)
         }
-        XCTAssertLessThan(ratio, 4.5)
+        XCTAssertLessThanOrEqual(result.ratio, ScalingCheck.allowedRatio, result.description)
     }
 }

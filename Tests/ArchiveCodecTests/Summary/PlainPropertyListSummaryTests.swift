@@ -102,10 +102,9 @@ final class PlainPropertyListSummaryTests: XCTestCase {
         XCTAssertEqual(shallow.largestStrings.first?.path, ".$propertyList.kk.kk.kk")
         XCTAssertNil(try Archive(parsing: keyChain(depth: 3, keyLength: 2_000)).summary().largestStrings.first?.path)
         XCTAssertNil(try Archive(parsing: keyChain(depth: 60, keyLength: 2)).summary().largestStrings.first?.path)
-        let inputs = Dictionary(uniqueKeysWithValues: try [20_000, 80_000].map { ($0, try Archive(parsing: keyChain(depth: $0, keyLength: $0))) })
-        let ratio = ScalingCheck.ratio(small: 20_000) { size in
-            XCTAssertNil(try? inputs[size]!.summary().largestStrings.first?.path)
+        let result = try ScalingCheck.measure(startingAt: 20_000, maximumSize: 40_000, make: { try Archive(parsing: keyChain(depth: $0, keyLength: $0)) }) {
+            XCTAssertNil(try $0.summary().largestStrings.first?.path)
         }
-        XCTAssertLessThan(ratio, 4.5)
+        XCTAssertLessThanOrEqual(result.ratio, ScalingCheck.allowedRatio, result.description)
     }
 }

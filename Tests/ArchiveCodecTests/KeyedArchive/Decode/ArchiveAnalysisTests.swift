@@ -25,10 +25,9 @@ final class ArchiveAnalysisTests: XCTestCase {
         let archive = try KeyedArchive(parsing: try dictionaries(large: 100, small: 3))
         XCTAssertEqual(archive.forms[2], .stringKeyDictionary)
         XCTAssertEqual(archive.forms[3], .pairDictionary)
-        let inputs = try Dictionary(uniqueKeysWithValues: [10_000, 40_000].map { ($0, try dictionaries(large: 2 * $0, small: $0)) })
-        let ratio = ScalingCheck.ratio(small: 10_000) { size in
-            XCTAssertNotNil(try? KeyedArchive(parsing: inputs[size]!))
+        let result = try ScalingCheck.measure(startingAt: 10_000, maximumSize: 10_000, make: { try dictionaries(large: 2 * $0, small: $0) }) {
+            _ = try KeyedArchive(parsing: $0)
         }
-        XCTAssertLessThan(ratio, 4.5)
+        XCTAssertLessThanOrEqual(result.ratio, ScalingCheck.allowedRatio, result.description)
     }
 }

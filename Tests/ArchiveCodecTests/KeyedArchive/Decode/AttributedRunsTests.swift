@@ -195,11 +195,10 @@ final class AttributedRunsTests: XCTestCase {
     /// Parsing grows with the archive when instances and runs grow together (each instance
     /// folding the shared runs again grows with their product).
     func testSharedRunDataScalesLinearly() throws {
-        let inputs = Dictionary(uniqueKeysWithValues: try [1_000, 4_000].map { ($0, try sharedRunData(count: $0, runs: $0)) })
-        let ratio = ScalingCheck.ratio(small: 1_000, rounds: 5) { size in
-            XCTAssertNotNil(try? KeyedArchive(parsing: inputs[size]!))
+        let result = try ScalingCheck.measure(startingAt: 1_000, maximumSize: 2_000, make: { try sharedRunData(count: $0, runs: $0) }) {
+            _ = try KeyedArchive(parsing: $0)
         }
-        XCTAssertLessThan(ratio, 4.5)
+        XCTAssertLessThanOrEqual(result.ratio, ScalingCheck.allowedRatio, result.description)
     }
 
     // MARK: The encoder

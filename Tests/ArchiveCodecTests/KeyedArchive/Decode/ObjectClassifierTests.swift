@@ -79,10 +79,9 @@ final class ObjectClassifierTests: XCTestCase {
         let json = String(decoding: try archive.json(view: .readable, pretty: false), as: UTF8.self)
         XCTAssertTrue(json.hasPrefix(#"[{"$class":"C0","$classes":["Base","Base","#), String(json.prefix(100)))
         // The expansion limit (8 per object, plus 1,000,000) admits 2,000² names with the padding.
-        let inputs = Dictionary(uniqueKeysWithValues: [500, 2_000].map { ($0, sharedChain(classes: $0, names: $0, padding: 400_000)) })
-        let ratio = ScalingCheck.ratio(small: 500) { size in
-            XCTAssertNotNil(try? KeyedArchive(parsing: inputs[size]!))
+        let result = try ScalingCheck.measure(startingAt: 500, maximumSize: 500, make: { sharedChain(classes: $0, names: $0, padding: 400_000) }) {
+            _ = try KeyedArchive(parsing: $0)
         }
-        XCTAssertLessThan(ratio, 4.5)
+        XCTAssertLessThanOrEqual(result.ratio, ScalingCheck.allowedRatio, result.description)
     }
 }
