@@ -39,9 +39,9 @@ struct PlistTree: PlistBuilding {
     /// (an archive's UIDs number its entries, each a node or more, so its own stay there). A
     /// stored bound: the common miss compares once.
     private var directUIDBound: UInt64 = 1024
-    /// Whether a UID below `directUIDLimit` was hashed (then a miss in the direct table asks
-    /// the hash table before adding one).
-    private var hashedSmallUIDs = false
+    /// A new UID below it goes straight to the direct table: `directUIDBound`, or 0 once a UID
+    /// below `directUIDLimit` was hashed (then `otherUID` asks the hash table first).
+    private var freshUIDBound: UInt64 = 1024
 
     private struct ScalarKey: Hashable {
         var kind: PlistKind
@@ -150,17 +150,34 @@ struct PlistTree: PlistBuilding {
     /// reader's bytes, an encoder's values): they take the direct table.
     mutating func expectUIDs(below count: Int) {
         directUIDBound = max(directUIDBound, min(Self.directUIDLimit, UInt64(min(count, 1 << 26))))
+        if freshUIDBound != 0 { freshUIDBound = directUIDBound }
     }
 
     mutating func uid(_ value: UInt64) throws(CodecError) -> UInt32 {
+        guard value < freshUIDBound else { return try otherUID(value) }
+        let slot = Int(value)
+        if slot >= uidNodes.count {
+            uidNodes += repeatElement(UInt32.max, count: max(slot + 1, 2 * uidNodes.count) - uidNodes.count)
+        }
+        if uidNodes[slot] != UInt32.max { return uidNodes[slot] }
+        let index = try append(Node(bits: value, start: 0, count: 0, kind: .uid, isUnsigned: false))
+        uidNodes[slot] = index
+        return index
+    }
+
+    /// A UID that `uid` does not look up in the direct table alone: past its bound so far
+    /// (raised to twice the nodes, then hashed if still past it), or any once a small UID was
+    /// hashed (in the direct table, in the hash table, or new).
+    @inline(never)
+    private mutating func otherUID(_ value: UInt64) throws(CodecError) -> UInt32 {
         let slot = Int(truncatingIfNeeded: value)
         if value < Self.directUIDLimit, slot < uidNodes.count, uidNodes[slot] != UInt32.max { return uidNodes[slot] }
         if value >= directUIDBound { expectUIDs(below: 2 * nodes.count + 1024) }
         guard value < directUIDBound else {
-            if value < Self.directUIDLimit { hashedSmallUIDs = true }
+            if value < Self.directUIDLimit { freshUIDBound = 0 }
             return try internScalar(.uid, value)
         }
-        if hashedSmallUIDs, let known = scalarTable[ScalarKey(kind: .uid, bits: value, isUnsigned: false)] { return known }
+        if freshUIDBound == 0, let known = scalarTable[ScalarKey(kind: .uid, bits: value, isUnsigned: false)] { return known }
         if slot >= uidNodes.count {
             uidNodes += repeatElement(UInt32.max, count: max(slot + 1, 2 * uidNodes.count) - uidNodes.count)
         }

@@ -47,9 +47,9 @@ struct BinaryPlistBuilder: PlistBuilding {
     /// archive's UIDs number its entries, each an object or more, so its own stay there). A
     /// stored bound: the common miss compares once.
     private var directUIDBound: UInt64 = 1024
-    /// Whether a UID below `directUIDLimit` was hashed (then a miss in the direct table asks
-    /// the hash table before adding one).
-    private var hashedSmallUIDs = false
+    /// A new UID below it goes straight to the direct table: `directUIDBound`, or 0 once a UID
+    /// below `directUIDLimit` was hashed (then `otherUID` asks the hash table first).
+    private var freshUIDBound: UInt64 = 1024
     /// UTF-16 big-endian bytes of the string being interned, when it is not ASCII.
     private var utf16: [UInt8] = []
 
@@ -275,6 +275,7 @@ struct BinaryPlistBuilder: PlistBuilding {
 
     private mutating func raiseDirectUIDBound(to count: Int) {
         directUIDBound = max(directUIDBound, min(Self.directUIDLimit, UInt64(min(count, 1 << 28))))
+        if freshUIDBound != 0 { freshUIDBound = directUIDBound }
     }
 
     mutating func uid(_ value: UInt64) throws(CodecError) -> UInt32 {
@@ -282,21 +283,39 @@ struct BinaryPlistBuilder: PlistBuilding {
         if value < Self.directUIDLimit, slot < uidObjects.count, uidObjects[slot] != UInt32.max {
             return uidObjects[slot]
         }
+        guard value < freshUIDBound else { return try otherUID(value) }
+        let index = try writeUID(value)
+        uidObjects.store(index, at: slot, filling: UInt32.max)
+        return index
+    }
+
+    /// A new UID that `uid` does not put straight into the direct table: past its bound so
+    /// far (raised to twice the objects written, then hashed if still past it), or any once
+    /// a small UID was hashed (found there, or not hashed at all).
+    @inline(never)
+    private mutating func otherUID(_ value: UInt64) throws(CodecError) -> UInt32 {
         if value >= directUIDBound { raiseDirectUIDBound(to: 2 * offsets.count + 1024) }
         let direct = value < directUIDBound
-        if !direct || hashedSmallUIDs, let existing = scalars.find(tag: Self.tag(.uid, isUnsigned: false), bits: value) {
+        if !direct || freshUIDBound == 0, let existing = scalars.find(tag: Self.tag(.uid, isUnsigned: false), bits: value) {
             return existing
         }
+        let index = try writeUID(value)
+        if direct {
+            uidObjects.store(index, at: Int(value), filling: UInt32.max)
+        } else {
+            if value < Self.directUIDLimit { freshUIDBound = 0 }
+            scalars.insert(tag: Self.tag(.uid, isUnsigned: false), bits: value, value: index)
+        }
+        return index
+    }
+
+    /// A new UID object, in the fewest bytes.
+    @inline(__always)
+    private mutating func writeUID(_ value: UInt64) throws(CodecError) -> UInt32 {
         let index = try begin()
         let width = BinaryPlistWriter.byteWidth(value)
         out.append(0x80 | UInt8(width - 1))
         BinaryPlistWriter.appendBigEndian(value, size: width, to: &out)
-        if !direct, value < Self.directUIDLimit { hashedSmallUIDs = true }
-        if direct {
-            uidObjects.store(index, at: slot, filling: UInt32.max)
-        } else {
-            scalars.insert(tag: Self.tag(.uid, isUnsigned: false), bits: value, value: index)
-        }
         return index
     }
 
