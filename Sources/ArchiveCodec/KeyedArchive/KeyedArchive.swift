@@ -67,7 +67,9 @@ public struct KeyedArchive: Sendable {
         /// Whether instances hold bytes under keys that have a readable form (`BytesForm`).
         let bytesFormOwner: BytesForm.Owner?
 
-        init(name: String, chain: [String]?, hints: [String]?) {
+        /// `chainOwner`: the form `chain`'s names call for (`BytesForm.Owner(anyOf:)`), which
+        /// the caller reads once per `$classes` array: class entries may share one.
+        init(name: String, chain: [String]?, hints: [String]?, chainOwner: BytesForm.Owner?) {
             self.name = name
             self.chain = chain
             self.hints = hints
@@ -78,7 +80,7 @@ public struct KeyedArchive: Sendable {
             quotedName = text.finish()
             classMember = Array("\"$class\":".utf8) + quotedName
             family = FoundationClasses.family(of: name)
-            bytesFormOwner = BytesForm.Owner(name: name, chain: chain)
+            bytesFormOwner = BytesForm.Owner(named: name) ?? chainOwner
         }
     }
 

@@ -19,7 +19,7 @@ extension BinaryPlistView {
             for ref in block where bytes[offset(of: ref)] >> 4 == 0xD {
                 let dict = header(of: ref)
                 guard dict.count >= 2 else { continue }
-                seen.removeAll(keepingCapacity: true)
+                if dict.count > 12 { seen.reuse(forAbout: dict.count) }
                 for index in 0..<dict.count {
                     let key = childRef(dict, index)
                     let textClass: Int

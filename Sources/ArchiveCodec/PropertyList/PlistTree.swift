@@ -27,10 +27,21 @@ struct PlistTree: PlistBuilding {
     private var stringTable = ByteStringTable()
     private var dataTable = ByteStringTable()
     private var scalarTable: [ScalarKey: UInt32] = [:]
-    /// Node of each UID value below `directUIDLimit` (`UInt32.max` = none yet). UIDs are
-    /// the most frequent scalar by far; an array lookup saves hashing each one.
+    /// Node of each UID value in the direct table (`UInt32.max` = none yet). UIDs are the
+    /// most frequent scalar by far; an array lookup saves hashing each one. The value indexes
+    /// the table and the input chooses it (`CF$UID`, a plain plist's `{"$uid": n}`), so a
+    /// value goes there only below `directUIDBound`, which grows with the tree: the table
+    /// stays within a few bytes per node, and a sparse value is hashed like other scalars.
     private var uidNodes: [UInt32] = []
     private static let directUIDLimit: UInt64 = 1 << 24
+    /// UIDs below it take the direct table (never past `directUIDLimit`): 1,024 at first, then
+    /// twice the nodes when a larger UID comes, or what `reserve` or `expectUIDs` announced
+    /// (an archive's UIDs number its entries, each a node or more, so its own stay there). A
+    /// stored bound: the common miss compares once.
+    private var directUIDBound: UInt64 = 1024
+    /// A new UID below it goes straight to the direct table: `directUIDBound`, or 0 once a UID
+    /// below `directUIDLimit` was hashed (then `otherUID` asks the hash table first).
+    private var freshUIDBound: UInt64 = 1024
 
     private struct ScalarKey: Hashable {
         var kind: PlistKind
@@ -53,6 +64,7 @@ struct PlistTree: PlistBuilding {
     mutating func reserve(values: Int, bytes: Int) {
         // Capped near 1 GiB each: a reservation is address space the system must agree to lend.
         nodes.reserveCapacity(min(values, 1 << 26))
+        expectUIDs(below: values)
         children.reserveCapacity(min(values, 1 << 28))
         text.reserveCapacity(min(bytes, 1 << 30))
     }
@@ -134,13 +146,41 @@ struct PlistTree: PlistBuilding {
 
     mutating func bool(_ value: Bool) throws(CodecError) -> UInt32 { try internScalar(.bool, value ? 1 : 0) }
 
+    /// UIDs below `count` are expected (the input can hold that many references: the XML
+    /// reader's bytes, an encoder's values): they take the direct table.
+    mutating func expectUIDs(below count: Int) {
+        directUIDBound = max(directUIDBound, min(Self.directUIDLimit, UInt64(min(count, 1 << 26))))
+        if freshUIDBound != 0 { freshUIDBound = directUIDBound }
+    }
+
     mutating func uid(_ value: UInt64) throws(CodecError) -> UInt32 {
-        guard value < Self.directUIDLimit else { return try internScalar(.uid, value) }
+        guard value < freshUIDBound else { return try otherUID(value) }
         let slot = Int(value)
         if slot >= uidNodes.count {
             uidNodes += repeatElement(UInt32.max, count: max(slot + 1, 2 * uidNodes.count) - uidNodes.count)
         }
         if uidNodes[slot] != UInt32.max { return uidNodes[slot] }
+        let index = try append(Node(bits: value, start: 0, count: 0, kind: .uid, isUnsigned: false))
+        uidNodes[slot] = index
+        return index
+    }
+
+    /// A UID that `uid` does not look up in the direct table alone: past its bound so far
+    /// (raised to twice the nodes, then hashed if still past it), or any once a small UID was
+    /// hashed (in the direct table, in the hash table, or new).
+    @inline(never)
+    private mutating func otherUID(_ value: UInt64) throws(CodecError) -> UInt32 {
+        let slot = Int(truncatingIfNeeded: value)
+        if value < Self.directUIDLimit, slot < uidNodes.count, uidNodes[slot] != UInt32.max { return uidNodes[slot] }
+        if value >= directUIDBound { expectUIDs(below: 2 * nodes.count + 1024) }
+        guard value < directUIDBound else {
+            if value < Self.directUIDLimit { freshUIDBound = 0 }
+            return try internScalar(.uid, value)
+        }
+        if freshUIDBound == 0, let known = scalarTable[ScalarKey(kind: .uid, bits: value, isUnsigned: false)] { return known }
+        if slot >= uidNodes.count {
+            uidNodes += repeatElement(UInt32.max, count: max(slot + 1, 2 * uidNodes.count) - uidNodes.count)
+        }
         let index = try append(Node(bits: value, start: 0, count: 0, kind: .uid, isUnsigned: false))
         uidNodes[slot] = index
         return index

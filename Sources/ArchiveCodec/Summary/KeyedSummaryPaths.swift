@@ -7,7 +7,13 @@
 ///
 /// An entry written without `$id` has one reference (the one the summary's walk recorded in
 /// `parents`), so its body stands there; a scalar written without `$id` stands at every
-/// reference, and is named at the first one. Cost per value: the plist objects on its way up.
+/// reference, and is named at the first one.
+///
+/// Cost per value: the plist objects of the entries on its way up, at most
+/// `DocumentPath.shownSteps + 1` steps of them (a longer path is not written, so the walk
+/// stops there: a chain of entries as long as the archive would otherwise be walked, and its
+/// keys copied, for each value named), and the text of only the keys on the path, each cut
+/// off past `ArchiveSummary.listedPathLength` (a path holding a longer key is not written).
 struct KeyedSummaryPaths {
     typealias Step = DocumentPath.Step
     typealias Label = EquivalenceChecker.Label
@@ -72,7 +78,10 @@ struct KeyedSummaryPaths {
         var segments: [[Step]] = []
         var context: ReadablePlaceSteps.Context?
         var current = uid
+        var steps = 0
         for _ in 0...archive.objectCount {
+            // Past the steps a written path holds: the path leads nowhere (`Archive.summary`).
+            guard steps <= DocumentPath.shownSteps else { return nil }
             if current == rootUID { return (segments.reversed().flatMap { $0 }, context ?? .reference) }
             if placement.carriesID[current] {
                 let form = archive.forms[current]
@@ -88,9 +97,10 @@ struct KeyedSummaryPaths {
                 return (segments.reversed().flatMap { $0 }, context ?? found)
             }
             guard parent >= 0, let labels = labels(in: archive.entryRef(Int(parent), view), owner: Int(parent), to: current, isUID: true) else { return nil }
-            let (steps, found) = places.translate(labels, in: Int(parent))
+            let (segment, found) = places.translate(labels, in: Int(parent))
             context = context ?? found
-            segments.append(steps)
+            segments.append(segment)
+            steps += segment.count
             current = Int(parent)
         }
         // Only a cycle of entries without `$id`, which nothing reachable is, gets here.
@@ -99,10 +109,28 @@ struct KeyedSummaryPaths {
 
     /// The labels from plist object `container` (an entry's, or `$top` when `owner` is nil) to
     /// `target`: a UID of that number (`isUID`), else that plist object. Looks through the
-    /// object's inline containers with an explicit stack; `$class` is not looked in.
+    /// object's inline containers with an explicit stack; `$class` is not looked in. Keys are
+    /// read as text only on the path found; nil also when one of them is longer than a
+    /// written path (`ArchiveSummary.listedPathLength`, in UTF-16 units, each one byte of
+    /// UTF-8 or more).
     private func labels(in container: Int, owner: Int?, to target: Int, isUID: Bool) -> [Label]? {
-        var path: [Label] = []
+        // Per container entered: the dictionary or array holding it, and its position there.
+        var path: [(holder: PlistObjectHeader, position: Int)] = []
         var stack: [(ref: Int, next: Int)] = [(container, 0)]
+        func found(_ last: (holder: PlistObjectHeader, position: Int)) -> [Label]? {
+            var labels: [Label] = []
+            for (depth, (holder, position)) in (path + [last]).enumerated() {
+                guard holder.kind == .dict else {
+                    labels.append(.index(position))
+                    continue
+                }
+                let key = view.childRef(holder, position)
+                guard view.header(of: key).count <= ArchiveSummary.listedPathLength else { return nil }
+                let text = view.text(of: key) ?? ""
+                labels.append(depth == 0 && owner == nil ? .top(text) : .key(text))
+            }
+            return labels
+        }
         while let (ref, next) = stack.last {
             let header = view.header(of: ref)
             let values = header.kind == .dict ? header.count : 0
@@ -114,17 +142,10 @@ struct KeyedSummaryPaths {
             stack[stack.count - 1].next = next + 1
             if header.kind == .dict, archive.classKeys.contains(view.childRef(header, next)) { continue }
             let child = view.childRef(header, values + next)
-            let label: Label
-            if header.kind == .dict {
-                let key = view.text(of: view.childRef(header, next)) ?? ""
-                label = stack.count == 1 && owner == nil ? .top(key) : .key(key)
-            } else {
-                label = .index(next)
-            }
             let childHeader = view.header(of: child)
-            if isUID ? childHeader.kind == .uid && Int(view.uid(childHeader)) == target : child == target { return path + [label] }
+            if isUID ? childHeader.kind == .uid && Int(view.uid(childHeader)) == target : child == target { return found((header, next)) }
             if childHeader.kind == .dict || childHeader.kind == .array {
-                path.append(label)
+                path.append((header, next))
                 stack.append((child, 0))
             }
         }

@@ -57,16 +57,28 @@ extension PlainPropertyList {
             // Nothing found, nothing to add (`absorb` would only sort the sorted lists again).
             if !payloads.found.nestedPayloads.isEmpty { summary.absorb(payloads.found) }
             // `.$propertyList` and the keys and indices down to the value; data's bytes or text
-            // are the member of the object standing there.
+            // are the member of the object standing there. A path is written only up to
+            // `DocumentPath.shownSteps` steps and `ArchiveSummary.listedPathLength` bytes
+            // (`Archive.summary`), so the walk up stops past the one, and at a key longer than
+            // the other (UTF-16 units, each a byte of UTF-8 or more) before reading its text:
+            // a chain of containers as long as the document, under one long key, would
+            // otherwise be walked and its key copied at every step, for each value named.
             let place = { (location: ArchiveSummary.Location) -> [DocumentPath.Step]? in
                 var steps: [DocumentPath.Step] = []
                 let header = view.header(of: location.ref)
                 if header.kind == .data { steps.append(.member(DataText.isText(view.payload(header)) ? "$text" : "$data")) }
                 var current = location.ref
                 while parent[current] >= 0 {
+                    guard steps.count < DocumentPath.shownSteps else { return nil }
                     let container = view.header(of: Int(parent[current]))
                     let index = Int(position[current])
-                    steps.append(container.kind == .dict ? DocumentPath.dataKey(view.text(of: view.childRef(container, index)) ?? "") : .index(index))
+                    if container.kind == .dict {
+                        let key = view.childRef(container, index)
+                        guard view.header(of: key).count <= ArchiveSummary.listedPathLength else { return nil }
+                        steps.append(DocumentPath.dataKey(view.text(of: key) ?? ""))
+                    } else {
+                        steps.append(.index(index))
+                    }
                     current = Int(parent[current])
                 }
                 steps.append(.member(String(describing: MappingKeys.propertyList)))

@@ -135,4 +135,37 @@ final class KeyedSummaryPathsTests: XCTestCase {
         }
         XCTAssertGreaterThan(named, 300)
     }
+
+    /// A chain of `depth` instances, each holding the next under one key of `keyLength`
+    /// bytes, the last a string of 200 bytes: the largest value, its path as deep as the chain.
+    private func keyChain(depth: Int, keyLength: Int) -> [UInt8] {
+        // By hand, the key's text interned once (`buildArchive` would hash it per entry).
+        var plist = TestPlistBuilder()
+        let (classKey, key) = (plist.string("$class"), plist.string(String(repeating: "k", count: keyLength)))
+        var objects = [plist.string("$null")]
+        objects += (0..<depth).map { plist.add(.dict([(key: classKey, value: plist.uid(depth + 2)), (key: key, value: plist.uid($0 + 2))])) }
+        objects.append(plist.string(String(repeating: "x", count: 200)))
+        let chain = plist.add(.array([plist.string("Node"), plist.string("NSObject")]))
+        objects.append(plist.add(.dict([(key: plist.string("$classname"), value: plist.string("Node")), (key: plist.string("$classes"), value: chain)])))
+        let root = plist.add(
+            .dict([
+                (key: plist.string("$version"), value: plist.integer(100_000)), (key: plist.string("$archiver"), value: plist.string("NSKeyedArchiver")),
+                (key: plist.string("$top"), value: plist.add(.dict([(key: plist.string("root"), value: plist.uid(1))]))),
+                (key: plist.string("$objects"), value: plist.add(.array(objects)))
+            ]))
+        return plist.binary(top: root)
+    }
+
+    /// A path too long to write is not built: the walk up stops past the steps a written path
+    /// holds, and reads a key's text only on the path and when it could be written.
+    func testPathsTooLongToWriteAreNotBuilt() throws {
+        let shallow = try Archive(parsing: keyChain(depth: 2, keyLength: 2)).summary()
+        XCTAssertEqual(shallow.largestStrings.first?.path, ".kk.kk")
+        XCTAssertNil(try Archive(parsing: keyChain(depth: 2, keyLength: 2_000)).summary().largestStrings.first?.path)
+        XCTAssertNil(try Archive(parsing: keyChain(depth: 60, keyLength: 2)).summary().largestStrings.first?.path)
+        let result = try ScalingCheck.measure(startingAt: 3_000, maximumSize: 6_000, make: { try Archive(parsing: keyChain(depth: $0, keyLength: 100 * $0)) }) {
+            XCTAssertNil(try $0.summary().largestStrings.first?.path)
+        }
+        XCTAssertLessThanOrEqual(result.ratio, ScalingCheck.allowedRatio, result.description)
+    }
 }

@@ -84,4 +84,27 @@ final class PlainPropertyListSummaryTests: XCTestCase {
         XCTAssertEqual(nested.readableNesting, outer.readableNesting)
         XCTAssertEqual(nested.largestStrings.first?.path, ".$propertyList.Font.$data.$keyedArchive.NSName")
     }
+
+    /// `depth` dictionaries, each holding the next under one key of `keyLength` bytes, the last
+    /// a string of 200 bytes: the largest value, its path as deep as the document.
+    private func keyChain(depth: Int, keyLength: Int) -> [UInt8] {
+        var plist = TestPlistBuilder()
+        let key = plist.string(String(repeating: "k", count: keyLength))
+        var inner = plist.string(String(repeating: "x", count: 200))
+        for _ in 0..<depth { inner = plist.add(.dict([(key: key, value: inner)])) }
+        return plist.binary(top: inner)
+    }
+
+    /// A path too long to write is not built: the summary walks at most the steps it could
+    /// write, and reads a key's text only when it could be written; a shallow path is named.
+    func testPathsTooLongToWriteAreNotBuilt() throws {
+        let shallow = try Archive(parsing: keyChain(depth: 3, keyLength: 2)).summary()
+        XCTAssertEqual(shallow.largestStrings.first?.path, ".$propertyList.kk.kk.kk")
+        XCTAssertNil(try Archive(parsing: keyChain(depth: 3, keyLength: 2_000)).summary().largestStrings.first?.path)
+        XCTAssertNil(try Archive(parsing: keyChain(depth: 60, keyLength: 2)).summary().largestStrings.first?.path)
+        let result = try ScalingCheck.measure(startingAt: 20_000, maximumSize: 40_000, make: { try Archive(parsing: keyChain(depth: $0, keyLength: $0)) }) {
+            XCTAssertNil(try $0.summary().largestStrings.first?.path)
+        }
+        XCTAssertLessThanOrEqual(result.ratio, ScalingCheck.allowedRatio, result.description)
+    }
 }

@@ -66,7 +66,7 @@ struct ArchiveAnalysis {
                 }
                 // Repeats are looked for only when the masks cannot rule them out.
                 if allStrings && distinct.mayRepeat {
-                    seen.removeAll(keepingCapacity: true)
+                    seen.reuse(forAbout: keys.count)
                     for index in 0..<keys.count where !seen.insert(view.uidValue(of: view.childRef(keys, index))).inserted {
                         allStrings = false
                         break

@@ -20,11 +20,14 @@
 /// - every run's attributes are a dictionary entry (the runs' values are ordinary children,
 ///   shared or not).
 ///
-/// Cost: one pass over the instances, each reading its own keys and runs. A text may be the
+/// Cost: one pass over the instances, each reading its own keys. A text may be the
 /// `NSString` of any number of instances (nothing requires it unshared), and any number of
 /// entries may lead to one plist string: each text's encoding is checked once and its length
-/// remembered, so the whole costs the archive's size, not the number of instances times the
-/// text's.
+/// remembered. Likewise any number of NSMutableData entries may hold one plist data object
+/// under `NS.data`, and any number of NSMutableArray entries one `NS.objects` array: each
+/// data object's runs are decoded and checked once (`Runs`, shared by the folds that use them)
+/// and each array's elements once. So the whole costs, in time and in what it keeps, the
+/// archive's size, not the number of instances times the text's or the runs'.
 ///
 /// A class: `KeyedArchive` holds it in one word, and the readable view's walkers copy the
 /// archive's description often.
@@ -33,24 +36,41 @@ final class AttributedRunFolds: Sendable {
     struct Fold: Sendable {
         /// The plist reference of the `NSString` key's value (a UID), written under `$string`.
         let string: Int
-        /// Per run: its length in UTF-16 units.
+        /// Per run: its length in UTF-16 units (shared by every fold of the same runs).
         let lengths: [Int]
-        /// Per run: the plist reference (a UID) of the attributes it brings, written under
-        /// `$attributes`, or `-1 - k` when it uses those of run `k`, written `"$attributesOf": k`.
-        let attributes: [Int]
+        /// Per run: the slot of `elements` whose attributes it brings (the next unused one), or
+        /// `-1 - k` when it uses those of run `k` (shared by every fold of the same runs).
+        let slots: [Int]
+        /// Per slot: the plist reference (a UID) of the attributes dictionary (shared by every
+        /// fold of the same `NS.objects` array).
+        let elements: [Int]
         /// The NSMutableArray and NSMutableData entries the runs stand for (−1 with one run).
         var array = -1
         var info = -1
 
-        /// The run that brings the attributes in slot `slot` of the array.
-        func firstRun(ofSlot slot: Int) -> Int? {
-            var seen = 0
-            for (run, attributes) in self.attributes.enumerated() where attributes >= 0 {
-                if seen == slot { return run }
-                seen += 1
-            }
-            return nil
+        /// What run `run` writes: the plist reference (a UID) of the attributes it brings,
+        /// written under `$attributes`, or `-1 - k` when it uses those of run `k`, written
+        /// `"$attributesOf": k`.
+        @inline(__always)
+        func attributes(ofRun run: Int) -> Int {
+            let slot = slots[run]
+            return slot >= 0 ? elements[slot] : slot
         }
+
+        /// The run that brings the attributes in slot `slot` of the array.
+        func firstRun(ofSlot slot: Int) -> Int? { slots.firstIndex(of: slot) }
+    }
+
+    /// The runs of one `NSAttributeInfo` data object, checked against its bytes alone: minimal
+    /// varints of (length, slot) pairs, two runs or more, each at least one unit long, each new
+    /// slot the next unused one.
+    private struct Runs {
+        let lengths: [Int]
+        /// As `Fold.slots`.
+        let slots: [Int]
+        /// The units the runs cover, and the slots they use.
+        let total: Int
+        let slotCount: Int
     }
 
     /// The folded instances, and each one's index there by UID.
@@ -62,6 +82,8 @@ final class AttributedRunFolds: Sendable {
     var isEmpty: Bool { folds.isEmpty }
     /// How many texts were read to measure them: each once, however many instances use it.
     let measuredTexts: Int
+    /// How many data objects' runs were decoded: each once, however many instances use it.
+    let decodedRuns: Int
 
     /// The index in `folds` of entry `uid`'s fold, if it has one.
     @inline(__always)
@@ -84,6 +106,7 @@ final class AttributedRunFolds: Sendable {
         }
         (self.folds, self.indexOfUID, self.indexOfPart) = (folds, indexOfUID, indexOfPart)
         measuredTexts = reader.measured
+        decodedRuns = reader.decodedRuns
     }
 
     /// The checks of one instance, reading the classified archive.
@@ -94,6 +117,13 @@ final class AttributedRunFolds: Sendable {
         private var textLengths: [Int: Int] = [:]
         /// How many times a text was read to measure it.
         private(set) var measured = 0
+        /// Per `NS.data` object read, by where its bytes start: its runs, nil when they do not
+        /// fold.
+        private var runsOfData: [Int: Runs?] = [:]
+        private(set) var decodedRuns = 0
+        /// Per `NS.objects` array read, by its plist reference: its elements, nil when one is
+        /// not a dictionary entry.
+        private var elementsOfList: [Int: [Int]?] = [:]
 
         init(view: BinaryPlistView, analysis: ArchiveAnalysis) {
             self.view = view
@@ -122,38 +152,67 @@ final class AttributedRunFolds: Sendable {
             else { return nil }
             guard info >= 0 else {
                 guard isDictionary(attributesUID) else { return nil }
-                return Fold(string: string, lengths: [length], attributes: [attributes])
+                return Fold(string: string, lengths: [length], slots: [0], elements: [attributes])
             }
             guard let infoUID = uidTarget(info), isOwnedEntry(infoUID, named: "NSMutableData", form: .classData),
                 isOwnedEntry(attributesUID, named: "NSMutableArray", form: .array),
                 let data = view.value(in: view.header(at: Int(analysis.entryOffsets[infoUID])), forKey: "NS.data")
             else { return nil }
             let dataHeader = view.header(of: data)
-            guard dataHeader.kind == .data, let values = Varint.decode(view.payload(dataHeader)), values.count >= 4, values.count % 2 == 0 else {
-                return nil
-            }
-            let elements = view.header(of: KeyedArchive.itemList(analysis.lists[attributesUID]))
-            var (lengths, runAttributes, firstRunOf) = ([Int](), [Int](), [Int]())
-            var total = 0
-            for pair in stride(from: 0, to: values.count, by: 2) {
-                let (runLength, slot) = (values[pair], values[pair + 1])
-                guard runLength >= 1, runLength <= UInt64(length - total), slot < UInt64(elements.count) else { return nil }
-                total += Int(runLength)
-                lengths.append(Int(runLength))
-                if Int(slot) < firstRunOf.count {
-                    runAttributes.append(-1 - firstRunOf[Int(slot)])
-                    continue
-                }
-                // A new slot is the next unused one.
-                let element = view.childRef(elements, Int(slot))
-                guard Int(slot) == firstRunOf.count, isDictionary(view.uidValue(of: element)) else { return nil }
-                firstRunOf.append(lengths.count - 1)
-                runAttributes.append(element)
-            }
-            guard total == length, firstRunOf.count == elements.count else { return nil }
-            var fold = Fold(string: string, lengths: lengths, attributes: runAttributes)
+            let list = KeyedArchive.itemList(analysis.lists[attributesUID])
+            guard dataHeader.kind == .data, let runs = runs(of: dataHeader), runs.total == length,
+                view.header(of: list).count == runs.slotCount, let elements = elements(of: list)
+            else { return nil }
+            var fold = Fold(string: string, lengths: runs.lengths, slots: runs.slots, elements: elements)
             (fold.array, fold.info) = (attributesUID, infoUID)
             return fold
+        }
+
+        /// The runs data object `data` holds, decoded and checked once however many instances
+        /// use it (`runsOfData`). Every slot is used and each new one is the next, so the runs
+        /// fit an array exactly when it has `slotCount` elements.
+        private mutating func runs(of data: PlistObjectHeader) -> Runs? {
+            if let known = runsOfData[data.start] { return known }
+            decodedRuns += 1
+            var runs: Runs?
+            if let values = Varint.decode(view.payload(data)), values.count >= 4, values.count % 2 == 0 {
+                var (lengths, slots, firstRunOf) = ([Int](), [Int](), [Int]())
+                lengths.reserveCapacity(values.count / 2)
+                slots.reserveCapacity(values.count / 2)
+                var total = 0
+                var folds = true
+                for pair in stride(from: 0, to: values.count, by: 2) {
+                    let (runLength, slot) = (values[pair], values[pair + 1])
+                    // No text is longer than `Int32.max` units (the sum stays far from overflow).
+                    guard runLength >= 1, runLength <= UInt64(Int32.max) - UInt64(total), slot <= UInt64(firstRunOf.count) else {
+                        folds = false
+                        break
+                    }
+                    total += Int(runLength)
+                    lengths.append(Int(runLength))
+                    if Int(slot) < firstRunOf.count {
+                        slots.append(-1 - firstRunOf[Int(slot)])
+                    } else {
+                        // A new slot is the next unused one.
+                        firstRunOf.append(lengths.count - 1)
+                        slots.append(Int(slot))
+                    }
+                }
+                if folds { runs = Runs(lengths: lengths, slots: slots, total: total, slotCount: firstRunOf.count) }
+            }
+            runsOfData[data.start] = runs
+            return runs
+        }
+
+        /// The elements of plist array `list` (an NSMutableArray's `NS.objects`), each a UID of
+        /// a dictionary entry, read once however many instances use it (`elementsOfList`).
+        private mutating func elements(of list: Int) -> [Int]? {
+            if let known = elementsOfList[list] { return known }
+            let header = view.header(of: list)
+            var elements: [Int]? = (0..<header.count).map { view.childRef(header, $0) }
+            if elements!.contains(where: { !isDictionary(view.uidValue(of: $0)) }) { elements = nil }
+            elementsOfList[list] = elements
+            return elements
         }
 
         /// The entry a value references, when it is a UID.

@@ -35,6 +35,11 @@ struct BodyScanner {
     private var scalarHeight = 0
     /// Nested inline plist containers still to scan, with their levels.
     private var inlineStack: [(header: PlistObjectHeader, level: Int32)] = []
+    /// The height of each account measured, by where the data's bytes start. A data value is
+    /// written (and measured) at every reference to it, and an account costs its bytes to read,
+    /// so one bookmark referenced from everywhere would cost the references times its size:
+    /// each is read once per scanner. Only bytes that may carry an account are looked up.
+    private var accountHeights: [Int: Int] = [:]
 
     init(archive: KeyedArchive, view: BinaryPlistView, numbers: NumberWrapping, accounts: Bool) {
         self.archive = archive
@@ -101,7 +106,7 @@ struct BodyScanner {
     /// The height of scalar entry `uid` where it is referenced: `{"$ref": n}` is 1; its body
     /// is `{"$id": n, …}` when `carriesID`, else bare or in a wrapper (`$data`, `$plistDate`,
     /// `$number` in key context).
-    func scalarLeafHeight(_ uid: Int, form: ObjectForm, carriesID: Bool, keyContext: Bool) -> Int {
+    mutating func scalarLeafHeight(_ uid: Int, form: ObjectForm, carriesID: Bool, keyContext: Bool) -> Int {
         if carriesID { return 1 + innerHeight(view.header(at: Int(archive.entryOffsets[uid]))) }
         switch form {
         case .string: return 0
@@ -217,13 +222,17 @@ struct BodyScanner {
 
     /// The brackets inside a plain value: `{"$integer": …}`, `{"$real": …}`, a data value's
     /// readable form where its class key has one (`ReadableShape.bytesFormHeight`), else its
-    /// account (`DataForm.accountHeight`).
-    private func innerHeight(_ header: PlistObjectHeader) -> Int {
+    /// account (`DataForm.accountHeight`, once per data object: `accountHeights`).
+    private mutating func innerHeight(_ header: PlistObjectHeader) -> Int {
         switch header.kind {
         case .data:
             let form = shape.bytesFormHeight(header, numbers)
             if form > 0 { return form }
-            return accounts ? DataForm.accountHeight(view.payload(header), numbers) : 0
+            guard accounts, DataForm.mayCarryAccount(view.payload(header)) else { return 0 }
+            if let known = accountHeights[header.start] { return known }
+            let height = DataForm.accountHeight(view.payload(header), numbers)
+            accountHeights[header.start] = height
+            return height
         case .int: return numbers.wraps(view.integer(header)) ? 1 : 0
         case .real: return numbers.wraps(view.real(header)) ? 1 : 0
         case .date: return numbers.wrapsTime(view.real(PlistObjectHeader(kind: .real, marker: 0x23, start: header.start, count: 8))) ? 1 : 0

@@ -38,6 +38,11 @@ struct ObjectClassifier {
     private var knownKeys = [(ref: Int, key: KnownKey)](repeating: (-1, .other), count: 64)
     /// Work list of `countReferences`, kept between calls (it runs once per value).
     private var pendingRefs: [Int] = []
+    /// The names of each `$classes` and `$classhints` array read, by its plist reference. Class
+    /// entries may share one array (the expansion limit does not count such sharing: strings
+    /// are leaves): read once, its names are one array every class entry using it shares,
+    /// not a copy per entry.
+    private var nameLists: [Int: NameList] = [:]
 
     init(view: BinaryPlistView, objectsRef: Int, classKeys: ClassKeyRefs, tables: Tables, counts: UnsafeMutableBufferPointer<UInt32>) {
         self.view = view
@@ -181,7 +186,7 @@ struct ObjectClassifier {
         CodecError(.invalidArchive, message, uid: uid, remedy: remedy)
     }
 
-    private func readClass(_ classUID: Int, user: Int) throws(CodecError) -> KeyedArchive.ClassInfo {
+    private mutating func readClass(_ classUID: Int, user: Int) throws(CodecError) -> KeyedArchive.ClassInfo {
         let ref = view.childRef(objectsHeader, classUID)
         let header = view.header(of: ref)
         guard header.kind == .dict, let nameRef = view.value(in: header, forKey: "$classname"),
@@ -203,7 +208,7 @@ struct ObjectClassifier {
                     remedy: .rawView)
             }
         }
-        var chain: [String]?
+        var chain: NameList?
         if let chainRef = view.value(in: header, forKey: "$classes") {
             guard let names = stringArray(chainRef) else {
                 throw invalid("$classes of class entry \(classUID) is not an array of strings", uid: classUID)
@@ -215,14 +220,24 @@ struct ObjectClassifier {
             guard let names = stringArray(hintsRef) else {
                 throw invalid("$classhints of class entry \(classUID) is not an array of strings", uid: classUID)
             }
-            hints = names
+            hints = names.names
         }
-        return KeyedArchive.ClassInfo(name: name, chain: chain, hints: hints)
+        return KeyedArchive.ClassInfo(name: name, chain: chain?.names, hints: hints, chainOwner: chain?.owner)
+    }
+
+    /// The strings of a `$classes` or `$classhints` array, and the readable bytes form the
+    /// names call for as a chain.
+    private struct NameList {
+        let names: [String]
+        let owner: BytesForm.Owner?
     }
 
     func stringValue(_ ref: Int) -> String? { view.text(of: ref) }
 
-    private func stringArray(_ ref: Int) -> [String]? {
+    /// The names in array `ref`, read once per array (`nameLists`) and shared by every class
+    /// entry that points at it.
+    private mutating func stringArray(_ ref: Int) -> NameList? {
+        if let known = nameLists[ref] { return known }
         let header = view.header(of: ref)
         guard header.kind == .array else { return nil }
         var names: [String] = []
@@ -230,7 +245,9 @@ struct ObjectClassifier {
             guard let name = stringValue(view.childRef(header, index)) else { return nil }
             names.append(name)
         }
-        return names
+        let list = NameList(names: names, owner: BytesForm.Owner(anyOf: names))
+        nameLists[ref] = list
+        return list
     }
 
     // MARK: Readable forms

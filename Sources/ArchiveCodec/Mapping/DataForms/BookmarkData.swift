@@ -15,8 +15,8 @@
 ///   bytes, URLs text or a base and a relative item, null.
 ///
 /// Contract: `account(of:)` never traps and never loops, whatever the bytes: every offset is
-/// checked against the bytes, tables and items are read a bounded number of times
-/// (`maximumItems`), and containers nest at most `maximumContainers` deep (cycles included);
+/// checked against the bytes, tables, their entries and items are read a bounded number of
+/// times (`maximumTables`, `maximumEntries`, `maximumItems`), and containers nest at most `maximumContainers` deep (cycles included);
 /// deeper or malformed items are shown by their type number with their bytes; items show at
 /// most `byteBudget` payload bytes in all. Bytes that do not
 /// hold a readable header and first table give nil: they stay bytes alone.
@@ -25,6 +25,14 @@ enum BookmarkData {
     static let maximumItems = 2_048
     /// Tables of contents read at most (real ones have one or two).
     static let maximumTables = 8
+    /// Table entries read at most, over all tables (a real table holds about 40). A table's
+    /// count is bounded by its bytes, but tables may overlap, and each entry read becomes a
+    /// member (some tens of bytes of values per 12 bytes of entry, and past `maximumItems` a
+    /// `null` each): the entries past this bound are not read, and the table says how many
+    /// under `entriesNotShown`.
+    static let maximumEntries = 2_048
+    /// The member counting a table's entries past `maximumEntries` (no key's name has a space).
+    static let entriesNotShown = "entries not shown"
     /// Arrays and dictionaries inside an item's value, at most (real ones nest one).
     static let maximumContainers = 2
 
@@ -116,6 +124,8 @@ enum BookmarkData {
         /// Where the data area, which offsets count from, starts.
         var dataStart = 0
         var itemsRead = 0
+        /// Table entries read so far, over all tables (`maximumEntries`).
+        var entriesRead = 0
         /// Payload bytes the account may still show: items may share one string many times, and
         /// the account stays about as large as the bytes (`byteBudget`).
         var bytesLeft = 0
@@ -173,7 +183,9 @@ enum BookmarkData {
             var volumeIndex: Int?
             var named: [AccountMember] = []
             var namedIndex: Int?
-            for index in 0..<count {
+            let shown = min(count, maximumEntries - entriesRead)
+            entriesRead += shown
+            for index in 0..<shown {
                 let entry = start + 12 * index
                 guard let key = word(at: entry), let offset = word(at: entry + 4) else { break }
                 if key & 0x8000_0000 != 0 {
@@ -200,6 +212,7 @@ enum BookmarkData {
             }
             if let volumeIndex { members[volumeIndex] = AccountMember("volume", AccountValue.distinct(volume)) }
             if let namedIndex { members[namedIndex] = AccountMember("named", AccountValue.distinct(named)) }
+            if shown < count { members.append(AccountMember(entriesNotShown, .integer(Int64(count - shown)))) }
             return members
         }
 

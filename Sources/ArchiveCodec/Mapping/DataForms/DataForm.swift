@@ -10,10 +10,16 @@ enum DataForm {
         return nil
     }
 
+    /// Whether the bytes may carry an account (their magic alone: cheap, for every value).
+    @inline(__always)
+    static func mayCarryAccount(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        BookmarkData.mightBe(bytes) || AliasRecord.mightBe(bytes)
+    }
+
     /// The levels the value's account opens below the data value's own object (0 without
     /// one): the one count of it every depth pass uses.
     static func accountHeight(_ bytes: UnsafeBufferPointer<UInt8>, _ numbers: NumberWrapping) -> Int {
-        guard BookmarkData.mightBe(bytes) || AliasRecord.mightBe(bytes), let account = account(of: bytes) else { return 0 }
+        guard mayCarryAccount(bytes), let account = account(of: bytes) else { return 0 }
         return account.value.height(numbers)
     }
 }

@@ -63,17 +63,26 @@ enum BytesForm: UInt8 {
         case color, indexSet, indexPath, attributedString
 
         init?(name: String, chain: [String]?) {
-            for candidate in [name] + (chain ?? []) {
-                switch candidate {
-                case "NSColor": self = .color
-                case "NSIndexSet", "NSMutableIndexSet": self = .indexSet
-                case "NSIndexPath": self = .indexPath
-                case "NSAttributedString", "NSMutableAttributedString", "NSTextStorage": self = .attributedString
-                default: continue
-                }
-                return
+            guard let owner = Self(named: name) ?? chain.flatMap(Self.init(anyOf:)) else { return nil }
+            self = owner
+        }
+
+        /// The form of the first of `names` that has one (a chain's, read once per `$classes`
+        /// array however many class entries share it).
+        init?(anyOf names: [String]) {
+            guard let owner = names.lazy.compactMap(Self.init(named:)).first else { return nil }
+            self = owner
+        }
+
+        /// The form of class `name` itself.
+        init?(named name: String) {
+            switch name {
+            case "NSColor": self = .color
+            case "NSIndexSet", "NSMutableIndexSet": self = .indexSet
+            case "NSIndexPath": self = .indexPath
+            case "NSAttributedString", "NSMutableAttributedString", "NSTextStorage": self = .attributedString
+            default: return nil
             }
-            return nil
         }
 
         /// The keys of the owner's instances whose bytes take a form, with the form.

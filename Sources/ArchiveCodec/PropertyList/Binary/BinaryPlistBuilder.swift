@@ -35,10 +35,21 @@ struct BinaryPlistBuilder: PlistBuilding {
     private var scalars = ScalarTable()
     private var falseObject = UInt32.max
     private var trueObject = UInt32.max
-    /// Object of each UID value below `directUIDLimit` (`UInt32.max` = none yet). UIDs are
-    /// the most frequent scalar by far; an array lookup saves hashing each one.
+    /// Object of each UID value in the direct table (`UInt32.max` = none yet). UIDs are the
+    /// most frequent scalar by far; an array lookup saves hashing each one. The value indexes
+    /// the table and a plain plist's `{"$uid": n}` chooses it, so a value goes there only
+    /// below `directUIDBound`, which grows with the file: the table stays within a few bytes
+    /// per object, and a sparse value is hashed like other scalars.
     private var uidObjects: [UInt32] = []
     private static let directUIDLimit: UInt64 = 1 << 24
+    /// UIDs below it take the direct table (never past `directUIDLimit`): 1,024 at first, then
+    /// twice the objects when a larger UID comes, or the values `reserve` announced (an
+    /// archive's UIDs number its entries, each an object or more, so its own stay there). A
+    /// stored bound: the common miss compares once.
+    private var directUIDBound: UInt64 = 1024
+    /// A new UID below it goes straight to the direct table: `directUIDBound`, or 0 once a UID
+    /// below `directUIDLimit` was hashed (then `otherUID` asks the hash table first).
+    private var freshUIDBound: UInt64 = 1024
     /// UTF-16 big-endian bytes of the string being interned, when it is not ASCII.
     private var utf16: [UInt8] = []
 
@@ -76,6 +87,7 @@ struct BinaryPlistBuilder: PlistBuilding {
         // Estimates, capped: a reservation is address space the system must agree to lend,
         // and past 1 GiB growing by doubling costs little next to the work.
         offsets.reserveCapacity(min(values, 1 << 28))
+        raiseDirectUIDBound(to: values)
         recentStrings = ShortStringCache(expectingValues: values)
         // An object takes a marker byte and a 4-byte reference from its container, at least.
         out.reserveCapacity(!isStreaming ? min(bytes + 5 * values, 1 << 30) : 2 * Self.pieceSize)
@@ -261,23 +273,49 @@ struct BinaryPlistBuilder: PlistBuilding {
         return index
     }
 
+    private mutating func raiseDirectUIDBound(to count: Int) {
+        directUIDBound = max(directUIDBound, min(Self.directUIDLimit, UInt64(min(count, 1 << 28))))
+        if freshUIDBound != 0 { freshUIDBound = directUIDBound }
+    }
+
     mutating func uid(_ value: UInt64) throws(CodecError) -> UInt32 {
         let slot = Int(truncatingIfNeeded: value)
         if value < Self.directUIDLimit, slot < uidObjects.count, uidObjects[slot] != UInt32.max {
             return uidObjects[slot]
         }
-        if value >= Self.directUIDLimit, let existing = scalars.find(tag: Self.tag(.uid, isUnsigned: false), bits: value) {
+        guard value < freshUIDBound else { return try otherUID(value) }
+        let index = try writeUID(value)
+        uidObjects.store(index, at: slot, filling: UInt32.max)
+        return index
+    }
+
+    /// A new UID that `uid` does not put straight into the direct table: past its bound so
+    /// far (raised to twice the objects written, then hashed if still past it), or any once
+    /// a small UID was hashed (found there, or not hashed at all).
+    @inline(never)
+    private mutating func otherUID(_ value: UInt64) throws(CodecError) -> UInt32 {
+        if value >= directUIDBound { raiseDirectUIDBound(to: 2 * offsets.count + 1024) }
+        let direct = value < directUIDBound
+        if !direct || freshUIDBound == 0, let existing = scalars.find(tag: Self.tag(.uid, isUnsigned: false), bits: value) {
             return existing
         }
+        let index = try writeUID(value)
+        if direct {
+            uidObjects.store(index, at: Int(value), filling: UInt32.max)
+        } else {
+            if value < Self.directUIDLimit { freshUIDBound = 0 }
+            scalars.insert(tag: Self.tag(.uid, isUnsigned: false), bits: value, value: index)
+        }
+        return index
+    }
+
+    /// A new UID object, in the fewest bytes.
+    @inline(__always)
+    private mutating func writeUID(_ value: UInt64) throws(CodecError) -> UInt32 {
         let index = try begin()
         let width = BinaryPlistWriter.byteWidth(value)
         out.append(0x80 | UInt8(width - 1))
         BinaryPlistWriter.appendBigEndian(value, size: width, to: &out)
-        if value < Self.directUIDLimit {
-            uidObjects.store(index, at: slot, filling: UInt32.max)
-        } else {
-            scalars.insert(tag: Self.tag(.uid, isUnsigned: false), bits: value, value: index)
-        }
         return index
     }
 

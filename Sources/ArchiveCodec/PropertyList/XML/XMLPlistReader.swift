@@ -20,6 +20,9 @@ struct XMLPlistReader {
                 throw CodecError(.malformedPlist, "XML property list is not valid UTF-8", byteOffset: bad)
             }
             var reader = XMLPlistReader(text: buffer)
+            // A `CF$UID` dictionary takes 51 bytes or more, and each entry it numbers some more:
+            // UIDs up to a sixteenth of the bytes index the direct table, 4 bytes each.
+            reader.tree.expectUIDs(below: buffer.count / 16)
             let root = try reader.readDocument()
             return (reader.tree, root)
         }

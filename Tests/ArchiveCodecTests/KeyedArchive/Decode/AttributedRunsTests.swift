@@ -155,6 +155,52 @@ final class AttributedRunsTests: XCTestCase {
         }
     }
 
+    /// `count` attributed strings of one `runs`-unit ASCII text, each with its own
+    /// NSMutableData and NSMutableArray entries (and NS.objects array), every NSMutableData's
+    /// `NS.data` the same plist data object: `runs` runs of one unit, all of one dictionary.
+    private func sharedRunData(count: Int, runs: Int) throws -> [UInt8] {
+        // 1 the root array, 2 the dictionary, 3 its key, 4 the text, then per instance three.
+        var entries: [Entry] = [
+            .object("NSArray", [("NS.objects", .array((0..<count).map { .uid(5 + 3 * $0) }))]),
+            .object("NSDictionary", [("NS.keys", .array([.uid(3)])), ("NS.objects", .array([.uid(3)]))]),
+            .string("Font"), .string(String(repeating: "x", count: runs))
+        ]
+        let info = (0..<2 * runs).map { UInt8(1 - $0 % 2) }  // (length 1, slot 0) per run
+        for index in 0..<count {
+            let uid = 5 + 3 * index
+            entries += [
+                .object("NSAttributedString", [("NSString", .uid(4)), ("NSAttributeInfo", .uid(uid + 1)), ("NSAttributes", .uid(uid + 2))]),
+                .object("NSMutableData", [("NS.data", .data(info))]),
+                .object("NSMutableArray", [("NS.objects", .array([.uid(2)]))])
+            ]
+        }
+        return try buildArchive(entries)
+    }
+
+    /// Runs that many instances read from one data object are decoded once and kept once: the
+    /// folds share their arrays, so what parsing keeps follows the input, not the instances
+    /// times the runs.
+    func testRunsSharedByManyInstancesAreKeptOnce() throws {
+        let bytes = try sharedRunData(count: 40, runs: 500)
+        let archive = try KeyedArchive(parsing: bytes)
+        let folds = archive.attributedRuns.folds
+        XCTAssertEqual(folds.count, 40)
+        XCTAssertEqual(archive.attributedRuns.decodedRuns, 1)
+        XCTAssertEqual(Set(folds.map { $0.lengths.withUnsafeBufferPointer { Int(bitPattern: $0.baseAddress) } }).count, 1)
+        let json = String(decoding: try archive.json(view: .readable, pretty: false), as: UTF8.self)
+        XCTAssertEqual(json.components(separatedBy: #"{"$length":1,"$attributesOf":0}"#).count - 1, 40 * 499)
+        try assertReadableLossless(try sharedRunData(count: 3, runs: 4), "shared run data")
+    }
+
+    /// Parsing grows with the archive when instances and runs grow together (each instance
+    /// folding the shared runs again grows with their product).
+    func testSharedRunDataScalesLinearly() throws {
+        let result = try ScalingCheck.measure(startingAt: 1_000, maximumSize: 2_000, make: { try sharedRunData(count: $0, runs: $0) }) {
+            _ = try KeyedArchive(parsing: $0)
+        }
+        XCTAssertLessThanOrEqual(result.ratio, ScalingCheck.allowedRatio, result.description)
+    }
+
     // MARK: The encoder
 
     func testHandWrittenRunsEncode() throws {

@@ -305,4 +305,39 @@ final class PlacementTests: XCTestCase {
             String(decoding: try archive.json(view: .readable, pretty: false), as: UTF8.self),
             #"{"$class":"A","$id":1,"next":{"$class":"B","back":{"$ref":1}},"big":18446744073709551615}"#)
     }
+
+    /// Bookmark bytes with one table of `entries` entries, each naming one small item.
+    private func bookmark(entries: Int) -> [UInt8] {
+        var builder = BookmarkBuilder()
+        let number = builder.item(0x0303, BookmarkBuilder.word(7))
+        let table = builder.table((0..<entries).map { (UInt32(0x3000 + $0), number) })
+        return builder.bytes(first: table)
+    }
+
+    /// A data value that carries an account, shared by `references` places: one data entry
+    /// written bare at every reference of an array, and one plist data object held inline
+    /// under a key of as many instances.
+    private func sharedAccounts(references: Int, entries: Int) throws -> (entry: [UInt8], inline: [UInt8]) {
+        let bytes = bookmark(entries: entries)
+        let entry = try buildArchive([.object("NSArray", [("NS.objects", .array([Value](repeating: .uid(2), count: references)))]), .data(bytes)])
+        var instances: [Entry] = [.object("NSArray", [("NS.objects", .array((0..<references).map { .uid(2 + $0) }))])]
+        instances += [Entry](repeating: .object("Holder", [("bookmark", .data(bytes))]), count: references)
+        return (entry, try buildArchive(instances))
+    }
+
+    /// The account of a data value is measured once per data object, not at every reference
+    /// (bookmarks of many entries at many references would cost their product).
+    func testASharedAccountIsMeasuredOnce() throws {
+        let result = try ScalingCheck.measure(
+            startingAt: 1_200, maximumSize: 2_400,
+            make: { size in
+                let (entry, inline) = try sharedAccounts(references: size, entries: size / 4)
+                return (try KeyedArchive(parsing: entry), try KeyedArchive(parsing: inline))
+            }
+        ) { entry, inline in
+            _ = try entry.plan(view: .readable, pretty: false)
+            _ = try inline.plan(view: .readable, pretty: false)
+        }
+        XCTAssertLessThanOrEqual(result.ratio, ScalingCheck.allowedRatio, result.description)
+    }
 }

@@ -165,4 +165,25 @@ final class BookmarkDataTests: XCTestCase {
         }
         XCTAssertGreaterThan(read, 500)
     }
+
+    /// Tables that count more entries than a bookmark holds (overlapping, or one long table)
+    /// become members only up to `maximumEntries` over all tables; the rest are counted.
+    func testEntriesPastTheBoundAreCountedNotRead() throws {
+        var builder = BookmarkBuilder()
+        let number = builder.item(0x0303, BookmarkBuilder.word(7))
+        let entries = (0..<10_000).map { (UInt32(0x3000 + $0), number) }
+        // The second table lies inside the first one's entries: both read the same bytes.
+        let first = builder.table(entries)
+        let inner = first + 20 + 12 * 100
+        let table =
+            BookmarkBuilder.word(12 + 12 * 9_000) + BookmarkBuilder.word(0xFFFF_FFFE) + BookmarkBuilder.word(2) + BookmarkBuilder.word(0)
+            + BookmarkBuilder.word(9_000)
+        builder.area.replaceSubrange(Int(inner)..<Int(inner) + 20, with: table)
+        builder.area.replaceSubrange(Int(first) + 12..<Int(first) + 16, with: BookmarkBuilder.word(inner))
+        guard case .object(let members) = try XCTUnwrap(account(builder.bytes(first: first))) else { return XCTFail("not an object") }
+        XCTAssertLessThanOrEqual(members.count, BookmarkData.maximumEntries + 2)
+        XCTAssertEqual(members.last?.key, "toc 2")
+        XCTAssertEqual(members.first { $0.key == BookmarkData.entriesNotShown }?.value, .integer(Int64(10_000 - BookmarkData.maximumEntries)))
+        XCTAssertEqual(member(members.last?.value, BookmarkData.entriesNotShown), .integer(9_000))
+    }
 }

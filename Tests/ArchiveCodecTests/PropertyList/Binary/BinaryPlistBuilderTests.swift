@@ -170,4 +170,22 @@ final class BinaryPlistBuilderTests: XCTestCase {
         XCTAssertThrowsError(try document.archive(format: .binary))
         XCTAssertGreaterThan(received, 0, "pieces go out while building")
     }
+
+    /// A plain plist's `{"$uid": n}` indexes the builder's direct table of UIDs only while n is
+    /// near the objects written: 16,777,215 in a 35-byte document is hashed, not a 64 MiB
+    /// table; the same value again is the same object.
+    func testALargeUIDInASmallDocumentKeepsNoTableOfItsSize() throws {
+        var builder = BinaryPlistBuilder()
+        let before = residentBytes()
+        let first = try builder.uid(16_777_215)
+        let kept = residentBytes() - before
+        XCTAssertEqual(try builder.uid(16_777_215), first)
+        XCTAssertEqual(try builder.uid(16_777_214), first + 1)
+        XCTAssertEqual(try builder.uid(16_777_214), first + 1)
+        XCTAssertLessThan(kept, 16 << 20, "bytes touched for one UID")
+        let bytes = try JSONDocument(parsing: Array(#"{"$propertyList":[{"$uid":16777215},{"$uid":16777215},{"$uid":3}]}"#.utf8))
+            .archive(format: .binary)
+        let raw = String(decoding: try Archive(parsing: bytes).json(view: .raw, pretty: false), as: UTF8.self)
+        XCTAssertEqual(raw, #"[{"$uid":16777215},{"$uid":16777215},{"$uid":3}]"#)
+    }
 }

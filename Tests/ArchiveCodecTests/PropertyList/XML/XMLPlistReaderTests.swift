@@ -1,3 +1,4 @@
+import TestSupport
 import XCTest
 
 @testable import ArchiveCodec
@@ -664,5 +665,19 @@ final class XMLPlistReaderTests: XCTestCase {
         for xml in ["<plist><string>abc", "<plist><key>k", "<plist><integer>1"] {
             assertRefused(xml, at: xml.utf8.count, saying: "unterminated <")
         }
+    }
+
+    // MARK: What a value sizes
+
+    /// A `CF$UID` value indexes the tree's direct table of UIDs only while it is near the
+    /// nodes read: 16,777,215 in a 70-byte document is hashed, not a 64 MiB table.
+    func testALargeUIDInASmallDocumentKeepsNoTableOfItsSize() throws {
+        let xml = "<plist><dict><key>CF$UID</key><integer>16777215</integer></dict></plist>"
+        let before = residentBytes()
+        let (tree, root) = try XMLPlistReader.read(Array(xml.utf8))
+        let kept = residentBytes() - before
+        withExtendedLifetime(tree) {}
+        XCTAssertEqual(value(tree, root), .uid(16_777_215))
+        XCTAssertLessThan(kept, 16 << 20, "bytes touched for one UID")
     }
 }

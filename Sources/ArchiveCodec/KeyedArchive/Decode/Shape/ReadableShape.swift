@@ -117,7 +117,7 @@ struct ReadableShape {
     static func runChild(_ folds: AttributedRunFolds, _ list: ChildList, at position: Int) -> Child? {
         let fold = folds.folds[list.first]
         if position == 0 { return Child(key: -1, value: fold.string, role: .keyedValue) }
-        let attributes = fold.attributes[position - 1]
+        let attributes = fold.attributes(ofRun: position - 1)
         return attributes >= 0 ? Child(key: -1, value: attributes, role: .reference) : nil
     }
 
@@ -127,8 +127,8 @@ struct ReadableShape {
     @inline(__always)
     func run(_ list: ChildList, at position: Int) -> (length: Int, attributesOf: Int?) {
         let fold = archive.attributedRuns.folds[list.first]
-        let attributes = fold.attributes[position - 1]
-        return (fold.lengths[position - 1], attributes >= 0 ? nil : -1 - attributes)
+        let slot = fold.slots[position - 1]
+        return (fold.lengths[position - 1], slot >= 0 ? nil : -1 - slot)
     }
 
     /// Child `position` of an ordered set, from its `orderedSetValues`.
