@@ -23,6 +23,10 @@ final class TestServer {
         // reply expect (at a lower one the loop may answer before the worker has counted
         // itself free); the niceness has a test of its own.
         configuration.workerNice = 0
+        // Debug and sanitizer builds convert the tests' largest inputs (a million-object
+        // chain) in tens of seconds, past the production default; the time limit has tests of
+        // its own, which set it.
+        configuration.conversionTimeout = 600
         configure(&configuration)
         let logger = logger ?? Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() })
         server = try ArchiveHTTPServer(configuration: configuration, logger: logger, hooks: hooks)
