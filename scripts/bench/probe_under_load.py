@@ -11,6 +11,7 @@ The server is started by the caller (scripts/bench/probe_under_load.sh starts on
 import argparse
 import collections
 import multiprocessing
+import os
 import socket
 import threading
 import time
@@ -25,7 +26,9 @@ def read_all(s):
         chunks.append(chunk)
 
 
-def probe(port, stop, results):
+def probe(port, stop, results, nice):
+    if nice is not None:
+        os.setpriority(os.PRIO_PROCESS, 0, nice)
     latencies, failed = [], 0
     while not stop.is_set():
         started = time.monotonic()
@@ -47,6 +50,8 @@ def main():
     parser.add_argument("archive")
     parser.add_argument("--clients", type=int, default=16)
     parser.add_argument("--seconds", type=float, default=20)
+    parser.add_argument("--clients-nice", type=int, help="niceness of the load's process (the prober keeps its own)")
+    parser.add_argument("--prober-nice", type=int, help="niceness of the prober's process")
     args = parser.parse_args()
     body = open(args.archive, "rb").read()
     head = b"POST /v1/decode HTTP/1.1\r\nHost: x\r\nConnection: close\r\nContent-Length: %d\r\n\r\n" % len(body)
@@ -73,8 +78,10 @@ def main():
                 statuses[status] += 1
 
     stop, results = multiprocessing.Event(), multiprocessing.Queue()
-    prober = multiprocessing.Process(target=probe, args=(args.port, stop, results))
+    prober = multiprocessing.Process(target=probe, args=(args.port, stop, results, args.prober_nice))
     prober.start()
+    if args.clients_nice is not None:
+        os.setpriority(os.PRIO_PROCESS, 0, args.clients_nice)
     threads = [threading.Thread(target=client) for _ in range(args.clients)]
     for thread in threads:
         thread.start()

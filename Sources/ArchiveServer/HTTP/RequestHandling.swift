@@ -133,11 +133,7 @@ extension EventLoop {
             pending.reservation?.shrink(to: response.bodyCount)
             self.post(.completed(pending, response))
             #if canImport(Glibc)
-            // A large conversion frees millions of small blocks; glibc keeps them in this
-            // worker's arena, so a process that once converted a big archive would stay big.
-            // Trimming hands the free pages back; it has a cost of its own, so only large
-            // bodies (`trimThreshold`) are followed by it.
-            if handedOver.count >= Self.trimThreshold { malloc_trim(0) }
+            if MemoryTrim.isDue(afterBodyOf: handedOver.count, budget: context.budget) { malloc_trim(0) }
             #endif
         }
         if accepted {
@@ -185,9 +181,6 @@ extension EventLoop {
         response.headers.append(contentsOf: asset.headers)
         return response
     }
-
-    /// Bodies from this size on are followed by `malloc_trim`.
-    static let trimThreshold = 1 << 20
 
     /// Sends `response` and records it. After this call the request may already be freed by libevent.
     func send(_ response: HTTPResponse, to pending: PendingRequest, finishesConversion: Bool = false) {

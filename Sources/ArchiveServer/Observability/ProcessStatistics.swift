@@ -29,15 +29,23 @@ struct ProcessStatistics: Sendable {
         var limit = rlimit()
         // RLIM_INFINITY is all ones, which Swift cannot import from its C definition.
         let maximum = getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0 && limit.rlim_cur < rlim_t(Int.max) ? Int(limit.rlim_cur) : nil
-        let pages = KernelFile.text("/proc/self/statm").map { $0.split(separator: " ").compactMap { Int($0) } }
-        let pageSize = sysconf(Int32(_SC_PAGESIZE))
+        let memory = memoryBytes()
         return ProcessStatistics(
             cpuSeconds: cpu,
-            residentBytes: pages.flatMap { $0.count > 1 ? $0[1] * pageSize : nil },
-            virtualBytes: pages.flatMap { $0.first.map { $0 * pageSize } },
+            residentBytes: memory?.resident,
+            virtualBytes: memory?.virtual,
             openDescriptors: countDescriptors(),
             maximumDescriptors: maximum,
             startTime: startTime)
+    }
+
+    /// Virtual and resident bytes now (`/proc/self/statm`); nil where it cannot be read.
+    static func memoryBytes() -> (virtual: Int, resident: Int)? {
+        guard let pages = KernelFile.text("/proc/self/statm").map({ $0.split(separator: " ").compactMap { Int($0) } }), pages.count > 1 else {
+            return nil
+        }
+        let pageSize = sysconf(Int32(_SC_PAGESIZE))
+        return (pages[0] * pageSize, pages[1] * pageSize)
     }
 
     /// When the process started, from its start in clock ticks after boot (`/proc/self/stat`,
