@@ -67,7 +67,7 @@ struct ArchiveServiceCommand: ParsableCommand, ServiceArguments {
         help: "Seconds one conversion may run on its worker before it is stopped (503 conversion-timeout); fractions allowed. [CONVERSION_TIMEOUT] (default: 30)")
     var conversionTimeout: String?
 
-    @Option(name: .customLong("worker-nice"), help: "Niceness of the worker threads (0-19), so the event loops run first. [WORKER_NICE] (default: 10)")
+    @Option(name: .customLong("worker-nice"), help: "Niceness of the worker threads (0-19), so the event loops run first. [WORKER_NICE] (default: 5)")
     var workerNice: Int?
 
     @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error or critical. [LOG_LEVEL] (default: info)")

@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
 # /healthz latency under CLIENTS concurrent decodes of a SIZE MB league save on this machine, for
-# each worker niceness in NICES (the default, 10, against 0: the loops' priority over the workers
+# each worker niceness in NICES (the default, 5, against 10 and 0: the loops' priority over the workers
 # side by side), RUNS times each, in turn. Starts a release build of archive-service with the
 # defaults but --worker-nice (2 workers and 2 loops on 2 cores) and --max-body-size 64M.
 #
 # Usage: scripts/bench/probe_under_load.sh      Environment: PORT (28095), CLIENTS (16), SIZE (47),
-#   SECONDS (20), RUNS (3), NICES ("10 0"), SKIP_BUILD=1, BIN.
+#   SECONDS (20), RUNS (3), NICES ("5 10 0"), SKIP_BUILD=1, BIN.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 PORT="${PORT:-28095}"
@@ -13,7 +13,7 @@ CLIENTS="${CLIENTS:-16}"
 SIZE="${SIZE:-47}"
 SECONDS_EACH="${SECONDS:-20}"
 RUNS="${RUNS:-3}"
-NICES="${NICES:-10 0}"
+NICES="${NICES:-5 10 0}"
 OUT=bench-out/probe
 mkdir -p "$OUT"
 if [[ "${SKIP_BUILD:-0}" != 1 ]]; then

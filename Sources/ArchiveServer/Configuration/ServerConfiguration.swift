@@ -45,7 +45,7 @@ public struct ServerConfiguration: Sendable, Equatable {
     /// The niceness of the worker threads (0–19, above the event loops' 0), so that under load
     /// the kernel runs the loops first: the probes, admission and replies are answered while
     /// conversions use every core.
-    public var workerNice: Int = 10
+    public var workerNice: Int = 5
     /// Seconds a graceful shutdown waits for in-flight requests before it gives up on them.
     public var drainTimeout: Int = 20
     /// Whether SIGTERM and SIGINT start a graceful shutdown. Only one server per process may own
