@@ -80,6 +80,18 @@ public struct TestPlistBuilder {
         return reference
     }
 
+    /// A keyed archive's root dictionary around `objects` (the `$objects` entries, `$null`
+    /// first), its `$top` holding `root` → UID 1; the binary property list of it.
+    public mutating func keyedArchive(objects: [Int]) -> [UInt8] {
+        let root = add(
+            .dict([
+                (key: string("$version"), value: integer(100_000)), (key: string("$archiver"), value: string("NSKeyedArchiver")),
+                (key: string("$top"), value: add(.dict([(key: string("root"), value: uid(1))]))),
+                (key: string("$objects"), value: add(.array(objects)))
+            ]))
+        return binary(top: root)
+    }
+
     // MARK: Binary
 
     /// The binary property list with `top` as its root object.

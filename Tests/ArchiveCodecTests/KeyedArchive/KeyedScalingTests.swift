@@ -99,13 +99,7 @@ final class KeyedScalingTests: XCTestCase {
             ]
             for index in 0..<count { objects.append(plist.add(.dict([(key: classKey, value: itemClassUID), (key: key, value: plist.integer(Int64(index)))]))) }
             objects += [itemClass, arrayClass]
-            let top = plist.add(.dict([(key: plist.string("root"), value: plist.uid(1))]))
-            let root = plist.add(
-                .dict([
-                    (key: plist.string("$version"), value: plist.integer(100_000)), (key: plist.string("$archiver"), value: plist.string("NSKeyedArchiver")),
-                    (key: plist.string("$top"), value: top), (key: plist.string("$objects"), value: plist.add(.array(objects)))
-                ]))
-            return plist.binary(top: root)
+            return plist.keyedArchive(objects: objects)
         }
         let result = try ScalingCheck.measure(startingAt: 4_000, maximumSize: 64_000, make: { try Archive(parsing: archive($0)) }) { parsed in
             XCTAssertNil(parsed.difference(from: parsed))

@@ -147,13 +147,7 @@ final class KeyedSummaryPathsTests: XCTestCase {
         objects.append(plist.string(String(repeating: "x", count: 200)))
         let chain = plist.add(.array([plist.string("Node"), plist.string("NSObject")]))
         objects.append(plist.add(.dict([(key: plist.string("$classname"), value: plist.string("Node")), (key: plist.string("$classes"), value: chain)])))
-        let root = plist.add(
-            .dict([
-                (key: plist.string("$version"), value: plist.integer(100_000)), (key: plist.string("$archiver"), value: plist.string("NSKeyedArchiver")),
-                (key: plist.string("$top"), value: plist.add(.dict([(key: plist.string("root"), value: plist.uid(1))]))),
-                (key: plist.string("$objects"), value: plist.add(.array(objects)))
-            ]))
-        return plist.binary(top: root)
+        return plist.keyedArchive(objects: objects)
     }
 
     /// A path too long to write is not built: the walk up stops past the steps a written path

@@ -59,13 +59,7 @@ final class ObjectClassifierTests: XCTestCase {
         objects += (0..<classes).map { plist.add(.dict([(key: classKey, value: plist.uid(2 + classes + $0))])) }
         objects += (0..<classes).map { classEntry("C\($0)", chain) }
         objects.append(classEntry("NSArray", plist.add(.array([plist.string("NSArray"), plist.string("NSObject")]))))
-        let root = plist.add(
-            .dict([
-                (key: plist.string("$version"), value: plist.integer(100_000)), (key: plist.string("$archiver"), value: plist.string("NSKeyedArchiver")),
-                (key: plist.string("$top"), value: plist.add(.dict([(key: plist.string("root"), value: plist.uid(1))]))),
-                (key: plist.string("$objects"), value: plist.add(.array(objects)))
-            ]))
-        return plist.binary(top: root)
+        return plist.keyedArchive(objects: objects)
     }
 
     /// Class entries that share one `$classes` array share its names: read once, kept once,
