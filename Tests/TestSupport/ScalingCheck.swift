@@ -25,12 +25,12 @@ import Darwin
 ///   every time, a quadratic does.
 public enum ScalingCheck {
     /// Linear is 4; quadratic 16, and every quadratic shape these tests guard measured 9 or more
-    /// before it was fixed. Linear work measured up to 4.56 here when run among the other tests
-    /// (caches and the heap's state differ between n and 4n), so the bound is 5: it never lets a
-    /// quadratic pass, and a linear shape does not fail for the machine's noise. Under
-    /// AddressSanitizer, whose allocator keeps freed blocks in quarantine and ignores `mallopt`,
-    /// linear work measured 5.0: there the bound is 8, still below any quadratic.
-    public static let allowedRatio: Double = underAddressSanitizer ? 8 : 5
+    /// before it was fixed. Linear work measured 3.9–4.2 alone but up to 5.8 when run among the
+    /// other tests (caches and the heap's state differ between n and 4n), so the bound is 6: it
+    /// never lets a quadratic pass, and a linear shape does not fail for the machine's noise.
+    /// Under AddressSanitizer, whose allocator keeps freed blocks in quarantine and ignores
+    /// `mallopt`, the bound is 8, still below any quadratic.
+    public static let allowedRatio: Double = underAddressSanitizer ? 8 : 6
 
     /// Whether this build runs under AddressSanitizer (its runtime is in the process).
     private static let underAddressSanitizer: Bool = {
