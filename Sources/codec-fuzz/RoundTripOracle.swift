@@ -93,7 +93,7 @@ struct RoundTripOracle {
         }
         do {
             let again = try JSONDocument(parsing: json).archive(format: format)
-            if case .typedStream = archive.content {
+            if archive.isTypedStream {
                 return again == encoded ? nil : "a typedstream's JSON encodes again to other bytes"
             }
             if let difference = archive.difference(from: try Archive(parsing: again), plistDatesToWholeSeconds: format == .xml) {
@@ -125,12 +125,8 @@ struct RoundTripOracle {
 
     /// `parsed` is what `input` reads as.
     private mutating func checkArchive(_ parsed: Archive, _ input: [UInt8]) -> String? {
-        let archive: KeyedArchive
-        switch parsed.content {
-        case .keyedArchive(let keyed): archive = keyed
-        case .propertyList: return checkPropertyList(parsed)
-        case .typedStream: return checkTypedStream(parsed)
-        }
+        if parsed.isTypedStream { return checkTypedStream(parsed) }
+        guard let archive = parsed.keyedArchive else { return checkPropertyList(parsed) }
         guard archive.depth(of: .readable) <= StackBudget.maxDepth(stackSize: Self.stackSize) else {
             tooDeep += 1
             return nil

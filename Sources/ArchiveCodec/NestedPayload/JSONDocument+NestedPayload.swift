@@ -69,12 +69,8 @@ extension JSONDocument {
                 continue
             }
             let found: Body
-            if stringEquals(key, NestedPayload.keyedArchiveKey) {
-                found = .keyedArchive(member)
-            } else if stringEquals(key, MappingKeys.propertyList) {
-                found = .propertyList(member)
-            } else if stringEquals(key, "$typedstream") {
-                found = .typedStream(root)
+            if let marked = DocumentFormats.marked(by: { stringEquals(key, $0) }) {
+                found = Body(format: marked, root: marked.payloadRoot(wrapper: root, member: member))
             } else if stringEquals(key, "$byteOrder") || stringEquals(key, "$systemVersion") {
                 continue  // a typedstream's, read by its encoder
             } else {
@@ -84,8 +80,8 @@ extension JSONDocument {
             body = found
         }
         guard let body else { throw invalid(shape, at: root) }
-        if case .typedStream = body, format != nil {
-            throw invalid("a typedstream has one byte form: no $format", at: root)
+        if !body.format.isPropertyList, format != nil {
+            throw invalid("\(body.format.kindName) has one byte form: no $format", at: root)
         }
         return (body, format ?? .binary)
     }

@@ -20,8 +20,8 @@ public struct NestedExpansion: Sendable {
         var base: Int
         /// How many payloads the part is nested in.
         var nesting: Int
-        /// Whether the part is a typedstream's, whose byte arrays have a fixed length.
-        var isTypedStream: Bool
+        /// Whether the part's byte arrays have a fixed length (`DocumentFormat.fixesByteArrayLengths`).
+        var fixesByteArrayLengths: Bool
         /// The data values that payloads replace, in text order, with the part of each.
         var payloads: [(found: DataValueScan.Found, part: Int)] = []
     }
@@ -63,7 +63,7 @@ public struct NestedExpansion: Sendable {
         // references repeat a large value writes many times its size.
         let outer = try Self.render(archive, plan: plan, pretty: pretty, parallelism: parallelism, limit: limit) { hold($0, nil) }
         guard let outer, hold(outer.capacity, nil) else { throw refused }
-        parts = [Part(text: outer, base: 0, nesting: 0, isTypedStream: archive.content.isTypedStream)]
+        parts = [Part(text: outer, base: 0, nesting: 0, fixesByteArrayLengths: type(of: archive.document).fixesByteArrayLengths)]
         var size = outer.count
         var held = outer.capacity
         var next = 0
@@ -94,7 +94,7 @@ public struct NestedExpansion: Sendable {
                 // there is decoded only when it writes back to as many bytes. (Where the type
                 // is not known from the key, in an array, the same holds; a string's or an
                 // NSData's length follows its bytes.)
-                if parts[next].isTypedStream, value.holder == UInt8(ascii: "[") || value.holder == 0,
+                if parts[next].fixesByteArrayLengths, value.holder == UInt8(ascii: "[") || value.holder == 0,
                     (try? JSONDocument(parsing: text).payloadDocumentBytes().count) != payload.inputSize
                 {
                     continue
@@ -105,7 +105,7 @@ public struct NestedExpansion: Sendable {
                 held += text.capacity
                 guard hold(held, nil) else { throw refused }
                 parts[next].payloads.append((value, parts.count))
-                parts.append(Part(text: text, base: base, nesting: parts[next].nesting + 1, isTypedStream: kind == .typedStream))
+                parts.append(Part(text: text, base: base, nesting: parts[next].nesting + 1, fixesByteArrayLengths: kind.format.fixesByteArrayLengths))
             }
         }
         isComplete = true
@@ -162,31 +162,34 @@ public struct NestedExpansion: Sendable {
         return 2 * rendered.count + 2 * lines + 64
     }
 
-    /// A payload's JSON as the value of its data member: a keyed archive's in
-    /// `{"$keyedArchive": …}`; `"$format": "xml"` for an XML property list.
+    /// A payload's JSON as the value of its data member: a wrapped format's (a keyed
+    /// archive's) in `{"$keyedArchive": …}`; `"$format": "xml"` for an XML property list.
     private static func wrapped(_ rendered: [UInt8], kind: NestedPayload.Kind, pretty: Bool) -> [UInt8] {
         var text = rendered
         while text.last == 0x0A { text.removeLast() }
         let format: [UInt8] = pretty ? Array(",\n  \"$format\": \"xml\"".utf8) : Array(",\"$format\":\"xml\"".utf8)
-        switch kind {
-        case .keyedArchive(let sourceFormat):
-            var result: [UInt8] = Array((pretty ? "{\n  \"$keyedArchive\": " : "{\"$keyedArchive\":").utf8)
+        let isXML = kind.format.isPropertyList && kind.byteForm == .xml
+        if kind.format.payloadIsWrapped {
+            var result: [UInt8] = []
             result.reserveCapacity(text.count + 48)
+            result.append(contentsOf: pretty ? "{\n  \"".utf8 : "{\"".utf8)
+            kind.format.payloadKey.withUTF8Buffer { result.append(contentsOf: $0) }
+            result.append(contentsOf: pretty ? "\": ".utf8 : "\":".utf8)
             for byte in text {
                 result.append(byte)
                 if pretty, byte == 0x0A { result.append(contentsOf: [0x20, 0x20]) }
             }
-            if sourceFormat == .xml { result += format }
+            if isXML { result += format }
             result += pretty ? Array("\n}".utf8) : [UInt8(ascii: "}")]
             return result
-        case .propertyList(.xml):
-            // Before the closing brace of `{"$propertyList": …}` (on its own line when indented).
+        }
+        if isXML {
+            // Before the closing brace of the document's own wrapper, `{"$propertyList": …}`
+            // (on its own line when indented).
             let at = pretty ? text.lastIndex(of: 0x0A) ?? text.count - 1 : text.count - 1
             text.insert(contentsOf: format, at: at)
-            return text
-        case .propertyList(.binary), .typedStream:
-            return text
         }
+        return text
     }
 
     /// Writes the whole document into `sink` in pieces of about a megabyte.

@@ -16,22 +16,22 @@ enum NestedPayload {
     /// payload from inside the one around it, within a few kilobytes of stack per level.
     static let maximumNesting = 16
 
-    /// The wrapper key of a nested keyed archive: `{"$keyedArchive": <its readable JSON>}`.
-    static let keyedArchiveKey: StaticString = "$keyedArchive"
     /// The key that marks a nested property list written as XML: `"$format": "xml"`.
     static let formatKey: StaticString = "$format"
 
-    /// The document kinds a payload can be, with the byte form to write back.
-    enum Kind: Equatable {
-        case keyedArchive(PlistFormat)
-        case propertyList(PlistFormat)
-        case typedStream
+    /// The document a payload is: its format, with the byte form to write back (`.binary` for
+    /// a format that is no property list).
+    struct Kind: Equatable {
+        let format: any DocumentFormat.Type
+        let byteForm: PlistFormat
 
-        /// Levels the payload's own JSON opens below the data value's: one for a keyed
-        /// archive's `{"$keyedArchive": …}`; the other kinds' documents are their own wrappers.
-        var wrapperLevels: Int {
-            if case .keyedArchive = self { return 1 }
-            return 0
+        /// Levels the payload's own JSON opens below the data value's: one for a format whose
+        /// JSON is wrapped (`{"$keyedArchive": …}`); the other formats' documents are their
+        /// own wrappers.
+        var wrapperLevels: Int { format.payloadIsWrapped ? 1 : 0 }
+
+        static func == (left: Kind, right: Kind) -> Bool {
+            ObjectIdentifier(left.format) == ObjectIdentifier(right.format) && left.byteForm == right.byteForm
         }
     }
 
@@ -58,10 +58,6 @@ enum NestedPayload {
     /// one (the value then stays bytes).
     static func document(_ bytes: [UInt8]) -> (archive: Archive, kind: Kind)? {
         guard mightBeDocument(bytes.prefix(64)), let archive = try? Archive(parsing: bytes) else { return nil }
-        switch archive.content {
-        case .keyedArchive(let keyed): return (archive, .keyedArchive(keyed.sourceFormat))
-        case .propertyList(let list): return (archive, .propertyList(list.sourceFormat))
-        case .typedStream: return (archive, .typedStream)
-        }
+        return (archive, Kind(format: type(of: archive.document), byteForm: archive.sourceFormat))
     }
 }

@@ -41,17 +41,7 @@ extension Archive {
     /// `refused`: a payload was refused by `hold` (the counts are incomplete).
     func contentSummary(nesting: Int, expanding: Bool, parallelism: Parallelism = .serial, hold: @escaping PayloadScan.Hold) -> (summary: ArchiveSummary, refused: Bool) {
         var payloads = PayloadScan(nesting: nesting, expanding: expanding, hold: hold)
-        var summary: ArchiveSummary
-        switch content {
-        case .keyedArchive(let archive): summary = archive.summary(payloads: &payloads, parallelism: parallelism)
-        case .propertyList(let list): summary = list.summary(payloads: &payloads)
-        case .typedStream(let document):
-            summary = document.stream.summary(payloads: &payloads)
-            if nesting == 0 {
-                summary.readableNesting = document.depth(numbers: .nonFinite)
-                summary.rawNesting = summary.readableNesting
-            }
-        }
+        var summary = document.summary(payloads: &payloads, parallelism: parallelism, nesting: nesting)
         summary.bytes = inputSize
         return (summary, payloads.refused)
     }

@@ -57,13 +57,8 @@ struct PayloadScan {
         defer { _ = hold(nil) }
         guard let (payload, kind) = NestedPayload.document(copy) else { return }
         var wrapper: [DocumentPath.Step] = []
-        switch kind {
-        case .keyedArchive:
-            found.notePayload(.keyedArchive)
-            wrapper.append(.member(String(describing: NestedPayload.keyedArchiveKey)))
-        case .propertyList: found.notePayload(.propertyList)
-        case .typedStream: found.notePayload(.typedStream)
-        }
+        found.notePayload(kind.format.summaryFormat)
+        if kind.format.payloadIsWrapped { wrapper.append(.member(String(describing: kind.format.payloadKey))) }
         guard expanding else { return }
         // One level per payload, at most `maximumNesting` deep: the recursion is bounded.
         let (summary, innerRefused) = payload.contentSummary(nesting: nesting + 1, expanding: true, hold: hold)

@@ -145,10 +145,7 @@ enum Conversion {
         // The document shares the body's bytes (no copy).
         let document = try JSONDocument(parsing: bytes)
         // The count of values, not the size of the text, says what encoding will hold.
-        let working =
-            document.isTypedStream
-            ? ConversionCost.encodeTypedStreamWorking(bodyBytes: bytes.count, values: document.valueCount)
-            : ConversionCost.encodeWorking(bodyBytes: bytes.count, values: document.valueCount)
+        let working = ConversionCost.encodeWorking(bodyBytes: bytes.count, document: document)
         if let refusal = admit(working, job) {
             return refusal
         }

@@ -31,28 +31,11 @@ enum ConversionCost {
             bodyBytes + counts.entries * decodePerEntry + counts.objects * decodePerObject)
     }
 
-    /// Bytes an encode holds per value of its document while it builds the archive (the
-    /// document's index, the object table and the property list tree), fitted to a document
-    /// of empty arrays encoded to XML, where the text's size says nothing of it
-    /// (docs/benchmarks.md, "Memory of the service").
-    static let encodePerValue = 200
-
-    /// What an encode of `document` needs in all, known once the body is parsed: the body, the
-    /// per-value working memory, and nothing yet for the reply (reserved as it is written).
-    static func encodeWorking(bodyBytes: Int, values: Int) -> Int {
-        bodyBytes + values * encodePerValue
-    }
-
-    /// Bytes a typedstream encode holds per value of its document: the builder's values,
-    /// groups (an object's kept aside until it ends, then moved) and objects as their arrays
-    /// grow, and the stream it writes. The densest shape is a readable NSDictionary, five
-    /// stream values per JSON value: measured at about 250 bytes a value on one of a million and
-    /// of two million keys (docs/benchmarks.md, "Memory of the service").
-    static let encodeTypedStreamPerValue = 300
-
-    /// What the encode of a typedstream document (`JSONDocument.isTypedStream`) needs in all.
-    static func encodeTypedStreamWorking(bodyBytes: Int, values: Int) -> Int {
-        bodyBytes + values * encodeTypedStreamPerValue
+    /// What an encode of `document` needs in all, known once the body is parsed: the body and
+    /// the working memory its format holds per value (`JSONDocument.encodingWorkingBytes`),
+    /// and nothing yet for the reply (reserved as it is written).
+    static func encodeWorking(bodyBytes: Int, document: JSONDocument) -> Int {
+        bodyBytes + document.encodingWorkingBytes
     }
 
     /// Bytes to reserve for a request of `bodyBytes` on `route` (nil: no route; the body is

@@ -20,7 +20,7 @@ final class NestedPayloadEncodingTests: XCTestCase {
             }}
             """#
         let outer = try Archive(parsing: encode(json))
-        guard case .propertyList(let list) = outer.content else { return XCTFail("not a plain list") }
+        guard let list = outer.document as? PlainPropertyList else { return XCTFail("not a plain list") }
         var data: [String: [UInt8]] = [:]
         list.plist.withView { view in
             let root = view.header(of: list.plist.topObject)
@@ -30,11 +30,11 @@ final class NestedPayloadEncodingTests: XCTestCase {
             }
         }
         XCTAssertEqual(data.count, 5)
-        XCTAssertEqual(NestedPayload.document(data["keyed"]!)?.kind, .keyedArchive(.binary))
-        XCTAssertEqual(NestedPayload.document(data["keyedXML"]!)?.kind, .keyedArchive(.xml))
-        XCTAssertEqual(NestedPayload.document(data["plain"]!)?.kind, .propertyList(.binary))
-        XCTAssertEqual(NestedPayload.document(data["plainXML"]!)?.kind, .propertyList(.xml))
-        XCTAssertEqual(NestedPayload.document(data["stream"]!)?.kind, .typedStream)
+        XCTAssertEqual(NestedPayload.document(data["keyed"]!)?.kind, NestedPayload.Kind(format: KeyedArchive.self, byteForm: .binary))
+        XCTAssertEqual(NestedPayload.document(data["keyedXML"]!)?.kind, NestedPayload.Kind(format: KeyedArchive.self, byteForm: .xml))
+        XCTAssertEqual(NestedPayload.document(data["plain"]!)?.kind, NestedPayload.Kind(format: PlainPropertyList.self, byteForm: .binary))
+        XCTAssertEqual(NestedPayload.document(data["plainXML"]!)?.kind, NestedPayload.Kind(format: PlainPropertyList.self, byteForm: .xml))
+        XCTAssertEqual(NestedPayload.document(data["stream"]!)?.kind, NestedPayload.Kind(format: TypedStreamDocument.self, byteForm: .binary))
         let inner = try XCTUnwrap(NestedPayload.document(data["keyed"]!)?.archive)
         XCTAssertEqual(String(decoding: try inner.json(view: .readable, pretty: false), as: UTF8.self), #"{"$class":"Box","name":"inner"}"#)
     }

@@ -51,7 +51,7 @@ final class PlainPropertyListSummaryTests: XCTestCase {
             for name in Fixtures.publicNames(folder) {
                 let bytes = try Fixtures.publicFile(name)
                 let archive = try Archive(parsing: bytes)
-                guard case .propertyList(let list) = archive.content else { continue }
+                guard let list = archive.document as? PlainPropertyList else { continue }
                 XCTAssertTrue(list.plist.containersFormTree, name)
                 let summary = try archive.summary()
                 let counts = Counts(TestJSON.parse(try archive.json(view: .raw, pretty: false)))

@@ -14,7 +14,7 @@ final class TypedStreamJSONTests: XCTestCase {
     func testEveryRealStreamComesBackByteForByte() throws {
         for name in Fixtures.typedStreamNames() {
             let bytes = try Fixtures.typedStream(name)
-            guard case .typedStream = try Archive(parsing: bytes).content else { return XCTFail("\(name) not read as a typedstream") }
+            guard try Archive(parsing: bytes).isTypedStream else { return XCTFail("\(name) not read as a typedstream") }
             let compact = try json(bytes)
             XCTAssertEqual(try encode(compact), bytes, name)
             XCTAssertEqual(try encode(json(bytes, pretty: true)), bytes, "\(name), indented")

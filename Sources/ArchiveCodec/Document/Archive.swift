@@ -1,15 +1,11 @@
-/// Any property list the codec reads, told apart by its root: an NSKeyedArchiver archive (a
-/// root dictionary with `$archiver`, `$top` or `$objects`; refused when broken, never read
-/// as something else) or a plain property list. Both front ends decode through it; each kind
-/// keeps its own mapping (`KeyedArchive`, `PlainPropertyList`).
+/// Any document the codec reads: a typedstream (told by its header), an NSKeyedArchiver archive
+/// (a property list whose root dictionary has `$archiver`, `$top` or `$objects`; refused when
+/// broken, never read as something else) or a plain property list. Both front ends decode
+/// through it; each format keeps its own mapping and answers every step (`DocumentFormat`:
+/// `KeyedArchive`, `PlainPropertyList`, `TypedStreamDocument`).
 public struct Archive: Sendable {
-    public enum Content: Sendable {
-        case keyedArchive(KeyedArchive)
-        case propertyList(PlainPropertyList)
-        case typedStream(TypedStreamDocument)
-    }
-
-    public let content: Content
+    /// The document, as its format (`DocumentFormat`): every step below dispatches to it once.
+    let document: any DocumentFormat
     /// The size of the bytes read, which bounds the size of the JSON (`KeyedArchive.maximumOutputSize`).
     public let inputSize: Int
 
@@ -20,14 +16,14 @@ public struct Archive: Sendable {
     public init(parsing bytes: [UInt8], view: ArchiveView = .readable, parallelism: Parallelism = .serial) throws(CodecError) {
         inputSize = bytes.count
         if TypedStreamDocument.starts(bytes) {
-            content = .typedStream(try TypedStreamDocument(parsing: bytes))
+            document = try TypedStreamDocument(parsing: bytes)
             return
         }
         let (plist, format) = try KeyedArchive.readPropertyList(bytes, parallelism: parallelism)
         if view == .readable, Self.isKeyedArchive(plist) {
-            content = .keyedArchive(try KeyedArchive(plist: plist, sourceFormat: format, parallelism: parallelism))
+            document = try KeyedArchive(plist: plist, sourceFormat: format, parallelism: parallelism)
         } else {
-            content = .propertyList(PlainPropertyList(plist: plist, sourceFormat: format))
+            document = PlainPropertyList(plist: plist, sourceFormat: format)
         }
     }
 
@@ -46,22 +42,19 @@ public struct Archive: Sendable {
     }
 
     /// The property list format read (a typedstream is neither: binary).
-    public var sourceFormat: PlistFormat {
-        switch content {
-        case .keyedArchive(let archive): archive.sourceFormat
-        case .propertyList(let list): list.sourceFormat
-        case .typedStream: .binary
-        }
-    }
+    public var sourceFormat: PlistFormat { document.sourceFormat }
 
-    /// Depth of `view`'s JSON with the default options (`KeyedArchive.depth(of:)`).
-    public func depth(of view: ArchiveView) -> Int {
-        switch content {
-        case .keyedArchive(let archive): archive.depth(of: view)
-        case .propertyList(let list): view == .raw ? list.plist.rawDepth : list.readableDepth(numbers: .nonFinite)
-        case .typedStream(let document): document.depth(numbers: .nonFinite)
-        }
-    }
+    /// The keyed archive this document is, if it is one.
+    public var keyedArchive: KeyedArchive? { document as? KeyedArchive }
+
+    /// Whether the document is a typedstream.
+    public var isTypedStream: Bool { document is TypedStreamDocument }
+
+    /// What the document is, in words: "a keyed archive".
+    public var kindName: String { type(of: document).kindName }
+
+    /// Depth of `view`'s JSON with the default options (`DocumentFormat.depth(of:)`).
+    public func depth(of view: ArchiveView) -> Int { document.depth(of: view) }
 
     /// What writing `view` takes (`KeyedArchive.plan`). A plain property list has nothing to
     /// move: a `maxDepth` below its nesting is refused with the bound it needs.
@@ -93,56 +86,18 @@ public struct Archive: Sendable {
             plan.nested = expansion
             return plan
         }
-        switch content {
-        case .keyedArchive(let archive):
-            return try archive.plan(view: view, pretty: pretty, maxDepth: maxDepth, numbers: numbers, parallelism: parallelism)
-        case .propertyList(let list):
-            var depth = view == .raw ? list.plist.rawDepth : list.readableDepth(numbers: numbers)
-            var accounts = true
-            if view == .readable, let maxDepth, depth > maxDepth {
-                // Too deep: the data values' accounts left out (bytes alone) first.
-                depth = list.readableDepth(numbers: numbers, accounts: false)
-                accounts = false
-            }
-            if view == .readable, let maxDepth, depth > maxDepth {
-                throw CodecError(
-                    .depthBoundTooSmall, "a nesting bound of \(maxDepth) is too small for this property list: it nests \(depth) levels, and only an archive's objects can move to a $table",
-                    found: depth, limit: maxDepth, remedy: .nestingBound(depth))
-            }
-            var plan = WritePlan(depth: depth, placement: nil, cut: nil, numbers: numbers)
-            plan.accounts = accounts
-            return plan
-        case .typedStream(let document):
-            let depth = document.depth(numbers: numbers)
-            if let maxDepth, depth > maxDepth {
-                throw CodecError(
-                    .depthBoundTooSmall, "a nesting bound of \(maxDepth) is too small for this typedstream: it nests \(depth) levels",
-                    found: depth, limit: maxDepth, remedy: .nestingBound(depth))
-            }
-            return WritePlan(depth: depth, placement: nil, cut: nil, numbers: numbers)
-        }
+        return try document.plan(view: view, pretty: pretty, maxDepth: maxDepth, numbers: numbers, parallelism: parallelism)
     }
 
     /// Writes `view` following `plan` into `sink` (`KeyedArchive.writeJSON(view:pretty:plan:parallelism:to:)`).
     public func writeJSON(view: ArchiveView, pretty: Bool, plan: WritePlan, parallelism: Parallelism, to sink: @escaping (UnsafeBufferPointer<UInt8>) -> Void) throws(CodecError) {
         if let expansion = plan.nested { return expansion.write(to: sink) }
-        switch content {
-        case .keyedArchive(let archive):
-            try archive.writeJSON(view: view, pretty: pretty, plan: plan, parallelism: parallelism, to: sink)
-        case .propertyList(let list):
-            _ = try list.render(view: view, pretty: pretty, numbers: plan.numbers, accounts: plan.accounts, sink: sink)
-        case .typedStream(let document):
-            _ = try document.render(pretty: pretty, numbers: plan.numbers, sink: sink)
-        }
+        try document.write(view: view, pretty: pretty, plan: plan, parallelism: parallelism, to: sink)
     }
 
     /// `view` as JSON text with the default options.
     public func json(view: ArchiveView, pretty: Bool) throws(CodecError) -> [UInt8] {
-        switch content {
-        case .keyedArchive(let archive): try archive.json(view: view, pretty: pretty)
-        case .propertyList(let list): try list.render(view: view, pretty: pretty, numbers: .nonFinite, sink: nil)
-        case .typedStream(let document): try document.render(pretty: pretty, numbers: .nonFinite, sink: nil)
-        }
+        try document.json(view: view, pretty: pretty)
     }
 
     /// Where two documents first differ (nil: equivalent): two archives as
@@ -162,31 +117,6 @@ public struct Archive: Sendable {
     /// The first difference as a place and a detail; `payloadNesting`: how many payloads the
     /// two documents are nested in.
     func documentDifference(from other: Archive, plistDatesToWholeSeconds: Bool = false, payloadNesting: Int) -> DocumentDifference? {
-        switch (content, other.content) {
-        case (.keyedArchive(let left), .keyedArchive(let right)):
-            return left.documentDifference(from: right, plistDatesToWholeSeconds: plistDatesToWholeSeconds, payloadNesting: payloadNesting)
-        case (.propertyList(let left), .propertyList(let right)):
-            return PlainPlistEquivalence.difference(left.plist, right.plist, wholeSecondDates: plistDatesToWholeSeconds, payloadNesting: payloadNesting)
-        case (.typedStream(let left), .typedStream(let right)):
-            return TypedStreamEquivalence.difference(left.stream, right.stream, payloadNesting: payloadNesting)
-        default:
-            return DocumentDifference(path: .root, detail: "\(content.kindName) ≠ \(other.content.kindName)")
-        }
-    }
-}
-
-extension Archive.Content {
-    var isTypedStream: Bool {
-        if case .typedStream = self { return true }
-        return false
-    }
-
-    /// What the document is, in words.
-    var kindName: String {
-        switch self {
-        case .keyedArchive: "a keyed archive"
-        case .propertyList: "a plain property list"
-        case .typedStream: "a typedstream"
-        }
+        document.difference(fromAny: other.document, plistDatesToWholeSeconds: plistDatesToWholeSeconds, payloadNesting: payloadNesting)
     }
 }
