@@ -13,7 +13,7 @@ final class DocumentFormatTests: XCTestCase {
             (#"{"$propertyList": {"n": 5}}"#, PlainPropertyList.self),
             (#"{"$class": "Box", "name": "x"}"#, KeyedArchive.self),
             (#"["a", 1]"#, KeyedArchive.self),
-            (#"{"$propertyList": 1, "other": 2}"#, KeyedArchive.self),
+            (#"{"$propertyList": 1, "other": 2}"#, KeyedArchive.self)
         ]
         for (json, format) in cases {
             let body = try JSONDocument(parsing: Array(json.utf8)).body
