@@ -10,8 +10,8 @@ let package = Package(
         .executable(name: "archive-service", targets: ["archive-service"])
     ],
     dependencies: [
-        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
-        .package(url: "https://github.com/apple/swift-log", from: "1.16.2")
+        .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log", exact: "1.16.2")
     ],
     targets: [
         // Pure codec: property lists, JSON, the keyed-archive mapping and the depth probe.

@@ -8,7 +8,7 @@ import XCTest
 final class ProcessTests: XCTestCase {
     private func executable() throws -> URL {
         let built = builtExecutable("archive-service")
-        guard built.exists else { throw XCTSkip("archive-service is not built next to the tests (\(built.url.path)); run `swift build` first") }
+        guard built.exists else { throw MissingTool.error("archive-service is not built next to the tests (\(built.url.path)); run `swift build` first") }
         return built.url
     }
 

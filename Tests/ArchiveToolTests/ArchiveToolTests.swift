@@ -19,7 +19,7 @@ final class ArchiveToolTests: XCTestCase {
 
     private func tool() throws -> URL {
         let built = builtExecutable("archive-tool")
-        guard built.exists else { throw XCTSkip("archive-tool is not built next to the tests (\(built.url.path)); run `swift build` first") }
+        guard built.exists else { throw MissingTool.error("archive-tool is not built next to the tests (\(built.url.path)); run `swift build` first") }
         return built.url
     }
 
@@ -262,7 +262,9 @@ final class ArchiveToolTests: XCTestCase {
         generator.standardError = FileHandle.nullDevice
         try generator.run()
         generator.waitUntilExit()
-        guard generator.terminationStatus == 0 else { throw XCTSkip("python3 could not run scripts/gen/gen_game_save.py") }
+        // env(1) exits 127 when it finds no python3; any other failure is the generator's.
+        guard generator.terminationStatus != 127 else { throw MissingTool.error("python3 is not installed (scripts/gen/gen_game_save.py makes this test's save)") }
+        guard generator.terminationStatus == 0 else { return XCTFail("scripts/gen/gen_game_save.py exited \(generator.terminationStatus)") }
         var (id, play) = ("", "")
         let line = try compareEdited(save) { text in
             // The second game's third record: `{"$class":"Game","$id":n,…"records":…[…,…,{…"play":{"$bytes":"…"}}`.
@@ -320,7 +322,7 @@ final class ArchiveToolTests: XCTestCase {
     /// What the tool writes to a pseudo-terminal (from script(1)) when run with `arguments`,
     /// and its exit status as `status=N`.
     private func onTerminal(_ arguments: String) throws -> String {
-        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/script") else { throw XCTSkip("script(1) is not installed") }
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/script") else { throw MissingTool.error("script(1) is not installed (bsdutils)") }
         let log = scratch.appendingPathComponent("tty.txt")
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/script")

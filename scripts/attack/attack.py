@@ -22,7 +22,7 @@ import threading
 import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "gen"))
-import gen_typedstream_shapes as shapes  # noqa: E402  (the typedstream inputs, made here)
+import gen_typedstream_shapes as shapes  # the typedstream inputs, made here
 
 _parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
 _parser.add_argument("port", metavar="PORT", type=int, help="the server's port on 127.0.0.1")
@@ -104,7 +104,7 @@ def read_all(s, limit=None):
     while True:
         try:
             chunk = s.recv(65536)
-        except (ConnectionResetError, socket.timeout):
+        except (TimeoutError, ConnectionResetError):
             break
         if not chunk:
             break

@@ -2,12 +2,22 @@
 # Runs archive-tool on the hostile inputs of scripts/gen/gen_hostile.py with a time limit:
 # each conversion must finish within LIMIT seconds (default 5) with exit 0 (converted),
 # 2 (refused) or 3 (over a limit), never a signal or a timeout; prints time and peak RSS.
-# Usage: scripts/attack/hostile_check.sh [LIMIT]
+# Usage: scripts/attack/hostile_check.sh [--bin-dir DIR] [LIMIT]
+#   (default: a release build of archive-tool, made first unless SKIP_BUILD=1)
 set -euo pipefail
-cd "$(dirname "${BASH_SOURCE[0]}")/../.."
-limit="${1:-5}"
-swift build -c release --product archive-tool >/dev/null
-tool="$(swift build -c release --show-bin-path)/archive-tool"
+# shellcheck source=scripts/lib/common.sh
+source "$(dirname "${BASH_SOURCE[0]}")/../lib/common.sh"
+limit=5
+while [[ $# -gt 0 ]]; do
+  case "$1" in
+    --bin-dir) bin_dir_option "${2:-}"; shift 2 ;;
+    [0-9]*) limit="$1"; shift ;;
+    *) echo "usage: $0 [--bin-dir DIR] [LIMIT]" >&2; exit 2 ;;
+  esac
+done
+cd "${repo}"
+bins_prepare archive-tool
+tool="${bin_dir}/archive-tool"
 dir="bench-out/hostile"
 python3 scripts/gen/gen_hostile.py "$dir"
 status=0

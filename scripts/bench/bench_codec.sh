@@ -17,42 +17,32 @@
 # Needs: swift, python3, hyperfine, /usr/bin/time, plistutil
 #   apt-get install -y hyperfine time libplist-utils
 # Usage: scripts/bench/bench_codec.sh [--sizes "5 50"] [--runs 3] [--bin-dir DIR] [--skip-build]
+#   (--skip-build is SKIP_BUILD=1: the last static release build, as it is)
 set -euo pipefail
 
-repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+# shellcheck source=scripts/lib/common.sh
+source "$(dirname "${BASH_SOURCE[0]}")/../lib/common.sh"
 sizes="5 50"
 runs=3
-bin_dir=""
-build=1
 seed=2020
 while [[ $# -gt 0 ]]; do
   case "$1" in
     --sizes) sizes="$2"; shift 2 ;;
     --runs) runs="$2"; shift 2 ;;
-    --bin-dir) bin_dir="$2"; build=0; shift 2 ;;
-    --skip-build) build=0; shift ;;
+    --bin-dir) bin_dir_option "${2:-}"; shift 2 ;;
+    --skip-build) SKIP_BUILD=1; shift ;;
     *) echo "usage: $0 [--sizes \"5 50\"] [--runs N] [--bin-dir DIR] [--skip-build]" >&2; exit 2 ;;
   esac
 done
 ((runs >= 3)) || { echo "--runs must be >= 3 (median)" >&2; exit 2; }
 
-die() { echo "bench_codec: FAIL: $*" >&2; exit 1; }
-for tool in python3 hyperfine plistutil; do
-  command -v "$tool" >/dev/null || die "$tool missing (apt-get install -y hyperfine time libplist-utils)"
-done
-[[ -x /usr/bin/time ]] || die "/usr/bin/time missing (apt-get install -y time)"
+need_hint="apt-get install -y hyperfine time libplist-utils" need_commands python3 hyperfine plistutil /usr/bin/time
 
 cd "${repo}"
-if ((build)); then
-  # As the container ships it (Dockerfile): the Swift runtime linked in statically, which
-  # saves the dynamic linking of the runtime at every start (2.6 ms of a 9 ms run on a
-  # 450-byte archive).
-  echo "bench_codec: swift build -c release --static-swift-stdlib --product archive-tool" >&2
-  swift build -c release --static-swift-stdlib --product archive-tool >&2
-fi
-[[ -n "${bin_dir}" ]] || bin_dir="$(swift build -c release --static-swift-stdlib --show-bin-path)"
+# As the container ships it (Dockerfile): the Swift runtime linked in statically, which saves
+# the dynamic linking of the runtime at every start (2.6 ms of a 9 ms run on a 450-byte archive).
+bins_prepare --static archive-tool
 tool="${bin_dir}/archive-tool"
-[[ -x "${tool}" ]] || die "${tool} not built"
 
 out="${repo}/bench-out"
 mkdir -p "${out}"

@@ -12,7 +12,8 @@
 #        and pass its .build/release/archive-tool as A, this tree's as B.
 set -euo pipefail
 
-repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+# shellcheck source=scripts/lib/common.sh
+source "$(dirname "${BASH_SOURCE[0]}")/../lib/common.sh"
 [[ $# -ge 2 ]] || { sed -n 2,13p "${BASH_SOURCE[0]}" >&2; exit 2; }
 tool_a="$(realpath "$1")"; tool_b="$(realpath "$2")"; shift 2
 size=50
@@ -26,9 +27,7 @@ while [[ $# -gt 0 ]]; do
     *) echo "bench_compare: unknown option $1" >&2; exit 2 ;;
   esac
 done
-for tool in python3 plistutil /usr/bin/time; do
-  command -v "${tool}" >/dev/null || { echo "bench_compare: ${tool} missing (apt-get install -y time libplist-utils)" >&2; exit 1; }
-done
+need_hint="apt-get install -y time libplist-utils" need_commands python3 plistutil /usr/bin/time
 mkdir -p "${out}"
 rows="${out}/compare.tsv"
 : >"${rows}"

@@ -21,28 +21,29 @@
 #    counted them; ratios against plain.
 #
 # Prints the machine, zlib's version and the commit first, then Markdown tables. Uses the
-# binaries in --bin-dir as they are (never builds: `swift build -c release` first if needed).
-# Takes about 70 s at the defaults on 2 cores (a third of it generating the saves).
+# binaries in --bin-dir as they are; without it, a release build made first (SKIP_BUILD=1: the
+# last one as it is). Takes about 70 s at the defaults on 2 cores (a third of it generating the
+# saves), + the build.
 #
 # Needs: python3, curl, gzip
-# Usage: scripts/bench/bench_compression.sh [--size-mb 20] [--rounds 7] [--bin-dir .build/release]
+# Usage: scripts/bench/bench_compression.sh [--size-mb 20] [--rounds 7] [--bin-dir DIR]
 #                                     [--seed 2020]
 set -euo pipefail
 
-repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+# shellcheck source=scripts/lib/common.sh
+source "$(dirname "${BASH_SOURCE[0]}")/../lib/common.sh"
 size_mb=20
 rounds=7
-bin_dir=".build/release"
 seed=2020
 
 usage() {
-  echo "usage: $0 [--size-mb MB (20)] [--rounds N (7)] [--bin-dir DIR (.build/release)] [--seed N (2020)]"
+  echo "usage: $0 [--size-mb MB (20)] [--rounds N (7)] [--bin-dir DIR (default: release build)] [--seed N (2020)]"
 }
 while [[ $# -gt 0 ]]; do
   case "$1" in
     --size-mb) size_mb="$2"; shift 2 ;;
     --rounds) rounds="$2"; shift 2 ;;
-    --bin-dir) bin_dir="$2"; shift 2 ;;
+    --bin-dir) bin_dir_option "${2:-}"; shift 2 ;;
     --seed) seed="$2"; shift 2 ;;
     -h|--help) usage; exit 0 ;;
     *) usage >&2; exit 2 ;;
@@ -53,30 +54,15 @@ if ! [[ "${rounds}" =~ ^[0-9]+$ ]] || ((rounds < 3)); then
   exit 2
 fi
 
-die() { echo "bench_compression: FAIL: $*" >&2; exit 1; }
-log() { echo "bench_compression: $*" >&2; }
-for t in python3 curl gzip; do
-  command -v "${t}" >/dev/null || die "${t} missing"
-done
+need_commands python3 curl gzip
 
 cd "${repo}"
+bins_prepare archive-tool archive-service
 tool="${bin_dir}/archive-tool"
 service="${bin_dir}/archive-service"
-[[ -x "${tool}" ]] || die "${tool} missing (swift build -c release first; this script never builds)"
-[[ -x "${service}" ]] || die "${service} missing (swift build -c release first; this script never builds)"
 
-work="$(mktemp -d "${TMPDIR:-/tmp}/bench_compression.XXXXXX")"
-server=""
-cleanup() {
-  if [[ -n "${server}" ]] && kill -0 "${server}" 2>/dev/null; then
-    kill -TERM "${server}"
-    for _ in $(seq 1 100); do kill -0 "${server}" 2>/dev/null || break; sleep 0.1; done
-    kill -0 "${server}" 2>/dev/null && kill -KILL "${server}"
-    wait "${server}" 2>/dev/null || true
-  fi
-  rm -rf "${work}"
-}
-trap cleanup EXIT
+work_dir
+at_exit server_stop
 
 # --- The machine and the commit ------------------------------------------------------------
 cpu="$(awk -F': ' '/^model name/ { print $2; exit }' /proc/cpuinfo)"
@@ -87,7 +73,7 @@ sources="$(git log -1 --format=%h -- Sources Package.swift 2>/dev/null || echo u
 if [[ -n "$(git status --porcelain -- Sources Package.swift 2>/dev/null)" ]]; then sources+=", modified since"; fi
 echo "Reply compression benchmark: $(nproc) cores, ${cpu:-unknown CPU}; zlib ${zver} (Python),"
 echo "server links ${libz:-?} ($(readlink -f "${libz:-/dev/null}" | sed 's/.*libz\.so\.//'));"
-echo "commit ${commit} (Sources last changed at ${sources}; binaries from ${bin_dir} as they are);"
+echo "commit ${commit} (Sources last changed at ${sources}; binaries from ${bin_dir});"
 echo "saves of ${size_mb} MB, seed ${seed}; ${rounds} rounds end to end."
 echo
 
@@ -140,19 +126,10 @@ print()
 PY
 
 # --- 2. End to end -------------------------------------------------------------------------
-log "starting ${service} on a free port"
-"${service}" --host 127.0.0.1 --port 0 >"${work}/server.log" 2>&1 &
-server=$!
-port=""
-for _ in $(seq 1 100); do
-  port="$(sed -n 's/.*msg=listening .*port=\([0-9][0-9]*\).*/\1/p' "${work}/server.log" | head -n 1)"
-  [[ -n "${port}" ]] && break
-  kill -0 "${server}" 2>/dev/null || break
-  sleep 0.1
-done
-[[ -n "${port}" ]] || { cat "${work}/server.log" >&2; die "server did not start"; }
+port="$(free_port)"
+log "starting ${service} on port ${port}"
+server_start "${port}" "${work}/server.log" "${service}" --host 127.0.0.1 --port "${port}"
 url="http://127.0.0.1:${port}"
-curl -fsS "${url}/healthz" >/dev/null || die "GET /healthz failed"
 
 # Each variant's reply must be what it claims: the JSON, compressed or not.
 for shape in ${shapes}; do

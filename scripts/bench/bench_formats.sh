@@ -10,7 +10,8 @@
 # Usage: scripts/bench/bench_formats.sh TOOL [--size-mb 20] [--rounds 9] [--out DIR]
 set -euo pipefail
 
-repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+# shellcheck source=scripts/lib/common.sh
+source "$(dirname "${BASH_SOURCE[0]}")/../lib/common.sh"
 [[ $# -ge 1 ]] || { sed -n 2,10p "${BASH_SOURCE[0]}" >&2; exit 2; }
 tool="$(realpath "$1")"; shift
 size=20
@@ -24,7 +25,7 @@ while [[ $# -gt 0 ]]; do
     *) echo "bench_formats: unknown option $1" >&2; exit 2 ;;
   esac
 done
-command -v /usr/bin/time >/dev/null || { echo "bench_formats: /usr/bin/time missing (apt-get install -y time)" >&2; exit 1; }
+need_hint="apt-get install -y time" need_commands python3 /usr/bin/time
 mkdir -p "${out}"
 
 stream="${out}/typedstream-${size}mb.bin"

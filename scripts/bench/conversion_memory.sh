@@ -9,16 +9,24 @@
 # of its peak RSS (VmHWM) and the budget's high-water mark. The budget holds where every growth
 # is below its reservation. Stops by itself (a few minutes after the build).
 #
-# Usage: scripts/bench/conversion_memory.sh      Environment: PORT (default 28091), SKIP_BUILD=1, N.
+# Usage: scripts/bench/conversion_memory.sh [--bin-dir DIR]
+#   Environment: PORT (default 28091), SKIP_BUILD=1 (no build: the last release build), N.
 set -euo pipefail
-cd "$(dirname "$0")/../.."
+# shellcheck source=scripts/lib/common.sh
+source "$(dirname "${BASH_SOURCE[0]}")/../lib/common.sh"
+while [[ $# -gt 0 ]]; do
+    case "$1" in
+        --bin-dir) bin_dir_option "${2:-}"; shift 2 ;;
+        *) echo "usage: $0 [--bin-dir DIR]" >&2; exit 2 ;;
+    esac
+done
+cd "${repo}"
 PORT="${PORT:-28091}"
 OUT=bench-out/conversion-memory
 mkdir -p "$OUT"
-if [[ "${SKIP_BUILD:-0}" != 1 ]]; then
-    swift build -c release --product archive-service --product archive-tool >"$OUT/build.log" 2>&1 || { tail -30 "$OUT/build.log"; exit 1; }
-fi
-BIN="$(swift build -c release --show-bin-path)"
+bins_prepare archive-service archive-tool
+BIN="${bin_dir}"
+at_exit server_stop
 [[ -f "$OUT/shared.xml" ]] || python3 scripts/gen/gen_dense_archives.py "$OUT" "${N:-1000000}"
 for shape in game league; do
     [[ -f "$OUT/save-$shape.bplist" ]] || python3 scripts/gen/gen_game_save.py --size-mb 30 --shape "$shape" --out "$OUT/save-$shape.bplist" >/dev/null
@@ -64,16 +72,15 @@ twice=("decode shared.bplist" "decode save-league.bplist" "encode-xml empties.js
     "summary shared.bplist" "nested repeated.bplist" "encode dictionary-json.json" "decode dictionary.typedstream")
 run_row() {
     local route=$1 file=$2 count=$3
-    "$BIN/archive-service" --host 127.0.0.1 --port "$PORT" --workers "$count" --event-loops 1 --max-body-size 200M \
-        --memory-budget 8G --conversion-timeout 600 --log-level error >"$OUT/server.log" 2>&1 &
-    local pid=$!
-    for _ in $(seq 100); do curl -sf "http://127.0.0.1:$PORT/healthz" >/dev/null && break; sleep 0.05; done
+    server_start "$PORT" "$OUT/server.log" "$BIN/archive-service" --host 127.0.0.1 --port "$PORT" --workers "$count" \
+        --event-loops 1 --max-body-size 200M --memory-budget 8G --conversion-timeout 600 --log-level error
+    local pid=$server_pid
     local base seen peak reserved body
     base=$(hwm "$pid")
     seen=$(for _ in $(seq "$count"); do request "$route" "$file" & done; wait)
     peak=$(hwm "$pid")
     reserved=$(curl -s "http://127.0.0.1:$PORT/metrics" | awk '/^archive_memory_reserved_high_water_bytes/{print $2}')
-    kill "$pid"; wait "$pid" 2>/dev/null || true
+    server_stop || true
     body=$(stat -c %s "$OUT/$file")
     awk -v r="$route" -v f="$file" -v n="$count" -v b="$body" -v s="$seen" -v g="$((peak - base))" -v h="$reserved" \
         'BEGIN { printf "| %s | %s | %d | %.1f | %s | %.1f | %.1f | %.2f |\n", r, f, n, b/1e6, s, g/1e6, h/1e6, g/h }'

@@ -9,9 +9,18 @@
 # ARCHIVE and XML_ARCHIVE (default: 1,376-byte and 1,002-byte Apple fixtures), SERVER_ARGS (extra
 # flags for archive-service), SKIP_BUILD=1 to reuse an existing release build, BIN to load another
 # archive-service binary (a different build, for a side-by-side run).
+# Usage: scripts/bench/load.sh [--bin-dir DIR]
 set -euo pipefail
 
-cd "$(dirname "$0")/../.."
+# shellcheck source=scripts/lib/common.sh
+source "$(dirname "${BASH_SOURCE[0]}")/../lib/common.sh"
+while [[ $# -gt 0 ]]; do
+    case "$1" in
+        --bin-dir) bin_dir_option "${2:-}"; shift 2 ;;
+        *) echo "usage: $0 [--bin-dir DIR]" >&2; exit 2 ;;
+    esac
+done
+cd "${repo}"
 PORT="${PORT:-28080}"
 DURATION="${DURATION:-10}"
 CONNECTIONS="${CONNECTIONS:-32}"
@@ -21,37 +30,19 @@ XML_ARCHIVE="${XML_ARCHIVE:-Tests/Fixtures/apple/scl-NSKeyedUnarchiver-EdgeInset
 OUT="${OUT:-.build/load}"
 mkdir -p "$OUT"
 
-command -v wrk >/dev/null || { echo "wrk not found (apt-get install wrk)" >&2; exit 1; }
-if [[ "${SKIP_BUILD:-0}" != 1 ]]; then
-    swift build -c release --product archive-service >"$OUT/build.log" 2>&1 || { tail -30 "$OUT/build.log"; exit 1; }
-fi
-BIN="${BIN:-$(swift build -c release --show-bin-path)/archive-service}"
+need_hint="apt-get install wrk" need_commands wrk
+service_prepare
 
-# shellcheck disable=SC2086
-"$BIN" --host 127.0.0.1 --port "$PORT" ${SERVER_ARGS:-} >"$OUT/server.log" 2>&1 &
-SERVER=$!
-stop_server() {
-    if kill -0 "$SERVER" 2>/dev/null; then
-        kill -TERM "$SERVER"
-        for _ in $(seq 1 100); do kill -0 "$SERVER" 2>/dev/null || break; sleep 0.1; done
-        kill -0 "$SERVER" 2>/dev/null && kill -KILL "$SERVER"
-    fi
-    wait "$SERVER" 2>/dev/null || true
-}
-trap stop_server EXIT
-
-for _ in $(seq 1 100); do
-    curl -fsS "http://127.0.0.1:$PORT/healthz" >/dev/null 2>&1 && break
-    sleep 0.1
-done
-curl -fsS "http://127.0.0.1:$PORT/healthz" >/dev/null || { echo "server did not start" >&2; cat "$OUT/server.log" >&2; exit 1; }
+at_exit server_stop
+# shellcheck disable=SC2086  # SERVER_ARGS is a list of flags
+server_start "$PORT" "$OUT/server.log" "$service" --host 127.0.0.1 --port "$PORT" ${SERVER_ARGS:-}
 for archive in "$ARCHIVE" "$XML_ARCHIVE"; do
     curl -fsS -X POST --data-binary @"$archive" "http://127.0.0.1:$PORT/v1/decode" >/dev/null \
-        || { echo "decode of $archive failed" >&2; exit 1; }
+        || die "decode of $archive failed"
 done
 
 curl -fsS -X POST --data-binary @"$ARCHIVE" "http://127.0.0.1:$PORT/v1/decode" -o "$OUT/document.json" \
-    || { echo "decode of $ARCHIVE failed" >&2; exit 1; }
+    || die "decode of $ARCHIVE failed"
 
 # post_script FILE LUA [CONTENT-TYPE]
 post_script() {
@@ -83,7 +74,7 @@ run() {
 }
 
 echo "archive-service load test: $CONNECTIONS connections, $THREADS wrk threads, ${DURATION}s each, $(nproc) cores"
-echo "server: $BIN --host 127.0.0.1 --port $PORT ${SERVER_ARGS:-}"
+echo "server: $service --host 127.0.0.1 --port $PORT ${SERVER_ARGS:-}"
 run healthz "http://127.0.0.1:$PORT/healthz"
 run decode-binary -s "$OUT/post-binary.lua" "http://127.0.0.1:$PORT/v1/decode"
 run decode-xml -s "$OUT/post-xml.lua" "http://127.0.0.1:$PORT/v1/decode"
@@ -94,6 +85,5 @@ summarize "decode xml" "$OUT/decode-xml.txt"
 summarize "encode" "$OUT/encode.txt"
 echo "archives: $ARCHIVE ($(wc -c <"$ARCHIVE") bytes), $XML_ARCHIVE ($(wc -c <"$XML_ARCHIVE") bytes); JSON $(wc -c <"$OUT/document.json") bytes"
 echo "full wrk output in $OUT/"
-stop_server
-trap - EXIT
+server_stop || true
 grep -q "stopped" "$OUT/server.log" && echo "server drained and stopped cleanly"

@@ -7,14 +7,16 @@
 # prints bytes per depth unit = (stack - reserve) / depth. StackBudget must hold the
 # largest figure, with a margin.
 # Usage: [SHAPES="dict generic"] scripts/bench/measure_stack.sh [debug|release] [STACK_MIB]
+#   (builds archive-tool in that configuration first unless SKIP_BUILD=1 or BIN_DIR=DIR)
 set -euo pipefail
-cd "$(dirname "${BASH_SOURCE[0]}")/../.."
+# shellcheck source=scripts/lib/common.sh
+source "$(dirname "${BASH_SOURCE[0]}")/../lib/common.sh"
+cd "${repo}"
 config=${1:-release}
 stack_mib=${2:-16}
-swift build -c "$config" --product archive-tool >/dev/null
-tool="$(swift build -c "$config" --show-bin-path)/archive-tool"
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+bins_prepare -c "$config" archive-tool
+tool="${bin_dir}/archive-tool"
+work_dir
 reserve=$((128 * 1024))
 
 make_input() {  # $1 mode, $2 shape, $3 levels -> path of the archive to convert

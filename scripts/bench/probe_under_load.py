@@ -91,7 +91,10 @@ def main():
     latencies, failed = results.get()
     prober.join()
     latencies.sort()
-    pick = lambda q: latencies[min(len(latencies) - 1, int(len(latencies) * q))] * 1000 if latencies else float("nan")
+
+    def pick(q):
+        return latencies[min(len(latencies) - 1, int(len(latencies) * q))] * 1000 if latencies else float("nan")
+
     shown = " ".join(f"{k}x{v}" for k, v in sorted(statuses.items()))
     print(f"probes {len(latencies)} (failed {failed}): p50 {pick(0.5):.1f} ms, p99 {pick(0.99):.1f} ms, worst {pick(1.0):.1f} ms; decodes {shown}")
 

@@ -3,19 +3,16 @@
 # (debootstrap --variant=minbase, as a fresh machine or debian:bookworm-slim has) at $root,
 # made once and cached as .rootfs/bookworm-base.tar, restored bare for every use, with
 # bookworm, bookworm-updates and bookworm-security from the mirror apt on this machine
-# already uses, and /proc and /dev mounted. The caller sets repo, root and fresh, calls
-# bookworm_root_tools NAME first (die and log, prefixed with NAME, and the checks for root,
+# already uses, and /proc and /dev mounted. The caller sources scripts/lib/common.sh first
+# (repo, log, die), sets root and fresh, calls bookworm_root_tools first (the checks for root,
 # debootstrap and curl) and bookworm_root_unmount on exit.
-# shellcheck disable=SC2154  # repo, root and fresh are the caller's
-
-die() { echo "${tool_name:-bookworm-root}: FAIL: $*" >&2; exit 1; }
-log() { echo "${tool_name:-bookworm-root}: $*" >&2; }
+# shellcheck disable=SC2154  # root and fresh are the caller's
+# shellcheck source=scripts/lib/common.sh
+source "$(dirname "${BASH_SOURCE[0]}")/../lib/common.sh"
 
 bookworm_root_tools() {
-  tool_name=$1
   [[ $EUID -eq 0 ]] || die "must run as root (debootstrap, chroot, mount)"
-  command -v debootstrap >/dev/null || die "debootstrap missing: apt-get install -y debootstrap"
-  command -v curl >/dev/null || die "curl missing"
+  need_hint="apt-get install -y debootstrap curl" need_commands debootstrap curl
 }
 
 # The mirror apt already uses (deb822 .sources or one-line sources.list), not security.

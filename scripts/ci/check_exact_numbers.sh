@@ -6,12 +6,21 @@
 # (load and dump) and node (`JSON.parse`/`JSON.stringify`) where it is installed. Without
 # --exact-numbers the tricky archive must NOT survive jq (the check can fail).
 #
-# Usage: scripts/ci/check_exact_numbers.sh [--bin-dir DIR]   (default: .build/release)
+# Usage: scripts/ci/check_exact_numbers.sh [--bin-dir DIR]   (default: a release build, made first; SKIP_BUILD=1)
 # Needs python3 and jq; node is optional. Bounded: a few seconds per tool.
 set -euo pipefail
 
-# shellcheck source=scripts/ci/tool-env.sh
-source "$(dirname "${BASH_SOURCE[0]}")/tool-env.sh"
+# shellcheck source=scripts/lib/common.sh
+source "$(dirname "${BASH_SOURCE[0]}")/../lib/common.sh"
+while [[ $# -gt 0 ]]; do
+  case "$1" in
+    --bin-dir) bin_dir_option "${2:-}"; shift 2 ;;
+    *) echo "usage: $0 [--bin-dir DIR]" >&2; exit 2 ;;
+  esac
+done
+bins_prepare archive-tool
+tool="${bin_dir}/archive-tool"
+work_dir
 
 python3 "${repo}/scripts/gen/gen_game_save.py" --teams 30 --out "${work}/league.bplist" 2>/dev/null
 python3 - "${work}/tricky.bplist" <<'PY'
@@ -50,8 +59,7 @@ for input in "${inputs[@]}"; do
     through "${name}" <"${work}/doc.json" >"${work}/edited.json"
     "${tool}" encode "${work}/edited.json" -o "${work}/back.bin"
     if ! "${tool}" compare "${input}" "${work}/back.bin" >"${work}/difference.txt"; then
-      echo "FAIL ${input##*/} through ${name}: $(head -c 300 "${work}/difference.txt")" >&2
-      exit 1
+      die "${input##*/} through ${name}: $(head -c 300 "${work}/difference.txt")"
     fi
     checked=$((checked + 1))
   done
@@ -60,7 +68,6 @@ echo "ok ${checked} round trips (${#inputs[@]} inputs, those that decode, × ${t
 
 "${tool}" decode "${work}/tricky.bplist" | jq . >"${work}/plain.json"
 if "${tool}" encode "${work}/plain.json" -o "${work}/plain.bin" 2>/dev/null && "${tool}" compare "${work}/tricky.bplist" "${work}/plain.bin" >/dev/null; then
-  echo "FAIL without --exact-numbers the tricky numbers survived jq: the check cannot tell" >&2
-  exit 1
+  die "without --exact-numbers the tricky numbers survived jq: the check cannot tell"
 fi
 echo "ok without --exact-numbers jq changes the tricky numbers (as expected)"

@@ -5,12 +5,21 @@
 # deep as `archive-tool depth` reports. With --max-depth 64 a 1,000,000-node chain
 # (scripts/gen/gen_chain.py) parses too, and nests no deeper than 64.
 #
-# Usage: scripts/ci/check_parsers.sh [--bin-dir DIR]   (default: .build/release)
+# Usage: scripts/ci/check_parsers.sh [--bin-dir DIR]   (default: a release build, made first; SKIP_BUILD=1)
 # Needs python3 and jq. Bounded: each conversion is a few seconds at most.
 set -euo pipefail
 
-# shellcheck source=scripts/ci/tool-env.sh
-source "$(dirname "${BASH_SOURCE[0]}")/tool-env.sh"
+# shellcheck source=scripts/lib/common.sh
+source "$(dirname "${BASH_SOURCE[0]}")/../lib/common.sh"
+while [[ $# -gt 0 ]]; do
+  case "$1" in
+    --bin-dir) bin_dir_option "${2:-}"; shift 2 ;;
+    *) echo "usage: $0 [--bin-dir DIR]" >&2; exit 2 ;;
+  esac
+done
+bins_prepare archive-tool
+tool="${bin_dir}/archive-tool"
+work_dir
 
 nesting() {
   # Nesting of the JSON on stdin, counted iteratively (Python's parser itself is the check).
@@ -30,11 +39,10 @@ print(deepest)'
 check() {
   local name=$1 json=$2 want=$3
   local found
-  found="$(nesting <"${json}")" || { echo "FAIL ${name}: Python's json cannot parse it" >&2; exit 1; }
-  jq -e 'type' "${json}" >/dev/null || { echo "FAIL ${name}: jq cannot parse it" >&2; exit 1; }
+  found="$(nesting <"${json}")" || die "${name}: Python's json cannot parse it"
+  jq -e 'type' "${json}" >/dev/null || die "${name}: jq cannot parse it"
   if [[ "${found}" != "${want}" ]]; then
-    echo "FAIL ${name}: nests ${found} levels, expected ${want}" >&2
-    exit 1
+    die "${name}: nests ${found} levels, expected ${want}"
   fi
   echo "ok ${name}: nests ${found} levels; Python json and jq parse it"
 }
@@ -49,8 +57,7 @@ for teams in 8 200 2000; do
   depths+=("${reported}")
 done
 if [[ "${depths[0]}" != "${depths[1]}" || "${depths[1]}" != "${depths[2]}" || "${depths[0]}" -gt 16 ]]; then
-  echo "FAIL league saves nest ${depths[*]} levels: expected one depth of at most 16" >&2
-  exit 1
+  die "league saves nest ${depths[*]} levels: expected one depth of at most 16"
 fi
 
 chain="${work}/chain.bplist"
@@ -58,7 +65,7 @@ python3 "${repo}/scripts/gen/gen_chain.py" 1000000 cyclic >"${chain}"
 "${tool}" decode --max-depth 64 "${chain}" >"${work}/chain.json"
 found="$(nesting <"${work}/chain.json")"
 jq -e 'type' "${work}/chain.json" >/dev/null
-[[ "${found}" -le 64 ]] || { echo "FAIL 1,000,000-node chain at --max-depth 64 nests ${found}" >&2; exit 1; }
+[[ "${found}" -le 64 ]] || die "1,000,000-node chain at --max-depth 64 nests ${found}"
 "${tool}" encode "${work}/chain.json" >"${work}/chain-back.bplist"
 "${tool}" compare "${chain}" "${work}/chain-back.bplist"
 echo "ok 1,000,000-node chain at --max-depth 64: nests ${found} levels, parses, encodes back equivalent"

@@ -4,12 +4,21 @@
 # a save's JSON can be kept in version control: only what a person edits shows in a diff.
 # (Tests/ArchiveCodecTests/StableRoundTripTests.swift checks every fixture the same way.)
 #
-# Usage: scripts/ci/check_stable_round_trip.sh [--bin-dir DIR]   (default: .build/release)
+# Usage: scripts/ci/check_stable_round_trip.sh [--bin-dir DIR]   (default: a release build, made first; SKIP_BUILD=1)
 # Needs python3. Bounded: about a minute on two cores.
 set -euo pipefail
 
-# shellcheck source=scripts/ci/tool-env.sh
-source "$(dirname "${BASH_SOURCE[0]}")/tool-env.sh"
+# shellcheck source=scripts/lib/common.sh
+source "$(dirname "${BASH_SOURCE[0]}")/../lib/common.sh"
+while [[ $# -gt 0 ]]; do
+  case "$1" in
+    --bin-dir) bin_dir_option "${2:-}"; shift 2 ;;
+    *) echo "usage: $0 [--bin-dir DIR]" >&2; exit 2 ;;
+  esac
+done
+bins_prepare archive-tool
+tool="${bin_dir}/archive-tool"
+work_dir
 
 python3 "${repo}/scripts/gen/gen_game_save.py" --teams 30 --out "${work}/small.bplist" 2>/dev/null
 python3 "${repo}/scripts/gen/gen_game_save.py" --teams 30 --format xml --out "${work}/small.xml" 2>/dev/null
@@ -23,8 +32,7 @@ for save in small.bplist small.xml large.bplist; do
     # shellcheck disable=SC2086
     "${tool}" decode ${options} "${work}/again.bplist" >"${work}/second.json"
     if ! cmp -s "${work}/first.json" "${work}/second.json"; then
-      echo "FAIL ${save} ${options}: the JSON changed on an unchanged round trip ($(diff <(tr ',' '\n' <"${work}/first.json") <(tr ',' '\n' <"${work}/second.json") | wc -l) lines)" >&2
-      exit 1
+      die "${save} ${options}: the JSON changed on an unchanged round trip ($(diff <(tr ',' '\n' <"${work}/first.json") <(tr ',' '\n' <"${work}/second.json") | wc -l) lines)"
     fi
     echo "ok ${save} ${options:-(default)}: $(wc -c <"${work}/first.json") bytes of JSON, identical after decode → encode → decode"
   done

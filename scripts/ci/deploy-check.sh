@@ -34,7 +34,8 @@
 #             default they go to a temporary folder, removed at exit.
 set -euo pipefail
 
-repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+# shellcheck source=scripts/lib/common.sh
+source "$(dirname "${BASH_SOURCE[0]}")/../lib/common.sh"
 python=""
 out=""
 while [[ $# -gt 0 ]]; do
@@ -48,10 +49,7 @@ if [[ -z "${python}" ]]; then
   if [[ -x "${repo}/.build-ci/venv/bin/python" ]]; then python="${repo}/.build-ci/venv/bin/python"; else python=python3; fi
 fi
 
-die() { echo "deploy-check: $*" >&2; exit 1; }
-
-work="$(mktemp -d)"
-trap 'rm -rf "${work}"' EXIT
+work_dir
 [[ -n "${out}" ]] || out="${work}/rendered"
 mkdir -p "${out}"
 

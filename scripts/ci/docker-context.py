@@ -1330,11 +1330,11 @@ def self_test(repo):
         failures.append(f"the repository's own check fails: {e}")
     with open(dockerfile) as f:
         df_lines = f.read().split("\n")
-    copy_line = next((n for n, l in enumerate(df_lines, 1) if re.match(r"COPY\s+openapi\.yaml\b", l)), None)
+    copy_line = next((n for n, line in enumerate(df_lines, 1) if re.match(r"COPY\s+openapi\.yaml\b", line)), None)
     expect(copy_line is not None, "the Dockerfile has no COPY openapi.yaml line")
     with tempfile.TemporaryDirectory() as tmp:
         with open(ignore) as f:
-            trimmed = [l for l in f.read().split("\n") if "openapi.yaml" not in l or l.startswith("#")]
+            trimmed = [line for line in f.read().split("\n") if "openapi.yaml" not in line or line.startswith("#")]
         cut = os.path.join(tmp, "dockerignore-without-openapi")
         with open(cut, "w") as f:
             f.write("\n".join(trimmed))
@@ -1346,7 +1346,7 @@ def self_test(repo):
                    f"the failure does not name openapi.yaml and Dockerfile:{copy_line}: {e}")
         cut_df = os.path.join(tmp, "Dockerfile")
         with open(cut_df, "w") as f:
-            f.write("\n".join(l for n, l in enumerate(df_lines, 1) if n != copy_line))
+            f.write("\n".join(line for n, line in enumerate(df_lines, 1) if n != copy_line))
         try:
             check(Context(repo, cut_df, ignore), "Dockerfile", {}, quiet=True)
             failures.append("a Dockerfile without COPY openapi.yaml passed the check")

@@ -41,7 +41,8 @@
 # Needs bash, curl, python3 and git (and gzip and grep, which the README uses).
 set -euo pipefail
 
-repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+# shellcheck source=scripts/lib/common.sh
+source "$(dirname "${BASH_SOURCE[0]}")/../lib/common.sh"
 port=8080
 readme="${repo}/README.md"
 keep=0
@@ -56,7 +57,6 @@ while [[ $# -gt 0 ]]; do
   esac
 done
 
-die() { echo "readme-examples: $*" >&2; exit 1; }
 [[ -f "${readme}" ]] || die "no README at ${readme}"
 
 # The command lines of the ```sh blocks in the "## HEADING" section (up to the next "## ").
@@ -71,9 +71,9 @@ commands_under() {
 tmp="$(mktemp -d)"
 work="${tmp}/root"
 cleanup() {
-  if ((keep)); then echo "readme-examples: scratch directory kept: ${work}" >&2; else rm -rf "${tmp}"; fi
+  if ((keep)); then log "scratch directory kept: ${work}"; else rm -rf "${tmp}"; fi
 }
-trap cleanup EXIT
+at_exit cleanup
 mkdir "${work}"
 
 # The mirror of the repository root: its tracked top-level entries, as they are in the tree.

@@ -9,52 +9,38 @@
 #    HEALTHCHECK. Nothing else is installed into the root.
 # 3. Check every shared library of the binaries resolves inside the root (ldd).
 # 4. Start the ENTRYPOINT in the chroot as the USER with only the ENV, GET /healthz from
-#    outside (expect 200), run the HEALTHCHECK command inside (expect exit 0), and, when
-#    archive-tool was built, decode a fixture with it inside the root.
+#    outside (expect 200), run the HEALTHCHECK command inside (expect exit 0), and decode a
+#    fixture with archive-tool inside the root.
 # 5. Stop the server and unmount, also on failure.
 #
 # Needs root, debootstrap (apt-get install debootstrap) and curl. Takes 1-3 min the first
 # time (mostly debootstrap), seconds afterwards. .ci/run runs it after the release build.
 #
 # Usage: scripts/ci/rootfs-check.sh [--bin-dir DIR] [--port N] [--fresh]
-#   --bin-dir  where archive-service / archive-tool are (default: .build/release, which
-#              must be a `swift build -c release --static-swift-stdlib` build)
+#   --bin-dir  where archive-service and archive-tool are, as a `swift build -c release
+#              --static-swift-stdlib` makes them (default: that build, made first; SKIP_BUILD=1
+#              takes the last one as it is)
 set -euo pipefail
 
-repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
-bin_dir="${repo}/.build/release"
+# shellcheck source=scripts/ci/bookworm-root.sh
+source "$(dirname "${BASH_SOURCE[0]}")/bookworm-root.sh"
 port=18080
 fresh=0
 while [[ $# -gt 0 ]]; do
   case "$1" in
-    --bin-dir) bin_dir="$2"; shift 2 ;;
+    --bin-dir) bin_dir_option "${2:-}"; shift 2 ;;
     --port) port="$2"; shift 2 ;;
     --fresh) fresh=1; shift ;;
     *) echo "usage: $0 [--bin-dir DIR] [--port N] [--fresh]" >&2; exit 2 ;;
   esac
 done
 
-# shellcheck source=scripts/ci/bookworm-root.sh
-source "${repo}/scripts/ci/bookworm-root.sh"
-bookworm_root_tools rootfs-check
-[[ -x "${bin_dir}/archive-service" ]] || die "${bin_dir}/archive-service not built (swift build -c release --static-swift-stdlib)"
+bookworm_root_tools
+bins_prepare --static archive-service archive-tool
 
 root="${repo}/.rootfs/bookworm"
-server_pid=""
-stop_server() {
-  if [[ -n "${server_pid}" ]] && kill -0 "${server_pid}" 2>/dev/null; then
-    kill -TERM "${server_pid}" 2>/dev/null || true
-    for _ in $(seq 50); do kill -0 "${server_pid}" 2>/dev/null || break; sleep 0.1; done
-    kill -KILL "${server_pid}" 2>/dev/null || true
-  fi
-  [[ -z "${server_pid}" ]] || wait "${server_pid}" 2>/dev/null || true
-  server_pid=""
-}
-cleanup() {
-  stop_server
-  bookworm_root_unmount
-}
-trap cleanup EXIT
+at_exit bookworm_root_unmount
+at_exit server_stop 5
 
 # --- 1. minimal bookworm root ---------------------------------------------------------------
 bookworm_root_prepare
@@ -125,20 +111,8 @@ log "all shared libraries resolve inside the root"
 # --- 4. run it ---------------------------------------------------------------------------------
 run_env=(/usr/bin/env -i PATH=/usr/local/bin:/usr/bin:/bin "${env_vars[@]}" "PORT=${port}")
 log "starting ${entrypoint[*]} as ${user} on port ${port}"
-# A simple command in the background: $! is chroot itself, which execs env, which execs
-# the server, so the PID we stop is the server's.
-chroot --userspec="${user}" "${root}" "${run_env[@]}" "${entrypoint[@]}" \
-  >"${repo}/.rootfs/server.log" 2>&1 &
-server_pid=$!
-
-code=000
-for _ in $(seq 100); do
-  kill -0 "${server_pid}" 2>/dev/null || { cat "${repo}/.rootfs/server.log" >&2; die "server exited"; }
-  code="$(curl -s -o /dev/null -w '%{http_code}' --max-time 2 "http://127.0.0.1:${port}/healthz" || true)"
-  [[ "${code}" == 200 ]] && break
-  sleep 0.1
-done
-[[ "${code}" == 200 ]] || die "GET /healthz answered ${code}"
+# chroot execs env, which execs the server, so the PID stopped is the server's.
+server_start "${port}" "${repo}/.rootfs/server.log" chroot --userspec="${user}" "${root}" "${run_env[@]}" "${entrypoint[@]}"
 log "GET /healthz from outside the root: 200 $(curl -s "http://127.0.0.1:${port}/healthz")"
 
 if [[ ${#healthcheck[@]} -gt 0 ]]; then
@@ -169,5 +143,5 @@ if [[ -x "${root}/usr/local/bin/archive-tool" ]]; then
   fi
 fi
 
-stop_server
+server_stop 5 || die "the server exited $? after SIGTERM"
 log "OK: the runtime stage serves /healthz with only: ${args[RUNTIME_PACKAGES]:-?}"

@@ -15,7 +15,8 @@
 # Usage: scripts/ci/setup-check.sh [--port N] [--fresh] [--swift DIR]   (DIR: default /opt/swift)
 set -euo pipefail
 
-repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+# shellcheck source=scripts/ci/bookworm-root.sh
+source "$(dirname "${BASH_SOURCE[0]}")/bookworm-root.sh"
 port=18090
 fresh=0
 swift_dir=/opt/swift
@@ -28,9 +29,7 @@ while [[ $# -gt 0 ]]; do
   esac
 done
 
-# shellcheck source=scripts/ci/bookworm-root.sh
-source "${repo}/scripts/ci/bookworm-root.sh"
-bookworm_root_tools setup-check
+bookworm_root_tools
 [[ -x "${swift_dir}/usr/bin/swift" ]] || die "no Swift toolchain at ${swift_dir}"
 
 root="${repo}/.rootfs/setup"
@@ -43,16 +42,15 @@ stop_root_processes() {
   done
   return 0
 }
-cleanup() {
-  if [[ -n "${setup_pid}" ]]; then
-    stop_root_processes TERM
-    sleep 1
-    stop_root_processes KILL
-    wait "${setup_pid}" 2>/dev/null || true
-  fi
-  bookworm_root_unmount
+stop_setup() {
+  [[ -n "${setup_pid}" ]] || return 0
+  stop_root_processes TERM
+  sleep 1
+  stop_root_processes KILL
+  wait "${setup_pid}" 2>/dev/null || true
 }
-trap cleanup EXIT
+at_exit bookworm_root_unmount
+at_exit stop_setup
 
 # The command, verbatim: the first ```sh block after the "Set up and run" heading.
 command="$(awk '/^## Set up and run/ { section = 1; next }
@@ -91,18 +89,13 @@ chroot "${root}" /usr/bin/env -i HOME=/root TERM=dumb PORT="${port}" \
   /bin/sh -c "cd /src && ${command}" >"${repo}/.rootfs/setup.log" 2>&1 &
 setup_pid=$!
 
-code=000
-deadline=$((SECONDS + ${SETUP_SECONDS:-1500}))
-while ((SECONDS < deadline)); do
-  if ! kill -0 "${setup_pid}" 2>/dev/null; then
-    tail -n 40 "${repo}/.rootfs/setup.log" >&2
-    die "the command stopped before the server answered"
-  fi
-  code="$(curl -s -o /dev/null -w '%{http_code}' --max-time 2 "http://127.0.0.1:${port}/healthz" || true)"
-  [[ "${code}" == 200 ]] && break
-  sleep 2
-done
-[[ "${code}" == 200 ]] || { tail -n 40 "${repo}/.rootfs/setup.log" >&2; die "no 200 from /healthz (last: ${code})"; }
+answered=0
+wait_healthz "${port}" "${SETUP_SECONDS:-1500}" "${setup_pid}" || answered=$?
+if ((answered != 0)); then
+  tail -n 40 "${repo}/.rootfs/setup.log" >&2
+  ((answered == 1)) && die "the command stopped before the server answered"
+  die "no 200 from /healthz within ${SETUP_SECONDS:-1500}s"
+fi
 log "GET /healthz: 200 after ${SECONDS}s"
 out="$(curl -s --data-binary @"${repo}/Tests/Fixtures/apple/goios_nsuuid.bin" "http://127.0.0.1:${port}/v1/decode")"
 # shellcheck disable=SC2016  # the $ is JSON text

@@ -2,17 +2,24 @@
 # Mutation-fuzzes the codec for a bounded time (default 120 s per seed) with the Apple
 # fixtures and the service's reproducers as seeds. Every input must be refused with a
 # CodecError or convert and round-trip equivalently (see Sources/codec-fuzz).
-# Usage: scripts/fuzz/fuzz_codec.sh [SECONDS] [SEED...]
+# Usage: scripts/fuzz/fuzz_codec.sh [--bin-dir DIR] [SECONDS] [SEED...]
+#   (default: a release build of codec-fuzz, made first unless SKIP_BUILD=1)
 # Reproducers land in bench-out/fuzz/; replay one with
 #   .build/release/codec-fuzz --replay bench-out/fuzz/finding-1.bin
 set -euo pipefail
-cd "$(dirname "${BASH_SOURCE[0]}")/../.."
+# shellcheck source=scripts/lib/common.sh
+source "$(dirname "${BASH_SOURCE[0]}")/../lib/common.sh"
+if [[ "${1:-}" == --bin-dir ]]; then
+  bin_dir_option "${2:-}"
+  shift 2
+fi
 seconds="${1:-120}"
 shift || true
 seeds=("$@")
 ((${#seeds[@]})) || seeds=(1)
-swift build -c release --product codec-fuzz >/dev/null
-bin="$(swift build -c release --show-bin-path)"
+cd "${repo}"
+bins_prepare codec-fuzz
+bin="${bin_dir}"
 mkdir -p bench-out/fuzz
 status=0
 for seed in "${seeds[@]}"; do

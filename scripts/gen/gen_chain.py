@@ -8,6 +8,7 @@ import argparse
 import plistlib
 import sys
 
+
 def chain(depth, cyclic=False):
     objects = ["$null"]
     class_uid = depth + 1

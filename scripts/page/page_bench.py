@@ -13,7 +13,6 @@ import argparse
 import pathlib
 import shutil
 import sys
-import tempfile
 
 from selenium import webdriver
 from selenium.webdriver.chrome.options import Options

@@ -20,9 +20,7 @@ Exit status 0 when every check holds; each failure is printed with its name.
 """
 
 import argparse
-import base64
 import json
-import os
 import pathlib
 import shutil
 import subprocess
@@ -191,7 +189,7 @@ def check_save(page, save):
     listed = page.js("return document.querySelectorAll('#referrers a').length")
     assert listed >= 1, "no referrers listed"
     page.driver.find_element(By.ID, "back").click()
-    WebDriverWait(page.driver, 10).until(lambda d: d.execute_script("return document.querySelector('#selection-path').textContent") != f"")
+    WebDriverWait(page.driver, 10).until(lambda d: d.execute_script("return document.querySelector('#selection-path').textContent") != "")
     time.sleep(0.3)
     back_at = page.js("return document.querySelector('#selection-path').textContent")
     assert back_at == before, f"Back went to {back_at!r}, not {before!r}"
@@ -332,12 +330,12 @@ def check_nested_scopes(page, work):
         search = page.driver.find_element(By.ID, "search")
         search.clear()
         search.send_keys(player, Keys.ENTER)
-        WebDriverWait(page.driver, 20).until(lambda d: player in (page.focused_row_text() or ""))
+        WebDriverWait(page.driver, 20).until(lambda d, player=player: player in (page.focused_row_text() or ""))
         link = page.js("return document.querySelector('#tree .row.focus').parentElement.querySelector(':scope > .row a.ref')")
         assert link is not None, "no reference beside the player's name"
         target = link.get_attribute("data-ref")
         link.click()
-        WebDriverWait(page.driver, 10).until(lambda d: f"#{target}" in (page.focused_row_text() or "") and "Team" in page.focused_row_text())
+        WebDriverWait(page.driver, 10).until(lambda d, target=target: f"#{target}" in (page.focused_row_text() or "") and "Team" in page.focused_row_text())
         at = page.js("return document.querySelector('#selection-path').textContent")
         assert at.startswith(f'."$propertyList".{member}'), f"a reference inside the {member} save led to {at!r}"
 
@@ -478,7 +476,7 @@ def main():
                 errors = [e for e in page.console_errors() if "favicon" not in e.get("message", "") and "/v1/" not in e.get("message", "")]
                 assert not errors, f"console errors: {errors}"
                 print(f"ok   {name} ({time.time() - started:.1f} s)")
-            except Exception:  # noqa: BLE001 — every check reports, then the next runs
+            except Exception:
                 failures += 1
                 print(f"FAIL {name}")
                 traceback.print_exc()

@@ -1,3 +1,4 @@
+import TestSupport
 import XCTest
 
 @testable import ArchiveCodec
@@ -61,7 +62,7 @@ final class JSONDocumentTests: XCTestCase {
             "999999999999999.9", "123456789012345.6", "1234567890123456.7", "0.1e1", "1.5E-3", "-7.0e+2",
             "0.30000000000000004", "100.000000000000"
         ]
-        var generator = SystemRandomNumberGenerator()
+        var generator = TestRandom(for: self)
         for _ in 0..<50_000 {
             let digits = Int.random(in: 1...17, using: &generator)
             let point = Int.random(in: 1..<max(digits, 2), using: &generator)
@@ -93,7 +94,7 @@ final class JSONDocumentTests: XCTestCase {
             "9223372036854775807", "-9223372036854775808", "9223372036854775808", "-9223372036854775809",
             "18446744073709551615", "18446744073709551616", "12,", "12]", "12.5", "12e3", "12E-1"
         ]
-        var generator = SystemRandomNumberGenerator()
+        var generator = TestRandom(for: self)
         for _ in 0..<20_000 {
             let count = Int.random(in: 1...21, using: &generator)
             var text = String(Int.random(in: 1...9, using: &generator))

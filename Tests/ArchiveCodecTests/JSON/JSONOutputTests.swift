@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import XCTest
 
 @testable import ArchiveCodec
@@ -22,7 +23,7 @@ final class JSONOutputTests: XCTestCase {
                 }
             }
         }
-        var generator = SystemRandomNumberGenerator()
+        var generator = TestRandom(for: self)
         for _ in 0..<2_000 {
             let text = (0..<Int.random(in: 0...40, using: &generator)).map { _ in
                 [UInt8(0x22), 0x5C, 0x1F, 0x20, 0x7F, 0x80, 0xFF, 0x21, 0x5B, 0x5D][Int.random(in: 0..<10, using: &generator)]
@@ -72,7 +73,7 @@ final class JSONOutputTests: XCTestCase {
             0, -0.0, 0.001, 0.0009999, 0.0005, 0.0015, 1e12, 1e12 - 0.001, 999_999_999_999.999, 1e-5, 5e-324,
             0.1 + 0.2, 1.0 / 3, 2.5, 100, 1e11 + 0.5, Double(1 << 53), .greatestFiniteMagnitude, .leastNormalMagnitude
         ]
-        var generator = SystemRandomNumberGenerator()
+        var generator = TestRandom(for: self)
         for _ in 0..<20_000 {
             let decimals = Int.random(in: 0...4, using: &generator)
             let digits = UInt64.random(in: 0...(UInt64(1) << Int.random(in: 1...56, using: &generator)), using: &generator)

@@ -135,21 +135,26 @@ final class PlainPropertyListTests: XCTestCase {
 
     /// Random plain plists of every type round-trip through JSON, binary and XML.
     func testRandomPlainPlistsRoundTrip() throws {
-        var random = SystemRandomNumberGenerator()
+        var random = TestRandom(for: self)
         for round in 0..<200 {
             var builder = TestPlistBuilder()
             func value(_ depth: Int) -> Int {
                 switch Int.random(in: 0..<(depth > 4 ? 7 : 9), using: &random) {
-                case 0: return builder.string(String((0..<Int.random(in: 0..<6, using: &random)).map { _ in "a$é☃\"\\\n".randomElement()! }))
+                case 0: return builder.string(String((0..<Int.random(in: 0..<6, using: &random)).map { _ in "a$é☃\"\\\n".randomElement(using: &random)! }))
                 case 1: return builder.integer(Int64.random(in: .min ... .max, using: &random))
-                case 2: return builder.real([0.5, -0.0, .nan, .infinity, 1e300, Double.random(in: -1e6...1e6, using: &random)].randomElement()!)
+                case 2: return builder.real([0.5, -0.0, .nan, .infinity, 1e300, Double.random(in: -1e6...1e6, using: &random)].randomElement(using: &random)!)
                 case 3: return builder.bool(Bool.random(using: &random))
                 case 4: return builder.data((0..<Int.random(in: 0..<9, using: &random)).map { _ in UInt8.random(in: 0...255, using: &random) })
                 case 5: return builder.uid(Int.random(in: 0..<1000, using: &random))
                 case 6: return builder.integer(Int64(Int.random(in: -5...5, using: &random)))
                 case 7: return builder.add(.array((0..<Int.random(in: 0..<4, using: &random)).map { _ in value(depth + 1) }))
                 default:
-                    let keys = Set((0..<Int.random(in: 0..<4, using: &random)).map { _ in ["$a", "$$b", "c", "", "é"].randomElement()! })
+                    // Distinct keys in the order drawn (a Set's order would differ from run to run).
+                    var keys: [String] = []
+                    for _ in 0..<Int.random(in: 0..<4, using: &random) {
+                        let key = ["$a", "$$b", "c", "", "é"].randomElement(using: &random)!
+                        if !keys.contains(key) { keys.append(key) }
+                    }
                     return builder.add(.dict(keys.map { (key: builder.string($0), value: value(depth + 1)) }))
                 }
             }

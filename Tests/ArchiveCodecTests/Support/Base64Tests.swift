@@ -1,3 +1,4 @@
+import TestSupport
 import XCTest
 
 @testable import ArchiveCodec
@@ -16,7 +17,7 @@ final class Base64Tests: XCTestCase {
     }
 
     func testEveryLengthRoundTrips() {
-        var generator = SystemRandomNumberGenerator()
+        var generator = TestRandom(for: self)
         for length in 0...200 {
             let bytes = (0..<length).map { _ in UInt8.random(in: 0...255, using: &generator) }
             let text = encoded(bytes)

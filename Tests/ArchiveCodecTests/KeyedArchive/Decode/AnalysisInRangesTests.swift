@@ -52,7 +52,7 @@ final class AnalysisInRangesTests: XCTestCase {
     /// Classes first met in a later range, met again in earlier ones, and shared by all;
     /// references that cross ranges; every Foundation form.
     func testRandomGraphsClassifyAlikeInRanges() throws {
-        var generator = SystemRandomNumberGenerator()
+        var generator = TestRandom(for: self)
         for round in 0..<30 {
             let entries = randomGraph(count: Int.random(in: 1...40, using: &generator), using: &generator)
             try assertClassifiedAlike(try buildArchive(entries), "random graph \(round)")

@@ -132,7 +132,7 @@ final class PlacementTests: XCTestCase {
     }
 
     func testRandomGraphsNestAsDeepAsReported() throws {
-        var generator = SystemRandomNumberGenerator()
+        var generator = TestRandom(for: self)
         for round in 0..<300 {
             var entries = randomGraph(count: Int.random(in: 1...30, using: &generator), using: &generator)
             // Values with wrappers of their own: $integer, $real, $data, $plistDate.
@@ -175,7 +175,7 @@ final class PlacementTests: XCTestCase {
             guard let bytes = try? Fixtures.bytes(name), (try? KeyedArchive(parsing: bytes)) != nil else { return nil }
             return bytes
         }
-        var generator = SystemRandomNumberGenerator()
+        var generator = TestRandom(for: self)
         for _ in 0..<60 { inputs.append(try buildArchive(randomGraph(count: Int.random(in: 1...60, using: &generator), using: &generator))) }
         inputs.append(try leagueArchive(teams: 30))
         for bytes in inputs {
@@ -199,7 +199,7 @@ final class PlacementTests: XCTestCase {
     /// graph, in binary and XML, or is refused with a bound that does fit.
     func testBoundedNestingIsLosslessForEveryShape() throws {
         var inputs = Fixtures.archives().map { ($0.name, $0.bytes) }
-        var generator = SystemRandomNumberGenerator()
+        var generator = TestRandom(for: self)
         for round in 0..<60 {
             inputs.append(("random \(round)", try buildArchive(randomGraph(count: Int.random(in: 1...40, using: &generator), using: &generator))))
         }

@@ -81,7 +81,7 @@ final class BinaryPlistBuilderTests: XCTestCase {
         var objects: [UInt32] = []
         for text in texts { objects.append(try text.withUnsafeBufferPointer { try builder.string($0) }) }
         XCTAssertEqual(Set(objects).count, texts.count, "distinct texts share an object")
-        var generator = SystemRandomNumberGenerator()
+        var generator = TestRandom(for: self)
         for index in texts.indices.shuffled(using: &generator) {
             let again = try texts[index].withUnsafeBufferPointer { try builder.string($0) }
             XCTAssertEqual(again, objects[index], "text \(texts[index]) changed object")

@@ -87,7 +87,7 @@ final class SplitWritingTests: XCTestCase {
     }
 
     func testEveryCutOfRandomGraphs() throws {
-        var generator = SystemRandomNumberGenerator()
+        var generator = TestRandom(for: self)
         for round in 0..<40 {
             let entries = randomGraph(count: Int.random(in: 1...30, using: &generator), using: &generator)
             try assertEveryCutMatches(try buildArchive(entries), name: "random graph \(round)")
