@@ -207,7 +207,7 @@ def main() -> int:
         with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, options.jobs)) as pool:
             futures = [pool.submit(count_instructions, tool, args, work, index) for index, (_, args) in enumerate(runs)]
             measured: dict[str, int] = {row.name: 0 for row in rows}
-            for (name, _), future in zip(runs, futures):
+            for (name, _), future in zip(runs, futures, strict=True):
                 measured[name] += future.result()
         sizes = {row.name: row.input_bytes for row in rows}
 
