@@ -36,7 +36,7 @@ public struct Archive: Sendable {
             guard root.kind == .dict else { return false }
             return (0..<root.count).contains { index in
                 let key = view.childRef(root, index)
-                return view.isString(key, equalTo: "$archiver") || view.isString(key, equalTo: "$top") || view.isString(key, equalTo: "$objects")
+                return view.isString(key, equalTo: MappingKeys.archiver) || view.isString(key, equalTo: MappingKeys.top) || view.isString(key, equalTo: ArchiverKeys.objects)
             }
         }
     }

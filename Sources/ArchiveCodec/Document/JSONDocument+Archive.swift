@@ -60,7 +60,7 @@ extension JSONDocument {
         guard kind(root) == .object else { return nil }
         var cursor = children(of: root)
         while let member = nextMember(&cursor) {
-            if stringEquals(member.key, "$typedstream") { return root }
+            if stringEquals(member.key, MappingKeys.typedStream) { return root }
         }
         return nil
     }

@@ -83,7 +83,7 @@ struct JSONParser {
                 if isMappingKey(keys.count - 1) {
                     // Only `$data` and `$bytes` (5 and 6 bytes) hold payloads.
                     let length = keys[keys.count - 1].count
-                    notingPayload = (length == 5 || length == 6) && (keyEquals(keys.count - 1, "$data") || keyEquals(keys.count - 1, "$bytes"))
+                    notingPayload = (length == 5 || length == 6) && (keyEquals(keys.count - 1, MappingKeys.data) || keyEquals(keys.count - 1, MappingKeys.bytes))
                     let span = Int(index.containers[open.container].count) + 1
                     index.mappingKeySpans[open.container] = UInt8(min(span, JSONDocument.unboundedSpan))
                 }

@@ -58,7 +58,7 @@ extension JSONDocument {
             case .real(let seconds): return seconds
             }
         case .object:
-            if let real = singleMember(value, named: "$real") { return try wrappedReal(real.value) }
+            if let real = singleMember(value, named: MappingKeys.real) { return try wrappedReal(real.value) }
             throw invalid("expected a time as text or seconds since 2001", at: value)
         default: throw invalid("expected a time as text or seconds since 2001", at: value)
         }

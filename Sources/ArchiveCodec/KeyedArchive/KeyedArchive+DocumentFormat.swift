@@ -3,7 +3,7 @@
 extension KeyedArchive: PropertyListDocumentFormat {
     static var kindName: String { "a keyed archive" }
     static var summaryFormat: ArchiveSummary.Format { .keyedArchive }
-    static var payloadKey: StaticString { "$keyedArchive" }
+    static var payloadKey: StaticString { MappingKeys.keyedArchive }
     static var payloadIsWrapped: Bool { true }
 
     func write(view: ArchiveView, pretty: Bool, plan: WritePlan, parallelism: Parallelism, to sink: @escaping (UnsafeBufferPointer<UInt8>) -> Void) throws(CodecError) {

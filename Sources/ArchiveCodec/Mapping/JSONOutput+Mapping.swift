@@ -36,7 +36,7 @@ extension JSONOutput {
     @inline(never)
     private mutating func wrappedReal(_ value: Double) {
         openObject()
-        key("$real")
+        key(MappingKeys.real)
         if value.isFinite {
             var text = JSONOutput(pretty: false)
             text.real(value)
@@ -62,7 +62,7 @@ extension JSONOutput {
     @inline(never)
     private mutating func exactInteger(_ value: PlistInteger) {
         openObject()
-        key("$integer")
+        key(MappingKeys.integer)
         string(value.isUnsigned ? String(value.bits) : String(Int64(bitPattern: value.bits)))
         closeObject()
     }

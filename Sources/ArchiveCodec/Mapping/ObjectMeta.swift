@@ -49,15 +49,15 @@ extension JSONDocument {
         withString(key) { text in
             func equals(_ literal: StaticString) -> Bool { JSONText.text(text, equals: literal) }
             switch text.count {
-            case 3 where equals("$id"): return .id
-            case 4 where equals("$ref"): return .ref
-            case 4 where equals("$top"): return .topOnly
-            case 5 where equals("$runs"): return .runs
-            case 6 where equals("$table"): return .topOnly
-            case 6 where equals("$class"): return .className
-            case 8 where equals("$classes"): return .classes
-            case 8 where equals("$version"), 9 where equals("$archiver"): return .topOnly
-            case 11 where equals("$classhints"): return .classHints
+            case 3 where equals(MappingKeys.identity): return .id
+            case 4 where equals(MappingKeys.reference): return .ref
+            case 4 where equals(MappingKeys.top): return .topOnly
+            case 5 where equals(MappingKeys.runs): return .runs
+            case 6 where equals(MappingKeys.table): return .topOnly
+            case 6 where equals(MappingKeys.className): return .className
+            case 8 where equals(MappingKeys.classes): return .classes
+            case 8 where equals(MappingKeys.version), 9 where equals(MappingKeys.archiver): return .topOnly
+            case 11 where equals(MappingKeys.classHints): return .classHints
             default:
                 for wrapper in ValueWrapper.allCases where equals(wrapper.name) { return .wrapper(wrapper) }
                 return Self.accountKind(text).map(MetaKey.account)

@@ -4,23 +4,23 @@ enum ValueWrapper: CaseIterable {
 
     var name: StaticString {
         switch self {
-        case .array: "$array"
-        case .set: "$set"
-        case .orderedSet: "$orderedSet"
-        case .dict: "$dict"
-        case .string: "$string"
-        case .data: "$data"
-        case .number: "$number"
-        case .real: "$real"
-        case .integer: "$integer"
-        case .plistDate: "$plistDate"
-        case .date: "$date"
-        case .uuid: "$uuid"
-        case .plist: "$plist"
-        case .bytes: "$bytes"
-        case .inline: "$inline"
-        case .text: "$text"
-        case .bytesText: "$bytesText"
+        case .array: MappingKeys.array
+        case .set: MappingKeys.set
+        case .orderedSet: MappingKeys.orderedSet
+        case .dict: MappingKeys.dict
+        case .string: MappingKeys.string
+        case .data: MappingKeys.data
+        case .number: MappingKeys.number
+        case .real: MappingKeys.real
+        case .integer: MappingKeys.integer
+        case .plistDate: MappingKeys.plistDate
+        case .date: MappingKeys.date
+        case .uuid: MappingKeys.uuid
+        case .plist: MappingKeys.plist
+        case .bytes: MappingKeys.bytes
+        case .inline: MappingKeys.inline
+        case .text: MappingKeys.text
+        case .bytesText: MappingKeys.bytesText
         }
     }
 }

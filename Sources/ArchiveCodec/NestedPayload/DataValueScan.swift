@@ -60,6 +60,6 @@ enum DataValueScan {
     }
 
     private static func isDataKey(_ key: UnsafeBufferPointer<UInt8>) -> Bool {
-        JSONText.text(key, equals: "$data") || JSONText.text(key, equals: "$bytes")
+        JSONText.text(key, equals: MappingKeys.data) || JSONText.text(key, equals: MappingKeys.bytes)
     }
 }

@@ -71,7 +71,7 @@ extension JSONDocument {
             let found: Body
             if let marked = DocumentFormats.marked(by: { stringEquals(key, $0) }) {
                 found = Body(format: marked, root: marked.payloadRoot(wrapper: root, member: member))
-            } else if stringEquals(key, "$byteOrder") || stringEquals(key, "$systemVersion") {
+            } else if stringEquals(key, MappingKeys.byteOrder) || stringEquals(key, MappingKeys.systemVersion) {
                 continue  // a typedstream's, read by its encoder
             } else {
                 throw invalid(shape, at: key)

@@ -17,7 +17,7 @@ enum NestedPayload {
     static let maximumNesting = 16
 
     /// The key that marks a nested property list written as XML: `"$format": "xml"`.
-    static let formatKey: StaticString = "$format"
+    static let formatKey: StaticString = MappingKeys.format
 
     /// The document a payload is: its format, with the byte form to write back (`.binary` for
     /// a format that is no property list).

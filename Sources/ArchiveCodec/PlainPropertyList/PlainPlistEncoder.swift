@@ -39,14 +39,14 @@ struct PlainPlistEncoder<Tree: PlistBuilding>: PlistValueEncoding {
         case .array:
             return nil
         case .object:
-            if let bytes = try accountedDataValue(value, dataKey: "$data") { return bytes }
+            if let bytes = try accountedDataValue(value, dataKey: MappingKeys.data) { return bytes }
             guard let (key, inner) = document.onlyMember(value), document.withString(key, MappingKeys.isMappingKey) else { return nil }
-            if document.stringEquals(key, "$data") { return try dataValue(inner) }
-            if document.stringEquals(key, "$text") { return try textDataValue(inner) }
-            if document.stringEquals(key, "$date") { return try tree.date(document.time(inner)) }
-            if document.stringEquals(key, "$real") { return try tree.real(document.wrappedReal(inner)) }
-            if document.stringEquals(key, "$integer") { return try tree.integer(document.exactInteger(inner)) }
-            if document.stringEquals(key, "$uid") {
+            if document.stringEquals(key, MappingKeys.data) { return try dataValue(inner) }
+            if document.stringEquals(key, MappingKeys.text) { return try textDataValue(inner) }
+            if document.stringEquals(key, MappingKeys.date) { return try tree.date(document.time(inner)) }
+            if document.stringEquals(key, MappingKeys.real) { return try tree.real(document.wrappedReal(inner)) }
+            if document.stringEquals(key, MappingKeys.integer) { return try tree.integer(document.exactInteger(inner)) }
+            if document.stringEquals(key, MappingKeys.uid) {
                 guard document.kind(inner) == .number, case .unsigned(let uid) = document.number(inner) else {
                     guard document.kind(inner) == .number, case .signed(let uid) = document.number(inner), uid >= 0 else {
                         throw document.invalid("$uid takes an integer from 0 to 2^64 − 1", at: inner)

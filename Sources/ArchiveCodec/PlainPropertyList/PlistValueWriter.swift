@@ -35,7 +35,7 @@ struct PlistValueWriter {
         case .real: out.mappedReal(view.real(header), numbers)
         case .date:
             out.openObject()
-            out.key("$date")
+            out.key(MappingKeys.date)
             let time = view.real(PlistObjectHeader(kind: .real, marker: 0x23, start: header.start, count: 8))
             out.mappedTime(time, numbers)
             out.closeObject()
@@ -44,7 +44,7 @@ struct PlistValueWriter {
             if dataKeys {
                 out.dataMembers(view.payload(header), inline: false, accounts: accounts, numbers)
             } else {
-                out.key("$data")
+                out.key(MappingKeys.data)
                 out.base64String(view.payload(header))
             }
             out.closeObject()
@@ -52,7 +52,7 @@ struct PlistValueWriter {
         case .utf16String: out.string(utf16BigEndian: view.payload(header))
         case .uid:
             out.openObject()
-            out.key("$uid")
+            out.key(MappingKeys.uid)
             out.uint(view.uid(header))
             out.closeObject()
         case .array:

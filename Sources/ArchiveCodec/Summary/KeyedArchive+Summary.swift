@@ -42,7 +42,7 @@ extension KeyedArchive {
                 let ref = view.childRef(objects, uid)
                 let header = view.header(of: ref)
                 guard classOf[uid] >= 0 else {
-                    if forms[uid] == .rawDict, view.value(in: header, forKey: "$classname") != nil { continue }
+                    if forms[uid] == .rawDict, view.value(in: header, forKey: ArchiverKeys.className) != nil { continue }
                     walk.walk(ref, owner: uid, view: view, payloads: &payloads)
                     continue
                 }

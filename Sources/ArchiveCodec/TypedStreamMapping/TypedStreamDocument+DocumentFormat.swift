@@ -3,7 +3,7 @@
 extension TypedStreamDocument: DocumentFormat {
     static var kindName: String { "a typedstream" }
     static var summaryFormat: ArchiveSummary.Format { .typedStream }
-    static var payloadKey: StaticString { "$typedstream" }
+    static var payloadKey: StaticString { MappingKeys.typedStream }
     static var payloadIsWrapped: Bool { false }
     static var isPropertyList: Bool { false }
     static var fixesByteArrayLengths: Bool { true }

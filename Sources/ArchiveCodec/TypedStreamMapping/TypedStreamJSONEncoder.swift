@@ -54,15 +54,15 @@ struct TypedStreamJSONEncoder {
         var systemVersion = TypedStreamHeader.currentSystemVersion
         var groups: Value?
         for (key, value) in document.members(of: root) {
-            if document.stringEquals(key, "$typedstream") {
+            if document.stringEquals(key, MappingKeys.typedStream) {
                 guard document.kind(value) == .array else { throw document.invalid("$typedstream holds an array of groups", at: value) }
                 groups = value
-            } else if document.stringEquals(key, "$byteOrder") {
+            } else if document.stringEquals(key, MappingKeys.byteOrder) {
                 guard document.kind(value) == .string, document.stringValue(value) == "big" || document.stringValue(value) == "little" else {
                     throw document.invalid("$byteOrder is \"big\" or \"little\"", at: value)
                 }
                 byteOrder = document.stringValue(value) == "big" ? .big : .little
-            } else if document.stringEquals(key, "$systemVersion") {
+            } else if document.stringEquals(key, MappingKeys.systemVersion) {
                 guard document.kind(value) == .number, case .signed(let version) = document.number(value), TypedStreamHeader.knownSystemVersions.contains(version) else {
                     throw document.invalid("$systemVersion is one Apple or NeXT wrote (\(TypedStreamHeader.knownSystemVersions.sorted())), as the reader reads no other", at: value)
                 }
@@ -207,7 +207,7 @@ struct TypedStreamJSONEncoder {
             return try place(value) { (b) throws(CodecError) in try b.classReference(index) }
         case TypeCode.float, TypeCode.double:
             let real: Double
-            if let wrapped = document.singleMember(value, named: "$real") {
+            if let wrapped = document.singleMember(value, named: MappingKeys.real) {
                 real = try document.wrappedReal(wrapped.value)
             } else {
                 guard kind == .number else { throw document.invalid("a '\(TypeTable.character(code))' value is a number", at: value) }
@@ -238,7 +238,7 @@ struct TypedStreamJSONEncoder {
             guard kind == .null else { throw document.invalid("a '!' value is null", at: value) }
             return try place(value) { (b) throws(CodecError) in try b.ignored() }
         case TypeCode.arrayOpen where builder.stream.types.isByteArray(type):
-            guard let data = document.singleMember(value, named: "$data") else { throw document.invalid("a byte array is {\"$data\": base64}", at: value) }
+            guard let data = document.singleMember(value, named: MappingKeys.data) else { throw document.invalid("a byte array is {\"$data\": base64}", at: value) }
             let bytes = try document.dataBytes(data.value)
             return try place(value) { (b) throws(CodecError) in try b.byteArray(bytes) }
         case TypeCode.arrayOpen, TypeCode.structOpen:
@@ -254,7 +254,7 @@ struct TypedStreamJSONEncoder {
             _ = try place(value) { (b) throws(CodecError) in try b.beginComposite() }
             return .values([value], next: 0)
         default:
-            if let wrapped = document.singleMember(value, named: "$integer") {
+            if let wrapped = document.singleMember(value, named: MappingKeys.integer) {
                 let integer = try document.exactInteger(wrapped.value)
                 return try placeInteger(integer.isUnsigned ? .unsigned(integer.bits) : .signed(Int64(bitPattern: integer.bits)), code: code, at: value)
             }
@@ -285,9 +285,9 @@ struct TypedStreamJSONEncoder {
         var id: Int64?
         var groups: [Value] = []
         for (key, member) in document.members(of: value) {
-            if document.stringEquals(key, "$classes") {
+            if document.stringEquals(key, MappingKeys.classes) {
                 chain = member
-            } else if document.stringEquals(key, "$class") {
+            } else if document.stringEquals(key, MappingKeys.className) {
                 name = member
             } else if document.stringEquals(key, MappingKeys.identity) {
                 guard document.kind(member) == .number, case .signed(let number) = document.number(member) else {
@@ -295,7 +295,7 @@ struct TypedStreamJSONEncoder {
                 }
                 try checkNewIdentity(number, at: member)
                 id = number
-            } else if document.stringEquals(key, "$groups") {
+            } else if document.stringEquals(key, MappingKeys.groups) {
                 guard document.kind(member) == .array else { throw document.invalid("$groups is an array of groups", at: member) }
                 groups = document.elements(of: member)
             } else {
@@ -414,7 +414,7 @@ struct TypedStreamJSONEncoder {
         case .null: return nil
         case .string: return document.withString(value) { Array($0) }
         default:
-            guard let data = document.singleMember(value, named: "$data") else { throw document.invalid("a string is text, {\"$data\": base64} or null", at: value) }
+            guard let data = document.singleMember(value, named: MappingKeys.data) else { throw document.invalid("a string is text, {\"$data\": base64} or null", at: value) }
             return try document.dataBytes(data.value)
         }
     }

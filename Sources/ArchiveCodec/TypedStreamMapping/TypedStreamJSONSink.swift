@@ -108,7 +108,7 @@ struct TypedStreamJSONText: TypedStreamJSONSink {
     mutating func text(_ bytes: ArraySlice<UInt8>) { bytes.withUnsafeBufferPointer { out.string(utf8: $0) } }
     mutating func data(_ bytes: ArraySlice<UInt8>) {
         out.openObject()
-        out.key("$data")
+        out.key(MappingKeys.data)
         base64(bytes)
         out.closeObject()
     }

@@ -64,14 +64,14 @@ struct TypedStreamJSONWriter {
     func walk<Sink: TypedStreamJSONSink>(into sink: inout Sink) {
         sink.openObject()
         if stream.byteOrder == .big {
-            sink.key("$byteOrder")
+            sink.key(MappingKeys.byteOrder)
             sink.string("big")
         }
         if stream.systemVersion != TypedStreamHeader.currentSystemVersion {
-            sink.key("$systemVersion")
+            sink.key(MappingKeys.systemVersion)
             sink.mappingInteger(stream.systemVersion)
         }
-        sink.key("$typedstream")
+        sink.key(MappingKeys.typedStream)
         sink.openArray()
         var walk = TypedStreamWalk(stream)
         var open: [OpenObject] = []
@@ -146,15 +146,15 @@ struct TypedStreamJSONWriter {
                 return OpenObject(object: object, form: form)
             }
             sink.openObject()
-            sink.key("$class")
+            sink.key(MappingKeys.className)
             sink.text(stream.name(ofClass: classIndex))
-            sink.key("$classes")
+            sink.key(MappingKeys.classes)
             writeChain(classIndex, into: &sink)
             if shared[object] {
-                sink.key("$id")
+                sink.key(MappingKeys.identity)
                 sink.mappingInteger(Int64(object))
             }
-            sink.key("$groups")
+            sink.key(MappingKeys.groups)
             sink.openArray()
             walk.enter(object: object)
             return OpenObject(object: object, form: nil)

@@ -127,10 +127,10 @@ struct ArchiveAnalysis {
     private mutating func readEnvelope(_ top: Int) throws(CodecError) {
         let root = view.header(of: top)
         guard root.kind == .dict else { throw notArchive(plainPlist(root), at: top) }
-        guard let archiver = view.value(in: root, forKey: "$archiver") else { throw notArchive(plainPlist(root), at: top) }
-        guard let version = view.value(in: root, forKey: "$version") else { throw notArchive("no $version key", at: top) }
-        guard let topDict = view.value(in: root, forKey: "$top") else { throw notArchive("no $top key", at: top) }
-        guard let objects = view.value(in: root, forKey: "$objects") else { throw notArchive("no $objects key", at: top) }
+        guard let archiver = view.value(in: root, forKey: MappingKeys.archiver) else { throw notArchive(plainPlist(root), at: top) }
+        guard let version = view.value(in: root, forKey: MappingKeys.version) else { throw notArchive("no $version key", at: top) }
+        guard let topDict = view.value(in: root, forKey: MappingKeys.top) else { throw notArchive("no $top key", at: top) }
+        guard let objects = view.value(in: root, forKey: ArchiverKeys.objects) else { throw notArchive("no $objects key", at: top) }
         let archiverKind = view.header(of: archiver).kind
         guard archiverKind == .asciiString || archiverKind == .utf16String else { throw notArchive("$archiver is not a string", at: archiver) }
         guard view.header(of: version).kind == .int else { throw notArchive("$version is not an integer", at: version) }

@@ -189,7 +189,7 @@ struct ObjectClassifier {
     private mutating func readClass(_ classUID: Int, user: Int) throws(CodecError) -> KeyedArchive.ClassInfo {
         let ref = view.childRef(objectsHeader, classUID)
         let header = view.header(of: ref)
-        guard header.kind == .dict, let nameRef = view.value(in: header, forKey: "$classname"),
+        guard header.kind == .dict, let nameRef = view.value(in: header, forKey: ArchiverKeys.className),
             let name = stringValue(nameRef), !name.isEmpty
         else {
             throw invalid("$class of object \(user) points at entry \(classUID), which is not a class ($classname missing, empty or not a string)", uid: user)
@@ -199,8 +199,8 @@ struct ObjectClassifier {
         for index in 0..<header.count {
             let key = view.childRef(header, index)
             guard
-                view.isString(key, equalTo: "$classname") || view.isString(key, equalTo: "$classes")
-                    || view.isString(key, equalTo: "$classhints")
+                view.isString(key, equalTo: ArchiverKeys.className) || view.isString(key, equalTo: MappingKeys.classes)
+                    || view.isString(key, equalTo: MappingKeys.classHints)
             else {
                 throw invalid(
                     "class entry \(classUID) holds the key \(stringValue(key).map { "\"\(TextExcerpt.quote($0))\"" } ?? "(not text)"); a class has only $classname, $classes and $classhints",
@@ -209,14 +209,14 @@ struct ObjectClassifier {
             }
         }
         var chain: NameList?
-        if let chainRef = view.value(in: header, forKey: "$classes") {
+        if let chainRef = view.value(in: header, forKey: MappingKeys.classes) {
             guard let names = stringArray(chainRef) else {
                 throw invalid("$classes of class entry \(classUID) is not an array of strings", uid: classUID)
             }
             chain = names
         }
         var hints: [String]?
-        if let hintsRef = view.value(in: header, forKey: "$classhints") {
+        if let hintsRef = view.value(in: header, forKey: MappingKeys.classHints) {
             guard let names = stringArray(hintsRef) else {
                 throw invalid("$classhints of class entry \(classUID) is not an array of strings", uid: classUID)
             }

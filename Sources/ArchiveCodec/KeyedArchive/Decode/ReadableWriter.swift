@@ -49,15 +49,15 @@ struct ReadableWriter {
         }
         out.openObject()
         if !view.isString(archive.archiverRef, equalTo: "NSKeyedArchiver") {
-            out.key("$archiver")
+            out.key(MappingKeys.archiver)
             writePlainString(archive.archiverRef)
         }
         let version = view.integer(view.header(of: archive.versionRef))
         if version != PlistInteger(signed: 100_000) {
-            out.key("$version")
+            out.key(MappingKeys.version)
             out.mappedInteger(version, placement.numbers)
         }
-        out.key("$top")
+        out.key(MappingKeys.top)
         out.openObject()
         writeChildren(shape.topChildren(), from: 0)
         out.closeObject()
@@ -68,7 +68,7 @@ struct ReadableWriter {
     /// `"$table": [...]`, the bodies moved out of the document by a nesting bound.
     mutating func writeTable() {
         guard !placement.table.isEmpty else { return }
-        out.key("$table")
+        out.key(MappingKeys.table)
         out.openArray()
         for entry in placement.table {
             let uid = Int(entry)
@@ -129,16 +129,16 @@ struct ReadableWriter {
         let header = view.header(at: position)
         if carriesID {
             out.openObject()
-            out.key("$id")
+            out.key(MappingKeys.identity)
             out.int(Int64(writtenIDs[uid]))
             switch form {
-            case .string: out.key("$string")
+            case .string: out.key(MappingKeys.string)
             case .data:
                 writeDataMembers(header, inline: false)
                 out.closeObject()
                 return
-            case .plistDate: out.key("$plistDate")
-            default: out.key("$number")
+            case .plistDate: out.key(MappingKeys.plistDate)
+            default: out.key(MappingKeys.number)
             }
             writePlainScalar(header, form: form)
             out.closeObject()
@@ -153,13 +153,13 @@ struct ReadableWriter {
             out.closeObject()
         case .plistDate:
             out.openObject()
-            out.key("$plistDate")
+            out.key(MappingKeys.plistDate)
             writePlainScalar(header, form: form)
             out.closeObject()
         default:
             if keyContext {
                 out.openObject()
-                out.key("$number")
+                out.key(MappingKeys.number)
                 writePlainScalar(header, form: form)
                 out.closeObject()
             } else {
@@ -206,10 +206,10 @@ struct ReadableWriter {
         case .plist:
             out.openObject()
             if carriesID {
-                out.key("$id")
+                out.key(MappingKeys.identity)
                 out.int(Int64(writtenIDs[uid]))
             }
-            out.key("$plist")
+            out.key(MappingKeys.plist)
         }
         if layout.containerIsObject { out.openObject() } else { out.openArray() }
     }
@@ -258,23 +258,23 @@ struct ReadableWriter {
     private mutating func writeRunChildren(_ list: ChildList, from start: Int) {
         for position in start..<list.count {
             guard position > 0 else {
-                out.key("$string")
+                out.key(MappingKeys.string)
                 writeChild(ReadableShape.runChild(archive.attributedRuns, list, at: 0)!)
                 continue
             }
             if position == 1 {
-                out.key("$runs")
+                out.key(MappingKeys.runs)
                 out.openArray()
             }
             let run = shape.run(list, at: position)
             out.openObject()
-            out.key("$length")
+            out.key(MappingKeys.length)
             out.int(Int64(run.length))
             if let source = run.attributesOf {
-                out.key("$attributesOf")
+                out.key(MappingKeys.attributesOf)
                 out.int(Int64(source))
             } else {
-                out.key("$attributes")
+                out.key(MappingKeys.attributes)
                 writeChild(ReadableShape.runChild(archive.attributedRuns, list, at: position)!)
             }
             out.closeObject()
@@ -301,7 +301,7 @@ struct ReadableWriter {
                 writeReference(view.uidValue(of: child.value), keyContext: false)
             } else {
                 out.openObject()
-                out.key("$inline")
+                out.key(MappingKeys.inline)
                 writeInlineBody(child.value)
                 out.closeObject()
             }
@@ -314,10 +314,10 @@ struct ReadableWriter {
         let form = archive.forms[uid]
         let (key, field): (StaticString, StaticString) =
             switch form {
-            case .mutableString: ("$string", "NS.string")
-            case .classData: ("$data", "NS.data")
-            case .date: ("$date", "NS.time")
-            default: ("$uuid", "NS.uuidbytes")
+            case .mutableString: (MappingKeys.string, "NS.string")
+            case .classData: (MappingKeys.data, "NS.data")
+            case .date: (MappingKeys.date, "NS.time")
+            default: (MappingKeys.uuid, "NS.uuidbytes")
             }
         let value = view.header(of: view.value(in: header, forKey: field)!)
         if form == .classData {
@@ -339,14 +339,14 @@ struct ReadableWriter {
             let info = archive.classInfos[Int(archive.classOf[uid])]
             if !shape.namesDefault(uid, defaultClass) {
                 if out.pretty {
-                    out.key("$class")
+                    out.key(MappingKeys.className)
                     out.encoded(info.quotedName)
                 } else {
                     info.classMember.withUnsafeBufferPointer { out.member(prepared: $0) }
                 }
             }
             if !info.isDefaultChain {
-                out.key("$classes")
+                out.key(MappingKeys.classes)
                 if let chain = info.chain {
                     out.openArray()
                     for name in chain { out.string(name) }
@@ -356,14 +356,14 @@ struct ReadableWriter {
                 }
             }
             if let hints = info.hints {
-                out.key("$classhints")
+                out.key(MappingKeys.classHints)
                 out.openArray()
                 for name in hints { out.string(name) }
                 out.closeArray()
             }
         }
         if carriesID {
-            out.key("$id")
+            out.key(MappingKeys.identity)
             out.int(Int64(writtenIDs[uid]))
         }
     }
@@ -386,7 +386,7 @@ struct ReadableWriter {
             out.closeObject()
         case .inline:
             out.openObject()
-            out.key("$inline")
+            out.key(MappingKeys.inline)
             writeInlineBody(ref)
             out.closeObject()
         }
@@ -400,7 +400,7 @@ struct ReadableWriter {
             writePlainScalar(header, form: .string)
         case .plistDate:
             out.openObject()
-            out.key("$plistDate")
+            out.key(MappingKeys.plistDate)
             writePlainScalar(header, form: .plistDate)
             out.closeObject()
         case .container:
@@ -489,7 +489,7 @@ struct ReadableWriter {
     /// its account).
     private mutating func writeDataMembers(_ header: PlistObjectHeader, inline: Bool) {
         if shape.hasBytesForms, let form = shape.bytesForm(header) {
-            out.key(inline ? "$bytes" : "$data")
+            out.key(inline ? MappingKeys.bytes : MappingKeys.data)
             writeBytesForm(form, view.payload(header))
             return
         }

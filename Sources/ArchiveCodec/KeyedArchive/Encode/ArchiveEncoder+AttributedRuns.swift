@@ -24,7 +24,7 @@ extension ArchiveEncoder {
         guard textKind == .string || textKind == .object else {
             throw fail("an attributed string's $string takes its text: a string, or a string object", at: text)
         }
-        if textKind == .object, let inner = document.members(of: text).first(where: { document.stringEquals($0.key, "$runs") }) {
+        if textKind == .object, let inner = document.members(of: text).first(where: { document.stringEquals($0.key, MappingKeys.runs) }) {
             throw fail("an attributed string's $string takes its text, not another attributed string: $runs is refused there", at: inner.key)
         }
         let read = try readRuns(runs)
@@ -81,12 +81,12 @@ extension ArchiveEncoder {
             var (length, own, source): (UInt64?, Value?, Value?) = (nil, nil, nil)
             var members = document.children(of: run)
             while let (key, value) = document.nextMember(&members) {
-                if document.stringEquals(key, "$length") {
+                if document.stringEquals(key, MappingKeys.length) {
                     length = wholeNumber(value)
                     guard let length, length >= 1 else { throw fail("$length takes a whole number of UTF-16 units, 1 or more", at: value) }
-                } else if document.stringEquals(key, "$attributes") {
+                } else if document.stringEquals(key, MappingKeys.attributes) {
                     own = value
-                } else if document.stringEquals(key, "$attributesOf") {
+                } else if document.stringEquals(key, MappingKeys.attributesOf) {
                     source = value
                 } else {
                     throw fail("a run holds $length, and $attributes or $attributesOf", at: key)
@@ -124,7 +124,7 @@ extension ArchiveEncoder {
     private func textLength(_ text: Value) -> Int? {
         var text = text
         if document.kind(text) == .object {
-            guard let member = document.members(of: text).first(where: { document.stringEquals($0.key, "$string") }) else { return nil }
+            guard let member = document.members(of: text).first(where: { document.stringEquals($0.key, MappingKeys.string) }) else { return nil }
             text = member.value
         }
         return document.kind(text) == .string ? document.stringValue(text).utf16.count : nil

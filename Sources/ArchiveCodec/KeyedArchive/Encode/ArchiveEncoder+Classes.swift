@@ -25,16 +25,16 @@ extension ArchiveEncoder {
     mutating func classEntry(name: String, chain: [String]?, hints: [String]?) throws(CodecError) -> Int {
         let key = ClassKey(name: name, chain: chain, hints: hints)
         if let uid = classUIDs[key] { return uid }
-        var keys = [try tree.string(static: "$classname")]
+        var keys = [try tree.string(static: ArchiverKeys.className)]
         var values = [try tree.string(name)]
         if let chain {
-            keys.append(try tree.string(static: "$classes"))
+            keys.append(try tree.string(static: MappingKeys.classes))
             var names: [UInt32] = []
             for item in chain { names.append(try tree.string(item)) }
             values.append(try tree.array(names))
         }
         if let hints {
-            keys.append(try tree.string(static: "$classhints"))
+            keys.append(try tree.string(static: MappingKeys.classHints))
             var names: [UInt32] = []
             for item in hints { names.append(try tree.string(item)) }
             values.append(try tree.array(names))

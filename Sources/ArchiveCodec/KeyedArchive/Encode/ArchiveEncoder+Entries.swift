@@ -39,7 +39,7 @@ extension ArchiveEncoder {
     ) throws(CodecError) {
         guard meta.className != nil || defaultClass != nil else { throw fail("$class is required here") }
         let count = scratch.count(of: pairs) / 2
-        let classKey = try tree.string(static: "$class")
+        let classKey = try tree.string(static: MappingKeys.className)
         for pair in ownPairs..<count {
             // `$class` and the form's own keys are written above and below: a data key with
             // the same name would make the archive hold that key twice. (Strings are

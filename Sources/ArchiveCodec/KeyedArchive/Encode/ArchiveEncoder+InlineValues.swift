@@ -12,12 +12,12 @@ extension ArchiveEncoder {
             // The member of a one-member object is read once for the three wrappers that
             // stay in place (a `{"$ref":…}` is the usual one-member value, and goes on).
             if let only = document.onlyMember(value) {
-                if document.stringEquals(only.key, "$bytes") { return try dataValue(only.value) }
-                if document.stringEquals(only.key, "$real") { return try tree.real(document.wrappedReal(only.value)) }
-                if document.stringEquals(only.key, "$inline") { return try encodeInlineBody(only.value) }
-                if document.stringEquals(only.key, "$integer") { return try tree.integer(document.exactInteger(only.value)) }
-                if document.stringEquals(only.key, "$bytesText") { return try textDataValue(only.value) }
-            } else if let bytes = try accountedDataValue(value, dataKey: "$bytes") {
+                if document.stringEquals(only.key, MappingKeys.bytes) { return try dataValue(only.value) }
+                if document.stringEquals(only.key, MappingKeys.real) { return try tree.real(document.wrappedReal(only.value)) }
+                if document.stringEquals(only.key, MappingKeys.inline) { return try encodeInlineBody(only.value) }
+                if document.stringEquals(only.key, MappingKeys.integer) { return try tree.integer(document.exactInteger(only.value)) }
+                if document.stringEquals(only.key, MappingKeys.bytesText) { return try textDataValue(only.value) }
+            } else if let bytes = try accountedDataValue(value, dataKey: MappingKeys.bytes) {
                 return bytes
             }
             return try tree.uid(UInt64(encodeObject(value)))
@@ -40,16 +40,16 @@ extension ArchiveEncoder {
         case .number, .bool: return try scalarNumber(value)
         case .array: return nil
         case .object:
-            if let bytes = try accountedDataValue(value, dataKey: "$bytes") { return bytes }
-            if let bytes = try accountedDataValue(value, dataKey: "$data") { return bytes }
+            if let bytes = try accountedDataValue(value, dataKey: MappingKeys.bytes) { return bytes }
+            if let bytes = try accountedDataValue(value, dataKey: MappingKeys.data) { return bytes }
             guard document.count(value) == 1 else { return nil }
             var cursor = document.children(of: value)
             let (key, inner) = document.nextMember(&cursor)!
-            if document.stringEquals(key, "$bytes") || document.stringEquals(key, "$data") { return try dataValue(inner) }
-            if document.stringEquals(key, "$bytesText") || document.stringEquals(key, "$text") { return try textDataValue(inner) }
-            if document.stringEquals(key, "$real") { return try tree.real(document.wrappedReal(inner)) }
-            if document.stringEquals(key, "$plistDate") { return try tree.date(document.time(inner)) }
-            if document.stringEquals(key, "$integer") { return try tree.integer(document.exactInteger(inner)) }
+            if document.stringEquals(key, MappingKeys.bytes) || document.stringEquals(key, MappingKeys.data) { return try dataValue(inner) }
+            if document.stringEquals(key, MappingKeys.bytesText) || document.stringEquals(key, MappingKeys.text) { return try textDataValue(inner) }
+            if document.stringEquals(key, MappingKeys.real) { return try tree.real(document.wrappedReal(inner)) }
+            if document.stringEquals(key, MappingKeys.plistDate) { return try tree.date(document.time(inner)) }
+            if document.stringEquals(key, MappingKeys.integer) { return try tree.integer(document.exactInteger(inner)) }
             return nil
         }
     }
@@ -58,7 +58,7 @@ extension ArchiveEncoder {
     /// `encodeContainers`): `{"$inline": array or dictionary}` is built in place,
     /// anything else is a keyed value.
     mutating func containerMember(_ member: Value) throws(CodecError) -> ContainerMember {
-        guard let inline = document.singleMember(member, named: "$inline") else { return .built(try encodeKeyValue(member)) }
+        guard let inline = document.singleMember(member, named: MappingKeys.inline) else { return .built(try encodeKeyValue(member)) }
         if let leaf = try inlineLeaf(inline.value) { return .built(leaf) }
         return .container(inline.value)
     }
@@ -82,8 +82,8 @@ extension ArchiveEncoder {
     }
 
     mutating func numberValue(_ value: Value) throws(CodecError) -> UInt32 {
-        if let real = document.singleMember(value, named: "$real") { return try tree.real(document.wrappedReal(real.value)) }
-        if let exact = document.singleMember(value, named: "$integer") { return try tree.integer(document.exactInteger(exact.value)) }
+        if let real = document.singleMember(value, named: MappingKeys.real) { return try tree.real(document.wrappedReal(real.value)) }
+        if let exact = document.singleMember(value, named: MappingKeys.integer) { return try tree.integer(document.exactInteger(exact.value)) }
         return try scalarNumber(value)
     }
 }

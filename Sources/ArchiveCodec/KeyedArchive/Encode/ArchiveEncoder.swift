@@ -77,14 +77,14 @@ struct ArchiveEncoder<Tree: PlistBuilding>: PlistValueEncoding {
     /// payload's `$keyedArchive`).
     mutating func encodeDocument(root: Value) throws(CodecError) -> UInt32 {
         try collectIDs()
-        objects[0] = try tree.string(static: "$null")
+        objects[0] = try tree.string(static: ArchiverKeys.null)
         var archiver = "NSKeyedArchiver"
         var version = PlistInteger(signed: 100_000)
         var topKeys: [UInt32] = []
         var topValues: [UInt32] = []
         let members = document.kind(root) == .object ? document.members(of: root) : []
         var table: Value?
-        if let top = members.first(where: { document.stringEquals($0.key, "$top") }) {
+        if let top = members.first(where: { document.stringEquals($0.key, MappingKeys.top) }) {
             for member in members {
                 switch document.stringValue(member.key) {
                 case "$top":
@@ -96,7 +96,7 @@ struct ArchiveEncoder<Tree: PlistBuilding>: PlistValueEncoding {
                     guard document.kind(member.value) == .string else { throw fail("$archiver must be a string", at: member.value) }
                     archiver = document.stringValue(member.value)
                 case "$version":
-                    if let exact = document.singleMember(member.value, named: "$integer") {
+                    if let exact = document.singleMember(member.value, named: MappingKeys.integer) {
                         version = try document.exactInteger(exact.value)
                         continue
                     }
@@ -113,7 +113,7 @@ struct ArchiveEncoder<Tree: PlistBuilding>: PlistValueEncoding {
             for member in document.members(of: top.value) {
                 current = member.value
                 topKeys.append(try dataKeyString(member.key))
-                if let inline = document.singleMember(member.value, named: "$inline") {
+                if let inline = document.singleMember(member.value, named: MappingKeys.inline) {
                     topValues.append(try encodeInlineBody(inline.value))
                 } else {
                     topValues.append(try tree.uid(UInt64(encodeObject(member.value))))
@@ -143,7 +143,10 @@ struct ArchiveEncoder<Tree: PlistBuilding>: PlistValueEncoding {
         let top = try tree.dict(keys: topKeys, values: topValues)
         let objectArray = try tree.array(objects)
         return try tree.dict(
-            keys: [try tree.string(static: "$version"), try tree.string(static: "$archiver"), try tree.string(static: "$top"), try tree.string(static: "$objects")],
+            keys: [
+                try tree.string(static: MappingKeys.version), try tree.string(static: MappingKeys.archiver), try tree.string(static: MappingKeys.top),
+                try tree.string(static: ArchiverKeys.objects)
+            ],
             values: [try tree.integer(version), try tree.string(archiver), top, objectArray])
     }
 

@@ -67,7 +67,7 @@ extension JSONDocument {
                 case .real(let real): component = real
                 }
             case .object:
-                guard let real = singleMember(element, named: "$real") else { throw invalid("a colour component is a number", at: element) }
+                guard let real = singleMember(element, named: MappingKeys.real) else { throw invalid("a colour component is a number", at: element) }
                 component = try wrappedReal(real.value)
             default:
                 throw invalid("a colour component is a number", at: element)
@@ -119,7 +119,7 @@ extension JSONDocument {
             case .real: throw invalid("expected a whole number, not a real", at: value)
             }
         case .object:
-            guard let exact = singleMember(value, named: "$integer") else { throw invalid("expected a whole number", at: value) }
+            guard let exact = singleMember(value, named: MappingKeys.integer) else { throw invalid("expected a whole number", at: value) }
             integer = try exactInteger(exact.value)
         default:
             throw invalid("expected a whole number", at: value)

@@ -70,8 +70,8 @@ enum DataAccountKind: Equatable {
 
     var key: StaticString {
         switch self {
-        case .bookmark: "$bookmark"
-        case .alias: "$alias"
+        case .bookmark: MappingKeys.bookmark
+        case .alias: MappingKeys.alias
         }
     }
 

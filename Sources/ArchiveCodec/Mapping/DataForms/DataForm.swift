@@ -30,11 +30,11 @@ extension JSONOutput {
     /// `"$alias": {…}` when `accounts`; `inline` bytes take `$bytesText` and `$bytes`.
     mutating func dataMembers(_ bytes: UnsafeBufferPointer<UInt8>, inline: Bool, accounts: Bool, _ numbers: NumberWrapping) {
         if DataText.isText(bytes) {
-            key(inline ? "$bytesText" : "$text")
+            key(inline ? MappingKeys.bytesText : MappingKeys.text)
             string(utf8: bytes)
             return
         }
-        key(inline ? "$bytes" : "$data")
+        key(inline ? MappingKeys.bytes : MappingKeys.data)
         base64String(bytes)
         guard accounts, let (kind, value) = DataForm.account(of: bytes) else { return }
         key(kind.key)

@@ -6,8 +6,8 @@
 extension JSONDocument {
     /// The account kind a mapping key names (`$bookmark`, `$alias`), or nil.
     static func accountKind(_ text: UnsafeBufferPointer<UInt8>) -> DataAccountKind? {
-        if JSONText.text(text, equals: "$bookmark") { return .bookmark }
-        if JSONText.text(text, equals: "$alias") { return .alias }
+        if JSONText.text(text, equals: MappingKeys.bookmark) { return .bookmark }
+        if JSONText.text(text, equals: MappingKeys.alias) { return .alias }
         return nil
     }
 
@@ -98,7 +98,7 @@ extension JSONDocument {
             case .real: return nil
             }
         case .object:
-            guard let exact = singleMember(value, named: "$integer") else { return nil }
+            guard let exact = singleMember(value, named: MappingKeys.integer) else { return nil }
             return try? exactInteger(exact.value)
         default: return nil
         }
@@ -106,7 +106,7 @@ extension JSONDocument {
 
     /// A real as the mapping writes one: a number or `{"$real": …}`.
     private func nonFiniteOrNumber(_ value: Value) throws(CodecError) -> Double {
-        if let wrapped = singleMember(value, named: "$real") { return try wrappedReal(wrapped.value) }
+        if let wrapped = singleMember(value, named: MappingKeys.real) { return try wrappedReal(wrapped.value) }
         guard kind(value) == .number else { throw invalid("expected a number", at: value) }
         switch number(value) {
         case .signed(let number): return Double(number)

@@ -30,12 +30,12 @@ enum BytesForm: UInt8 {
         }
     }
 
-    static let componentsKey: StaticString = "$components"
-    static let hexKey: StaticString = "$hex"
-    static let terminatedKey: StaticString = "$nul"
-    static let rangesKey: StaticString = "$ranges"
-    static let indexesKey: StaticString = "$indexes"
-    static let runsKey: StaticString = "$runs"
+    static let componentsKey: StaticString = MappingKeys.components
+    static let hexKey: StaticString = MappingKeys.hex
+    static let terminatedKey: StaticString = MappingKeys.nul
+    static let rangesKey: StaticString = MappingKeys.ranges
+    static let indexesKey: StaticString = MappingKeys.indexes
+    static let runsKey: StaticString = MappingKeys.runs
 
     /// What a form reads of its bytes: component text, or the varints in order.
     enum Content {

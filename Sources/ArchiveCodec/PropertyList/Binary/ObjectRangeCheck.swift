@@ -147,10 +147,10 @@ struct ObjectRangeCheck {
             if let index = Self.firstNonASCII(bytes, in: start..<(start + length)) {
                 throw view.fail("ASCII string object \(ref) holds byte 0x\(String(bytes[index], radix: 16))", at: index)
             }
-            if count == 6 && view.isString(ref, equalTo: "$class") { classKeyRefs.append(ref) }
+            if count == 6 && view.isString(ref, equalTo: MappingKeys.className) { classKeyRefs.append(ref) }
         case 0x6:
             try validateUTF16(start: start, count: count, ref: ref)
-            if count == 6 && view.isString(ref, equalTo: "$class") { classKeyRefs.append(ref) }
+            if count == 6 && view.isString(ref, equalTo: MappingKeys.className) { classKeyRefs.append(ref) }
         case 0xA, 0xC:
             containerCount += 1
             for index in 0..<count {

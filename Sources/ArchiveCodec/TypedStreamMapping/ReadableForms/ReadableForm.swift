@@ -73,10 +73,10 @@ enum ReadableForm {
             case value, base, relative, named
             var key: StaticString {
                 switch self {
-                case .value: "$value"
-                case .base: "$base"
-                case .relative: "$relative"
-                case .named: "$named"
+                case .value: MappingKeys.value
+                case .base: MappingKeys.base
+                case .relative: MappingKeys.relative
+                case .named: MappingKeys.named
                 }
             }
         }

@@ -177,7 +177,7 @@ struct ReadableFormLowering {
         let kind = document.kind(number)
         guard
             let implied = ReadableNumber.impliedType(
-                kind: kind, number: kind == .number ? document.number(number) : nil, wrapsInteger: document.singleMember(number, named: "$integer") != nil)
+                kind: kind, number: kind == .number ? document.number(number) : nil, wrapsInteger: document.singleMember(number, named: MappingKeys.integer) != nil)
         else {
             throw document.invalid("an NSNumber's value is a number, true or false, {\"$real\": …} or {\"$integer\": …}", at: number)
         }

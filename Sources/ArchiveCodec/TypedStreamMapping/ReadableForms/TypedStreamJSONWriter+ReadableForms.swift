@@ -9,38 +9,38 @@ extension TypedStreamJSONWriter {
     func beginReadable<Sink: TypedStreamJSONSink>(_ form: ReadableForm, of object: Int, into sink: inout Sink) -> Bool {
         switch form {
         case .string(let readableClass, let text):
-            writeLeaf(readableClass, bare: .string, key: "$string", object, into: &sink, bareForm: { $0.text(text) }, content: { $0.text(text) })
+            writeLeaf(readableClass, bare: .string, key: MappingKeys.string, object, into: &sink, bareForm: { $0.text(text) }, content: { $0.text(text) })
             return false
         case .number(let type, let value):
             writeNumber(type: type, value: value, object: object, into: &sink)
             return false
         case .data(let readableClass, let bytes):
             guard bytes.withUnsafeBufferPointer(DataText.isText) else {
-                writeLeaf(readableClass, bare: .data, key: "$data", object, into: &sink, bareForm: { $0.data(bytes) }, content: { $0.base64(bytes) })
+                writeLeaf(readableClass, bare: .data, key: MappingKeys.data, object, into: &sink, bareForm: { $0.data(bytes) }, content: { $0.base64(bytes) })
                 return false
             }
             // UTF-8 text (`DataText`): `{"$text": "…"}`, no deeper than `$data`.
             let text: (inout Sink) -> Void = { $0.text(bytes) }
             writeLeaf(
-                readableClass, bare: .data, key: "$text", object, into: &sink,
+                readableClass, bare: .data, key: MappingKeys.text, object, into: &sink,
                 bareForm: { sink in
                     sink.openObject()
-                    sink.key("$text")
+                    sink.key(MappingKeys.text)
                     text(&sink)
                     sink.closeObject()
                 }, content: text)
             return false
         case .date(let value):
             writeHead(.date, default: .date, object, into: &sink)
-            sink.key("$date")
+            sink.key(MappingKeys.date)
             if case .double(let bits) = stream.content(of: value) { sink.time(Double(bitPattern: bits)) }
             sink.closeObject()
             return false
         case .color(let space, let components):
             writeHead(.color, default: nil, object, into: &sink)
-            sink.key("$space")
+            sink.key(MappingKeys.space)
             sink.text(ArraySlice(ReadableColor.spaces[Int(space) - 1].name.utf8))
-            sink.key("$components")
+            sink.key(MappingKeys.components)
             sink.openArray()
             for component in components {
                 if case .float(let bits) = stream.content(of: component) { sink.real(FloatWidening.double(bits)) }
@@ -54,16 +54,16 @@ extension TypedStreamJSONWriter {
         case .array(let readableClass):
             if readableClass == .set || readableClass == .mutableSet {
                 writeHead(readableClass, default: .set, object, into: &sink)
-                sink.key("$set")
+                sink.key(MappingKeys.set)
             } else if isWrapped(readableClass, default: .array, object) {
                 writeHead(readableClass, default: .array, object, into: &sink)
-                sink.key("$array")
+                sink.key(MappingKeys.array)
             }
             sink.openArray()
             return true
         case .value(let type):
             writeHead(.value, default: nil, object, into: &sink)
-            sink.key("$type")
+            sink.key(MappingKeys.type)
             sink.text(type)
             return true
         case .url, .namedColor:
@@ -72,7 +72,7 @@ extension TypedStreamJSONWriter {
         case .dictionary(let readableClass, let stringKeys):
             guard stringKeys else {
                 writeHead(readableClass, default: .dictionary, object, into: &sink)
-                sink.key("$dict")
+                sink.key(MappingKeys.dict)
                 sink.openArray()
                 return true
             }
@@ -95,13 +95,13 @@ extension TypedStreamJSONWriter {
         open.role = form.role(ofGroup: group - stream.objects[open.object].groups.lowerBound)
         switch open.role {
         case .key: if case .dictionary(_, stringKeys: false) = form { sink.openArray() }
-        case .text: sink.key("$string")
+        case .text: sink.key(MappingKeys.string)
         case .run(let length, let attributesOf):
             sink.openObject()
-            sink.key("$length")
+            sink.key(MappingKeys.length)
             sink.mappingInteger(Int64(length))  // an `I`: 32 bits
             if let attributesOf {
-                sink.key("$attributesOf")
+                sink.key(MappingKeys.attributesOf)
                 sink.mappingInteger(Int64(attributesOf))
             }
         case .member(let member):
@@ -117,9 +117,9 @@ extension TypedStreamJSONWriter {
         case .value:
             if case .dictionary(_, stringKeys: false)? = open.form { sink.closeArray() }
         case .text:
-            sink.key("$runs")
+            sink.key(MappingKeys.runs)
             sink.openArray()
-        case .run(_, attributesOf: nil): sink.key("$attributes")
+        case .run(_, attributesOf: nil): sink.key(MappingKeys.attributes)
         case .run, .attributes: sink.closeObject()
         case .member: if stream.values(ofGroup: group).count != 1 { sink.closeArray() }
         case .count, .element, .key: break
@@ -174,11 +174,11 @@ extension TypedStreamJSONWriter {
     private func writeHead<Sink: TypedStreamJSONSink>(_ readableClass: ReadableClass, default implied: ReadableClass?, _ object: Int, into sink: inout Sink) {
         sink.openObject()
         if readableClass != implied {
-            sink.key("$class")
+            sink.key(MappingKeys.className)
             sink.text(ArraySlice(readableClass.name.utf8))
         }
         if shared[object] {
-            sink.key("$id")
+            sink.key(MappingKeys.identity)
             sink.mappingInteger(Int64(object))
         }
     }
@@ -201,13 +201,13 @@ extension TypedStreamJSONWriter {
         _ readableClass: ReadableClass, name: String, size: Int, flags: Range<Int>, object: Int, into sink: inout Sink
     ) {
         writeHead(readableClass, default: nil, object, into: &sink)
-        sink.key("$version")
+        sink.key(MappingKeys.version)
         sink.mappingInteger(readableClass.chain[0].version)
-        sink.key("$name")
+        sink.key(MappingKeys.name)
         sink.text(ArraySlice(name.utf8))
-        sink.key("$size")
+        sink.key(MappingKeys.size)
         if case .float(let bits) = stream.content(of: size) { sink.real(FloatWidening.double(bits)) }
-        sink.key("$flags")
+        sink.key(MappingKeys.flags)
         sink.openArray()
         for group in flags {
             if case .signed(let flag) = stream.content(of: stream.values(ofGroup: group).lowerBound) { sink.mappingInteger(flag) }
@@ -232,7 +232,7 @@ extension TypedStreamJSONWriter {
         if case .number(typeIsImplied: false) = spelling { bare = false }
         if !bare {
             writeHead(.number, default: .number, object, into: &sink)
-            sink.key("$number")
+            sink.key(MappingKeys.number)
         }
         switch (spelling, stream.content(of: value)) {
         case (.bool(let truth), _): sink.bool(truth)
@@ -244,7 +244,7 @@ extension TypedStreamJSONWriter {
         }
         guard !bare else { return }
         if case .number(typeIsImplied: false) = spelling {
-            sink.key("$type")
+            sink.key(MappingKeys.type)
             sink.text([type])
         }
         sink.closeObject()

@@ -263,10 +263,10 @@ struct BodyLayout {
     /// The key of a `wrapped` body's container.
     var wrapperKey: StaticString {
         switch defaultClass {
-        case .array: return "$array"
-        case .set: return "$set"
-        case .orderedSet: return "$orderedSet"
-        default: return "$dict"
+        case .array: return MappingKeys.array
+        case .set: return MappingKeys.set
+        case .orderedSet: return MappingKeys.orderedSet
+        default: return MappingKeys.dict
         }
     }
 
