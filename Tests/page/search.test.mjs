@@ -115,10 +115,10 @@ test('between slices the walk reports, and stops when no longer wanted', async (
 
 test('a deep document is walked without recursion', async () => {
   let doc = 'needle';
-  for (let i = 0; i < 100000; i++) doc = [doc];
+  for (let i = 0; i < 20000; i++) doc = [doc];
   const { matches } = await find(doc, textMatcher('needle'));
   assert.equal(matches.length, 1);
-  assert.equal(matches[0].length, 100000);
+  assert.equal(matches[0].length, 20000);
 });
 
 test('count texts', () => {
