@@ -40,13 +40,12 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log")
             ],
             // The API description served at GET /openapi.yaml and the page at GET / with its
-            // script and style sheet, compiled into the binary so the container needs no file
-            // beside it. openapi.yaml is a link to the repository's: one file.
+            // modules and style sheet, compiled into the binary so the container needs no file
+            // beside it. openapi.yaml is a link to the repository's: one file. The page's folder
+            // is embedded whole, each file as PackageResources.<name>; PageAssets lists them.
             resources: [
                 .embedInCode("Resources/openapi.yaml"),
-                .embedInCode("Resources/page/index.html"),
-                .embedInCode("Resources/page/app.js"),
-                .embedInCode("Resources/page/app.css")
+                .embedInCode("Resources/page")
             ]
         ),
         .executableTarget(

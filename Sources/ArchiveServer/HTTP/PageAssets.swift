@@ -1,24 +1,79 @@
-/// The page at `/`: its HTML, script and style sheet, compiled into the binary like the API
+/// The page at `/`: its HTML, modules and style sheet, compiled into the binary like the API
 /// description, so the container serves it with nothing beside the executable.
 ///
 /// Safe by construction: the page shows every string from an archive as text, and the policy
-/// sent with each of its files lets it run only its own script (no inline or remote scripts, no
+/// sent with each of its files lets it run only its own scripts (no inline or remote scripts, no
 /// `eval`), load nothing from elsewhere, talk only to this server, and not be framed; it sets
 /// no cookies. Its conversions go through `/v1/decode` and `/v1/encode`, so the memory budget
 /// and limits of the API hold for it.
 enum PageAssets {
-    /// Where the page's files are served; the page's HTML at the route's own path.
-    static func asset(at path: String) -> StaticAsset? {
-        switch path {
-        case "/": page
-        case "/ui/app.js": script
-        case "/ui/app.css": style
+    /// Every file of `Resources/page` (Package.swift embeds the whole folder), by name: the one
+    /// list of the page's files. A file added to the folder is served once it is named here
+    /// (PageAssetsTests fails until it is); its content type comes from its extension.
+    static let files: [(name: String, bytes: [UInt8])] = [
+        ("index.html", PackageResources.index_html),
+        ("app.css", PackageResources.app_css),
+        ("app.mjs", PackageResources.app_mjs),
+        ("archive-file.mjs", PackageResources.archive_file_mjs),
+        ("documents.mjs", PackageResources.documents_mjs),
+        ("dom.mjs", PackageResources.dom_mjs),
+        ("downloads.mjs", PackageResources.downloads_mjs),
+        ("editor.mjs", PackageResources.editor_mjs),
+        ("edits.mjs", PackageResources.edits_mjs),
+        ("format.mjs", PackageResources.format_mjs),
+        ("json-text.mjs", PackageResources.json_text_mjs),
+        ("mapping.mjs", PackageResources.mapping_mjs),
+        ("messages.mjs", PackageResources.messages_mjs),
+        ("navigation.mjs", PackageResources.navigation_mjs),
+        ("paths.mjs", PackageResources.paths_mjs),
+        ("reference-index.mjs", PackageResources.reference_index_mjs),
+        ("search-bar.mjs", PackageResources.search_bar_mjs),
+        ("search.mjs", PackageResources.search_mjs),
+        ("server.mjs", PackageResources.server_mjs),
+        ("slices.mjs", PackageResources.slices_mjs),
+        ("state.mjs", PackageResources.state_mjs),
+        ("summary-model.mjs", PackageResources.summary_model_mjs),
+        ("summary-panel.mjs", PackageResources.summary_panel_mjs),
+        ("tree-model.mjs", PackageResources.tree_model_mjs),
+        ("tree-view.mjs", PackageResources.tree_view_mjs)
+    ]
+
+    /// Where a page file is served: the HTML at the route's own path, every other file under
+    /// `/ui/` by its name.
+    static func path(ofFileNamed name: String) -> String {
+        name == "index.html" ? "/" : "/ui/\(name)"
+    }
+
+    /// The content type of a page file, by its extension; nil for an extension the page does not
+    /// use (such a file is not served).
+    static func contentType(ofFileNamed name: String) -> String? {
+        guard let dot = name.lastIndex(of: ".") else { return nil }
+        return switch name[name.index(after: dot)...] {
+        case "html": "text/html; charset=utf-8"
+        case "mjs", "js": "text/javascript; charset=utf-8"
+        case "css": "text/css; charset=utf-8"
         default: nil
         }
     }
 
-    /// Every path `asset(at:)` answers.
-    static let paths = ["/", "/ui/app.js", "/ui/app.css"]
+    /// The served files by path, each compressed once, when the first is asked for.
+    private static let assets: [String: StaticAsset] = Dictionary(
+        files.compactMap { file in
+            contentType(ofFileNamed: file.name).map {
+                (path(ofFileNamed: file.name), StaticAsset(contentType: $0, plain: file.bytes, headers: headers))
+            }
+        },
+        uniquingKeysWith: { first, _ in first }
+    )
+
+    /// The page file served at `path`, or nil.
+    static func asset(at path: String) -> StaticAsset? {
+        assets[path]
+    }
+
+    /// Every path `asset(at:)` answers (known without compressing any file: the router asks on
+    /// every request).
+    static let paths = Set(files.filter { contentType(ofFileNamed: $0.name) != nil }.map { path(ofFileNamed: $0.name) })
 
     static let contentSecurityPolicy =
         "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self' data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
@@ -28,8 +83,4 @@ enum PageAssets {
         HTTPResponse.Header(name: "Referrer-Policy", value: "no-referrer"),
         HTTPResponse.Header(name: "Cache-Control", value: "no-cache")
     ]
-
-    static let page = StaticAsset(contentType: "text/html; charset=utf-8", plain: PackageResources.index_html, headers: headers)
-    static let script = StaticAsset(contentType: "text/javascript; charset=utf-8", plain: PackageResources.app_js, headers: headers)
-    static let style = StaticAsset(contentType: "text/css; charset=utf-8", plain: PackageResources.app_css, headers: headers)
 }

@@ -11,9 +11,11 @@ final class RouteTests: XCTestCase {
         XCTAssertEqual(Route.decode.allowHeader, "POST")
         XCTAssertEqual(Route.healthz.allowHeader, "GET, HEAD")
         XCTAssertEqual(Route(path: "/"), .page)
-        XCTAssertEqual(Route(path: "/ui/app.js"), .page)
+        XCTAssertEqual(Route(path: "/ui/app.mjs"), .page)
+        XCTAssertEqual(Route(path: "/ui/mapping.mjs"), .page)
         XCTAssertEqual(Route(path: "/ui/app.css"), .page)
-        XCTAssertNil(Route(path: "/ui/other.js"))
+        XCTAssertNil(Route(path: "/ui/other.mjs"))
+        XCTAssertNil(Route(path: "/ui/app.js"))
         XCTAssertEqual(Route.page.allowHeader, "GET, HEAD")
     }
 }

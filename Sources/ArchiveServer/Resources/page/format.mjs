@@ -1,0 +1,25 @@
+// How the page writes numbers, sizes and clipped text for people.
+//
+// Pure: no DOM, no globals; node imports it as the browser does.
+
+/// Characters of a value shown in its row.
+export const PREVIEW_CHARS = 120;
+
+/// `s` cut to `n` characters, with an ellipsis when anything was cut.
+export const clip = (s, n = PREVIEW_CHARS) => (s.length > n ? s.slice(0, n) + '…' : s);
+
+/// A count with thousands separators, the same in every locale: `12,345`.
+export const countText = (n) => n.toLocaleString('en');
+
+/// A count with its noun, singular for exactly one: `1 byte`, `2,048 bytes`, `3 classes`.
+export const plural = (n, one, many) => `${countText(n)} ${n === 1 ? one : many || one + 's'}`;
+
+/// A size in bytes as B, KiB or MiB with one decimal.
+export function bytesText(n) {
+  if (n < 1024) return `${n} B`;
+  if (n < 1 << 20) return `${(n / 1024).toFixed(1)} KiB`;
+  return `${(n / (1 << 20)).toFixed(1)} MiB`;
+}
+
+/// The length in bytes of base64 text (padding not counted).
+export const base64Length = (text) => Math.floor((text.replace(/=+$/, '').length * 3) / 4);
