@@ -42,6 +42,42 @@ export const KEY = Object.freeze({
   keyedArchive: '$keyedArchive',
   typedstream: '$typedstream',
   propertyList: '$propertyList',
+  // The rest of the codec's vocabulary, which the page shows as members as they are: the
+  // envelope, class chains and hints, explicit collections and value objects, inline values,
+  // data accounts and readable bytes, a nested property list's format, a typedstream's header
+  // and its objects' members. Listed so that the page knows every key the codec defines (a test
+  // of the service checks this object against the codec's MappingKeys).
+  archiver: '$archiver',
+  version: '$version',
+  top: '$top',
+  classes: '$classes',
+  classHints: '$classhints',
+  dict: '$dict',
+  number: '$number',
+  plist: '$plist',
+  plistDate: '$plistDate',
+  attributes: '$attributes',
+  inline: '$inline',
+  uid: '$uid',
+  bookmark: '$bookmark',
+  alias: '$alias',
+  components: '$components',
+  nul: '$nul',
+  ranges: '$ranges',
+  indexes: '$indexes',
+  format: '$format',
+  byteOrder: '$byteOrder',
+  systemVersion: '$systemVersion',
+  groups: '$groups',
+  type: '$type',
+  value: '$value',
+  base: '$base',
+  relative: '$relative',
+  space: '$space',
+  named: '$named',
+  name: '$name',
+  size: '$size',
+  flags: '$flags',
 });
 
 /// What starts a marker key; a member whose own name starts with it is written with it doubled.
