@@ -81,3 +81,11 @@ let package = Package(
         .testTarget(name: "ArchiveToolTests", dependencies: ["ArchiveCodec", "TestSupport"])
     ]
 )
+
+// Swift's upcoming features that fit this code, on for every Swift target (as Hummingbird and
+// swift-nio enable them): `any` spelled wherever a type is an existential, so a protocol's cost
+// is visible where it is paid. (MemberImportVisibility is left off: with Swift 6.3 on Linux it
+// refuses Glibc's zero initialisers of C structs, `pthread_attr_t()`, as Dispatch's.)
+for target in package.targets where target.type != .system {
+    target.swiftSettings = (target.swiftSettings ?? []) + [.enableUpcomingFeature("ExistentialAny")]
+}

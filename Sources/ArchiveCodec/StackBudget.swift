@@ -38,7 +38,7 @@ public enum StackBudget {
     /// AddressSanitizer's runtime is in the process (a test or diagnostic build, never the
     /// shipped one); what admits depth then protects nothing, and tests that run at the
     /// limit skip.
-    public static let holdsForThisBuild: Bool = {
+    package static let holdsForThisBuild: Bool = {
         guard let process = dlopen(nil, RTLD_NOW) else { return true }
         defer { dlclose(process) }
         return dlsym(process, "__asan_init") == nil

@@ -37,7 +37,7 @@ public final class ArchiveHTTPServer: @unchecked Sendable {
     private var loopThreads: [PThread] = []
     private var boundPort = 0
 
-    public init(configuration: ServerConfiguration, logger: Logger, hooks: ServerHooks = ServerHooks()) throws {
+    package init(configuration: ServerConfiguration, logger: Logger, hooks: ServerHooks = ServerHooks()) throws {
         try configuration.validate()
         self.configuration = configuration
         self.logger = logger
@@ -163,7 +163,8 @@ public final class ArchiveHTTPServer: @unchecked Sendable {
 
     private static func spawn(_ loop: EventLoop) throws(ServerError) -> PThread {
         do {
-            return try PThread.start { loop.run() }
+            // `archive-loop-1` on, as `top -H`, gdb and perf show it.
+            return try PThread.start(name: "archive-loop-\(loop.index + 1)") { loop.run() }
         } catch {
             throw ServerError("event loop \(loop.index): \(error)")
         }

@@ -1,10 +1,10 @@
 /// Test and embedding hooks. Production leaves them empty.
-public struct ServerHooks: Sendable {
+package struct ServerHooks: Sendable {
     /// Runs on the worker thread at the start of every conversion job, before the body is parsed.
     /// Tests use it to hold workers busy deterministically.
-    public var beforeConversion: (@Sendable () -> Void)?
+    package var beforeConversion: (@Sendable () -> Void)?
 
-    public init(beforeConversion: (@Sendable () -> Void)? = nil) {
+    package init(beforeConversion: (@Sendable () -> Void)? = nil) {
         self.beforeConversion = beforeConversion
     }
 }

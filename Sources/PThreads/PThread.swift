@@ -30,9 +30,13 @@ public struct PThread: @unchecked Sendable {
     /// Starts `body` on a new joinable thread. With `stackSize`, the thread's stack is that many
     /// bytes rounded up to whole pages (`stackSize(roundingUp:)`); without, the system default.
     ///
+    /// `name` is the thread's name where the system shows one (`top -H`, `ps -L`, gdb, perf):
+    /// Linux keeps its first `maximumNameBytes` bytes. A name the system refuses leaves the
+    /// thread unnamed; it is a diagnostic aid, never a reason to fail.
+    ///
     /// `body` runs on another thread: whatever it shares with the caller must be safe to share,
     /// or be read by the caller only after `join()`.
-    public static func start(stackSize: Int? = nil, _ body: @escaping () -> Void) throws(PThreadError) -> PThread {
+    public static func start(name: String? = nil, stackSize: Int? = nil, _ body: @escaping () -> Void) throws(PThreadError) -> PThread {
         var attributes = pthread_attr_t()
         var rc = pthread_attr_init(&attributes)
         guard rc == 0 else { throw PThreadError(call: "pthread_attr_init", code: rc) }
@@ -46,7 +50,7 @@ public struct PThread: @unchecked Sendable {
         rc = pthread_attr_setdetachstate(&attributes, Int32(PTHREAD_CREATE_JOINABLE))
         guard rc == 0 else { throw PThreadError(call: "pthread_attr_setdetachstate", code: rc) }
 
-        let context = Unmanaged.passRetained(Body(body)).toOpaque()
+        let context = Unmanaged.passRetained(Body(name: name, body)).toOpaque()
         #if canImport(Glibc)
         var handle = pthread_t()
         #else
@@ -55,7 +59,9 @@ public struct PThread: @unchecked Sendable {
         rc = pthread_create(
             &handle, &attributes,
             { context in
-                Unmanaged<Body>.fromOpaque(context!).takeRetainedValue().run()
+                let body = Unmanaged<Body>.fromOpaque(context!).takeRetainedValue()
+                body.nameThisThread()
+                body.run()
                 return nil
             }, context)
         guard rc == 0 else {
@@ -64,6 +70,9 @@ public struct PThread: @unchecked Sendable {
         }
         return PThread(handle: handle)
     }
+
+    /// The longest thread name Linux keeps, in bytes (16 with its terminating NUL).
+    public static let maximumNameBytes = 15
 
     /// Waits for the thread to finish. Call once, never from the thread itself.
     public func join() {
@@ -77,7 +86,25 @@ public struct PThread: @unchecked Sendable {
 
     /// The closure handed to the new thread: retained by `start`, released by the thread.
     private final class Body {
+        let name: String?
         let run: () -> Void
-        init(_ run: @escaping () -> Void) { self.run = run }
+        init(name: String?, _ run: @escaping () -> Void) {
+            self.name = name
+            self.run = run
+        }
+
+        /// Names the calling thread, before its body runs (so the body sees its name), through
+        /// `/proc/thread-self/comm`: what `pthread_setname_np` does for the calling thread, which
+        /// Swift's Glibc module does not declare (it is a GNU extension).
+        func nameThisThread() {
+            guard let name else { return }
+            #if os(Linux)
+            let fd = open("/proc/thread-self/comm", O_WRONLY | O_CLOEXEC)
+            guard fd >= 0 else { return }
+            defer { close(fd) }
+            let bytes = Array(name.utf8.prefix(PThread.maximumNameBytes))
+            _ = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+            #endif
+        }
     }
 }

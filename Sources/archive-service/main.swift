@@ -85,7 +85,11 @@ struct ArchiveServiceCommand: ParsableCommand, ServiceArguments {
         }
         settings.configuration.handleSignals = true
         ConnectionLimit.raiseDescriptorLimit()
-        LoggingSystem.bootstrap { [settings] label in LineLogHandler(label: label, level: settings.logLevel, format: settings.logFormat) }
+        // No metadata provider of the service's own; a handler is given the system's.
+        LoggingSystem.bootstrap(
+            { [settings] label, provider in
+                LineLogHandler(label: label, level: settings.logLevel, format: settings.logFormat, metadataProvider: provider)
+            }, metadataProvider: nil)
         var logger = Logger(label: "archive-service")
         logger.logLevel = settings.logLevel
 

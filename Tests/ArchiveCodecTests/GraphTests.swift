@@ -46,7 +46,7 @@ final class GraphTests: XCTestCase {
         // Deep recursion needs a deep stack (debug frames are large): convert on a thread
         // with 1.5 GiB of it, then check the results here.
         var results: [(original: [UInt8], copy: [UInt8], depth: Int)] = []
-        var failure: Error?
+        var failure: (any Error)?
         onThread(stackSize: 1536 << 20) {
             do {
                 for cyclic in [false, true] {

@@ -36,7 +36,7 @@ final class StackBudgetTests: XCTestCase {
             // The encoder does not recurse: it takes any shape on the smallest stack.
             let document = try JSONDocument(parsing: json)
             var archive: [UInt8] = []
-            var failure: Error?
+            var failure: (any Error)?
             onThread(stackSize: StackBudget.minimumStackSize) {
                 do { archive = try document.archive(format: .binary) } catch { failure = error }
             }
@@ -64,7 +64,7 @@ final class StackBudgetTests: XCTestCase {
             let json = Self.document(shape, levels: 20_000)
             let document = try JSONDocument(parsing: json)
             var archive: [UInt8] = []
-            var failure: Error?
+            var failure: (any Error)?
             onThread(stackSize: StackBudget.minimumStackSize) {
                 do { archive = try document.archive(format: shape.name == "set" ? .xml : .binary) } catch { failure = error }
             }

@@ -1,3 +1,4 @@
+import Foundation
 import PThreads
 import TestSupport
 import XCTest
@@ -7,6 +8,24 @@ final class PThreadTests: XCTestCase {
     private final class Seen: @unchecked Sendable {
         var stackSize: Int?
         var ran = false
+        var name: String?
+    }
+
+    /// The thread's name as the kernel shows it (`/proc/thread-self/comm`), asked from the thread.
+    private static func currentThreadName() -> String? {
+        guard let text = try? String(contentsOfFile: "/proc/thread-self/comm", encoding: .utf8) else { return nil }
+        return text.trimmingCharacters(in: .newlines)
+    }
+
+    /// A thread carries the name it was given, cut to the bytes Linux keeps.
+    func testAThreadCarriesItsName() throws {
+        for (asked, shown) in [("archive-loop-1", "archive-loop-1"), ("a-name-longer-than-fifteen", "a-name-longer-t")] {
+            let seen = Seen()
+            let thread = try PThread.start(name: asked) { seen.name = Self.currentThreadName() }
+            thread.join()
+            XCTAssertEqual(seen.name, shown)
+        }
+        XCTAssertEqual(PThread.maximumNameBytes, 15)
     }
 
     func testAThreadGetsTheStackItAskedFor() throws {

@@ -45,7 +45,7 @@ public struct Archive: Sendable {
     public var sourceFormat: PlistFormat { document.sourceFormat }
 
     /// The keyed archive this document is, if it is one.
-    public var keyedArchive: KeyedArchive? { document as? KeyedArchive }
+    package var keyedArchive: KeyedArchive? { document as? KeyedArchive }
 
     /// Whether the document is a typedstream.
     public var isTypedStream: Bool { document is TypedStreamDocument }

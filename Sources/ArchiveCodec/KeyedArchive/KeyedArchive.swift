@@ -2,9 +2,9 @@
 /// binary), the archive layer (`$top`, `$objects`, every UID in range, every `$class` a
 /// class), the readable form of each object, and its reference count. Writing JSON from it
 /// then cannot fail.
-public struct KeyedArchive: Sendable {
+package struct KeyedArchive: Sendable {
     let plist: BinaryPlist
-    public let sourceFormat: PlistFormat
+    package let sourceFormat: PlistFormat
     /// Whether the readable document is the root object itself rather than an envelope.
     /// (Beside `sourceFormat`, in the plist's last word: the readable view's walkers copy
     /// this description often, so its size counts.)
@@ -86,7 +86,7 @@ public struct KeyedArchive: Sendable {
 
     /// `parallelism`: how the independent parts of validation and classification may share
     /// threads (the result is the same for every choice).
-    public init(parsing bytes: [UInt8], parallelism: Parallelism = .serial) throws(CodecError) {
+    package init(parsing bytes: [UInt8], parallelism: Parallelism = .serial) throws(CodecError) {
         let (plist, sourceFormat) = try Self.readPropertyList(bytes, parallelism: parallelism)
         try self.init(plist: plist, sourceFormat: sourceFormat, parallelism: parallelism)
     }
@@ -172,7 +172,7 @@ public struct KeyedArchive: Sendable {
 
     /// Depth of `view`'s JSON with the default options: the plist's nesting for the raw
     /// view, the JSON nesting of the readable one (`Placement`). Computed without recursion.
-    public func depth(of view: ArchiveView) -> Int {
+    package func depth(of view: ArchiveView) -> Int {
         switch view {
         case .raw: return plist.rawDepth
         case .readable: return defaultPlacement().depth
@@ -204,7 +204,7 @@ public struct KeyedArchive: Sendable {
     /// documents that repeat shared values, or JSON of empty containers asking for an XML
     /// archive, go past it. A server sizes its memory from this bound, so it holds for both
     /// directions.
-    public static func maximumOutputSize(forInputSize inputSize: Int) -> Int {
+    package static func maximumOutputSize(forInputSize inputSize: Int) -> Int {
         max(64 << 20, 16 * inputSize)
     }
 
@@ -212,12 +212,12 @@ public struct KeyedArchive: Sendable {
     /// callers with a bounded stack compare that depth with `StackBudget.maxDepth(stackSize:)`
     /// first (or use `plan` and `json(plan:pretty:)`, which place the view once). Throws
     /// `limitExceeded` when the text would pass `maximumOutputSize(forInputSize:)`.
-    public func json(view: ArchiveView, pretty: Bool) throws(CodecError) -> [UInt8] {
+    package func json(view: ArchiveView, pretty: Bool) throws(CodecError) -> [UInt8] {
         try render(view: view, placement: view == .readable ? defaultPlacement() : nil, pretty: pretty, sink: nil)
     }
 
     /// The archive as JSON text following `plan` (made with the same `view`).
-    public func json(view: ArchiveView, pretty: Bool, plan: WritePlan) throws(CodecError) -> [UInt8] {
+    package func json(view: ArchiveView, pretty: Bool, plan: WritePlan) throws(CodecError) -> [UInt8] {
         try render(view: view, placement: plan.placement, pretty: pretty, sink: nil)
     }
 
@@ -225,7 +225,7 @@ public struct KeyedArchive: Sendable {
     /// written, so that memory does not grow with the document. The same contract as
     /// `json(view:pretty:)`, except that the size limit is found after part of the text
     /// has gone to the sink: a `limitExceeded` error means what it received is incomplete.
-    public func writeJSON(view: ArchiveView, pretty: Bool, to sink: @escaping (UnsafeBufferPointer<UInt8>) -> Void) throws(CodecError) {
+    package func writeJSON(view: ArchiveView, pretty: Bool, to sink: @escaping (UnsafeBufferPointer<UInt8>) -> Void) throws(CodecError) {
         _ = try render(view: view, placement: view == .readable ? defaultPlacement() : nil, pretty: pretty, sink: sink)
     }
 

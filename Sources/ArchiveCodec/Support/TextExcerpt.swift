@@ -5,9 +5,9 @@
 ///
 /// A cut keeps the beginning and the end (where a message's explanation usually stands) and
 /// marks the gap with "…"; it falls between Unicode scalars, so the excerpt is valid UTF-8.
-public enum TextExcerpt {
+package enum TextExcerpt {
     /// The longest message or path kept whole, in UTF-8 bytes.
-    public static let maximumBytes = 600
+    package static let maximumBytes = 600
     /// Of a cut text: bytes kept from its start and from its end.
     static let headBytes = 400
     static let tailBytes = 150
@@ -16,7 +16,7 @@ public enum TextExcerpt {
     /// last `tailBytes` bytes (fewer where a scalar would be split) around "…".
     /// Out of line: every error is made through it, and the readers' hot loops throw.
     @inline(never)
-    public static func of(_ text: String) -> String {
+    package static func of(_ text: String) -> String {
         let utf8 = text.utf8
         guard utf8.count > maximumBytes else { return text }
         var headEnd = utf8.index(utf8.startIndex, offsetBy: headBytes)
@@ -29,7 +29,7 @@ public enum TextExcerpt {
     /// A quoted piece of input inside a longer message (a key, an element name): at most
     /// `quoteBytes`, cut at its end with "…".
     @inline(never)
-    public static func quote(_ text: String) -> String {
+    package static func quote(_ text: String) -> String {
         let utf8 = text.utf8
         guard utf8.count > quoteBytes else { return text }
         var end = utf8.index(utf8.startIndex, offsetBy: quoteBytes)
@@ -38,7 +38,7 @@ public enum TextExcerpt {
     }
 
     /// The longest piece of input `quote` keeps.
-    public static let quoteBytes = 120
+    package static let quoteBytes = 120
 
     private static func isScalarStart(_ byte: UInt8) -> Bool { byte & 0xC0 != 0x80 }
 }

@@ -24,14 +24,18 @@ public struct LineLogHandler: LogHandler {
     }
 
     public var metadata: Logger.Metadata = [:]
+    /// Metadata asked for at each event (a request's trace id from a task-local, say), given by
+    /// `LoggingSystem.bootstrap(_:metadataProvider:)` or a `Logger`'s own provider.
+    public var metadataProvider: Logger.MetadataProvider?
     public var logLevel: Logger.Level
     private let label: String
     private let fd: Int32
     private let format: LogFormat
 
     /// A handler writing to `fd` (standard output by default).
-    public init(label: String, level: Logger.Level = .info, format: LogFormat = .logfmt, fd: Int32 = 1) {
+    public init(label: String, level: Logger.Level = .info, format: LogFormat = .logfmt, fd: Int32 = 1, metadataProvider: Logger.MetadataProvider? = nil) {
         self.label = label
+        self.metadataProvider = metadataProvider
         self.logLevel = level
         self.format = format
         self.fd = fd
@@ -42,8 +46,13 @@ public struct LineLogHandler: LogHandler {
         set { metadata[key] = newValue }
     }
 
+    /// The line's metadata: the handler's, then the provider's, then the event's own, a later
+    /// one winning for a key all name (as swift-log's own handlers merge them).
     public func log(event: LogEvent) {
         var merged = metadata
+        if let provided = metadataProvider?.get(), !provided.isEmpty {
+            merged.merge(provided) { $1 }
+        }
         if let extra = event.metadata {
             merged.merge(extra) { $1 }
         }

@@ -13,30 +13,30 @@ import Glibc
 ///
 /// Capacity: `threadCount` jobs running plus `queueLimit` waiting. `submit` never blocks.
 /// Every worker holds a reference to the pool until it exits, so a pool lives until `shutdown()`.
-public final class WorkerPool: @unchecked Sendable {
-    public typealias Job = @Sendable () -> Void
+final class WorkerPool: @unchecked Sendable {
+    typealias Job = @Sendable () -> Void
 
-    public struct Snapshot: Sendable, Equatable {
-        public var threads: Int
-        public var busy: Int
-        public var queued: Int
-        public var queueLimit: Int
+    struct Snapshot: Sendable, Equatable {
+        var threads: Int
+        var busy: Int
+        var queued: Int
+        var queueLimit: Int
         /// When every thread is busy: nanoseconds (monotonic) since the most recently started of
         /// their jobs began, i.e. how long every worker has been held by the job it is on. Nil
         /// while a thread is idle.
-        public var allBusyFor: UInt64? = nil
+        var allBusyFor: UInt64? = nil
         /// True while one more job would be accepted.
-        public var hasCapacity: Bool { busy + queued < threads + queueLimit && threads > 0 }
+        var hasCapacity: Bool { busy + queued < threads + queueLimit && threads > 0 }
 
         /// Equal counts (`allBusyFor`, a duration read from the clock, is left out).
-        public static func == (left: Snapshot, right: Snapshot) -> Bool {
+        static func == (left: Snapshot, right: Snapshot) -> Bool {
             (left.threads, left.busy, left.queued, left.queueLimit) == (right.threads, right.busy, right.queued, right.queueLimit)
         }
     }
 
-    public let threadCount: Int
-    public let stackSize: Int
-    public let queueLimit: Int
+    let threadCount: Int
+    let stackSize: Int
+    let queueLimit: Int
 
     private let mutex = PThreadMutex()
     private let workAvailable = PThreadCondition()
@@ -55,7 +55,7 @@ public final class WorkerPool: @unchecked Sendable {
     /// each at niceness `nice` (Linux schedules threads one by one: a positive niceness lets the
     /// event loops, at 0, run first when the cores are all taken). Throws, after stopping any
     /// thread it did start, if a thread cannot be created.
-    public init(threadCount: Int, stackSize: Int, queueLimit: Int, nice: Int = 0) throws(PThreadError) {
+    init(threadCount: Int, stackSize: Int, queueLimit: Int, nice: Int = 0) throws(PThreadError) {
         precondition(threadCount > 0 && queueLimit >= 0 && stackSize > 0)
         self.threadCount = threadCount
         self.queueLimit = queueLimit
@@ -67,7 +67,7 @@ public final class WorkerPool: @unchecked Sendable {
         for index in 0..<threadCount {
             do {
                 // The thread holds the pool until its loop returns (at shutdown).
-                let thread = try PThread.start(stackSize: self.stackSize) {
+                let thread = try PThread.start(name: Self.threadName(index), stackSize: self.stackSize) {
                     Self.lowerPriority(to: nice)
                     self.workerLoop(index)
                 }
@@ -80,7 +80,7 @@ public final class WorkerPool: @unchecked Sendable {
     }
 
     /// Queues `job` unless the pool is full or stopping. Returns whether it was accepted.
-    public func submit(_ job: @escaping Job) -> Bool {
+    func submit(_ job: @escaping Job) -> Bool {
         mutex.lock()
         guard !stopping, busy + queued < threadCount + queueLimit else {
             mutex.unlock()
@@ -93,7 +93,7 @@ public final class WorkerPool: @unchecked Sendable {
         return true
     }
 
-    public var snapshot: Snapshot {
+    var snapshot: Snapshot {
         let now = monotonicNanoseconds()
         return mutex.withLock {
             var snapshot = Snapshot(threads: threadCount, busy: busy, queued: queued, queueLimit: queueLimit)
@@ -107,6 +107,10 @@ public final class WorkerPool: @unchecked Sendable {
     /// Sets the calling thread's niceness: on Linux the nice value is the thread's, and
     /// `setpriority(PRIO_PROCESS, 0, …)` names the calling thread. Raising it needs no
     /// privilege; a refusal leaves the thread as it was.
+    /// Worker `index`'s thread name, `archive-work-1` on: one thread of `top -H` or a profile
+    /// told from another (`archive-worker-N` would leave no room for N in Linux's 15 bytes).
+    static func threadName(_ index: Int) -> String { "archive-work-\(index + 1)" }
+
     private static func lowerPriority(to nice: Int) {
         #if canImport(Glibc)
         guard nice > 0 else { return }
@@ -116,7 +120,7 @@ public final class WorkerPool: @unchecked Sendable {
 
     /// Stops the pool and joins every thread. Jobs already running always finish; waiting jobs run
     /// first unless `discardPending`. Idempotent; must not be called from a worker thread.
-    public func shutdown(discardPending: Bool = false) {
+    func shutdown(discardPending: Bool = false) {
         mutex.withLock {
             stopping = true
             if discardPending { discardOnStop = true }

@@ -10,7 +10,7 @@ final class CapturedLog: @unchecked Sendable {
     private let lock = NSLock()
     private var events: [(message: String, metadata: [String: String])] = []
 
-    var handler: LogHandler { Handler(log: self) }
+    var handler: any LogHandler { Handler(log: self) }
 
     func lines(containing text: String) -> [[String: String]] {
         lock.withLock { events.filter { $0.message.contains(text) }.map(\.metadata) }

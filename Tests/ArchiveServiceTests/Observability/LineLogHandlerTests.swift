@@ -25,6 +25,21 @@ final class LineLogHandlerTests: XCTestCase {
         XCTAssertTrue(lines[1].contains("level=warning logger=archive-service msg=plain"), String(lines[1]))
     }
 
+    /// A metadata provider's values join the handler's and the event's: the event's own win,
+    /// then the provider's, then the handler's.
+    func testMetadataProviderIsHonoured() throws {
+        var fds: [Int32] = [0, 0]
+        XCTAssertEqual(pipe(&fds), 0)
+        defer { close(fds[0]) }
+        let provider = Logger.MetadataProvider { ["trace": "abc", "loop": "from-provider", "path": "from-provider"] }
+        var logger = Logger(label: "archive-service") { LineLogHandler(label: $0, level: .info, fd: fds[1], metadataProvider: provider) }
+        logger[metadataKey: "loop"] = "1"
+        logger.info("GET /healthz 200", metadata: ["path": "/healthz"])
+        close(fds[1])
+        let text = String(decoding: FileHandle(fileDescriptor: fds[0]).readDataToEndOfFile(), as: UTF8.self)
+        XCTAssertTrue(text.contains("msg=\"GET /healthz 200\" loop=from-provider path=/healthz trace=abc"), text)
+    }
+
     func testJSONLinesKeepNumbersAndShapes() throws {
         var fds: [Int32] = [0, 0]
         XCTAssertEqual(pipe(&fds), 0)

@@ -25,6 +25,28 @@ final class WorkerPoolTests: XCTestCase {
         }
     }
 
+    /// Each worker's thread is named for `top -H`, gdb and perf: `archive-work-1` on.
+    func testWorkersAreNamed() throws {
+        let pool = try WorkerPool(threadCount: 2, stackSize: 256 << 10, queueLimit: 0)
+        defer { pool.shutdown() }
+        let names = ConcurrentResults()
+        let gate = Gate()
+        let started = DispatchSemaphore(value: 0)
+        for _ in 0..<2 {
+            XCTAssertTrue(
+                pool.submit {
+                    let comm = (try? String(contentsOfFile: "/proc/thread-self/comm", encoding: .utf8)) ?? ""
+                    names.append(comm == "archive-work-1\n" ? 1 : comm == "archive-work-2\n" ? 2 : 0)
+                    started.signal()
+                    gate.wait()
+                })
+        }
+        for _ in 0..<2 { XCTAssertEqual(started.wait(timeout: .now() + 10), .success) }
+        gate.openGate()
+        XCTAssertEqual(names.values.sorted(), [1, 2])
+        XCTAssertEqual(WorkerPool.threadName(9), "archive-work-10")
+    }
+
     func testBoundedQueueRejectsWhenFullAndRunsInFIFOOrder() throws {
         let gate = Gate()
         let pool = try WorkerPool(threadCount: 1, stackSize: 256 << 10, queueLimit: 3)

@@ -19,20 +19,20 @@ import Darwin
 /// (which is counted by elements). Malformed input gets counts that may be too small, but
 /// such input is refused by validation, which allocates only by the trailer's object count
 /// before it fails, and that count is always read.
-public struct ArchiveCounts: Sendable, Equatable {
+package struct ArchiveCounts: Sendable, Equatable {
     /// Property list objects: the trailer's object count (binary) or the elements (XML).
-    public let objects: Int
+    package let objects: Int
     /// `$objects` entries: the length of the top dictionary's `$objects` array (binary) or
     /// the elements (XML).
-    public let entries: Int
+    package let entries: Int
 
-    public init(objects: Int, entries: Int) {
+    package init(objects: Int, entries: Int) {
         self.objects = objects
         self.entries = entries
     }
 
     /// The counts of `bytes`, a binary or XML property list; zero counts for anything else.
-    public init(of bytes: [UInt8]) {
+    package init(of bytes: [UInt8]) {
         if bytes.starts(with: "bplist".utf8) {
             self = bytes.withUnsafeBufferPointer { Self.binary($0) }
         } else if TypedStreamDocument.starts(bytes) {

@@ -31,7 +31,7 @@ extension KeyedArchive {
     /// (counted from the reference counts: every reference is written once, unreachable
     /// objects aside); the second writer's job walks to the cut itself while the first
     /// writer starts.
-    public func plan(view: ArchiveView, pretty: Bool, maxDepth: Int? = nil, numbers: NumberWrapping = .nonFinite, parallelism: Parallelism = .serial) throws(CodecError) -> WritePlan {
+    package func plan(view: ArchiveView, pretty: Bool, maxDepth: Int? = nil, numbers: NumberWrapping = .nonFinite, parallelism: Parallelism = .serial) throws(CodecError) -> WritePlan {
         guard view == .readable else { return WritePlan(depth: depth(of: view), placement: nil, cut: nil) }
         let placement = try plist.withView { (view) throws(CodecError) -> Placement in
             try Placement(archive: self, view: view, numbers: numbers, bound: maxDepth, parallelism: parallelism)
@@ -49,7 +49,7 @@ extension KeyedArchive {
     /// (from whichever thread runs job 0, so `sink` must accept calls from any thread); the
     /// second writes the rest into memory, handed to `sink` once the first is done. The text
     /// is the same as one writer's.
-    public func writeJSON(view: ArchiveView, pretty: Bool, plan: WritePlan, parallelism: Parallelism, to sink: @escaping (UnsafeBufferPointer<UInt8>) -> Void) throws(CodecError) {
+    package func writeJSON(view: ArchiveView, pretty: Bool, plan: WritePlan, parallelism: Parallelism, to sink: @escaping (UnsafeBufferPointer<UInt8>) -> Void) throws(CodecError) {
         guard let cut = plan.cut, let placement = plan.placement, view == .readable, !pretty else {
             _ = try render(view: view, placement: plan.placement, pretty: pretty, sink: sink)
             return
