@@ -170,11 +170,8 @@ public struct NestedExpansion: Sendable {
         let format: [UInt8] = pretty ? Array(",\n  \"$format\": \"xml\"".utf8) : Array(",\"$format\":\"xml\"".utf8)
         let isXML = kind.format.isPropertyList && kind.byteForm == .xml
         if kind.format.payloadIsWrapped {
-            var result: [UInt8] = []
+            var result = opening(kind.format.payloadKey, pretty: pretty)
             result.reserveCapacity(text.count + 48)
-            result.append(contentsOf: pretty ? "{\n  \"".utf8 : "{\"".utf8)
-            kind.format.payloadKey.withUTF8Buffer { result.append(contentsOf: $0) }
-            result.append(contentsOf: pretty ? "\": ".utf8 : "\":".utf8)
             for byte in text {
                 result.append(byte)
                 if pretty, byte == 0x0A { result.append(contentsOf: [0x20, 0x20]) }
@@ -190,6 +187,14 @@ public struct NestedExpansion: Sendable {
             text.insert(contentsOf: format, at: at)
         }
         return text
+    }
+
+    /// `{"<key>": ` (indented: on its own line), the opening of a wrapped payload's JSON.
+    private static func opening(_ key: StaticString, pretty: Bool) -> [UInt8] {
+        var bytes: [UInt8] = Array(pretty ? "{\n  \"".utf8 : "{\"".utf8)
+        key.withUTF8Buffer { bytes.append(contentsOf: $0) }
+        bytes.append(contentsOf: pretty ? "\": ".utf8 : "\":".utf8)
+        return bytes
     }
 
     /// Writes the whole document into `sink` in pieces of about a megabyte.
