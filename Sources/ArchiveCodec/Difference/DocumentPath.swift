@@ -19,6 +19,9 @@ struct DocumentPath: Sendable, Equatable, CustomStringConvertible {
         case index(Int)
         /// The object written with `"$id": n`: the path starts again there.
         case anchor(Int)
+
+        /// The member of one of the mapping's keys (`MappingKeys`).
+        static func mapping(_ key: StaticString) -> Step { .member(String(describing: key)) }
     }
 
     private(set) var steps: [Step]

@@ -63,7 +63,7 @@ enum PlainPlistEquivalence {
                     case .data:
                         guard NestedPayload.equivalent(l.payload(x), r.payload(y), nesting: payloadNesting) else {
                             var data = path(at)
-                            data.append(.member("$data"))
+                            data.append(.mapping(MappingKeys.data))
                             return NestedPayload.differenceOfData(
                                 l.payload(x), r.payload(y), nesting: payloadNesting, place: path(at), data: data, shown: (shown(l, a), shown(r, b)))
                         }

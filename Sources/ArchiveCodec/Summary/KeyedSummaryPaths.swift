@@ -51,16 +51,16 @@ struct KeyedSummaryPaths {
         }
         // An attributed string's run data (inline or an entry) is written as its runs
         // (`AttributedRunFolds`): the place is `$runs` itself.
-        if !archive.attributedRuns.isEmpty, case .member("$runs")? = place.steps.last { return place.steps }
+        if !archive.attributedRuns.isEmpty, place.steps.last == .mapping(MappingKeys.runs) { return place.steps }
         let header = view.header(of: location.ref)
         // Bytes in a readable form (`BytesForm`) stand under `$bytes` whatever they hold.
         let isText = header.kind == .data && places.shape.bytesForm(header) == nil && DataText.isText(view.payload(header))
         switch (header.kind, place.context, isEntry) {
-        case (.data, .keyed, false): place.steps.append(.member(isText ? "$bytesText" : "$bytes"))
+        case (.data, .keyed, false): place.steps.append(.mapping(isText ? MappingKeys.bytesText : MappingKeys.bytes))
         case (.data, .field, _): break
-        case (.data, .scalarBody, _): place.steps[place.steps.count - 1] = .member(isText ? "$text" : "$data")
-        case (.data, _, _): place.steps.append(.member(isText ? "$text" : "$data"))
-        case (_, .keyed, false): place.steps.append(.member("$inline"))
+        case (.data, .scalarBody, _): place.steps[place.steps.count - 1] = .mapping(isText ? MappingKeys.text : MappingKeys.data)
+        case (.data, _, _): place.steps.append(.mapping(isText ? MappingKeys.text : MappingKeys.data))
+        case (_, .keyed, false): place.steps.append(.mapping(MappingKeys.inline))
         default: break
         }
         return place.steps
@@ -86,7 +86,7 @@ struct KeyedSummaryPaths {
             if placement.carriesID[current] {
                 let form = archive.forms[current]
                 let anchor: [Step] = [.anchor(placement.writtenID(of: current))]
-                segments.append(form.isScalar ? anchor + [.member(ReadablePlaceSteps.scalarKey(form))] : anchor)
+                segments.append(form.isScalar ? anchor + [.mapping(ReadablePlaceSteps.scalarKey(form))] : anchor)
                 return (segments.reversed().flatMap { $0 }, context ?? (form.isScalar ? .scalarBody(form) : .reference))
             }
             let parent = parents[current]

@@ -66,7 +66,7 @@ extension PlainPropertyList {
             let place = { (location: ArchiveSummary.Location) -> [DocumentPath.Step]? in
                 var steps: [DocumentPath.Step] = []
                 let header = view.header(of: location.ref)
-                if header.kind == .data { steps.append(.member(DataText.isText(view.payload(header)) ? "$text" : "$data")) }
+                if header.kind == .data { steps.append(.mapping(DataText.isText(view.payload(header)) ? MappingKeys.text : MappingKeys.data)) }
                 var current = location.ref
                 while parent[current] >= 0 {
                     guard steps.count < DocumentPath.shownSteps else { return nil }

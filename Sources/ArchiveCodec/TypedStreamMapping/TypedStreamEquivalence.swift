@@ -16,12 +16,12 @@ enum TypedStreamEquivalence {
             return DocumentDifference(path: .root, detail: "\(left.byteOrder == .big ? "big" : "little")-endian ≠ \(right.byteOrder == .big ? "big" : "little")-endian")
         }
         guard left.systemVersion == right.systemVersion else {
-            return DocumentDifference(path: DocumentPath([.member("$systemVersion")]), detail: "\(left.systemVersion) ≠ \(right.systemVersion)")
+            return DocumentDifference(path: DocumentPath([.mapping(MappingKeys.systemVersion)]), detail: "\(left.systemVersion) ≠ \(right.systemVersion)")
         }
         guard !isSame(left, right, payloadNesting: payloadNesting) else { return nil }
         guard let (targets, detail) = firstInStreamOrder(left, right, payloadNesting: payloadNesting) else {
             return DocumentDifference(
-                path: DocumentPath([.member("$typedstream")]),
+                path: DocumentPath([.mapping(MappingKeys.typedStream)]),
                 detail: "\(left.groups.count) groups of \(left.values.count) values ≠ \(right.groups.count) groups of \(right.values.count)")
         }
         var sink = TypedStreamPathSink(targets: targets)
@@ -35,7 +35,7 @@ enum TypedStreamEquivalence {
             switch (left.content(of: index), right.content(of: index)) {
             case (.byteArray(let a), .byteArray(let b)), (.byteString(let a?), .byteString(let b?)):
                 var data = place
-                data.append(.member("$data"))
+                data.append(.mapping(MappingKeys.data))
                 return NestedPayload.differenceOfData(left.bytes(a), right.bytes(b), nesting: payloadNesting, place: place, data: data, shown: shown)
             default:
                 return DocumentDifference(path: place, detail: ShownValue.pair(shown.0, shown.1))

@@ -125,7 +125,7 @@ package struct ArchiveCounts: Sendable, Equatable {
 
     /// Whether the object at `position` is the string `$objects`, ASCII or UTF-16.
     private static func isObjectsKey(_ bytes: UnsafeBufferPointer<UInt8>, at position: Int, end: Int) -> Bool {
-        let key = "$objects".utf8
+        let key = String(describing: ArchiverKeys.objects).utf8
         guard let string = header(bytes, at: position, end: end), string.count == key.count else { return false }
         switch string.marker >> 4 {
         case 0x5:

@@ -12,3 +12,17 @@ enum ObjectForm: UInt8 {
 
     var isScalar: Bool { rawValue >= ObjectForm.string.rawValue && rawValue <= ObjectForm.plistDate.rawValue }
 }
+
+extension ObjectForm {
+    /// A value class's one value (NSMutableString, NSData/NSMutableData, NSDate, NSUUID): the
+    /// member of the readable JSON that holds it, and the archived key it is read from. The
+    /// writer and the readers of places (compare, summaries) both take it from here.
+    var valueClassMembers: (key: StaticString, field: StaticString) {
+        switch self {
+        case .mutableString: (MappingKeys.string, "NS.string")
+        case .classData: (MappingKeys.data, "NS.data")
+        case .date: (MappingKeys.date, "NS.time")
+        default: (MappingKeys.uuid, "NS.uuidbytes")
+        }
+    }
+}

@@ -312,13 +312,7 @@ struct ReadableWriter {
     private mutating func writeValueClassValue(_ uid: Int) {
         let header = view.header(at: Int(archive.entryOffsets[uid]))
         let form = archive.forms[uid]
-        let (key, field): (StaticString, StaticString) =
-            switch form {
-            case .mutableString: (MappingKeys.string, "NS.string")
-            case .classData: (MappingKeys.data, "NS.data")
-            case .date: (MappingKeys.date, "NS.time")
-            default: (MappingKeys.uuid, "NS.uuidbytes")
-            }
+        let (key, field) = form.valueClassMembers
         let value = view.header(of: view.value(in: header, forKey: field)!)
         if form == .classData {
             writeDataMembers(value, inline: false)

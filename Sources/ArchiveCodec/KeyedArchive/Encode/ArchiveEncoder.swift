@@ -87,15 +87,15 @@ struct ArchiveEncoder<Tree: PlistBuilding>: PlistValueEncoding {
         if let top = members.first(where: { document.stringEquals($0.key, MappingKeys.top) }) {
             for member in members {
                 switch document.stringValue(member.key) {
-                case "$top":
+                case String(describing: MappingKeys.top):
                     guard document.kind(member.value) == .object else { throw fail("$top must be an object", at: member.value) }
-                case "$table":
+                case String(describing: MappingKeys.table):
                     guard document.kind(member.value) == .array else { throw fail("$table must be an array of objects with $id", at: member.value) }
                     table = member.value
-                case "$archiver":
+                case String(describing: MappingKeys.archiver):
                     guard document.kind(member.value) == .string else { throw fail("$archiver must be a string", at: member.value) }
                     archiver = document.stringValue(member.value)
-                case "$version":
+                case String(describing: MappingKeys.version):
                     if let exact = document.singleMember(member.value, named: MappingKeys.integer) {
                         version = try document.exactInteger(exact.value)
                         continue

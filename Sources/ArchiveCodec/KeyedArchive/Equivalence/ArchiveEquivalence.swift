@@ -131,9 +131,10 @@ struct EquivalenceChecker {
 
     /// The text number of `$class` (one that no key has when no dictionary holds it yet).
     private mutating func classKeyNumber() -> Int {
-        if let known = keyNumbers["$class"] { return known }
-        keyTexts.append("$class")
-        keyNumbers["$class"] = keyTexts.count - 1
+        let classKey = String(describing: MappingKeys.className)
+        if let known = keyNumbers[classKey] { return known }
+        keyTexts.append(classKey)
+        keyNumbers[classKey] = keyTexts.count - 1
         return keyTexts.count - 1
     }
 

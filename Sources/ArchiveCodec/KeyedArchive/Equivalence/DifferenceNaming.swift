@@ -37,7 +37,7 @@ struct DifferenceNaming {
     func name(_ mismatch: EquivalenceChecker.Mismatch, at: Int) -> DocumentDifference {
         switch mismatch {
         case .topKeys(let a, let b):
-            return DocumentDifference(path: placement.envelope ? DocumentPath([.member("$top")]) : .root, detail: Self.keysDetail(a, b))
+            return DocumentDifference(path: placement.envelope ? DocumentPath([.mapping(MappingKeys.top)]) : .root, detail: Self.keysDetail(a, b))
         case .values(let a, let b):
             return values(a, b, at: at)
         case .lengths(let a, let b):
@@ -45,7 +45,7 @@ struct DifferenceNaming {
             let (x, y) = (l.header(of: a).count, checker.r.header(of: b).count)
             return DocumentDifference(path: place.path, detail: "\(x) \(place.context == .dictionaryKey ? "members" : "elements") ≠ \(y)")
         case .keys(let a, let b):
-            let keys = { (list: [String]) in list.filter { $0 != "$class" } }
+            let keys = { (list: [String]) in list.filter { $0 != String(describing: MappingKeys.className) } }
             return DocumentDifference(path: place(of: at).path, detail: Self.keysDetail(keys(a), keys(b)))
         case .nilAgainstObject(let a, let b):
             let place = place(of: at)
@@ -94,9 +94,9 @@ struct DifferenceNaming {
         // already when it carries `$id`), inline bytes' `{"$bytes": …}`, an NSMutableData's `$data`.
         var data = place.path
         if case .uid = label(at) {
-            if case .scalarBody = place.context {} else { data.append(.member("$data")) }
+            if case .scalarBody = place.context {} else { data.append(.mapping(MappingKeys.data)) }
         } else if place.context == .keyed {
-            data.append(.member("$bytes"))
+            data.append(.mapping(MappingKeys.bytes))
         }
         return NestedPayload.differenceOfData(l.payload(x), r.payload(y), nesting: checker.payloadNesting, place: place.path, data: data, shown: shown)
     }
@@ -137,14 +137,14 @@ struct DifferenceNaming {
     /// The place in the readable view of the value that step `at` reaches (−1: the `$top`
     /// dictionary), from the root or from the nearest body written with `$id`.
     func place(of at: Int) -> Place {
-        guard at >= 0 else { return Place(path: placement.envelope ? DocumentPath([.member("$top")]) : .root, context: .reference) }
+        guard at >= 0 else { return Place(path: placement.envelope ? DocumentPath([.mapping(MappingKeys.top)]) : .root, context: .reference) }
         var current = at
         var context: Context?
         if case .uid(let uid) = label(at), left.forms[uid].isScalar {
             // A scalar stands at its reference, unless it carries `$id`.
             if placement.carriesID[uid] {
                 let form = left.forms[uid]
-                return Place(path: DocumentPath([.anchor(placement.writtenID(of: uid)), .member(ReadablePlaceSteps.scalarKey(form))]), context: .scalarBody(form))
+                return Place(path: DocumentPath([.anchor(placement.writtenID(of: uid)), .mapping(ReadablePlaceSteps.scalarKey(form))]), context: .scalarBody(form))
             }
             current = checker.steps[at].parent
         }

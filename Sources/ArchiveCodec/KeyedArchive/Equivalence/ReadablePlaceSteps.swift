@@ -44,7 +44,7 @@ struct ReadablePlaceSteps {
         guard let owner else {
             guard placement.envelope, case .top(let key)? = relative.first else { return ([], .reference) }
             let rest = relative.dropFirst()
-            return ([.member("$top"), DocumentPath.dataKey(key)] + Self.inlineSteps(rest), rest.isEmpty ? .reference : .keyed)
+            return ([.mapping(MappingKeys.top), DocumentPath.dataKey(key)] + Self.inlineSteps(rest), rest.isEmpty ? .reference : .keyed)
         }
         let form = archive.forms[owner]
         let index: Int? = relative.count > 1 ? { if case .index(let i) = relative[1] { return i } else { return nil } }() : nil
@@ -52,29 +52,29 @@ struct ReadablePlaceSteps {
         let bare = shape.layout(of: owner, carriesID: placement.carriesID[owner]).opening == .bare
         switch form {
         case .array, .set:
-            var steps: [Step] = bare ? [] : [.member(form == .set ? "$set" : "$array")]
+            var steps: [Step] = bare ? [] : [.mapping(form == .set ? MappingKeys.set : MappingKeys.array)]
             if let index { steps.append(.index(index)) }
             return (steps, .reference)
         case .orderedSet:
-            guard case .key(let key)? = relative.first, let position = Int(key.dropFirst("NS.object.".count)) else { return ([.member("$orderedSet")], .reference) }
-            return ([.member("$orderedSet"), .index(position)], .reference)
+            guard case .key(let key)? = relative.first, let position = Int(key.dropFirst("NS.object.".count)) else { return ([.mapping(MappingKeys.orderedSet)], .reference) }
+            return ([.mapping(MappingKeys.orderedSet), .index(position)], .reference)
         case .stringKeyDictionary:
-            var steps: [Step] = bare ? [] : [.member("$dict")]
+            var steps: [Step] = bare ? [] : [.mapping(MappingKeys.dict)]
             guard let index, case .key(let list)? = relative.first else { return (steps, .dictionaryKey) }
             let keys = view.header(of: KeyedArchive.keyList(archive.lists[owner]))
             let key = view.text(of: archive.entryRef(view.uidValue(of: view.childRef(keys, index)), view)) ?? ""
             steps.append(DocumentPath.dataKey(key))
             return (steps, list == "NS.keys" ? .dictionaryKey : .reference)
         case .pairDictionary:
-            var steps: [Step] = [.member("$dict")]
+            var steps: [Step] = [.mapping(MappingKeys.dict)]
             guard let index, case .key(let list)? = relative.first else { return (steps, .reference) }
             steps += [.index(index), .index(list == "NS.keys" ? 0 : 1)]
             return (steps, .reference)
         case .mutableString, .classData, .date, .uuid:
-            return ([.member(Self.fieldKey(form))], .field(form))
+            return ([.mapping(form.valueClassMembers.key)], .field(form))
         case .rawDict, .rawArray:
-            guard let first = relative.first else { return ([.member("$plist")], .keyed) }
-            return ([.member("$plist"), Self.step(first)] + Self.inlineSteps(relative.dropFirst()), .keyed)
+            guard let first = relative.first else { return ([.mapping(MappingKeys.plist)], .keyed) }
+            return ([.mapping(MappingKeys.plist), Self.step(first)] + Self.inlineSteps(relative.dropFirst()), .keyed)
         default:
             guard let first = relative.first else { return ([], .keyed) }
             return ([Self.step(first)] + Self.inlineSteps(relative.dropFirst()), .keyed)
@@ -89,19 +89,19 @@ struct ReadablePlaceSteps {
         if let fold = folds.index(of: owner) {
             guard case .key(let key)? = relative.first else { return nil }
             switch key {
-            case "NSString": return ([.member("$string")], .keyed)
-            case "NSAttributes" where folds.folds[fold].array < 0: return ([.member("$runs"), .index(0), .member("$attributes")], .reference)
-            default: return ([.member("$runs")], .reference)
+            case "NSString": return ([.mapping(MappingKeys.string)], .keyed)
+            case "NSAttributes" where folds.folds[fold].array < 0: return ([.mapping(MappingKeys.runs), .index(0), .mapping(MappingKeys.attributes)], .reference)
+            default: return ([.mapping(MappingKeys.runs)], .reference)
             }
         }
         guard let fold = folds.index(ofPart: owner) else { return nil }
         guard owner == folds.folds[fold].array, let index, let run = folds.folds[fold].firstRun(ofSlot: index) else { return ([], .reference) }
-        return ([.index(run), .member("$attributes")], .reference)
+        return ([.index(run), .mapping(MappingKeys.attributes)], .reference)
     }
 
     /// Members and elements of inline containers: each inside its `{"$inline": …}`.
     static func inlineSteps(_ labels: ArraySlice<Label>) -> [Step] {
-        labels.flatMap { [.member("$inline"), step($0)] }
+        labels.flatMap { [.mapping(MappingKeys.inline), step($0)] }
     }
 
     static func step(_ label: Label) -> Step {
@@ -113,22 +113,12 @@ struct ReadablePlaceSteps {
     }
 
     /// The member that holds a scalar written with `$id`.
-    static func scalarKey(_ form: ObjectForm) -> String {
+    static func scalarKey(_ form: ObjectForm) -> StaticString {
         switch form {
-        case .string: "$string"
-        case .data: "$data"
-        case .plistDate: "$plistDate"
-        default: "$number"
-        }
-    }
-
-    /// The member that holds a value class's value.
-    static func fieldKey(_ form: ObjectForm) -> String {
-        switch form {
-        case .mutableString: "$string"
-        case .classData: "$data"
-        case .date: "$date"
-        default: "$uuid"
+        case .string: MappingKeys.string
+        case .data: MappingKeys.data
+        case .plistDate: MappingKeys.plistDate
+        default: MappingKeys.number
         }
     }
 
