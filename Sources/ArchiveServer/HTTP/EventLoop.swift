@@ -1,5 +1,6 @@
 import ArchiveCodec
 import CLibevent
+import HTTPCore
 import Logging
 import PThreads
 

@@ -1,4 +1,5 @@
 import ArchiveCodec
+import HTTPCore
 
 /// An RFC 9457 problem document (`application/problem+json`): the body of every 4xx and 5xx reply.
 ///
