@@ -82,7 +82,7 @@ final class EventLoop: @unchecked Sendable {
         // No evhttp timeouts: the connection guard keeps every deadline (`ConnectionGuard`).
         evhttp_set_max_body_size(http, config.maxBodySize)
         // The connection guard refuses longer heads first (431, as a problem document).
-        evhttp_set_max_headers_size(http, 2 * ConnectionGuard.maximumHeadSize)
+        evhttp_set_max_headers_size(http, 2 * GuardLimits.maximumHeadSize)
         // Let every method through so that the router, not libevent, answers 405 with Allow and a
         // problem document. Bit 15 is libevent 2.1's internal EVHTTP_REQ_UNKNOWN_ (http-internal.h):
         // without it, a method libevent does not know (QUERY, PROPFIND, …) gets libevent's HTML 501.

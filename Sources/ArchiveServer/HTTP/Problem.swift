@@ -116,7 +116,7 @@ extension Problem {
     static func bodyTimeout(path: String) -> Problem {
         Problem(
             slug: "body-timeout", title: "Request Timeout", status: 408,
-            detail: "The request body did not arrive in time (the timeout plus its length at \(ConnectionGuard.minimumTransferRate / 1024) KiB/s).",
+            detail: "The request body did not arrive in time (the timeout plus its length at \(GuardLimits.minimumTransferRate / 1024) KiB/s).",
             instance: path.isEmpty ? nil : path, rejection: .bodyTimeout)
     }
 

@@ -26,7 +26,7 @@ package struct ChunkedBodyFramer: Sendable {
 
     /// Longest size or trailer line accepted.
     package static let maximumLineLength = 4096
-    /// Most bytes of trailer lines accepted: with the head (`ConnectionGuard.maximumHeadSize`)
+    /// Most bytes of trailer lines accepted: with the head (`GuardLimits.maximumHeadSize`)
     /// well under what libevent allows a request's headers and trailers together
     /// (`evhttp_set_max_headers_size`, twice the head's limit).
     package static let maximumTrailerSize = 16 << 10
