@@ -33,7 +33,7 @@ import Darwin
 ///
 /// A refusal is written straight to the socket (nothing else writes to it then: no request of
 /// this connection is with the server), the socket is kept open a moment on a duplicate
-/// descriptor so the client can read the answer (`EventLoop.linger`), and libevent is told the
+/// descriptor so the client can read the answer (`LingeringSockets.linger`), and libevent is told the
 /// client went away, so it frees the connection its own way.
 ///
 /// Lifetime: created by the loop's `evhttp_set_bevcb` hook for each accepted socket, retained
@@ -278,7 +278,7 @@ final class ConnectionGuard {
 
     /// Writes `problem` straight to the socket (nothing else writes to it then: no request of
     /// this connection is with the server, `GuardMachine.dispatched`), keeps the socket open a
-    /// moment on a duplicate descriptor so the client can read it (`EventLoop.linger`), and
+    /// moment on a duplicate descriptor so the client can read it (`LingeringSockets.linger`), and
     /// records it.
     private func answer(_ problem: Problem, head: RequestHead?) {
         var problem = problem
@@ -289,7 +289,7 @@ final class ConnectionGuard {
         if !machine.dispatched, let fd = socketDescriptor {
             let bytes = response.closingMessage
             let written = bytes.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL) | Int32(MSG_DONTWAIT)) }
-            if written == bytes.count { loop.linger(fd) }
+            if written == bytes.count { loop.lingering.linger(fd) }
             let path = head?.path ?? problem.instance ?? ""
             let summary = RequestSummary(
                 method: head?.method ?? .unknown, path: path, query: head?.query, route: Route(path: path),
