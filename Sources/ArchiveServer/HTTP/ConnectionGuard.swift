@@ -16,25 +16,19 @@ import Darwin
 /// deadlines on the whole head, body and reply; its documentation has them); this class feeds
 /// it the socket's bytes and the time and carries out its `GuardAction`s, and words its
 /// refusals as problem documents. A client cut off at its reply's deadline frees the reply's
-/// memory (`replyReservation`) with the connection. Bodies are admitted against `maxBodySize` and the
-/// `MemoryBudget` (`BodyReservation`: `ConversionCost.admission` of what has arrived, a step
-/// ahead, so a slow body holds only what it has paid for).
+/// memory (`replyReservation`) with the connection. Bodies are admitted against `maxBodySize`
+/// and the `MemoryBudget` (`BodyReservation`: `ConversionCost.admission` of what has arrived, a
+/// step ahead, so a slow body holds only what it has paid for).
 ///
-/// Bytes after a request wait in the kernel: the socket is not read past
-/// `GuardLimits.heldBytesLimit`. The connection's only timers are the machine's: libevent's own
+/// Its socket, filter and timer are a `GuardedSocket`'s: bytes after a request wait in the
+/// kernel (the socket is not read past `GuardLimits.heldBytesLimit`), replies are written
+/// straight to the socket, and the connection's only timer is the machine's: libevent's own
 /// (reset by every byte) are not set.
-///
-/// Output bypasses the bufferevent under the filter: the filter's output callback writes
-/// libevent's reply straight to the socket (`filterOutput`), so libevent counts a reply as sent
-/// only once the kernel holds all of it. (Through the socket bufferevent, libevent 2.1 would call
-/// a reply done while its tail still sat in that bufferevent, and free it unsent when the
-/// connection closes after the reply; it would also never start a reply whose bytes were queued
-/// while writing was disabled, which is how evhttp queues every reply.)
 ///
 /// A refusal is written straight to the socket (nothing else writes to it then: no request of
 /// this connection is with the server), the socket is kept open a moment on a duplicate
-/// descriptor so the client can read the answer (`LingeringSockets.linger`), and libevent is told the
-/// client went away, so it frees the connection its own way.
+/// descriptor so the client can read the answer (`LingeringSockets.linger`), and libevent is
+/// told the client went away, so it frees the connection its own way.
 ///
 /// Lifetime: created by the loop's `evhttp_set_bevcb` hook for each accepted socket, retained
 /// by the filter and released when libevent frees the filter. Loop thread only.
@@ -42,13 +36,8 @@ final class ConnectionGuard {
     unowned let loop: EventLoop
     /// Order of acceptance within the loop; the oldest evictable connection goes first.
     let serial: UInt64
-    let underlying: OpaquePointer
-    private(set) var filter: OpaquePointer?
-    private var timer: OpaquePointer?
-    /// Activated when libevent queues output, to write it from the loop.
-    private var flushEvent: OpaquePointer?
-    /// Waits for the socket to take more, while a reply is only partly written.
-    private var writableEvent: OpaquePointer?
+    /// The socket's bufferevent, the filter over it and the connection's timer.
+    private var socket: GuardedSocket!
     /// The guard's decisions.
     private var machine: GuardMachine<BodyReservation>
     /// Bytes reserved for the reply being written.
@@ -57,51 +46,32 @@ final class ConnectionGuard {
     init(loop: EventLoop, serial: UInt64, underlying: OpaquePointer) {
         self.loop = loop
         self.serial = serial
-        self.underlying = underlying
         let configuration = loop.context.configuration
         machine = GuardMachine(
             limits: GuardLimits(
                 timeout: configuration.timeout, headerTimeout: configuration.headerTimeout, maxBodySize: configuration.maxBodySize),
             admission: BodyReservation(budget: loop.context.budget), now: monotonicNanoseconds())
+        // The socket is this guard's: its callbacks run only while the guard lives (`detach`).
+        socket = GuardedSocket(
+            base: loop.base, underlying: underlying, timerFired: { [unowned self] in self.deadlinePassed() },
+            writeFailed: { [unowned self] in self.cut() }, isOpen: { [unowned self] in !self.machine.isClosed })
     }
+
+    /// The filter evhttp reads and writes through; nil once libevent freed it.
+    var filter: OpaquePointer? { socket.filter }
 
     /// Completes set-up once the filter exists. False if its events cannot be made.
     func attach(filter: OpaquePointer) -> Bool {
-        self.filter = filter
-        let me = Unmanaged.passUnretained(self).toOpaque()
-        timer = event_new(
-            loop.base, -1, 0,
-            { _, _, raw in
-                Unmanaged<ConnectionGuard>.fromOpaque(raw!).takeUnretainedValue().deadlinePassed()
-            }, me)
-        flushEvent = event_new(
-            loop.base, -1, 0,
-            { _, _, raw in
-                Unmanaged<ConnectionGuard>.fromOpaque(raw!).takeUnretainedValue().flushOutput()
-            }, me)
-        bufferevent_setwatermark(underlying, Int16(EV_READ), 0, GuardLimits.heldBytesLimit)
-        evbuffer_add_cb(
-            bufferevent_get_output(filter),
-            { _, info, raw in
-                guard let info, info.pointee.n_added > 0 else { return }
-                Unmanaged<ConnectionGuard>.fromOpaque(raw!).takeUnretainedValue().outputQueued()
-            }, me)
-        guard timer != nil, flushEvent != nil else { return false }
+        guard socket.attach(filter: filter) else { return false }
         perform(machine.start())
         return true
     }
 
     /// libevent is freeing the connection (the filter's context is being freed).
     func detach() {
-        for event in [timer, flushEvent, writableEvent] {
-            if let event { event_free(event) }
-        }
-        timer = nil
-        flushEvent = nil
-        writableEvent = nil
+        socket.detach()
         if machine.detach() { loop.replyAbandoned() }
         replyReservation = nil
-        filter = nil
     }
 
     /// The request arriving when the drain began (`requestArriving` then): it is served, and a
@@ -111,13 +81,13 @@ final class ConnectionGuard {
     /// A request of this connection has begun and is not yet with the server: part of its head
     /// has arrived, or its head has and its body is arriving. A drain waits for it.
     var requestArriving: Bool {
-        machine.requestArriving(unread: unreadBytes, now: monotonicNanoseconds())
+        machine.requestArriving(unread: socket.unreadBytes, now: monotonicNanoseconds())
     }
 
     /// How the connection may be closed to make room for another (`Eviction`); nil while a
     /// request of it is with the server.
     var eviction: Eviction? {
-        machine.eviction(unread: unreadBytes, now: monotonicNanoseconds())
+        machine.eviction(unread: socket.unreadBytes, now: monotonicNanoseconds())
     }
 
     /// A reply was handed to libevent and has not been written yet.
@@ -126,74 +96,25 @@ final class ConnectionGuard {
     /// The head let through last (`GuardMachine.currentHead`).
     var currentHead: RequestHead? { machine.currentHead }
 
-    /// Bytes in the socket's buffer the filter has not run over yet.
-    private var unreadBytes: Int { evbuffer_get_length(bufferevent_get_input(underlying)) }
+    /// The client's address and port, for access lines.
+    var peer: String { socket.peer }
 
-    // MARK: Input
+    // MARK: The filter's callbacks
 
-    /// The filter callback: moves what libevent may see from `source` (the socket's input) to
-    /// `destination` (libevent's). Returns whether anything was consumed.
+    /// The filter's input side: moves what libevent may see from `source` (the socket's input)
+    /// to `destination` (libevent's), as the machine decides. Returns whether anything was
+    /// consumed.
     func filterInput(source: OpaquePointer, destination: OpaquePointer) -> bufferevent_filter_result {
-        var progressed = false
         let now = monotonicNanoseconds()
-        while true {
-            let available = evbuffer_get_length(source)
-            let actions = machine.nextStep(available: available, now: now) { count in
-                UnsafeRawBufferPointer(start: evbuffer_pullup(source, count), count: count)
-            }
-            if actions.isEmpty { break }
-            for action in actions {
-                switch action {
-                case .pass(let count):
-                    evbuffer_remove_buffer(source, destination, count)
-                    progressed = true
-                case .drop(let count):
-                    evbuffer_drain(source, count)
-                    progressed = true
-                default:
-                    perform([action])
-                }
-            }
-        }
-        return progressed ? BEV_OK : BEV_NEED_MORE
+        return socket.filterInput(
+            source: source, destination: destination,
+            decide: { available, peek in machine.nextStep(available: available, now: now, peek: peek) },
+            perform: { perform([$0]) })
     }
 
-    // MARK: Output
-
-    private func outputQueued() {
-        if let flushEvent { event_active(flushEvent, EV_WRITE, 0) }
-    }
-
-    /// Runs the filter's output side, if libevent still owns the connection (after
-    /// `bufferevent_free` its callbacks are cleared; the memory lives until `detach`).
-    private func flushOutput() {
-        guard let filter, !machine.isClosed else { return }
-        var eventCallback: bufferevent_event_cb?
-        bufferevent_getcb(filter, nil, nil, &eventCallback, nil)
-        guard eventCallback != nil else { return }
-        bufferevent_flush(filter, Int16(EV_WRITE), BEV_NORMAL)
-    }
-
-    /// The filter's output callback: writes what libevent queued to the socket, as much as the
-    /// kernel takes; the rest waits for the socket to become writable.
+    /// The filter's output side (`GuardedSocket.filterOutput`).
     func filterOutput(source: OpaquePointer) -> bufferevent_filter_result {
-        guard let fd = socketDescriptor, evbuffer_get_length(source) > 0 else { return BEV_NEED_MORE }
-        let written = evbuffer_write(source, fd)
-        if written < 0, errno != EAGAIN, errno != EWOULDBLOCK, errno != EINTR {
-            cut()
-            return BEV_ERROR
-        }
-        if evbuffer_get_length(source) > 0 {
-            if writableEvent == nil {
-                writableEvent = event_new(
-                    loop.base, fd, Int16(EV_WRITE),
-                    { _, _, raw in
-                        Unmanaged<ConnectionGuard>.fromOpaque(raw!).takeUnretainedValue().flushOutput()
-                    }, Unmanaged.passUnretained(self).toOpaque())
-            }
-            if let writableEvent { event_add(writableEvent, nil) }
-        }
-        return written > 0 ? BEV_OK : BEV_NEED_MORE
+        socket.filterOutput(source: source)
     }
 
     // MARK: Requests and replies (called by the handler)
@@ -216,11 +137,7 @@ final class ConnectionGuard {
         replyReservation = nil
         perform(machine.replyFlushed(now: monotonicNanoseconds()))
         // Bytes of the next request may wait in the socket's buffer: run the filter over them.
-        if unreadBytes > 0 {
-            bufferevent_trigger(
-                underlying, Int16(EV_READ),
-                Int32(BEV_TRIG_IGNORE_WATERMARKS.rawValue | BEV_TRIG_DEFER_CALLBACKS.rawValue))
-        }
+        socket.readAgain()
     }
 
     // MARK: Carrying out the machine's actions
@@ -236,18 +153,16 @@ final class ConnectionGuard {
             case .pass, .drop:
                 assertionFailure("input is consumed by filterInput alone")
             case .armTimer(let seconds):
-                guard let timer else { continue }
-                var interval = timeval(tv_sec: seconds, tv_usec: 0)
-                event_add(timer, &interval)
+                socket.armTimer(seconds: seconds)
             case .disarmTimer:
-                if let timer { event_del(timer) }
+                socket.disarmTimer()
             case .refuse(let refusal, let head):
                 guard filter != nil else { continue }
                 answer(problem(for: refusal, head: head), head: head)
-                endConnection()
+                socket.endConnection()
             case .close(let reason):
                 if reason == .replyNotRead { loop.context.logger.info("reply not read in time: closing the connection") }
-                endConnection()
+                socket.endConnection()
             }
         }
     }
@@ -278,18 +193,16 @@ final class ConnectionGuard {
 
     /// Writes `problem` straight to the socket (nothing else writes to it then: no request of
     /// this connection is with the server, `GuardMachine.dispatched`), keeps the socket open a
-    /// moment on a duplicate descriptor so the client can read it (`LingeringSockets.linger`), and
-    /// records it.
+    /// moment on a duplicate descriptor so the client can read it (`LingeringSockets.linger`),
+    /// and records it.
     private func answer(_ problem: Problem, head: RequestHead?) {
         var problem = problem
         if problem.instance == nil, let head { problem.instance = head.path }
         let requestID = RequestID.accepted(head?.requestID) ?? loop.requestIDs.next()
         problem.headers.append(.init(name: "X-Request-Id", value: requestID))
         let response = problem.response()
-        if !machine.dispatched, let fd = socketDescriptor {
-            let bytes = response.closingMessage
-            let written = bytes.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL) | Int32(MSG_DONTWAIT)) }
-            if written == bytes.count { loop.lingering.linger(fd) }
+        if !machine.dispatched, let fd = socket.socketDescriptor {
+            if socket.sendNow(response.closingMessage) { loop.lingering.linger(fd) }
             let path = head?.path ?? problem.instance ?? ""
             let summary = RequestSummary(
                 method: head?.method ?? .unknown, path: path, query: head?.query, route: Route(path: path),
@@ -303,19 +216,5 @@ final class ConnectionGuard {
     func cut() {
         guard filter != nil else { return }
         perform(machine.close(.cutOff))
-    }
-
-    /// Tells libevent the client went away, once the machine has closed.
-    private func endConnection() {
-        guard let filter else { return }
-        bufferevent_trigger_event(filter, Int16(BEV_EVENT_EOF | BEV_EVENT_READING), Int32(BEV_TRIG_DEFER_CALLBACKS.rawValue))
-    }
-
-    /// The client's address and port, for access lines: asked of the socket once per connection.
-    private(set) lazy var peer: String = socketDescriptor.map(PeerAddress.name(of:)) ?? "-"
-
-    private var socketDescriptor: Int32? {
-        let fd = bufferevent_getfd(underlying)
-        return fd >= 0 ? fd : nil
     }
 }

@@ -1,7 +1,7 @@
 /// The decisions of a connection guard, as a value: the bytes a client sends and the time (as a
 /// number passed in) go in, `GuardAction`s come out. It holds no socket, calls no libevent and
-/// reads no clock, so every decision can be tested by feeding it bytes; `ConnectionGuard` is the
-/// shell that feeds it from libevent and carries out what it decides. What it decides:
+/// reads no clock, so every decision can be tested by feeding it bytes; a shell feeds it from
+/// libevent (`GuardedSocket`) and carries out what it decides. What it decides:
 ///
 /// - it reads each request head itself (`RequestHead`) and only then lets it through, so a
 ///   request is admitted against `GuardLimits.maxBodySize` and the application's
