@@ -31,12 +31,15 @@ let package = Package(
             pkgConfig: "zlib",
             providers: [.apt(["zlib1g-dev"])]
         ),
-        // Worker pool, HTTP front (the only code that touches libevent), configuration, metrics,
-        // content codings.
+        // The HTTP mechanics, knowing nothing of archives: request heads and bodies, framing,
+        // sockets, and the connection guard's decisions (deadlines, admission, refusals).
+        .target(name: "HTTPCore", dependencies: ["CLibevent"]),
+        // Worker pool, HTTP front (the only code that touches libevent, with HTTPCore),
+        // configuration, metrics, content codings.
         .target(
             name: "ArchiveServer",
             dependencies: [
-                "ArchiveCodec", "CLibevent", "CZlib", "PThreads",
+                "ArchiveCodec", "CLibevent", "CZlib", "HTTPCore", "PThreads",
                 .product(name: "Logging", package: "swift-log")
             ],
             // The API description served at GET /openapi.yaml and the page at GET / with its
@@ -76,7 +79,8 @@ let package = Package(
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "ArchiveCodecTests", dependencies: ["ArchiveCodec", "TestSupport"]),
         .testTarget(name: "PThreadsTests", dependencies: ["PThreads", "TestSupport"]),
-        .testTarget(name: "ArchiveServiceTests", dependencies: ["ArchiveServer", "ArchiveCodec", "CLibevent", "TestSupport"]),
+        .testTarget(name: "HTTPCoreTests", dependencies: ["HTTPCore"]),
+        .testTarget(name: "ArchiveServiceTests", dependencies: ["ArchiveServer", "ArchiveCodec", "CLibevent", "HTTPCore", "TestSupport"]),
         // archive-tool as a process: files in, stdout out, exit codes.
         .testTarget(name: "ArchiveToolTests", dependencies: ["ArchiveCodec", "TestSupport"])
     ]

@@ -1,4 +1,5 @@
 import ArchiveCodec
+import HTTPCore
 
 /// The content codings the service reads in request bodies (`Content-Encoding`) and writes in
 /// replies (`Accept-Encoding`): gzip and deflate (RFC 9110 §8.4.1), both from zlib.

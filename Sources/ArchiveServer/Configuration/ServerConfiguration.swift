@@ -1,4 +1,5 @@
 import ArchiveCodec
+import HTTPCore
 
 #if canImport(Glibc)
 import Glibc

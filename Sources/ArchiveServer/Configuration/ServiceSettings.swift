@@ -1,3 +1,4 @@
+import HTTPCore
 import Logging
 
 /// What one start of `archive-service` runs with: the server's configuration and how it logs.

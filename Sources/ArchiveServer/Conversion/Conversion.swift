@@ -1,4 +1,5 @@
 import ArchiveCodec
+import HTTPCore
 
 /// The work done on a worker thread, as four steps: **inflate** a coded body, **admit** the
 /// working memory the conversion's input says it needs, **convert**, and **reply** from a buffer

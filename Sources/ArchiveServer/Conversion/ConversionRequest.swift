@@ -1,4 +1,5 @@
 import ArchiveCodec
+import HTTPCore
 
 /// What a conversion request asks for, parsed from its query string on the loop before it is queued,
 /// so a bad parameter costs no worker time.

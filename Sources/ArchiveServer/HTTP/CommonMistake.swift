@@ -1,4 +1,5 @@
 import ArchiveCodec
+import HTTPCore
 
 /// The mistakes people make first when they send a conversion with curl, recognised from the
 /// request's Content-Type and its body's first bytes, so that a refusal says what to send

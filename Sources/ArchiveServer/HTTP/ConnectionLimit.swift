@@ -1,3 +1,4 @@
+import HTTPCore
 import PThreads
 
 #if canImport(Glibc)
@@ -27,8 +28,8 @@ public final class ConnectionLimit: @unchecked Sendable {
     var count: Int { mutex.withLock { open } }
 
     /// Descriptors kept free beyond the connection limit: listeners, event-loop internals,
-    /// lingering refusals (`EventLoop.maximumLingering` per loop) and files.
-    static func reservedDescriptors(eventLoops: Int) -> Int { 64 + eventLoops * (8 + EventLoop.maximumLingering) }
+    /// lingering refusals (`LingeringSockets.maximum` per loop) and files.
+    static func reservedDescriptors(eventLoops: Int) -> Int { 64 + eventLoops * (8 + LingeringSockets.maximum) }
 
     /// Raises the soft descriptor limit to the hard one. Connections are bounded by
     /// `--max-connections`, not by the soft limit, which containers often leave at 1,024.

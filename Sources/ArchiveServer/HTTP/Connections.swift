@@ -1,4 +1,5 @@
 import CLibevent
+import HTTPCore
 
 #if canImport(Glibc)
 import Glibc
@@ -58,12 +59,12 @@ extension EventLoop {
     }
 
     /// Over the connection limit: closes one of this loop's connections that holds a
-    /// connection while sending least (`ConnectionGuard.Eviction`: idle ones silently, then
+    /// connection while sending least (`Eviction`: idle ones silently, then
     /// ones part way through a head, then those whose body arrives slowest, with 503; the
     /// oldest first within a kind), or, when every connection has a request with the server,
     /// refuses the new one.
     private func makeRoom(for newcomer: ConnectionGuard) {
-        var victim: (connection: ConnectionGuard, eviction: ConnectionGuard.Eviction)?
+        var victim: (connection: ConnectionGuard, eviction: Eviction)?
         for (_, candidate) in guards where candidate !== newcomer {
             guard let eviction = candidate.eviction else { continue }
             if let current = victim, current.eviction.rank < eviction.rank || (current.eviction.rank == eviction.rank && current.connection.serial < candidate.serial) {

@@ -1,5 +1,6 @@
 import ArchiveCodec
 import CLibevent
+import HTTPCore
 import Logging
 import PThreads
 
@@ -45,8 +46,8 @@ final class EventLoop: @unchecked Sendable {
     /// The guard of every open connection, by its bufferevent (`Connections.swift`).
     var guards: [OpaquePointer: ConnectionGuard] = [:]
     var nextConnectionSerial: UInt64 = 0
-    /// Refused sockets still open for their clients, by descriptor.
-    var lingering: [Int32: Lingering] = [:]
+    /// Refused sockets still open for their clients.
+    let lingering: LingeringSockets
     var laterActions: [() -> Void] = []
 
     /// libevent 2.1's type for a request method it does not recognise (`EVHTTP_REQ_UNKNOWN_`).
@@ -77,11 +78,12 @@ final class EventLoop: @unchecked Sendable {
         }
         self.base = base
         self.http = http
+        lingering = LingeringSockets(base: base, clock: monotonicNanoseconds)
         let config = context.configuration
         // No evhttp timeouts: the connection guard keeps every deadline (`ConnectionGuard`).
         evhttp_set_max_body_size(http, config.maxBodySize)
         // The connection guard refuses longer heads first (431, as a problem document).
-        evhttp_set_max_headers_size(http, 2 * ConnectionGuard.maximumHeadSize)
+        evhttp_set_max_headers_size(http, 2 * GuardLimits.maximumHeadSize)
         // Let every method through so that the router, not libevent, answers 405 with Allow and a
         // problem document. Bit 15 is libevent 2.1's internal EVHTTP_REQ_UNKNOWN_ (http-internal.h):
         // without it, a method libevent does not know (QUERY, PROPFIND, …) gets libevent's HTML 501.
@@ -162,7 +164,7 @@ final class EventLoop: @unchecked Sendable {
         if let acceptPauseTimer { event_free(acceptPauseTimer) }
         acceptPauseTimer = nil
         closeConnections()
-        endAllLingering()
+        lingering.endAll()
         for event in signalEvents { event_free(event) }
         signalEvents.removeAll()
         if let drainTimer { event_free(drainTimer) }

@@ -1,3 +1,5 @@
+import HTTPCore
+
 /// A pointer to a libevent request, carried through a worker and back. Only the loop thread that
 /// received the request ever dereferences it; workers just hand it back.
 struct RequestHandle: @unchecked Sendable {

@@ -1,4 +1,5 @@
 import ArchiveCodec
+import HTTPCore
 
 /// An RFC 9457 problem document (`application/problem+json`): the body of every 4xx and 5xx reply.
 ///
@@ -115,7 +116,7 @@ extension Problem {
     static func bodyTimeout(path: String) -> Problem {
         Problem(
             slug: "body-timeout", title: "Request Timeout", status: 408,
-            detail: "The request body did not arrive in time (the timeout plus its length at \(ConnectionGuard.minimumTransferRate / 1024) KiB/s).",
+            detail: "The request body did not arrive in time (the timeout plus its length at \(GuardLimits.minimumTransferRate / 1024) KiB/s).",
             instance: path.isEmpty ? nil : path, rejection: .bodyTimeout)
     }
 

@@ -1,5 +1,6 @@
 import ArchiveCodec
 import CLibevent
+import HTTPCore
 
 #if canImport(Glibc)
 import Glibc

@@ -1,3 +1,5 @@
+import HTTPCore
+
 /// The endpoints, by exact path. Everything else is 404; a known path with another method is 405.
 enum Route: String, Sendable, CaseIterable {
     case decode

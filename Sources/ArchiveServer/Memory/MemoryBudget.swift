@@ -7,7 +7,7 @@ import PThreads
 /// memory limit, where the kernel would kill it and every request with it.
 ///
 /// What the budget does not cover is bounded separately: the process's own baseline, and per
-/// connection at most one request head (`ConnectionGuard.maximumHeadSize`) and libevent's read
+/// connection at most one request head (`GuardLimits.maximumHeadSize`) and libevent's read
 /// and write slices. Deployment sizing (docs/service.md) adds those to it.
 ///
 /// Thread-safe: loops reserve at admission, workers grow and shrink while converting.

@@ -1,3 +1,5 @@
+import HTTPCore
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -29,7 +31,7 @@ public enum MemoryLimit {
     /// Three quarters of the container's limit, or of half the machine's memory when there is
     /// no container limit. The quarter left over holds what the budget does not count: the
     /// process itself (its idle size is in docs/benchmarks.md, "Memory of the service"),
-    /// request heads and socket buffers of open connections (`ConnectionGuard.heldBytesLimit`
+    /// request heads and socket buffers of open connections (`GuardLimits.heldBytesLimit`
     /// each) and the allocator's slack.
     public static func defaultBudget() -> Int {
         let limit = containerLimit().map { min($0, physicalMemory) } ?? physicalMemory / 2

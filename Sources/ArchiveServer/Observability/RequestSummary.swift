@@ -1,3 +1,5 @@
+import HTTPCore
+
 /// What a request is, as its access line names it: known once its head is read, whether it is
 /// answered by the handler or refused by the connection guard.
 struct RequestSummary: Sendable {

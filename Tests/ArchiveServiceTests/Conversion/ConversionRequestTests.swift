@@ -1,3 +1,4 @@
+import HTTPCore
 import XCTest
 
 @testable import ArchiveServer

@@ -228,25 +228,6 @@ final class ConnectionGuardTests: XCTestCase {
         XCTAssertEqual(try server.get("/readyz").status, 200)
     }
 
-    /// Heads that announce large bodies and send nothing hold nothing: a few of them cannot
-    /// starve everyone (each alone would take most of the budget).
-    func testHeadsWithoutBodiesHoldNoBudget() throws {
-        let server = try TestServer { $0.memoryBudget = 16 << 20 }
-        defer { server.stop() }
-        var holders: [Int32] = []
-        defer { holders.forEach { close($0) } }
-        for _ in 0..<4 {
-            let fd = try TestHTTPClient.connect(port: server.port, timeoutSeconds: 10)
-            XCTAssertTrue(TestHTTPClient.sendAll(fd, Array("POST /v1/decode HTTP/1.1\r\nHost: x\r\nContent-Length: \(7 << 19)\r\n\r\n".utf8)))
-            holders.append(fd)
-        }
-        usleep(100_000)
-        XCTAssertEqual(try server.get("/readyz").status, 200)
-        let answer = try server.post("/v1/decode", Fixtures.bytes("goios_nsuuid.bin"))
-        XCTAssertEqual(answer.status, 200, answer.text)
-        XCTAssertEqual(TestServer.metricValue("archive_memory_reserved_bytes", in: try server.get("/metrics").text), 0)
-    }
-
     /// A decode reserves by what its tables will hold, counted before it parses: an archive of a
     /// few bytes per entry that fits the budget by its size is refused when its entries do not.
     func testDecodeReservesByEntriesNotBytes() throws {

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPCore
 import Logging
 import TestSupport
 import XCTest

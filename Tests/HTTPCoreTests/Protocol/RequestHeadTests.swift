@@ -1,6 +1,5 @@
+import HTTPCore
 import XCTest
-
-@testable import ArchiveServer
 
 final class RequestHeadTests: XCTestCase {
     private func parse(_ text: String) throws(RequestHead.Refusal) -> RequestHead {

@@ -6,13 +6,13 @@ import CLibevent
 ///
 /// Thread contract: the buffer has no lock; the loop stops touching it once it is moved here,
 /// and the worker is its only user after the pool hands the job over.
-final class RequestBody: @unchecked Sendable {
+package final class RequestBody: @unchecked Sendable {
     private var buffer: OpaquePointer?
     /// Size of the body as received.
-    let count: Int
+    package let count: Int
 
     /// Moves the contents of `input` (a request's input buffer); nil if it is empty.
-    init?(taking input: OpaquePointer) {
+    package init?(taking input: OpaquePointer) {
         let length = evbuffer_get_length(input)
         guard length > 0, let buffer = evbuffer_new() else { return nil }
         guard evbuffer_add_buffer(buffer, input) == 0 else {
@@ -28,7 +28,7 @@ final class RequestBody: @unchecked Sendable {
     }
 
     /// The bytes, once; the buffer is freed as they are copied out.
-    func take() -> [UInt8] {
+    package func take() -> [UInt8] {
         guard let buffer else { return [] }
         defer {
             evbuffer_free(buffer)

@@ -1,6 +1,6 @@
 extension UInt8 {
     /// The value of an ASCII hexadecimal digit, nil for any other byte.
-    var hexDigitValue: UInt8? {
+    package var hexDigitValue: UInt8? {
         switch self {
         case UInt8(ascii: "0")...UInt8(ascii: "9"): self - UInt8(ascii: "0")
         case UInt8(ascii: "a")...UInt8(ascii: "f"): self - UInt8(ascii: "a") + 10

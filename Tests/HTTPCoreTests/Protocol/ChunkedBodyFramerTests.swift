@@ -1,6 +1,5 @@
+import HTTPCore
 import XCTest
-
-@testable import ArchiveServer
 
 final class ChunkedBodyFramerTests: XCTestCase {
     /// Feeds `text` in pieces of `step` bytes; returns the bytes consumed and the sizes announced.

@@ -1,7 +1,7 @@
 /// Makes ids unique within a process and, by a random prefix, across the replicas of a
 /// service: `<12 hex digits of the process>-<loop>-<count>`. One per event loop, used only on
 /// its thread (no lock, no system call per id).
-struct RequestIDGenerator {
+package struct RequestIDGenerator {
     private static let processPrefix: String = {
         var random = SystemRandomNumberGenerator()
         let bits = random.next() & 0xFFFF_FFFF_FFFF
@@ -11,9 +11,9 @@ struct RequestIDGenerator {
     private let prefix: String
     private var count: UInt64 = 0
 
-    init(loop: Int) { prefix = "\(Self.processPrefix)-\(loop)-" }
+    package init(loop: Int) { prefix = "\(Self.processPrefix)-\(loop)-" }
 
-    mutating func next() -> String {
+    package mutating func next() -> String {
         count &+= 1
         return prefix + String(count, radix: 16)
     }

@@ -16,47 +16,47 @@ import CLibevent
 /// different `Content-Length`s; `Transfer-Encoding` beside `Content-Length`; any transfer
 /// coding but `chunked`; an expectation other than `100-continue`; a target libevent's URI
 /// parser refuses (`libeventReadsTarget`).
-struct RequestHead: Equatable, Sendable {
-    enum BodyFraming: Equatable, Sendable {
+package struct RequestHead: Equatable, Sendable {
+    package enum BodyFraming: Equatable, Sendable {
         case none
         case length(Int)
         case chunked
     }
 
-    var method: HTTPMethod
+    package var method: HTTPMethod
     /// The request target as sent (path and query).
-    var target: String
+    package var target: String
     /// The target's path, without the query.
-    var path: String
+    package var path: String
     /// The target's query, without the `?`, when it has one.
-    var query: String? { target.firstIndex(of: "?").map { String(target[target.index(after: $0)...]) } }
-    var body: BodyFraming
+    package var query: String? { target.firstIndex(of: "?").map { String(target[target.index(after: $0)...]) } }
+    package var body: BodyFraming
     /// The first `X-Request-Id`, as sent (see `RequestID.accepted`).
-    var requestID: String? = nil
+    package var requestID: String? = nil
     /// A `Connection` header lists `close` (RFC 9110 §7.6.1), in any of its headers or list
     /// members. libevent alone closes only when the first header is exactly `close`; the reply
     /// says `Connection: close` for every such request, so the connection ends after it.
-    var closeRequested = false
+    package var closeRequested = false
 
     /// Why a head cannot be accepted: the reply's status and the words for its problem document.
-    struct Refusal: Error, Equatable, Sendable {
-        enum Kind: Equatable, Sendable {
+    package struct Refusal: Error, Equatable, Sendable {
+        package enum Kind: Equatable, Sendable {
             case malformed  // 400 bad-request
             case ambiguousFraming  // 400 bad-framing
             case unsupportedCoding  // 501 not-implemented
             case lengthTooLarge  // 413 body-too-large (a length past any limit)
             case expectationFailed  // 417 expectation-failed
         }
-        var kind: Kind
-        var detail: String
+        package var kind: Kind
+        package var detail: String
         /// The request line and request id, when the refusal came after they were read (a
         /// framing refusal): its answer and access line then name them.
-        var head: RequestHead? = nil
+        package var head: RequestHead? = nil
     }
 
     /// Index just past the empty line that ends the head in `bytes`, or nil if it has not come
     /// yet. `from` lets a caller resume where an earlier, shorter search stopped.
-    static func endOfHead(in bytes: UnsafeRawBufferPointer, from: Int = 0) -> Int? {
+    package static func endOfHead(in bytes: UnsafeRawBufferPointer, from: Int = 0) -> Int? {
         var index = max(0, from)
         let count = bytes.count
         while index < count {
@@ -73,7 +73,7 @@ struct RequestHead: Equatable, Sendable {
     /// Whether libevent's URI parser reads `target` as it does every request's (leniently,
     /// `EVHTTP_URI_NONCONFORMANT`): a target it refuses (a bad authority such as `http://[x/`
     /// or `http://host:port/`, a bad scheme) would otherwise get libevent's own HTML 400.
-    static func libeventReadsTarget(_ target: String) -> Bool {
+    package static func libeventReadsTarget(_ target: String) -> Bool {
         guard let uri = evhttp_uri_parse_with_flags(target, UInt32(EVHTTP_URI_NONCONFORMANT)) else { return false }
         evhttp_uri_free(uri)
         return true
@@ -81,12 +81,12 @@ struct RequestHead: Equatable, Sendable {
 
     /// Where a resumed search must start after `scanned` bytes were searched without an end:
     /// the last two bytes may begin the terminator.
-    static func resumePoint(afterSearching scanned: Int) -> Int { max(0, scanned - 2) }
+    package static func resumePoint(afterSearching scanned: Int) -> Int { max(0, scanned - 2) }
 
     /// Parses a complete head (as delimited by `endOfHead`). Reads the bytes in place: only the
     /// method, the target and the values of the framing headers become strings, since this runs
     /// for every request.
-    static func parse(_ bytes: UnsafeRawBufferPointer) throws(Refusal) -> RequestHead {
+    package static func parse(_ bytes: UnsafeRawBufferPointer) throws(Refusal) -> RequestHead {
         var lines = LineReader(bytes)
         guard let requestLine = lines.next() else { throw Refusal(kind: .malformed, detail: "The request has no request line.") }
         let line = bytes[requestLine]
@@ -313,7 +313,7 @@ struct RequestHead: Equatable, Sendable {
     /// in absolute form (`http://host/v1/decode`, scheme compared as ASCII), without its scheme
     /// and authority. The guard admits a request by this path, so a target spelled otherwise
     /// costs what its route costs.
-    static func path(ofTarget target: String) -> String {
+    package static func path(ofTarget target: String) -> String {
         let path = target.prefix { $0 != "?" && $0 != "#" }
         let start = path.prefix(8).asciiLowercased()
         guard let scheme = ["http://", "https://"].first(where: { start.hasPrefix($0) }) else { return String(path) }

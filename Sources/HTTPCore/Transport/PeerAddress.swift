@@ -5,9 +5,9 @@ import Darwin
 #endif
 
 /// The client's address as access lines name it, asked of the socket once per connection.
-enum PeerAddress {
+package enum PeerAddress {
     /// `address:port` of the peer of socket `fd` (`[address]:port` for IPv6); "-" if unknown.
-    static func name(of fd: Int32) -> String {
+    package static func name(of fd: Int32) -> String {
         var storage = sockaddr_storage()
         var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
         let rc = withUnsafeMutablePointer(to: &storage) {

@@ -1,7 +1,7 @@
 extension String {
     /// The string without leading and trailing whitespace (Unicode's White_Space property):
     /// for values read from the environment and from kernel files, without Foundation.
-    func trimmingWhitespace() -> String {
+    package func trimmingWhitespace() -> String {
         let scalars = unicodeScalars
         guard let first = scalars.firstIndex(where: { !$0.properties.isWhitespace }) else { return "" }
         let last = scalars.lastIndex(where: { !$0.properties.isWhitespace })!
@@ -11,5 +11,5 @@ extension String {
 
 extension Substring {
     /// The text without leading and trailing whitespace, as a `String`.
-    func trimmingCharacters() -> String { String(self).trimmingWhitespace() }
+    package func trimmingCharacters() -> String { String(self).trimmingWhitespace() }
 }

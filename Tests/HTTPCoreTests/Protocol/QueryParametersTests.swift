@@ -1,6 +1,5 @@
+import HTTPCore
 import XCTest
-
-@testable import ArchiveServer
 
 final class QueryParametersTests: XCTestCase {
     func testQueryParameters() {

@@ -9,15 +9,15 @@ import Darwin
 /// short token of safe characters; otherwise one is made here, so that nothing a client sends
 /// is echoed into a reply or a log line that a browser, a terminal or a log viewer would read as
 /// markup or escapes.
-enum RequestID {
+package enum RequestID {
     /// Longest id taken from a client: enough for a UUID, a W3C trace id with its span, or a
     /// base64 digest. Longer ones are replaced, not cut (a cut id would match nothing the client
     /// logged).
-    static let maximumLength = 64
+    package static let maximumLength = 64
 
     /// `value` when it is 1–64 characters, each an ASCII letter, digit or one of `-_.:+/=@`
     /// (the alphabets of UUIDs, trace ids, hex and base64), else nil.
-    static func accepted(_ value: String?) -> String? {
+    package static func accepted(_ value: String?) -> String? {
         guard let value, !value.isEmpty, value.utf8.count <= maximumLength, value.utf8.allSatisfy(isTokenByte) else { return nil }
         return value
     }

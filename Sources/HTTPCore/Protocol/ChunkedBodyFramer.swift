@@ -8,8 +8,8 @@
 /// libevent parses one (a name and `:`, or a continuation of the line before it that starts
 /// with a space or tab; no CR or NUL inside), and the trailer section stays well under
 /// libevent's header size limit (`maximumTrailerSize`).
-struct ChunkedBodyFramer: Sendable {
-    enum State: Equatable, Sendable {
+package struct ChunkedBodyFramer: Sendable {
+    package enum State: Equatable, Sendable {
         case sizeLine
         case data(remaining: Int)
         /// In the trailer section: `lines` header lines of it read so far.
@@ -17,28 +17,33 @@ struct ChunkedBodyFramer: Sendable {
         case done
     }
 
-    private(set) var state = State.sizeLine
+    package private(set) var state = State.sizeLine
     private var line: [UInt8] = []
     /// Sum of the chunk sizes announced so far.
-    private(set) var announcedBytes = 0
+    package private(set) var announcedBytes = 0
     /// Data bytes consumed so far (by `consume` and `skipData`).
-    private(set) var dataBytes = 0
+    package private(set) var dataBytes = 0
 
     /// Longest size or trailer line accepted.
-    static let maximumLineLength = 4096
-    /// Most bytes of trailer lines accepted: with the head (`ConnectionGuard.maximumHeadSize`)
+    package static let maximumLineLength = 4096
+    /// Most bytes of trailer lines accepted: with the head (`GuardLimits.maximumHeadSize`)
     /// well under what libevent allows a request's headers and trailers together
     /// (`evhttp_set_max_headers_size`, twice the head's limit).
-    static let maximumTrailerSize = 16 << 10
+    package static let maximumTrailerSize = 16 << 10
     private var trailerBytes = 0
 
-    struct Malformed: Error, Equatable { var detail: String }
+    package init() {}
+
+    package struct Malformed: Error, Equatable {
+        package var detail: String
+        package init(detail: String) { self.detail = detail }
+    }
 
     /// Consumes bytes from the front of `bytes` until the body ends or the bytes run out; returns
     /// how many belong to the body. `newChunk` sees each announced chunk size before its data is
     /// consumed and may stop consumption by returning false (the framer then stays before the
     /// chunk's data).
-    mutating func consume(_ bytes: UnsafeRawBufferPointer, newChunk: (Int) -> Bool) throws(Malformed) -> Int {
+    package mutating func consume(_ bytes: UnsafeRawBufferPointer, newChunk: (Int) -> Bool) throws(Malformed) -> Int {
         var index = 0
         while index < bytes.count, state != .done {
             switch state {
@@ -108,7 +113,7 @@ struct ChunkedBodyFramer: Sendable {
     }
 
     /// Consumes `count` bytes of the current chunk's data without looking at them.
-    mutating func skipData(_ count: Int) {
+    package mutating func skipData(_ count: Int) {
         guard case .data(let remaining) = state else { return }
         precondition(count <= remaining, "skipped past the end of a chunk")
         dataBytes += count

@@ -1,8 +1,8 @@
 /// Query string parameters, percent-decoded. A repeated name keeps its last value.
-struct QueryParameters: Sendable {
-    private(set) var values: [String: String] = [:]
+package struct QueryParameters: Sendable {
+    package private(set) var values: [String: String] = [:]
 
-    init(_ query: String?) {
+    package init(_ query: String?) {
         guard let query, !query.isEmpty else { return }
         for pair in query.split(separator: "&", omittingEmptySubsequences: true) {
             let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
@@ -12,13 +12,13 @@ struct QueryParameters: Sendable {
         }
     }
 
-    subscript(name: String) -> String? { values[name] }
+    package subscript(name: String) -> String? { values[name] }
 
     /// The names given, in no particular order.
-    var names: Dictionary<String, String>.Keys { values.keys }
+    package var names: Dictionary<String, String>.Keys { values.keys }
 
     /// Decodes `%XX` escapes and `+` as space; malformed escapes are kept literally.
-    static func percentDecode(_ text: Substring) -> String {
+    package static func percentDecode(_ text: Substring) -> String {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(text.utf8.count)
         var iterator = Array(text.utf8)[...]

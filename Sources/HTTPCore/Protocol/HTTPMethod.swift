@@ -1,4 +1,4 @@
-enum HTTPMethod: String, Sendable {
+package enum HTTPMethod: String, Sendable {
     case get = "GET"
     case post = "POST"
     case head = "HEAD"
@@ -13,13 +13,13 @@ enum HTTPMethod: String, Sendable {
 
 extension HTTPMethod {
     /// The method named by a request line (`.unknown` for any libevent 2.1 does not know).
-    init(text: String) {
+    package init(text: String) {
         self = HTTPMethod(rawValue: text) ?? .unknown
     }
 
     /// Whether libevent 2.1 reads a body for this method (`evhttp_method_may_have_body`); the body
     /// of any other is left unread, where it would be taken for the next request.
-    var bodyIsReadByLibevent: Bool {
+    package var bodyIsReadByLibevent: Bool {
         switch self {
         case .post, .put, .patch, .get, .delete, .options, .connect: true
         case .head, .trace, .unknown: false
