@@ -11,12 +11,7 @@ set -euo pipefail
 
 # shellcheck source=scripts/lib/common.sh
 source "$(dirname "${BASH_SOURCE[0]}")/../lib/common.sh"
-while [[ $# -gt 0 ]]; do
-  case "$1" in
-    --bin-dir) bin_dir_option "${2:-}"; shift 2 ;;
-    *) echo "usage: $0 [--bin-dir DIR]" >&2; exit 2 ;;
-  esac
-done
+bin_dir_arguments "$@"
 bins_prepare archive-tool
 tool="${bin_dir}/archive-tool"
 work_dir

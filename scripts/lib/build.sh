@@ -18,6 +18,17 @@ bin_dir_option() {
   bin_dir="$(absolute "$1")"
 }
 
+# bin_dir_arguments "$@": the command line of a script whose only option is --bin-dir DIR;
+# anything else prints the usage and exits 2.
+bin_dir_arguments() {
+  while [[ $# -gt 0 ]]; do
+    case "$1" in
+      --bin-dir) bin_dir_option "${2:-}"; shift 2 ;;
+      *) echo "usage: $0 [--bin-dir DIR]" >&2; exit 2 ;;
+    esac
+  done
+}
+
 # bins_prepare [-c debug|release] [--static] PRODUCT…: builds the products unless the binaries
 # are given (above), sets bin_dir (absolute) and checks that every product is there.
 # --static: the Swift runtime linked in statically, as the container's build does.
