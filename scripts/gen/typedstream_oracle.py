@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Dumps what pytypedstream's low-level reader sees in typedstream files, one event a line, so
 that the codec's own typedstream reader can be checked against a reader it did not write
-(Tests/ArchiveCodecTests/TypedStream/TypedStreamOracleTests.swift renders its model in the
+(Tests/ArchiveCodecTests/TypedStreamBytes/TypedStreamOracleTests.swift renders its model in the
 same text and compares).
 
 Usage: typedstream_oracle.py FILE...            one dump to stdout per file, each after "== NAME"

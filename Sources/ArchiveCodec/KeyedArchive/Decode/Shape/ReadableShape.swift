@@ -414,31 +414,6 @@ enum InlineBodyForm {
     case keyedValue
 }
 
-/// The class a wrapper's body leaves unnamed.
-enum DefaultClass: UInt8 {
-    case none, array, set, orderedSet, dictionary, date, uuid
-
-    init(valueForm form: ObjectForm) {
-        switch form {
-        case .date: self = .date
-        case .uuid: self = .uuid
-        default: self = .none
-        }
-    }
-
-    var name: String {
-        switch self {
-        case .none: return ""
-        case .array: return FoundationClasses.defaultArrayClass
-        case .set: return FoundationClasses.defaultSetClass
-        case .orderedSet: return FoundationClasses.defaultOrderedSetClass
-        case .dictionary: return FoundationClasses.defaultDictionaryClass
-        case .date: return "NSDate"
-        case .uuid: return "NSUUID"
-        }
-    }
-}
-
 /// What a body's layout reads of its class: whether the name is the default of a wrapper
 /// (bit per `DefaultClass`), whether a plain chain allows the bare form, and the brackets its
 /// meta keys open.

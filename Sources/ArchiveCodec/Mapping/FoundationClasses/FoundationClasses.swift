@@ -1,6 +1,8 @@
-/// What the mapping knows about Foundation's archived classes: their usual `$classes`
-/// chains (omitted from JSON when an archive uses them, written back by the encoder), and
-/// which readable wrapper each class family uses.
+/// What the mapping knows about Foundation's archived classes in keyed archives: their usual
+/// `$classes` chains (omitted from JSON when an archive uses them, written back by the encoder),
+/// which readable wrapper each class family uses, and the classes a wrapper means when the JSON
+/// names none. Beside it: `DefaultClass` (the same defaults as the readable layout reads them)
+/// and `ReadableClass` (the chains of a typedstream's readable forms).
 enum FoundationClasses {
     /// Chains as Apple's `NSKeyedArchiver` writes them. Any other class defaults to
     /// `[name, "NSObject"]`.
@@ -46,8 +48,8 @@ enum FoundationClasses {
         case "NSDictionary", "NSMutableDictionary": return .dictionary
         case "NSMutableString": return .mutableString
         case "NSData", "NSMutableData": return .data
-        case "NSDate": return .date
-        case "NSUUID": return .uuid
+        case dateClass: return .date
+        case uuidClass: return .uuid
         default: return nil
         }
     }
@@ -64,4 +66,7 @@ enum FoundationClasses {
     static let defaultDictionaryClass = defaultDictionaryClassName.description
     static let defaultStringClass = "NSMutableString"
     static let defaultDataClass = "NSMutableData"
+    /// The classes of the date and UUID wrappers.
+    static let dateClass = "NSDate"
+    static let uuidClass = "NSUUID"
 }
