@@ -99,6 +99,14 @@ extension EventLoop {
             throw ServerError("unexpected address family \(storage.ss_family)")
         }
     }
+    /// How long accepting pauses after `accept` failed: long enough that a listener out of
+    /// descriptors does not spin (a hundred tries a second cost nothing), short enough that a
+    /// client waiting in the backlog, a health probe among them, waits little more than this
+    /// once descriptors are free again. At 100 ms, a /healthz probe arriving during a flood of
+    /// connections past the descriptor limit took over 100 ms (scripts/attack/attack.py's
+    /// slow-bodies row).
+    static let acceptPauseMicroseconds = 10_000
+
     /// `accept` failed (typically EMFILE: out of file descriptors). The listening socket stays readable,
     /// so without a pause libevent would retry in a tight loop; stop accepting for a moment instead.
     /// Connections already open keep being served and waiting clients stay in the kernel backlog.
@@ -108,7 +116,7 @@ extension EventLoop {
         if now &- lastAcceptErrorLog > 1_000_000_000 {
             lastAcceptErrorLog = now
             context.logger.error(
-                "accept failed: \(String(cString: strerror(error))); pausing accepts for 100 ms",
+                "accept failed: \(String(cString: strerror(error))); pausing accepts for \(Self.acceptPauseMicroseconds / 1_000) ms",
                 metadata: ["loop": .stringConvertible(index)])
         }
         evconnlistener_disable(evhttp_bound_socket_get_listener(boundSocket))
@@ -119,7 +127,7 @@ extension EventLoop {
                     EventLoop.from(raw).resumeAccepting()
                 }, unmanagedSelf)
         else { return resumeAccepting() }
-        var pause = timeval(tv_sec: 0, tv_usec: 100_000)
+        var pause = timeval(tv_sec: 0, tv_usec: Self.acceptPauseMicroseconds)
         acceptPauseTimer = timer
         if event_add(timer, &pause) != 0 { resumeAccepting() }
     }
