@@ -12,7 +12,7 @@ struct DocumentDifference: Sendable, Equatable, CustomStringConvertible {
     /// `….$bytes`), where `decode --nested` writes the payload's document.
     func inPayload(of kind: NestedPayload.Kind, at data: DocumentPath) -> DocumentDifference {
         var outer = data
-        if kind.format.payloadIsWrapped { outer.append(.member(String(describing: kind.format.payloadKey))) }
+        if kind.format.payloadIsWrapped { outer.append(.mapping(kind.format.payloadKey)) }
         outer.append(contentsOf: path)
         return DocumentDifference(path: outer, detail: detail)
     }

@@ -58,7 +58,7 @@ struct PayloadScan {
         guard let (payload, kind) = NestedPayload.document(copy) else { return }
         var wrapper: [DocumentPath.Step] = []
         found.notePayload(kind.format.summaryFormat)
-        if kind.format.payloadIsWrapped { wrapper.append(.member(String(describing: kind.format.payloadKey))) }
+        if kind.format.payloadIsWrapped { wrapper.append(.mapping(kind.format.payloadKey)) }
         guard expanding else { return }
         // One level per payload, at most `maximumNesting` deep: the recursion is bounded.
         let (summary, innerRefused) = payload.contentSummary(nesting: nesting + 1, expanding: true, hold: hold)
