@@ -31,15 +31,19 @@ let package = Package(
             pkgConfig: "zlib",
             providers: [.apt(["zlib1g-dev"])]
         ),
-        // The HTTP mechanics, knowing nothing of archives: request heads and bodies, framing,
-        // sockets, and the connection guard's decisions (deadlines, admission, refusals).
-        .target(name: "HTTPCore", dependencies: ["CLibevent"]),
-        // Worker pool, HTTP front (the only code that touches libevent, with HTTPCore),
-        // configuration, metrics, content codings.
+        // glibc's malloc.h (malloc_trim), which Swift's Glibc module leaves out.
+        .systemLibrary(name: "CMalloc"),
+        // The HTTP core, knowing nothing of archives and the only code that touches libevent:
+        // event loops, listening, connections and their guards (deadlines, admission,
+        // refusals as decisions), request heads and bodies, framing, replies. An application
+        // plugs in through `HTTPApplication`.
+        .target(name: "HTTPCore", dependencies: ["CLibevent", "PThreads", .product(name: "Logging", package: "swift-log")]),
+        // The service on the HTTP core: routes, problem documents, conversions on the worker
+        // pool, configuration, metrics, content codings, the page.
         .target(
             name: "ArchiveServer",
             dependencies: [
-                "ArchiveCodec", "CLibevent", "CZlib", "HTTPCore", "PThreads",
+                "ArchiveCodec", "CMalloc", "CZlib", "HTTPCore", "PThreads",
                 .product(name: "Logging", package: "swift-log")
             ],
             // The API description served at GET /openapi.yaml and the page at GET / with its

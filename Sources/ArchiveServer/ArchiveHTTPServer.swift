@@ -1,5 +1,5 @@
 import ArchiveCodec
-import CLibevent
+import HTTPCore
 import Logging
 import PThreads
 
@@ -8,10 +8,6 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-
-/// libevent must be told to use pthread locks once, before any event base exists, or `event_active`
-/// from a worker thread would race with the loop.
-private let libeventThreadingEnabled: Bool = evthread_use_pthreads() == 0
 
 /// The ArchiveService HTTP server: `eventLoops` libevent loops in front of a `WorkerPool`.
 ///
@@ -53,6 +49,12 @@ public final class ArchiveHTTPServer: @unchecked Sendable {
         for loop in loops { loop.teardown() }
     }
 
+    /// Raises the soft descriptor limit to the hard one (`ConnectionLimit.raiseDescriptorLimit`).
+    /// Once per process, before a configuration's connection limit is read.
+    public static func raiseDescriptorLimit() {
+        ConnectionLimit.raiseDescriptorLimit()
+    }
+
     /// The port bound by `start()`.
     public var port: Int { stateMutex.withLock { boundPort } }
 
@@ -62,7 +64,7 @@ public final class ArchiveHTTPServer: @unchecked Sendable {
     public func start() throws -> Int {
         try stateMutex.withLock {
             guard state == .created else { throw ServerError("start() called twice") }
-            guard libeventThreadingEnabled else { throw ServerError("evthread_use_pthreads failed") }
+            guard EventLoop.threadsEnabled else { throw ServerError("evthread_use_pthreads failed") }
             // A client closing early must cost an EPIPE on write, not the process.
             signal(SIGPIPE, SIG_IGN)
 
@@ -70,18 +72,24 @@ public final class ArchiveHTTPServer: @unchecked Sendable {
                 threadCount: configuration.workers, stackSize: configuration.stackSize,
                 queueLimit: configuration.queueLimit, nice: configuration.workerNice)
             let context = ServerContext(configuration: configuration, pool: pool, logger: logger, hooks: hooks)
+            let application = ArchiveApplication(context: context)
+            let settings = application.loopSettings
             var loops: [EventLoop] = []
             do {
                 var port = configuration.port
-                for index in 0..<configuration.eventLoops {
-                    let loop = try EventLoop(index: index, context: context)
-                    loops.append(loop)
-                    port = try loop.listen(host: configuration.host, port: port, reusePort: configuration.eventLoops > 1, isFirst: index == 0)
-                }
-                boundPort = port
-                if configuration.handleSignals {
-                    loops[0].onSignal = { [weak self] signal in self?.signalReceived(signal) }
-                    try loops[0].handleSignals()
+                do throws(LoopError) {
+                    for index in 0..<configuration.eventLoops {
+                        let loop = try EventLoop(index: index, settings: settings, application: application)
+                        loops.append(loop)
+                        port = try loop.listen(host: configuration.host, port: port, reusePort: configuration.eventLoops > 1, isFirst: index == 0)
+                    }
+                    boundPort = port
+                    if configuration.handleSignals {
+                        loops[0].onSignal = { [weak self] signal in self?.signalReceived(signal) }
+                        try loops[0].handleSignals()
+                    }
+                } catch {
+                    throw Self.serverError(error)
                 }
                 for loop in loops.dropFirst() {
                     loopThreads.append(try Self.spawn(loop))
@@ -159,6 +167,12 @@ public final class ArchiveHTTPServer: @unchecked Sendable {
         guard first, context.markDraining() else { return }
         let deadline = monotonicNanoseconds() + UInt64(configuration.drainTimeout) * 1_000_000_000
         for loop in loops { loop.post(.drain(deadline: deadline)) }
+    }
+
+    /// `error` in the service's words: a taken address names the likely culprit and the option.
+    private static func serverError(_ error: LoopError) -> ServerError {
+        guard let (host, port) = error.addressInUse else { return ServerError(error.message) }
+        return ServerError("\(host):\(port) is already in use by another process (an archive-service still running?); stop it, or choose another --port")
     }
 
     private static func spawn(_ loop: EventLoop) throws(ServerError) -> PThread {

@@ -1,5 +1,5 @@
 import ArchiveCodec
-import CLibevent
+import HTTPCore
 import CZlib
 import Logging
 import PThreads
@@ -21,7 +21,7 @@ final class ServerContext: Sendable {
     /// The labels of `archive_service_build_info`.
     private let build: [(name: String, value: String)] = [
         ("version", ReleaseVersion.current),
-        ("libevent", String(cString: event_get_version())),
+        ("libevent", EventLoop.libeventVersion),
         ("zlib", String(cString: zlibVersion()))
     ]
 

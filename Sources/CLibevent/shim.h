@@ -12,7 +12,6 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <pthread.h>
-#include <malloc.h> /* malloc_trim: workers hand memory back after large conversions */
 
 #include <event2/event.h>
 #include <event2/http.h>

@@ -84,7 +84,7 @@ struct ArchiveServiceCommand: ParsableCommand, ServiceArguments {
             throw ValidationError(error.message)
         }
         settings.configuration.handleSignals = true
-        ConnectionLimit.raiseDescriptorLimit()
+        ArchiveHTTPServer.raiseDescriptorLimit()
         // No metadata provider of the service's own; a handler is given the system's.
         LoggingSystem.bootstrap(
             { [settings] label, provider in

@@ -11,6 +11,9 @@ import HTTPCore
 ///
 /// Loop thread only.
 struct BodyReservation: BodyAdmission {
+    /// A `Problem` (413 or 503 `memory-budget-full`), which the application answers.
+    typealias Denial = AdmissionDenial
+
     let budget: MemoryBudget
     /// Bytes reserved for the body being received, grown as it arrives.
     private var reservation: Reservation?
@@ -27,12 +30,12 @@ struct BodyReservation: BodyAdmission {
 
     /// Opens the (empty) reservation of a body of `announced` bytes, if its whole need fits
     /// what is free now (503 otherwise, or 413 when it could never fit).
-    mutating func begin(_ head: RequestHead, announced: Int) -> Problem? {
+    mutating func begin(_ head: RequestHead, announced: Int) -> AdmissionDenial? {
         route = nil
         let route = Route(path: head.path)
         let needed = ConversionCost.admission(route: route, bodyBytes: announced)
         guard needed <= budget.available, let reservation = budget.reserve(0) else {
-            return Problem.memoryBudget(needed: needed, capacity: budget.capacity, path: head.path)
+            return AdmissionDenial(Problem.memoryBudget(needed: needed, capacity: budget.capacity, path: head.path))
         }
         self.reservation = reservation
         self.route = route
@@ -41,21 +44,21 @@ struct BodyReservation: BodyAdmission {
 
     /// Grows the reservation to what the `received` bytes need, a step ahead (but not past
     /// what `total` bytes need).
-    mutating func received(_ received: Int, upTo total: Int, of head: RequestHead?) -> Problem? {
+    mutating func received(_ received: Int, upTo total: Int, of head: RequestHead?) -> AdmissionDenial? {
         guard let reservation else { return nil }
         let needed = ConversionCost.admission(route: route, bodyBytes: received)
         guard needed > reservation.bytes else { return nil }
         let ahead = ConversionCost.admission(route: route, bodyBytes: min(total, received + Self.admissionStep))
         if reservation.grow(to: max(needed, ahead)) || reservation.grow(to: needed) { return nil }
-        return Problem.memoryBudget(needed: needed, capacity: reservation.capacity, path: head?.path ?? "")
+        return AdmissionDenial(Problem.memoryBudget(needed: needed, capacity: reservation.capacity, path: head?.path ?? ""))
     }
 
     /// Refuses a chunked body once what its announced chunks need could not fit the budget even
     /// alone.
-    func chunksAnnounced(_ announced: Int, of head: RequestHead) -> Problem? {
+    func chunksAnnounced(_ announced: Int, of head: RequestHead) -> AdmissionDenial? {
         let needed = ConversionCost.admission(route: route, bodyBytes: announced)
         if needed > budget.capacity {
-            return Problem.memoryBudget(needed: needed, capacity: budget.capacity, path: head.path)
+            return AdmissionDenial(Problem.memoryBudget(needed: needed, capacity: budget.capacity, path: head.path))
         }
         return nil
     }
@@ -65,7 +68,7 @@ struct BodyReservation: BodyAdmission {
     }
 
     /// The reservation of the request that reached the handler, which holds it from now on.
-    mutating func takeOver() -> Reservation? {
+    mutating func takeOver() -> (any HeldResources)? {
         defer { reservation = nil }
         return reservation
     }

@@ -1,3 +1,4 @@
+import HTTPCore
 import PThreads
 
 /// The bytes this process may spend on requests at once: bodies being received, conversions in
@@ -71,7 +72,7 @@ final class MemoryBudget: @unchecked Sendable {
 ///
 /// Thread contract: used by one thread at a time (the loop, then a worker, then the loop again,
 /// handed over through the pool's and the mailbox's locks).
-final class Reservation: @unchecked Sendable {
+final class Reservation: HeldResources, @unchecked Sendable {
     private let budget: MemoryBudget
     private(set) var bytes: Int
 

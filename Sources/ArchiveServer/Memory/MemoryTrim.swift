@@ -1,3 +1,7 @@
+#if canImport(Glibc)
+import CMalloc
+#endif
+
 /// When to hand memory that conversions freed back to the system (`malloc_trim`, which the
 /// worker calls after its reply is on its way).
 ///
@@ -21,5 +25,12 @@ enum MemoryTrim {
     static func isDue(afterBodyOf bodyBytes: Int, budget: MemoryBudget) -> Bool {
         guard bodyBytes >= bodyThreshold, let resident = ProcessStatistics.memoryBytes()?.resident else { return false }
         return resident - budget.snapshot.reserved > budget.capacity / 8
+    }
+
+    /// Hands the free pages of every arena back to the system (glibc), when `isDue`.
+    static func trim(afterBodyOf bodyBytes: Int, budget: MemoryBudget) {
+        #if canImport(Glibc)
+        if isDue(afterBodyOf: bodyBytes, budget: budget) { malloc_trim(0) }
+        #endif
     }
 }

@@ -5,7 +5,7 @@
 ///
 /// Called on the loop thread only, and never for a body the guard drops (one libevent leaves
 /// unread: HEAD, TRACE, unknown methods).
-package protocol BodyAdmission {
+package protocol BodyAdmission<Denial> {
     /// Why a body was refused, in the application's words.
     associatedtype Denial
 
@@ -24,4 +24,13 @@ package protocol BodyAdmission {
 
     /// The connection was refused or cut off: what the body held is let go.
     mutating func release()
+
+    /// The request has reached the handler: what its body holds, which the request holds from
+    /// now on (until its reply is written); nil when nothing is held.
+    mutating func takeOver() -> (any HeldResources)?
 }
+
+/// What a request holds of the application's (its share of a memory budget, say) from the
+/// moment it reaches the handler until its reply is written or dropped; the core only keeps it
+/// alive that long, and lets it go then.
+package protocol HeldResources: AnyObject, Sendable {}

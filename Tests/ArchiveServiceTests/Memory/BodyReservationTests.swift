@@ -30,7 +30,7 @@ final class BodyReservationTests: XCTestCase {
         XCTAssertNil(admission.received(3 << 20, upTo: 7 << 19, of: decode))
         XCTAssertEqual(budget.snapshot.reserved, (7 << 19) * ConversionCost.decodePerBodyByte)
         var taken = admission.takeOver()
-        XCTAssertEqual(taken?.bytes, (7 << 19) * ConversionCost.decodePerBodyByte)
+        XCTAssertEqual((taken as? Reservation)?.bytes, (7 << 19) * ConversionCost.decodePerBodyByte)
         XCTAssertNil(admission.takeOver(), "the handler holds it now")
         taken = nil
         XCTAssertEqual(budget.snapshot.reserved, 0)
@@ -41,8 +41,8 @@ final class BodyReservationTests: XCTestCase {
         let decode = try head("POST /v1/decode HTTP/1.1\r\nContent-Length: \(3 << 20)\r\n\r\n")
         var holder = budget.reserve(10 << 20)
         var admission = BodyReservation(budget: budget)
-        XCTAssertEqual(admission.begin(decode, announced: 3 << 20)?.status, 503, "others hold the budget")
-        XCTAssertEqual(admission.begin(decode, announced: 5 << 20)?.status, 413, "it would not fit even alone")
+        XCTAssertEqual(admission.begin(decode, announced: 3 << 20)?.problem?.status, 503, "others hold the budget")
+        XCTAssertEqual(admission.begin(decode, announced: 5 << 20)?.problem?.status, 413, "it would not fit even alone")
         XCTAssertNotNil(holder)
         holder = nil
 
@@ -50,10 +50,15 @@ final class BodyReservationTests: XCTestCase {
         let chunkedHead = try head("POST /v1/decode HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n")
         XCTAssertNil(chunked.begin(chunkedHead, announced: 0))
         XCTAssertNil(chunked.chunksAnnounced(4 << 20, of: chunkedHead))
-        XCTAssertEqual(chunked.chunksAnnounced(5 << 20, of: chunkedHead)?.status, 413)
+        XCTAssertEqual(chunked.chunksAnnounced(5 << 20, of: chunkedHead)?.problem?.status, 413)
         XCTAssertNil(chunked.received(1 << 20, upTo: 4 << 20, of: chunkedHead))
         XCTAssertGreaterThan(budget.snapshot.reserved, 0)
         chunked.release()
         XCTAssertEqual(budget.snapshot.reserved, 0)
     }
+}
+
+extension AdmissionDenial {
+    /// The problem document the denial carries.
+    fileprivate var problem: Problem? { reason as? Problem }
 }

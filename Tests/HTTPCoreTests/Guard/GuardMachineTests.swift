@@ -349,4 +349,6 @@ private struct TestAdmission: BodyAdmission {
         held = 0
         released += 1
     }
+
+    mutating func takeOver() -> (any HeldResources)? { nil }
 }

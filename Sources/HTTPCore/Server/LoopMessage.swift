@@ -1,7 +1,8 @@
 /// What other threads post to an event loop (`EventLoop.post`); the loop handles it on its thread.
-enum LoopMessage: Sendable {
-    /// A worker finished a conversion.
-    case completed(PendingRequest, HTTPResponse)
+package enum LoopMessage: Sendable {
+    /// Work begun with `EventLoop.startWork` has finished: `then` runs on the loop (it sends
+    /// the reply), and the loop counts the work done.
+    case finished(then: @Sendable (EventLoop) -> Void)
     /// Stop accepting, answer what is in flight, then exit the loop; give up at `deadline`.
     case drain(deadline: UInt64)
     /// Exit the loop now, whatever is still in flight.

@@ -1,16 +1,17 @@
-import CLibevent
+import HTTPCore
 
-/// A reply body built in a libevent buffer while the codec writes it, piece by piece, on a
+/// A reply body built in an `EventBuffer` while the codec writes it, piece by piece, on a
 /// worker. The loop thread then moves its contents into the request's output buffer without
-/// copying (`evbuffer_add_buffer`), so a large reply exists once in memory instead of twice
-/// (a Swift array, then libevent's copy of it). With a content coding the pieces are compressed
+/// copying, so a large reply exists once in memory instead of twice (a Swift array, then
+/// libevent's copy of it). With a content coding the pieces are compressed
 /// as they come (`ReplyCompressor`), so only the compressed reply is ever held.
 ///
 /// Thread contract: the buffer has no lock. The worker that creates it is its only user until
 /// it hands the finished reply to the loop (through the completion queue, whose mutex orders
 /// the two), and the loop is its only user after that.
 final class ReplyBuffer: @unchecked Sendable {
-    private let buffer: OpaquePointer
+    /// The bytes kept, which the reply carries (`HTTPReply.buffered`).
+    let events: EventBuffer
     /// Bytes appended so far.
     private(set) var count = 0
     /// Set when libevent could not take a piece (out of memory); the reply is then unusable.
@@ -28,14 +29,10 @@ final class ReplyBuffer: @unchecked Sendable {
     /// `reservation`: grown by every piece before the piece is kept, and by zlib's state when
     /// compression starts. `coding`: the coding the client accepts (`ContentCoding.forReply`).
     init?(reservation: Reservation?, coding: ContentCoding = .identity) {
-        guard let buffer = evbuffer_new() else { return nil }
-        self.buffer = buffer
+        guard let events = EventBuffer() else { return nil }
+        self.events = events
         self.reservation = reservation
         compressor = coding == .identity ? nil : ReplyCompressor(coding: coding)
-    }
-
-    deinit {
-        evbuffer_free(buffer)
     }
 
     func append(_ piece: UnsafeBufferPointer<UInt8>) {
@@ -60,23 +57,17 @@ final class ReplyBuffer: @unchecked Sendable {
     }
 
     private func keep(_ piece: UnsafeBufferPointer<UInt8>) {
-        guard !failed, !overBudget, let base = piece.baseAddress else { return }
+        guard !failed, !overBudget, piece.baseAddress != nil else { return }
         if let reservation, !reservation.grow(by: piece.count) {
             overBudget = true
             refusedAt = count + piece.count
-            evbuffer_drain(buffer, count)
+            events.removeAll()
             return
         }
-        if evbuffer_add(buffer, base, piece.count) == 0 {
+        if events.append(piece) {
             count += piece.count
         } else {
             failed = true
         }
-    }
-
-    /// Moves everything into `output` (a request's output buffer); returns false if libevent
-    /// refused. Loop thread only.
-    func move(into output: OpaquePointer) -> Bool {
-        evbuffer_add_buffer(output, buffer) == 0
     }
 }

@@ -1,4 +1,3 @@
-import ArchiveCodec
 import CLibevent
 import PThreads
 
@@ -16,7 +15,7 @@ extension EventLoop {
     /// `isFirst`: the first of the server's listeners. `SO_REUSEPORT` would let it join a port that
     /// another process (a forgotten server of an earlier build) already listens on, and share its
     /// traffic; so the first listener makes sure the address is free before it binds.
-    func listen(host: String, port: Int, reusePort: Bool, isFirst: Bool) throws(ServerError) -> Int {
+    package func listen(host: String, port: Int, reusePort: Bool, isFirst: Bool) throws(LoopError) -> Int {
         var hints = addrinfo()
         hints.ai_family = AF_UNSPEC
         #if canImport(Glibc)
@@ -28,7 +27,7 @@ extension EventLoop {
         var found: UnsafeMutablePointer<addrinfo>?
         let rc = getaddrinfo(host, String(port), &hints, &found)
         guard rc == 0, let first = found else {
-            throw ServerError("cannot resolve \(host): \(String(cString: gai_strerror(rc)))")
+            throw LoopError("cannot resolve \(host): \(String(cString: gai_strerror(rc)))")
         }
         defer { freeaddrinfo(first) }
 
@@ -46,7 +45,7 @@ extension EventLoop {
             {
                 guard let bound = evhttp_bind_listener(http, listener) else {
                     evconnlistener_free(listener)
-                    throw ServerError("evhttp_bind_listener failed")
+                    throw LoopError("evhttp_bind_listener failed")
                 }
                 boundSocket = bound
                 evconnlistener_set_error_cb(listener) { listener, _ in
@@ -61,11 +60,11 @@ extension EventLoop {
             candidate = info.pointee.ai_next
         }
         if lastError == EADDRINUSE { throw Self.addressInUse(host: host, port: port) }
-        throw ServerError("cannot listen on \(host):\(port): \(String(cString: strerror(lastError)))")
+        throw LoopError("cannot listen on \(host):\(port): \(String(cString: strerror(lastError)))")
     }
 
-    private static func addressInUse(host: String, port: Int) -> ServerError {
-        ServerError("\(host):\(port) is already in use by another process (an archive-service still running?); stop it, or choose another --port")
+    private static func addressInUse(host: String, port: Int) -> LoopError {
+        LoopError("\(host):\(port) is already in use by another process", addressInUse: (host, port))
     }
 
     /// Whether a socket without `SO_REUSEPORT` fails to bind `info`'s address because something
@@ -79,13 +78,13 @@ extension EventLoop {
         return bind(fd, info.ai_addr, info.ai_addrlen) != 0 && errno == EADDRINUSE
     }
 
-    static func localPort(of fd: Int32) throws(ServerError) -> Int {
+    static func localPort(of fd: Int32) throws(LoopError) -> Int {
         var storage = sockaddr_storage()
         var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
         let rc = withUnsafeMutablePointer(to: &storage) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
         }
-        guard rc == 0 else { throw ServerError("getsockname failed: \(String(cString: strerror(errno)))") }
+        guard rc == 0 else { throw LoopError("getsockname failed: \(String(cString: strerror(errno)))") }
         switch Int32(storage.ss_family) {
         case AF_INET:
             return withUnsafePointer(to: &storage) {
@@ -96,7 +95,7 @@ extension EventLoop {
                 $0.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { Int(UInt16(bigEndian: $0.pointee.sin6_port)) }
             }
         default:
-            throw ServerError("unexpected address family \(storage.ss_family)")
+            throw LoopError("unexpected address family \(storage.ss_family)")
         }
     }
     /// How long accepting pauses after `accept` failed: long enough that a listener out of
@@ -112,10 +111,10 @@ extension EventLoop {
     /// Connections already open keep being served and waiting clients stay in the kernel backlog.
     func acceptFailed(_ error: Int32) {
         guard let boundSocket, acceptPauseTimer == nil else { return }
-        let now = monotonicNanoseconds()
+        let now = settings.clock()
         if now &- lastAcceptErrorLog > 1_000_000_000 {
             lastAcceptErrorLog = now
-            context.logger.error(
+            settings.logger.error(
                 "accept failed: \(String(cString: strerror(error))); pausing accepts for \(Self.acceptPauseMicroseconds / 1_000) ms",
                 metadata: ["loop": .stringConvertible(index)])
         }

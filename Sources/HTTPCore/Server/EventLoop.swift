@@ -1,6 +1,4 @@
-import ArchiveCodec
 import CLibevent
-import HTTPCore
 import Logging
 import PThreads
 
@@ -10,34 +8,40 @@ import Glibc
 import Darwin
 #endif
 
-/// One libevent event base with its own `evhttp` and listening socket, run by one thread.
+/// One libevent event base with its own `evhttp` and listening socket, run by one thread: the
+/// HTTP core's server. It accepts connections, puts a `ConnectionGuard` under each, hands every
+/// request that arrives whole to its `HTTPApplication`, writes the replies, and drains: the
+/// application decides nothing here but what a request gets.
 ///
 /// Invariant: every evhttp object of this loop is touched only on the loop's thread. Other threads
 /// reach the loop only through `post(_:)`, which queues a message and wakes the loop with
 /// `event_active` on a user event (libevent's thread-safe wake-up once `evthread_use_pthreads` ran).
-final class EventLoop: @unchecked Sendable {
-    let index: Int
+package final class EventLoop: @unchecked Sendable {
+    package let index: Int
     let base: OpaquePointer
     /// Nil once `closeConnections()` ran.
     var http: OpaquePointer!
-    let context: ServerContext
+    let settings: LoopSettings
+    let application: any HTTPApplication
     var boundSocket: OpaquePointer?
     var wakeEvent: OpaquePointer!
     private var drainTimer: OpaquePointer?
     private var signalEvents: [OpaquePointer] = []
     /// Called on this loop's thread when SIGTERM or SIGINT arrives (only on the loop owning signals).
-    var onSignal: ((Int32) -> Void)?
+    package var onSignal: ((Int32) -> Void)?
 
     private let mailboxMutex = PThreadMutex()
     private var mailbox: [LoopMessage] = []  // guarded by mailboxMutex
     private var spareMailbox: [LoopMessage] = []  // loop thread only
 
-    // Loop-thread state (also used by the Listening and Requests extensions, on the loop thread only).
-    var conversionsInFlight = 0
+    // Loop-thread state (also used by the extensions, on the loop thread only).
+    /// Work begun by `startWork` and not yet `finished`.
+    var workInFlight = 0
     var repliesUnflushed = 0
     /// Ids for requests that came without a usable `X-Request-Id`.
     var requestIDs: RequestIDGenerator
-    var draining = false
+    /// Whether a drain has begun on this loop.
+    package private(set) var draining = false
     private var drainDeadline: UInt64 = 0
     private var flushGraceEnd: UInt64?
     private var exiting = false
@@ -61,30 +65,39 @@ final class EventLoop: @unchecked Sendable {
     /// Whether the requests still arriving have been answered (`answerArrivingRequests`).
     private var arrivalsAnswered = false
 
+    /// Whether libevent uses pthread locks, which it must be told once, before any event base
+    /// exists, or `event_active` from a worker thread would race with the loop. Read it before
+    /// making the first loop.
+    package static let threadsEnabled: Bool = evthread_use_pthreads() == 0
+
+    /// The libevent version linked, for build information.
+    package static var libeventVersion: String { String(cString: event_get_version()) }
+
     var unmanagedSelf: UnsafeMutableRawPointer { Unmanaged.passUnretained(self).toOpaque() }
 
     static func from(_ raw: UnsafeMutableRawPointer?) -> EventLoop {
         Unmanaged<EventLoop>.fromOpaque(raw!).takeUnretainedValue()
     }
 
-    init(index: Int, context: ServerContext) throws(ServerError) {
+    /// A loop answering through `application`. Its index numbers its request ids and its log lines.
+    package init(index: Int, settings: LoopSettings, application: any HTTPApplication) throws(LoopError) {
         self.index = index
         requestIDs = RequestIDGenerator(loop: index)
-        self.context = context
-        guard let base = event_base_new() else { throw ServerError("event_base_new failed") }
+        self.settings = settings
+        self.application = application
+        guard let base = event_base_new() else { throw LoopError("event_base_new failed") }
         guard let http = evhttp_new(base) else {
             event_base_free(base)
-            throw ServerError("evhttp_new failed")
+            throw LoopError("evhttp_new failed")
         }
         self.base = base
         self.http = http
-        lingering = LingeringSockets(base: base, clock: monotonicNanoseconds)
-        let config = context.configuration
+        lingering = LingeringSockets(base: base, clock: settings.clock)
         // No evhttp timeouts: the connection guard keeps every deadline (`ConnectionGuard`).
-        evhttp_set_max_body_size(http, config.maxBodySize)
+        evhttp_set_max_body_size(http, settings.guardLimits.maxBodySize)
         // The connection guard refuses longer heads first (431, as a problem document).
         evhttp_set_max_headers_size(http, 2 * GuardLimits.maximumHeadSize)
-        // Let every method through so that the router, not libevent, answers 405 with Allow and a
+        // Let every method through so that the application, not libevent, answers 405 with Allow and a
         // problem document. Bit 15 is libevent 2.1's internal EVHTTP_REQ_UNKNOWN_ (http-internal.h):
         // without it, a method libevent does not know (QUERY, PROPFIND, …) gets libevent's HTML 501.
         let allMethods = [
@@ -99,7 +112,7 @@ final class EventLoop: @unchecked Sendable {
             http,
             { request, raw in
                 guard let request else { return }
-                EventLoop.from(raw).handle(request)
+                EventLoop.from(raw).received(request)
             }, unmanagedSelf)
         guard
             let wake = event_new(
@@ -110,7 +123,7 @@ final class EventLoop: @unchecked Sendable {
         else {
             evhttp_free(http)
             event_base_free(base)
-            throw ServerError("event_new failed for the wake-up event")
+            throw LoopError("event_new failed for the wake-up event")
         }
         wakeEvent = wake
         installConnectionGuards()
@@ -118,7 +131,7 @@ final class EventLoop: @unchecked Sendable {
 
     /// Makes SIGTERM and SIGINT call `onSignal` on this loop, and `ignoredSignals` do nothing
     /// but leave a log line. Call before `run()`.
-    func handleSignals() throws(ServerError) {
+    package func handleSignals() throws(LoopError) {
         for signal in [SIGTERM, SIGINT] + Self.ignoredSignals {
             guard
                 let event = event_new(
@@ -126,12 +139,12 @@ final class EventLoop: @unchecked Sendable {
                     { signal, _, raw in
                         let loop = EventLoop.from(raw)
                         guard !EventLoop.ignoredSignals.contains(signal) else {
-                            return loop.context.logger.notice("signal \(signal) ignored: SIGTERM or SIGINT drains and stops the service")
+                            return loop.settings.logger.notice("signal \(signal) ignored: SIGTERM or SIGINT drains and stops the service")
                         }
                         loop.onSignal?(signal)
                     }, unmanagedSelf), event_add(event, nil) == 0
             else {
-                throw ServerError("cannot install the handler for signal \(signal)")
+                throw LoopError("cannot install the handler for signal \(signal)")
             }
             signalEvents.append(event)
         }
@@ -140,26 +153,26 @@ final class EventLoop: @unchecked Sendable {
     /// Signals whose default action ends the process without a word, and which a supervisor or
     /// an operator sends by habit (SIGHUP to reload, SIGUSR1/SIGUSR2 to reopen logs, a stray
     /// SIGALRM): the service has no use for them, so it logs them and runs on.
-    static let ignoredSignals: [Int32] = [SIGHUP, SIGUSR1, SIGUSR2, SIGALRM]
+    package static let ignoredSignals: [Int32] = [SIGHUP, SIGUSR1, SIGUSR2, SIGALRM]
 
     // MARK: Running
 
     /// Runs the loop on the calling thread until a drain completes or `exitNow` arrives.
-    func run() {
+    package func run() {
         let rc = event_base_loop(base, EVLOOP_NO_EXIT_ON_EMPTY)
-        if rc < 0 { context.logger.error("event loop \(index) stopped with an error") }
+        if rc < 0 { settings.logger.error("event loop \(index) stopped with an error") }
     }
 
     /// Closes the listener and every connection, abandoning requests still unanswered. Only after
     /// `run()` returned. Workers may still `post`: the wake-up event outlives this.
-    func closeConnections() {
+    package func closeConnections() {
         guard let http else { return }
         evhttp_free(http)
         self.http = nil
     }
 
     /// Frees every remaining libevent object of this loop. Only once no worker can post any more.
-    func teardown() {
+    package func teardown() {
         EventLoop.registry.unregister(self)
         if let acceptPauseTimer { event_free(acceptPauseTimer) }
         acceptPauseTimer = nil
@@ -174,7 +187,7 @@ final class EventLoop: @unchecked Sendable {
     }
 
     /// Queues a message for the loop thread. Safe from any thread.
-    func post(_ message: LoopMessage) {
+    package func post(_ message: LoopMessage) {
         mailboxMutex.lock()
         mailbox.append(message)
         let wasEmpty = mailbox.count == 1
@@ -188,9 +201,9 @@ final class EventLoop: @unchecked Sendable {
         mailboxMutex.withLock { swap(&mailbox, &spareMailbox) }
         for message in spareMailbox {
             switch message {
-            case .completed(let pending, let response):
-                conversionsInFlight -= 1
-                send(response, to: pending, finishesConversion: true)
+            case .finished(let then):
+                workInFlight -= 1
+                then(self)
             case .drain(let deadline):
                 beginDrain(deadline: deadline)
             case .exitNow:
@@ -232,23 +245,23 @@ final class EventLoop: @unchecked Sendable {
             }
         }
         if drainTimer == nil {
-            context.logger.error("event loop \(index) could not arm its drain timer; exiting without waiting")
+            settings.logger.error("event loop \(index) could not arm its drain timer; exiting without waiting")
             exit(reason: "no drain timer")
         }
     }
 
-    /// A drain ends when every request that started has its reply written: conversions in
+    /// A drain ends when every request that started has its reply written: work in
     /// flight, and requests whose head or body is still arriving (they finish and are answered,
-    /// or, a second before the deadline, are answered 503 `shutting-down`).
+    /// or, a second before the deadline, are refused `.draining`).
     func checkDrained() {
         guard draining, !exiting else { return }
-        let now = monotonicNanoseconds()
+        let now = settings.clock()
         let arriving = guards.values.contains { $0.requestArriving }
         if arriving, !arrivalsAnswered, now + Self.arrivalCutoffNanos >= drainDeadline {
             answerArrivingRequests()
             return
         }
-        if conversionsInFlight == 0, !arriving {
+        if workInFlight == 0, !arriving {
             if repliesUnflushed == 0 { return exit(reason: "drained") }
             if let end = flushGraceEnd {
                 if now >= end { return exit(reason: "drained; \(repliesUnflushed) replies still unflushed") }
@@ -257,29 +270,30 @@ final class EventLoop: @unchecked Sendable {
             }
         }
         if now >= drainDeadline {
-            context.logger.warning(
+            settings.logger.warning(
                 "drain timeout: abandoning requests still in flight",
                 metadata: [
-                    "loop": .stringConvertible(index), "in_flight": .stringConvertible(conversionsInFlight)
+                    "loop": .stringConvertible(index), "in_flight": .stringConvertible(workInFlight)
                 ])
             exit(reason: "drain timeout")
         }
     }
 
-    /// Answers every request still arriving 503 `shutting-down` (Connection: close).
+    /// Answers every request still arriving with the application's `.draining` refusal
+    /// (Connection: close).
     private func answerArrivingRequests() {
         arrivalsAnswered = true
         let arriving = guards.values.filter { $0.requestArriving }
-        context.logger.notice("drain: answering \(arriving.count) requests still arriving 503", metadata: ["loop": .stringConvertible(index)])
+        settings.logger.notice("drain: answering \(arriving.count) requests still arriving", metadata: ["loop": .stringConvertible(index)])
         for connection in arriving {
-            connection.refuse(Problem.draining(path: connection.currentHead?.path ?? ""), head: connection.currentHead)
+            connection.refuse(.draining, head: connection.currentHead)
         }
     }
 
     private func exit(reason: String) {
         guard !exiting else { return }
         exiting = true
-        context.logger.debug("event loop \(index) exiting: \(reason)")
+        settings.logger.debug("event loop \(index) exiting: \(reason)")
         event_base_loopexit(base, nil)
     }
 }

@@ -1,6 +1,4 @@
-import ArchiveCodec
 import CLibevent
-import HTTPCore
 
 #if canImport(Glibc)
 import Glibc
@@ -14,11 +12,10 @@ import Darwin
 /// HTML; the guard lets the server decide before any of that happens. The decisions are its
 /// `GuardMachine`'s (heads read first, bodies admitted by their head, one request at a time,
 /// deadlines on the whole head, body and reply; its documentation has them); this class feeds
-/// it the socket's bytes and the time and carries out its `GuardAction`s, and words its
-/// refusals as problem documents. A client cut off at its reply's deadline frees the reply's
-/// memory (`replyReservation`) with the connection. Bodies are admitted against `maxBodySize`
-/// and the `MemoryBudget` (`BodyReservation`: `ConversionCost.admission` of what has arrived, a
-/// step ahead, so a slow body holds only what it has paid for).
+/// it the socket's bytes and the time and carries out its `GuardAction`s; the application words
+/// its refusals (`HTTPApplication.answer`). A client cut off at its reply's deadline frees what
+/// the reply holds (`replyHeld`) with the connection. Bodies are admitted against
+/// `GuardLimits.maxBodySize` and the application's `BodyAdmission`.
 ///
 /// Its socket, filter and timer are a `GuardedSocket`'s: bytes after a request wait in the
 /// kernel (the socket is not read past `GuardLimits.heldBytesLimit`), replies are written
@@ -33,24 +30,35 @@ import Darwin
 /// Lifetime: created by the loop's `evhttp_set_bevcb` hook for each accepted socket, retained
 /// by the filter and released when libevent frees the filter. Loop thread only.
 final class ConnectionGuard {
+    /// The application's admission as a guard holds it: one concrete type, so that the loop's
+    /// guards (reached from libevent's C callbacks) need no generics.
+    struct Admission: BodyAdmission {
+        var base: any BodyAdmission<AdmissionDenial>
+
+        mutating func begin(_ head: RequestHead, announced: Int) -> AdmissionDenial? { base.begin(head, announced: announced) }
+        mutating func received(_ received: Int, upTo total: Int, of head: RequestHead?) -> AdmissionDenial? {
+            base.received(received, upTo: total, of: head)
+        }
+        mutating func chunksAnnounced(_ announced: Int, of head: RequestHead) -> AdmissionDenial? { base.chunksAnnounced(announced, of: head) }
+        mutating func release() { base.release() }
+        mutating func takeOver() -> (any HeldResources)? { base.takeOver() }
+    }
+
     unowned let loop: EventLoop
     /// Order of acceptance within the loop; the oldest evictable connection goes first.
     let serial: UInt64
     /// The socket's bufferevent, the filter over it and the connection's timer.
     private var socket: GuardedSocket!
     /// The guard's decisions.
-    private var machine: GuardMachine<BodyReservation>
-    /// Bytes reserved for the reply being written.
-    private var replyReservation: Reservation?
+    private var machine: GuardMachine<Admission>
+    /// What the reply being written holds (`BodyAdmission.takeOver`).
+    private var replyHeld: (any HeldResources)?
 
     init(loop: EventLoop, serial: UInt64, underlying: OpaquePointer) {
         self.loop = loop
         self.serial = serial
-        let configuration = loop.context.configuration
         machine = GuardMachine(
-            limits: GuardLimits(
-                timeout: configuration.timeout, headerTimeout: configuration.headerTimeout, maxBodySize: configuration.maxBodySize),
-            admission: BodyReservation(budget: loop.context.budget), now: monotonicNanoseconds())
+            limits: loop.settings.guardLimits, admission: Admission(base: loop.application.makeAdmission()), now: loop.settings.clock())
         // The socket is this guard's: its callbacks run only while the guard lives (`detach`).
         socket = GuardedSocket(
             base: loop.base, underlying: underlying, timerFired: { [unowned self] in self.deadlinePassed() },
@@ -71,23 +79,23 @@ final class ConnectionGuard {
     func detach() {
         socket.detach()
         if machine.detach() { loop.replyAbandoned() }
-        replyReservation = nil
+        replyHeld = nil
     }
 
     /// The request arriving when the drain began (`requestArriving` then): it is served, and a
-    /// drain waits for it; the connection's later requests are answered 503 `shutting-down`.
+    /// drain waits for it; the connection's later requests are the application's to turn away.
     var arrivedBeforeDrain = false
 
     /// A request of this connection has begun and is not yet with the server: part of its head
     /// has arrived, or its head has and its body is arriving. A drain waits for it.
     var requestArriving: Bool {
-        machine.requestArriving(unread: socket.unreadBytes, now: monotonicNanoseconds())
+        machine.requestArriving(unread: socket.unreadBytes, now: loop.settings.clock())
     }
 
     /// How the connection may be closed to make room for another (`Eviction`); nil while a
     /// request of it is with the server.
     var eviction: Eviction? {
-        machine.eviction(unread: socket.unreadBytes, now: monotonicNanoseconds())
+        machine.eviction(unread: socket.unreadBytes, now: loop.settings.clock())
     }
 
     /// A reply was handed to libevent and has not been written yet.
@@ -105,7 +113,7 @@ final class ConnectionGuard {
     /// to `destination` (libevent's), as the machine decides. Returns whether anything was
     /// consumed.
     func filterInput(source: OpaquePointer, destination: OpaquePointer) -> bufferevent_filter_result {
-        let now = monotonicNanoseconds()
+        let now = loop.settings.clock()
         return socket.filterInput(
             source: source, destination: destination,
             decide: { available, peek in machine.nextStep(available: available, now: now, peek: peek) },
@@ -119,23 +127,23 @@ final class ConnectionGuard {
 
     // MARK: Requests and replies (called by the handler)
 
-    /// The request let through has reached the handler; takes over its reservation.
-    func dispatch() -> Reservation? {
+    /// The request let through has reached the handler; takes over what its body holds.
+    func dispatch() -> (any HeldResources)? {
         machine.dispatch()
         return machine.admission.takeOver()
     }
 
-    /// A reply of `bytes` bytes was handed to libevent; it holds `reservation` until written.
-    func replySent(bytes: Int, reservation: Reservation?) {
-        replyReservation = reservation
+    /// A reply of `bytes` bytes was handed to libevent; it holds `held` until written.
+    func replySent(bytes: Int, holding held: (any HeldResources)?) {
+        replyHeld = held
         perform(machine.replySent(bytes: bytes))
     }
 
     /// The reply has been written: the next request may come through.
     func replyFlushed() {
         arrivedBeforeDrain = false
-        replyReservation = nil
-        perform(machine.replyFlushed(now: monotonicNanoseconds()))
+        replyHeld = nil
+        perform(machine.replyFlushed(now: loop.settings.clock()))
         // Bytes of the next request may wait in the socket's buffer: run the filter over them.
         socket.readAgain()
     }
@@ -147,7 +155,7 @@ final class ConnectionGuard {
     }
 
     /// Carries out actions that do not consume input (those are `filterInput`'s).
-    private func perform(_ actions: [GuardMachine<BodyReservation>.Action]) {
+    private func perform(_ actions: [GuardMachine<Admission>.Action]) {
         for action in actions {
             switch action {
             case .pass, .drop:
@@ -158,56 +166,35 @@ final class ConnectionGuard {
                 socket.disarmTimer()
             case .refuse(let refusal, let head):
                 guard filter != nil else { continue }
-                answer(problem(for: refusal, head: head), head: head)
+                answer(.guarded(refusal), head: head)
                 socket.endConnection()
             case .close(let reason):
-                if reason == .replyNotRead { loop.context.logger.info("reply not read in time: closing the connection") }
+                if reason == .replyNotRead { loop.settings.logger.info("reply not read in time: closing the connection") }
                 socket.endConnection()
             }
         }
     }
 
-    /// The problem document that words `refusal`.
-    private func problem(for refusal: GuardRefusal<Problem>, head: RequestHead?) -> Problem {
-        let path = head?.path ?? ""
-        switch refusal {
-        case .headTooLarge(let limit): return Problem.headTooLarge(limit: limit)
-        case .badHead(let error, let path): return Problem(error, path: path)
-        case .bodyTooLarge(let size, let limit): return Problem.bodyTooLarge(size: size, limit: limit, path: path)
-        case .badChunk(let detail): return Problem.badRequest(detail, path: path)
-        case .headerTimeout(let seconds): return Problem.headerTimeout(seconds: seconds)
-        case .bodyTimeout: return Problem.bodyTimeout(path: path)
-        case .denied(let problem): return problem
-        }
-    }
-
     // MARK: Refusing and cutting off
 
-    /// Answers `problem` (unless a reply of this connection is already libevent's to write) and
+    /// Answers `refusal` (unless a reply of this connection is already libevent's to write) and
     /// closes the connection, letting the client read the answer first.
-    func refuse(_ problem: Problem, head: RequestHead?) {
+    func refuse(_ refusal: ConnectionRefusal, head: RequestHead?) {
         guard filter != nil, !machine.isClosed else { return }
-        answer(problem, head: head)
+        answer(refusal, head: head)
         cut()
     }
 
-    /// Writes `problem` straight to the socket (nothing else writes to it then: no request of
-    /// this connection is with the server, `GuardMachine.dispatched`), keeps the socket open a
-    /// moment on a duplicate descriptor so the client can read it (`LingeringSockets.linger`),
-    /// and records it.
-    private func answer(_ problem: Problem, head: RequestHead?) {
-        var problem = problem
-        if problem.instance == nil, let head { problem.instance = head.path }
+    /// Has the application answer `refusal` straight on the socket (nothing else writes to it
+    /// then: no request of this connection is with the server, `GuardMachine.dispatched`), and
+    /// keeps the socket open a moment on a duplicate descriptor so the client can read it
+    /// (`LingeringSockets.linger`).
+    private func answer(_ refusal: ConnectionRefusal, head: RequestHead?) {
         let requestID = RequestID.accepted(head?.requestID) ?? loop.requestIDs.next()
-        problem.headers.append(.init(name: "X-Request-Id", value: requestID))
-        let response = problem.response()
-        if !machine.dispatched, let fd = socket.socketDescriptor {
-            if socket.sendNow(response.closingMessage) { loop.lingering.linger(fd) }
-            let path = head?.path ?? problem.instance ?? ""
-            let summary = RequestSummary(
-                method: head?.method ?? .unknown, path: path, query: head?.query, route: Route(path: path),
-                client: peer, requestID: requestID)
-            loop.context.record(response, for: summary, bytesIn: 0)
+        guard !machine.dispatched, let fd = socket.socketDescriptor else { return }
+        let common = loop.settings.commonHeaders
+        loop.application.answer(refusal, head: head, requestID: requestID, peer: peer) { reply in
+            if socket.sendNow(reply.closingMessage(common: common)) { loop.lingering.linger(fd) }
         }
     }
 

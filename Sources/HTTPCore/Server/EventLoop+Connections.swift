@@ -1,5 +1,4 @@
 import CLibevent
-import HTTPCore
 
 #if canImport(Glibc)
 import Glibc
@@ -48,19 +47,20 @@ extension EventLoop {
             return nil
         }
         guards[filter] = connection
-        if context.connections.opened() { makeRoom(for: connection) }
+        if settings.connections.opened() { makeRoom(for: connection) }
         return filter
     }
 
     private func connectionClosed(_ connection: ConnectionGuard) {
         if let filter = connection.filter { guards.removeValue(forKey: filter) }
         connection.detach()
-        context.connections.closed()
+        settings.connections.closed()
     }
 
     /// Over the connection limit: closes one of this loop's connections that holds a
     /// connection while sending least (`Eviction`: idle ones silently, then
-    /// ones part way through a head, then those whose body arrives slowest, with 503; the
+    /// ones part way through a head, then those whose body arrives slowest, refused
+    /// `.connectionLimit`; the
     /// oldest first within a kind), or, when every connection has a request with the server,
     /// refuses the new one.
     private func makeRoom(for newcomer: ConnectionGuard) {
@@ -72,16 +72,16 @@ extension EventLoop {
             }
             victim = (candidate, eviction)
         }
-        let limit = context.connections.limit
+        let limit = settings.connections.limit
         if let (connection, eviction) = victim {
             switch eviction {
             case .idle: connection.cut()
-            case .partialHead, .body: connection.refuse(Problem.connectionLimit(limit: limit), head: connection.currentHead)
+            case .partialHead, .body: connection.refuse(.connectionLimit(limit: limit), head: connection.currentHead)
             }
             return
         }
         // The descriptor is attached after this hook returns: answer from the loop.
-        later { [weak newcomer] in newcomer?.refuse(Problem.connectionLimit(limit: limit), head: nil) }
+        later { [weak newcomer] in newcomer?.refuse(.connectionLimit(limit: limit), head: nil) }
     }
 
     /// The guard of the connection `request` arrived on.
