@@ -42,12 +42,14 @@ extension EventLoop {
             bufferevent_free(underlying)
             return nil
         }
+        // Counted from here: freeing the filter, on any path, counts it closed (`connectionClosed`).
+        let overLimit = settings.connections.opened()
         guard connection.attach(filter: filter) else {
             bufferevent_free(filter)
             return nil
         }
         guards[filter] = connection
-        if settings.connections.opened() { makeRoom(for: connection) }
+        if overLimit { makeRoom(for: connection) }
         return filter
     }
 
