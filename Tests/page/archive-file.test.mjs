@@ -13,6 +13,10 @@ const bytes = (...parts) => {
 test('formats by their first bytes', () => {
   assert.equal(sniffFormat(bytes('bplist00', [0xd1, 0x01])), 'binary');
   assert.equal(sniffFormat(bytes([0x04, 0x0b], 'streamtyped', [0x81, 0xe8, 0x03])), 'typedstream');
+  assert.equal(sniffFormat(bytes([0x04, 0x0b], 'typedstream', [0x81, 0x03, 0xe8])), 'typedstream', 'big-endian');
+  assert.equal(sniffFormat(bytes(' ', [0x04, 0x0b], 'streamtyped', [0x81, 0xe8, 0x03])), 'binary', 'the header comes first');
+  assert.equal(sniffFormat(bytes('{"note": "streamtyped"}')), 'json');
+  assert.equal(sniffFormat(bytes('\f{}')), 'binary', 'JSON\'s whitespace only');
   assert.equal(sniffFormat(bytes('<?xml version="1.0"?><plist/>')), 'xml');
   assert.equal(sniffFormat(bytes('\n\t <plist version="1.0">')), 'xml');
   assert.equal(sniffFormat(bytes([0xef, 0xbb, 0xbf], '<?xml?>')), 'xml', 'after a byte order mark');
