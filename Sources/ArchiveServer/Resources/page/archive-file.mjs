@@ -12,7 +12,8 @@ import { countText } from './format.mjs';
 /// (`<` first), 'json' (`{`, `[` or `"` first: the service's own JSON, whose root may be a string,
 /// which InputKind leaves unknown), or 'binary' for the rest (a binary plist, gzip, zlib, anything
 /// else: the server says what it is). Whitespace is JSON's four; UTF-8 byte order marks before
-/// any of these are passed over.
+/// any of these are passed over. Tests/Fixtures/sniffing/cases.json holds the cases both sides
+/// are checked against.
 export function sniffFormat(bytes) {
   let head = new Uint8Array(bytes, 0, Math.min(bytes.byteLength, 64));
   while (head[0] === 0xef && head[1] === 0xbb && head[2] === 0xbf) head = head.subarray(3);
