@@ -4,7 +4,8 @@ import Foundation
 /// not bundled): `apple/` holds real archives made by Apple's NSKeyedArchiver, `apple/not-archives/`
 /// protocol frames that carry archives but are not one, `corrupt/` archives broken on purpose,
 /// `public/typedstream/` real NSArchiver streams from public projects (with
-/// `public/typedstream-oracle/` holding what pytypedstream reads in each).
+/// `public/typedstream-oracle/` holding what pytypedstream reads in each), `sniffing/` the table of
+/// first bytes that `InputKind` and the page's `sniffFormat` are both checked against.
 /// The one loader both test targets use.
 public enum Fixtures {
     /// The repository's root (Tests/TestSupport/Fixtures.swift is two folders down).
@@ -30,6 +31,10 @@ public enum Fixtures {
 
     /// The bytes of `name` under `public/typedstream/`.
     public static func typedStream(_ name: String) throws -> [UInt8] { try read("public/typedstream/" + name) }
+
+    /// The bytes of `name` under `sniffing/` (`cases.json`: first bytes and what `InputKind` and the
+    /// page's `sniffFormat` tell from them, which the page's node tests read too).
+    public static func sniffing(_ name: String) throws -> [UInt8] { try read("sniffing/" + name) }
 
     /// What pytypedstream reads in typedstream fixture `name` (`scripts/gen/typedstream_oracle.py`).
     public static func typedStreamOracle(_ name: String) throws -> String {

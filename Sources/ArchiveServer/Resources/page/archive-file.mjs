@@ -7,17 +7,26 @@
 import { KEY } from './mapping.mjs';
 import { countText } from './format.mjs';
 
-/// The file's format by its first 64 bytes: 'binary' (a binary plist, and whatever is not one of
-/// the others), 'typedstream', 'xml', or 'json' (the service's own JSON).
+/// The file's format by its first 64 bytes, by the codec's rule (InputKind) in the page's classes:
+/// 'typedstream' (streamer version 4, then `streamtyped` or the big-endian `typedstream`), 'xml'
+/// (`<` first), 'json' (`{`, `[` or `"` first: the service's own JSON, whose root may be a string,
+/// which InputKind leaves unknown), or 'binary' for the rest (a binary plist, gzip, zlib, anything
+/// else: the server says what it is). Whitespace is JSON's four; UTF-8 byte order marks before
+/// any of these are passed over. Tests/Fixtures/sniffing/cases.json holds the cases both sides
+/// are checked against.
 export function sniffFormat(bytes) {
-  const head = new Uint8Array(bytes, 0, Math.min(bytes.byteLength, 64));
-  const text = String.fromCharCode(...head);
-  if (text.startsWith('bplist')) return 'binary';
-  if (text.includes('streamtyped')) return 'typedstream';
-  const trimmed = text.replace(/^\uFEFF|^\xEF\xBB\xBF/, '').trimStart();
-  if (trimmed.startsWith('<')) return 'xml';
-  if (trimmed.startsWith('{') || trimmed.startsWith('[') || trimmed.startsWith('"')) return 'json';
-  return 'binary';
+  let head = new Uint8Array(bytes, 0, Math.min(bytes.byteLength, 64));
+  while (head[0] === 0xef && head[1] === 0xbb && head[2] === 0xbf) head = head.subarray(3);
+  if (head.length >= 13 && head[0] === 4 && head[1] === 11) {
+    const signature = String.fromCharCode(...head.subarray(2, 13));
+    if (signature === 'streamtyped' || signature === 'typedstream') return 'typedstream';
+  }
+  const first = head.find((byte) => byte !== 0x20 && byte !== 0x0a && byte !== 0x0d && byte !== 0x09);
+  switch (first === undefined ? '' : String.fromCharCode(first)) {
+    case '<': return 'xml';
+    case '{': case '[': case '"': return 'json';
+    default: return 'binary';
+  }
 }
 
 /// The decode request for `view` ('readable', 'raw' or 'summary'): the readable view with every
