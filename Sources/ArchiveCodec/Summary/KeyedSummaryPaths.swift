@@ -86,7 +86,7 @@ struct KeyedSummaryPaths {
             if placement.carriesID[current] {
                 let form = archive.forms[current]
                 let anchor: [Step] = [.anchor(placement.writtenID(of: current))]
-                segments.append(form.isScalar ? anchor + [.mapping(ReadablePlaceSteps.scalarKey(form))] : anchor)
+                segments.append(form.isScalar ? anchor + [.mapping(ReadableShape.scalarKey(form))] : anchor)
                 return (segments.reversed().flatMap { $0 }, context ?? (form.isScalar ? .scalarBody(form) : .reference))
             }
             let parent = parents[current]

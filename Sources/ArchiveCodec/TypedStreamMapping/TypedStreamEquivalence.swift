@@ -116,7 +116,7 @@ enum TypedStreamEquivalence {
         func textValue(_ bytes: ArraySlice<UInt8>?) -> ShownValue {
             guard let bytes else { return ShownValue(json: "null") }
             let valid = bytes.withUnsafeBufferPointer { UTF8Encoding.firstInvalidOffset($0) == nil }
-            return valid ? ShownValue(text: text(bytes)) : ShownValue(bytes: bytes, prefix: "{\"$data\": ", suffix: "}")
+            return valid ? ShownValue(text: text(bytes)) : ShownValue(bytes: bytes, prefix: "{\"\(MappingKeys.data)\": ", suffix: "}")
         }
         switch stream.content(of: index) {
         case .signed(let value): return ShownValue(json: String(value))
@@ -124,14 +124,14 @@ enum TypedStreamEquivalence {
         case .float(let bits): return json { $0.mappedReal(FloatWidening.double(bits), .nonFinite) }
         case .double(let bits): return json { $0.mappedReal(Double(bitPattern: bits), .nonFinite) }
         case .byteString(let span): return textValue(span.map { stream.bytes($0) })
-        case .byteArray(let span): return ShownValue(bytes: stream.bytes(span), prefix: "{\"$data\": ", suffix: "}")
+        case .byteArray(let span): return ShownValue(bytes: stream.bytes(span), prefix: "{\"\(MappingKeys.data)\": ", suffix: "}")
         case .cString(let string): return textValue(string.map { stream.sharedString(Int(stream.cStrings[$0])) })
         case .atom(let string), .selector(let string): return textValue(string.map { stream.sharedString($0) })
         case .classReference(let index?):
             return ShownValue(json: "[" + chain(stream, index).map { "[\(DocumentPath.quoted(text($0.name))), \($0.version)]" }.joined(separator: ", ") + "]")
         case .object(let object?):
             let name = DocumentPath.quoted(text(stream.name(ofClass: Int(stream.objects[object].classIndex))))
-            return ShownValue(json: stream.isBackReference(index) ? "{\"$ref\": \(object)} (\(name))" : "{\"$class\": \(name), …}")
+            return ShownValue(json: stream.isBackReference(index) ? "{\"\(MappingKeys.reference)\": \(object)} (\(name))" : "{\"\(MappingKeys.className)\": \(name), …}")
         case .classReference(nil), .object(nil), .ignored: return ShownValue(json: "null")
         case .array, .structure, .pointer: return ShownValue(json: "[…]")
         }

@@ -131,15 +131,12 @@ struct ReadableWriter {
             out.openObject()
             out.key(MappingKeys.identity)
             out.int(Int64(writtenIDs[uid]))
-            switch form {
-            case .string: out.key(MappingKeys.string)
-            case .data:
+            if form == .data {
                 writeDataMembers(header, inline: false)
                 out.closeObject()
                 return
-            case .plistDate: out.key(MappingKeys.plistDate)
-            default: out.key(MappingKeys.number)
             }
+            out.key(ReadableShape.scalarKey(form))
             writePlainScalar(header, form: form)
             out.closeObject()
             return
@@ -193,7 +190,6 @@ struct ReadableWriter {
         case .wrapped:
             out.openObject()
             writeMeta(uid: uid, defaultClass: layout.defaultClass, carriesID: carriesID)
-            out.key(layout.wrapperKey)
         case .members:
             out.openObject()
             writeMeta(uid: uid, defaultClass: layout.defaultClass, carriesID: carriesID)
@@ -209,8 +205,8 @@ struct ReadableWriter {
                 out.key(MappingKeys.identity)
                 out.int(Int64(writtenIDs[uid]))
             }
-            out.key(MappingKeys.plist)
         }
+        if let key = shape.contentKey(of: uid, layout) { out.key(key) }
         if layout.containerIsObject { out.openObject() } else { out.openArray() }
     }
 

@@ -144,7 +144,7 @@ struct DifferenceNaming {
             // A scalar stands at its reference, unless it carries `$id`.
             if placement.carriesID[uid] {
                 let form = left.forms[uid]
-                return Place(path: DocumentPath([.anchor(placement.writtenID(of: uid)), .mapping(ReadablePlaceSteps.scalarKey(form))]), context: .scalarBody(form))
+                return Place(path: DocumentPath([.anchor(placement.writtenID(of: uid)), .mapping(ReadableShape.scalarKey(form))]), context: .scalarBody(form))
             }
             current = checker.steps[at].parent
         }

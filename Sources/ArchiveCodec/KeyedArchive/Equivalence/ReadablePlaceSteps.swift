@@ -1,9 +1,10 @@
 /// The steps of the readable view (`DocumentPath`) that lead from an entry's body to a value
-/// inside its plist object: a member by its data key, `$array`/`$set`/`$dict`/`$orderedSet`
-/// where the form wraps its list, `$plist` and `$inline` around plain plist values, a value
-/// class's field. Shared by the names of differences (`DifferenceNaming`) and the summary's
-/// paths of the largest values (`KeyedSummaryPaths`), so both name a place as the readable
-/// writer lays it out (`ReadableShape`).
+/// inside its plist object: the key the body holds its content under (`$array`/`$set`/`$dict`/
+/// `$orderedSet` where the form wraps its list, `$plist`, a value class's field), taken from
+/// `ReadableShape.contentKey` as the writer takes it, then a member by its data key, an
+/// element, `$inline` around plain plist values. Shared by the names of differences
+/// (`DifferenceNaming`) and the summary's paths of the largest values (`KeyedSummaryPaths`), so
+/// both name a place as the readable writer lays it out (`ReadableShape`).
 struct ReadablePlaceSteps {
     typealias Label = EquivalenceChecker.Label
     typealias Step = DocumentPath.Step
@@ -49,35 +50,35 @@ struct ReadablePlaceSteps {
         let form = archive.forms[owner]
         let index: Int? = relative.count > 1 ? { if case .index(let i) = relative[1] { return i } else { return nil } }() : nil
         if !archive.attributedRuns.isEmpty, let runs = attributedRunSteps(relative, in: owner, index: index) { return runs }
-        let bare = shape.layout(of: owner, carriesID: placement.carriesID[owner]).opening == .bare
+        // The key the writer opens the body with (`ReadableShape.contentKey`); a scalar has no body.
+        let hasBody = !form.isScalar && form != .null
+        let content: [Step] = hasBody ? shape.contentKey(of: owner, shape.layout(of: owner, carriesID: placement.carriesID[owner])).map { [.mapping($0)] } ?? [] : []
         switch form {
         case .array, .set:
-            var steps: [Step] = bare ? [] : [.mapping(form == .set ? MappingKeys.set : MappingKeys.array)]
+            var steps = content
             if let index { steps.append(.index(index)) }
             return (steps, .reference)
         case .orderedSet:
-            guard case .key(let key)? = relative.first, let position = Int(key.dropFirst("NS.object.".count)) else { return ([.mapping(MappingKeys.orderedSet)], .reference) }
-            return ([.mapping(MappingKeys.orderedSet), .index(position)], .reference)
+            guard case .key(let key)? = relative.first, let position = Int(key.dropFirst("NS.object.".count)) else { return (content, .reference) }
+            return (content + [.index(position)], .reference)
         case .stringKeyDictionary:
-            var steps: [Step] = bare ? [] : [.mapping(MappingKeys.dict)]
+            var steps = content
             guard let index, case .key(let list)? = relative.first else { return (steps, .dictionaryKey) }
             let keys = view.header(of: KeyedArchive.keyList(archive.lists[owner]))
             let key = view.text(of: archive.entryRef(view.uidValue(of: view.childRef(keys, index)), view)) ?? ""
             steps.append(DocumentPath.dataKey(key))
             return (steps, list == "NS.keys" ? .dictionaryKey : .reference)
         case .pairDictionary:
-            var steps: [Step] = [.mapping(MappingKeys.dict)]
+            var steps = content
             guard let index, case .key(let list)? = relative.first else { return (steps, .reference) }
             steps += [.index(index), .index(list == "NS.keys" ? 0 : 1)]
             return (steps, .reference)
         case .mutableString, .classData, .date, .uuid:
-            return ([.mapping(form.valueClassMembers.key)], .field(form))
-        case .rawDict, .rawArray:
-            guard let first = relative.first else { return ([.mapping(MappingKeys.plist)], .keyed) }
-            return ([.mapping(MappingKeys.plist), Self.step(first)] + Self.inlineSteps(relative.dropFirst()), .keyed)
+            return (content, .field(form))
         default:
-            guard let first = relative.first else { return ([], .keyed) }
-            return ([Self.step(first)] + Self.inlineSteps(relative.dropFirst()), .keyed)
+            // An instance's members stand in its body; a stored plist's in `$plist`.
+            guard let first = relative.first else { return (content, .keyed) }
+            return (content + [Self.step(first)] + Self.inlineSteps(relative.dropFirst()), .keyed)
         }
     }
 
@@ -111,15 +112,4 @@ struct ReadablePlaceSteps {
         case .uid: preconditionFailure("a UID ends a run of labels inside one entry")
         }
     }
-
-    /// The member that holds a scalar written with `$id`.
-    static func scalarKey(_ form: ObjectForm) -> StaticString {
-        switch form {
-        case .string: MappingKeys.string
-        case .data: MappingKeys.data
-        case .plistDate: MappingKeys.plistDate
-        default: MappingKeys.number
-        }
-    }
-
 }

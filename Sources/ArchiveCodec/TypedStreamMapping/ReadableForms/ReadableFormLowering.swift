@@ -37,35 +37,78 @@ struct ReadableFormLowering {
     private struct Members {
         var className: Value?
         var id: (number: Int64, at: Value)?
-        var contents: [(key: Value, value: Value)] = []
-        /// The keys that go with a content key: `$type` ($number, $value), `$runs` ($string),
-        /// `$space` ($components), `$base` ($relative).
-        var companions: [(key: Value, value: Value)] = []
+        var contents: [(key: FormKey, at: Value, value: Value)] = []
+        /// The keys that go with a content key (`FormKey.contents`), at most one each.
+        var companions: [(key: FormKey, at: Value, value: Value)] = []
         var dataKeys: [(key: Value, value: Value)] = []
+    }
+
+    /// The companions a form's content came with, by key (each at most once: the parser
+    /// refuses a key repeated within an object).
+    private struct Companions {
+        var type: Value?
+        var runs: Value?
+        var space: Value?
+        var base: Value?
+        var version: Value?
+        var size: Value?
+        var flags: Value?
+
+        subscript(key: FormKey) -> Value? {
+            get {
+                switch key {
+                case .type: type
+                case .runs: runs
+                case .space: space
+                case .base: base
+                case .version: version
+                case .size: size
+                case .flags: flags
+                default: nil
+                }
+            }
+            set {
+                switch key {
+                case .type: type = newValue
+                case .runs: runs = newValue
+                case .space: space = newValue
+                case .base: base = newValue
+                case .version: version = newValue
+                case .size: size = newValue
+                case .flags: flags = newValue
+                default: preconditionFailure("\(key.text) is no companion")
+                }
+            }
+        }
     }
 
     private func objectSteps(_ value: Value) throws(CodecError) -> [Step]? {
         var members = Members()
-        for (key, member) in document.members(of: value) {
-            if document.isDataKey(key) {
-                members.dataKeys.append((key, member))
-                continue
+        var cursor = document.children(of: value)  // members are walked in place
+        while let (key, member) = document.nextMember(&cursor) {
+            let read = document.withString(key) { text -> FormKey.Read in
+                guard MappingKeys.isMappingKey(text) else { return .dataKey }
+                return FormKey(text).map(FormKey.Read.mapping) ?? .unknown
             }
-            switch document.stringValue(key) {
-            case "$classes", "$groups": return nil
-            case "$class": members.className = member
-            case "$id":
+            guard case .mapping(let formKey) = read else {
+                if case .dataKey = read {
+                    members.dataKeys.append((key, member))
+                    continue
+                }
+                throw document.invalid(
+                    "unknown key in a typedstream object: the readable forms have $class, $id and one of $string (with $runs for an attributed string), $number or $value (with $type), $array, $set, $dict, $data or $text, $date, $components (with $space), $relative (with $base), $name (with $version, $size, $flags), $named, or data keys; the generic form has $classes and $groups",
+                    at: key)
+            }
+            switch formKey.role {
+            case .generic: return nil
+            case .className: members.className = member
+            case .identity:
                 guard document.kind(member) == .number, case .signed(let number) = document.number(member) else {
                     throw document.invalid("$id is an integer", at: member)
                 }
                 members.id = (number, member)
-            case "$string", "$number", "$array", "$dict", "$data", "$text", "$date", "$set", "$components", "$value", "$relative", "$name", "$named":
-                members.contents.append((key, member))
-            case "$type", "$runs", "$space", "$base", "$version", "$size", "$flags": members.companions.append((key, member))
-            default:
-                throw document.invalid(
-                    "unknown key in a typedstream object: the readable forms have $class, $id and one of $string (with $runs for an attributed string), $number or $value (with $type), $array, $set, $dict, $data or $text, $date, $components (with $space), $relative (with $base), $name (with $version, $size, $flags), $named, or data keys; the generic form has $classes and $groups",
-                    at: key)
+            case .content: members.contents.append((formKey, key, member))
+            case .companion: members.companions.append((formKey, key, member))
             }
         }
         guard members.contents.count + (members.dataKeys.isEmpty ? 0 : 1) <= 1 else {
@@ -73,55 +116,50 @@ struct ReadableFormLowering {
                 "an object's form has one content: $string, $number, $value, $array, $set, $dict, $data, $text, $date, $components, $named, $relative, $name or data keys", at: value)
         }
         let content = members.contents.first
-        let contentKey = content.map { document.stringValue($0.key) } ?? ""
-        var companions: [String: Value] = [:]
-        for (key, member) in members.companions {
-            let name = document.stringValue(key)
-            let belongs = [
-                "$type": ["$number", "$value"], "$runs": ["$string"], "$space": ["$components"], "$base": ["$relative"], "$version": ["$name"],
-                "$size": ["$name"], "$flags": ["$name"]
-            ]
-            guard belongs[name]?.contains(contentKey) ?? false else {
-                throw document.invalid("\(TextExcerpt.quote(name)) goes with \(belongs[name]?.joined(separator: " or ") ?? "nothing") only", at: key)
+        var companions = Companions()
+        for (key, at, member) in members.companions {
+            let contents = key.contents
+            guard let content, contents.contains(content.key) else {
+                throw document.invalid("\(key.text) goes with \(contents.map { $0.text.description }.joined(separator: " or ")) only", at: at)
             }
-            companions[name] = member
+            companions[key] = member
         }
         guard let content else {
             let readableClass = try resolve(members.className, among: [.dictionary, .mutableDictionary])
             return stringKeyedSteps(readableClass, id: members.id, entries: members.dataKeys, at: value)
         }
         let (id, body) = (members.id, content.value)
-        switch contentKey {
-        case "$string":
-            if let runs = companions["$runs"] {
+        switch content.key {
+        case .string:
+            if let runs = companions.runs {
                 let readableClass = try resolve(members.className, among: [.attributedString, .mutableAttributedString])
                 return try attributedStringSteps(readableClass, id: id, string: body, runs: runs, at: value)
             }
             let readableClass = try resolve(members.className, among: [.string, .mutableString])
             guard document.kind(body) == .string else { throw document.invalid("$string is text", at: body) }
             return stringSteps(readableClass, id: id, text: document.withString(body) { Array($0) }, at: value)
-        case "$number":
+        case .number:
             _ = try resolve(members.className, among: [.number])
-            return try numberSteps(id: id, number: body, type: companions["$type"], at: value)
-        case "$array", "$set":
-            let isSet = contentKey == "$set"
+            return try numberSteps(id: id, number: body, type: companions.type, at: value)
+        case .array, .set:
+            let isSet = content.key == .set
             let readableClass = try resolve(members.className, among: isSet ? [.set, .mutableSet] : [.array, .mutableArray])
-            guard document.kind(body) == .array else { throw document.invalid("\(contentKey) is an array of objects", at: body) }
+            guard document.kind(body) == .array else { throw document.invalid("\(content.key.text) is an array of objects", at: body) }
             return arraySteps(readableClass, id: id, elements: document.elements(of: body), at: value)
-        case "$dict":
+        case .dict:
             let readableClass = try resolve(members.className, among: [.dictionary, .mutableDictionary])
             return try pairSteps(readableClass, id: id, pairs: body, at: value)
-        case "$data", "$text":
+        case .data, .text:
             let readableClass = try resolve(members.className, among: [.data, .mutableData])
-            let bytes = contentKey == "$text" ? try document.textBytes(body) : try document.dataBytes(body)
+            let bytes = content.key == .text ? try document.textBytes(body) : try document.dataBytes(body)
             return dataSteps(readableClass, id: id, bytes: bytes, body: body, at: value)
-        case "$date":
+        case .date:
             _ = try resolve(members.className, among: [.date])
             return object(.date, id: id, at: value, group("d", .double(try document.time(body), at: body), at: body))
-        case "$components":
+        case .components:
             _ = try resolve(members.className, among: [.color])
-            return try colorSteps(id: id, space: companions["$space"], components: body, at: value)
-        case "$named":
+            return try colorSteps(id: id, space: companions.space, components: body, at: value)
+        case .named:
             _ = try resolve(members.className, among: [.color])
             guard document.kind(body) == .array, document.count(body) == 3 else {
                 throw document.invalid("a named colour's $named is [catalog, name, colour]", at: body)
@@ -129,15 +167,15 @@ struct ReadableFormLowering {
             let parts = document.elements(of: body)
             let groups = group("c", .integer(ReadableColor.named, at: body), at: body) + [.group("@@@", at: body)] + parts.map { Step.value($0) }
             return object(.color, id: id, at: value, groups + [.end(at: body)])
-        case "$name":
+        case .name:
             _ = try resolve(members.className, among: [.fontVersion30, .fontVersion21])
             return try fontSteps(id: id, name: body, companions: companions, at: value)
-        case "$value":
+        case .value:
             _ = try resolve(members.className, among: [.value])
-            return try valueSteps(id: id, type: companions["$type"], value: body, at: value)
-        default:
+            return try valueSteps(id: id, type: companions.type, value: body, at: value)
+        default:  // .relative
             _ = try resolve(members.className, among: [.url])
-            let base = companions["$base"]
+            let base = companions.base
             var groups = group("c", .integer(base == nil ? 0 : 1, at: base ?? value), at: value)
             if let base { groups += group("@", .value(base), at: base) }
             return object(.url, id: id, at: value, groups + group("@", .value(body), at: body))
@@ -251,11 +289,14 @@ struct ReadableFormLowering {
             var attributes: Value?
             var attributesOf: Value?
             for (key, member) in document.kind(run) == .object ? document.members(of: run) : [] {
-                switch document.stringValue(key) {
-                case "$length": length = member
-                case "$attributes": attributes = member
-                case "$attributesOf": attributesOf = member
-                default: throw document.invalid("a run has $length and $attributes or $attributesOf only", at: key)
+                if document.stringEquals(key, MappingKeys.length) {
+                    length = member
+                } else if document.stringEquals(key, MappingKeys.attributes) {
+                    attributes = member
+                } else if document.stringEquals(key, MappingKeys.attributesOf) {
+                    attributesOf = member
+                } else {
+                    throw document.invalid("a run has $length and $attributes or $attributesOf only", at: key)
                 }
             }
             guard let length, (attributes == nil) != (attributesOf == nil) else {
@@ -296,19 +337,19 @@ struct ReadableFormLowering {
 
     /// NSFont: `{"i": n}`, `{"[nc]": name list}` (`ReadableFont`), `{"f": size}`, a `{"c": flag}`
     /// per flag.
-    private func fontSteps(id: (number: Int64, at: Value)?, name: Value, companions: [String: Value], at value: Value) throws(CodecError) -> [Step] {
+    private func fontSteps(id: (number: Int64, at: Value)?, name: Value, companions: Companions, at value: Value) throws(CodecError) -> [Step] {
         guard document.kind(name) == .string else { throw document.invalid("an NSFont's $name is text", at: name) }
         var readableClass = ReadableClass.fontVersion30
-        if let version = companions["$version"] {
+        if let version = companions.version {
             let known: [Int64: ReadableClass] = [21: .fontVersion21, 30: .fontVersion30]
             guard document.kind(version) == .number, case .signed(let number) = document.number(version), let known = known[number] else {
                 throw document.invalid("an NSFont's $version is 21 or 30", at: version)
             }
             readableClass = known
         }
-        guard let size = companions["$size"] else { throw document.invalid("an NSFont has $size", at: value) }
-        guard let flags = companions["$flags"], document.kind(flags) == .array, document.count(flags) == ReadableFont.flagCount else {
-            throw document.invalid("an NSFont's $flags are \(ReadableFont.flagCount) integers", at: companions["$flags"] ?? value)
+        guard let size = companions.size else { throw document.invalid("an NSFont has $size", at: value) }
+        guard let flags = companions.flags, document.kind(flags) == .array, document.count(flags) == ReadableFont.flagCount else {
+            throw document.invalid("an NSFont's $flags are \(ReadableFont.flagCount) integers", at: companions.flags ?? value)
         }
         let list = ReadableFont.nameList(document.stringValue(name), version: readableClass.chain[0].version)
         var groups = group("i", .integer(Int64(list.count), at: name), at: name) + group("[\(list.count)c]", .byteArray(list, at: name), at: name)

@@ -74,6 +74,34 @@ struct ReadableShape {
         }
     }
 
+    /// The mapping key under which body `layout` of entry `uid` holds what it holds: a wrapped
+    /// collection's container (`BodyLayout.wrapperKey`: `$array`, `$set`, `$orderedSet`,
+    /// `$dict`), a stored plist's `$plist`, a value class's one value
+    /// (`ObjectForm.valueClassMembers`; the writer spells data that is text `$text`, as
+    /// `JSONOutput.dataMembers` does everywhere); nil when the children stand in the body itself
+    /// (bare, or an instance's archived keys as members). The writer opens a body with it and
+    /// the readers of places (`ReadablePlaceSteps`) step through it: one answer for both.
+    @inline(__always)
+    func contentKey(of uid: Int, _ layout: BodyLayout) -> StaticString? {
+        switch layout.opening {
+        case .bare, .members: nil
+        case .wrapped: layout.wrapperKey
+        case .plist: MappingKeys.plist
+        case .value: forms[uid].valueClassMembers.key
+        }
+    }
+
+    /// The member that holds a scalar written with `$id` (`{"$id": n, "$string": …}`; data
+    /// that is text is `$text`, as `JSONOutput.dataMembers` writes it).
+    static func scalarKey(_ form: ObjectForm) -> StaticString {
+        switch form {
+        case .string: MappingKeys.string
+        case .data: MappingKeys.data
+        case .plistDate: MappingKeys.plistDate
+        default: MappingKeys.number
+        }
+    }
+
     /// The `$top` dictionary's entries, the document's own children in the envelope form.
     func topChildren() -> ChildList {
         ChildList(.topEntries, view.header(of: archive.topRef))
