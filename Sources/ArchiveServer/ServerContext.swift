@@ -1,6 +1,6 @@
 import ArchiveCodec
-import HTTPCore
 import CZlib
+import HTTPCore
 import Logging
 import PThreads
 
