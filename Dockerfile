@@ -47,7 +47,8 @@ COPY --from=build /out/archive-service /out/archive-tool /usr/local/bin/
 COPY container/healthcheck.sh /usr/local/bin/healthcheck
 
 # Configuration (every setting also has a command-line flag; see README).
-# WORKERS unset = one worker per core; QUEUE_LIMIT / MAX_BODY_SIZE / TIMEOUT unset =
+# WORKERS unset = one worker per CPU the container may use (docker run --cpus or --cpuset-cpus,
+# else the host's cores); QUEUE_LIMIT / MAX_BODY_SIZE / TIMEOUT unset =
 # the service's built-in defaults. MEMORY_BUDGET unset = 3/4 of the container's memory limit
 # (docker run --memory), so no traffic drives the process past it; MAX_CONNECTIONS unset = 1,024.
 ENV HOST=0.0.0.0 \

@@ -121,6 +121,7 @@ public final class ArchiveHTTPServer: @unchecked Sendable {
             metadata: [
                 "version": .string(ReleaseVersion.current), "host": .string(configuration.host), "port": .stringConvertible(port),
                 "workers": .stringConvertible(configuration.workers), "event_loops": .stringConvertible(configuration.eventLoops),
+                "cpus": .stringConvertible(UsableCPUs.current.count), "cpus_from": .string(UsableCPUs.current.source),
                 "stack_size": .stringConvertible(configuration.stackSize), "depth_limit": .stringConvertible(depthLimit)
             ])
         if shouldDrain { postDrain(force: false) }

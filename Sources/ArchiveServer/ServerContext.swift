@@ -18,7 +18,7 @@ final class ServerContext: Sendable {
     private let drainState = DrainState()
     /// When the process started (`process_start_time_seconds`), read once.
     private let processStartTime = ProcessStatistics.processStartTime()
-    /// The labels of `archive_service_build_info`.
+    /// The labels of `archive_build_info`.
     private let build: [(name: String, value: String)] = [
         ("version", ReleaseVersion.current),
         ("libevent", EventLoop.libeventVersion),

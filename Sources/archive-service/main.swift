@@ -28,10 +28,10 @@ struct ArchiveServiceCommand: ParsableCommand, ServiceArguments {
     @Option(help: "TCP port; 0 picks a free one. [PORT] (default: 8080)")
     var port: Int?
 
-    @Option(help: "Worker threads converting requests. [WORKERS] (default: number of cores)")
+    @Option(help: "Worker threads converting requests. [WORKERS] (default: the CPUs the process may use: its affinity mask, or its cgroup CPU quota rounded up when lower)")
     var workers: Int?
 
-    @Option(name: .customLong("event-loops"), help: "HTTP event-loop threads sharing the port. [EVENT_LOOPS] (default: cores, at most 4)")
+    @Option(name: .customLong("event-loops"), help: "HTTP event-loop threads sharing the port. [EVENT_LOOPS] (default: the CPUs the process may use, at most 4)")
     var eventLoops: Int?
 
     @Option(name: .customLong("stack-size"), help: "Stack of each worker thread: bytes, or with a K/M/G suffix. [STACK_SIZE] (default: 8M)")

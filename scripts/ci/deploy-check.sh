@@ -15,12 +15,14 @@
 # 4. What no schema sees, across the objects: every selector selects the pods (and the
 #    Deployment's selects by name and instance only); the HPA scales that Deployment; the
 #    Service, probes, NetworkPolicy, ServiceMonitor and prometheus.io annotations name ports
-#    that exist; requests equal limits; WORKERS and EVENT_LOOPS equal the CPU limit; egress is
+#    that exist; one scrape mechanism (no prometheus.io annotations beside a ServiceMonitor);
+#    requests equal limits; WORKERS and EVENT_LOOPS equal the CPU limit; egress is
 #    denied; the version label is the image tag; one namespace, and the overlay's Namespace
 #    object is that one.
 # 5. Self-check: copies of deploy/ with one deliberate mistake each (a misspelled Deployment
 #    field, a misspelled ServiceMonitor field, a misspelled kind, a Service port that names no
-#    container port) must fail steps 2, 3, 2 and 4 with the mistake named.
+#    container port, the scrape annotations kept beside the ServiceMonitor) must fail steps 2,
+#    3, 2, 4 and 4 with the mistake named.
 #
 # Usage: scripts/ci/deploy-check.sh [--python PYTHON] [--out DIR]
 #   --python  a Python with the tools, as .ci/run installs them in its venv (default:
@@ -249,6 +251,10 @@ def check(path, schema_file):
     if not 1 <= lo <= hi or not lo <= dep["spec"].get("replicas", 1) <= hi:
         errors.append("replicas %s outside the autoscaler's %d-%d" % (dep["spec"].get("replicas"), lo, hi))
 
+    if monitors and any(k.startswith("prometheus.io/") for k in annotations):
+        errors.append("prometheus.io annotations %s beside a ServiceMonitor: a Prometheus that uses both "
+                      "scrapes each pod twice (the servicemonitor component removes them)"
+                      % sorted(k for k in annotations if k.startswith("prometheus.io/")))
     for sm in monitors:
         selects("servicemonitor selector", sm["spec"]["selector"], svc["metadata"].get("labels", {}))
         for ep in sm["spec"]["endpoints"]:
@@ -367,5 +373,7 @@ expect_caught "misspelled kind" base/poddisruptionbudget.yaml \
   's/^kind: PodDisruptionBudget$/kind: PodDisruptionBudgets/' PodDisruptionBudgets
 expect_caught "Service port naming no container port" base/service.yaml \
   's/targetPort: http/targetPort: htpp/' htpp
+expect_caught "scrape annotations kept beside the ServiceMonitor" components/servicemonitor/scrape-annotations.yaml \
+  's|prometheus.io/scrape: null|prometheus.io/scrape: "true"|' 'prometheus.io/scrape'
 
-echo "deploy-check: OK: ${count} kustomizations rendered and valid for ${span}; 4 deliberate mistakes caught"
+echo "deploy-check: OK: ${count} kustomizations rendered and valid for ${span}; ${broken} deliberate mistakes caught"

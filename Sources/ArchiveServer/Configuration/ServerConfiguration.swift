@@ -1,12 +1,6 @@
 import ArchiveCodec
 import HTTPCore
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// Everything the server can be told at start-up. Plain values: `ServiceSettings` reads them from
 /// flags and environment variables; `validate()` is the single place that says what is allowed.
 public struct ServerConfiguration: Sendable, Equatable {
@@ -14,11 +8,13 @@ public struct ServerConfiguration: Sendable, Equatable {
     public var host: String = "0.0.0.0"
     /// TCP port; 0 asks the kernel for a free one (`ArchiveHTTPServer.start()` returns it).
     public var port: Int = 8080
-    /// Conversion threads. Default: one per online core.
-    public var workers: Int = ServerConfiguration.onlineCores
+    /// Conversion threads. Default: one per CPU the process may use (`UsableCPUs`: its affinity
+    /// mask, or the container's CPU quota rounded up when that is lower), not per online core.
+    public var workers: Int = UsableCPUs.current.count
     /// libevent loops, each on its own thread with its own `SO_REUSEPORT` listener. They parse HTTP
-    /// and answer the probes; conversions never run on them. Default: one per core, at most 4.
-    public var eventLoops: Int = min(4, ServerConfiguration.onlineCores)
+    /// and answer the probes; conversions never run on them. Default: one per CPU the process may
+    /// use (`UsableCPUs`), at most 4.
+    public var eventLoops: Int = min(4, UsableCPUs.current.count)
     /// Stack size of every worker thread, in bytes. The depth limit is derived from it.
     public var stackSize: Int = 8 << 20
     /// Requests that may wait for a worker beyond those being worked on; one more gets 503.
@@ -73,11 +69,6 @@ public struct ServerConfiguration: Sendable, Equatable {
 
     /// The connection limit in force: `maxConnections`, or the default for the descriptor limit.
     public var effectiveMaxConnections: Int { maxConnections ?? ConnectionLimit.defaultLimit(eventLoops: eventLoops) }
-
-    public static var onlineCores: Int {
-        let n = sysconf(Int32(_SC_NPROCESSORS_ONLN))
-        return n > 0 ? Int(n) : 1
-    }
 
     /// Largest stack accepted. Beyond this the limit is no longer the stack but memory per thread.
     public static let maximumStackSize = 1 << 30

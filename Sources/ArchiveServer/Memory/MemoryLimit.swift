@@ -1,5 +1,3 @@
-import HTTPCore
-
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -11,15 +9,7 @@ import Darwin
 public enum MemoryLimit {
     /// The container's memory limit (cgroup v2 `memory.max`, else cgroup v1
     /// `memory.limit_in_bytes`), or nil when there is none.
-    public static func containerLimit() -> Int? {
-        for path in ["/sys/fs/cgroup/memory.max", "/sys/fs/cgroup/memory/memory.limit_in_bytes"] {
-            guard let text = KernelFile.text(path)?.trimmingWhitespace() else { continue }
-            // "max" (v2) or a huge number (v1's "unlimited") mean no limit.
-            guard let value = Int(text), value > 0, value < 1 << 60 else { return nil }
-            return value
-        }
-        return nil
-    }
+    public static func containerLimit() -> Int? { ControlGroup.memoryLimit() }
 
     /// Physical memory of the machine.
     public static var physicalMemory: Int {

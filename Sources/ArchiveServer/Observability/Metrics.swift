@@ -38,7 +38,7 @@ final class Metrics: @unchecked Sendable {
         var connections: Int
         var connectionLimit: Int
         var process: ProcessStatistics
-        /// The labels of `archive_service_build_info`: the version and the libraries' versions.
+        /// The labels of `archive_build_info`: the version and the libraries' versions.
         var build: [(name: String, value: String)]
     }
 
@@ -145,8 +145,8 @@ final class Metrics: @unchecked Sendable {
         header("archive_draining", "gauge", "1 while a graceful shutdown is in progress.")
         out += "archive_draining \(gauges.draining ? 1 : 0)\n"
 
-        header("archive_service_build_info", "gauge", "Always 1; the labels name the service's version and the versions of the libraries it runs on.")
-        out += "archive_service_build_info{\(gauges.build.map { "\($0.name)=\"\($0.value)\"" }.joined(separator: ","))} 1\n"
+        header("archive_build_info", "gauge", "Always 1; the labels name the service's version and the versions of the libraries it runs on.")
+        out += "archive_build_info{\(gauges.build.map { "\($0.name)=\"\($0.value)\"" }.joined(separator: ","))} 1\n"
 
         let process = gauges.process
         header("process_cpu_seconds_total", "counter", "User and system CPU time spent, in seconds.")

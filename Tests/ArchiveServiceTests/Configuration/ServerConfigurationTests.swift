@@ -24,7 +24,8 @@ final class ServerConfigurationTests: XCTestCase {
         let configuration = ServerConfiguration()
         XCTAssertEqual(configuration.port, 8080)
         XCTAssertEqual(configuration.host, "0.0.0.0")
-        XCTAssertEqual(configuration.workers, ServerConfiguration.onlineCores)
+        XCTAssertEqual(configuration.workers, UsableCPUs.current.count)
+        XCTAssertEqual(configuration.eventLoops, min(4, UsableCPUs.current.count))
         XCTAssertNoThrow(try configuration.validate())
         XCTAssertGreaterThan(configuration.depthLimit, 1_000)
     }

@@ -30,10 +30,17 @@ final class OperationsEndpointTests: ServerTestCase {
 
     func testBuildAndProcessMetrics() throws {
         let text = try server.get("/metrics").text
-        let build = try XCTUnwrap(text.split(separator: "\n").first { $0.hasPrefix("archive_service_build_info{") }, text)
+        let build = try XCTUnwrap(text.split(separator: "\n").first { $0.hasPrefix("archive_build_info{") }, text)
         XCTAssertTrue(build.contains("version=\"\(ReleaseVersion.current)\""), String(build))
         XCTAssertTrue(build.contains("libevent=\"2.") && build.contains("zlib=\"1."), String(build))
         XCTAssertTrue(build.hasSuffix("} 1"))
+        // One prefix for the service's own metrics, the client libraries' names for the process's.
+        let names = text.split(separator: "\n").filter { $0.hasPrefix("# TYPE ") }.map { $0.split(separator: " ")[2] }
+        XCTAssertFalse(names.isEmpty, text)
+        for name in names {
+            XCTAssertTrue(name.hasPrefix("archive_") || name.hasPrefix("process_"), String(name))
+            XCTAssertFalse(name.hasPrefix("archive_service_"), String(name))
+        }
         XCTAssertGreaterThan(try XCTUnwrap(value("process_cpu_seconds_total", in: text)), 0)
         XCTAssertTrue(text.contains("# TYPE process_cpu_seconds_total counter"))
         #if os(Linux)
