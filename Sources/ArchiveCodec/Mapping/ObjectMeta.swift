@@ -18,13 +18,16 @@ struct ObjectMeta {
     var runs: Value?
 }
 
-/// The `$` keys an object may hold, besides the wrappers.
+/// What a member key of an object is: a data key, or one of the `$` keys an object may hold.
 private enum MetaKey {
+    case dataKey
     case id, ref, className, classes, classHints
     case wrapper(ValueWrapper)
     case account(DataAccountKind)
     case runs
     case topOnly
+    /// A `$` key the mapping does not define.
+    case unknown
 }
 
 extension JSONDocument {
@@ -45,8 +48,11 @@ extension JSONDocument {
         withString(key) { !MappingKeys.isMappingKey($0) }
     }
 
-    private func metaKey(_ key: Value) -> MetaKey? {
+    /// What member key `key` is, its text read once (asked for every member up to the last
+    /// `$` key of every object).
+    private func metaKey(_ key: Value) -> MetaKey {
         withString(key) { text in
+            guard MappingKeys.isMappingKey(text) else { return .dataKey }
             func equals(_ literal: StaticString) -> Bool { JSONText.text(text, equals: literal) }
             switch text.count {
             case 3 where equals(MappingKeys.identity): return .id
@@ -59,8 +65,8 @@ extension JSONDocument {
             case 8 where equals(MappingKeys.version), 9 where equals(MappingKeys.archiver): return .topOnly
             case 11 where equals(MappingKeys.classHints): return .classHints
             default:
-                for wrapper in ValueWrapper.allCases where equals(wrapper.name) { return .wrapper(wrapper) }
-                return Self.accountKind(text).map(MetaKey.account)
+                if let wrapper = ValueWrapper.named(text) { return .wrapper(wrapper) }
+                return Self.accountKind(text).map(MetaKey.account) ?? .unknown
             }
         }
     }
@@ -76,9 +82,9 @@ extension JSONDocument {
         var cursor = children(of: object)  // members are walked in place
         while unread > 0, let (key, value) = nextMember(&cursor) {
             unread -= 1
-            if isDataKey(key) { continue }
-            mappingKeys += 1
             switch metaKey(key) {
+            case .dataKey:
+                continue
             case .id:
                 try checkID(value)
                 meta.id = value
@@ -107,9 +113,10 @@ extension JSONDocument {
                 meta.runs = value
             case .topOnly:
                 throw invalid("\(TextExcerpt.quote(stringValue(key))) belongs only at the top of the document", at: value)
-            case nil:
+            case .unknown:
                 throw invalid("unknown key \(TextExcerpt.quote(stringValue(key))); a data key that starts with $ is written with $$", at: key)
             }
+            mappingKeys += 1
         }
         if let account = meta.account, meta.wrapper?.kind != .data, meta.wrapper?.kind != .bytes {
             throw invalid("\(account.kind.key) stands beside $data or $bytes: it is an account of their bytes", at: account.value)

@@ -61,8 +61,12 @@ extension PlistValueEncoding {
         return ContainerFrame(isArray: false, children: members.map(\.value), keys: keys)
     }
 
+    // The value helpers below are static and take the document and the tree as arguments: as
+    // protocol-extension methods reading `document` through the requirement's getter, each call
+    // copied the document (a retain and a release of each of its arrays), four per number.
+
     /// A number or boolean as itself: an integer (signed or unsigned as written) or a real.
-    mutating func scalarNumber(_ value: JSONDocument.Value) throws(CodecError) -> UInt32 {
+    static func scalarNumber(_ document: JSONDocument, _ value: JSONDocument.Value, into tree: inout Tree) throws(CodecError) -> UInt32 {
         switch document.kind(value) {
         case .bool: return try tree.bool(document.bool(value))
         case .number:
@@ -78,7 +82,10 @@ extension PlistValueEncoding {
     /// The plist data of base64 text `value` (or a nested payload's document), checked against
     /// `account` when one stands beside it.
     @inline(never)
-    mutating func dataValue(_ value: JSONDocument.Value, account: (kind: DataAccountKind, value: JSONDocument.Value)? = nil) throws(CodecError) -> UInt32 {
+    static func dataValue(
+        _ document: JSONDocument, _ value: JSONDocument.Value, account: (kind: DataAccountKind, value: JSONDocument.Value)? = nil,
+        into tree: inout Tree
+    ) throws(CodecError) -> UInt32 {
         let bytes = try document.dataBytes(value)
         if let account { try document.checkAccount(account.kind, account.value, against: bytes) }
         return try bytes.withUnsafeBufferPointer { (buffer) throws(CodecError) -> UInt32 in try tree.data(buffer) }
@@ -86,16 +93,18 @@ extension PlistValueEncoding {
 
     /// The plist data of `{"$text": …}` or `{"$bytesText": …}`: the string's UTF-8.
     @inline(never)
-    mutating func textDataValue(_ value: JSONDocument.Value) throws(CodecError) -> UInt32 {
+    static func textDataValue(_ document: JSONDocument, _ value: JSONDocument.Value, into tree: inout Tree) throws(CodecError) -> UInt32 {
         let bytes = try document.textBytes(value)
         return try bytes.withUnsafeBufferPointer { (buffer) throws(CodecError) -> UInt32 in try tree.data(buffer) }
     }
 
     /// The plist data of `{"<dataKey>": …, "$bookmark" or "$alias": …}`, or nil when `value`
     /// is not that.
-    mutating func accountedDataValue(_ value: JSONDocument.Value, dataKey: StaticString) throws(CodecError) -> UInt32? {
+    static func accountedDataValue(
+        _ document: JSONDocument, _ value: JSONDocument.Value, dataKey: StaticString, into tree: inout Tree
+    ) throws(CodecError) -> UInt32? {
         guard let accounted = document.accountedData(value, dataKey: dataKey) else { return nil }
-        return try dataValue(accounted.data, account: (accounted.kind, accounted.account))
+        return try dataValue(document, accounted.data, account: (accounted.kind, accounted.account), into: &tree)
     }
 
     /// Not a value index: both builders refuse to grow past `UInt32.max - 1` values.

@@ -35,14 +35,14 @@ struct PlainPlistEncoder<Tree: PlistBuilding>: PlistValueEncoding {
         case .string:
             return try Self.intern(document, value, into: &tree, asDataKey: false)
         case .bool, .number:
-            return try scalarNumber(value)
+            return try Self.scalarNumber(document, value, into: &tree)
         case .array:
             return nil
         case .object:
-            if let bytes = try accountedDataValue(value, dataKey: MappingKeys.data) { return bytes }
+            if let bytes = try Self.accountedDataValue(document, value, dataKey: MappingKeys.data, into: &tree) { return bytes }
             guard let (key, inner) = document.onlyMember(value), document.withString(key, MappingKeys.isMappingKey) else { return nil }
-            if document.stringEquals(key, MappingKeys.data) { return try dataValue(inner) }
-            if document.stringEquals(key, MappingKeys.text) { return try textDataValue(inner) }
+            if document.stringEquals(key, MappingKeys.data) { return try Self.dataValue(document, inner, into: &tree) }
+            if document.stringEquals(key, MappingKeys.text) { return try Self.textDataValue(document, inner, into: &tree) }
             if document.stringEquals(key, MappingKeys.date) { return try tree.date(document.time(inner)) }
             if document.stringEquals(key, MappingKeys.real) { return try tree.real(document.wrappedReal(inner)) }
             if document.stringEquals(key, MappingKeys.integer) { return try tree.integer(document.exactInteger(inner)) }

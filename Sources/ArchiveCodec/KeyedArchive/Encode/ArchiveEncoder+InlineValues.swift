@@ -7,17 +7,20 @@ extension ArchiveEncoder {
     mutating func encodeKeyValue(_ value: Value) throws(CodecError) -> UInt32 {
         switch document.kind(value) {
         case .number, .bool:
-            return try scalarNumber(value)
+            return try Self.scalarNumber(document, value, into: &tree)
         case .object:
-            // The member of a one-member object is read once for the three wrappers that
-            // stay in place (a `{"$ref":…}` is the usual one-member value, and goes on).
+            // The key of a one-member object is read once for the wrappers that stay in place
+            // (a `{"$ref":…}` is the usual one-member value, and goes on).
             if let only = document.onlyMember(value) {
-                if document.stringEquals(only.key, MappingKeys.bytes) { return try dataValue(only.value) }
-                if document.stringEquals(only.key, MappingKeys.real) { return try tree.real(document.wrappedReal(only.value)) }
-                if document.stringEquals(only.key, MappingKeys.inline) { return try encodeInlineBody(only.value) }
-                if document.stringEquals(only.key, MappingKeys.integer) { return try tree.integer(document.exactInteger(only.value)) }
-                if document.stringEquals(only.key, MappingKeys.bytesText) { return try textDataValue(only.value) }
-            } else if let bytes = try accountedDataValue(value, dataKey: MappingKeys.bytes) {
+                switch document.withString(only.key, KeyValueWrapper.init) {
+                case .bytes?: return try Self.dataValue(document, only.value, into: &tree)
+                case .real?: return try tree.real(document.wrappedReal(only.value))
+                case .inline?: return try encodeInlineBody(only.value)
+                case .integer?: return try tree.integer(document.exactInteger(only.value))
+                case .bytesText?: return try Self.textDataValue(document, only.value, into: &tree)
+                case nil: break
+                }
+            } else if let bytes = try Self.accountedDataValue(document, value, dataKey: MappingKeys.bytes, into: &tree) {
                 return bytes
             }
             return try tree.uid(UInt64(encodeObject(value)))
@@ -37,16 +40,16 @@ extension ArchiveEncoder {
         switch document.kind(value) {
         case .null: throw fail("$inline cannot hold null (a plist has no null)", at: value)
         case .string: return try stringValue(value)
-        case .number, .bool: return try scalarNumber(value)
+        case .number, .bool: return try Self.scalarNumber(document, value, into: &tree)
         case .array: return nil
         case .object:
-            if let bytes = try accountedDataValue(value, dataKey: MappingKeys.bytes) { return bytes }
-            if let bytes = try accountedDataValue(value, dataKey: MappingKeys.data) { return bytes }
+            if let bytes = try Self.accountedDataValue(document, value, dataKey: MappingKeys.bytes, into: &tree) { return bytes }
+            if let bytes = try Self.accountedDataValue(document, value, dataKey: MappingKeys.data, into: &tree) { return bytes }
             guard document.count(value) == 1 else { return nil }
             var cursor = document.children(of: value)
             let (key, inner) = document.nextMember(&cursor)!
-            if document.stringEquals(key, MappingKeys.bytes) || document.stringEquals(key, MappingKeys.data) { return try dataValue(inner) }
-            if document.stringEquals(key, MappingKeys.bytesText) || document.stringEquals(key, MappingKeys.text) { return try textDataValue(inner) }
+            if document.stringEquals(key, MappingKeys.bytes) || document.stringEquals(key, MappingKeys.data) { return try Self.dataValue(document, inner, into: &tree) }
+            if document.stringEquals(key, MappingKeys.bytesText) || document.stringEquals(key, MappingKeys.text) { return try Self.textDataValue(document, inner, into: &tree) }
             if document.stringEquals(key, MappingKeys.real) { return try tree.real(document.wrappedReal(inner)) }
             if document.stringEquals(key, MappingKeys.plistDate) { return try tree.date(document.time(inner)) }
             if document.stringEquals(key, MappingKeys.integer) { return try tree.integer(document.exactInteger(inner)) }
@@ -84,6 +87,30 @@ extension ArchiveEncoder {
     mutating func numberValue(_ value: Value) throws(CodecError) -> UInt32 {
         if let real = document.singleMember(value, named: MappingKeys.real) { return try tree.real(document.wrappedReal(real.value)) }
         if let exact = document.singleMember(value, named: MappingKeys.integer) { return try tree.integer(document.exactInteger(exact.value)) }
-        return try scalarNumber(value)
+        return try Self.scalarNumber(document, value, into: &tree)
+    }
+}
+
+/// The wrappers a value in key context keeps in place when it is the only member of its object
+/// (`encodeKeyValue`), told from the key's text read once (each comparison checks the length
+/// first, so `$ref`, the usual key, costs five length checks).
+private enum KeyValueWrapper {
+    case bytes, real, inline, integer, bytesText
+
+    init?(_ text: UnsafeBufferPointer<UInt8>) {
+        func equals(_ literal: StaticString) -> Bool { JSONText.text(text, equals: literal) }
+        if equals(MappingKeys.bytes) {
+            self = .bytes
+        } else if equals(MappingKeys.real) {
+            self = .real
+        } else if equals(MappingKeys.inline) {
+            self = .inline
+        } else if equals(MappingKeys.integer) {
+            self = .integer
+        } else if equals(MappingKeys.bytesText) {
+            self = .bytesText
+        } else {
+            return nil
+        }
     }
 }

@@ -13,7 +13,7 @@ extension ArchiveEncoder {
         case .string:
             return try unified(stringValue(value))
         case .number, .bool:
-            return try unified(scalarNumber(value))
+            return try unified(Self.scalarNumber(document, value, into: &tree))
         case .array:
             let uid = reserve()
             pending.append(PendingObject(value: value, uid: uid, shape: .array))
@@ -225,7 +225,7 @@ extension ArchiveEncoder {
             }
             return try scalarEntry(text, meta: meta, object: object)
         case .data, .text:
-            let bytes = wrapper.kind == .text ? try textDataValue(wrapper.value) : try dataValue(wrapper.value, account: meta.account)
+            let bytes = wrapper.kind == .text ? try Self.textDataValue(document, wrapper.value, into: &tree) : try Self.dataValue(document, wrapper.value, account: meta.account, into: &tree)
             if meta.className != nil {
                 return try instance(object, meta: meta, defaultClass: nil, key: "NS.data", value: bytes)
             }

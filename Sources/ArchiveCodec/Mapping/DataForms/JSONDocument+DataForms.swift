@@ -20,7 +20,9 @@ extension JSONDocument {
     /// The parts of `{"<dataKey>": bytes, "$bookmark" or "$alias": account}` (in either order),
     /// or nil when `object` is not that.
     func accountedData(_ object: Value, dataKey: StaticString) -> (data: Value, kind: DataAccountKind, account: Value)? {
-        guard kind(object) == .object, count(object) == 2 else { return nil }
+        // Both keys are the mapping's: the parser's span says so without reading them (asked
+        // of every object value with more than one member).
+        guard kind(object) == .object, count(object) == 2, mappingKeySpans[object.container] == 2 else { return nil }
         var data: Value?
         var account: (DataAccountKind, Value)?
         var cursor = children(of: object)
