@@ -233,7 +233,8 @@ struct BodyScanner {
             let height = DataForm.accountHeight(view.payload(header), numbers)
             accountHeights[header.start] = height
             return height
-        case .int: return numbers.wraps(view.integer(header)) ? 1 : 0
+        // Integers are wrapped only with exactIntegers or exactNumbers: the default reads none.
+        case .int: return numbers != .nonFinite && numbers.wraps(view.integer(header)) ? 1 : 0
         case .real: return numbers.wraps(view.real(header)) ? 1 : 0
         case .date: return numbers.wrapsTime(view.real(PlistObjectHeader(kind: .real, marker: 0x23, start: header.start, count: 8))) ? 1 : 0
         default: return 0
