@@ -220,7 +220,7 @@ struct DifferenceNaming {
 
     /// Plist value `ref` of side `which`, spelled as `context` says.
     func plain(_ ref: Int, side which: Side, _ context: Context) -> ShownValue {
-        let (_, view) = side(which)
+        let (archive, view) = side(which)
         let header = view.header(of: ref)
         if header.kind == .uid { return entry(Int(view.uid(header)), side: which, context) }
         switch context {
@@ -237,6 +237,9 @@ struct DifferenceNaming {
             return ShownValue(text: checker.string(view, ref) ?? "", prefix: "key ")
         case .field(.uuid) where header.kind == .data && header.count == 16:
             return ShownValue(json: "\"" + String(decoding: ReadableWriter.uuidText(view.payload(header)), as: UTF8.self) + "\"")
+        case .field(.classData) where header.kind == .data && Self.isText(archive, view, header):
+            // Written `{"$text": "…"}`: shown as the text it is.
+            return ShownValue(text: String(decoding: view.payload(header), as: UTF8.self))
         case .field(.date) where header.kind == .real:
             var out = JSONOutput(pretty: false)
             out.mappedTime(view.real(header), .nonFinite)
@@ -250,6 +253,11 @@ struct DifferenceNaming {
             default: return ShownValue(json: Self.json(view, header))
             }
         }
+    }
+
+    /// Whether data object `header` is written as text (`$text`): text, and no readable form.
+    private static func isText(_ archive: KeyedArchive, _ view: BinaryPlistView, _ header: PlistObjectHeader) -> Bool {
+        (archive.bytesForms.isEmpty || archive.bytesForms.mark(at: header.start) == nil) && DataText.isText(view.payload(header))
     }
 
     /// A number, boolean or date as the view writes it.

@@ -16,4 +16,17 @@ final class DifferenceTests: XCTestCase {
         XCTAssertNotNil(shared.difference(from: copies))
         XCTAssertNil(shared.difference(from: shared))
     }
+
+    /// NSData that is text is written `{"$text": "…"}`: a difference in it is named there, and
+    /// shown as text.
+    func testDataThatIsTextIsNamedAndShownAsText() throws {
+        func archive(_ text: String) throws -> KeyedArchive {
+            try KeyedArchive(parsing: buildArchive([.object("NSMutableData", [("NS.data", .data(Array(text.utf8)))])]))
+        }
+        let difference = try archive("hello").difference(from: archive("hellp"))
+        XCTAssertEqual(difference, #".$text: "hello" ≠ "hellp""#)
+        let bytes = try KeyedArchive(parsing: buildArchive([.object("NSMutableData", [("NS.data", .data([0, 1, 2]))])]))
+        let otherBytes = try KeyedArchive(parsing: buildArchive([.object("NSMutableData", [("NS.data", .data([0, 1, 3]))])]))
+        XCTAssertEqual(bytes.difference(from: otherBytes).map { $0.hasPrefix(".$data: ") }, true)
+    }
 }

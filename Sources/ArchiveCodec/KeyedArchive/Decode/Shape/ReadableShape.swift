@@ -87,8 +87,20 @@ struct ReadableShape {
         case .bare, .members: nil
         case .wrapped: layout.wrapperKey
         case .plist: MappingKeys.plist
-        case .value: forms[uid].valueClassMembers.key
+        case .value: valueKey(of: uid)
         }
+    }
+
+    /// The key of value class entry `uid`'s one value: `ObjectForm.valueClassMembers`'s, but
+    /// `$text` for data that is text and has no readable form, as the writer writes it
+    /// (`JSONOutput.dataMembers`).
+    func valueKey(of uid: Int) -> StaticString {
+        let form = forms[uid]
+        let (key, field) = form.valueClassMembers
+        guard form == .classData, let ref = view.value(in: view.header(at: Int(archive.entryOffsets[uid])), forKey: field) else { return key }
+        let value = view.header(of: ref)
+        guard value.kind == .data, bytesForm(value) == nil, DataText.isText(view.payload(value)) else { return key }
+        return MappingKeys.text
     }
 
     /// The member that holds a scalar written with `$id` (`{"$id": n, "$string": …}`; data
