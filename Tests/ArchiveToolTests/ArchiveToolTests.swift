@@ -132,6 +132,22 @@ final class ArchiveToolTests: XCTestCase {
         let parsedArchive = scratch.appendingPathComponent("parsed.bin")
         XCTAssertEqual(try run(["encode", "--", json.path], stdout: parsedArchive).status, 0)
         XCTAssertEqual(try Data(contentsOf: plainArchive), try Data(contentsOf: parsedArchive))
+        // `encode FILE -o OUT` skips the parser too: the same file, errors and exit codes.
+        let outputs: [([String], [String])] = [
+            (["encode", json.path, "-o"], ["encode", "--force", json.path, "-o"]),
+            (["encode", json.path, "--output"], ["encode", "--force", json.path, "--output"]),
+            (["encode", broken.path, "-o"], ["encode", broken.path, "--force", "-o"]),
+            (["encode", missing, "-o"], ["encode", missing, "--force", "-o"])
+        ]
+        for (index, (plain, parsed)) in outputs.enumerated() {
+            let plainFile = scratch.appendingPathComponent("plain-o-\(index)").path
+            let parsedFile = scratch.appendingPathComponent("parsed-o-\(index)").path
+            let plainRun = try run(plain + [plainFile], stdout: scratch.appendingPathComponent("plain-o-stdout"))
+            let parsedRun = try run(parsed + [parsedFile], stdout: scratch.appendingPathComponent("parsed-o-stdout"))
+            XCTAssertEqual(plainRun.status, parsedRun.status, "\(plain)")
+            XCTAssertEqual(plainRun.stderr, parsedRun.stderr, "\(plain)")
+            XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: plainFile)), try Data(contentsOf: URL(fileURLWithPath: parsedFile)), "\(plain)")
+        }
     }
 
     func testDecodeThenEncodeRoundTripsAFixture() throws {

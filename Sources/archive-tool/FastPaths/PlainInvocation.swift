@@ -1,16 +1,23 @@
 import ArgumentParser
 
-/// `archive-tool decode FILE` and `archive-tool encode FILE`, the usual forms, run without
-/// the argument parser, with the options' defaults: setting the parser up reflects over
-/// every command's options, a fixed cost on every run that is large next to converting a
-/// small archive (docs/benchmarks.md, "Start-up and output of `archive-tool`"). Any other
-/// arguments, `--help` or an option among them (anything starting with `-` but `-` itself,
-/// which is stdin), go to the parser.
+/// `archive-tool decode FILE`, `archive-tool encode FILE` and `archive-tool encode FILE -o OUT`
+/// (or `--output OUT`), the usual forms, run without the argument parser, with the options'
+/// defaults: setting the parser up reflects over every command's options, a fixed cost on
+/// every run that is large next to converting a small archive (docs/benchmarks.md, "Start-up
+/// and output of `archive-tool`"). Any other arguments, `--help` or another option among them
+/// (anything starting with `-` but `-` itself, which is stdin; an `OUT` starting with `-`),
+/// go to the parser.
 enum PlainInvocation {
     /// Converts and exits if `arguments` are one of the usual forms; returns otherwise.
     static func runIfPlain(_ arguments: [String]) {
-        guard arguments.count == 2, arguments[1] == "-" || !arguments[1].hasPrefix("-") else { return }
+        guard arguments.count == 2 || arguments.count == 4, arguments[1] == "-" || !arguments[1].hasPrefix("-") else { return }
         let file = arguments[1]
+        // `encode FILE -o OUT`: what `Encode.run` does with `output`, then the conversion.
+        var output: String?
+        if arguments.count == 4 {
+            guard arguments[0] == "encode", ["-o", "--output"].contains(arguments[2]), !arguments[3].hasPrefix("-") else { return }
+            output = arguments[3]
+        }
         let conversion: () throws -> Void
         switch arguments[0] {
         case "decode":
@@ -20,7 +27,10 @@ enum PlainInvocation {
                     stackSize: StackOptions.defaultStackMiB << 20, skipDepthCheck: false)
             }
         case "encode":
-            conversion = { try Encode.convert(file, xml: false) }
+            conversion = {
+                if let output { try redirectStandardOutput(to: output) }
+                try Encode.convert(file, xml: false)
+            }
         default:
             return
         }
