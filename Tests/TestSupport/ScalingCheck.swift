@@ -30,14 +30,7 @@ public enum ScalingCheck {
     /// never lets a quadratic pass, and a linear shape does not fail for the machine's noise.
     /// Under AddressSanitizer, whose allocator keeps freed blocks in quarantine and ignores
     /// `mallopt`, the bound is 8, still below any quadratic.
-    public static let allowedRatio: Double = underAddressSanitizer ? 8 : 6
-
-    /// Whether this build runs under AddressSanitizer (its runtime is in the process).
-    private static let underAddressSanitizer: Bool = {
-        guard let process = dlopen(nil, RTLD_NOW) else { return false }
-        defer { dlclose(process) }
-        return dlsym(process, "__asan_init") != nil
-    }()
+    public static let allowedRatio: Double = AddressSanitizer.isOn ? 8 : 6
 
     public struct Result: CustomStringConvertible {
         public let size: Int

@@ -27,6 +27,9 @@ final class ConversionDeadlineTests: XCTestCase {
 
     private static let teams = 12_000
 
+    /// How long after its deadline a stopped run may end, as a share of the whole run.
+    private static let allowance = AddressSanitizer.isOn ? 0.375 : 0.25
+
     private static func seconds(_ body: () -> Void) -> Double {
         let start = DispatchTime.now().uptimeNanoseconds
         body()
@@ -41,8 +44,10 @@ final class ConversionDeadlineTests: XCTestCase {
     }
 
     /// Runs `work` whole (it must succeed), then under deadlines of nothing, a quarter and a
-    /// half of that time: each must throw `timedOut`, and stop before three quarters of it
-    /// (plus a little for the machine's noise).
+    /// half of that time: each must throw `timedOut`, and stop within a quarter of the whole
+    /// time after its deadline (plus a little for the machine's noise). Under AddressSanitizer
+    /// repeated runs slow down as its quarantine grows (a raw view deadlined at half of 0.70 s
+    /// ended at 0.59 s): three eighths there, which still fails a pass that never polls.
     private func assertStops(_ name: String, _ work: () throws(CodecError) -> Void) {
         var failure: CodecError?
         let whole = Self.seconds {
@@ -58,7 +63,7 @@ final class ConversionDeadlineTests: XCTestCase {
                 }
             }
             XCTAssertEqual(error?.kind, .timedOut, "\(name) at \(fraction) of \(whole) s: \(String(describing: error))")
-            XCTAssertLessThan(stopped, whole * (fraction + 0.25) + 0.05, "\(name) at \(fraction) of \(whole) s ran on")
+            XCTAssertLessThan(stopped, whole * (fraction + Self.allowance) + 0.05, "\(name) at \(fraction) of \(whole) s ran on")
         }
     }
 
