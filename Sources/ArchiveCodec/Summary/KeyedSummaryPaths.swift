@@ -54,7 +54,7 @@ struct KeyedSummaryPaths {
         if !archive.attributedRuns.isEmpty, place.steps.last == .mapping(MappingKeys.runs) { return place.steps }
         let header = view.header(of: location.ref)
         // Bytes in a readable form (`BytesForm`) stand under `$bytes` whatever they hold.
-        let isText = header.kind == .data && places.shape.bytesForm(header) == nil && DataText.isText(view.payload(header))
+        let isText = places.shape.writesText(header)
         switch (header.kind, place.context, isEntry) {
         case (.data, .keyed, false): place.steps.append(.mapping(isText ? MappingKeys.bytesText : MappingKeys.bytes))
         case (.data, .field, _): break

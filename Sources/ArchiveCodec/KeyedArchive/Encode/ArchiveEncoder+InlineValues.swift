@@ -12,13 +12,13 @@ extension ArchiveEncoder {
             // The key of a one-member object is read once for the wrappers that stay in place
             // (a `{"$ref":…}` is the usual one-member value, and goes on).
             if let only = document.onlyMember(value) {
-                switch document.withString(only.key, KeyValueWrapper.init) {
+                switch document.withString(only.key, ValueWrapper.named) {
                 case .bytes?: return try Self.dataValue(document, only.value, into: &tree)
                 case .real?: return try tree.real(document.wrappedReal(only.value))
                 case .inline?: return try encodeInlineBody(only.value)
                 case .integer?: return try tree.integer(document.exactInteger(only.value))
                 case .bytesText?: return try Self.textDataValue(document, only.value, into: &tree)
-                case nil: break
+                default: break
                 }
             } else if let bytes = try Self.accountedDataValue(document, value, dataKey: MappingKeys.bytes, into: &tree) {
                 return bytes
@@ -88,29 +88,5 @@ extension ArchiveEncoder {
         if let real = document.singleMember(value, named: MappingKeys.real) { return try tree.real(document.wrappedReal(real.value)) }
         if let exact = document.singleMember(value, named: MappingKeys.integer) { return try tree.integer(document.exactInteger(exact.value)) }
         return try Self.scalarNumber(document, value, into: &tree)
-    }
-}
-
-/// The wrappers a value in key context keeps in place when it is the only member of its object
-/// (`encodeKeyValue`), told from the key's text read once (each comparison checks the length
-/// first, so `$ref`, the usual key, costs five length checks).
-private enum KeyValueWrapper {
-    case bytes, real, inline, integer, bytesText
-
-    init?(_ text: UnsafeBufferPointer<UInt8>) {
-        func equals(_ literal: StaticString) -> Bool { JSONText.text(text, equals: literal) }
-        if equals(MappingKeys.bytes) {
-            self = .bytes
-        } else if equals(MappingKeys.real) {
-            self = .real
-        } else if equals(MappingKeys.inline) {
-            self = .inline
-        } else if equals(MappingKeys.integer) {
-            self = .integer
-        } else if equals(MappingKeys.bytesText) {
-            self = .bytesText
-        } else {
-            return nil
-        }
     }
 }

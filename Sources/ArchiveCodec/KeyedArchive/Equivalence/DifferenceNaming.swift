@@ -237,7 +237,7 @@ struct DifferenceNaming {
             return ShownValue(text: checker.string(view, ref) ?? "", prefix: "key ")
         case .field(.uuid) where header.kind == .data && header.count == 16:
             return ShownValue(json: "\"" + String(decoding: ReadableWriter.uuidText(view.payload(header)), as: UTF8.self) + "\"")
-        case .field(.classData) where header.kind == .data && Self.isText(archive, view, header):
+        case .field(.classData) where ReadableShape.writesText(header, archive: archive, view: view):
             // Written `{"$text": "…"}`: shown as the text it is.
             return ShownValue(text: String(decoding: view.payload(header), as: UTF8.self))
         case .field(.date) where header.kind == .real:
@@ -253,11 +253,6 @@ struct DifferenceNaming {
             default: return ShownValue(json: Self.json(view, header))
             }
         }
-    }
-
-    /// Whether data object `header` is written as text (`$text`): text, and no readable form.
-    private static func isText(_ archive: KeyedArchive, _ view: BinaryPlistView, _ header: PlistObjectHeader) -> Bool {
-        (archive.bytesForms.isEmpty || archive.bytesForms.mark(at: header.start) == nil) && DataText.isText(view.payload(header))
     }
 
     /// A number, boolean or date as the view writes it.

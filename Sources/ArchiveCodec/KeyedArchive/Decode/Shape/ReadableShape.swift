@@ -98,9 +98,18 @@ struct ReadableShape {
         let form = forms[uid]
         let (key, field) = form.valueClassMembers
         guard form == .classData, let ref = view.value(in: view.header(at: Int(archive.entryOffsets[uid])), forKey: field) else { return key }
-        let value = view.header(of: ref)
-        guard value.kind == .data, bytesForm(value) == nil, DataText.isText(view.payload(value)) else { return key }
-        return MappingKeys.text
+        return writesText(view.header(of: ref)) ? MappingKeys.text : key
+    }
+
+    /// Whether data object `header` is written as text (`$text`, `$bytesText`): text, and no
+    /// readable form of its bytes (`JSONOutput.dataMembers`). False for anything but data.
+    func writesText(_ header: PlistObjectHeader) -> Bool {
+        Self.writesText(header, archive: archive, view: view)
+    }
+
+    /// `writesText` for a reader that has the archive and its view but no shape.
+    static func writesText(_ header: PlistObjectHeader, archive: KeyedArchive, view: BinaryPlistView) -> Bool {
+        header.kind == .data && (archive.bytesForms.isEmpty || archive.bytesForms.mark(at: header.start) == nil) && DataText.isText(view.payload(header))
     }
 
     /// The member that holds a scalar written with `$id` (`{"$id": n, "$string": …}`; data
