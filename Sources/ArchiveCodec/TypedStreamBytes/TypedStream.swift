@@ -145,9 +145,14 @@ struct TypedStream: Sendable {
 
     /// Whether value `index` is an `@` value referring back to an object that occurred before
     /// it (or holds it: a cycle), rather than the object's first occurrence or nil.
-    func isBackReference(_ index: Int) -> Bool {
-        guard case .object(let object?) = content(of: index) else { return false }
-        return objects[object].value != UInt32(index)
+    func isBackReference(_ index: Int) -> Bool { backReference(index) != nil }
+
+    /// The object value `index` refers back to, when it is such a value (`isBackReference`).
+    func backReference(_ index: Int) -> Int? {
+        let value = values[index]
+        guard !value.isNil, types[value.type].code == TypeCode.object else { return nil }
+        let object = Int(truncatingIfNeeded: value.payload)
+        return objects[object].value != UInt32(index) ? object : nil
     }
 
     /// The name of class `index`.
@@ -158,9 +163,22 @@ struct TypedStream: Sendable {
     /// A chain is as long as a stream makes it (a class per link, a few bytes each), so a
     /// caller that asks per class, not per object written, passes the few links it looks at:
     /// walking whole chains per class is quadratic in a long one.
-    func classChain(_ index: Int, limit: Int = .max) -> [Int] {
-        var chain = [index]
-        while chain.count < limit, let superclass = classes[chain[chain.count - 1]].superclass { chain.append(Int(superclass)) }
-        return chain
+    func classChain(_ index: Int, limit: Int = .max) -> [Int] { Array(classLinks(index, limit: limit)) }
+
+    /// `classChain` as it is walked, with no array: the writer's, at every object it writes.
+    func classLinks(_ index: Int, limit: Int = .max) -> ClassLinks { ClassLinks(classes: classes, link: index, left: limit) }
+
+    /// Class `link` and its superclasses, nearest first, at most `left` of them.
+    struct ClassLinks: Sequence, IteratorProtocol {
+        let classes: [Class]
+        var link: Int?
+        var left: Int
+
+        mutating func next() -> Int? {
+            guard left > 0, let current = link else { return nil }
+            left -= 1
+            link = classes[current].superclass.map(Int.init)
+            return current
+        }
     }
 }

@@ -2,6 +2,8 @@
 /// (`TypedStreamJSONWriter`), written back byte for byte by `TypedStreamJSONEncoder`.
 public struct TypedStreamDocument: Sendable {
     let stream: TypedStream
+    /// What its writer asks per object, class and shared string, found once at parse.
+    let tables: TypedStreamJSONWriter.Tables
     let inputSize: Int
 
     /// Whether `bytes` begin as a typedstream does (streamer version 4, the signature in either
@@ -16,27 +18,27 @@ public struct TypedStreamDocument: Sendable {
     /// text (keys and names), which must be valid UTF-8. No Apple writer made such names.
     init(parsing bytes: [UInt8]) throws(CodecError) {
         stream = try TypedStreamReader.read(bytes)
+        tables = TypedStreamJSONWriter.Tables(stream)
         inputSize = bytes.count
-        var checked = Set<UInt32>()
-        let names = stream.classes.map(\.name)
-        let typeStrings = stream.groups.map { stream.types[$0.type].string }
-        for string in names + typeStrings where checked.insert(string).inserted {
-            let text = stream.sharedString(Int(string))
-            guard text.withUnsafeBufferPointer({ UTF8Encoding.firstInvalidOffset($0) == nil }) else {
-                throw CodecError(.malformedTypedStream, "a class name or type string that is not UTF-8 (\(text.count) bytes): JSON cannot hold it as text")
-            }
+        for name in stream.classes.lazy.map(\.name) where !tables.sharedStringIsText[Int(name)] { throw Self.notText(stream.sharedString(Int(name))) }
+        for group in stream.groups.indices where !tables.sharedStringIsText[Int(stream.string(ofGroup: group))] {
+            throw Self.notText(stream.encoding(ofGroup: group))
         }
+    }
+
+    private static func notText(_ text: ArraySlice<UInt8>) -> CodecError {
+        CodecError(.malformedTypedStream, "a class name or type string that is not UTF-8 (\(text.count) bytes): JSON cannot hold it as text")
     }
 
     /// The JSON nesting of the document (the writer does not recurse; front ends still bound
     /// it, as they bound every document's).
-    func depth(numbers: NumberWrapping) -> Int { TypedStreamJSONWriter(stream: stream, numbers: numbers).depth }
+    func depth(numbers: NumberWrapping) -> Int { TypedStreamJSONWriter(stream: stream, tables: tables, numbers: numbers).depth }
 
     func render(pretty: Bool, numbers: NumberWrapping, sink: ((UnsafeBufferPointer<UInt8>) -> Void)?) throws(CodecError) -> [UInt8] {
         let limit = KeyedArchive.maximumOutputSize(forInputSize: inputSize)
         var out = JSONOutput(pretty: pretty, reserve: min(inputSize * 4, limit), sink: sink)
         out.limit = limit
-        TypedStreamJSONWriter(stream: stream, numbers: numbers).write(into: &out)
+        TypedStreamJSONWriter(stream: stream, tables: tables, numbers: numbers).write(into: &out)
         try out.refuseIfUnfinished(
             CodecError(.limitExceeded, "the JSON would be larger than \(limit) bytes for a \(inputSize)-byte typedstream: it repeats shared values", limit: limit))
         return out.finish()

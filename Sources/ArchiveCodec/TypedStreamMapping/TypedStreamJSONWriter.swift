@@ -13,27 +13,16 @@ struct TypedStreamJSONWriter {
     let stream: TypedStream
     /// The numbers written in typed wrappers.
     let numbers: NumberWrapping
-    /// Per object, whether a later value refers back to it (it then carries `$id`).
-    let shared: [Bool]
-    /// Per class, the readable class whose chain it is exactly (`ReadableClass.of`).
-    let readableClasses: [ReadableClass?]
-    /// Per shared string, whether it is UTF-8 (then written as text): checked once here, not
-    /// at each of the values that refer to it (a C string of a megabyte referred to from
-    /// 300,000 two-byte values would be checked 300,000 times).
-    let sharedStringIsText: [Bool]
+    /// Per object, class and shared string, what the walk asks (`Tables`).
+    let tables: Tables
+    var shared: [Bool] { tables.shared }
+    var readableClasses: [ReadableClass?] { tables.readableClasses }
+    var sharedStringIsText: [Bool] { tables.sharedStringIsText }
 
-    init(stream: TypedStream, numbers: NumberWrapping = .nonFinite) {
+    init(stream: TypedStream, tables: Tables? = nil, numbers: NumberWrapping = .nonFinite) {
         self.stream = stream
         self.numbers = numbers
-        var shared = [Bool](repeating: false, count: stream.objects.count)
-        for index in stream.values.indices where stream.code(of: index) == TypeCode.object {
-            if case .object(let object?) = stream.content(of: index), stream.isBackReference(index) { shared[object] = true }
-        }
-        self.shared = shared
-        readableClasses = stream.classes.indices.map { ReadableClass.of($0, in: stream) }
-        sharedStringIsText = stream.sharedStrings.indices.map { index in
-            stream.sharedString(index).withUnsafeBufferPointer { UTF8Encoding.firstInvalidOffset($0) == nil }
-        }
+        self.tables = tables ?? Tables(stream)
     }
 
     /// An object the walk is inside, innermost last: its readable container form (nil for the
@@ -42,6 +31,14 @@ struct TypedStreamJSONWriter {
         var object: Int
         var form: ReadableForm?
         var role: ReadableForm.GroupRole = .element
+        /// Whether `form` is not nil: the walk asks at every step.
+        let isReadable: Bool
+
+        init(object: Int, form: ReadableForm?) {
+            self.object = object
+            self.form = form
+            isReadable = form != nil
+        }
     }
 
     /// The JSON nesting of the document.
@@ -77,7 +74,8 @@ struct TypedStreamJSONWriter {
         var open: [OpenObject] = []
         while let step = walk.next() {
             if sink.isStopped() { return }
-            let container = open.last?.form != nil
+            // The innermost object's flag alone: `open.last` would copy its form each step.
+            let container = !open.isEmpty && open[open.count - 1].isReadable
             switch step {
             case .group(let group):
                 if container {
@@ -135,7 +133,7 @@ struct TypedStreamJSONWriter {
         case .ignored: sink.null()
         case .object(nil): sink.null()
         case .object(let object?):
-            if stream.isBackReference(index) {
+            if stream.objects[object].value != UInt32(index) {
                 sink.reference(object)
                 return nil
             }
@@ -171,7 +169,7 @@ struct TypedStreamJSONWriter {
     /// follows the nesting: `TypedStreamJSONSink.followsNestingOnly`).
     func writeChain<Sink: TypedStreamJSONSink>(_ index: Int, into sink: inout Sink) {
         sink.openArray()
-        for link in stream.classChain(index, limit: Sink.followsNestingOnly ? 1 : .max) {
+        for link in stream.classLinks(index, limit: Sink.followsNestingOnly ? 1 : .max) {
             sink.openArray()
             sink.text(stream.name(ofClass: link))
             sink.mappingInteger(stream.classes[link].version)

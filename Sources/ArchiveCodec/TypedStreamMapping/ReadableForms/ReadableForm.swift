@@ -138,10 +138,10 @@ enum ReadableForm {
         case .color:
             guard groups.count == 2, let value = layout.single(0, TypeCode.char), case .signed(let number) = stream.content(of: value) else { return nil }
             if number == ReadableColor.named { return layout.typeString(1).elementsEqual("@@@".utf8) ? .namedColor : nil }
-            guard let space = ReadableColor.space(number), let components = layout.values(1, String(repeating: "f", count: space.components)) else { return nil }
+            guard let space = ReadableColor.space(number), let components = layout.values(1, repeatElement(TypeCode.float, count: space.components)) else { return nil }
             return .color(space: number, components: components)
         case .value:
-            guard groups.count == 2, let type = layout.cString(0), let values = layout.values(1, String(decoding: type, as: UTF8.self)), values.count == 1
+            guard groups.count == 2, let type = layout.cString(0), let values = layout.values(1, type), values.count == 1
             else { return nil }
             return .value(type: type)
         case .url:
@@ -182,7 +182,8 @@ private struct GroupLayout {
 
     /// The one value of a group whose type string is `type`.
     func single(_ position: Int, _ type: UInt8) -> Int? {
-        guard typeString(position).elementsEqual([type]) else { return nil }
+        let string = typeString(position)
+        guard string.count == 1, string.first == type else { return nil }
         return stream.values(ofGroup: groups.lowerBound + position).lowerBound
     }
 
@@ -194,7 +195,7 @@ private struct GroupLayout {
 
     /// The bytes of an `i` count group and the `[nc]` group after it, n the count.
     func countedBytes(_ position: Int) -> ArraySlice<UInt8>? {
-        guard let count = count(position), typeString(position + 1).elementsEqual("[\(count)c]".utf8),
+        guard let count = count(position), isByteArray(position + 1, count: count),
             case .byteArray(let span) = stream.content(of: stream.values(ofGroup: groups.lowerBound + position + 1).lowerBound)
         else { return nil }
         return stream.bytes(span)
@@ -206,9 +207,25 @@ private struct GroupLayout {
         return Int(count)
     }
 
+    /// Whether group `position`'s type string is `[<count>c]`, the count in decimal as Apple's
+    /// writer spells it (no sign, no leading zero).
+    func isByteArray(_ position: Int, count: Int) -> Bool {
+        let string = typeString(position)
+        guard string.count >= 4, string.first == UInt8(ascii: "["), string.last == UInt8(ascii: "]"), string[string.endIndex - 2] == UInt8(ascii: "c")
+        else { return false }
+        let digits = string.dropFirst().dropLast(2)
+        guard digits.first != UInt8(ascii: "0") || digits.count == 1 else { return false }
+        var value = 0
+        for digit in digits {
+            guard (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(digit), value <= (Int.max - 9) / 10 else { return false }
+            value = value * 10 + Int(digit - UInt8(ascii: "0"))
+        }
+        return value == count
+    }
+
     /// The values of a group whose type string is `types`.
-    func values(_ position: Int, _ types: String) -> Range<Int>? {
-        guard typeString(position).elementsEqual(types.utf8) else { return nil }
+    func values(_ position: Int, _ types: some Sequence<UInt8>) -> Range<Int>? {
+        guard typeString(position).elementsEqual(types) else { return nil }
         return stream.values(ofGroup: groups.lowerBound + position)
     }
 
@@ -236,7 +253,7 @@ private struct GroupLayout {
 
     /// The `@` group's object when the value is its first occurrence (not nil, not a back reference).
     func newObject(_ position: Int) -> Int? {
-        guard let value = single(position, TypeCode.object), case .object(let object?) = stream.content(of: value), !stream.isBackReference(value) else {
+        guard let value = single(position, TypeCode.object), case .object(let object?) = stream.content(of: value), stream.backReference(value) == nil else {
             return nil
         }
         return object
