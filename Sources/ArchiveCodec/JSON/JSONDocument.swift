@@ -55,6 +55,9 @@ public struct JSONDocument: Sendable {
         /// Index entry of the next container child.
         fileprivate var nextContainer: UInt32
         fileprivate var remaining: UInt32
+
+        /// A cursor with no child left (a scalar's).
+        static let none = Cursor(position: 0, nextContainer: 0, remaining: 0)
     }
 
     /// Largest document parsed: offsets are 32-bit.
@@ -159,7 +162,7 @@ public struct JSONDocument: Sendable {
 
     /// A cursor before the first child of container `value`.
     func children(of value: Value) -> Cursor {
-        guard isContainer(value) else { return Cursor(position: 0, nextContainer: 0, remaining: 0) }
+        guard isContainer(value) else { return .none }
         let entry = containers[value.container]
         return Cursor(position: Int(value.offset) + 1, nextContainer: value.payload + 1, remaining: entry.count)
     }
@@ -196,6 +199,14 @@ public struct JSONDocument: Sendable {
             cursor.position = end
             return Value(offset: position, scalarEnd: end, escaped: escaped)
         }
+    }
+
+    /// The bytes of `value` in the source, as the document spells it (a container from its
+    /// opening bracket to its closing one).
+    func sourceRange(of value: Value) -> Range<Int> {
+        let start = Int(value.offset)
+        if isContainer(value) { return start..<Int(containers[value.container].end) }
+        return start..<(start + Int(value.payload & ~Value.escapedBit))
     }
 
     /// Every member of object `value`, in document order.

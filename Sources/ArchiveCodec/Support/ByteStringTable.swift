@@ -62,6 +62,19 @@ struct ByteStringTable {
         return true
     }
 
+    /// The value stored for a string equal to `key`, nil when none is. `equals(value)`
+    /// compares `key` with the string a stored value stands for.
+    func find(hash: UInt64, equals: (UInt32) -> Bool) -> UInt32? {
+        guard !slots.isEmpty else { return nil }
+        let mask = slots.count - 1
+        var index = Int(truncatingIfNeeded: hash) & mask
+        while slots[index] != 0 {
+            if hashes[index] == hash && equals(slots[index] - 1) { return slots[index] - 1 }
+            index = (index + 1) & mask
+        }
+        return nil
+    }
+
     /// Returns the value stored for a string equal to `key`, or stores `newValue()` for it.
     /// `equals(value)` compares `key` with the string a stored value stands for.
     mutating func findOrInsert(

@@ -28,6 +28,12 @@ struct TypedStreamJSONEncoder {
     private var objects: [Int64: Int] = [:]
     /// Per shared string: the C string of its text + 1, 0 when none was made (`placeCString`).
     private var cStringOfString: [UInt32] = []
+    /// Per distinct spelling of a class chain in the document's text (`[["Note", 2],
+    /// ["NSObject", 0]]`), an entry of `chainSpellings`: every object's body spells its whole
+    /// chain, which is then read link by link once per spelling, not once per object. A table
+    /// of the document's own bytes, so a lookup allocates nothing.
+    private var chainsBySpelling = ByteStringTable()
+    private var chainSpellings: [(text: Range<Int>, classIndex: Int)] = []
     /// The class of each readable form's chain, once defined.
     private var readableClasses: [ReadableClass: Int] = [:]
 
@@ -38,14 +44,30 @@ struct TypedStreamJSONEncoder {
     }
 
     /// What is being read, innermost last: a list of groups (the stream's, an object's) or of
-    /// values (a group's, a composite's; `builder.end()` closes it).
+    /// values (a group's, a composite's; `builder.end()` closes it). Lists are read in place
+    /// through the document's cursors: no array of their values is made.
     private enum Frame {
-        case groups([Value], next: Int, object: Bool)
-        case values([Value], next: Int)
+        case groups(JSONDocument.Cursor, object: Bool)
+        case values(ValueRun)
         /// A readable form's builder calls (`ReadableBuildStep`).
         case steps([ReadableBuildStep], next: Int)
         /// A readable container's entries, lowered one at a time.
         case entries(ReadableEntries, next: Int)
+    }
+
+    /// Values read one at a time: an array's elements through its cursor, or one value alone (a
+    /// group of one type, a pointer's pointee).
+    private struct ValueRun {
+        var cursor = JSONDocument.Cursor.none
+        var single: Value?
+
+        mutating func next(in document: JSONDocument) -> Value? {
+            if let value = single {
+                single = nil
+                return value
+            }
+            return document.nextElement(&cursor)
+        }
     }
 
     /// The bytes of the stream `document` describes; `root` is its `{"$typedstream": …}` object.
@@ -74,7 +96,7 @@ struct TypedStreamJSONEncoder {
         guard let groups else { throw document.invalid("no $typedstream", at: root) }
         let builder = TypedStreamBuilder(byteOrder: byteOrder, systemVersion: systemVersion, valueLimit: valueLimit(for: document))
         var encoder = TypedStreamJSONEncoder(document: document, builder: builder)
-        try encoder.encodeGroups(document.elements(of: groups))
+        try encoder.encodeGroups(document.children(of: groups))
         let stream = try encoder.builder.finish()
         let bytes = try TypedStreamWriter.write(stream)
         try checkReadable(stream, bytes: bytes, document: document)
@@ -133,27 +155,27 @@ struct TypedStreamJSONEncoder {
         self.builder = builder
     }
 
-    private mutating func encodeGroups(_ top: [Value]) throws(CodecError) {
-        var stack: [Frame] = [.groups(top, next: 0, object: false)]
+    private mutating func encodeGroups(_ top: JSONDocument.Cursor) throws(CodecError) {
+        var stack: [Frame] = [.groups(top, object: false)]
         var trips = 0
         while let frame = stack.popLast() {
             trips &+= 1
             try ConversionDeadline.poll(trips)
             switch frame {
-            case .groups(let groups, let next, let object):
-                guard next < groups.count else {
+            case .groups(var groups, let object):
+                guard let group = document.nextElement(&groups) else {
                     if object { try builder.endObject() }
                     continue
                 }
-                stack.append(.groups(groups, next: next + 1, object: object))
-                stack.append(.values(try beginGroup(groups[next]), next: 0))
-            case .values(let values, let next):
-                guard next < values.count else {
+                stack.append(.groups(groups, object: object))
+                stack.append(.values(try beginGroup(group)))
+            case .values(var values):
+                guard let value = values.next(in: document) else {
                     try builder.end()
                     continue
                 }
-                stack.append(.values(values, next: next + 1))
-                if let opened = try encodeValue(values[next]) { stack.append(opened) }
+                stack.append(.values(values))
+                if let opened = try encodeValue(value) { stack.append(opened) }
             case .steps(let steps, let next):
                 guard next < steps.count else { continue }
                 stack.append(.steps(steps, next: next + 1))
@@ -168,7 +190,7 @@ struct TypedStreamJSONEncoder {
 
     /// Begins group `group` (`{"<type string>": value}`, or `[value, …]` for several types) and
     /// returns its values.
-    private mutating func beginGroup(_ group: Value) throws(CodecError) -> [Value] {
+    private mutating func beginGroup(_ group: Value) throws(CodecError) -> ValueRun {
         guard let (key, value) = document.onlyMember(group) else {
             throw document.invalid("a group is an object of one member, its type string: {\"i\": 5}, {\"@\": {…}}", at: group)
         }
@@ -177,11 +199,11 @@ struct TypedStreamJSONEncoder {
             let string = try document.withString(key) { (text) throws(CodecError) -> UInt32 in try builder.intern(text) }
             try builder.beginGroup(string: string)
         }
-        if builder.slotsLeft == 1 { return [value] }
+        if builder.slotsLeft == 1 { return ValueRun(single: value) }
         guard document.kind(value) == .array, document.count(value) == builder.slotsLeft else {
             throw document.invalid("a group of \(builder.slotsLeft) types holds an array of as many values", at: value)
         }
-        return document.elements(of: value)
+        return ValueRun(cursor: document.children(of: value))
     }
 
     /// Places `value` in the slot the builder expects; returns the frame to read next when it
@@ -249,10 +271,10 @@ struct TypedStreamJSONEncoder {
                 throw document.invalid("this struct or array holds \(declared) values, not \(document.count(value))", at: value)
             }
             _ = try place(value) { (b) throws(CodecError) in try b.beginComposite() }
-            return .values(document.elements(of: value), next: 0)
+            return .values(ValueRun(cursor: document.children(of: value)))
         case TypeCode.pointer:
             _ = try place(value) { (b) throws(CodecError) in try b.beginComposite() }
-            return .values([value], next: 0)
+            return .values(ValueRun(single: value))
         default:
             if let wrapped = document.singleMember(value, named: MappingKeys.integer) {
                 let integer = try document.exactInteger(wrapped.value)
@@ -283,8 +305,9 @@ struct TypedStreamJSONEncoder {
         var chain: Value?
         var name: Value?
         var id: Int64?
-        var groups: [Value] = []
-        for (key, member) in document.members(of: value) {
+        var groups = JSONDocument.Cursor.none
+        var members = document.children(of: value)
+        while let (key, member) = document.nextMember(&members) {
             if document.stringEquals(key, MappingKeys.classes) {
                 chain = member
             } else if document.stringEquals(key, MappingKeys.className) {
@@ -297,7 +320,7 @@ struct TypedStreamJSONEncoder {
                 id = number
             } else if document.stringEquals(key, MappingKeys.groups) {
                 guard document.kind(member) == .array else { throw document.invalid("$groups is an array of groups", at: member) }
-                groups = document.elements(of: member)
+                groups = document.children(of: member)
             } else {
                 throw document.invalid("an object's body has $class, $classes, $id and $groups only", at: key)
             }
@@ -310,11 +333,36 @@ struct TypedStreamJSONEncoder {
         var object = 0
         _ = try place(value) { (b) throws(CodecError) in object = try b.beginObject(class: index) }
         if let id { objects[id] = object }
-        return .groups(groups, next: 0, object: true)
+        return .groups(groups, object: true)
     }
 
-    /// The class of chain `[[name, version], …]`, defined (root first) where new.
+    /// The class of chain `[[name, version], …]`, defined (root first) where new; a chain
+    /// spelled as one before is that one's class (`chainsBySpelling`).
     private mutating func classIndex(_ chain: Value) throws(CodecError) -> Int {
+        guard document.kind(chain) == .array else { return try readClassChain(chain) }
+        let text = document.sourceRange(of: chain)
+        let spellings = chainSpellings
+        let (hash, known) = document.source.withUnsafeBufferPointer { source in
+            let spelling = UnsafeBufferPointer(rebasing: source[text])
+            let hash = ByteStringTable.hash(spelling)
+            return (
+                hash,
+                chainsBySpelling.find(hash: hash) { candidate in
+                    let other = spellings[Int(candidate)].text
+                    return other.count == text.count && ByteStringTable.bytesEqual(source.baseAddress! + other.lowerBound, spelling.baseAddress!, count: text.count)
+                }
+            )
+        }
+        if let known { return chainSpellings[Int(known)].classIndex }
+        let index = try readClassChain(chain)
+        let entry = UInt32(chainSpellings.count)
+        chainSpellings.append((text, index))
+        _ = chainsBySpelling.findOrInsert(hash: hash, equals: { _ in false }, newValue: { entry })
+        return index
+    }
+
+    /// `classIndex(_:)` read link by link.
+    private mutating func readClassChain(_ chain: Value) throws(CodecError) -> Int {
         guard document.kind(chain) == .array, document.count(chain) > 0 else {
             throw document.invalid("a class chain is [[name, version], …], the class first", at: chain)
         }
