@@ -5,7 +5,9 @@
 extension TypedStreamBuilder {
     /// Begins a top-level group, or a group of the innermost object, of type string `encoding`.
     mutating func beginGroup(_ encoding: String) throws(CodecError) {
-        try beginGroup(encoding: Array(encoding.utf8))
+        var encoding = encoding
+        let string = encoding.withUTF8 { text in Result { () throws(CodecError) in try intern(text) } }
+        try beginGroup(string: try string.get())
     }
 
     /// `beginGroup` for a type string of any bytes.

@@ -34,6 +34,11 @@ struct TypedStreamJSONEncoder {
     /// of the document's own bytes, so a lookup allocates nothing.
     private var chainsBySpelling = ByteStringTable()
     private var chainSpellings: [(text: Range<Int>, classIndex: Int)] = []
+    /// The builder calls of the readable forms open at once, outermost first: each `.steps`
+    /// frame runs its own run of them, which the frames above it follow. A run is dropped when
+    /// its frame ends (frames end innermost first), so the list holds what the open forms
+    /// still have to do, and no form makes a list of its own.
+    private var pendingSteps: [ReadableBuildStep] = []
     /// The class of each readable form's chain, once defined.
     private var readableClasses: [ReadableClass: Int] = [:]
 
@@ -49,8 +54,9 @@ struct TypedStreamJSONEncoder {
     private enum Frame {
         case groups(JSONDocument.Cursor, object: Bool)
         case values(ValueRun)
-        /// A readable form's builder calls (`ReadableBuildStep`).
-        case steps([ReadableBuildStep], next: Int)
+        /// A readable form's builder calls (`ReadableBuildStep`), `pendingSteps[start..<end]`,
+        /// the one at `next` to run next.
+        case steps(start: Int, next: Int, end: Int)
         /// A readable container's entries, lowered one at a time.
         case entries(ReadableEntries, next: Int)
     }
@@ -176,14 +182,22 @@ struct TypedStreamJSONEncoder {
                 }
                 stack.append(.values(values))
                 if let opened = try encodeValue(value) { stack.append(opened) }
-            case .steps(let steps, let next):
-                guard next < steps.count else { continue }
-                stack.append(.steps(steps, next: next + 1))
-                if let opened = try perform(steps[next]) { stack.append(opened) }
+            case .steps(let start, let next, let end):
+                guard next < end else {
+                    // The frames above this one have ended and dropped their runs: its run is last.
+                    assert(pendingSteps.count == end)
+                    pendingSteps.removeLast(end - start)
+                    continue
+                }
+                stack.append(.steps(start: start, next: next + 1, end: end))
+                let step = pendingSteps[next]
+                if let opened = try perform(step) { stack.append(opened) }
             case .entries(let entries, let next):
                 guard next < entries.count else { continue }
                 stack.append(.entries(entries, next: next + 1))
-                stack.append(.steps(try ReadableFormLowering(document: document).steps(forEntry: next, of: entries), next: 0))
+                let start = pendingSteps.count
+                try ReadableFormLowering(document: document).steps(forEntry: next, of: entries, into: &pendingSteps)
+                stack.append(.steps(start: start, next: start, end: pendingSteps.count))
             }
         }
     }
@@ -221,7 +235,8 @@ struct TypedStreamJSONEncoder {
                 }
                 return try place(value) { (b) throws(CodecError) in try b.object(object) }
             }
-            if let steps = try ReadableFormLowering(document: document).steps(for: value) { return .steps(steps, next: 0) }
+            let start = pendingSteps.count
+            if try ReadableFormLowering(document: document).steps(for: value, into: &pendingSteps) { return .steps(start: start, next: start, end: pendingSteps.count) }
             return try beginObject(value)
         case TypeCode.classObject:
             if kind == .null { return try place(value) { (b) throws(CodecError) in try b.classReference(nil) } }

@@ -19,16 +19,19 @@ struct ReadableFormLowering {
 
     let document: JSONDocument
 
-    /// The steps making the object `value` describes, or nil when `value` is a generic body
-    /// (it has `$classes` or `$groups`). `value` is not null and not `{"$ref": n}`.
-    func steps(for value: Value) throws(CodecError) -> [Step]? {
+    /// Appends to `steps` the steps making the object `value` describes; false, appending
+    /// nothing, when `value` is a generic body (it has `$classes` or `$groups`). `value` is not
+    /// null and not `{"$ref": n}`. Steps are appended to the caller's list, not returned as
+    /// lists of their own: the encoder keeps one list for every form open at once.
+    func steps(for value: Value, into steps: inout [Step]) throws(CodecError) -> Bool {
         switch document.kind(value) {
-        case .string: return stringSteps(.string, id: nil, text: document.withString(value) { Array($0) }, at: value)
-        case .number, .bool: return try numberSteps(id: nil, number: value, type: nil, at: value)
-        case .array: return arraySteps(.array, id: nil, elements: document.elements(of: value), at: value)
-        case .object: return try objectSteps(value)
+        case .string: stringSteps(.string, id: nil, text: document.withString(value) { Array($0) }, at: value, into: &steps)
+        case .number, .bool: try numberSteps(id: nil, number: value, type: nil, at: value, into: &steps)
+        case .array: arraySteps(.array, id: nil, elements: document.elements(of: value), at: value, into: &steps)
+        case .object: return try objectSteps(value, into: &steps)
         case .null: throw document.invalid("null is not an object's form", at: value)
         }
+        return true
     }
 
     // MARK: The object form
@@ -82,7 +85,7 @@ struct ReadableFormLowering {
         }
     }
 
-    private func objectSteps(_ value: Value) throws(CodecError) -> [Step]? {
+    private func objectSteps(_ value: Value, into steps: inout [Step]) throws(CodecError) -> Bool {
         var members = Members()
         var cursor = document.children(of: value)  // members are walked in place
         while let (key, member) = document.nextMember(&cursor) {
@@ -100,7 +103,7 @@ struct ReadableFormLowering {
                     at: key)
             }
             switch formKey.role {
-            case .generic: return nil
+            case .generic: return false
             case .className: members.className = member
             case .identity:
                 guard document.kind(member) == .number, case .signed(let number) = document.number(member) else {
@@ -126,60 +129,71 @@ struct ReadableFormLowering {
         }
         guard let content else {
             let readableClass = try resolve(members.className, among: [.dictionary, .mutableDictionary])
-            return stringKeyedSteps(readableClass, id: members.id, entries: members.dataKeys, at: value)
+            stringKeyedSteps(readableClass, id: members.id, entries: members.dataKeys, at: value, into: &steps)
+            return true
         }
         let (id, body) = (members.id, content.value)
         switch content.key {
         case .string:
             if let runs = companions.runs {
                 let readableClass = try resolve(members.className, among: [.attributedString, .mutableAttributedString])
-                return try attributedStringSteps(readableClass, id: id, string: body, runs: runs, at: value)
+                try attributedStringSteps(readableClass, id: id, string: body, runs: runs, at: value, into: &steps)
+                return true
             }
             let readableClass = try resolve(members.className, among: [.string, .mutableString])
             guard document.kind(body) == .string else { throw document.invalid("$string is text", at: body) }
-            return stringSteps(readableClass, id: id, text: document.withString(body) { Array($0) }, at: value)
+            stringSteps(readableClass, id: id, text: document.withString(body) { Array($0) }, at: value, into: &steps)
         case .number:
             _ = try resolve(members.className, among: [.number])
-            return try numberSteps(id: id, number: body, type: companions.type, at: value)
+            try numberSteps(id: id, number: body, type: companions.type, at: value, into: &steps)
         case .array, .set:
             let isSet = content.key == .set
             let readableClass = try resolve(members.className, among: isSet ? [.set, .mutableSet] : [.array, .mutableArray])
             guard document.kind(body) == .array else { throw document.invalid("\(content.key.text) is an array of objects", at: body) }
-            return arraySteps(readableClass, id: id, elements: document.elements(of: body), at: value)
+            arraySteps(readableClass, id: id, elements: document.elements(of: body), at: value, into: &steps)
         case .dict:
             let readableClass = try resolve(members.className, among: [.dictionary, .mutableDictionary])
-            return try pairSteps(readableClass, id: id, pairs: body, at: value)
+            try pairSteps(readableClass, id: id, pairs: body, at: value, into: &steps)
         case .data, .text:
             let readableClass = try resolve(members.className, among: [.data, .mutableData])
             let bytes = content.key == .text ? try document.textBytes(body) : try document.dataBytes(body)
-            return dataSteps(readableClass, id: id, bytes: bytes, body: body, at: value)
+            dataSteps(readableClass, id: id, bytes: bytes, body: body, at: value, into: &steps)
         case .date:
             _ = try resolve(members.className, among: [.date])
-            return object(.date, id: id, at: value, group("d", .double(try document.time(body), at: body), at: body))
+            let time = try document.time(body)
+            steps.append(.beginObject(.date, id: id, at: value))
+            group("d", .double(time, at: body), at: body, into: &steps)
+            steps.append(.endObject(at: value))
         case .components:
             _ = try resolve(members.className, among: [.color])
-            return try colorSteps(id: id, space: companions.space, components: body, at: value)
+            try colorSteps(id: id, space: companions.space, components: body, at: value, into: &steps)
         case .named:
             _ = try resolve(members.className, among: [.color])
             guard document.kind(body) == .array, document.count(body) == 3 else {
                 throw document.invalid("a named colour's $named is [catalog, name, colour]", at: body)
             }
-            let parts = document.elements(of: body)
-            let groups = group("c", .integer(ReadableColor.named, at: body), at: body) + [.group("@@@", at: body)] + parts.map { Step.value($0) }
-            return object(.color, id: id, at: value, groups + [.end(at: body)])
+            steps.append(.beginObject(.color, id: id, at: value))
+            group("c", .integer(ReadableColor.named, at: body), at: body, into: &steps)
+            steps.append(.group("@@@", at: body))
+            for part in document.elements(of: body) { steps.append(.value(part)) }
+            steps.append(.end(at: body))
+            steps.append(.endObject(at: value))
         case .name:
             _ = try resolve(members.className, among: [.fontVersion30, .fontVersion21])
-            return try fontSteps(id: id, name: body, companions: companions, at: value)
+            try fontSteps(id: id, name: body, companions: companions, at: value, into: &steps)
         case .value:
             _ = try resolve(members.className, among: [.value])
-            return try valueSteps(id: id, type: companions.type, value: body, at: value)
+            try valueSteps(id: id, type: companions.type, value: body, at: value, into: &steps)
         default:  // .relative
             _ = try resolve(members.className, among: [.url])
             let base = companions.base
-            var groups = group("c", .integer(base == nil ? 0 : 1, at: base ?? value), at: value)
-            if let base { groups += group("@", .value(base), at: base) }
-            return object(.url, id: id, at: value, groups + group("@", .value(body), at: body))
+            steps.append(.beginObject(.url, id: id, at: value))
+            group("c", .integer(base == nil ? 0 : 1, at: base ?? value), at: value, into: &steps)
+            if let base { group("@", .value(base), at: base, into: &steps) }
+            group("@", .value(body), at: body, into: &steps)
+            steps.append(.endObject(at: value))
         }
+        return true
     }
 
     /// The readable class `$class` names among `family` (the first when `$class` is absent).
@@ -195,23 +209,22 @@ struct ReadableFormLowering {
 
     // MARK: The forms
 
-    /// An object of `readableClass` whose `groups` steps stand between its begin and end.
-    private func object(_ readableClass: ReadableClass, id: (number: Int64, at: Value)?, at value: Value, _ groups: [Step]) -> [Step] {
-        [.beginObject(readableClass, id: id, at: value)] + groups + [.endObject(at: value)]
-    }
-
     /// A group of one value.
-    private func group(_ type: String, _ step: Step, at value: Value) -> [Step] {
-        [.group(type, at: value), step, .end(at: value)]
+    private func group(_ type: String, _ step: Step, at value: Value, into steps: inout [Step]) {
+        steps.append(.group(type, at: value))
+        steps.append(step)
+        steps.append(.end(at: value))
     }
 
     /// NSString, NSMutableString: `{"+": text}`.
-    private func stringSteps(_ readableClass: ReadableClass, id: (number: Int64, at: Value)?, text: [UInt8], at value: Value) -> [Step] {
-        object(readableClass, id: id, at: value, group("+", .byteString(text, at: value), at: value))
+    private func stringSteps(_ readableClass: ReadableClass, id: (number: Int64, at: Value)?, text: [UInt8], at value: Value, into steps: inout [Step]) {
+        steps.append(.beginObject(readableClass, id: id, at: value))
+        group("+", .byteString(text, at: value), at: value, into: &steps)
+        steps.append(.endObject(at: value))
     }
 
     /// NSNumber: `{"*": type}`, then the value at that type.
-    private func numberSteps(id: (number: Int64, at: Value)?, number: Value, type: Value?, at value: Value) throws(CodecError) -> [Step] {
+    private func numberSteps(id: (number: Int64, at: Value)?, number: Value, type: Value?, at value: Value, into steps: inout [Step]) throws(CodecError) {
         let kind = document.kind(number)
         guard
             let implied = ReadableNumber.impliedType(
@@ -226,69 +239,93 @@ struct ReadableFormLowering {
             code = text[0]
         }
         let valueStep: Step = kind == .bool ? .truth(document.bool(number), at: number) : .value(number)
-        let typeString = String(decoding: [code], as: UTF8.self)
-        return object(.number, id: id, at: value, group("*", .cString([code], at: type ?? value), at: value) + group(typeString, valueStep, at: value))
+        steps.append(.beginObject(.number, id: id, at: value))
+        group("*", .cString([code], at: type ?? value), at: value, into: &steps)
+        group(String(decoding: CollectionOfOne(code), as: UTF8.self), valueStep, at: value, into: &steps)
+        steps.append(.endObject(at: value))
     }
 
     /// NSArray, NSMutableArray: `{"i": count}`, then an `@` group per element; NSSet,
     /// NSMutableSet the same with `{"I": count}`.
-    private func arraySteps(_ readableClass: ReadableClass, id: (number: Int64, at: Value)?, elements: [Value], at value: Value) -> [Step] {
+    private func arraySteps(_ readableClass: ReadableClass, id: (number: Int64, at: Value)?, elements: [Value], at value: Value, into steps: inout [Step]) {
         let isSet = readableClass == .set || readableClass == .mutableSet
         let count: Step = isSet ? .unsigned(UInt64(elements.count), at: value) : .integer(Int64(elements.count), at: value)
-        return object(readableClass, id: id, at: value, group(isSet ? "I" : "i", count, at: value) + [.entries(.elements(elements))])
+        steps.append(.beginObject(readableClass, id: id, at: value))
+        group(isSet ? "I" : "i", count, at: value, into: &steps)
+        steps.append(.entries(.elements(elements)))
+        steps.append(.endObject(at: value))
     }
 
-    /// The steps of entry `index` of `entries`: its `@` group, or a dictionary entry's two.
-    func steps(forEntry index: Int, of entries: ReadableEntries) throws(CodecError) -> [Step] {
+    /// Appends the steps of entry `index` of `entries`: its `@` group, or a dictionary entry's two.
+    func steps(forEntry index: Int, of entries: ReadableEntries, into steps: inout [Step]) throws(CodecError) {
         switch entries {
         case .elements(let elements):
-            return group("@", .value(elements[index]), at: elements[index])
+            group("@", .value(elements[index]), at: elements[index], into: &steps)
         case .pairs(let pairs):
             let entry = pairs[index]
             guard document.kind(entry) == .array, document.count(entry) == 2 else { throw document.invalid("a $dict entry is [key, value]", at: entry) }
-            let parts = document.elements(of: entry)
-            return group("@", .value(parts[0]), at: parts[0]) + group("@", .value(parts[1]), at: parts[1])
+            var parts = document.children(of: entry)
+            let key = document.nextElement(&parts)!
+            let value = document.nextElement(&parts)!
+            group("@", .value(key), at: key, into: &steps)
+            group("@", .value(value), at: value, into: &steps)
         case .stringKeyed(let keyed):
             let (key, member) = keyed[index]
             let text = document.withString(key) { Array($0.starts(with: [MappingKeys.marker, MappingKeys.marker]) ? $0.dropFirst() : $0[...]) }
-            return [.group("@", at: key)] + stringSteps(.string, id: nil, text: text, at: key) + [.end(at: key)] + group("@", .value(member), at: member)
+            steps.append(.group("@", at: key))
+            stringSteps(.string, id: nil, text: text, at: key, into: &steps)
+            steps.append(.end(at: key))
+            group("@", .value(member), at: member, into: &steps)
         }
     }
 
     /// NSDictionary from `$dict`'s `[key, value]` pairs: `{"i": count}`, then an `@` group
     /// per key and per value.
-    private func pairSteps(_ readableClass: ReadableClass, id: (number: Int64, at: Value)?, pairs: Value, at value: Value) throws(CodecError) -> [Step] {
+    private func pairSteps(_ readableClass: ReadableClass, id: (number: Int64, at: Value)?, pairs: Value, at value: Value, into steps: inout [Step]) throws(CodecError) {
         guard document.kind(pairs) == .array else { throw document.invalid("$dict is an array of [key, value] pairs", at: pairs) }
         let entries = document.elements(of: pairs)
-        return object(readableClass, id: id, at: value, group("i", .integer(Int64(entries.count), at: pairs), at: pairs) + [.entries(.pairs(entries))])
+        steps.append(.beginObject(readableClass, id: id, at: value))
+        group("i", .integer(Int64(entries.count), at: pairs), at: pairs, into: &steps)
+        steps.append(.entries(.pairs(entries)))
+        steps.append(.endObject(at: value))
     }
 
     /// NSDictionary from data keys: each key a new NSString (`$$…` is the key `$…`).
-    private func stringKeyedSteps(_ readableClass: ReadableClass, id: (number: Int64, at: Value)?, entries: [(key: Value, value: Value)], at value: Value) -> [Step] {
-        object(readableClass, id: id, at: value, group("i", .integer(Int64(entries.count), at: value), at: value) + [.entries(.stringKeyed(entries))])
+    private func stringKeyedSteps(
+        _ readableClass: ReadableClass, id: (number: Int64, at: Value)?, entries: [(key: Value, value: Value)], at value: Value, into steps: inout [Step]
+    ) {
+        steps.append(.beginObject(readableClass, id: id, at: value))
+        group("i", .integer(Int64(entries.count), at: value), at: value, into: &steps)
+        steps.append(.entries(.stringKeyed(entries)))
+        steps.append(.endObject(at: value))
     }
 
     /// NSData, NSMutableData: `{"i": n}`, then `{"[nc]": bytes}`.
-    private func dataSteps(_ readableClass: ReadableClass, id: (number: Int64, at: Value)?, bytes: [UInt8], body: Value, at value: Value) -> [Step] {
-        let groups = group("i", .integer(Int64(bytes.count), at: body), at: body) + group("[\(bytes.count)c]", .byteArray(bytes, at: body), at: body)
-        return object(readableClass, id: id, at: value, groups)
+    private func dataSteps(_ readableClass: ReadableClass, id: (number: Int64, at: Value)?, bytes: [UInt8], body: Value, at value: Value, into steps: inout [Step]) {
+        steps.append(.beginObject(readableClass, id: id, at: value))
+        group("i", .integer(Int64(bytes.count), at: body), at: body, into: &steps)
+        group("[\(bytes.count)c]", .byteArray(bytes, at: body), at: body, into: &steps)
+        steps.append(.endObject(at: value))
     }
 
     /// NSAttributedString, NSMutableAttributedString: the string's `@` group, then per run
     /// `{"iI": [number, length]}`, followed by `{"@": attributes}` when the run brings new
     /// attributes (numbered 1, 2, … in order) and not when `$attributesOf` names an earlier run.
-    private func attributedStringSteps(_ readableClass: ReadableClass, id: (number: Int64, at: Value)?, string: Value, runs: Value, at value: Value) throws(CodecError)
-        -> [Step]
-    {
+    private func attributedStringSteps(
+        _ readableClass: ReadableClass, id: (number: Int64, at: Value)?, string: Value, runs: Value, at value: Value, into steps: inout [Step]
+    ) throws(CodecError) {
         guard document.kind(runs) == .array else { throw document.invalid("$runs is an array of {\"$length\": n, \"$attributes\": …} runs", at: runs) }
-        var groups = group("@", .value(string), at: string)
+        steps.append(.beginObject(readableClass, id: id, at: value))
+        group("@", .value(string), at: string, into: &steps)
         var numbers: [Int64?] = []  // per run: the attribute number it introduced
         var introduced: Int64 = 0
-        for run in document.elements(of: runs) {
+        var cursor = document.children(of: runs)
+        while let run = document.nextElement(&cursor) {
             var length: Value?
             var attributes: Value?
             var attributesOf: Value?
-            for (key, member) in document.kind(run) == .object ? document.members(of: run) : [] {
+            var members = document.kind(run) == .object ? document.children(of: run) : .none
+            while let (key, member) = document.nextMember(&members) {
                 if document.stringEquals(key, MappingKeys.length) {
                     length = member
                 } else if document.stringEquals(key, MappingKeys.attributes) {
@@ -314,14 +351,17 @@ struct ReadableFormLowering {
                 number = introduced
                 numbers.append(number)
             }
-            groups += [.group("iI", at: run), .integer(number, at: run), .value(length), .end(at: run)]
-            if let attributes { groups += group("@", .value(attributes), at: attributes) }
+            steps.append(.group("iI", at: run))
+            steps.append(.integer(number, at: run))
+            steps.append(.value(length))
+            steps.append(.end(at: run))
+            if let attributes { group("@", .value(attributes), at: attributes, into: &steps) }
         }
-        return object(readableClass, id: id, at: value, groups)
+        steps.append(.endObject(at: value))
     }
 
     /// NSColor: `{"c": space}`, then `{"ff…": components}`, a float per component.
-    private func colorSteps(id: (number: Int64, at: Value)?, space: Value?, components: Value, at value: Value) throws(CodecError) -> [Step] {
+    private func colorSteps(id: (number: Int64, at: Value)?, space: Value?, components: Value, at value: Value, into steps: inout [Step]) throws(CodecError) {
         let names = ReadableColor.spaces.map(\.name).joined(separator: ", ")
         guard let space, document.kind(space) == .string, let number = ReadableColor.number(named: document.stringValue(space)) else {
             throw document.invalid("an NSColor's $space is one of \(names)", at: space ?? value)
@@ -330,14 +370,18 @@ struct ReadableFormLowering {
         guard document.kind(components) == .array, document.count(components) == count else {
             throw document.invalid("a \(document.stringValue(space)) colour has \(count) components", at: components)
         }
-        let floats = String(repeating: "f", count: count)
-        let groups = group("c", .integer(number, at: space), at: space) + [.group(floats, at: components)] + document.elements(of: components).map { Step.value($0) }
-        return object(.color, id: id, at: value, groups + [.end(at: components)])
+        steps.append(.beginObject(.color, id: id, at: value))
+        group("c", .integer(number, at: space), at: space, into: &steps)
+        steps.append(.group(String(repeating: "f", count: count), at: components))
+        var cursor = document.children(of: components)
+        while let component = document.nextElement(&cursor) { steps.append(.value(component)) }
+        steps.append(.end(at: components))
+        steps.append(.endObject(at: value))
     }
 
     /// NSFont: `{"i": n}`, `{"[nc]": name list}` (`ReadableFont`), `{"f": size}`, a `{"c": flag}`
     /// per flag.
-    private func fontSteps(id: (number: Int64, at: Value)?, name: Value, companions: Companions, at value: Value) throws(CodecError) -> [Step] {
+    private func fontSteps(id: (number: Int64, at: Value)?, name: Value, companions: Companions, at value: Value, into steps: inout [Step]) throws(CodecError) {
         guard document.kind(name) == .string else { throw document.invalid("an NSFont's $name is text", at: name) }
         var readableClass = ReadableClass.fontVersion30
         if let version = companions.version {
@@ -352,16 +396,24 @@ struct ReadableFormLowering {
             throw document.invalid("an NSFont's $flags are \(ReadableFont.flagCount) integers", at: companions.flags ?? value)
         }
         let list = ReadableFont.nameList(document.stringValue(name), version: readableClass.chain[0].version)
-        var groups = group("i", .integer(Int64(list.count), at: name), at: name) + group("[\(list.count)c]", .byteArray(list, at: name), at: name)
-        groups += group("f", .value(size), at: size)
-        for flag in document.elements(of: flags) { groups += group("c", .value(flag), at: flag) }
-        return object(readableClass, id: id, at: value, groups)
+        steps.append(.beginObject(readableClass, id: id, at: value))
+        group("i", .integer(Int64(list.count), at: name), at: name, into: &steps)
+        group("[\(list.count)c]", .byteArray(list, at: name), at: name, into: &steps)
+        group("f", .value(size), at: size, into: &steps)
+        var cursor = document.children(of: flags)
+        while let flag = document.nextElement(&cursor) { group("c", .value(flag), at: flag, into: &steps) }
+        steps.append(.endObject(at: value))
     }
 
     /// NSValue: `{"*": type}`, then `{type: value}`.
-    private func valueSteps(id: (number: Int64, at: Value)?, type: Value?, value content: Value, at value: Value) throws(CodecError) -> [Step] {
+    private func valueSteps(id: (number: Int64, at: Value)?, type: Value?, value content: Value, at value: Value, into steps: inout [Step]) throws(CodecError) {
         guard let type, document.kind(type) == .string else { throw document.invalid("an NSValue's $type is its type encoding, such as \"{CGSize=dd}\"", at: type ?? value) }
         let text = document.stringValue(type)
-        return object(.value, id: id, at: value, group("*", .cString(Array(text.utf8), at: type), at: type) + [.group(text, at: type), .value(content), .end(at: content)])
+        steps.append(.beginObject(.value, id: id, at: value))
+        group("*", .cString(Array(text.utf8), at: type), at: type, into: &steps)
+        steps.append(.group(text, at: type))
+        steps.append(.value(content))
+        steps.append(.end(at: content))
+        steps.append(.endObject(at: value))
     }
 }
