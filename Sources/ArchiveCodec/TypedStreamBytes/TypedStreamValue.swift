@@ -76,7 +76,9 @@ extension TypedStream {
         case pointer(Int)
     }
 
-    /// What value `index` holds.
+    /// What value `index` holds. Inlined: the writer asks it of every value, twice (measuring,
+    /// writing), and each caller takes apart only the cases it meets.
+    @inline(__always)
     func content(of index: Int) -> Content {
         let value = values[index]
         let node = types[value.type]
