@@ -412,21 +412,24 @@ struct JSONOutput {
         literal.withUTF8Buffer { append($0) }
     }
 
-    /// `value` as `digits / 10^decimals` with at most three decimals, the fewest that give
-    /// back exactly `value`, when there is such a form and `value.description` writes it
-    /// in fixed point (magnitude 0.001 up to 10^12, or zero): then that text is the integer
-    /// part, a point, and the decimals (at least one), which `appendFixedPoint` writes
-    /// without `description`'s general algorithm, which costs far more per real (a game
-    /// save's ratings take this path). Why it is the same text: `description` writes the
-    /// shortest decimal that reads back as `value`. Below 10^12 a double's spacing is under
-    /// 10^-3, so at most one decimal of each length reads back as it; the first length that
-    /// does is the shortest.
+    /// `value` as `digits / 10^decimals` with at most three decimals (six below 2^31), the
+    /// fewest that give back exactly `value`, when there is such a form and
+    /// `value.description` writes it in fixed point (magnitude 0.001 up to 10^12, or zero):
+    /// then that text is the integer part, a point, and the decimals (at least one), which
+    /// `appendFixedPoint` writes without `description`'s general algorithm, which costs far
+    /// more per real (a game save's ratings, most reals people type). Why it is the same
+    /// text: `description` writes the shortest decimal that reads back as `value`. Below
+    /// 10^12 a double's spacing is under 10^-3, and below 2^31 under 10^-6, so at most one
+    /// decimal of each length up to those reads back as it; the first length that does is the
+    /// shortest. And `magnitude * 10^decimals` stays below 2^52, where the product and the
+    /// distance to that decimal's digits together stay under half a unit: rounding the product
+    /// gives those digits.
     /// Nil otherwise (and for −0.0); the caller then uses `description`.
     static func shortDecimal(_ value: Double) -> (digits: UInt64, decimals: Int)? {
         let magnitude = value.magnitude
         guard magnitude < 1e12, magnitude >= 0.001 || value == 0, value.sign == .plus || value != 0 else { return nil }
         var scale = 1.0
-        for decimals in 0...3 {
+        for decimals in 0...(magnitude < 2_147_483_648 ? 6 : 3) {
             let scaled = (magnitude * scale).rounded()
             if scaled / scale == magnitude { return (UInt64(scaled), decimals) }
             scale *= 10
@@ -445,7 +448,7 @@ struct JSONOutput {
             return
         }
         var fraction = digits % divisor
-        var text: (UInt8, UInt8, UInt8) = (0x30, 0x30, 0x30)
+        var text: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) = (0x30, 0x30, 0x30, 0x30, 0x30, 0x30)
         withUnsafeMutableBytes(of: &text) { bytes in
             for index in stride(from: decimals - 1, through: 0, by: -1) {
                 bytes[index] = UInt8(truncatingIfNeeded: fraction % 10) &+ 0x30

@@ -60,10 +60,11 @@ final class JSONOutputTests: XCTestCase {
             #"[{"$ref":0},{"$ref":7},{"$ref":12},{"$ref":345},{"$ref":1000000}]"#)
     }
 
-    /// Reals with up to three decimals are written without `description`; the text must be
-    /// `description`'s (with `.0` added to an integral value) for every real: decimals of
-    /// each length in every magnitude up to and past 10^12, their neighbours one step of
-    /// the double's spacing away, the bounds of the fixed-point range, random bit patterns.
+    /// Reals with up to three decimals (six below 2^31) are written without `description`;
+    /// the text must be `description`'s (with `.0` added to an integral value) for every
+    /// real: decimals of each length in every magnitude up to and past 10^12, their
+    /// neighbours one step of the double's spacing away, the bounds of both ranges, random
+    /// bit patterns.
     func testRealsReadAsDescriptionWritesThem() {
         func expected(_ value: Double) -> String {
             let text = value.description
@@ -71,11 +72,12 @@ final class JSONOutputTests: XCTestCase {
         }
         var values: [Double] = [
             0, -0.0, 0.001, 0.0009999, 0.0005, 0.0015, 1e12, 1e12 - 0.001, 999_999_999_999.999, 1e-5, 5e-324,
-            0.1 + 0.2, 1.0 / 3, 2.5, 100, 1e11 + 0.5, Double(1 << 53), .greatestFiniteMagnitude, .leastNormalMagnitude
+            0.1 + 0.2, 1.0 / 3, 2.5, 100, 1e11 + 0.5, Double(1 << 53), .greatestFiniteMagnitude, .leastNormalMagnitude,
+            2_147_483_647.999999, 2_147_483_648.000001, 2_147_483_648, 2_147_483_647.123456, 0.001001, 0.123456, 999_999.999999,
         ]
         var generator = TestRandom(for: self)
-        for _ in 0..<20_000 {
-            let decimals = Int.random(in: 0...4, using: &generator)
+        for _ in 0..<40_000 {
+            let decimals = Int.random(in: 0...7, using: &generator)
             let digits = UInt64.random(in: 0...(UInt64(1) << Int.random(in: 1...56, using: &generator)), using: &generator)
             let value = Double(digits) / pow(10, Double(decimals))
             values += [value, -value, value.nextUp, value.nextDown]
@@ -89,6 +91,8 @@ final class JSONOutputTests: XCTestCase {
         // The short form is taken where it applies.
         XCTAssertNotNil(JSONOutput.shortDecimal(50.1))
         XCTAssertNotNil(JSONOutput.shortDecimal(0.001))
+        XCTAssertEqual(JSONOutput.shortDecimal(-819_799.511634)?.decimals, 6)
+        XCTAssertNil(JSONOutput.shortDecimal(3e9 + 0.0001))
         XCTAssertNil(JSONOutput.shortDecimal(0.0001))
         XCTAssertNil(JSONOutput.shortDecimal(-0.0))
     }
