@@ -30,8 +30,12 @@ struct JSONParser {
         var count: UInt32
     }
 
-    /// Keys of the objects open now, innermost last (each `Open` knows where its own begin).
+    /// Keys of the objects open now, innermost last (each `Open` knows where its own begin):
+    /// the first `keyCount` entries. An object's keys are dropped when it closes by lowering
+    /// the count, and the entries are reused: Array's `removeLast(_:)` costs a generic range
+    /// replacement at every object, several percent of a parse.
     private var keys: [Key] = []
+    private var keyCount = 0
     /// Unescaped text of the open objects' keys that hold escapes, innermost last.
     private var keyText: [UInt8] = []
     /// The object whose member named `notedKey` is being read, if one is.
@@ -79,11 +83,11 @@ struct JSONParser {
                     throw fail("expected a string key")
                 }
                 try readKey()
-                if keyEquals(keys.count - 1, notedKey) { noting = Value(offset: open.start, payload: UInt32(open.container)) }
-                if isMappingKey(keys.count - 1) {
+                if keyEquals(keyCount - 1, notedKey) { noting = Value(offset: open.start, payload: UInt32(open.container)) }
+                if isMappingKey(keyCount - 1) {
                     // Only `$data` and `$bytes` (5 and 6 bytes) hold payloads.
-                    let length = keys[keys.count - 1].count
-                    notingPayload = (length == 5 || length == 6) && (keyEquals(keys.count - 1, MappingKeys.data) || keyEquals(keys.count - 1, MappingKeys.bytes))
+                    let length = keys[keyCount - 1].count
+                    notingPayload = (length == 5 || length == 6) && (keyEquals(keyCount - 1, MappingKeys.data) || keyEquals(keyCount - 1, MappingKeys.bytes))
                     let span = Int(index.containers[open.container].count) + 1
                     index.mappingKeySpans[open.container] = UInt8(min(span, JSONDocument.unboundedSpan))
                 }
@@ -112,7 +116,7 @@ struct JSONParser {
                 index.mappingKeySpans.append(0)
                 note(Value(offset: UInt32(position), payload: UInt32(container)))
                 if payload && isObject { index.payloads.append(Value(offset: UInt32(position), payload: UInt32(container))) }
-                stack.append(Open(container: container, start: UInt32(position), isObject: isObject, firstKey: keys.count, firstKeyText: keyText.count))
+                stack.append(Open(container: container, start: UInt32(position), isObject: isObject, firstKey: keyCount, firstKeyText: keyText.count))
                 index.depth = max(index.depth, stack.count)
                 position += 1
                 skipWhitespace()
@@ -158,14 +162,14 @@ struct JSONParser {
         index.containers[container].descendants = UInt32(index.containers.count - container - 1)
         guard open.isObject else { return }
         defer {
-            keys.removeLast(keys.count - open.firstKey)
+            keyCount = open.firstKey
             // Most objects have no escaped keys: their text is left alone.
             if keyText.count > open.firstKeyText { keyText.removeLast(keyText.count - open.firstKeyText) }
         }
         let source = source
         let repeated = keys.withUnsafeBufferPointer { keys in
             keyText.withUnsafeBufferPointer { scratch in
-                Self.firstRepeated(UnsafeBufferPointer(rebasing: keys[open.firstKey...]), source: source, scratch: scratch)
+                Self.firstRepeated(UnsafeBufferPointer(rebasing: keys[open.firstKey..<keyCount]), source: source, scratch: scratch)
             }
         }
         if let repeated {
@@ -206,12 +210,23 @@ struct JSONParser {
         let value = try skipString()
         let content = Int(value.offset) + 1
         guard value.payload & Value.escapedBit != 0 else {
-            keys.append(Key(value: value, start: 0, count: value.payload - 2))
+            push(Key(value: value, start: 0, count: value.payload - 2))
             return
         }
         let start = keyText.count
         JSONText.unescape(source, from: content, into: &keyText)
-        keys.append(Key(value: value, start: UInt32(start), count: UInt32(keyText.count - start)))
+        push(Key(value: value, start: UInt32(start), count: UInt32(keyText.count - start)))
+    }
+
+    /// Adds `key` after the first `keyCount` keys.
+    @inline(__always)
+    private mutating func push(_ key: Key) {
+        if keyCount < keys.count {
+            keys[keyCount] = key
+        } else {
+            keys.append(key)
+        }
+        keyCount += 1
     }
 
     /// The text of `key`: between its quotes in `source`, or in `scratch` (`keyText`).
