@@ -17,32 +17,8 @@ final class ArchiveToolTests: XCTestCase {
         try? FileManager.default.removeItem(at: scratch)
     }
 
-    private func tool() throws -> URL {
-        let built = builtExecutable("archive-tool")
-        guard built.exists else { throw MissingTool.error("archive-tool is not built next to the tests (\(built.url.path)); run `swift build` first") }
-        return built.url
-    }
-
-    /// Runs the tool with stdout going to `output` (opened for appending to what it holds)
-    /// and returns the exit status and stderr.
     private func run(_ arguments: [String], stdout output: URL, stdin input: FileHandle? = nil) throws -> (status: Int32, stderr: String) {
-        if !FileManager.default.fileExists(atPath: output.path) {
-            FileManager.default.createFile(atPath: output.path, contents: nil)
-        }
-        let handle = try FileHandle(forWritingTo: output)
-        defer { try? handle.close() }
-        try handle.seekToEnd()
-        let process = Process()
-        process.executableURL = try tool()
-        process.arguments = arguments
-        process.standardOutput = handle
-        if let input { process.standardInput = input }
-        let errors = Pipe()
-        process.standardError = errors
-        try process.run()
-        let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        return (process.terminationStatus, text)
+        try ToolRun.run(arguments, stdout: output, stdin: input)
     }
 
     /// The first Apple fixture archive by name (not one of the `dtx` frames).
@@ -132,12 +108,16 @@ final class ArchiveToolTests: XCTestCase {
         let parsedArchive = scratch.appendingPathComponent("parsed.bin")
         XCTAssertEqual(try run(["encode", "--", json.path], stdout: parsedArchive).status, 0)
         XCTAssertEqual(try Data(contentsOf: plainArchive), try Data(contentsOf: parsedArchive))
-        // `encode FILE -o OUT` skips the parser too: the same file, errors and exit codes.
+        // `encode FILE -o OUT` and `decode FILE -o OUT` skip the parser too: the same file,
+        // errors and exit codes.
         let outputs: [([String], [String])] = [
             (["encode", json.path, "-o"], ["encode", "--force", json.path, "-o"]),
             (["encode", json.path, "--output"], ["encode", "--force", json.path, "--output"]),
             (["encode", broken.path, "-o"], ["encode", broken.path, "--force", "-o"]),
-            (["encode", missing, "-o"], ["encode", missing, "--force", "-o"])
+            (["encode", missing, "-o"], ["encode", missing, "--force", "-o"]),
+            (["decode", archive, "-o"], ["decode", "--stack-mib", "512", archive, "-o"]),
+            (["decode", broken.path, "--output"], ["decode", broken.path, "--stack-mib", "512", "--output"]),
+            (["decode", missing, "-o"], ["decode", missing, "--stack-mib", "512", "-o"])
         ]
         for (index, (plain, parsed)) in outputs.enumerated() {
             let plainFile = scratch.appendingPathComponent("plain-o-\(index)").path
@@ -342,7 +322,7 @@ final class ArchiveToolTests: XCTestCase {
         let log = scratch.appendingPathComponent("tty.txt")
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
-        process.arguments = ["-qec", "\(try tool().path) \(arguments); echo \"status=$?\"", "/dev/null"]
+        process.arguments = ["-qec", "\(try ToolRun.tool().path) \(arguments); echo \"status=$?\"", "/dev/null"]
         process.standardOutput = try FileHandle(
             forWritingTo: {
                 FileManager.default.createFile(atPath: log.path, contents: nil)

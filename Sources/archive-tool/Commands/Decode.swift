@@ -7,18 +7,29 @@ import Glibc
 import Darwin
 #endif
 
-/// `archive-tool decode`: an archive to JSON, on a stack of `--stack-mib`, written while it is produced.
+/// `archive-tool decode`: an archive to JSON, on a stack of `--stack-mib`, written while it is
+/// produced; many archives into a folder with `--output-dir` (`BatchRun`).
 struct Decode: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Archive → JSON on stdout.",
+        abstract: "Archive → JSON on stdout, into a file (-o), or many archives into a folder (--output-dir).",
         discussion: """
             The JSON is written while it is produced. Every check but the size limit comes first; \
             a refusal for size (exit 3) can come after part of the JSON: stdout redirected to a \
-            file is then cut back to where it began, a pipe has received the part.
+            file (or -o FILE) is then cut back to where it began, a pipe has received the part. \
+            With no file, stdin is read (when it is not a terminal). With --output-dir, each file \
+            given becomes DIR/NAME.json, written whole or not at all.
             """)
 
-    @Argument(help: "Archive, other property list (binary or XML) or typedstream, or - for stdin; a plain property list reads as {\"$propertyList\": …}, a typedstream as {\"$typedstream\": …}.")
-    var file: String
+    @Argument(
+        help:
+            "Archives, other property lists (binary or XML) or typedstreams, or - for stdin; a plain property list reads as {\"$propertyList\": …}, a typedstream as {\"$typedstream\": …}. Several need --output-dir."
+    )
+    var files: [String] = []
+
+    @Option(name: [.customShort("o"), .customLong("output")], help: "Write the JSON to this file (created or replaced) instead of stdout.")
+    var output: String?
+
+    @OptionGroup var batch: BatchOptions
 
     @Flag(help: "Write the raw view: the property list itself as JSON, UIDs marked.")
     var raw = false
@@ -43,6 +54,8 @@ struct Decode: ParsableCommand {
     @OptionGroup var stack: StackOptions
 
     func validate() throws {
+        try batch.validate(files: files, singleOutput: output)
+        if files.isEmpty, isatty(0) == 1 { throw ValidationError("give a file, or pipe one in: stdin is a terminal") }
         if let maxDepth, maxDepth < 1 { throw ValidationError("--max-depth must be at least 1") }
         if raw, maxDepth != nil || exactIntegers || exactNumbers || nested {
             throw ValidationError("--max-depth, --exact-integers, --exact-numbers and --nested shape the readable view, not --raw")
@@ -50,9 +63,41 @@ struct Decode: ParsableCommand {
     }
 
     func run() throws {
+        let view: ArchiveView = raw ? .raw : .readable
+        let numbers = NumberWrapping(exactIntegers: exactIntegers, exactNumbers: exactNumbers)
+        if let folder = batch.outputDirectory {
+            let (pretty, maxDepth, nested, stackSize, skipDepthCheck) = (pretty, maxDepth, nested, stack.bytes, stack.skipDepthCheck)
+            let inputs = BatchInputs(paths: files, recursive: batch.recursive, into: folder) { $0 + ".json" }
+            let run = BatchRun(inputs: inputs, verb: "decoded", jobs: batch.jobs ?? usableCores(), stackSize: stackSize) { input in
+                BatchRun.converting(input, hint: { Hint.decoding(input, error: $0) }) { () throws(CodecError) -> [UInt8] in
+                    try Decode.json(
+                        of: input, view: view, pretty: pretty, maxDepth: maxDepth, numbers: numbers, nested: nested, stackSize: stackSize, skipDepthCheck: skipDepthCheck)
+                }
+            }
+            let status = run.run(into: folder)
+            if status != 0 { throw ExitCode(status) }
+            return
+        }
+        if let output { try redirectStandardOutput(to: output) }
         try Decode.convert(
-            file, view: raw ? .raw : .readable, pretty: pretty, maxDepth: maxDepth,
-            numbers: NumberWrapping(exactIntegers: exactIntegers, exactNumbers: exactNumbers), nested: nested, stackSize: stack.bytes, skipDepthCheck: stack.skipDepthCheck)
+            files.first ?? "-", view: view, pretty: pretty, maxDepth: maxDepth, numbers: numbers, nested: nested, stackSize: stack.bytes,
+            skipDepthCheck: stack.skipDepthCheck)
+    }
+
+    /// `input`'s JSON whole, converted on the calling thread alone (a batch's job: the batch
+    /// spreads files over the cores), under the same checks as `convert`; with a newline
+    /// after compact text, as `convert` writes it.
+    static func json(
+        of input: [UInt8], view: ArchiveView, pretty: Bool, maxDepth: Int?, numbers: NumberWrapping, nested: Bool, stackSize: Int, skipDepthCheck: Bool
+    ) throws(CodecError) -> [UInt8] {
+        let archive = try Archive(parsing: input, view: view, parallelism: .serial)
+        let policy = skipDepthCheck ? DecodePolicy(depthLimit: .max) : DecodePolicy(stackSize: stackSize)
+        let plan = try archive.plan(view: view, pretty: pretty, maxDepth: maxDepth, numbers: numbers, parallelism: .serial, nested: nested ? policy : nil)
+        if let refusal = policy.refusal(depth: plan.depth, pretty: pretty) { throw refused(refusal, stackSize: stackSize) }
+        let text = OutputCollector()
+        try archive.writeJSON(view: view, pretty: pretty, plan: plan, parallelism: .serial) { text.bytes.append(contentsOf: $0) }
+        if !pretty { text.bytes.append(UInt8(ascii: "\n")) }
+        return text.bytes
     }
 
     static func convert(

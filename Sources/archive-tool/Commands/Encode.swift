@@ -7,19 +7,22 @@ import Glibc
 import Darwin
 #endif
 
-/// `archive-tool encode`: JSON to a binary or XML archive; large binary archives are written while built.
+/// `archive-tool encode`: JSON to a binary or XML archive; large binary archives are written
+/// while built; many documents into a folder with `--output-dir` (`BatchRun`).
 struct Encode: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "JSON → archive on stdout or into a file (binary unless --xml).",
+        abstract: "JSON → archive on stdout, into a file (-o), or many into a folder (--output-dir); binary unless --xml.",
         discussion: """
             A binary archive is not written to a terminal: redirect stdout, or pass -o FILE (or \
             --force). A binary archive from a document of 8 MiB or more is written while it is \
             built: a refusal (exit 2 or 3) can then come after part of it: an output file is cut \
-            back to where it began, a pipe has received the part.
+            back to where it began, a pipe has received the part. With no file, stdin is read \
+            (when it is not a terminal). With --output-dir, NAME.json becomes DIR/NAME (DIR/NAME.plist \
+            when NAME has no extension), written whole or not at all.
             """)
 
-    @Argument(help: "JSON document, or - for stdin.")
-    var file: String
+    @Argument(help: "JSON documents, or - for stdin. Several need --output-dir.")
+    var files: [String] = []
 
     @Flag(help: "Write an XML property list instead of a binary one.")
     var xml = false
@@ -33,10 +36,37 @@ struct Encode: ParsableCommand {
     /// Documents from this size on are written while they are encoded (binary only).
     static let streamingThreshold = 8 << 20
 
+    @OptionGroup var batch: BatchOptions
+
+    func validate() throws {
+        try batch.validate(files: files, singleOutput: output)
+        if files.isEmpty, isatty(0) == 1 { throw ValidationError("give a file, or pipe one in: stdin is a terminal") }
+    }
+
     /// The encoder does not recurse: any depth the JSON parser accepts encodes on any stack.
     func run() throws {
+        if let folder = batch.outputDirectory {
+            let format: PlistFormat = xml ? .xml : .binary
+            let inputs = BatchInputs(paths: files, recursive: batch.recursive, into: folder, name: Encode.outputName)
+            let run = BatchRun(inputs: inputs, verb: "encoded", jobs: batch.jobs ?? usableCores(), stackSize: 1 << 20) { input in
+                BatchRun.converting(input, hint: { Hint.encoding(input, error: $0) }) { () throws(CodecError) -> [UInt8] in
+                    try JSONDocument(parsing: input).archive(format: format)
+                }
+            }
+            let status = run.run(into: folder)
+            if status != 0 { throw ExitCode(status) }
+            return
+        }
         if let output { try redirectStandardOutput(to: output) }
-        try Encode.convert(file, xml: xml, toTerminal: force)
+        try Encode.convert(files.first ?? "-", xml: xml, toTerminal: force)
+    }
+
+    /// The output's name for a document's file name: `save.plist.json` → `save.plist` (the name
+    /// `decode --output-dir` made it from); a name left without an extension gains `.plist`
+    /// (`game.json` → `game.plist`, `notes.txt` → `notes.txt.plist`).
+    static func outputName(_ name: String) -> String {
+        let stem = name.hasSuffix(".json") && name.count > 5 ? String(name.dropLast(5)) : name
+        return stem != name && stem.dropFirst().contains(".") ? stem : stem + ".plist"
     }
 
     /// `toTerminal`: write a binary archive even when stdout is a terminal (`--force`), where

@@ -16,10 +16,37 @@ import Darwin
 /// for the pages it fills, so two threads share it (docs/benchmarks.md,
 /// "Why reading got two threads").
 func readInput(_ path: String) throws -> [UInt8] {
-    let descriptor = path == "-" ? 0 : open(path, O_RDONLY)
-    guard descriptor >= 0 else {
-        writeAll("archive-tool: cannot open \(path): \(String(cString: strerror(errno)))\n", to: 2)
+    switch readWholeFile(path) {
+    case .success(let bytes): return bytes
+    case .failure(let failure):
+        writeAll("archive-tool: \(failure.message)\n", to: 2)
         throw ExitCode(ExitStatus.inputOutput)
+    }
+}
+
+/// A file that could not be read: `cannot open PATH: reason`, or without the path for a
+/// line that begins with it (`cannot open it: reason`).
+struct FileFailure: Error {
+    let verb: String
+    let path: String
+    let reason: String
+
+    init(_ verb: String, _ path: String, errno number: Int32) {
+        self.verb = verb
+        self.path = path
+        reason = String(cString: strerror(number))
+    }
+
+    var message: String { "cannot \(verb) \(path): \(reason)" }
+    var messageAfterPath: String { "cannot \(verb) it: \(reason)" }
+}
+
+/// `readInput` without exiting: the bytes, or why they could not be read (a batch carries on
+/// past such a file).
+func readWholeFile(_ path: String) -> Result<[UInt8], FileFailure> {
+    let descriptor = path == "-" ? 0 : open(path, O_RDONLY | O_CLOEXEC)
+    guard descriptor >= 0 else {
+        return .failure(FileFailure("open", path, errno: errno))
     }
     defer { if descriptor != 0 { close(descriptor) } }
     var status = stat()
@@ -65,11 +92,10 @@ func readInput(_ path: String) throws -> [UInt8] {
                 length += count
             }
         }
-        if finished { return bytes }
+        if finished { return .success(bytes) }
         capacity *= 2
     }
-    writeAll("archive-tool: cannot read \(path): \(String(cString: strerror(failure)))\n", to: 2)
-    throw ExitCode(ExitStatus.inputOutput)
+    return .failure(FileFailure("read", path, errno: failure))
 }
 
 /// Files smaller than this are read by one thread: starting another costs more than it saves.

@@ -11,6 +11,9 @@ import Darwin
 enum ExitStatus {
     /// `compare`: the archives hold different object graphs (like cmp and diff).
     static let differ: Int32 = 1
+    /// Many files (`--output-dir`): some could not be converted (each said on stderr); the
+    /// others were.
+    static let someFailed: Int32 = 1
     /// `compare`: no verdict, for whatever reason (a file missing or unreadable, not a
     /// document, malformed, over a limit, a wrong command line), as cmp and diff exit 2.
     static let noVerdict: Int32 = 2
@@ -26,7 +29,8 @@ enum ExitStatus {
 
     /// The table `archive-tool --help` shows.
     static let help = """
-        Exit status: 0 success; 1 compare: the archives differ; 2 the input cannot be \
+        Exit status: 0 success; 1 compare: the archives differ, or with --output-dir: some \
+        files could not be converted (each named on stderr), the others were; 2 the input cannot be \
         converted; 3 over a limit (too deep for the stack, too large, --max-depth too small); \
         4 a file could not be read or the output written; 64 the command line is wrong. \
         compare gives a verdict or none: 0 same (it prints `same`), 1 different (it prints \

@@ -13,7 +13,7 @@ import Darwin
 /// pass cut into more jobs than cores keeps both cores busy when its parts take unequal
 /// time. All are joined before returning.
 func coreParallelism(stackSize: Int) -> Parallelism {
-    let cores = min(max(Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))), 1), 8)
+    let cores = min(usableCores(), 8)
     return Parallelism(width: cores) { jobs, job in
         withoutActuallyEscaping(job) { job in
             let shared = SharedJobs(job, count: jobs)
@@ -22,6 +22,11 @@ func coreParallelism(stackSize: Int) -> Parallelism {
             for thread in threads { thread.join() }
         }
     }
+}
+
+/// The cores the tool spreads work over: the machine's online cores, at least 1.
+func usableCores() -> Int {
+    max(Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))), 1)
 }
 
 /// Jobs `0..<count` of one `Parallelism.run`, taken in order by whichever thread is free;

@@ -1,0 +1,241 @@
+import ArchiveCodec
+import PThreads
+import Synchronization
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Many files converted in one run, each into its own output file (`--output-dir`): the
+/// process starts once for all of them, and `jobs` threads convert a file each at a time.
+///
+/// A file that cannot be read or converted is one line on stderr beginning with its path, and
+/// the run carries on; its output is not written. An output is written to a temporary file
+/// beside it and renamed into place when whole, so no output is ever half-written. On a
+/// terminal, stderr shows progress (files, bytes, failures, rate, time left); a closing line
+/// gives the counts. The exit status is 0 when every file converted, `ExitStatus.someFailed`
+/// when some did not.
+///
+/// Each job holds one file's input and output at a time: memory follows the largest files
+/// converting at once, not the number of files.
+final class BatchRun: @unchecked Sendable {
+    /// One file's conversion: its output, or why not (a message without the path).
+    typealias Conversion = @Sendable ([UInt8]) -> Result<[UInt8], ConversionFailure>
+
+    struct ConversionFailure: Error {
+        let message: String
+    }
+
+    private let inputs: BatchInputs
+    private let verb: String
+    private let convert: Conversion
+    private let jobs: Int
+    private let stackSize: Int
+    private let next = Atomic<Int>(0)
+    private let showsProgress: Bool
+    private let started = monotonicSeconds()
+    /// Names this run's temporary files (with a number per file): two runs into one folder
+    /// never write one temporary file.
+    private let processID = getpid()
+
+    // Guarded by `lock`.
+    private let lock = PThreadMutex()
+    private var done = 0
+    private var failed = 0
+    private var bytesRead = 0
+    private var progressShown = false
+    private var temporaryNumber = 0
+
+    /// `verb` names the work in the closing line (`decoded`).
+    init(inputs: BatchInputs, verb: String, jobs: Int, stackSize: Int, convert: @escaping Conversion) {
+        self.inputs = inputs
+        self.verb = verb
+        self.jobs = max(1, min(jobs, inputs.items.count))
+        self.stackSize = stackSize
+        self.convert = convert
+        showsProgress = isatty(2) == 1
+    }
+
+    /// Runs the batch; returns the exit status.
+    func run(into folder: String) -> Int32 {
+        guard makeFolders(folder) else { return ExitStatus.inputOutput }
+        for line in inputs.renamed { say("archive-tool: \(line)") }
+        for (path, message) in inputs.refused { fail(path, message) }
+        let threads = (0..<jobs).map { _ in startThread(stackSize: stackSize) { self.work() } }
+        if showsProgress {
+            while lock.withLock({ done + failed - inputs.refused.count }) < inputs.items.count {
+                usleep(100_000)
+                lock.withLock { showProgress() }
+            }
+        }
+        for thread in threads { thread.join() }
+        return conclude(folder)
+    }
+
+    private func work() {
+        while true {
+            let index = next.wrappingAdd(1, ordering: .relaxed).oldValue
+            guard index < inputs.items.count else { return }
+            let item = inputs.items[index]
+            switch readWholeFile(item.path) {
+            case .failure(let failure):
+                fail(item.path, failure.messageAfterPath)
+            case .success(let input):
+                lock.withLock { bytesRead += input.count }
+                switch convert(input) {
+                case .failure(let failure): fail(item.path, failure.message)
+                case .success(let output):
+                    if let problem = writeWhole(output, to: item.output) {
+                        fail(item.path, problem)
+                    } else {
+                        lock.withLock { done += 1 }
+                    }
+                }
+            }
+        }
+    }
+
+    /// The output folder and every folder the outputs go in; false (said) when one cannot be made.
+    private func makeFolders(_ folder: String) -> Bool {
+        var folders = Set<String>()
+        for item in inputs.items {
+            var path = item.output
+            while let slash = path.lastIndex(of: "/") {
+                path = String(path[..<slash])
+                guard !path.isEmpty, folders.insert(path).inserted else { break }
+            }
+        }
+        folders.insert(folder)
+        // Parents before children: a shorter path is never inside a longer one.
+        for path in folders.sorted(by: { $0.count < $1.count }) where mkdir(path, 0o755) != 0 && errno != EEXIST {
+            say("archive-tool: cannot make the folder \(path): \(String(cString: strerror(errno)))")
+            return false
+        }
+        return true
+    }
+
+    /// Writes `bytes` to a temporary file beside `path`, then renames it to `path`; nil when
+    /// done, else what went wrong (the temporary file removed).
+    private func writeWhole(_ bytes: [UInt8], to path: String) -> String? {
+        let number = lock.withLock {
+            temporaryNumber += 1
+            return temporaryNumber
+        }
+        let temporary = "\(path).\(processID)-\(number).partial"
+        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else { return "cannot write \(path): \(String(cString: strerror(errno)))" }
+        let failure = bytes.withUnsafeBytes { writeAll($0, to: descriptor) }
+        let closed = close(descriptor) == 0 ? 0 : errno
+        if failure != 0 || closed != 0 {
+            unlink(temporary)
+            return "cannot write \(path): \(String(cString: strerror(failure != 0 ? failure : closed)))"
+        }
+        guard rename(temporary, path) == 0 else {
+            let reason = String(cString: strerror(errno))
+            unlink(temporary)
+            return "cannot write \(path): \(reason)"
+        }
+        return nil
+    }
+
+    private func fail(_ path: String, _ message: String) {
+        lock.withLock {
+            failed += 1
+            clearProgress()
+            // One line, beginning with the path.
+            writeAll("\(path): " + message.split(separator: "\n").joined(separator: "; ") + "\n", to: 2)
+        }
+    }
+
+    private func say(_ line: String) {
+        lock.withLock {
+            clearProgress()
+            writeAll(line + "\n", to: 2)
+        }
+    }
+
+    /// The closing line; the exit status.
+    private func conclude(_ folder: String) -> Int32 {
+        let seconds = monotonicSeconds() - started
+        let total = inputs.items.count + inputs.refused.count
+        return lock.withLock {
+            clearProgress()
+            var line = "archive-tool: \(verb) \(done) of \(total) file\(total == 1 ? "" : "s") into \(folder)"
+            if failed > 0 { line += ", \(failed) failed" }
+            line += " (\(Self.size(bytesRead)) in \(Self.duration(seconds)))\n"
+            writeAll(line, to: 2)
+            return failed > 0 ? ExitStatus.someFailed : 0
+        }
+    }
+
+    // MARK: Progress (stderr on a terminal)
+
+    /// Called with `lock` held.
+    private func showProgress() {
+        let seconds = monotonicSeconds() - started
+        let finished = done + failed - inputs.refused.count
+        let rate = seconds > 0 ? Double(finished) / seconds : 0
+        var line = "\r\u{1B}[K\(finished)/\(inputs.items.count) files, \(Self.size(bytesRead))"
+        if failed > 0 { line += ", \(failed) failed" }
+        if rate > 0 {
+            line += ", \(Int(rate.rounded())) files/s, \(Self.duration(Double(inputs.items.count - finished) / rate)) left"
+        }
+        writeAll(line, to: 2)
+        progressShown = true
+    }
+
+    /// Called with `lock` held.
+    private func clearProgress() {
+        guard progressShown else { return }
+        writeAll("\r\u{1B}[K", to: 2)
+        progressShown = false
+    }
+
+    static func size(_ bytes: Int) -> String {
+        switch bytes {
+        case ..<1_000: "\(bytes) B"
+        case ..<1_000_000: decimal(Double(bytes) / 1e3) + " kB"
+        case ..<1_000_000_000: decimal(Double(bytes) / 1e6) + " MB"
+        default: decimal(Double(bytes) / 1e9) + " GB"
+        }
+    }
+
+    static func duration(_ seconds: Double) -> String {
+        if seconds < 1 { return "\(Int((seconds * 1000).rounded())) ms" }
+        return seconds < 60 ? decimal(seconds) + " s" : "\(Int(seconds) / 60) min \(Int(seconds) % 60) s"
+    }
+
+    /// One decimal below 100, none above: `3.7`, `250`.
+    private static func decimal(_ value: Double) -> String {
+        value < 100 ? String(Double((value * 10).rounded()) / 10) : String(Int(value.rounded()))
+    }
+}
+
+/// Seconds on the monotonic clock.
+private func monotonicSeconds() -> Double {
+    var now = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &now)
+    return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
+}
+
+extension BatchRun {
+    /// `body`'s output, or its codec error in the words `reportingErrors` prints (with the
+    /// remedy in this tool's flags and the hint for an input that is plainly something else),
+    /// as one message.
+    static func converting(_ input: [UInt8], hint: (CodecError) -> String?, _ body: () throws(CodecError) -> [UInt8]) -> Result<[UInt8], ConversionFailure> {
+        do {
+            return .success(try body())
+        } catch {
+            var message = "\(error)\(remedy(error.remedy))"
+            if let hint = hint(error) { message += "; \(hint)" }
+            return .failure(ConversionFailure(message: message))
+        }
+    }
+}
+
+/// Output pieces gathered into one array, for a conversion whose sink must escape.
+final class OutputCollector: @unchecked Sendable {
+    var bytes: [UInt8] = []
+}
