@@ -151,6 +151,22 @@ final class BatchTests: XCTestCase {
         XCTAssertTrue(folder.stderr.hasPrefix("\(apple.path): a folder: add --recursive"), folder.stderr)
     }
 
+    /// `summary` over several files carries on past one it cannot read or summarise: a line on
+    /// stderr beginning with its path, the others merged, exit 1.
+    func testSummaryOfSeveralCarriesOnPastBadFiles() throws {
+        let (folder, good, bad) = try mixedFolder()
+        let paths = (good + bad).sorted().map { folder.appendingPathComponent($0).path } + [scratch.appendingPathComponent("missing").path]
+        let out = scratch.appendingPathComponent("summary.json")
+        let result = try ToolRun.run(["summary", "--json"] + paths, stdout: out)
+        XCTAssertEqual(result.status, 1, result.stderr)
+        let lines = result.stderr.split(separator: "\n")
+        XCTAssertEqual(lines.count, bad.count + 1, result.stderr)
+        for name in bad { XCTAssertEqual(lines.filter { $0.hasPrefix(folder.appendingPathComponent(name).path + ": ") }.count, 1, name) }
+        let goodOnly = scratch.appendingPathComponent("good.json")
+        XCTAssertEqual(try ToolRun.run(["summary", "--json"] + good.sorted().map { folder.appendingPathComponent($0).path }, stdout: goodOnly).status, 0)
+        XCTAssertEqual(try Data(contentsOf: out), try Data(contentsOf: goodOnly))
+    }
+
     /// With no file, stdin is read; `-o` writes the file stdout would have held.
     func testStdinAndOutputFile() throws {
         let archive = apple.appendingPathComponent("scl-NSKeyedUnarchiver-OrderedSetTest.plist")

@@ -224,7 +224,7 @@ extension BatchRun {
     /// `body`'s output, or its codec error in the words `reportingErrors` prints (with the
     /// remedy in this tool's flags and the hint for an input that is plainly something else),
     /// as one message.
-    static func converting(_ input: [UInt8], hint: (CodecError) -> String?, _ body: () throws(CodecError) -> [UInt8]) -> Result<[UInt8], ConversionFailure> {
+    static func converting<Output>(_ input: [UInt8], hint: (CodecError) -> String?, _ body: () throws(CodecError) -> Output) -> Result<Output, ConversionFailure> {
         do {
             return .success(try body())
         } catch {
