@@ -140,7 +140,10 @@ final class BatchTests: XCTestCase {
             ["decode", "--output-dir", out, "-o", "x.json", archive],
             ["decode", "--recursive", archive],
             ["decode", "--jobs", "2", archive],
-            ["decode", "--output-dir", out, "--jobs", "0", archive]
+            ["decode", "--output-dir", out, "--jobs", "0", archive],
+            ["decode", "--ndjson", "--pretty", archive],
+            ["decode", "--ndjson", "--output-dir", out, archive],
+            ["decode", "--ndjson", "-"]
         ]
         for arguments in wrong {
             XCTAssertEqual(try ToolRun.run(arguments, stdout: scratch.appendingPathComponent("stdout")).status, 64, "\(arguments)")
@@ -149,6 +152,38 @@ final class BatchTests: XCTestCase {
         let folder = try ToolRun.run(["decode", "--output-dir", out, apple.path], stdout: scratch.appendingPathComponent("stdout"))
         XCTAssertEqual(folder.status, 1)
         XCTAssertTrue(folder.stderr.hasPrefix("\(apple.path): a folder: add --recursive"), folder.stderr)
+    }
+
+    /// `--ndjson`: a line per file in the order given, whatever the jobs; a document as the single
+    /// decode writes it, a failure as the problem document the service sends.
+    func testLinesComeInTheOrderGiven() throws {
+        let (folder, good, bad) = try mixedFolder()
+        let missing = scratch.appendingPathComponent("missing").path
+        var paths = (good + bad).map { folder.appendingPathComponent($0).path }
+        paths = (0..<5).flatMap { _ in paths } + [missing]
+        let out = scratch.appendingPathComponent("lines.ndjson")
+        let result = try ToolRun.run(["decode", "--ndjson", "--jobs", "3"] + paths, stdout: out)
+        XCTAssertEqual(result.status, 1, result.stderr)
+        let lines = try Data(contentsOf: out).split(separator: UInt8(ascii: "\n"))
+        XCTAssertEqual(lines.count, paths.count)
+        var singles: [String: Any] = [:]
+        for (path, line) in zip(paths, lines) {
+            let object = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(line), options: [.fragmentsAllowed]) as? [String: Any])
+            XCTAssertEqual(object["file"] as? String, path)
+            if let error = object["error"] as? [String: Any] {
+                let type = try XCTUnwrap(error["type"] as? String)
+                XCTAssertTrue(path == missing ? type.hasSuffix(":unreadable-file") : type.hasSuffix(":malformed-plist"), "\(path): \(type)")
+                XCTAssertTrue(bad.contains { path.hasSuffix($0) } || path == missing, path)
+                continue
+            }
+            XCTAssertTrue(good.contains { path.hasSuffix($0) }, path)
+            if singles[path] == nil {
+                let single = scratch.appendingPathComponent("single-\(singles.count)")
+                XCTAssertEqual(try ToolRun.run(["decode", path], stdout: single).status, 0)
+                singles[path] = try JSONSerialization.jsonObject(with: Data(contentsOf: single), options: [.fragmentsAllowed])
+            }
+            XCTAssertEqual(object["document"] as? NSObject, singles[path] as? NSObject, path)
+        }
     }
 
     /// `summary` over several files carries on past one it cannot read or summarise: a line on

@@ -1,7 +1,8 @@
 import ArchiveCodec
 import HTTPCore
 
-/// An RFC 9457 problem document (`application/problem+json`): the body of every 4xx and 5xx reply.
+/// An RFC 9457 problem document (`application/problem+json`): the body of every 4xx and 5xx reply,
+/// written as `ProblemDocument` writes it (`archive-tool decode --ndjson` words failures alike).
 ///
 /// `type` is `urn:archive-service:problem:<slug>`; the slugs are listed in docs/service.md and are
 /// stable, so clients can switch on them. The extension members say where the input is wrong
@@ -23,26 +24,17 @@ struct Problem: Sendable, Error {
     /// Why a request was refused without being worked on, as counted in the rejection metrics.
     var rejection: RejectionReason? = nil
 
-    static let typePrefix = "urn:archive-service:problem:"
-
     /// Sent with every 503: the condition (a full queue, budget or connection table, a drain)
     /// passes within moments.
     static let retryShortly: [HTTPResponse.Header] = [.init(name: "Retry-After", value: "1")]
 
-    var type: String { Self.typePrefix + slug }
+    var type: String { ProblemDocument.typePrefix + slug }
 
     func response() -> HTTPResponse {
-        // The detail and the instance quote what the client sent (a path, a key, a header):
-        // at most a few hundred bytes of it.
-        var text = "{\"type\":\(JSONString.quoted(type)),\"title\":\(JSONString.quoted(title)),\"status\":\(status),\"detail\":\(JSONString.quoted(TextExcerpt.of(detail)))"
-        if let instance { text += ",\"instance\":\(JSONString.quoted(TextExcerpt.of(instance)))" }
-        if let offset { text += ",\"offset\":\(offset)" }
-        if let uid { text += ",\"uid\":\(uid)" }
-        if let jsonPath { text += ",\"jsonPath\":\(JSONString.quoted(TextExcerpt.of(jsonPath)))" }
-        if let depth { text += ",\"depth\":\(depth)" }
-        if let found { text += ",\"found\":\(found)" }
-        if let limit { text += ",\"limit\":\(limit)" }
-        text += "}\n"
+        let document = ProblemDocument(
+            slug: slug, title: title, status: status, detail: detail, instance: instance, offset: offset, uid: uid, jsonPath: jsonPath, depth: depth, found: found,
+            limit: limit)
+        let text = document.json + "\n"
         var response = HTTPResponse(status: status, contentType: "application/problem+json", headers: headers, body: Array(text.utf8))
         response.rejection = rejection
         response.problem = slug
@@ -261,22 +253,11 @@ extension Problem {
     /// Maps a codec failure: unreadable input is 400; input that parses but is not a valid archive or
     /// archive document is 422; input beyond one of the codec's own size or nesting limits is 413.
     init(_ error: CodecError, path: String) {
-        let (slug, title, status): (String, String, Int32) =
-            switch error.kind {
-            case .malformedPlist: ("malformed-plist", "Malformed property list", 400)
-            case .malformedTypedStream: ("malformed-typedstream", "Malformed typedstream", 400)
-            case .malformedJSON: ("malformed-json", "Malformed JSON", 400)
-            case .notKeyedArchive: ("not-keyed-archive", "Not a keyed archive", 422)
-            case .invalidArchive: ("invalid-archive", "Invalid keyed archive", 422)
-            case .invalidDocument: ("invalid-document", "Invalid archive document", 422)
-            case .limitExceeded: ("limit-exceeded", "Input exceeds a codec limit", 413)
-            case .depthBoundTooSmall: ("max-depth-too-small", "maxDepth too small for this archive", 422)
-            case .timedOut: ("conversion-timeout", "Conversion timed out", 503)
-            }
+        let document = ProblemDocument(error, remedy: Self.remedy(error.remedy), instance: path)
         self.init(
-            slug: slug, title: title, status: status, detail: error.message + Self.remedy(error.remedy), instance: path,
-            offset: error.byteOffset, uid: error.uid, jsonPath: error.jsonPath, found: error.found,
-            limit: error.limit, rejection: error.kind == .limitExceeded ? .limitExceeded : nil)
+            slug: document.slug, title: document.title, status: ProblemDocument.type(of: error.kind).status, detail: document.detail, instance: path,
+            offset: document.offset, uid: document.uid, jsonPath: document.jsonPath, found: document.found,
+            limit: document.limit, rejection: error.kind == .limitExceeded ? .limitExceeded : nil)
     }
 
     /// The codec's remedy in this service's knobs, appended to its message.

@@ -21,7 +21,7 @@ struct BatchInputs {
 
     private(set) var items: [Item] = []
     /// Paths that could not be taken (a folder without `--recursive`, a folder that cannot
-    /// be listed), with the reason: failures of the run like any file's.
+    /// be listed), with the reason: failures of the run like any file's, said on stderr.
     private(set) var refused: [(path: String, message: String)] = []
     /// Outputs renamed to keep them apart, as lines to say.
     private(set) var renamed: [String] = []
@@ -31,11 +31,8 @@ struct BatchInputs {
         var taken = Set<String>()
         for path in paths {
             var status = stat()
-            guard stat(path, &status) == 0 else {
-                refused.append((path, FileFailure("open", path, errno: errno).messageAfterPath))
-                continue
-            }
-            guard status.st_mode & S_IFMT == S_IFDIR else {
+            // What is not a folder (or cannot be looked at) is an input: reading it says why not.
+            guard stat(path, &status) == 0, status.st_mode & S_IFMT == S_IFDIR else {
                 add(path, relative: name(Self.lastComponent(of: path)), folder: folder, taken: &taken)
                 continue
             }

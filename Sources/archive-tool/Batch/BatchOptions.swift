@@ -14,7 +14,7 @@ struct BatchOptions: ParsableArguments {
     @Flag(help: "With --output-dir: take folders too, converting the files in them (names starting with . left out) and mirroring their layout.")
     var recursive = false
 
-    @Option(help: "With --output-dir: how many files are converted at once (default: one per core).")
+    @Option(help: "With --output-dir (or decode --ndjson): how many files are converted at once (default: one per core).")
     var jobs: Int?
 
     /// Whether this run converts many files into a folder.
@@ -22,17 +22,21 @@ struct BatchOptions: ParsableArguments {
 
     func validate() throws {
         if let jobs, !(1...256).contains(jobs) { throw ValidationError("--jobs must be between 1 and 256") }
-        if !isBatch, recursive || jobs != nil { throw ValidationError("--recursive and --jobs go with --output-dir") }
     }
 
-    /// Refuses what a batch cannot take: stdin, which has no name to write under.
-    func validate(files: [String], singleOutput: String?) throws {
-        if isBatch {
-            if files.isEmpty { throw ValidationError("--output-dir converts the files given: give at least one") }
-            if files.contains("-") { throw ValidationError("stdin (-) has no name to write under in --output-dir: give files") }
-            if singleOutput != nil { throw ValidationError("-o names one output file; --output-dir names a folder: give one of them") }
+    /// Refuses what a batch cannot take: stdin, which has no name to write under. `lines`:
+    /// `decode --ndjson`, the other way to convert many files in one run.
+    func validate(files: [String], singleOutput: String?, lines: Bool = false) throws {
+        if isBatch || lines {
+            let option = lines ? "--ndjson" : "--output-dir"
+            if isBatch && lines { throw ValidationError("--ndjson writes lines on stdout; --output-dir writes files: give one of them") }
+            if files.isEmpty { throw ValidationError("\(option) converts the files given: give at least one") }
+            if files.contains("-") { throw ValidationError("stdin (-) has no name for \(option): give files") }
+            if isBatch, singleOutput != nil { throw ValidationError("-o names one output file; --output-dir names a folder: give one of them") }
         } else if files.count > 1 {
-            throw ValidationError("several files are converted into a folder: add --output-dir DIR")
+            throw ValidationError("several files are converted into a folder: add --output-dir DIR (or --ndjson for lines on stdout)")
+        } else if recursive || jobs != nil {
+            throw ValidationError("--recursive and --jobs go with --output-dir or --ndjson")
         }
     }
 }

@@ -8,12 +8,17 @@ import Glibc
 import Darwin
 #endif
 
-/// Many files converted in one run, each into its own output file (`--output-dir`): the
-/// process starts once for all of them, and `jobs` threads convert a file each at a time.
+/// Many files converted in one run, each into its own output file (`--output-dir`) or into one
+/// JSON line each on stdout (`--ndjson`): the process starts once for all of them, and `jobs`
+/// threads convert a file each at a time.
 ///
-/// A file that cannot be read or converted is one line on stderr beginning with its path, and
-/// the run carries on; its output is not written. An output is written to a temporary file
-/// beside it and renamed into place when whole, so no output is ever half-written. On a
+/// Into a folder, a file that cannot be read or converted is one line on stderr beginning with
+/// its path, and the run carries on; its output is not written. An output is written to a
+/// temporary file beside it and renamed into place when whole, so no output is ever
+/// half-written. As lines, every file is one line in the order given, `{"file": …, "document":
+/// …}` or `{"file": …, "error": problem}` (`ProblemDocument`, as the service words it); a job
+/// does not start a file more than `window` files ahead of the next line to write, so the lines
+/// waiting for their turn stay few whatever a slow file holds up. On a
 /// terminal, stderr shows progress (files, bytes, failures, rate, time left); a closing line
 /// gives the counts. The exit status is 0 when every file converted, `ExitStatus.someFailed`
 /// when some did not.
@@ -25,7 +30,18 @@ final class BatchRun: @unchecked Sendable {
     typealias Conversion = @Sendable ([UInt8]) -> Result<[UInt8], ConversionFailure>
 
     struct ConversionFailure: Error {
+        /// For stderr: what went wrong, with a hint when the input is plainly something else.
         let message: String
+        /// For `--ndjson`: the problem document.
+        let problem: ProblemDocument
+    }
+
+    /// Where the outputs go.
+    enum Destination {
+        /// Each into its own file under the folder (`BatchInputs.Item.output`).
+        case folder(String)
+        /// One JSON line per file on stdout, in the order given.
+        case lines
     }
 
     private let inputs: BatchInputs
@@ -47,6 +63,15 @@ final class BatchRun: @unchecked Sendable {
     private var bytesRead = 0
     private var progressShown = false
     private var temporaryNumber = 0
+    /// `--ndjson`: finished lines waiting for the ones before them, and the next to write.
+    private var waitingLines: [Int: [UInt8]] = [:]
+    private var nextLine = 0
+    private let lineWritten = PThreadCondition()
+    private var stdoutFailure: Int32 = 0
+    private var destination = Destination.lines
+
+    /// How far ahead of the next line to write a job may start a file.
+    private var window: Int { 4 * jobs }
 
     /// `verb` names the work in the closing line (`decoded`).
     init(inputs: BatchInputs, verb: String, jobs: Int, stackSize: Int, convert: @escaping Conversion) {
@@ -59,8 +84,9 @@ final class BatchRun: @unchecked Sendable {
     }
 
     /// Runs the batch; returns the exit status.
-    func run(into folder: String) -> Int32 {
-        guard makeFolders(folder) else { return ExitStatus.inputOutput }
+    func run(to destination: Destination) -> Int32 {
+        self.destination = destination
+        if case .folder(let folder) = destination, !makeFolders(folder) { return ExitStatus.inputOutput }
         for line in inputs.renamed { say("archive-tool: \(line)") }
         for (path, message) in inputs.refused { fail(path, message) }
         let threads = (0..<jobs).map { _ in startThread(stackSize: stackSize) { self.work() } }
@@ -71,7 +97,7 @@ final class BatchRun: @unchecked Sendable {
             }
         }
         for thread in threads { thread.join() }
-        return conclude(folder)
+        return conclude()
     }
 
     private func work() {
@@ -79,6 +105,11 @@ final class BatchRun: @unchecked Sendable {
             let index = next.wrappingAdd(1, ordering: .relaxed).oldValue
             guard index < inputs.items.count else { return }
             let item = inputs.items[index]
+            guard case .folder = destination else {
+                lock.withLock { while index >= nextLine + window { lineWritten.wait(lock) } }
+                writeLine(index, line(for: item))
+                continue
+            }
             switch readWholeFile(item.path) {
             case .failure(let failure):
                 fail(item.path, failure.messageAfterPath)
@@ -94,6 +125,43 @@ final class BatchRun: @unchecked Sendable {
                     }
                 }
             }
+        }
+    }
+
+    /// `{"file": …, "document": …}` or `{"file": …, "error": …}`, with its newline.
+    private func line(for item: BatchInputs.Item) -> [UInt8] {
+        let head = Array("{\"file\":\(JSONString.quoted(item.path)),".utf8)
+        let problem: ProblemDocument
+        switch readWholeFile(item.path) {
+        case .failure(let failure):
+            problem = ProblemDocument(slug: "unreadable-file", title: "File cannot be read", status: nil, detail: failure.messageAfterPath)
+        case .success(let input):
+            lock.withLock { bytesRead += input.count }
+            switch convert(input) {
+            case .failure(let failure): problem = failure.problem
+            case .success(var document):
+                if document.last == UInt8(ascii: "\n") { document.removeLast() }
+                lock.withLock { done += 1 }
+                return head + Array("\"document\":".utf8) + document + Array("}\n".utf8)
+            }
+        }
+        lock.withLock { failed += 1 }
+        return head + Array("\"error\":\(problem.json)}\n".utf8)
+    }
+
+    /// Writes line `index` when the lines before it are written, and every waiting line that
+    /// then follows.
+    private func writeLine(_ index: Int, _ line: [UInt8]) {
+        lock.withLock {
+            waitingLines[index] = line
+            while let next = waitingLines.removeValue(forKey: nextLine) {
+                if stdoutFailure == 0 {
+                    clearProgress()
+                    stdoutFailure = next.withUnsafeBytes { writeAll($0, to: 1) }
+                }
+                nextLine += 1
+            }
+            lineWritten.broadcast()
         }
     }
 
@@ -157,12 +225,17 @@ final class BatchRun: @unchecked Sendable {
     }
 
     /// The closing line; the exit status.
-    private func conclude(_ folder: String) -> Int32 {
+    private func conclude() -> Int32 {
         let seconds = monotonicSeconds() - started
         let total = inputs.items.count + inputs.refused.count
         return lock.withLock {
             clearProgress()
-            var line = "archive-tool: \(verb) \(done) of \(total) file\(total == 1 ? "" : "s") into \(folder)"
+            if stdoutFailure != 0 {
+                writeAll("archive-tool: cannot write the output: \(String(cString: strerror(stdoutFailure)))\n", to: 2)
+                return ExitStatus.inputOutput
+            }
+            var line = "archive-tool: \(verb) \(done) of \(total) file\(total == 1 ? "" : "s")"
+            if case .folder(let folder) = destination { line += " into \(folder)" }
             if failed > 0 { line += ", \(failed) failed" }
             line += " (\(Self.size(bytesRead)) in \(Self.duration(seconds)))\n"
             writeAll(line, to: 2)
@@ -230,7 +303,7 @@ extension BatchRun {
         } catch {
             var message = "\(error)\(remedy(error.remedy))"
             if let hint = hint(error) { message += "; \(hint)" }
-            return .failure(ConversionFailure(message: message))
+            return .failure(ConversionFailure(message: message, problem: ProblemDocument(error, remedy: remedy(error.remedy), instance: nil)))
         }
     }
 }

@@ -31,6 +31,12 @@ struct Decode: ParsableCommand {
 
     @OptionGroup var batch: BatchOptions
 
+    @Flag(
+        help:
+            "Write one JSON line per file on stdout, in the order given: {\"file\": …, \"document\": …}, or {\"file\": …, \"error\": …} with the problem document the service would send; takes --recursive and --jobs, not --pretty."
+    )
+    var ndjson = false
+
     @Flag(help: "Write the raw view: the property list itself as JSON, UIDs marked.")
     var raw = false
 
@@ -54,7 +60,8 @@ struct Decode: ParsableCommand {
     @OptionGroup var stack: StackOptions
 
     func validate() throws {
-        try batch.validate(files: files, singleOutput: output)
+        try batch.validate(files: files, singleOutput: output, lines: ndjson)
+        if ndjson, pretty { throw ValidationError("--ndjson writes each document on one line: leave out --pretty") }
         if files.isEmpty, isatty(0) == 1 { throw ValidationError("give a file, or pipe one in: stdin is a terminal") }
         if let maxDepth, maxDepth < 1 { throw ValidationError("--max-depth must be at least 1") }
         if raw, maxDepth != nil || exactIntegers || exactNumbers || nested {
@@ -65,16 +72,17 @@ struct Decode: ParsableCommand {
     func run() throws {
         let view: ArchiveView = raw ? .raw : .readable
         let numbers = NumberWrapping(exactIntegers: exactIntegers, exactNumbers: exactNumbers)
-        if let folder = batch.outputDirectory {
+        if batch.isBatch || ndjson {
             let (pretty, maxDepth, nested, stackSize, skipDepthCheck) = (pretty, maxDepth, nested, stack.bytes, stack.skipDepthCheck)
-            let inputs = BatchInputs(paths: files, recursive: batch.recursive, into: folder) { $0 + ".json" }
+            let inputs = BatchInputs(paths: files, recursive: batch.recursive, into: batch.outputDirectory ?? ".") { $0 + ".json" }
             let run = BatchRun(inputs: inputs, verb: "decoded", jobs: batch.jobs ?? usableCores(), stackSize: stackSize) { input in
                 BatchRun.converting(input, hint: { Hint.decoding(input, error: $0) }) { () throws(CodecError) -> [UInt8] in
                     try Decode.json(
                         of: input, view: view, pretty: pretty, maxDepth: maxDepth, numbers: numbers, nested: nested, stackSize: stackSize, skipDepthCheck: skipDepthCheck)
                 }
             }
-            let status = run.run(into: folder)
+            if let output { try redirectStandardOutput(to: output) }
+            let status = run.run(to: batch.outputDirectory.map(BatchRun.Destination.folder) ?? .lines)
             if status != 0 { throw ExitCode(status) }
             return
         }

@@ -53,7 +53,7 @@ struct Encode: ParsableCommand {
                     try JSONDocument(parsing: input).archive(format: format)
                 }
             }
-            let status = run.run(into: folder)
+            let status = run.run(to: .folder(folder))
             if status != 0 { throw ExitCode(status) }
             return
         }
