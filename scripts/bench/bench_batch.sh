@@ -3,10 +3,12 @@
 # against a shell loop of `archive-tool decode FILE -o OUT` and a shell loop of libplist's
 # `plistutil -i FILE -o OUT` (binary → XML) over the same files. The files are the repository's
 # real property lists of 1–20 KB (Tests/Fixtures), copied under distinct names until there are
-# COUNT of them. Median wall time of ROUNDS interleaved rounds; prints a markdown table.
+# COUNT of them. Median wall time of ROUNDS interleaved rounds; prints a markdown table. With
+# --save-mb N, a generated game save of N MB joins the files (the loops decode it too), and the
+# batch is compared with the sum of the single decodes, the loop of archive-tool.
 #
 # Needs: plistutil (apt-get install -y libplist-utils)
-# Usage: scripts/bench/bench_batch.sh TOOL [--count 1000] [--rounds 5] [--jobs N]
+# Usage: scripts/bench/bench_batch.sh TOOL [--count 1000] [--rounds 5] [--jobs N] [--save-mb N]
 set -euo pipefail
 
 # shellcheck source=scripts/lib/common.sh
@@ -16,8 +18,10 @@ tool="$(realpath "$1")"; shift
 count=1000
 rounds=5
 jobs=()
+save_mb=0
 while [[ $# -gt 0 ]]; do
   case "$1" in
+    --save-mb) save_mb="$2"; shift 2 ;;
     --count) count="$2"; shift 2 ;;
     --rounds) rounds="$2"; shift 2 ;;
     --jobs) jobs=(--jobs "$2"); shift 2 ;;
@@ -35,6 +39,9 @@ mkdir -p "${work}/in"
 for ((index = 0; index < count; index++)); do
   cp "${sources[index % ${#sources[@]}]}" "${work}/in/file-${index}.plist"
 done
+if [[ "${save_mb}" -gt 0 ]]; then
+  python3 "${repo}/scripts/gen/gen_game_save.py" --size-mb "${save_mb}" --seed 1 --out "${work}/in/save.plist" 2>/dev/null
+fi
 bytes=$(cat "${work}"/in/* | wc -c)
 
 run_plistutil() { for file in "${work}"/in/*; do plistutil -i "${file}" -o "${work}/out-p/${file##*/}.xml"; done; }
@@ -56,9 +63,14 @@ for ((round = 0; round < rounds; round++)); do
 done
 median() { tr ' ' '\n' <<<"$1" | grep . | sort -n | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }'; }
 plistutil_ms=$(median "${times[plistutil]}")
-printf '%d files, %s bytes, %s distinct sources, %d rounds, %s cores\n\n' "${count}" "${bytes}" "${#sources[@]}" "${rounds}" "$(nproc)"
+printf '%d files, %s bytes, %s distinct sources%s, %d rounds, %s cores\n\n' "${count}" "${bytes}" "${#sources[@]}" \
+  "$([[ "${save_mb}" -gt 0 ]] && echo " and a ${save_mb} MB game save")" "${rounds}" "$(nproc)"
 printf '| run | median ms | files/s | vs plistutil loop |\n|---|---:|---:|---:|\n'
 for name in "${names[@]}"; do
   ms=$(median "${times[${name}]}")
   printf '| %s | %d | %d | %.2f× |\n' "${name}" "${ms}" "$(( count * 1000 / (ms > 0 ? ms : 1) ))" "$(awk -v a="${plistutil_ms}" -v b="${ms}" 'BEGIN { print a / b }')"
 done
+if [[ "${save_mb}" -gt 0 ]]; then
+  printf '\nbatch / sum of the single decodes (the loop): %s\n' \
+    "$(awk -v a="$(median "${times[batch]}")" -v b="$(median "${times[loop]}")" 'BEGIN { printf "%.2f", a / b }')"
+fi

@@ -92,18 +92,20 @@ struct Decode: ParsableCommand {
             skipDepthCheck: stack.skipDepthCheck)
     }
 
-    /// `input`'s JSON whole, converted on the calling thread alone (a batch's job: the batch
-    /// spreads files over the cores), under the same checks as `convert`; with a newline
-    /// after compact text, as `convert` writes it.
+    /// `input`'s JSON whole (a batch's job), under the same checks as `convert`; with a newline
+    /// after compact text, as `convert` writes it. The codec splits only the passes of a large
+    /// input over the cores (a small file's run on the calling thread alone), so a large save
+    /// among many small files takes about what it takes alone.
     static func json(
         of input: [UInt8], view: ArchiveView, pretty: Bool, maxDepth: Int?, numbers: NumberWrapping, nested: Bool, stackSize: Int, skipDepthCheck: Bool
     ) throws(CodecError) -> [UInt8] {
-        let archive = try Archive(parsing: input, view: view, parallelism: .serial)
+        let cores = coreParallelism(stackSize: stackSize)
+        let archive = try Archive(parsing: input, view: view, parallelism: cores)
         let policy = skipDepthCheck ? DecodePolicy(depthLimit: .max) : DecodePolicy(stackSize: stackSize)
-        let plan = try archive.plan(view: view, pretty: pretty, maxDepth: maxDepth, numbers: numbers, parallelism: .serial, nested: nested ? policy : nil)
+        let plan = try archive.plan(view: view, pretty: pretty, maxDepth: maxDepth, numbers: numbers, parallelism: cores, nested: nested ? policy : nil)
         if let refusal = policy.refusal(depth: plan.depth, pretty: pretty) { throw refused(refusal, stackSize: stackSize) }
         let text = OutputCollector()
-        try archive.writeJSON(view: view, pretty: pretty, plan: plan, parallelism: .serial) { text.bytes.append(contentsOf: $0) }
+        try archive.writeJSON(view: view, pretty: pretty, plan: plan, parallelism: cores) { text.bytes.append(contentsOf: $0) }
         if !pretty { text.bytes.append(UInt8(ascii: "\n")) }
         return text.bytes
     }
