@@ -76,7 +76,7 @@ public struct NestedExpansion: Sendable {
                 // The payload's working memory is held while it is read and written.
                 guard hold(held, bytes) else { throw refused }
                 defer { _ = hold(held, nil) }
-                guard let (payload, kind) = NestedPayload.document(bytes) else { continue }
+                guard let (payload, kind) = NestedPayload.document(bytes, prefixChecked: true) else { continue }
                 let base = parts[next].base + value.level
                 let wrapper = kind.wrapperLevels
                 let payloadPlan = try Self.plan(payload, pretty: pretty, maxDepth: maxDepth, above: base + wrapper, numbers: numbers)
@@ -109,7 +109,8 @@ public struct NestedExpansion: Sendable {
         isComplete = true
     }
 
-    /// The bytes of a data value whose base64 text begins as a document does.
+    /// The bytes of a data value whose base64 text begins as a document does
+    /// (`NestedPayload.mightBeDocument(base64:)`, which their document need not ask again).
     private static func payloadBytes(in text: [UInt8], at value: DataValueScan.Found) -> [UInt8]? {
         text.withUnsafeBufferPointer { buffer -> [UInt8]? in
             let base64 = UnsafeBufferPointer(rebasing: buffer[(value.quote + 1)..<(value.end - 1)])
