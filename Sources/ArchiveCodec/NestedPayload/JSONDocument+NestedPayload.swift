@@ -60,7 +60,8 @@ extension JSONDocument {
         var body: Body?
         var format: PlistFormat?
         let shape = "a nested payload is {\"$keyedArchive\": …}, {\"$propertyList\": …} or {\"$typedstream\": […]}, with \"$format\": \"xml\" for an XML property list"
-        for (key, member) in members(of: root) {
+        var members = children(of: root)
+        while let (key, member) = nextMember(&members) {
             if stringEquals(key, NestedPayload.formatKey) {
                 guard kind(member) == .string, stringValue(member) == "xml" || stringValue(member) == "binary" else {
                     throw invalid("$format is \"xml\" or \"binary\"", at: member)
