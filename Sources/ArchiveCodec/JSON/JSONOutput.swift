@@ -61,12 +61,16 @@ struct JSONOutput {
     /// Bytes of text so far (up to the stop, if stopped).
     var textCount: Int { drained + (stoppedAt ?? count) }
 
-    /// `reserve`: the expected size of the text (without a sink), capped at 256 MiB. Only
-    /// the pages written are touched, so a generous reserve costs address space, not memory.
+    /// `reserve`: the expected size of the text (0: not known), capped at 256 MiB, or with a
+    /// sink at a little more than `drainSize` (what the buffer holds between hand-overs), which
+    /// is also the reserve of a sink's text of unknown size. Only the pages written are touched,
+    /// so a generous reserve costs address space, not memory; but a small document (a nested
+    /// payload, one writer each) gets a small buffer, not a megabyte to allocate and free.
     init(pretty: Bool, reserve: Int = 0, sink: ((UnsafeBufferPointer<UInt8>) -> Void)? = nil) {
         self.pretty = pretty
         self.sink = sink
-        let wanted = sink == nil ? reserve : Self.drainSize + Self.drainSize / 4
+        let drained = Self.drainSize + Self.drainSize / 4
+        let wanted = sink == nil ? reserve : reserve > 0 ? Swift.min(reserve, drained) : drained
         capacity = Swift.min(Swift.max(wanted, 64), 1 << 28)
         storage = TextStorage(capacity: capacity)
         base = storage.base

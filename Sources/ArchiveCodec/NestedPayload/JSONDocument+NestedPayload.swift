@@ -29,15 +29,15 @@ extension JSONDocument {
     }
 
     /// Encodes payload `value` (`{"$keyedArchive": …}`, `{"$propertyList": …}`, `{"$typedstream":
-    /// […]}`, with `"$format": "xml"` for an XML property list) as a document of its own: its
-    /// text parsed again, so that its `$id`s and references are its own. Refusals inside it
-    /// are located in this document.
+    /// […]}`, with `"$format": "xml"` for an XML property list) as a document of its own
+    /// (`payloadDocument`: the document its text is, taken from this one's index), so that its
+    /// `$id`s and references are its own. Refusals inside it are located in this document.
     private func payloadBytes(_ value: Value) throws(CodecError) -> [UInt8] {
         guard payloadNesting < NestedPayload.maximumNesting else {
             throw invalid("nested payloads nest more than \(NestedPayload.maximumNesting) levels deep", at: value)
         }
         let start = Int(value.offset)
-        let payload = try JSONDocument(parsing: Array(source[start..<Int(containers[value.container].end)]), payloadNesting: payloadNesting + 1)
+        let payload = payloadDocument(value, payloadNesting: payloadNesting + 1)
         do {
             return try payload.payloadDocumentBytes()
         } catch {
@@ -60,7 +60,8 @@ extension JSONDocument {
         var body: Body?
         var format: PlistFormat?
         let shape = "a nested payload is {\"$keyedArchive\": …}, {\"$propertyList\": …} or {\"$typedstream\": […]}, with \"$format\": \"xml\" for an XML property list"
-        for (key, member) in members(of: root) {
+        var members = children(of: root)
+        while let (key, member) = nextMember(&members) {
             if stringEquals(key, NestedPayload.formatKey) {
                 guard kind(member) == .string, stringValue(member) == "xml" || stringValue(member) == "binary" else {
                     throw invalid("$format is \"xml\" or \"binary\"", at: member)

@@ -61,8 +61,8 @@ public struct NestedExpansion: Sendable {
         let refused = CodecError(.limitExceeded, "the nested payloads' JSON would take more memory than is free to hold it")
         // The outer text is held as it grows, not once it is whole: a small document whose
         // references repeat a large value writes many times its size.
-        let outer = try Self.render(archive, plan: plan, pretty: pretty, parallelism: parallelism, limit: limit) { hold($0, nil) }
-        guard let outer, hold(outer.capacity, nil) else { throw refused }
+        let rendered = try Self.render(archive, plan: plan, pretty: pretty, parallelism: parallelism, limit: limit, wrapping: nil) { hold($0, nil) }
+        guard let (outer, _) = rendered, hold(outer.capacity, nil) else { throw refused }
         parts = [Part(text: outer, base: 0, nesting: 0, fixesByteArrayLengths: type(of: archive.document).fixesByteArrayLengths)]
         var size = outer.count
         var held = outer.capacity
@@ -76,20 +76,18 @@ public struct NestedExpansion: Sendable {
                 // The payload's working memory is held while it is read and written.
                 guard hold(held, bytes) else { throw refused }
                 defer { _ = hold(held, nil) }
-                guard let (payload, kind) = NestedPayload.document(bytes) else { continue }
+                guard let (payload, kind) = NestedPayload.document(bytes, prefixChecked: true) else { continue }
                 let base = parts[next].base + value.level
                 let wrapper = kind.wrapperLevels
                 let payloadPlan = try Self.plan(payload, pretty: pretty, maxDepth: maxDepth, above: base + wrapper, numbers: numbers)
                 depth = max(depth, base + wrapper + payloadPlan.depth)
                 guard policy.refusal(depth: depth, pretty: pretty) == nil else { return }
-                let rendered = try Self.render(payload, plan: payloadPlan, pretty: pretty, parallelism: .serial, limit: limit - size) {
+                // Rendered straight into its wrapper (`TextCollector.wrapping`): no second copy.
+                let rendered = try Self.render(payload, plan: payloadPlan, pretty: pretty, parallelism: .serial, limit: limit - size, wrapping: kind) {
                     hold(held + $0, bytes)
                 }
-                guard let rendered else { throw refused }
-                guard rendered.count <= limit - size else { throw tooLarge }
-                // The wrapped copy is made while the rendered text is still held.
-                guard hold(held + rendered.capacity + Self.wrappedSize(rendered, pretty: pretty), bytes) else { throw refused }
-                let text = Self.wrapped(rendered, kind: kind, pretty: pretty)
+                guard let (text, renderedCount) = rendered else { throw refused }
+                guard renderedCount <= limit - size else { throw tooLarge }
                 // A typedstream's byte array has its length in its type (`[582c]`): a payload
                 // there is decoded only when it writes back to as many bytes. (Where the type
                 // is not known from the key, in an array, the same holds; a string's or an
@@ -111,7 +109,8 @@ public struct NestedExpansion: Sendable {
         isComplete = true
     }
 
-    /// The bytes of a data value whose base64 text begins as a document does.
+    /// The bytes of a data value whose base64 text begins as a document does
+    /// (`NestedPayload.mightBeDocument(base64:)`, which their document need not ask again).
     private static func payloadBytes(in text: [UInt8], at value: DataValueScan.Found) -> [UInt8]? {
         text.withUnsafeBufferPointer { buffer -> [UInt8]? in
             let base64 = UnsafeBufferPointer(rebasing: buffer[(value.quote + 1)..<(value.end - 1)])
@@ -141,60 +140,20 @@ public struct NestedExpansion: Sendable {
         return plan
     }
 
-    /// `archive`'s JSON as `plan` says; past `limit` bytes it is no longer kept (the result is
-    /// then longer than `limit`, and refused by the caller), so a part never holds more. Its
-    /// storage grows only as `grant` allows (`TextCollector`); nil: `grant` refused.
+    /// `archive`'s JSON as `plan` says, wrapped as the value of a data member of a payload of
+    /// kind `wrapping` (`TextCollector`; nil: as it is), and the bytes the writer wrote; past
+    /// `limit` of those they are no longer kept (the count is then larger than `limit`, and
+    /// refused by the caller), so a part never holds more. Its storage grows only as `grant`
+    /// allows; nil: `grant` refused.
     private static func render(
-        _ archive: Archive, plan: WritePlan, pretty: Bool, parallelism: Parallelism, limit: Int, grant: (Int) -> Bool
-    ) throws(CodecError) -> [UInt8]? {
+        _ archive: Archive, plan: WritePlan, pretty: Bool, parallelism: Parallelism, limit: Int, wrapping kind: NestedPayload.Kind?, grant: (Int) -> Bool
+    ) throws(CodecError) -> (text: [UInt8], rendered: Int)? {
         // The writer's sink escapes; the collector does not outlive this call.
-        try withoutActuallyEscaping(grant) { (grant) throws(CodecError) -> [UInt8]? in
-            let text = TextCollector(limit: limit, grant: grant)
+        try withoutActuallyEscaping(grant) { (grant) throws(CodecError) -> (text: [UInt8], rendered: Int)? in
+            let text = TextCollector(limit: limit, grant: grant, wrapping: kind, pretty: pretty)
             try archive.writeJSON(view: .readable, pretty: pretty, plan: plan, parallelism: parallelism) { text.append($0) }
-            return text.refused ? nil : text.bytes
+            return text.finish()
         }
-    }
-
-    /// At most the bytes `wrapped` holds beside `rendered` while it works: a copy of the text
-    /// and the wrapped result (the text, its wrapper, and with `pretty` two spaces per line).
-    private static func wrappedSize(_ rendered: [UInt8], pretty: Bool) -> Int {
-        let lines = pretty ? rendered.reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) } + 1 : 0
-        return 2 * rendered.count + 2 * lines + 64
-    }
-
-    /// A payload's JSON as the value of its data member: a wrapped format's (a keyed
-    /// archive's) in `{"$keyedArchive": …}`; `"$format": "xml"` for an XML property list.
-    private static func wrapped(_ rendered: [UInt8], kind: NestedPayload.Kind, pretty: Bool) -> [UInt8] {
-        var text = rendered
-        while text.last == 0x0A { text.removeLast() }
-        let format: [UInt8] = pretty ? Array(",\n  \"$format\": \"xml\"".utf8) : Array(",\"$format\":\"xml\"".utf8)
-        let isXML = kind.format.isPropertyList && kind.byteForm == .xml
-        if kind.format.payloadIsWrapped {
-            var result = opening(kind.format.payloadKey, pretty: pretty)
-            result.reserveCapacity(text.count + 48)
-            for byte in text {
-                result.append(byte)
-                if pretty, byte == 0x0A { result.append(contentsOf: [0x20, 0x20]) }
-            }
-            if isXML { result += format }
-            result += pretty ? Array("\n}".utf8) : [UInt8(ascii: "}")]
-            return result
-        }
-        if isXML {
-            // Before the closing brace of the document's own wrapper, `{"$propertyList": …}`
-            // (on its own line when indented).
-            let at = pretty ? text.lastIndex(of: 0x0A) ?? text.count - 1 : text.count - 1
-            text.insert(contentsOf: format, at: at)
-        }
-        return text
-    }
-
-    /// `{"<key>": ` (indented: on its own line), the opening of a wrapped payload's JSON.
-    private static func opening(_ key: StaticString, pretty: Bool) -> [UInt8] {
-        var bytes: [UInt8] = Array(pretty ? "{\n  \"".utf8 : "{\"".utf8)
-        key.withUTF8Buffer { bytes.append(contentsOf: $0) }
-        bytes.append(contentsOf: pretty ? "\": ".utf8 : "\":".utf8)
-        return bytes
     }
 
     /// Writes the whole document into `sink` in pieces of about a megabyte.
@@ -247,30 +206,113 @@ public struct NestedExpansion: Sendable {
 /// Collects a writer's pieces (the sink may be called from the thread of a second writer).
 /// Text a writer hands over in pieces, kept in storage that grows only as `grant` allows:
 /// asked, before the storage moves, with the bytes the old and the new storage then hold at
-/// once. Past `limit` bytes, or once `grant` has refused, nothing more is kept.
+/// once. Past `limit` bytes of the writer's text, or once `grant` has refused, nothing more is
+/// kept.
+///
+/// With `wrapping`, a payload's kind, the text is kept as the value of its data member, as the
+/// expansion writes it: a wrapped format's (a keyed archive's) in `{"$keyedArchive": …}` (its
+/// lines indented two spaces more when `pretty`), `"$format": "xml"` for an XML property list
+/// (beside the wrapper's key, or before the closing brace of the document's own wrapper,
+/// `{"$propertyList": …}`, on its own line when indented), without the writer's final newline.
+/// The opening is kept before the first piece and the rest added by `finish`, in place: the
+/// text is never copied into a wrapped second copy.
 private final class TextCollector: @unchecked Sendable {
-    private(set) var bytes: [UInt8] = []
-    private(set) var refused = false
+    private var bytes: [UInt8] = []
+    /// Bytes the writer handed over.
+    private var received = 0
+    private var refused = false
     private let limit: Int
     private let grant: (Int) -> Bool
+    private let kind: NestedPayload.Kind?
+    private let pretty: Bool
+    /// Bytes of the wrapper's opening, before the writer's text.
+    private var opening = 0
 
-    init(limit: Int, grant: @escaping (Int) -> Bool) {
+    init(limit: Int, grant: @escaping (Int) -> Bool, wrapping kind: NestedPayload.Kind?, pretty: Bool) {
         self.limit = limit
         self.grant = grant
+        self.kind = kind
+        self.pretty = pretty
+        if let kind, kind.format.payloadIsWrapped { append(opening: kind.format.payloadKey) }
     }
 
     func append(_ piece: UnsafeBufferPointer<UInt8>) {
-        guard !refused, bytes.count <= limit else { return }
-        let needed = bytes.count + piece.count
-        if needed > bytes.capacity {
-            let grown = max(needed, bytes.capacity * 2)
-            guard grant(bytes.capacity + grown) else {
-                refused = true
-                bytes = []
-                return
-            }
-            bytes.reserveCapacity(grown)
-        }
+        guard !refused, received <= limit else { return }
+        received += piece.count
+        guard reserve(piece.count) else { return }
         bytes.append(contentsOf: piece)
+    }
+
+    /// The text, wrapped, and the bytes the writer wrote; nil when `grant` refused.
+    func finish() -> (text: [UInt8], rendered: Int)? {
+        guard !refused else { return nil }
+        guard let kind, received <= limit else { return (bytes, received) }
+        while bytes.last == 0x0A { bytes.removeLast() }
+        let isXML = kind.format.isPropertyList && kind.byteForm == .xml
+        let format: StaticString = pretty ? ",\n  \"$format\": \"xml\"" : ",\"$format\":\"xml\""
+        if kind.format.payloadIsWrapped {
+            if pretty, !indentLines() { return nil }
+            let closing: StaticString = pretty ? "\n}" : "}"
+            guard reserve((isXML ? format.utf8CodeUnitCount : 0) + closing.utf8CodeUnitCount) else { return nil }
+            if isXML { format.withUTF8Buffer { bytes.append(contentsOf: $0) } }
+            closing.withUTF8Buffer { bytes.append(contentsOf: $0) }
+        } else if isXML {
+            guard reserve(format.utf8CodeUnitCount) else { return nil }
+            let at = pretty ? bytes.lastIndex(of: 0x0A) ?? bytes.count - 1 : bytes.count - 1
+            format.withUTF8Buffer { bytes.insert(contentsOf: $0, at: at) }
+        }
+        return (bytes, received)
+    }
+
+    /// `{"<key>": ` (indented: on its own line), the opening of a wrapped payload's JSON.
+    private func append(opening key: StaticString) {
+        let open: StaticString = pretty ? "{\n  \"" : "{\""
+        let colon: StaticString = pretty ? "\": " : "\":"
+        bytes.reserveCapacity(open.utf8CodeUnitCount + key.utf8CodeUnitCount + colon.utf8CodeUnitCount + 64)
+        open.withUTF8Buffer { bytes.append(contentsOf: $0) }
+        key.withUTF8Buffer { bytes.append(contentsOf: $0) }
+        colon.withUTF8Buffer { bytes.append(contentsOf: $0) }
+        opening = bytes.count
+    }
+
+    /// Two spaces after each newline of the text (after the opening, whose own line is
+    /// indented already): the storage grows once by two bytes a line, and the text moves back
+    /// from its end, in place.
+    private func indentLines() -> Bool {
+        var lines = 0
+        for byte in bytes[opening...] where byte == 0x0A { lines += 1 }
+        guard lines > 0 else { return true }
+        guard reserve(2 * lines) else { return false }
+        var from = bytes.count
+        bytes.append(contentsOf: repeatElement(0x20, count: 2 * lines))
+        bytes.withUnsafeMutableBufferPointer { text in
+            // Past the first newline (from the end) that moves, `to` meets `from`: the rest stays.
+            var to = text.count
+            while to > from {
+                from -= 1
+                if text[from] == 0x0A {
+                    to -= 2
+                    text[to] = 0x20
+                    text[to + 1] = 0x20
+                }
+                to -= 1
+                text[to] = text[from]
+            }
+        }
+        return true
+    }
+
+    /// Room for `count` more bytes, as `grant` allows (false: refused, and nothing is kept).
+    private func reserve(_ count: Int) -> Bool {
+        let needed = bytes.count + count
+        guard needed > bytes.capacity else { return true }
+        let grown = max(needed, bytes.capacity * 2)
+        guard grant(bytes.capacity + grown) else {
+            refused = true
+            bytes = []
+            return false
+        }
+        bytes.reserveCapacity(grown)
+        return true
     }
 }

@@ -50,14 +50,19 @@ enum NestedPayload {
     static func mightBeDocument(base64 text: UnsafeBufferPointer<UInt8>) -> Bool {
         let length = text.count <= 64 ? text.count : 64
         guard length >= 12 else { return false }
-        let (prefix, bad) = Base64.decode(UnsafeBufferPointer(rebasing: text[0..<length]))
-        return bad == nil && mightBeDocument(prefix)
+        // Decoded on the stack: asked of every data value of a document.
+        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 48) { buffer in
+            let (count, bad) = Base64.decode(UnsafeBufferPointer(rebasing: text[0..<length]), to: buffer.baseAddress)
+            return bad == nil && mightBeDocument(UnsafeBufferPointer(rebasing: buffer[0..<count]))
+        }
     }
 
     /// The document `bytes` hold, read in the readable view, and its kind; nil when they are not
-    /// one (the value then stays bytes).
-    static func document(_ bytes: [UInt8]) -> (archive: Archive, kind: Kind)? {
-        guard mightBeDocument(bytes.prefix(64)), let archive = try? Archive(parsing: bytes) else { return nil }
+    /// one (the value then stays bytes). `prefixChecked`: `mightBeDocument` said yes to a prefix
+    /// of `bytes` already, so it is not asked again (a longer prefix turns none of its yeses
+    /// into a no: each is decided by bytes the shorter one holds).
+    static func document(_ bytes: [UInt8], prefixChecked: Bool = false) -> (archive: Archive, kind: Kind)? {
+        guard prefixChecked || mightBeDocument(bytes.prefix(64)), let archive = try? Archive(parsing: bytes) else { return nil }
         return (archive, Kind(format: type(of: archive.document), byteForm: archive.sourceFormat))
     }
 }

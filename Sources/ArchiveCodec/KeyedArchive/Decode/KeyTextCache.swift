@@ -6,19 +6,36 @@
 /// Direct-mapped: a reference has one slot, and a key whose slot another took is written
 /// afresh and takes it back, so memory stays fixed whatever the archive. Texts longer than
 /// `longest` bytes are not kept.
+///
+/// At most `maximumSlots` slots, fewer for an archive of fewer objects (a slot per object
+/// then, rounded up to a power of two): the tables are made and cleared for every archive
+/// written, and a small one (a nested payload's NSColor, a few objects) would otherwise
+/// pay for 16 KB of them.
 struct KeyTextCache {
-    private static let slotCount = 256
+    private static let maximumSlots = 256
     private static let longest = 63
     /// Bytes per slot: a whole slot may be read (see `JSONOutput.key(prepared:)`).
     private static let stride = 64
+    /// Slots minus one: a reference's slot is its low bits.
+    private let mask: Int
     /// The reference whose text each slot holds (−1: none).
-    private var refs = [Int](repeating: -1, count: slotCount)
-    private var lengths = [UInt8](repeating: 0, count: slotCount)
-    private var texts = [UInt8](repeating: 0, count: slotCount * stride)
+    private var refs: [Int]
+    private var lengths: [UInt8]
+    private var texts: [UInt8]
+
+    /// A cache for the references below `references` (a plist's object count).
+    init(references: Int) {
+        var slots = 1
+        while slots < Self.maximumSlots, slots < references { slots <<= 1 }
+        mask = slots - 1
+        refs = [Int](repeating: -1, count: slots)
+        lengths = [UInt8](repeating: 0, count: slots)
+        texts = [UInt8](repeating: 0, count: slots * Self.stride)
+    }
 
     @inline(__always)
     func slot(of ref: Int) -> Int? {
-        let slot = ref & (Self.slotCount - 1)
+        let slot = ref & mask
         return refs[slot] == ref ? slot : nil
     }
 
@@ -32,7 +49,7 @@ struct KeyTextCache {
 
     mutating func keep(_ text: UnsafeBufferPointer<UInt8>, for ref: Int) {
         guard text.count <= Self.longest, let source = text.baseAddress else { return }
-        let slot = ref & (Self.slotCount - 1)
+        let slot = ref & mask
         refs[slot] = ref
         lengths[slot] = UInt8(text.count)
         texts.withUnsafeMutableBufferPointer { all in

@@ -26,7 +26,7 @@ struct ReadableWriter {
     /// writer resumes the document there (`resume(from:)`).
     var stopAt = Int.max
     /// The text of keys met so far: an archive's instances share a few key objects.
-    private var keyTexts = KeyTextCache()
+    private var keyTexts: KeyTextCache
 
     /// `emitted`: the objects already written in full, when resuming part way.
     init(archive: KeyedArchive, view: BinaryPlistView, placement: Placement, out: JSONOutput, emitted: [Bool]? = nil) {
@@ -39,6 +39,7 @@ struct ReadableWriter {
         carriesID = placement.carriesID
         writtenIDs = placement.writtenIDs
         self.emitted = emitted ?? Array(repeating: false, count: archive.objectCount)
+        keyTexts = KeyTextCache(references: view.objectCount)
     }
 
     mutating func writeDocument() {

@@ -10,7 +10,10 @@ extension JSONDocument {
         var hex: (key: Value, value: Value)?
         var terminated: (key: Value, value: Value)?
         var others: [Value] = []
-        for (key, value) in members(of: object) {
+        // Asked of every data value (a nested payload's wrapper too): its members are walked,
+        // not gathered into an array.
+        var members = children(of: object)
+        while let (key, value) = nextMember(&members) {
             let form: BytesForm
             if stringEquals(key, BytesForm.componentsKey) {
                 form = .components

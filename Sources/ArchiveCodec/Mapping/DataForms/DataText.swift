@@ -9,12 +9,20 @@
 /// `--nested` still finds every payload among the `$data` values.
 enum DataText {
     /// Whether `bytes` are written as text. Stops at the first byte that is not text, so binary
-    /// data costs a byte or two.
+    /// data costs a byte or two; and text that begins as a document (an XML property list
+    /// nested as data) is told once its first 64 bytes are read as text, not after all of it.
     static func isText(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         guard !bytes.isEmpty else { return false }
         var index = 0
         let count = bytes.count
+        // The document test looks at the first 64 bytes: made once they are read as text when
+        // more follow (a document is written as data, whatever follows), else at the end.
+        var documentTestAt = count > 64 ? 64 : count
         while index < count {
+            if index >= documentTestAt {
+                if NestedPayload.mightBeDocument(bytes.prefix(64)) { return false }
+                documentTestAt = Int.max
+            }
             let byte = bytes[index]
             if byte < 0x80 {
                 guard byte >= 0x20 ? byte != 0x7F : byte == 0x09 || byte == 0x0A || byte == 0x0D else { return false }
@@ -25,6 +33,6 @@ enum DataText {
             guard let length = UTF8Encoding.validSequenceLength(bytes, at: index), !(byte == 0xC2 && bytes[index + 1] < 0xA0) else { return false }
             index += length
         }
-        return !NestedPayload.mightBeDocument(bytes.prefix(64))
+        return documentTestAt == Int.max || !NestedPayload.mightBeDocument(bytes.prefix(64))
     }
 }

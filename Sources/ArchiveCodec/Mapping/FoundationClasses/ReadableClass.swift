@@ -4,7 +4,7 @@
 /// Invariant: a readable form is written only for an object whose class chain is exactly
 /// `chain` (`of(_:in:)`), and the encoder rebuilds exactly that chain from the form; an object
 /// of the same name at another version, or under another superclass, keeps the generic form.
-enum ReadableClass: CaseIterable {
+enum ReadableClass: Int, CaseIterable {
     case string, mutableString
     case number
     case array, mutableArray
@@ -21,7 +21,19 @@ enum ReadableClass: CaseIterable {
     case fontVersion21, fontVersion30
 
     /// The class and its superclasses, nearest first, as NSArchiver writes them.
-    var chain: [(name: String, version: Int64)] {
+    var chain: [(name: String, version: Int64)] { Self.chains[rawValue] }
+
+    /// Every case's `chain`, by raw value: made once, not per question (the writers ask per
+    /// class of every stream, and a nested typedstream is one stream per payload).
+    private static let chains: [[(name: String, version: Int64)]] = cases.map(\.definedChain)
+
+    /// Every case's chain as UTF-8 bytes, by raw value, for comparing with a stream's names.
+    private static let byteChains: [[(name: [UInt8], version: Int64)]] = chains.map { chain in chain.map { (Array($0.name.utf8), $0.version) } }
+
+    /// `allCases`, made once (the synthesized one builds its array at every call).
+    private static let cases = allCases
+
+    private var definedChain: [(name: String, version: Int64)] {
         switch self {
         case .string: [("NSString", 1), ("NSObject", 0)]
         case .mutableString: [("NSMutableString", 1), ("NSString", 1), ("NSObject", 0)]
@@ -49,7 +61,7 @@ enum ReadableClass: CaseIterable {
     var name: String { chain[0].name }
 
     /// The longest chain of a readable class.
-    static let longestChain = allCases.map(\.chain.count).max()!
+    static let longestChain = chains.map(\.count).max()!
 
     /// The readable class of class `index` of `stream`: the one whose chain it is exactly, or nil.
     /// Looks at one link more than the longest readable chain, whatever the chain's length
@@ -57,11 +69,11 @@ enum ReadableClass: CaseIterable {
     static func of(_ index: Int, in stream: TypedStream) -> ReadableClass? {
         let links = stream.classChain(index, limit: longestChain + 1)
         let name = stream.name(ofClass: index)
-        return allCases.first { candidate in
-            let chain = candidate.chain
-            guard chain.count == links.count, name.elementsEqual(chain[0].name.utf8) else { return false }
+        return cases.first { candidate in
+            let chain = byteChains[candidate.rawValue]
+            guard chain.count == links.count, equal(name, chain[0].name) else { return false }
             return zip(chain, links).allSatisfy { expected, link in
-                stream.classes[link].version == expected.version && stream.name(ofClass: link).elementsEqual(expected.name.utf8)
+                stream.classes[link].version == expected.version && equal(stream.name(ofClass: link), expected.name)
             }
         }
     }
@@ -69,6 +81,12 @@ enum ReadableClass: CaseIterable {
     /// The readable class named `name` (a `$class` value), or nil; for NSFont the first of its
     /// versions (the form's `$version` picks one).
     static func named(_ name: UnsafeBufferPointer<UInt8>) -> ReadableClass? {
-        allCases.first { name.elementsEqual($0.name.utf8) }
+        cases.first { candidate in
+            byteChains[candidate.rawValue][0].name.withUnsafeBufferPointer { name.elementsEqual($0) }
+        }
+    }
+
+    private static func equal(_ name: ArraySlice<UInt8>, _ expected: [UInt8]) -> Bool {
+        name.count == expected.count && name.withUnsafeBufferPointer { name in expected.withUnsafeBufferPointer { name.elementsEqual($0) } }
     }
 }
