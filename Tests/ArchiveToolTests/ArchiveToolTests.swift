@@ -77,9 +77,9 @@ final class ArchiveToolTests: XCTestCase {
         XCTAssertEqual(Array(try Data(contentsOf: fromStdin)), expected)
     }
 
-    /// `decode FILE` and `encode FILE` skip the argument parser (`PlainInvocation`): output,
-    /// errors and exit codes must be those of the same commands through the parser (an
-    /// option or `--` sends them there).
+    /// `decode FILE` (with the flags `PlainInvocation` takes) and `encode FILE` skip the argument
+    /// parser: output, errors and exit codes must be those of the same commands through the
+    /// parser (an option it does not take, or `--`, sends them there).
     func testPlainFormsMatchTheParsedForms() throws {
         let archive = try firstAppleArchive().path
         let broken = scratch.appendingPathComponent("broken.json")
@@ -87,6 +87,11 @@ final class ArchiveToolTests: XCTestCase {
         let missing = scratch.appendingPathComponent("missing").path
         let pairs: [([String], [String])] = [
             (["decode", archive], ["decode", "--stack-mib", "512", archive]),
+            (["decode", "--nested", archive], ["decode", "--stack-mib", "512", "--nested", archive]),
+            (["decode", archive, "--raw", "--pretty"], ["decode", "--stack-mib", "512", "--raw", "--pretty", archive]),
+            (["decode", "--exact-numbers", "--exact-integers", archive], ["decode", "--stack-mib", "512", "--exact-integers", "--exact-numbers", archive]),
+            (["decode", "--raw", "--nested", archive], ["decode", "--stack-mib", "512", "--raw", "--nested", archive]),
+            (["decode", "--pretty", broken.path], ["decode", "--pretty", "--", broken.path]),
             (["decode", missing], ["decode", "--", missing]),
             (["decode", broken.path], ["decode", "--", broken.path]),
             (["encode", broken.path], ["encode", "--", broken.path]),
