@@ -10,8 +10,11 @@ import Logging
 struct ArchiveServiceCommand: ParsableCommand, ServiceArguments {
     static let configuration = CommandConfiguration(
         commandName: "archive-service",
-        abstract: "HTTP service converting NSKeyedArchiver archives to JSON and back.",
+        abstract: "HTTP service converting Apple's archives to JSON and back.",
         discussion: """
+            Reads NSKeyedArchiver archives, other property lists (binary or XML) and NSArchiver \
+            typedstreams, with the archives and lists that their data values hold; writes them back \
+            from the JSON. A page to browse and edit them is at /.
             Endpoints: POST /v1/decode, POST /v1/encode, GET /healthz, GET /readyz, GET /metrics,
             GET /openapi.yaml (this API's description).
             Each option can also be set with the environment variable shown in brackets.
