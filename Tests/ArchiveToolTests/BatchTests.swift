@@ -130,6 +130,22 @@ final class BatchTests: XCTestCase {
         XCTAssertTrue(result.stderr.contains("\(second.appendingPathComponent(name).path) → \(out.path)/\(name)-2.json"), result.stderr)
     }
 
+    /// A failure is one line even when the file's name or the input the message quotes holds a
+    /// line break or an escape sequence: those are written escaped.
+    func testAFailureIsOneLineWhateverTheNameHolds() throws {
+        let folder = scratch.appendingPathComponent("odd")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let name = "bad\nname\u{1B}[2J.plist"
+        try Data("<?xml version=\"1.0\"?>\n<plist><dict><key>\u{1B}]0;x\n</key></plist>".utf8).write(to: folder.appendingPathComponent(name))
+        let out = scratch.appendingPathComponent("out")
+        let result = try ToolRun.run(["decode", "--output-dir", out.path, "--recursive", folder.path], stdout: scratch.appendingPathComponent("stdout"))
+        XCTAssertEqual(result.status, 1, result.stderr)
+        let lines = result.stderr.split(separator: "\n")
+        XCTAssertEqual(lines.count, 2, result.stderr)
+        XCTAssertTrue(lines[0].hasPrefix(folder.path + "/bad\\nname\\u{1B}[2J.plist: "), result.stderr)
+        XCTAssertFalse(result.stderr.unicodeScalars.contains("\u{1B}"), result.stderr)
+    }
+
     func testWrongCommandLinesAreUsageErrors() throws {
         let archive = apple.appendingPathComponent("scl-NSKeyedUnarchiver-OrderedSetTest.plist").path
         let out = scratch.appendingPathComponent("out").path

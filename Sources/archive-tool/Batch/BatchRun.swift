@@ -212,15 +212,16 @@ final class BatchRun: @unchecked Sendable {
         lock.withLock {
             failed += 1
             clearProgress()
-            // One line, beginning with the path.
-            writeAll("\(path): " + message.split(separator: "\n").joined(separator: "; ") + "\n", to: 2)
+            // One line, beginning with the path; what a terminal would act on in the path or in
+            // the input the message quotes is written escaped (`TerminalText`), a line break too.
+            writeAll(TerminalText.escaped(path) + ": " + TerminalText.escaped(message) + "\n", to: 2)
         }
     }
 
     private func say(_ line: String) {
         lock.withLock {
             clearProgress()
-            writeAll(line + "\n", to: 2)
+            writeAll(TerminalText.escaped(line) + "\n", to: 2)
         }
     }
 

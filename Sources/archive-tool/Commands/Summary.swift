@@ -49,13 +49,13 @@ struct Summary: ParsableCommand {
                 // One of several: a failure is said and the others are summarised.
                 switch readWholeFile(file) {
                 case .failure(let failure):
-                    writeAll("\(file): \(failure.messageAfterPath)\n", to: 2)
+                    writeAll(TerminalText.escaped(file) + ": " + TerminalText.escaped(failure.messageAfterPath) + "\n", to: 2)
                     failed += 1
                     continue
                 case .success(let input):
                     switch BatchRun.converting(input, hint: { Hint.decoding(input, error: $0) }, { () throws(CodecError) in try summarize(input) }) {
                     case .failure(let failure):
-                        writeAll("\(file): \(failure.message)\n", to: 2)
+                        writeAll(TerminalText.escaped(file) + ": " + TerminalText.escaped(failure.message) + "\n", to: 2)
                         failed += 1
                         continue
                     case .success(let value): summary = value
