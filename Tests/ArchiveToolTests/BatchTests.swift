@@ -218,6 +218,30 @@ final class BatchTests: XCTestCase {
         XCTAssertEqual(try Data(contentsOf: out), try Data(contentsOf: goodOnly))
     }
 
+    /// `get`: the value at a path, through wrappers and references; `--raw` strings; a path that
+    /// leads nowhere exits 2 saying how far it got; a malformed path is a usage error.
+    func testGetReadsOneValue() throws {
+        let archive = apple.appendingPathComponent("goios_arrays.bin").path
+        let cases: [([String], Int32, String)] = [
+            (["get", archive, #"."$1"[1]"#], 0, "\"Hello, World!\"\n"),
+            (["get", "--raw", archive, #"."$1"[1]"#], 0, "Hello, World!\n"),
+            (["get", archive, #"."$3"[0]"#], 0, "42\n"),
+            (["get", archive, ".nothing"], 2, ""),
+            (["get", archive, "nothing"], 64, "")
+        ]
+        for (index, (arguments, status, output)) in cases.enumerated() {
+            let out = scratch.appendingPathComponent("get-\(index)")
+            let result = try ToolRun.run(arguments, stdout: out)
+            XCTAssertEqual(result.status, status, "\(arguments): \(result.stderr)")
+            XCTAssertEqual(String(decoding: try Data(contentsOf: out), as: UTF8.self), output, "\(arguments)")
+        }
+        let whole = scratch.appendingPathComponent("whole")
+        let decoded = scratch.appendingPathComponent("decoded")
+        XCTAssertEqual(try ToolRun.run(["get", archive, "."], stdout: whole).status, 0)
+        XCTAssertEqual(try ToolRun.run(["decode", archive], stdout: decoded).status, 0)
+        XCTAssertEqual(try Data(contentsOf: whole), try Data(contentsOf: decoded))
+    }
+
     /// With no file, stdin is read; `-o` writes the file stdout would have held.
     func testStdinAndOutputFile() throws {
         let archive = apple.appendingPathComponent("scl-NSKeyedUnarchiver-OrderedSetTest.plist")

@@ -1,0 +1,59 @@
+import ArchiveCodec
+import ArgumentParser
+
+/// `archive-tool get`: the value at a jq-style path of a document's readable JSON, found through
+/// the mapping's wrappers and `$ref`s (`JSONDocument.value(at:)`).
+struct Get: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "The value at a path of a document's readable JSON: get save.plist .teams[1].name",
+        discussion: """
+            PATH is written as jq writes one: .teams[1].name, ."key with spaces", .["key"], .list[-1] \
+            (from the end); . is the whole document. Each step goes through the mapping's wrappers \
+            ($array, $set, $dict, $top, nested payloads with --nested) and follows {"$ref": n} to \
+            the object with that $id, so a path read off the JSON works whatever class holds each \
+            step. A path that leads nowhere exits 2 and says how far it got.
+            """)
+
+    @Argument(help: "Archive, other property list or typedstream, or - for stdin.")
+    var file: String
+
+    @Argument(help: "Where the value is: .teams[1].name")
+    var path: String
+
+    @Flag(help: "Write a string's text as it is, without quotes or escapes (like jq -r); other values as JSON.")
+    var raw = false
+
+    @Flag(help: "Go into data values that hold a keyed archive, a property list or a typedstream (as decode --nested).")
+    var nested = false
+
+    @OptionGroup var stack: StackOptions
+
+    func run() throws {
+        let path: ReadablePath
+        do {
+            path = try ReadablePath(parsing: self.path)
+        } catch {
+            throw ValidationError(error.description)
+        }
+        let input = try readInput(file)
+        let (nested, stackSize, skipDepthCheck) = (nested, stack.bytes, stack.skipDepthCheck)
+        let document = try reportingErrors(hint: { Hint.decoding(input, error: $0) }) { () throws(CodecError) -> JSONDocument in
+            let json = try Decode.json(
+                of: input, view: .readable, pretty: false, maxDepth: nil, numbers: .nonFinite, nested: nested, stackSize: stackSize, skipDepthCheck: skipDepthCheck)
+            return try JSONDocument(parsing: json)
+        }
+        var text: [UInt8]
+        do {
+            if raw, let string = try document.stringText(at: path) {
+                text = string
+            } else {
+                text = try document.valueText(at: path)
+            }
+        } catch {
+            writeAll("archive-tool: \(TerminalText.escaped(error.description))\n", to: 2)
+            throw ExitCode(ExitStatus.notConvertible)
+        }
+        text.append(UInt8(ascii: "\n"))
+        try writeOutput(text)
+    }
+}

@@ -1,0 +1,70 @@
+import Foundation
+import XCTest
+
+@testable import ArchiveCodec
+
+final class ReadablePathTests: XCTestCase {
+    private func steps(_ text: String) throws -> [ReadablePath.Step] { try ReadablePath(parsing: text).steps }
+
+    func testPathsReadAsJqWritesThem() throws {
+        XCTAssertEqual(try steps("."), [])
+        XCTAssertEqual(try steps(".teams[1].name"), [.key("teams"), .index(1), .key("name")])
+        XCTAssertEqual(try steps(#"."key with spaces".x"#), [.key("key with spaces"), .key("x")])
+        XCTAssertEqual(try steps(#".["a.b"][-1]"#), [.key("a.b"), .index(-1)])
+        XCTAssertEqual(try steps(#"[0]."q\"uote""#), [.index(0), .key(#"q"uote"#)])
+        XCTAssertEqual(try steps(".$class"), [.key("$class")])
+        for wrong in ["", "x", ".a.", ".a..b", ".a[", ".a[x]", #"."open"#, ".a]"] {
+            XCTAssertThrowsError(try ReadablePath(parsing: wrong), wrong)
+        }
+        XCTAssertEqual(try ReadablePath(parsing: #".teams[1]."a b""#).description, #".teams[1]."a b""#)
+    }
+
+    private func lookup(_ json: String, _ path: String) throws -> String {
+        let document = try JSONDocument(parsing: Array(json.utf8))
+        return String(decoding: try document.valueText(at: try ReadablePath(parsing: path)), as: UTF8.self)
+    }
+
+    /// Steps go through the mapping's wrappers and follow references; the text is the value's.
+    func testStepsGoThroughWrappersAndReferences() throws {
+        let save = #"""
+            {"$top":{"root":{"$class":"League","teams":{"$class":"NSMutableArray","$array":[{"$class":"Team","$id":1,"name":"Bears"},{"$ref":1}]},
+            "byName":{"$class":"NSMutableDictionary","Bears":{"$ref":1},"$$odd":2},
+            "pairs":{"$dict":[[{"$string":"k"},"v"],[3,"three"]]},
+            "tags":{"$set":["a","b"]},
+            "payload":{"$data":{"$keyedArchive":{"inner":[10,20]}}}}}}
+            """#
+        XCTAssertEqual(try lookup(save, ".root.teams[0].name"), #""Bears""#)
+        XCTAssertEqual(try lookup(save, ".root.teams[1].name"), #""Bears""#)
+        XCTAssertEqual(try lookup(save, ".root.teams[-1]"), #"{"$class":"Team","$id":1,"name":"Bears"}"#)
+        XCTAssertEqual(try lookup(save, ".root.byName.Bears.name"), #""Bears""#)
+        XCTAssertEqual(try lookup(save, ".root.byName.$odd"), "2")
+        XCTAssertEqual(try lookup(save, ".root.byName.$class"), #""NSMutableDictionary""#)
+        XCTAssertEqual(try lookup(save, ".root.pairs.k"), #""v""#)
+        XCTAssertEqual(try lookup(save, ".root.tags[1]"), #""b""#)
+        XCTAssertEqual(try lookup(save, ".root.payload.inner[1]"), "20")
+        XCTAssertEqual(try lookup(save, "."), save)
+    }
+
+    func testAPathThatLeadsNowhereSaysHowFarItGot() throws {
+        let json = #"{"a":{"$array":[1,2]},"s":"text","r":{"$ref":9}}"#
+        let cases = [
+            (".a[5]", "no value at .a[5]: .a holds 2 elements"),
+            (".b", #"no value at .b: . has no key "b""#),
+            (".s.x", "no value at .s.x: .s is a string"),
+            (".a.x", "no value at .a.x: .a is an array: index it with [n]"),
+            (".r", #".r is {"$ref": 9}, and no object has "$id": 9"#)
+        ]
+        for (path, message) in cases {
+            XCTAssertThrowsError(try lookup(json, path), path) { error in
+                XCTAssertEqual((error as? JSONDocument.PathFailure)?.description, message, path)
+            }
+        }
+    }
+
+    func testRawStrings() throws {
+        let document = try JSONDocument(parsing: Array(#"{"a":"tab\there","b":{"$class":"NSMutableString","$string":"x"},"c":1}"#.utf8))
+        XCTAssertEqual(try document.stringText(at: ReadablePath(parsing: ".a")), Array("tab\there".utf8))
+        XCTAssertEqual(try document.stringText(at: ReadablePath(parsing: ".b")), Array("x".utf8))
+        XCTAssertNil(try document.stringText(at: ReadablePath(parsing: ".c")))
+    }
+}
