@@ -3,8 +3,8 @@
 /// At each step a `{"$ref": n}` is followed to the object that carries `"$id": n`, and a
 /// wrapper the step does not name is gone through: a collection's `$array`, `$set` or
 /// `$orderedSet`, a `$dict`'s pairs (a key step finds the pair whose key is that string), an
-/// envelope's `$top` or `$table`, a nested payload's `$data`, `$keyedArchive` or
-/// `$propertyList`, a typedstream's `$typedstream`. A key that begins with `$` is looked for as
+/// envelope's `$top`, a nested payload's `$data`, `$keyedArchive` or `$propertyList`, bytes read
+/// as numbers (`$bytes` holding `$components`, `$ranges`, …), a typedstream's `$typedstream`. A key that begins with `$` is looked for as
 /// a data key first (written `$$…`), then as the mapping's own key. So `.teams[1].name` reads a
 /// save whether `teams` is an NSArray or an NSMutableArray and whether the team is written
 /// there or referred to.
@@ -122,8 +122,11 @@ extension JSONDocument {
         for key in [MappingKeys.array, MappingKeys.set, MappingKeys.orderedSet, MappingKeys.top, MappingKeys.keyedArchive, MappingKeys.propertyList, MappingKeys.typedStream] {
             if let content = member(of: value, key) { return content }
         }
-        // A nested payload: `{"$data": {…}}` holding a decoded document (not base64 text).
-        if let content = member(of: value, MappingKeys.data), isContainer(content) { return content }
+        // A nested payload, `{"$data": {…}}`, or bytes read as numbers, `{"$bytes": {…}}`: a
+        // readable content, not base64 text.
+        for key in [MappingKeys.data, MappingKeys.bytes] {
+            if let content = member(of: value, key), isContainer(content) { return content }
+        }
         return nil
     }
 

@@ -31,7 +31,8 @@ final class ReadablePathTests: XCTestCase {
             "byName":{"$class":"NSMutableDictionary","Bears":{"$ref":1},"$$odd":2},
             "pairs":{"$dict":[[{"$string":"k"},"v"],[3,"three"]]},
             "tags":{"$set":["a","b"]},
-            "payload":{"$data":{"$keyedArchive":{"inner":[10,20]}}}}}}
+            "payload":{"$data":{"$keyedArchive":{"inner":[10,20]}}},
+            "colour":{"$bytes":{"$components":[0.5,1],"$hex":"#80FF"}}}}}
             """#
         XCTAssertEqual(try lookup(save, ".root.teams[0].name"), #""Bears""#)
         XCTAssertEqual(try lookup(save, ".root.teams[1].name"), #""Bears""#)
@@ -42,6 +43,7 @@ final class ReadablePathTests: XCTestCase {
         XCTAssertEqual(try lookup(save, ".root.pairs.k"), #""v""#)
         XCTAssertEqual(try lookup(save, ".root.tags[1]"), #""b""#)
         XCTAssertEqual(try lookup(save, ".root.payload.inner[1]"), "20")
+        XCTAssertEqual(try lookup(save, ".root.colour.$hex"), ##""#80FF""##)
         XCTAssertEqual(try lookup(save, "."), save)
     }
 
