@@ -246,6 +246,7 @@ struct ObjectRangeCheck {
     /// Whether two distinct key objects hold the same text (then a dictionary could hold an
     /// equal key twice through different objects, and the exact check must run).
     func keyTextsRepeat() -> Bool {
+        if let repeated = fewKeyTextsRepeat() { return repeated }
         var firstByHash = ScalarTable()
         var collisions: [UInt64: [Int]] = [:]
         var repeated = false
@@ -263,5 +264,31 @@ struct ObjectRangeCheck {
             }
         }
         return repeated
+    }
+
+    /// `keyTextsRepeat` compares the keys of a document of at most this many key objects
+    /// pair by pair: a small document's (a nested payload's, a dozen keys) costs less so than
+    /// the tables the hashed comparison makes.
+    private static let fewKeys = 16
+
+    /// `keyTextsRepeat` for at most `fewKeys` key objects: pairwise, lengths first, nothing
+    /// allocated; nil when there are more.
+    private func fewKeyTextsRepeat() -> Bool? {
+        withUnsafeTemporaryAllocation(of: (ref: Int, count: Int).self, capacity: Self.fewKeys) { (found) -> Bool? in
+            var count = 0
+            let more = keys.contains { key in
+                guard count < Self.fewKeys else { return true }
+                found[count] = (key, view.header(of: key).count)
+                count += 1
+                return false
+            }
+            guard !more else { return nil }
+            for second in 0..<count {
+                for first in 0..<second where found[first].count == found[second].count {
+                    if view.sameText(found[first].ref, found[second].ref) { return true }
+                }
+            }
+            return false
+        }
     }
 }
