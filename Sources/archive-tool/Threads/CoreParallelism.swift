@@ -24,10 +24,11 @@ func coreParallelism(stackSize: Int) -> Parallelism {
     }
 }
 
-/// The cores the tool spreads work over: the machine's online cores, at least 1.
-func usableCores() -> Int {
-    max(Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))), 1)
-}
+/// The cores the tool spreads work over: the machine's online cores, at least 1. Read once:
+/// glibc reads `/sys/devices/system/cpu/online` at every ask, and a batch asks per file.
+func usableCores() -> Int { onlineCores }
+
+private let onlineCores = max(Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))), 1)
 
 /// Jobs `0..<count` of one `Parallelism.run`, taken in order by whichever thread is free;
 /// the codec gives each job its own result slot.
