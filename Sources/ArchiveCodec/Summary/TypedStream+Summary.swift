@@ -11,7 +11,7 @@ extension TypedStream {
         summary.objects = objects.count
         var tally = SummaryTally()
         let classIndex = classes.indices.map { index in
-            tally.classIndex(name: text(name(ofClass: index)), chain: classChain(index, limit: ArchiveSummary.listedChainLength).map { text(name(ofClass: $0)) })
+            tally.classIndex(name: text(name(ofClass: index)), chain: classLinks(index, limit: ArchiveSummary.listedChainLength).map { text(name(ofClass: $0)) })
         }
         var walk = TypedStreamValueWalk(stream: self, objectCount: objects.count)
         // The top-level groups refer to objects but belong to none.

@@ -163,9 +163,6 @@ struct TypedStream: Sendable {
     /// A chain is as long as a stream makes it (a class per link, a few bytes each), so a
     /// caller that asks per class, not per object written, passes the few links it looks at:
     /// walking whole chains per class is quadratic in a long one.
-    func classChain(_ index: Int, limit: Int = .max) -> [Int] { Array(classLinks(index, limit: limit)) }
-
-    /// `classChain` as it is walked, with no array: the writer's, at every object it writes.
     func classLinks(_ index: Int, limit: Int = .max) -> ClassLinks { ClassLinks(classes: classes, link: index, left: limit) }
 
     /// Class `link` and its superclasses, nearest first, at most `left` of them.

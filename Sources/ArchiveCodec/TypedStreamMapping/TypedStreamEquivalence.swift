@@ -179,7 +179,7 @@ enum TypedStreamEquivalence {
     }
 
     private static func chain(_ stream: TypedStream, _ index: Int) -> [Link] {
-        stream.classChain(index).map { Link(name: Array(stream.name(ofClass: $0)), version: stream.classes[$0].version) }
+        stream.classLinks(index).map { Link(name: Array(stream.name(ofClass: $0)), version: stream.classes[$0].version) }
     }
 
     private struct Link: Equatable {

@@ -140,7 +140,7 @@ final class TypedStreamBuilderTests: XCTestCase {
         guard case .cString(let cString?) = contents[16], case .selector(let selector?) = contents[18] else { return XCTFail("\(contents[16...18])") }
         XCTAssertEqual(Int(stream.cStrings[cString]), selector, "the C string's text is the shared string the selector refers back to")
         XCTAssertEqual(stream.classes.indices.map { String(decoding: stream.name(ofClass: $0), as: UTF8.self) }, ["Foo", "NSObject"])
-        XCTAssertEqual(stream.classChain(0), [0, 1])
+        XCTAssertEqual(Array(stream.classLinks(0)), [0, 1])
         XCTAssertEqual(stream.classes[0].version, 1)
         let object = stream.objects[0]
         let inside = stream.values(ofGroup: object.groups.lowerBound).lowerBound

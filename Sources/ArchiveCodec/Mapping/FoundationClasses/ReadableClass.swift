@@ -65,26 +65,17 @@ enum ReadableClass: Int, CaseIterable {
 
     /// The readable class of class `index` of `stream`: the one whose chain it is exactly, or nil.
     /// Looks at one link more than the longest readable chain, whatever the chain's length
-    /// (asked once per class of the stream), following the links in place (no array of them).
+    /// (asked once per class of the stream), following the links in place (`classLinks`, no
+    /// array of them).
     static func of(_ index: Int, in stream: TypedStream) -> ReadableClass? {
-        var length = 1
-        var last = index
-        while length < longestChain + 1, let superclass = stream.classes[last].superclass {
-            last = Int(superclass)
-            length += 1
-        }
+        let length = stream.classLinks(index, limit: longestChain + 1).reduce(0) { count, _ in count + 1 }
         let name = stream.name(ofClass: index)
         return cases.first { candidate in
             let chain = byteChains[candidate.rawValue]
             guard chain.count == length, equal(name, chain[0].name) else { return false }
-            var link: Int? = index
-            for expected in chain {
-                guard let current = link, stream.classes[current].version == expected.version, equal(stream.name(ofClass: current), expected.name) else {
-                    return false
-                }
-                link = stream.classes[current].superclass.map(Int.init)
+            return zip(chain, stream.classLinks(index)).allSatisfy { expected, link in
+                stream.classes[link].version == expected.version && equal(stream.name(ofClass: link), expected.name)
             }
-            return true
         }
     }
 
