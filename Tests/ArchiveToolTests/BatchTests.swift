@@ -226,6 +226,8 @@ final class BatchTests: XCTestCase {
             (["get", archive, #"."$1"[1]"#], 0, "\"Hello, World!\"\n"),
             (["get", "--raw", archive, #"."$1"[1]"#], 0, "Hello, World!\n"),
             (["get", archive, #"."$3"[0]"#], 0, "42\n"),
+            (["get", "--bytes", archive, #"."$0"[4]"#], 0, "asdfasdfadsfadsf"),
+            (["get", "--bytes", archive, #"."$0"[0]"#], 2, ""),
             (["get", archive, ".nothing"], 2, ""),
             (["get", archive, "nothing"], 64, "")
         ]
@@ -240,6 +242,9 @@ final class BatchTests: XCTestCase {
         XCTAssertEqual(try ToolRun.run(["get", archive, "."], stdout: whole).status, 0)
         XCTAssertEqual(try ToolRun.run(["decode", archive], stdout: decoded).status, 0)
         XCTAssertEqual(try Data(contentsOf: whole), try Data(contentsOf: decoded))
+        let file = scratch.appendingPathComponent("bytes.bin")
+        XCTAssertEqual(try ToolRun.run(["get", "--bytes", archive, #"."$0"[4]"#, "-o", file.path], stdout: scratch.appendingPathComponent("stdout")).status, 0)
+        XCTAssertEqual(try Data(contentsOf: file), Data("asdfasdfadsfadsf".utf8))
     }
 
     /// With no file, stdin is read; `-o` writes the file stdout would have held.

@@ -33,6 +33,24 @@ extension JSONDocument {
         return kind(value) == .string ? withString(value) { Array($0) } : nil
     }
 
+    /// The bytes of the data value at `path` (`{"$data": …}`, `{"$bytes": …}` in any of their
+    /// forms, `{"$text": …}`, a bookmark's or alias record's bytes beside their account), or nil
+    /// when the value there is not data. A nested payload's bytes are its document encoded
+    /// again, as encode writes them.
+    public func dataBytes(at path: ReadablePath) throws(PathFailure) -> [UInt8]? {
+        let value = try value(at: path)
+        guard kind(value) == .object else { return nil }
+        do {
+            for key in [MappingKeys.data, MappingKeys.bytes] {
+                if let content = member(of: value, key) { return try dataBytes(content) }
+            }
+            if let text = member(of: value, MappingKeys.text) { return try textBytes(text) }
+        } catch {
+            throw PathFailure(description: "the data at \(path) cannot be read: \(error)")
+        }
+        return nil
+    }
+
     func value(at path: ReadablePath) throws(PathFailure) -> Value {
         var identities: [Int64: Value]?
         var current = root

@@ -1,6 +1,12 @@
 import ArchiveCodec
 import ArgumentParser
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// `archive-tool get`: the value at a jq-style path of a document's readable JSON, found through
 /// the mapping's wrappers and `$ref`s (`JSONDocument.value(at:)`).
 struct Get: ParsableCommand {
@@ -23,10 +29,20 @@ struct Get: ParsableCommand {
     @Flag(help: "Write a string's text as it is, without quotes or escapes (like jq -r); other values as JSON.")
     var raw = false
 
+    @Flag(help: "Write a data value's bytes themselves ($data, $bytes, $text), not their JSON; not to a terminal unless -o FILE.")
+    var bytes = false
+
+    @Option(name: [.customShort("o"), .customLong("output")], help: "Write to this file (created or replaced) instead of stdout.")
+    var output: String?
+
     @Flag(help: "Go into data values that hold a keyed archive, a property list or a typedstream (as decode --nested).")
     var nested = false
 
     @OptionGroup var stack: StackOptions
+
+    func validate() throws {
+        if raw, bytes { throw ValidationError("--raw writes text, --bytes writes bytes: give one of them") }
+    }
 
     func run() throws {
         let path: ReadablePath
@@ -44,16 +60,29 @@ struct Get: ParsableCommand {
         }
         var text: [UInt8]
         do {
+            if bytes {
+                guard let data = try document.dataBytes(at: path) else {
+                    writeAll("archive-tool: the value at \(TerminalText.escaped(path.description)) is not data ($data, $bytes or $text)\n", to: 2)
+                    throw ExitCode(ExitStatus.notConvertible)
+                }
+                if let output { try redirectStandardOutput(to: output) }
+                if output == nil, isatty(1) == 1 {
+                    writeAll("archive-tool: not writing bytes to a terminal: redirect stdout (> FILE) or pass -o FILE\n", to: 2)
+                    throw ExitCode(ExitStatus.usage)
+                }
+                return try writeOutput(data)
+            }
             if raw, let string = try document.stringText(at: path) {
                 text = string
             } else {
                 text = try document.valueText(at: path)
             }
-        } catch {
-            writeAll("archive-tool: \(TerminalText.escaped(error.description))\n", to: 2)
+        } catch let failure as JSONDocument.PathFailure {
+            writeAll("archive-tool: \(TerminalText.escaped(failure.description))\n", to: 2)
             throw ExitCode(ExitStatus.notConvertible)
         }
         text.append(UInt8(ascii: "\n"))
+        if let output { try redirectStandardOutput(to: output) }
         try writeOutput(text)
     }
 }

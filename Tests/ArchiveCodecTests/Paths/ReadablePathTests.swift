@@ -63,6 +63,14 @@ final class ReadablePathTests: XCTestCase {
         }
     }
 
+    func testDataBytes() throws {
+        let document = try JSONDocument(parsing: Array(#"{"d":{"$data":"AAEC"},"t":{"$text":"hi"},"n":5,"list":{"$array":[{"$data":"/w=="}]}}"#.utf8))
+        XCTAssertEqual(try document.dataBytes(at: ReadablePath(parsing: ".d")), [0, 1, 2])
+        XCTAssertEqual(try document.dataBytes(at: ReadablePath(parsing: ".t")), Array("hi".utf8))
+        XCTAssertEqual(try document.dataBytes(at: ReadablePath(parsing: ".list[0]")), [0xFF])
+        XCTAssertNil(try document.dataBytes(at: ReadablePath(parsing: ".n")))
+    }
+
     func testRawStrings() throws {
         let document = try JSONDocument(parsing: Array(#"{"a":"tab\there","b":{"$class":"NSMutableString","$string":"x"},"c":1}"#.utf8))
         XCTAssertEqual(try document.stringText(at: ReadablePath(parsing: ".a")), Array("tab\there".utf8))
