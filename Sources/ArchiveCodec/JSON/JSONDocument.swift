@@ -110,8 +110,7 @@ public struct JSONDocument: Sendable {
             throw CodecError(.limitExceeded, "JSON document larger than 1 GiB", found: bytes.count, limit: Self.maximumSize)
         }
         let index = try bytes.withUnsafeBufferPointer { (buffer) throws(CodecError) -> JSONParser.Index in
-            var parser = JSONParser(source: buffer, notingKey: Self.notedKey)
-            return try parser.parse()
+            try JSONParser.index(of: buffer, notingKey: Self.notedKey)
         }
         source = bytes
         containers = index.containers

@@ -125,6 +125,41 @@ final class JSONDocumentTests: XCTestCase {
         }
     }
 
+    /// Malformed numbers are refused with the same message, at the number's first byte, in
+    /// any position (the common integers are read by a shorter path that leaves every other
+    /// text to the full one); a leading zero ends an integer where the next byte then fails.
+    func testMalformedNumbersAreRefusedAtTheirStart() {
+        let cases: [(String, String)] = [
+            ("-", "invalid number"), ("-a", "invalid number"), ("--1", "invalid number"), ("1.", "digits must follow '.'"),
+            ("-1.x", "digits must follow '.'"), ("1e", "digits must follow the exponent"), ("12E+", "digits must follow the exponent"),
+            ("0.e1", "digits must follow '.'"), ("1e400", "outside the range of a double"),
+            ("-9223372036854775809", "outside −2^63 … 2^64−1"), ("18446744073709551616", "outside −2^63 … 2^64−1")
+        ]
+        for (number, message) in cases {
+            for json in [number, "[" + number + "]", "{\"k\":  " + number + "}"] {
+                let offset = json.utf8.count - number.utf8.count - (json.hasPrefix("[") || json.hasPrefix("{") ? 1 : 0)
+                XCTAssertThrowsError(try JSONDocument(parsing: Array(json.utf8)), json) { error in
+                    let error = error as! CodecError
+                    XCTAssertTrue(error.message.contains(message), "\(json): \(error)")
+                    XCTAssertEqual(error.byteOffset, offset, "\(json): \(error)")
+                }
+            }
+        }
+        for (json, offset) in [("[01]", 2), ("[-01]", 3), ("[00]", 2), ("[-0 1]", 4), ("[123456789012345678 9]", 20)] {
+            XCTAssertThrowsError(try JSONDocument(parsing: Array(json.utf8)), json) { error in
+                let error = error as! CodecError
+                XCTAssertTrue(error.message.contains("expected ',' or ']'"), "\(json): \(error)")
+                XCTAssertEqual(error.byteOffset, offset, "\(json): \(error)")
+            }
+        }
+        for (text, value) in [("0", Int64(0)), ("-0", 0), ("7", 7), ("-123456789012345678", -123_456_789_012_345_678)] {
+            let bytes = Array((text + ",").utf8)
+            let read = try? bytes.withUnsafeBufferPointer { (buffer) throws(CodecError) in try JSONNumber.read(buffer, at: 0) }
+            XCTAssertEqual(read?.number, .signed(value), text)
+            XCTAssertEqual(read?.end, text.utf8.count, text)
+        }
+    }
+
     func testScalarDocuments() throws {
         for json in ["5", " -12 ", "\"text\"", "\"t\\u00e9xt\"", "true", "false", "1.5", "18446744073709551615"] {
             let archive = try KeyedArchive(parsing: archive(json))
