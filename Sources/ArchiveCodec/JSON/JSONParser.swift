@@ -16,6 +16,8 @@ struct JSONParser {
         var mappingKeySpans: [UInt8] = []
         /// Objects that are the value of a `$data` or `$bytes` member: see `JSONDocument.nestedPayloads`.
         var payloads: [Value] = []
+        /// See `JSONDocument.scalarEnds`.
+        var scalarEnds: [UInt64] = []
     }
 
     private let source: UnsafeBufferPointer<UInt8>
@@ -49,7 +51,22 @@ struct JSONParser {
     static func index(of source: UnsafeBufferPointer<UInt8>, notingKey: StaticString) throws(CodecError) -> Index {
         var parser = JSONParser(source: source, notingKey: notingKey)
         defer { parser.keys.deallocate() }
-        return try parser.parse()
+        // One bit per source byte, all of it allocated and cleared before the parse: an eighth
+        // of the source, whatever its values.
+        let words = source.count / 64 + 1
+        var failure: CodecError?
+        let scalarEnds = [UInt64](unsafeUninitializedCapacity: words) { buffer, initialized in
+            buffer.initialize(repeating: 0)
+            initialized = words
+            do throws(CodecError) {
+                try parser.parse(markingScalarsIn: buffer.baseAddress!)
+            } catch {
+                failure = error
+            }
+        }
+        if let failure { throw failure }
+        parser.index.scalarEnds = scalarEnds
+        return parser.index
     }
 
     private init(source: UnsafeBufferPointer<UInt8>, notingKey: StaticString) {
@@ -85,8 +102,9 @@ struct JSONParser {
     /// The parse. Its hot state is held in locals: the position, the value count, and the
     /// innermost open container (`open`, with its running count), whose ancestors wait on
     /// `stack`, touched only when a container opens or closes. The index's entry of a
-    /// container is written once, when it closes.
-    private mutating func parse() throws(CodecError) -> Index {
+    /// container is written once, when it closes. Every scalar and key is marked in `ends`
+    /// (`JSONDocument.scalarEnds`).
+    private mutating func parse(markingScalarsIn ends: UnsafeMutablePointer<UInt64>) throws(CodecError) {
         let source = source
         // The ancestors of `open`; at the top level `open` is a stand-in that is no object.
         var stack: [Open] = []
@@ -107,6 +125,7 @@ struct JSONParser {
                     throw Self.fail("expected a string key", at: position)
                 }
                 let key = try readKey(at: position)
+                Self.mark(key, in: ends)
                 position = Int(key.offset) + Int(key.payload & ~Value.escapedBit)
                 if keyEquals(keyCount - 1, notedKey) { noting = Value(offset: open.start, payload: UInt32(open.container)) }
                 if isMappingKey(keyCount - 1) {
@@ -154,6 +173,7 @@ struct JSONParser {
                 }
             } else {
                 let value = try Self.skipScalar(source, at: position)
+                Self.mark(value, in: ends)
                 position = Int(value.offset) + Int(value.payload & ~Value.escapedBit)
                 note(value)
             }
@@ -163,7 +183,7 @@ struct JSONParser {
                 guard !stack.isEmpty else {
                     guard position == source.count else { throw Self.fail("unexpected content after the JSON value", at: position) }
                     index.valueCount = valueCount
-                    return index
+                    return
                 }
                 guard position < source.count else { throw Self.fail("unexpected end of JSON inside a container", at: position) }
                 open.count += 1
@@ -180,6 +200,16 @@ struct JSONParser {
                 try close(open, at: position)
                 open = stack.removeLast()
             }
+        }
+    }
+
+    /// Marks scalar `value` in `ends` as `JSONDocument.scalarEnds` describes.
+    @inline(__always)
+    private static func mark(_ value: Value, in ends: UnsafeMutablePointer<UInt64>) {
+        let last = Int(value.offset) + Int(value.payload & ~Value.escapedBit) - 1
+        ends[last >> 6] |= 1 &<< UInt64(truncatingIfNeeded: last)
+        if value.payload & Value.escapedBit != 0 {
+            ends[Int(value.offset) >> 6] |= 1 &<< UInt64(truncatingIfNeeded: value.offset)
         }
     }
 

@@ -160,6 +160,35 @@ final class JSONDocumentTests: XCTestCase {
         }
     }
 
+    /// Walking a document finds where each scalar ends from the bits the parser set
+    /// (`scalarEnds`): scalars of every length starting at every byte of a 64-bit word, and
+    /// strings with escapes whose opening quote is a word's last byte, read back as written.
+    func testScalarsEndWhereTheyEndAtEveryOffset() throws {
+        let long = String(repeating: "w", count: 70)
+        // Each scalar's JSON text and, for strings, its text once unescaped.
+        let scalars: [(json: String, text: String?)] = [
+            ("1", nil), ("-7", nil), ("12.5", nil), ("true", nil), ("false", nil), ("null", nil), ("12345678901234567890", nil),
+            (#""""#, ""), (#""a""#, "a"), (#""\n""#, "\n"), (#""a\"b""#, "a\"b"), (#""\u00e9x""#, "éx"), ("\"" + long + "\"", long),
+            ("\"" + String(repeating: #"\t"#, count: 40) + "\"", String(repeating: "\t", count: 40))
+        ]
+        for padding in 0..<66 {
+            let memberTexts = scalars.enumerated().map { "\"k\($0.offset)\":" + $0.element.json }
+            let json = String(repeating: " ", count: padding) + "[" + scalars.map(\.json).joined(separator: ",") + ",{" + memberTexts.joined(separator: ", ") + "}]"
+            let bytes = Array(json.utf8)
+            let document = try JSONDocument(parsing: bytes)
+            let elements = document.elements(of: document.root)
+            XCTAssertEqual(elements.count, scalars.count + 1)
+            let members = document.members(of: elements[scalars.count])
+            for (position, scalar) in scalars.enumerated() {
+                for value in [elements[position], members[position].value] {
+                    XCTAssertEqual(String(decoding: bytes[document.sourceRange(of: value)], as: UTF8.self), scalar.json, "padding \(padding)")
+                    if let text = scalar.text { XCTAssertEqual(document.stringValue(value), text, "padding \(padding)") }
+                }
+                XCTAssertEqual(document.stringValue(members[position].key), "k\(position)", "padding \(padding)")
+            }
+        }
+    }
+
     func testScalarDocuments() throws {
         for json in ["5", " -12 ", "\"text\"", "\"t\\u00e9xt\"", "true", "false", "1.5", "18446744073709551615"] {
             let archive = try KeyedArchive(parsing: archive(json))
