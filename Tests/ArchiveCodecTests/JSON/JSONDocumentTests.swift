@@ -189,6 +189,36 @@ final class JSONDocumentTests: XCTestCase {
         }
     }
 
+    /// `withBase64Bytes` reads into a buffer what `base64Bytes` reads into an array, and
+    /// refuses what it refuses with the same error: data on the stack and on the heap (around
+    /// a kilobyte), escaped text, bad characters and padding, values that are no string.
+    func testBase64BytesReadInPlaceAsInAnArray() throws {
+        var generator = TestRandom(for: self)
+        var values = [#""""#, #""AA==""#, #""YWJ""#, #""YW!j""#, #""SGVsbG==""#, #""YW\/j""#, #""YW\u004aj""#, "5", "{}"]
+        for count in [1, 2, 3, 700, 1022, 1023, 1024, 1025, 1026, 3000] {
+            let bytes = (0..<count).map { _ in UInt8.random(in: 0...255, using: &generator) }
+            var text: [UInt8] = []
+            bytes.withUnsafeBufferPointer { Base64.encode($0, into: &text) }
+            values.append("\"" + String(decoding: text, as: UTF8.self) + "\"")
+            let escaped = text.flatMap { $0 == UInt8(ascii: "/") ? [UInt8(ascii: "\\"), $0] : [$0] }
+            values.append("\"" + String(decoding: escaped, as: UTF8.self) + "\"")
+            values.append("\"" + String(decoding: text.dropLast(), as: UTF8.self) + "\"")
+        }
+        for value in values {
+            let document = try JSONDocument(parsing: Array(("[" + value + "]").utf8))
+            let element = document.elements(of: document.root)[0]
+            let inArray: Result<[UInt8], CodecError> = Result { () throws(CodecError) in try document.base64Bytes(element) }
+            let inPlace: Result<[UInt8], CodecError> = Result { () throws(CodecError) in try document.withBase64Bytes(element) { Array($0) } }
+            switch (inArray, inPlace) {
+            case (.success(let expected), .success(let read)): XCTAssertEqual(read, expected, value)
+            case (.failure(let expected), .failure(let error)):
+                XCTAssertEqual(error.message, expected.message, value)
+                XCTAssertEqual(error.byteOffset, expected.byteOffset, value)
+            default: XCTFail("\(value): \(inArray) against \(inPlace)")
+            }
+        }
+    }
+
     func testScalarDocuments() throws {
         for json in ["5", " -12 ", "\"text\"", "\"t\\u00e9xt\"", "true", "false", "1.5", "18446744073709551615"] {
             let archive = try KeyedArchive(parsing: archive(json))
