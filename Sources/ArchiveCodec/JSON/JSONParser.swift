@@ -125,13 +125,11 @@ struct JSONParser {
                     throw Self.fail("expected a string key", at: position)
                 }
                 let key = try readKey(at: position)
-                Self.mark(key, in: ends)
-                position = Int(key.offset) + Int(key.payload & ~Value.escapedBit)
-                if keyEquals(keyCount - 1, notedKey) { noting = Value(offset: open.start, payload: UInt32(open.container)) }
-                if isMappingKey(keyCount - 1) {
-                    // Only `$data` and `$bytes` (5 and 6 bytes) hold payloads.
-                    let length = keys[keyCount - 1].count
-                    notingPayload = (length == 5 || length == 6) && (keyEquals(keyCount - 1, MappingKeys.data) || keyEquals(keyCount - 1, MappingKeys.bytes))
+                Self.mark(key.value, in: ends)
+                position = Int(key.value.offset) + Int(key.value.payload & ~Value.escapedBit)
+                if key.isNoted { noting = Value(offset: open.start, payload: UInt32(open.container)) }
+                if key.isMapping {
+                    notingPayload = key.holdsPayload
                     let span = Int(open.count) + 1
                     index.mappingKeySpans[open.container] = UInt8(min(span, JSONDocument.unboundedSpan))
                 }
@@ -261,18 +259,43 @@ struct JSONParser {
         return nil
     }
 
+    /// A key just read, and what the parse must know of its text.
+    private struct KeyRead {
+        var value: Value
+        /// The key is `notedKey`.
+        var isNoted: Bool
+        /// The key starts with one `$` (not `$$`): a key of the archive mapping.
+        var isMapping: Bool
+        /// The key is `$data` or `$bytes`, whose value may be a nested payload.
+        var holdsPayload: Bool
+    }
+
     /// Reads the key whose opening quote is at `quote` into `keys`, unescaping it into
-    /// `keyText` if it holds escapes; returns it.
-    private mutating func readKey(at quote: Int) throws(CodecError) -> Value {
+    /// `keyText` if it holds escapes; returns it and what its text says. The text is looked at
+    /// here, where it is at hand: methods that read the key back from `keys` were handed a
+    /// copy of the whole parser at every key.
+    private mutating func readKey(at quote: Int) throws(CodecError) -> KeyRead {
         let value = try Self.skipString(source, at: quote)
         guard value.payload & Value.escapedBit != 0 else {
-            push(Key(value: value, start: 0, count: value.payload - 2))
-            return value
+            let count = Int(value.payload) - 2
+            push(Key(value: value, start: 0, count: UInt32(count)))
+            return Self.keyRead(value, text: UnsafeBufferPointer(rebasing: source[(quote + 1)..<(quote + 1 + count)]), notedKey: notedKey)
         }
         let start = keyText.count
         JSONText.unescape(source, from: quote + 1, into: &keyText)
         push(Key(value: value, start: UInt32(start), count: UInt32(keyText.count - start)))
-        return value
+        let notedKey = notedKey
+        return keyText.withUnsafeBufferPointer { Self.keyRead(value, text: UnsafeBufferPointer(rebasing: $0[start...]), notedKey: notedKey) }
+    }
+
+    @inline(__always)
+    private static func keyRead(_ value: Value, text: UnsafeBufferPointer<UInt8>, notedKey: StaticString) -> KeyRead {
+        let isMapping = MappingKeys.isMappingKey(text)
+        // Only `$data` and `$bytes` (5 and 6 bytes) hold payloads.
+        let holdsPayload =
+            isMapping && (text.count == 5 || text.count == 6)
+            && (JSONText.text(text, equals: MappingKeys.data) || JSONText.text(text, equals: MappingKeys.bytes))
+        return KeyRead(value: value, isNoted: JSONText.text(text, equals: notedKey), isMapping: isMapping, holdsPayload: holdsPayload)
     }
 
     /// Adds `key` after the first `keyCount` keys.
@@ -299,27 +322,6 @@ struct JSONParser {
         }
         let content = Int(key.value.offset) + 1
         return UnsafeBufferPointer(rebasing: source[content..<(content + Int(key.count))])
-    }
-
-    /// Whether `keys[index]` is `literal` (asked of every key: lengths first, no closure).
-    @inline(__always)
-    private func keyEquals(_ index: Int, _ literal: StaticString) -> Bool {
-        let key = keys[index]
-        guard Int(key.count) == literal.utf8CodeUnitCount else { return false }
-        let source = source
-        return keyText.withUnsafeBufferPointer { JSONText.text(Self.text(of: key, source: source, scratch: $0), equals: literal) }
-    }
-
-    /// Whether `keys[index]` starts with one `$` (not `$$`): a key of the archive mapping.
-    private func isMappingKey(_ index: Int) -> Bool {
-        let key = keys[index]
-        if key.value.payload & Value.escapedBit == 0 {
-            // Asked of every key: a plain one is looked at in place, without a closure.
-            let content = Int(key.value.offset) + 1
-            return MappingKeys.isMappingKey(UnsafeBufferPointer(rebasing: source[content..<(content + Int(key.count))]))
-        }
-        let source = source
-        return keyText.withUnsafeBufferPointer { MappingKeys.isMappingKey(Self.text(of: key, source: source, scratch: $0)) }
     }
 
     private static func same(_ first: UnsafeBufferPointer<UInt8>, _ second: UnsafeBufferPointer<UInt8>) -> Bool {
