@@ -35,6 +35,14 @@ public struct JSONDocument: Sendable {
             payload = UInt32(end - offset) | (escaped ? Self.escapedBit : 0)
         }
 
+        /// A scalar of a parsed document, without the checks of the initializer above: its
+        /// offset and length fit 31 bits, as the document is at most `maximumSize` bytes.
+        @inline(__always)
+        init(parsedOffset offset: Int, scalarEnd end: Int, escaped: Bool) {
+            self.offset = UInt32(truncatingIfNeeded: offset)
+            payload = UInt32(truncatingIfNeeded: end &- offset) | (escaped ? Self.escapedBit : 0)
+        }
+
         var container: Int { Int(payload) }
     }
 
@@ -199,13 +207,14 @@ public struct JSONDocument: Sendable {
             if byte == UInt8(ascii: "{") || byte == UInt8(ascii: "[") {
                 let container = cursor.nextContainer
                 let entry = containers[Int(container)]
-                cursor.nextContainer += 1 + entry.descendants
+                // Entries and offsets fit 32 bits: the parser indexed them so.
+                cursor.nextContainer &+= 1 &+ entry.descendants
                 cursor.position = Int(entry.end)
-                return Value(offset: UInt32(position), payload: container)
+                return Value(offset: UInt32(truncatingIfNeeded: position), payload: container)
             }
             let (end, escaped) = scalarEnd(at: position, isString: byte == UInt8(ascii: "\""))
             cursor.position = end
-            return Value(offset: position, scalarEnd: end, escaped: escaped)
+            return Value(parsedOffset: position, scalarEnd: end, escaped: escaped)
         }
     }
 
@@ -221,7 +230,7 @@ public struct JSONDocument: Sendable {
             from += 1
             bits &>>= 1
         }
-        if bits != 0 { return (from + bits.trailingZeroBitCount + 1, escaped) }
+        if bits != 0 { return (from &+ bits.trailingZeroBitCount &+ 1, escaped) }
         // No mark left in the word of `start` (`from` may be the next word's first byte).
         var word = start >> 6
         repeat {
