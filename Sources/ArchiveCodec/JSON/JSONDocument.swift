@@ -5,8 +5,8 @@
 ///
 /// Why this shape: a node per value cost 16 bytes for each of millions of values plus a copy
 /// of every string, about 3× the source; the index takes 13 bytes per container only (a
-/// game save has one container per seven values and keys), so a parsed document costs
-/// little more than its source.
+/// game save has one container per seven values and keys) and one bit per source byte
+/// (`scalarEnds`), so a parsed document costs little more than its source.
 ///
 /// Parsing is iterative (any nesting is safe for the stack) and strict: exact UTF-8
 /// validation, no lone surrogates, integers and reals kept apart, integers exact over
@@ -33,6 +33,14 @@ public struct JSONDocument: Sendable {
         init(offset: Int, scalarEnd end: Int, escaped: Bool) {
             self.offset = UInt32(offset)
             payload = UInt32(end - offset) | (escaped ? Self.escapedBit : 0)
+        }
+
+        /// A scalar of a parsed document, without the checks of the initializer above: its
+        /// offset and length fit 31 bits, as the document is at most `maximumSize` bytes.
+        @inline(__always)
+        init(parsedOffset offset: Int, scalarEnd end: Int, escaped: Bool) {
+            self.offset = UInt32(truncatingIfNeeded: offset)
+            payload = UInt32(truncatingIfNeeded: end &- offset) | (escaped ? Self.escapedBit : 0)
         }
 
         var container: Int { Int(payload) }
@@ -69,14 +77,15 @@ public struct JSONDocument: Sendable {
     let source: [UInt8]
     let containers: [Container]
     /// Deepest container nesting in the document (a scalar document has depth 0).
-    public let depth: Int
+    public var depth: Int { notes.depth }
     /// Values in the document, member keys not counted. What encoding it holds in memory grows
     /// with this count more than with the text's size (`[[],[],…]` is three bytes a value).
-    public let valueCount: Int
+    public var valueCount: Int { notes.valueCount }
 
-    /// What the parser noted beside its index (`JSONNotes`), behind one reference: the encoders'
-    /// hot paths take the document apart into the fields they read, which the compiler does
-    /// only for a document of few fields (one more array here cost encoding 4 %).
+    /// What the parser noted beside its index (`JSONNotes`), and its counts, behind one
+    /// reference: the encoders' hot paths take the document apart into the fields they read,
+    /// which the compiler does only for a document of few fields (one more array here cost
+    /// encoding 4 %; the document keeps five).
     let notes: JSONNotes
 
     /// Every member whose key is `notedKey`, as (object, value), in document order.
@@ -88,6 +97,14 @@ public struct JSONDocument: Sendable {
     /// An archive's objects put those keys first: the span is 1 or 2 for most.
     let mappingKeySpans: [UInt8]
     static let unboundedSpan = 255
+
+    /// One bit per source byte, set at the last byte of every scalar and key (a string's
+    /// closing quote), and at the opening quote of every string that holds escapes: walking
+    /// the document finds where a scalar ends with a look at the bitmap, not a second scan of
+    /// its text (which cost an encode a tenth of its instructions). Its size is fixed by the
+    /// source's, an eighth of it, whatever the values (a marked opening quote never stands
+    /// for an end: a string's last byte is its closing quote).
+    let scalarEnds: [UInt64]
 
     /// Every object that is the value of a `$data` or `$bytes` member, in document order: a
     /// nested payload's document (`NestedPayload`), whose own `$id`s are not the document's.
@@ -110,15 +127,14 @@ public struct JSONDocument: Sendable {
             throw CodecError(.limitExceeded, "JSON document larger than 1 GiB", found: bytes.count, limit: Self.maximumSize)
         }
         let index = try bytes.withUnsafeBufferPointer { (buffer) throws(CodecError) -> JSONParser.Index in
-            var parser = JSONParser(source: buffer, notingKey: Self.notedKey)
-            return try parser.parse()
+            try JSONParser.index(of: buffer, notingKey: Self.notedKey)
         }
         source = bytes
         containers = index.containers
-        depth = index.depth
-        valueCount = index.valueCount
-        notes = JSONNotes(members: index.noted, payloads: index.payloads, payloadNesting: payloadNesting)
+        notes = JSONNotes(
+            members: index.noted, payloads: index.payloads, payloadNesting: payloadNesting, depth: index.depth, valueCount: index.valueCount)
         mappingKeySpans = index.mappingKeySpans
+        scalarEnds = index.scalarEnds
     }
 
     // MARK: Values
@@ -191,14 +207,37 @@ public struct JSONDocument: Sendable {
             if byte == UInt8(ascii: "{") || byte == UInt8(ascii: "[") {
                 let container = cursor.nextContainer
                 let entry = containers[Int(container)]
-                cursor.nextContainer += 1 + entry.descendants
+                // Entries and offsets fit 32 bits: the parser indexed them so.
+                cursor.nextContainer &+= 1 &+ entry.descendants
                 cursor.position = Int(entry.end)
-                return Value(offset: UInt32(position), payload: container)
+                return Value(offset: UInt32(truncatingIfNeeded: position), payload: container)
             }
-            let (end, escaped) = JSONText.scalarEnd(source, at: position)
+            let (end, escaped) = scalarEnd(at: position, isString: byte == UInt8(ascii: "\""))
             cursor.position = end
-            return Value(offset: position, scalarEnd: end, escaped: escaped)
+            return Value(parsedOffset: position, scalarEnd: end, escaped: escaped)
         }
+    }
+
+    /// Just past the scalar at `start`, and whether it is a string holding escapes, as
+    /// `scalarEnds` marks them: the first bit at or after `start` (after it, for a string
+    /// whose opening quote is marked as holding escapes).
+    @inline(__always)
+    private func scalarEnd(at start: Int, isString: Bool) -> (end: Int, escaped: Bool) {
+        var from = start
+        var bits = scalarEnds[start >> 6] &>> UInt64(truncatingIfNeeded: start & 63)
+        let escaped = isString && bits & 1 != 0
+        if escaped {
+            from += 1
+            bits &>>= 1
+        }
+        if bits != 0 { return (from &+ bits.trailingZeroBitCount &+ 1, escaped) }
+        // No mark left in the word of `start` (`from` may be the next word's first byte).
+        var word = start >> 6
+        repeat {
+            word += 1
+            bits = scalarEnds[word]
+        } while bits == 0
+        return ((word << 6 | bits.trailingZeroBitCount) + 1, escaped)
     }
 
     /// The bytes of `value` in the source, as the document spells it (a container from its
@@ -302,15 +341,23 @@ public struct JSONDocument: Sendable {
     }
 }
 
-/// What `JSONParser` noted of a document beside its index, and how deep in payloads it stands.
+/// What `JSONParser` noted of a document beside its index, its counts, and how deep in
+/// payloads it stands.
 final class JSONNotes: Sendable {
     let members: [(object: JSONDocument.Value, value: JSONDocument.Value)]
     let payloads: [JSONDocument.Value]
     let payloadNesting: Int
+    let depth: Int
+    let valueCount: Int
 
-    init(members: [(object: JSONDocument.Value, value: JSONDocument.Value)], payloads: [JSONDocument.Value], payloadNesting: Int) {
+    init(
+        members: [(object: JSONDocument.Value, value: JSONDocument.Value)], payloads: [JSONDocument.Value], payloadNesting: Int, depth: Int,
+        valueCount: Int
+    ) {
         self.members = members
         self.payloads = payloads
         self.payloadNesting = payloadNesting
+        self.depth = depth
+        self.valueCount = valueCount
     }
 }

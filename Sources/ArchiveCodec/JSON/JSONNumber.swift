@@ -8,7 +8,47 @@ enum JSONNumber: Equatable {
     /// Reads and checks the number at `start` against JSON's grammar; returns it and where
     /// it ends. Integers outside −2^63 … 2^64−1 and reals outside a double's range are
     /// refused, not rounded.
+    @inline(__always)
     static func read(_ source: UnsafeBufferPointer<UInt8>, at start: Int) throws(CodecError) -> (number: JSONNumber, end: Int) {
+        if let short = shortInteger(source, at: start) { return (.signed(short.value), short.end) }
+        return try readInFull(source, at: start)
+    }
+
+    /// Checks the number at `start` as `read` does (the same numbers refused, with the same
+    /// errors); returns where it ends.
+    @inline(__always)
+    static func end(_ source: UnsafeBufferPointer<UInt8>, at start: Int) throws(CodecError) -> Int {
+        if let short = shortInteger(source, at: start) { return short.end }
+        return try readInFull(source, at: start).end
+    }
+
+    /// The integer at `start` when it is one that `readInFull` would return at once: an
+    /// optional `-`, then `0` or 1 to 18 digits without a leading zero, not followed by a
+    /// point or an exponent. Nil for anything else, which `readInFull` then reads (or
+    /// refuses) itself: this only spares the common case its checks, one test per digit.
+    @inline(__always)
+    private static func shortInteger(_ source: UnsafeBufferPointer<UInt8>, at start: Int) -> (value: Int64, end: Int)? {
+        let bytes = source.baseAddress!
+        var position = start
+        let negative = bytes[position] == UInt8(ascii: "-")
+        if negative { position += 1 }
+        let first = position
+        var magnitude: Int64 = 0
+        while position < source.count {
+            let digit = bytes[position] &- 0x30
+            guard digit < 10 else { break }
+            magnitude = magnitude &* 10 &+ Int64(digit)
+            position += 1
+        }
+        let count = position - first
+        guard count > 0, count <= 18, count == 1 || bytes[first] != 0x30 else { return nil }
+        if position < source.count, continuesNumber(bytes[position]) { return nil }
+        return (negative ? -magnitude : magnitude, position)
+    }
+
+    /// `read` beyond its common case: every number JSON allows, and every refusal.
+    @inline(never)
+    private static func readInFull(_ source: UnsafeBufferPointer<UInt8>, at start: Int) throws(CodecError) -> (number: JSONNumber, end: Int) {
         var position = start
         func fail(_ message: String) -> CodecError { CodecError(.malformedJSON, message, byteOffset: start) }
         func digits() -> Int {

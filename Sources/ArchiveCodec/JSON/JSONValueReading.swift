@@ -72,6 +72,38 @@ extension JSONDocument {
         return bytes
     }
 
+    /// Calls `body` with the bytes `base64Bytes` reads (refusing what it refuses, with the same
+    /// errors), decoded into a buffer of this call's instead of an array: a game save's
+    /// thousands of short `$bytes` each paid more for an array's allocation than for their
+    /// decoding. Up to a kilobyte goes on the stack (whatever the thread's stack, as in
+    /// `withString`), more on the heap.
+    func withBase64Bytes<Result>(
+        _ value: Value, _ body: (UnsafeBufferPointer<UInt8>) throws(CodecError) -> Result
+    ) throws(CodecError) -> Result {
+        guard kind(value) == .string else { throw invalid("expected base64 text", at: value) }
+        // The closures hold `body` and `bad` only: one that held the document copied it (a
+        // retain and a release of each of its arrays) at every call.
+        var bad: Int?
+        let result = try withString(value) { (text) throws(CodecError) -> Result? in
+            let capacity = text.count / 4 * 3
+            func decoded(into room: UnsafeMutablePointer<UInt8>) throws(CodecError) -> Result? {
+                let (count, refused) = Base64.decode(text, to: room)
+                bad = refused
+                return refused == nil ? try body(UnsafeBufferPointer(start: room, count: count)) : nil
+            }
+            guard capacity > 1024 else {
+                return try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 1024) { (room) throws(CodecError) -> Result? in
+                    try decoded(into: room.baseAddress!)
+                }
+            }
+            let room = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity)
+            defer { room.deallocate() }
+            return try decoded(into: room)
+        }
+        guard let result else { throw invalid("invalid base64 at character \(bad ?? 0)", at: value) }
+        return result
+    }
+
     /// The 16 bytes of UUID text like E621E1F8-C36C-495A-93FC-0C247A3E6E5F.
     func uuidBytes(_ value: Value) throws(CodecError) -> [UInt8] {
         guard kind(value) == .string, let bytes = withString(value, { Self.uuidBytes($0) }) else {

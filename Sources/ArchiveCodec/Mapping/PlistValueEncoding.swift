@@ -86,6 +86,10 @@ extension PlistValueEncoding {
         _ document: JSONDocument, _ value: JSONDocument.Value, account: (kind: DataAccountKind, value: JSONDocument.Value)? = nil,
         into tree: inout Tree
     ) throws(CodecError) -> UInt32 {
+        if account == nil, document.kind(value) == .string {
+            // Base64 text, the usual data value: decoded into a buffer, not an array.
+            return try document.withBase64Bytes(value) { (bytes) throws(CodecError) -> UInt32 in try tree.data(bytes) }
+        }
         let bytes = try document.dataBytes(value)
         if let account { try document.checkAccount(account.kind, account.value, against: bytes) }
         return try bytes.withUnsafeBufferPointer { (buffer) throws(CodecError) -> UInt32 in try tree.data(buffer) }

@@ -125,6 +125,100 @@ final class JSONDocumentTests: XCTestCase {
         }
     }
 
+    /// Malformed numbers are refused with the same message, at the number's first byte, in
+    /// any position (the common integers are read by a shorter path that leaves every other
+    /// text to the full one); a leading zero ends an integer where the next byte then fails.
+    func testMalformedNumbersAreRefusedAtTheirStart() {
+        let cases: [(String, String)] = [
+            ("-", "invalid number"), ("-a", "invalid number"), ("--1", "invalid number"), ("1.", "digits must follow '.'"),
+            ("-1.x", "digits must follow '.'"), ("1e", "digits must follow the exponent"), ("12E+", "digits must follow the exponent"),
+            ("0.e1", "digits must follow '.'"), ("1e400", "outside the range of a double"),
+            ("-9223372036854775809", "outside −2^63 … 2^64−1"), ("18446744073709551616", "outside −2^63 … 2^64−1")
+        ]
+        for (number, message) in cases {
+            for json in [number, "[" + number + "]", "{\"k\":  " + number + "}"] {
+                let offset = json.utf8.count - number.utf8.count - (json.hasPrefix("[") || json.hasPrefix("{") ? 1 : 0)
+                XCTAssertThrowsError(try JSONDocument(parsing: Array(json.utf8)), json) { error in
+                    let error = error as! CodecError
+                    XCTAssertTrue(error.message.contains(message), "\(json): \(error)")
+                    XCTAssertEqual(error.byteOffset, offset, "\(json): \(error)")
+                }
+            }
+        }
+        for (json, offset) in [("[01]", 2), ("[-01]", 3), ("[00]", 2), ("[-0 1]", 4), ("[123456789012345678 9]", 20)] {
+            XCTAssertThrowsError(try JSONDocument(parsing: Array(json.utf8)), json) { error in
+                let error = error as! CodecError
+                XCTAssertTrue(error.message.contains("expected ',' or ']'"), "\(json): \(error)")
+                XCTAssertEqual(error.byteOffset, offset, "\(json): \(error)")
+            }
+        }
+        for (text, value) in [("0", Int64(0)), ("-0", 0), ("7", 7), ("-123456789012345678", -123_456_789_012_345_678)] {
+            let bytes = Array((text + ",").utf8)
+            let read = try? bytes.withUnsafeBufferPointer { (buffer) throws(CodecError) in try JSONNumber.read(buffer, at: 0) }
+            XCTAssertEqual(read?.number, .signed(value), text)
+            XCTAssertEqual(read?.end, text.utf8.count, text)
+        }
+    }
+
+    /// Walking a document finds where each scalar ends from the bits the parser set
+    /// (`scalarEnds`): scalars of every length starting at every byte of a 64-bit word, and
+    /// strings with escapes whose opening quote is a word's last byte, read back as written.
+    func testScalarsEndWhereTheyEndAtEveryOffset() throws {
+        let long = String(repeating: "w", count: 70)
+        // Each scalar's JSON text and, for strings, its text once unescaped.
+        let scalars: [(json: String, text: String?)] = [
+            ("1", nil), ("-7", nil), ("12.5", nil), ("true", nil), ("false", nil), ("null", nil), ("12345678901234567890", nil),
+            (#""""#, ""), (#""a""#, "a"), (#""\n""#, "\n"), (#""a\"b""#, "a\"b"), (#""\u00e9x""#, "éx"), ("\"" + long + "\"", long),
+            ("\"" + String(repeating: #"\t"#, count: 40) + "\"", String(repeating: "\t", count: 40))
+        ]
+        for padding in 0..<66 {
+            let memberTexts = scalars.enumerated().map { "\"k\($0.offset)\":" + $0.element.json }
+            let json = String(repeating: " ", count: padding) + "[" + scalars.map(\.json).joined(separator: ",") + ",{" + memberTexts.joined(separator: ", ") + "}]"
+            let bytes = Array(json.utf8)
+            let document = try JSONDocument(parsing: bytes)
+            let elements = document.elements(of: document.root)
+            XCTAssertEqual(elements.count, scalars.count + 1)
+            let members = document.members(of: elements[scalars.count])
+            for (position, scalar) in scalars.enumerated() {
+                for value in [elements[position], members[position].value] {
+                    XCTAssertEqual(String(decoding: bytes[document.sourceRange(of: value)], as: UTF8.self), scalar.json, "padding \(padding)")
+                    if let text = scalar.text { XCTAssertEqual(document.stringValue(value), text, "padding \(padding)") }
+                }
+                XCTAssertEqual(document.stringValue(members[position].key), "k\(position)", "padding \(padding)")
+            }
+        }
+    }
+
+    /// `withBase64Bytes` reads into a buffer what `base64Bytes` reads into an array, and
+    /// refuses what it refuses with the same error: data on the stack and on the heap (around
+    /// a kilobyte), escaped text, bad characters and padding, values that are no string.
+    func testBase64BytesReadInPlaceAsInAnArray() throws {
+        var generator = TestRandom(for: self)
+        var values = [#""""#, #""AA==""#, #""YWJ""#, #""YW!j""#, #""SGVsbG==""#, #""YW\/j""#, #""YW\u004aj""#, "5", "{}"]
+        for count in [1, 2, 3, 700, 1022, 1023, 1024, 1025, 1026, 3000] {
+            let bytes = (0..<count).map { _ in UInt8.random(in: 0...255, using: &generator) }
+            var text: [UInt8] = []
+            bytes.withUnsafeBufferPointer { Base64.encode($0, into: &text) }
+            values.append("\"" + String(decoding: text, as: UTF8.self) + "\"")
+            let escaped = text.flatMap { $0 == UInt8(ascii: "/") ? [UInt8(ascii: "\\"), $0] : [$0] }
+            values.append("\"" + String(decoding: escaped, as: UTF8.self) + "\"")
+            values.append("\"" + String(decoding: text.dropLast(), as: UTF8.self) + "\"")
+        }
+        for value in values {
+            let document = try JSONDocument(parsing: Array(("[" + value + "]").utf8))
+            let element = document.elements(of: document.root)[0]
+            let inArray: Result<[UInt8], CodecError> = Result { () throws(CodecError) in try document.base64Bytes(element) }
+            let inPlace: Result<[UInt8], CodecError> = Result { () throws(CodecError) in try document.withBase64Bytes(element) { Array($0) } }
+            switch (inArray, inPlace) {
+            case (.success(let expected), .success(let read)): XCTAssertEqual(read, expected, value)
+            case (.failure(let expected), .failure(let error)):
+                XCTAssertEqual(error.message, expected.message, value)
+                XCTAssertEqual(error.byteOffset, expected.byteOffset, value)
+            default: XCTFail("\(value): \(inArray) against \(inPlace)")
+            }
+        }
+    }
+
     func testScalarDocuments() throws {
         for json in ["5", " -12 ", "\"text\"", "\"t\\u00e9xt\"", "true", "false", "1.5", "18446744073709551615"] {
             let archive = try KeyedArchive(parsing: archive(json))
