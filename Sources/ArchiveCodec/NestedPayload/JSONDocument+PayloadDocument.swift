@@ -52,9 +52,27 @@ extension JSONDocument {
         // The value itself is no member's value in its own document: payloads after its start.
         let payloads = Self.positions(of: outerPayloads.count, from: start + 1, to: end) { Int(outerPayloads[$0].offset) }.map { rebase(outerPayloads[$0]) }
         return JSONDocument(
-            source: Array(source[start..<end]), containers: inner, depth: depth, valueCount: values,
-            notes: JSONNotes(members: members, payloads: payloads, payloadNesting: payloadNesting),
-            mappingKeySpans: Array(mappingKeySpans[first...last]))
+            source: Array(source[start..<end]), containers: inner,
+            notes: JSONNotes(members: members, payloads: payloads, payloadNesting: payloadNesting, depth: depth, valueCount: values),
+            mappingKeySpans: Array(mappingKeySpans[first...last]), scalarEnds: Self.bits(of: scalarEnds, from: start, count: end - start))
+    }
+
+    /// Bits `start..<(start + count)` of `bitmap` (bit `i & 63` of word `i >> 6`) as a bitmap of
+    /// their own, sized as the parser sizes one for `count` bytes (`count / 64 + 1` words).
+    static func bits(of bitmap: [UInt64], from start: Int, count: Int) -> [UInt64] {
+        let words = count / 64 + 1
+        let first = start >> 6
+        let shift = UInt64(start & 63)
+        var result = [UInt64](repeating: 0, count: words)
+        for index in 0..<words where first + index < bitmap.count {
+            var word = bitmap[first + index] &>> shift
+            if shift != 0, first + index + 1 < bitmap.count { word |= bitmap[first + index + 1] &<< (64 - shift) }
+            result[index] = word
+        }
+        // Nothing past the last byte: the parser's bitmap has no mark there either.
+        let past = count & 63
+        result[words - 1] &= past == 0 ? 0 : UInt64.max &>> UInt64(64 - past)
+        return result
     }
 
     /// The indices of a list of `count` items, sorted by `position`, whose position is in
@@ -72,12 +90,11 @@ extension JSONDocument {
         return lower..<max(lower, firstAtOrAfter(end))
     }
 
-    private init(source: [UInt8], containers: [Container], depth: Int, valueCount: Int, notes: JSONNotes, mappingKeySpans: [UInt8]) {
+    private init(source: [UInt8], containers: [Container], notes: JSONNotes, mappingKeySpans: [UInt8], scalarEnds: [UInt64]) {
         self.source = source
         self.containers = containers
-        self.depth = depth
-        self.valueCount = valueCount
         self.notes = notes
         self.mappingKeySpans = mappingKeySpans
+        self.scalarEnds = scalarEnds
     }
 }
