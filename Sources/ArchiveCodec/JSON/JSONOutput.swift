@@ -391,9 +391,13 @@ struct JSONOutput {
 
     /// Writes a string value whose content is already JSON-safe ASCII (base64, dates, UUIDs).
     mutating func rawString(_ ascii: [UInt8]) {
+        ascii.withUnsafeBufferPointer { rawString($0) }
+    }
+
+    mutating func rawString(_ ascii: UnsafeBufferPointer<UInt8>) {
         beginValue()
         append(UInt8(ascii: "\""))
-        ascii.withUnsafeBufferPointer { append($0) }
+        append(ascii)
         append(UInt8(ascii: "\""))
         needsComma = true
     }

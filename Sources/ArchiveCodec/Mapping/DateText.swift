@@ -7,21 +7,57 @@ enum DateText {
 
     private static let powersOfTen: [Double] = [1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9]
 
+    /// The text of a time: at most 30 ASCII bytes (`YYYY-MM-DDTHH:MM:SS.fffffffffZ`), held
+    /// inline so that writing a date allocates nothing (a save holds tens of thousands).
+    struct Text {
+        /// Room for the longest text, 30 bytes.
+        private var storage: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
+        private(set) var count = 0
+
+        fileprivate mutating func append(_ byte: UInt8) {
+            precondition(count < MemoryLayout.size(ofValue: storage), "a date's text is at most 30 bytes")
+            withUnsafeMutableBytes(of: &storage) { $0[count] = byte }
+            count += 1
+        }
+
+        /// Appends the last `width` decimal digits of `value` (≥ 0), zero-padded.
+        fileprivate mutating func appendDigits(_ value: Int64, _ width: Int) {
+            var divisor: Int64 = 1
+            for _ in 1..<width { divisor *= 10 }
+            while divisor > 0 {
+                append(UInt8(value / divisor % 10) + 0x30)
+                divisor /= 10
+            }
+        }
+
+        func withUnsafeBufferPointer<Result>(_ body: (UnsafeBufferPointer<UInt8>) throws -> Result) rethrows -> Result {
+            let count = count
+            return try withUnsafeBytes(of: storage) { raw in
+                try raw.withMemoryRebound(to: UInt8.self) { try body(UnsafeBufferPointer(rebasing: $0[..<count])) }
+            }
+        }
+
+        var bytes: [UInt8] { withUnsafeBufferPointer { Array($0) } }
+        var string: String { withUnsafeBufferPointer { String(decoding: $0, as: UTF8.self) } }
+    }
+
     /// The shortest text with 0, 3, 6 or 9 fractional digits that reads back exactly, or nil
     /// when none does (or the year is outside 1…9999).
-    static func readable(_ time: Double) -> [UInt8]? {
-        for digits in [0, 3, 6, 9] {
+    static func readable(_ time: Double) -> Text? {
+        var digits = 0
+        while digits <= 9 {
             if let text = format(time, fractionDigits: digits),
-                parse(text[...])?.bitPattern == time.bitPattern
+                text.withUnsafeBufferPointer({ parse($0) })?.bitPattern == time.bitPattern
             {
                 return text
             }
+            digits += 3
         }
         return nil
     }
 
     /// Text with exactly `fractionDigits` digits after the seconds (0 = none), rounded.
-    static func format(_ time: Double, fractionDigits: Int) -> [UInt8]? {
+    static func format(_ time: Double, fractionDigits: Int) -> Text? {
         guard time.isFinite, abs(time) < 400_000_000_000 else { return nil }
         let scale = powersOfTen[fractionDigits]
         var whole = time.rounded(.down)
@@ -35,22 +71,21 @@ enum DateText {
         let secondsOfDay = unix - days * 86_400
         let (year, month, day) = civil(fromDays: days)
         guard (1...9999).contains(year) else { return nil }
-        var out: [UInt8] = []
-        out.reserveCapacity(32)
-        appendDigits(year, 4, &out)
+        var out = Text()
+        out.appendDigits(year, 4)
         out.append(UInt8(ascii: "-"))
-        appendDigits(month, 2, &out)
+        out.appendDigits(month, 2)
         out.append(UInt8(ascii: "-"))
-        appendDigits(day, 2, &out)
+        out.appendDigits(day, 2)
         out.append(UInt8(ascii: "T"))
-        appendDigits(secondsOfDay / 3600, 2, &out)
+        out.appendDigits(secondsOfDay / 3600, 2)
         out.append(UInt8(ascii: ":"))
-        appendDigits(secondsOfDay / 60 % 60, 2, &out)
+        out.appendDigits(secondsOfDay / 60 % 60, 2)
         out.append(UInt8(ascii: ":"))
-        appendDigits(secondsOfDay % 60, 2, &out)
+        out.appendDigits(secondsOfDay % 60, 2)
         if fractionDigits > 0 {
             out.append(UInt8(ascii: "."))
-            appendDigits(Int64(fraction), fractionDigits, &out)
+            out.appendDigits(Int64(fraction), fractionDigits)
         }
         out.append(UInt8(ascii: "Z"))
         return out
@@ -58,8 +93,13 @@ enum DateText {
 
     /// Reads `YYYY-MM-DDTHH:MM:SS[.f{1,9}]Z`. Nil for anything else.
     static func parse(_ text: some Collection<UInt8>) -> Double? {
-        let chars = Array(text)
-        guard chars.count >= 20, chars.last == UInt8(ascii: "Z") else { return nil }
+        if let time = text.withContiguousStorageIfAvailable({ parse($0) }) { return time }
+        return Array(text).withUnsafeBufferPointer { parse($0) }
+    }
+
+    /// Reads `YYYY-MM-DDTHH:MM:SS[.f{1,9}]Z` in place. Nil for anything else.
+    static func parse(_ chars: UnsafeBufferPointer<UInt8>) -> Double? {
+        guard chars.count >= 20, chars[chars.count - 1] == UInt8(ascii: "Z") else { return nil }
         func number(_ start: Int, _ length: Int) -> Int64? {
             var value: Int64 = 0
             for index in start..<(start + length) {
@@ -89,18 +129,6 @@ enum DateText {
         }
         let unix = days(fromCivil: year, month, day) * 86_400 + hour * 3600 + minute * 60 + second
         return Double(unix - epochOffset) + Double(fraction) / powersOfTen[digits]
-    }
-
-    private static func appendDigits(_ value: Int64, _ width: Int, _ out: inout [UInt8]) {
-        var digits = [UInt8](repeating: 0x30, count: width)
-        var rest = value
-        var index = width - 1
-        while index >= 0 {
-            digits[index] = UInt8(rest % 10) + 0x30
-            rest /= 10
-            index -= 1
-        }
-        out.append(contentsOf: digits)
     }
 
     private static func daysInMonth(_ year: Int64, _ month: Int64) -> Int64 {

@@ -71,7 +71,7 @@ extension JSONOutput {
     /// (`DateText.readable`), else the seconds as `mappedReal` writes them.
     mutating func mappedTime(_ time: Double, _ numbers: NumberWrapping) {
         if let text = DateText.readable(time) {
-            rawString(text)
+            text.withUnsafeBufferPointer { rawString($0) }
         } else {
             mappedReal(time, numbers)
         }

@@ -18,7 +18,7 @@ final class AliasRecordTests: XCTestCase {
 
     private func text(_ value: AccountValue?) -> String? {
         guard case .time(let seconds) = value else { return nil }
-        return DateText.readable(seconds).map { String(decoding: $0, as: UTF8.self) }
+        return DateText.readable(seconds)?.string
     }
 
     func testAVersion3RecordSaysWhatItPointsTo() throws {

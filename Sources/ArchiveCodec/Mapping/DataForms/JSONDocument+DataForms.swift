@@ -124,7 +124,7 @@ extension JSONDocument {
         case .integer(let number): return "\(number)"
         case .unsigned(let number): return "\(number)"
         case .real(let number): return "\(number)"
-        case .time(let seconds): return DateText.readable(seconds).map { String(decoding: $0, as: UTF8.self) } ?? "\(seconds) seconds since 2001"
+        case .time(let seconds): return DateText.readable(seconds)?.string ?? "\(seconds) seconds since 2001"
         case .bool(let flag): return "\(flag)"
         case .null: return "null"
         case .base64(let bytes): return "\(bytes.count) bytes"

@@ -56,7 +56,7 @@ enum XMLPlistWriter {
                 guard time.isFinite, let text = DateText.format(time.rounded(.down), fractionDigits: 0) else {
                     throw CodecError(.invalidDocument, "the plist date \(time) (seconds since 2001) is outside the years an XML plist can write (1…9999); ask for a binary archive")
                 }
-                out.append(contentsOf: text)
+                text.withUnsafeBufferPointer { out.append(contentsOf: $0) }
                 append("</date>\n", to: &out)
             case .data:
                 append("<data>", to: &out)
