@@ -384,9 +384,20 @@ struct JSONOutput {
 
     /// Writes a value given as JSON text already (such as a string escaped once, quotes included).
     mutating func encoded(_ json: [UInt8]) {
+        json.withUnsafeBufferPointer { encoded($0) }
+    }
+
+    mutating func encoded(_ json: UnsafeBufferPointer<UInt8>) {
         beginValue()
-        json.withUnsafeBufferPointer { append($0) }
+        append(json)
         needsComma = true
+    }
+
+    /// Writes an object key given as JSON string text already, quotes included.
+    mutating func key(encoded json: UnsafeBufferPointer<UInt8>) {
+        beginValue()
+        append(json)
+        keyEnd()
     }
 
     /// Writes a string value whose content is already JSON-safe ASCII (base64, dates, UUIDs).

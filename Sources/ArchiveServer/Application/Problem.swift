@@ -145,6 +145,11 @@ extension Problem {
         Problem(slug: "invalid-query", title: "Invalid query parameter", status: 400, detail: detail, instance: path)
     }
 
+    /// `/v1/decode?path=` with a path that leads to no value of the decoded document.
+    static func pathNotFound(_ detail: String, path: String) -> Problem {
+        Problem(slug: "path-not-found", title: "No value at that path", status: 422, detail: detail, instance: path)
+    }
+
     static func bodyTooLarge(size: Int, limit: Int, path: String) -> Problem {
         Problem(
             slug: "body-too-large", title: "Request body too large", status: 413,

@@ -107,12 +107,44 @@ enum Conversion {
         if let refusal = job.limits.decode.refusal(depth: plan.depth, pretty: pretty) {
             return Problem.refused(refusal, bounded: options.maxDepth != nil, path: job.path).response()
         }
+        if let valuePath = options.path {
+            return try answerValue(at: valuePath, of: archive, options, plan: plan, job)
+        }
         let reply = try replyBuffer(job)
         // A refusal for size found part way leaves a partial buffer: dropped with it.
         try archive.writeJSON(view: view, pretty: pretty, plan: plan, parallelism: .serial) { reply.append($0) }
         // Indented text ends with a newline; compact text gets one here, so that a terminal's
         // next prompt (or a second document) starts on a line of its own.
         if !pretty { newline.withUnsafeBufferPointer { reply.append($0) } }
+        return try buffered(reply, contentType: "application/json", job)
+    }
+
+    /// `?path=`: the decode's text is made whole (compact, reserved as it grows), indexed
+    /// (reserved first, as an encode of that text would be admitted), and only the value at
+    /// `path` is answered; a path that leads nowhere is `422 path-not-found`, naming how far
+    /// it got.
+    private static func answerValue(at path: ReadablePath, of archive: Archive, _ options: DecodeOptions, plan: WritePlan, _ job: Job) throws(CodecError) -> HTTPResponse {
+        var text: [UInt8] = []
+        var overBudget = false
+        try archive.writeJSON(view: options.view, pretty: false, plan: plan, parallelism: .serial) { piece in
+            guard !overBudget else { return }
+            if let reservation = job.reservation, !reservation.grow(by: piece.count) {
+                overBudget = true
+                return
+            }
+            text.append(contentsOf: piece)
+        }
+        if overBudget || admit((job.reservation?.bytes ?? 0) + ConversionCost.valueAtPathWorking(textBytes: text.count), job) != nil {
+            let needed = (job.reservation?.bytes ?? 0) + ConversionCost.valueAtPathWorking(textBytes: text.count)
+            return Problem.memoryBudget(needed: needed, capacity: job.reservation?.capacity ?? needed, path: job.path).response()
+        }
+        let document = try JSONDocument(parsing: text)
+        let reply = try replyBuffer(job)
+        do throws(JSONDocument.PathFailure) {
+            try document.writeValue(at: path, pretty: options.pretty) { reply.append($0) }
+        } catch {
+            return Problem.pathNotFound(error.description, path: job.path).response()
+        }
         return try buffered(reply, contentType: "application/json", job)
     }
 

@@ -23,6 +23,9 @@ enum ConversionRequest: Sendable {
             case nil, "readable": view = .readable
             case "raw": view = .raw
             case "summary":
+                if query["path"] != nil {
+                    throw Problem.invalidQuery("path picks a value of the decoded JSON; view=summary counts the whole document: leave one of them out", path: path)
+                }
                 self = .summary(try Self.summaryOptions(query, path: path))
                 return
             case let other?: throw Problem.invalidQuery("view must be readable, raw or summary, not \(other)", path: path)
@@ -36,6 +39,13 @@ enum ConversionRequest: Sendable {
             }
             if view == .raw, options.maxDepth != nil || options.exactIntegers || options.exactNumbers || options.nested {
                 throw Problem.invalidQuery("maxDepth, exactIntegers, exactNumbers and nested shape the readable view; leave them out with view=raw", path: path)
+            }
+            if let text = query["path"] {
+                do {
+                    options.path = try ReadablePath(parsing: text)
+                } catch {
+                    throw Problem.invalidQuery("path: \(error.description)", path: path)
+                }
             }
             self = .decode(options)
         case .encode:
@@ -76,7 +86,7 @@ enum ConversionRequest: Sendable {
     /// or a parameter of the other endpoint is not silently ignored.
     static func knownParameters(of route: Route) -> [String] {
         switch route {
-        case .decode: ["view", "pretty", "maxDepth", "exactIntegers", "exactNumbers", "nested"]
+        case .decode: ["view", "pretty", "maxDepth", "exactIntegers", "exactNumbers", "nested", "path"]
         case .encode: ["format"]
         case .healthz, .readyz, .metrics, .openapi, .page: []
         }

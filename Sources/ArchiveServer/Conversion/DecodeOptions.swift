@@ -16,6 +16,8 @@ struct DecodeOptions: Sendable {
     /// `?nested=1`: data values holding an archive, a property list or a typedstream written
     /// decoded, in place (see `NestedExpansion`).
     var nested = false
+    /// `?path=.teams[1].name`: only the value there is answered (see `JSONDocument.value(at:)`).
+    var path: ReadablePath?
 
     init(view: ArchiveView, pretty: Bool) {
         self.view = view

@@ -1,3 +1,4 @@
+import ArchiveCodec
 import HTTPCore
 import XCTest
 
@@ -49,6 +50,18 @@ final class ConversionRequestTests: XCTestCase {
         XCTAssertNil(refusal("view=summary&exactIntegers=0"))
         XCTAssertTrue(refusal("view=summary&maxDepth=0")?.contains("at least 1") == true)
         XCTAssertTrue(refusal("view=everything")?.contains("readable, raw or summary") == true)
+    }
+
+    /// `path` is read as `archive-tool get` reads one; it picks from the readable or raw view,
+    /// not from a summary.
+    func testPathIsReadOnTheLoop() throws {
+        guard case .decode(let options) = try ConversionRequest(route: .decode, query: QueryParameters("path=.teams%5B1%5D.name"), path: "/v1/decode") else {
+            return XCTFail("not a decode")
+        }
+        XCTAssertEqual(options.path, try ReadablePath(parsing: ".teams[1].name"))
+        XCTAssertNil(refusal("path=.&view=raw"))
+        XCTAssertTrue(refusal("path=teams")?.contains("path:") == true)
+        XCTAssertTrue(refusal("path=.a&view=summary")?.contains("view=summary") == true)
     }
 
     func testNotFoundListsEveryEndpoint() {
