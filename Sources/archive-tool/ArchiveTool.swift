@@ -9,7 +9,7 @@ struct ArchiveTool: ParsableCommand {
         abstract: "Convert NSKeyedArchiver archives, other property lists (binary or XML) and NSArchiver typedstreams to JSON and back.",
         discussion: ExitStatus.help,
         version: ReleaseVersion.current,
-        subcommands: [Decode.self, Encode.self, Get.self, Compare.self, Depth.self, Summary.self])
+        subcommands: [Decode.self, Encode.self, Get.self, SetValue.self, InsertValue.self, RemoveValue.self, Compare.self, Depth.self, Summary.self])
 
     /// A large input re-executes the tool for huge pages first (`HugePages`), before any
     /// argument parsing; `decode FILE` and `encode FILE` then run without the parser

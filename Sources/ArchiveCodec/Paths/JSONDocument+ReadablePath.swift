@@ -74,7 +74,7 @@ extension JSONDocument {
     }
 
     /// `value`, or the object its `$ref` names.
-    private func followingReference(_ value: Value, identities: inout [Int64: Value]?, path: ReadablePath) throws(PathFailure) -> Value {
+    func followingReference(_ value: Value, identities: inout [Int64: Value]?, path: ReadablePath) throws(PathFailure) -> Value {
         guard kind(value) == .object, let reference = singleMember(value, named: MappingKeys.reference) else { return value }
         guard kind(reference.value) == .number, case .signed(let id) = number(reference.value) else { return value }
         if identities == nil { identities = identityIndex() }
@@ -135,7 +135,7 @@ extension JSONDocument {
     }
 
     /// What `value` wraps, when it is one of the mapping's wrappers.
-    private func wrapped(_ value: Value) -> Value? {
+    func wrapped(_ value: Value) -> Value? {
         guard kind(value) == .object else { return nil }
         for key in [MappingKeys.array, MappingKeys.set, MappingKeys.orderedSet, MappingKeys.top, MappingKeys.keyedArchive, MappingKeys.propertyList, MappingKeys.typedStream] {
             if let content = member(of: value, key) { return content }
@@ -149,11 +149,11 @@ extension JSONDocument {
     }
 
     /// The member of object `value` whose key is `key`.
-    private func member(of value: Value, _ key: StaticString) -> Value? {
+    func member(of value: Value, _ key: StaticString) -> Value? {
         key.withUTF8Buffer { member(of: value, Array($0)) }
     }
 
-    private func member(of value: Value, _ key: [UInt8]) -> Value? {
+    func member(of value: Value, _ key: [UInt8]) -> Value? {
         var cursor = children(of: value)
         while let (name, member) = nextMember(&cursor) {
             if withString(name, { $0.elementsEqual(key) }) { return member }
@@ -162,7 +162,7 @@ extension JSONDocument {
     }
 
     /// Why `step` is not in `value`, in words.
-    private func describe(_ value: Value, for step: ReadablePath.Step) -> String {
+    func describe(_ value: Value, for step: ReadablePath.Step) -> String {
         switch (kind(value), step) {
         case (.array, .index): return "holds \(count(value)) elements"
         case (.object, .key(let key)): return "has no key \(key.debugDescription)"

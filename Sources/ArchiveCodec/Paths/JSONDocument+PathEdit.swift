@@ -1,0 +1,281 @@
+/// One change to a document's readable JSON at a path: what `archive-tool set`, `insert` and
+/// `remove` make before the JSON is encoded again.
+public enum PathEdit: Sendable {
+    /// The value at the path becomes `json` (JSON text in the mapping: plain JSON reads as
+    /// immutable Foundation values).
+    case set(json: [UInt8])
+    /// `json` goes in at the path: an index step puts it before that element (at the count:
+    /// after the last), a key step adds that key, which must not be there yet.
+    case insert(json: [UInt8])
+    /// The element, member or dictionary entry at the path goes.
+    case remove
+}
+
+/// Edits follow a path as `value(at:)` does (wrappers gone through, `$ref`s followed on the
+/// way), but the last step names a *place*: an element of an array, a member of an object, an
+/// entry of a `$dict`. A `{"$ref": n}` standing there is what `set` replaces and `remove`
+/// takes away — the shared object stays for its other places; to change the shared object
+/// itself, a path names one of its members. A place that holds an object other places refer
+/// to (it carries `"$id"`) is refused for `set` and `remove`: those references would be left
+/// pointing at nothing.
+///
+/// Linear: the path is followed once, the new text is made by one splice of the source, and
+/// the reference check is one pass over the document's containers.
+extension JSONDocument {
+    /// The document's text with `edit` made at `path`.
+    public func edited(at path: ReadablePath, _ edit: PathEdit) throws(PathFailure) -> [UInt8] {
+        guard let last = path.steps.last else {
+            throw PathFailure(description: "a path to change names a place in the document (.key or [n]), not the whole document (.)")
+        }
+        var newText: [UInt8] = []
+        switch edit {
+        case .set(let json), .insert(let json):
+            do {
+                _ = try JSONDocument(parsing: json)
+            } catch {
+                throw PathFailure(description: "the new value is not JSON: \(error.message)")
+            }
+            newText = json
+        case .remove:
+            break
+        }
+        let parentPath = path.prefix(path.steps.count - 1)
+        var identities: [Int64: Value]?
+        var container = try value(at: parentPath)
+        var through = 0
+        while true {
+            container = try followingReference(container, identities: &identities, path: parentPath)
+            if let splice = try place(last, in: container, edit, newText: newText, path: path) {
+                try checkNoOtherReferences(into: splice.removed, path: path)
+                var text: [UInt8] = []
+                text.reserveCapacity(source.count - splice.range.count + splice.replacement.count)
+                text.append(contentsOf: source[..<splice.range.lowerBound])
+                text.append(contentsOf: splice.replacement)
+                text.append(contentsOf: source[splice.range.upperBound...])
+                return text
+            }
+            guard let inner = wrapped(container), through < 64 else {
+                let verb = if case .insert = edit { "insert at" } else { "no value at" }
+                throw PathFailure(description: "\(verb) \(path): \(parentPath) \(describe(container, for: last))")
+            }
+            through += 1
+            container = inner
+        }
+    }
+
+    /// A change of the source: `range` becomes `replacement`; `removed` is the value that
+    /// goes (nil for an insertion).
+    private struct Splice {
+        var range: Range<Int>
+        var replacement: [UInt8]
+        var removed: Value?
+    }
+
+    /// The splice that makes `edit` at `step` of `container` itself, or nil when `container`
+    /// has no such place (the caller then looks inside the wrapper `container` may be).
+    private func place(_ step: ReadablePath.Step, in container: Value, _ edit: PathEdit, newText: [UInt8], path: ReadablePath) throws(PathFailure) -> Splice? {
+        let isInsert = if case .insert = edit { true } else { false }
+        switch step {
+        case .index(let index):
+            guard kind(container) == .array else { return nil }
+            let count = count(container)
+            let position = index < 0 ? count + index : index
+            if isInsert {
+                guard (0...count).contains(position) else { return nil }
+                return inserting(newText, at: position, of: container)
+            }
+            guard (0..<count).contains(position) else { return nil }
+            return changing(entryAt: position, of: container, edit, newText: newText)
+        case .key(let key):
+            guard kind(container) == .object else { return nil }
+            let bytes = Array(key.utf8)
+            let isMapping = bytes.first == MappingKeys.marker
+            // Where `value(at:)` would find it: a data key `$$…` first, then the key as it is.
+            for name in isMapping ? [[MappingKeys.marker] + bytes, bytes] : [bytes] {
+                if let position = memberPosition(of: container, named: name) {
+                    if isInsert {
+                        throw PathFailure(description: "\(path) is there already: set it, or remove it first")
+                    }
+                    return changing(entryAt: position, of: container, edit, newText: newText)
+                }
+            }
+            if let pairs = member(of: container, MappingKeys.dict), kind(pairs) == .array {
+                if let position = try pairPosition(in: pairs, key: bytes) {
+                    if isInsert {
+                        throw PathFailure(description: "\(path) is there already: set it, or remove it first")
+                    }
+                    if case .remove = edit { return changing(entryAt: position, of: pairs, edit, newText: newText) }
+                    var cursor = children(of: pairs)
+                    for _ in 0..<position { _ = nextElement(&cursor) }
+                    var parts = children(of: nextElement(&cursor)!)
+                    _ = nextElement(&parts)
+                    let value = nextElement(&parts)!
+                    return Splice(range: sourceRange(of: value), replacement: newText, removed: value)
+                }
+                guard isInsert else { return nil }
+                // A new entry: `[key, value]` at the end of the pairs.
+                var pair = JSONOutput(pretty: false)
+                pair.openArray()
+                pair.string(key)
+                pair.closeArray()
+                var text = pair.finish()
+                text.removeLast()
+                text += [UInt8(ascii: ",")] + newText + [UInt8(ascii: "]")]
+                return inserting(text, at: count(pairs), of: pairs)
+            }
+            guard isInsert, wrapped(container) == nil else { return nil }
+            // A new member at the end; a key that begins with `$` is a data key, `$$…`.
+            var name = JSONOutput(pretty: false)
+            name.string(isMapping ? "$" + key : key)
+            return inserting(name.finish() + [UInt8(ascii: ":")] + newText, at: count(container), of: container)
+        }
+    }
+
+    /// Which member of object `value` (0, 1, …) has the key `key`.
+    private func memberPosition(of value: Value, named key: [UInt8]) -> Int? {
+        var cursor = children(of: value)
+        var position = 0
+        while let (name, _) = nextMember(&cursor) {
+            if withString(name, { $0.elementsEqual(key) }) { return position }
+            position += 1
+        }
+        return nil
+    }
+
+    /// Which entry of a `$dict`'s pairs has the string key `key` (an NSString's `$string`
+    /// form counts as its string; a key given by `$ref` is not followed: it names a shared
+    /// object, not text).
+    private func pairPosition(in pairs: Value, key: [UInt8]) throws(PathFailure) -> Int? {
+        var cursor = children(of: pairs)
+        var position = 0
+        while let pair = nextElement(&cursor) {
+            defer { position += 1 }
+            guard kind(pair) == .array, count(pair) == 2 else { continue }
+            var parts = children(of: pair)
+            let pairKey = nextElement(&parts)!
+            let string = kind(pairKey) == .object ? member(of: pairKey, MappingKeys.string) ?? pairKey : pairKey
+            if kind(string) == .string, withString(string, { $0.elementsEqual(key) }) { return position }
+        }
+        return nil
+    }
+
+    /// Sets or removes entry `position` of `container` (an element, or a member with its key),
+    /// a separating comma going with a removed entry.
+    private func changing(entryAt position: Int, of container: Value, _ edit: PathEdit, newText: [UInt8]) -> Splice {
+        let isObject = kind(container) == .object
+        var cursor = children(of: container)
+        var previousEnd: Int?
+        var entry: (start: Int, value: Value)?
+        var nextStart: Int?
+        var index = 0
+        while index <= position + 1 {
+            let first: Value?
+            let value: Value?
+            if isObject {
+                let member = nextMember(&cursor)
+                (first, value) = (member?.key, member?.value)
+            } else {
+                first = nextElement(&cursor)
+                value = first
+            }
+            guard let first, let value else { break }
+            if index == position - 1 { previousEnd = sourceRange(of: value).upperBound }
+            if index == position { entry = (sourceRange(of: first).lowerBound, value) }
+            if index == position + 1 { nextStart = sourceRange(of: first).lowerBound }
+            index += 1
+        }
+        let (start, value) = entry!
+        guard case .remove = edit else {
+            return Splice(range: sourceRange(of: value), replacement: newText, removed: value)
+        }
+        let end = sourceRange(of: value).upperBound
+        // The entry and the comma after it; the last entry takes the comma before it.
+        if let nextStart { return Splice(range: start..<nextStart, replacement: [], removed: value) }
+        if let previousEnd { return Splice(range: previousEnd..<end, replacement: [], removed: value) }
+        return Splice(range: start..<end, replacement: [], removed: value)
+    }
+
+    /// Puts `text` (an element, or `"key":value`) into `container` before entry `position`
+    /// (at its count: after the last).
+    private func inserting(_ text: [UInt8], at position: Int, of container: Value) -> Splice {
+        let isObject = kind(container) == .object
+        var cursor = children(of: container)
+        var lastEnd: Int?
+        for index in 0...position {
+            let first: Value?
+            let value: Value?
+            if isObject {
+                let member = nextMember(&cursor)
+                (first, value) = (member?.key, member?.value)
+            } else {
+                first = nextElement(&cursor)
+                value = first
+            }
+            guard let first, let value else { break }
+            if index == position {
+                let start = sourceRange(of: first).lowerBound
+                return Splice(range: start..<start, replacement: text + [UInt8(ascii: ",")], removed: nil)
+            }
+            lastEnd = sourceRange(of: value).upperBound
+        }
+        guard let lastEnd else {
+            let start = Int(container.offset) + 1
+            return Splice(range: start..<start, replacement: text, removed: nil)
+        }
+        return Splice(range: lastEnd..<lastEnd, replacement: [UInt8(ascii: ",")] + text, removed: nil)
+    }
+
+    /// Refuses when `removed` holds an object with `"$id"` that a `$ref` outside it names.
+    private func checkNoOtherReferences(into removed: Value?, path: ReadablePath) throws(PathFailure) {
+        guard let removed, isContainer(removed) else { return }
+        let inside = sourceRange(of: removed)
+        var defined: Set<Int64> = []
+        forEachObject(under: removed) { object in
+            if let id = identity(of: object, key: MappingKeys.identity) { defined.insert(id) }
+        }
+        guard !defined.isEmpty else { return }
+        var referring = 0
+        var named: Int64 = 0
+        forEachObject(under: root) { object in
+            guard !inside.contains(Int(object.offset)), count(object) == 1, let id = identity(of: object, key: MappingKeys.reference), defined.contains(id) else {
+                return
+            }
+            referring += 1
+            named = id
+        }
+        guard referring > 0 else { return }
+        throw PathFailure(
+            description:
+                "\(path) holds the object with \"$id\": \(named), which \(referring == 1 ? "another place refers" : "\(referring) other places refer") to ({\"$ref\": \(named)}): change its members instead (\(path).key), or change those places first"
+        )
+    }
+
+    /// The number of `object`'s member `key` when it is a whole number.
+    private func identity(of object: Value, key: StaticString) -> Int64? {
+        var cursor = children(of: object)
+        while let (name, value) = nextMember(&cursor) {
+            if stringEquals(name, key), kind(value) == .number, case .signed(let id) = number(value) { return id }
+        }
+        return nil
+    }
+
+    /// Calls `body` with every object in `value` (itself included), with a heap stack: any
+    /// nesting is safe.
+    private func forEachObject(under value: Value, _ body: (Value) -> Void) {
+        var pending = isContainer(value) ? [value] : []
+        while let container = pending.popLast() {
+            let isObject = kind(container) == .object
+            if isObject { body(container) }
+            var cursor = children(of: container)
+            if isObject {
+                while let (_, member) = nextMember(&cursor) {
+                    if isContainer(member) { pending.append(member) }
+                }
+            } else {
+                while let element = nextElement(&cursor) {
+                    if isContainer(element) { pending.append(element) }
+                }
+            }
+        }
+    }
+}
