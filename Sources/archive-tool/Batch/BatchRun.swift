@@ -110,20 +110,37 @@ final class BatchRun: @unchecked Sendable {
                 writeLine(index, line(for: item))
                 continue
             }
-            switch readWholeFile(item.path) {
-            case .failure(let failure):
-                fail(item.path, failure.messageAfterPath)
-            case .success(let input):
-                lock.withLock { bytesRead += input.count }
-                switch convert(input) {
-                case .failure(let failure): fail(item.path, failure.message)
-                case .success(let output):
-                    if let problem = writeWhole(output, to: item.output) {
-                        fail(item.path, problem)
-                    } else {
-                        lock.withLock { done += 1 }
-                    }
+            switch convertFile(item.path) {
+            case .unreadable(let message): fail(item.path, message)
+            case .failed(let failure): fail(item.path, failure.message)
+            case .converted(let output):
+                if let problem = writeWhole(output, to: item.output) {
+                    fail(item.path, problem)
+                } else {
+                    lock.withLock { done += 1 }
                 }
+            }
+        }
+    }
+
+    /// What became of one file: its output, or why there is none.
+    private enum FileOutcome {
+        case converted([UInt8])
+        /// The file could not be read: the reason, after its path.
+        case unreadable(String)
+        case failed(ConversionFailure)
+    }
+
+    /// Reads the file at `path` and converts it, counting the bytes read.
+    private func convertFile(_ path: String) -> FileOutcome {
+        switch readWholeFile(path) {
+        case .failure(let failure):
+            return .unreadable(failure.messageAfterPath)
+        case .success(let input):
+            lock.withLock { bytesRead += input.count }
+            switch convert(input) {
+            case .failure(let failure): return .failed(failure)
+            case .success(let output): return .converted(output)
             }
         }
     }
@@ -132,18 +149,15 @@ final class BatchRun: @unchecked Sendable {
     private func line(for item: BatchInputs.Item) -> [UInt8] {
         let head = Array("{\"file\":\(JSONString.quoted(item.path)),".utf8)
         let problem: ProblemDocument
-        switch readWholeFile(item.path) {
-        case .failure(let failure):
-            problem = ProblemDocument(slug: "unreadable-file", title: "File cannot be read", status: nil, detail: failure.messageAfterPath)
-        case .success(let input):
-            lock.withLock { bytesRead += input.count }
-            switch convert(input) {
-            case .failure(let failure): problem = failure.problem
-            case .success(var document):
-                if document.last == UInt8(ascii: "\n") { document.removeLast() }
-                lock.withLock { done += 1 }
-                return head + Array("\"document\":".utf8) + document + Array("}\n".utf8)
-            }
+        switch convertFile(item.path) {
+        case .unreadable(let message):
+            problem = ProblemDocument(slug: "unreadable-file", title: "File cannot be read", status: nil, detail: message)
+        case .failed(let failure):
+            problem = failure.problem
+        case .converted(var document):
+            if document.last == UInt8(ascii: "\n") { document.removeLast() }
+            lock.withLock { done += 1 }
+            return head + Array("\"document\":".utf8) + document + Array("}\n".utf8)
         }
         lock.withLock { failed += 1 }
         return head + Array("\"error\":\(problem.json)}\n".utf8)
@@ -302,8 +316,9 @@ extension BatchRun {
         do {
             return .success(try body())
         } catch {
-            var message = "\(error)\(remedy(error.remedy))"
-            if let hint = hint(error) { message += "; \(hint)" }
+            let described = described(error, hint: hint)
+            var message = described.message
+            if let hint = described.hint { message += "; \(hint)" }
             return .failure(ConversionFailure(message: message, problem: ProblemDocument(error, remedy: remedy(error.remedy), instance: nil)))
         }
     }

@@ -45,11 +45,20 @@ func reportingErrors<T>(hint: (CodecError) -> String? = { _ in nil }, _ body: ()
     do {
         return try body()
     } catch {
-        var text = "archive-tool: \(error)\(remedy(error.remedy))\n"
-        if let hint = hint(error) { text += "archive-tool: \(hint)\n" }
+        let (message, hint) = described(error, hint: hint)
+        var text = "archive-tool: \(message)\n"
+        if let hint { text += "archive-tool: \(hint)\n" }
         writeAll(text, to: 2)
         throw ExitCode(error.kind == .limitExceeded || error.kind == .depthBoundTooSmall ? ExitStatus.overLimit : ExitStatus.notConvertible)
     }
+}
+
+/// A codec error in the tool's words: its message with the remedy in this tool's flags, and
+/// the hint for an input that is plainly something else (`Hint`), if there is one. The one
+/// wording of a failed conversion, on its own lines (`reportingErrors`) or after a file's
+/// path (`BatchRun.converting`).
+func described(_ error: CodecError, hint: (CodecError) -> String?) -> (message: String, hint: String?) {
+    ("\(error)\(remedy(error.remedy))", hint(error))
 }
 
 /// The codec's remedy in the tool's flags, appended to its message.
