@@ -58,31 +58,30 @@ struct Get: ParsableCommand {
                 of: input, view: .readable, pretty: false, maxDepth: nil, numbers: .nonFinite, nested: nested, stackSize: stackSize, skipDepthCheck: skipDepthCheck)
             return try JSONDocument(parsing: json)
         }
-        var text: [UInt8]
+        // What is written: the data's bytes, or the value's text and a newline.
+        var result: [UInt8]
         do {
             if bytes {
                 guard let data = try document.dataBytes(at: path) else {
                     writeAll("archive-tool: the value at \(TerminalText.escaped(path.description)) is not data ($data, $bytes or $text)\n", to: 2)
                     throw ExitCode(ExitStatus.notConvertible)
                 }
-                if let output { try redirectStandardOutput(to: output) }
                 if output == nil, isatty(1) == 1 {
                     writeAll("archive-tool: not writing bytes to a terminal: redirect stdout (> FILE) or pass -o FILE\n", to: 2)
                     throw ExitCode(ExitStatus.usage)
                 }
-                return try writeOutput(data)
-            }
-            if raw, let string = try document.stringText(at: path) {
-                text = string
+                result = data
+            } else if raw, let string = try document.stringText(at: path) {
+                result = string + [UInt8(ascii: "\n")]
             } else {
-                text = try document.valueText(at: path)
+                result = try document.valueText(at: path) + [UInt8(ascii: "\n")]
             }
         } catch let failure as JSONDocument.PathFailure {
             writeAll("archive-tool: \(TerminalText.escaped(failure.description))\n", to: 2)
             throw ExitCode(ExitStatus.notConvertible)
         }
-        text.append(UInt8(ascii: "\n"))
+        // The output file is made only once there is something to write into it.
         if let output { try redirectStandardOutput(to: output) }
-        try writeOutput(text)
+        try writeOutput(result)
     }
 }
