@@ -26,16 +26,54 @@ public struct ReadablePath: Sendable, Equatable, CustomStringConvertible {
         func fail(_ what: String) -> Malformed {
             Malformed(description: "\(what) at character \(position + 1) of the path \(text.debugDescription); a path reads like .teams[1].name or .\"key with spaces\"")
         }
+        /// Four hexadecimal digits of a `\u` escape, from `position`.
+        func hexUnit() throws(Malformed) -> UInt32 {
+            guard position + 4 <= scalars.count else { throw fail("a \\u escape without four hexadecimal digits") }
+            var unit: UInt32 = 0
+            for _ in 0..<4 {
+                guard scalars[position].isASCII, let digit = Int(String(scalars[position]), radix: 16) else {
+                    throw fail("a \\u escape without four hexadecimal digits")
+                }
+                unit = unit << 4 | UInt32(digit)
+                position += 1
+            }
+            return unit
+        }
+        /// A quoted key, with JSON's (and jq's) escapes.
         func quoted() throws(Malformed) -> String {
             position += 1  // the opening quote
             var key = String.UnicodeScalarView()
             while position < scalars.count, scalars[position] != "\"" {
-                if scalars[position] == "\\" {
+                guard scalars[position] == "\\" else {
+                    key.append(scalars[position])
                     position += 1
-                    guard position < scalars.count else { break }
+                    continue
                 }
-                key.append(scalars[position])
                 position += 1
+                guard position < scalars.count else { break }
+                let escape = scalars[position]
+                position += 1
+                switch escape {
+                case "\"", "\\", "/": key.append(escape)
+                case "b": key.append("\u{08}")
+                case "f": key.append("\u{0C}")
+                case "n": key.append("\n")
+                case "r": key.append("\r")
+                case "t": key.append("\t")
+                case "u":
+                    var unit = try hexUnit()
+                    if (0xD800..<0xDC00).contains(unit), position + 1 < scalars.count, scalars[position] == "\\", scalars[position + 1] == "u" {
+                        position += 2
+                        let low = try hexUnit()
+                        guard (0xDC00..<0xE000).contains(low) else { throw fail("a \\u escape of half a character") }
+                        unit = 0x10000 + (unit - 0xD800) << 10 + (low - 0xDC00)
+                    }
+                    guard let scalar = Unicode.Scalar(unit) else { throw fail("a \\u escape of half a character") }
+                    key.append(scalar)
+                default:
+                    position -= 1
+                    throw fail("an escape that is not one of \\\" \\\\ \\/ \\b \\f \\n \\r \\t \\uXXXX")
+                }
             }
             guard position < scalars.count else { throw fail("a quoted key without its closing quote") }
             position += 1
@@ -89,17 +127,30 @@ public struct ReadablePath: Sendable, Equatable, CustomStringConvertible {
         self.steps = steps
     }
 
-    /// The path as jq writes it: plain keys after a dot, others quoted.
+    /// The path as jq writes it: a key that is an identifier (ASCII letters, digits and `_`,
+    /// not starting with a digit) after a dot, any other quoted as a JSON string (jq's string
+    /// syntax); so that it reads back as the same path, here and in jq. The one liberty is
+    /// a `$` in an identifier (`.teams[0].$class`), which the mapping's keys need and jq would
+    /// quote.
     public var description: String {
         guard !steps.isEmpty else { return "." }
         return steps.map { step in
             switch step {
             case .index(let index): return "[\(index)]"
-            case .key(let key):
-                let plain = !key.isEmpty && key.unicodeScalars.allSatisfy { $0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "_" || $0 == "$" }
-                return plain ? "." + key : "." + key.debugDescription
+            case .key(let key): return "." + (Self.isIdentifier(key) ? key : JSONString.quoted(key))
             }
         }.joined()
+    }
+
+    private static func isIdentifier(_ key: String) -> Bool {
+        guard let first = key.utf8.first, !(UInt8(ascii: "0")...UInt8(ascii: "9")).contains(first) else { return false }
+        return key.utf8.allSatisfy { byte in
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "_"), UInt8(ascii: "$"):
+                true
+            default: false
+            }
+        }
     }
 
     /// The first `count` steps.

@@ -17,6 +17,14 @@ final class ReadablePathTests: XCTestCase {
             XCTAssertThrowsError(try ReadablePath(parsing: wrong), wrong)
         }
         XCTAssertEqual(try ReadablePath(parsing: #".teams[1]."a b""#).description, #".teams[1]."a b""#)
+        // Keys that are not identifiers are quoted as JSON strings, which jq and the parser read back.
+        let odd = ReadablePath(steps: [.key("café"), .key("0"), .key("tab\tand \"quote\""), .key("$class"), .key("_x1")])
+        XCTAssertEqual(odd.description, #"."café"."0"."tab\tand \"quote\"".$class._x1"#)
+        XCTAssertEqual(try ReadablePath(parsing: odd.description), odd)
+        XCTAssertEqual(try steps(#"."\u00e9\ud83d\ude00\/\n""#), [.key("é😀/\n")])
+        for wrong in [#"."\q""#, #"."\u12""#, #"."\ud83d\u0041""#, #"."\udc00""#] {
+            XCTAssertThrowsError(try ReadablePath(parsing: wrong), wrong)
+        }
     }
 
     private func lookup(_ json: String, _ path: String) throws -> String {
