@@ -13,11 +13,13 @@ struct ArchiveTool: ParsableCommand {
 
     /// A large input re-executes the tool for huge pages first (`HugePages`), before any
     /// argument parsing; `decode FILE` and `encode FILE` then run without the parser
-    /// (`PlainInvocation`), anything else through it (`compare` as a verdict, `Compare.runAsVerdict`).
+    /// (`PlainInvocation`), long lists of files around it (`LongFileLists`), anything else
+    /// through it (`compare` as a verdict, `Compare.runAsVerdict`).
     static func main() {
         HugePages.reexecIfWorthIt(arguments: CommandLine.arguments)
         let arguments = Array(CommandLine.arguments.dropFirst())
         PlainInvocation.runIfPlain(arguments)
+        LongFileLists.runIfLong(arguments)
         if arguments.first == "compare" { Compare.runAsVerdict(arguments) }
         main(arguments)
     }
