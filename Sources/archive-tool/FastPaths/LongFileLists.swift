@@ -21,7 +21,10 @@ protocol FileListCommand: ParsableCommand {
 /// with `-` (or are `-`, stdin) and do not follow an option that takes a value, and every word
 /// after `--`. Anything the split cannot be sure of goes to the parser whole.
 enum LongFileLists {
-    static let commands: [any FileListCommand.Type] = [Decode.self, Encode.self, Summary.self]
+    /// By the names the parser knows them by, spelled here: asking a command for its name
+    /// (`_commandName`) costs the parser's reflection, about a million instructions each,
+    /// which every other run of the tool would pay.
+    static let commands: [(name: String, type: any FileListCommand.Type)] = [("decode", Decode.self), ("encode", Encode.self), ("summary", Summary.self)]
 
     /// Below this many files the parser takes them itself: its cost is then a few milliseconds.
     static let threshold = 64
@@ -30,7 +33,7 @@ enum LongFileLists {
     /// `threshold` files; returns otherwise.
     static func runIfLong(_ arguments: [String]) {
         guard let name = arguments.first,
-            let command = commands.first(where: { $0._commandName == name }),
+            let command = commands.first(where: { $0.name == name })?.type,
             let (options, files) = split(arguments.dropFirst(), optionsWithValues: command.optionsWithValues),
             files.count > threshold
         else { return }
