@@ -68,6 +68,16 @@ let package = Package(
             dependencies: [
                 "ArchiveCodec", "PThreads",
                 .product(name: "ArgumentParser", package: "swift-argument-parser")
+            ],
+            // One file, nothing to load: a dynamically linked tool spends 2.5 M instructions in
+            // the dynamic loader (resolving libstdc++'s and libc's symbols) before `main`,
+            // more than a small file's whole decode (docs/benchmarks.md, "Start-up").
+            // Without --static-swift-stdlib, SwiftPM does not add the two libraries
+            // FoundationEssentials rests on; named here, any build links.
+            linkerSettings: [
+                .unsafeFlags(["-static-executable"], .when(platforms: [.linux])),
+                .linkedLibrary("_FoundationCollections", .when(platforms: [.linux])),
+                .linkedLibrary("_FoundationCShims", .when(platforms: [.linux]))
             ]
         ),
         // Time-bounded mutation fuzzer for the codec; run by scripts/fuzz/fuzz_codec.sh.
