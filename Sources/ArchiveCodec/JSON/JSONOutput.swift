@@ -389,6 +389,14 @@ struct JSONOutput {
         needsComma = true
     }
 
+    /// Writes a scalar value given as its JSON text (a number, a string with its quotes and
+    /// escapes, `true`, `false`, `null`), as it is.
+    mutating func scalar(json text: UnsafeBufferPointer<UInt8>) {
+        beginValue()
+        append(text)
+        needsComma = true
+    }
+
     /// Writes a string value whose content is already JSON-safe ASCII (base64, dates, UUIDs).
     mutating func rawString(_ ascii: [UInt8]) {
         beginValue()

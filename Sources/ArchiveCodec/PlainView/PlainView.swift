@@ -1,0 +1,142 @@
+/// The plain view (docs/mapping.md, "The plain view"): the JSON a person expects of a
+/// document, one way. Collections are arrays and objects whatever their class, value objects
+/// are their values, a document is its root value; only `$class` (for classes that are not
+/// Foundation's values), `$id` and `$ref` remain. It is not read back as the document: `encode`
+/// reads it as any hand-written JSON.
+///
+/// It is made from the lossless view, one mechanism for every format: the lossless text is
+/// parsed (`JSONDocument`), its identities indexed (`PlainIdentities`), and the plain text
+/// written from it (`PlainWriter`), each pass iterative and linear in the text's size.
+public enum PlainView {
+    /// Writes the plain view of `document`, a document of the lossless view, into `sink` in
+    /// pieces. Throws `limitExceeded` when the text would pass `limit` bytes (what it repeats,
+    /// value objects written at every reference, can make it larger than the lossless text),
+    /// `invalidDocument` for a `$ref` that names no `$id` or a `$table` (the plain view takes the
+    /// lossless view without a nesting bound).
+    public static func write(
+        _ document: JSONDocument, pretty: Bool, limit: Int, to sink: @escaping (UnsafeBufferPointer<UInt8>) -> Void
+    ) throws(CodecError) {
+        var output = try render(document, pretty: pretty, limit: limit, sink: sink)
+        _ = output.finish()
+    }
+
+    /// The plain view of `document` as text (see `write`).
+    public static func json(_ document: JSONDocument, pretty: Bool, limit: Int = .max) throws(CodecError) -> [UInt8] {
+        var output = try render(document, pretty: pretty, limit: limit, sink: nil)
+        return output.finish()
+    }
+
+    private static func render(
+        _ document: JSONDocument, pretty: Bool, limit: Int, sink: ((UnsafeBufferPointer<UInt8>) -> Void)?
+    ) throws(CodecError) -> JSONOutput {
+        let identities = try PlainIdentities(document)
+        // The plain text is about as large as the lossless text or smaller (wrappers go).
+        var output = JSONOutput(pretty: pretty, reserve: min(document.source.count, limit), sink: sink)
+        output.limit = limit
+        var writer = PlainWriter(document: document, identities: identities, output: output)
+        try writer.write()
+        output = writer.output
+        try output.refuseIfUnfinished(
+            CodecError(
+                .limitExceeded,
+                "the plain view would be larger than \(limit) bytes: it writes a shared string, data or date again at every reference",
+                limit: limit))
+        return output
+    }
+
+    /// Bytes the plain view of a lossless text holds besides the text (an upper bound): the
+    /// parsed index (`JSONDocument`: 13 bytes per container, a bit per byte), the identities (an
+    /// entry, its hash slot and the writer's state per `$id`) and the writer's stack (`depth`
+    /// frames). Counted from the text's brackets and `$` signs, which bound its containers and
+    /// identities, in one pass and without parsing.
+    public static func workingBytes(losslessText text: UnsafeBufferPointer<UInt8>, depth: Int) -> Int {
+        var brackets = 0
+        var markers = 0
+        for byte in text {
+            if byte == UInt8(ascii: "{") || byte == UInt8(ascii: "[") { brackets &+= 1 }
+            if byte == MappingKeys.marker { markers &+= 1 }
+        }
+        return brackets * perContainer + markers * perIdentity + text.count / 8 + 64 + (depth + 1) * perFrame
+    }
+
+    static let perContainer = 13
+    /// A noted `$id` member (16), an entry (16), a hash slot with its key (48), the writer's
+    /// number and flags (6), rounded up.
+    static let perIdentity = 96
+    static let perFrame = 48
+}
+
+extension Archive {
+    /// The plan of the lossless text the plain view is made from: the readable view, compact,
+    /// without a nesting bound or number wrappers; with its payloads decoded in place under
+    /// `policy` (`nested`). Its depth bounds the plain view's: the plain view only drops
+    /// wrappers and never nests deeper.
+    public func plainViewPlan(parallelism: Parallelism = .serial, nested policy: DecodePolicy? = nil, hold: (_ text: Int, _ reading: [UInt8]?) -> Bool = { _, _ in true })
+        throws(CodecError) -> WritePlan
+    {
+        try plan(view: .readable, pretty: false, parallelism: parallelism, nested: policy, hold: hold)
+    }
+
+    /// Writes the plain view into `sink`, following `plan` (`plainViewPlan`): the lossless text
+    /// is held whole, then parsed and written plain. `hold` is asked before that text grows
+    /// (with its size in bytes) and before it is parsed (with the text and what the index and
+    /// the walk hold: `PlainView.workingBytes`); when it refuses, this throws `limitExceeded`.
+    /// The plain text is bounded as the lossless is (`KeyedArchive.maximumOutputSize`).
+    public func writePlainJSON(
+        pretty: Bool, plan: WritePlan, parallelism: Parallelism = .serial, hold: @escaping (Int) -> Bool = { _ in true },
+        to sink: @escaping (UnsafeBufferPointer<UInt8>) -> Void
+    ) throws(CodecError) {
+        let text = LosslessText(hold: hold)
+        try writeJSON(view: .readable, pretty: false, plan: plan, parallelism: parallelism) { text.append($0) }
+        guard !text.refused else { throw Self.notHeld }
+        let working = text.bytes.withUnsafeBufferPointer { PlainView.workingBytes(losslessText: $0, depth: plan.depth) }
+        guard hold(text.bytes.count + working) else { throw Self.notHeld }
+        let document: JSONDocument
+        do throws(CodecError) {
+            document = try JSONDocument(parsing: text.take())
+        } catch let error where error.kind == .limitExceeded {
+            throw CodecError(
+                .limitExceeded, "the plain view is made from the readable JSON, which is larger than 1 GiB here",
+                found: error.found, limit: error.limit)
+        }
+        try PlainView.write(document, pretty: pretty, limit: KeyedArchive.maximumOutputSize(forInputSize: inputSize), to: sink)
+    }
+
+    /// The plain view as text, with the default plan (no nested payloads).
+    public func plainJSON(pretty: Bool) throws(CodecError) -> [UInt8] {
+        let text = OutputBytes()
+        try writePlainJSON(pretty: pretty, plan: plainViewPlan()) { text.bytes.append(contentsOf: $0) }
+        return text.bytes
+    }
+
+    static let notHeld = CodecError(.limitExceeded, "no memory granted to hold the readable JSON the plain view is made from")
+}
+
+/// The lossless text collected from the writer's sink, its growth asked of `hold`.
+private final class LosslessText {
+    private(set) var bytes: [UInt8] = []
+    private(set) var refused = false
+    private let hold: (Int) -> Bool
+
+    init(hold: @escaping (Int) -> Bool) { self.hold = hold }
+
+    func append(_ piece: UnsafeBufferPointer<UInt8>) {
+        guard !refused else { return }
+        if bytes.count + piece.count > bytes.capacity, !hold(max(bytes.capacity * 2, bytes.count + piece.count)) {
+            refused = true
+            bytes = []
+            return
+        }
+        bytes.append(contentsOf: piece)
+    }
+
+    func take() -> [UInt8] {
+        defer { bytes = [] }
+        return bytes
+    }
+}
+
+/// Text collected from a sink.
+private final class OutputBytes {
+    var bytes: [UInt8] = []
+}
