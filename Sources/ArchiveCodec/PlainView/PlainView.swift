@@ -90,7 +90,8 @@ extension Archive {
         try writeJSON(view: .readable, pretty: false, plan: plan, parallelism: parallelism) { text.append($0) }
         guard !text.refused else { throw Self.notHeld }
         let working = text.bytes.withUnsafeBufferPointer { PlainView.workingBytes(losslessText: $0, depth: plan.depth) }
-        guard hold(text.bytes.count + working) else { throw Self.notHeld }
+        // The document keeps the text's array, its spare capacity included.
+        guard hold(text.bytes.capacity + working) else { throw Self.notHeld }
         let document: JSONDocument
         do throws(CodecError) {
             document = try JSONDocument(parsing: text.take())

@@ -32,6 +32,7 @@ enum Conversion {
                 switch request {
                 case .decode(let options): return try decode(bytes, options, job)
                 case .summary(let options): return try summarize(bytes, options, job)
+                case .plain(let options): return try decodePlain(bytes, options, job)
                 case .encode(let format): return try encode(bytes, format, job)
                 }
             } catch {
@@ -113,6 +114,41 @@ enum Conversion {
         // Indented text ends with a newline; compact text gets one here, so that a terminal's
         // next prompt (or a second document) starts on a line of its own.
         if !pretty { newline.withUnsafeBufferPointer { reply.append($0) } }
+        return try buffered(reply, contentType: "application/json", job)
+    }
+
+    /// A document's plain view: admitted and planned as a decode of the lossless view (which it
+    /// is made from, compact), refused for depth as that decode is (its writer recurses; the
+    /// plain view never nests deeper). The lossless text, its parsed index and the walk's state
+    /// are reserved before they are held (`Archive.writePlainJSON`'s `hold`), the reply as it
+    /// is written.
+    private static func decodePlain(_ bytes: [UInt8], _ options: PlainOptions, _ job: Job) throws(CodecError) -> HTTPResponse {
+        if let refusal = admit(ConversionCost.decodeWorking(bodyBytes: bytes.count, counts: ArchiveCounts(of: bytes)), job) {
+            return refusal
+        }
+        let archive = try Archive(parsing: bytes)
+        let payloads = PayloadReservation(job.reservation)
+        let plan: WritePlan
+        do throws(CodecError) {
+            plan = try archive.plainViewPlan(nested: options.nested ? job.limits.decode : nil, hold: payloads.hold)
+        } catch {
+            guard let refusal = payloads.refusal(path: job.path) else { throw error }
+            return refusal
+        }
+        if let refusal = job.limits.decode.refusal(depth: plan.depth, pretty: options.pretty) {
+            return Problem.refused(refusal, bounded: false, plain: true, path: job.path).response()
+        }
+        let reply = try replyBuffer(job)
+        // The lossless text and its index, held on top of what is reserved so far (the plan's
+        // payload text, the reply's coder).
+        let held = PlainTextReservation(job.reservation)
+        do throws(CodecError) {
+            try archive.writePlainJSON(pretty: options.pretty, plan: plan, hold: held.hold) { reply.append($0) }
+        } catch {
+            guard let refusal = held.refusal(path: job.path) else { throw error }
+            return refusal
+        }
+        if !options.pretty { newline.withUnsafeBufferPointer { reply.append($0) } }
         return try buffered(reply, contentType: "application/json", job)
     }
 
