@@ -11,7 +11,8 @@ struct PlainIdentities {
     struct Key: Hashable {
         var scope: UInt32
         var number: Int64
-        /// The identity's text when it is not an integer that fits 64 bits signed.
+        /// The identity's text when it is not an integer that fits 64 bits signed (a string's
+        /// after a quote).
         var text: String?
     }
 
@@ -37,6 +38,9 @@ struct PlainIdentities {
         if document.kind(identity) == .number, case .signed(let number) = document.number(identity) {
             return Key(scope: scope, number: number, text: nil)
         }
+        // A string by its text (escapes resolved, behind a quote no number text starts with),
+        // anything else by its JSON text.
+        if document.kind(identity) == .string { return Key(scope: scope, number: 0, text: "\"" + document.stringValue(identity)) }
         let range = document.sourceRange(of: identity)
         return Key(scope: scope, number: 0, text: String(decoding: document.source[range], as: UTF8.self))
     }

@@ -220,20 +220,21 @@ struct PlainWriter {
             stack.append(.urlRelative(relative))
             return base
         case .sequence(let elements):
-            guard let number = try openBody(shape) else { return nil }
+            guard let number = claimBody(shape) else { return nil }
             if number == 0 { return elements }
+            openObject(shape, number: number)
             output.key(MappingKeys.array)
             stack.append(.closeObject)
             return elements
         case .pairs(let pairs):
             guard document.kind(pairs) == .array else { return pairs }
-            let asMembers = try stringKeys(pairs)
-            guard let number = try openBody(shape) else { return nil }
-            if asMembers {
-                if number == 0 { output.openObject() }
+            guard let number = claimBody(shape) else { return nil }
+            if try stringKeys(pairs) {
+                openObject(shape, number: number)
                 stack.append(.pairMembers(document.children(of: pairs)))
             } else {
                 if number != 0 {
+                    openObject(shape, number: number)
                     output.key(MappingKeys.array)
                     stack.append(.closeObject)
                 }
@@ -241,35 +242,38 @@ struct PlainWriter {
                 stack.append(.pairObjects(document.children(of: pairs)))
             }
         case .groups(let groups):
-            guard let number = try openBody(shape, alwaysObject: true) else { return nil }
-            _ = number
+            guard let number = claimBody(shape) else { return nil }
+            openObject(shape, number: number)
             output.key("groups")
             stack.append(.closeObject)
             guard document.kind(groups) == .array else { return groups }
             output.openArray()
             stack.append(.groupValues(document.children(of: groups)))
         case .members:
-            guard try openBody(shape, alwaysObject: true) != nil else { return nil }
+            guard let number = claimBody(shape) else { return nil }
+            openObject(shape, number: number)
             stack.append(.members(document.children(of: object)))
         }
         return nil
     }
 
-    /// Opens the body of an object that keeps its identity: `{` with `$class` and `$id` when it
-    /// has them (`alwaysObject`, or an identity to carry). Returns the identity's number (0:
-    /// none, and nothing opened unless `alwaysObject`), or nil when the body is written
-    /// already and a reference to it was written instead.
-    private mutating func openBody(_ shape: PlainShape, alwaysObject: Bool = false) throws(CodecError) -> Int32? {
-        var number: Int32 = 0
-        if let identity = shape.identity, let entry = identities.entry(identity, scope: scope, in: document) {
-            number = self.number(entry)
-            guard !written[entry] else {
-                output.singleMemberObject(MappingKeys.reference, UInt64(number))
-                return nil
-            }
-            written[entry] = true
+    /// The body of an object that keeps its identity, about to be written: its identity's
+    /// number (0: it has none), or nil when that body is written already, and a reference to it
+    /// was written in its place.
+    private mutating func claimBody(_ shape: PlainShape) -> Int32? {
+        guard let identity = shape.identity, let entry = identities.entry(identity, scope: scope, in: document) else { return 0 }
+        let number = self.number(entry)
+        guard !written[entry] else {
+            output.singleMemberObject(MappingKeys.reference, UInt64(number))
+            return nil
         }
-        guard alwaysObject || number != 0 else { return 0 }
+        written[entry] = true
+        return number
+    }
+
+    /// `{` with the body's `$class` (when the plain view writes it) and `$id` (when `number` is
+    /// not 0).
+    private mutating func openObject(_ shape: PlainShape, number: Int32) {
         output.openObject()
         if let className = shape.className {
             output.key(MappingKeys.className)
@@ -279,7 +283,6 @@ struct PlainWriter {
             output.key(MappingKeys.identity)
             output.uint(UInt64(number))
         }
-        return number
     }
 
     /// A `$ref`: the value it names written again (a value object), the body it names when that

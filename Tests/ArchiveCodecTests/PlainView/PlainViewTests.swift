@@ -153,6 +153,10 @@ final class PlainViewTests: XCTestCase {
         try assertPlain(#"[{"$id":2,"a":1},{"$ref":2}]"#, #"[{"$id":1,"a":1},{"$ref":1}]"#)
         try assertPlain(#"[{"$id":2,"$dict":[["a",{"$ref":2}]]},{"$ref":2}]"#, #"[{"$id":1,"a":{"$ref":1}},{"$ref":1}]"#)
         try assertPlain(#"[{"$id":2,"$dict":[[1,2]]},{"$ref":2}]"#, #"[{"$id":1,"$array":[{"key":1,"value":2}]},{"$ref":1}]"#)
+        // An identity given as a string is read by its text, escapes resolved.
+        try assertPlain(#"[{"$ref":"a\u0062"},{"$class":"T","$id":"ab"}]"#, #"[{"$ref":1},{"$class":"T","$id":1}]"#)
+        // A second body for one identity (which the encoder refuses) is written as a reference.
+        try assertPlain(#"[{"$class":"T","$id":1,"a":1},{"$class":"T","$id":1,"a":2}]"#, #"[{"$class":"T","$id":1,"a":1},{"$ref":1}]"#)
         // A value object is written at every reference.
         try assertPlain(#"[{"$id":2,"$string":"Hello"},{"$ref":2},{"$ref":2}]"#, #"["Hello","Hello","Hello"]"#)
         try assertPlain(#"[{"$ref":4},{"$id":4,"$class":"NSMutableData","$data":"AA=="}]"#, #"["AA==","AA=="]"#)
