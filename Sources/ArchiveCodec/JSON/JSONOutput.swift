@@ -228,6 +228,14 @@ struct JSONOutput {
         keyEnd()
     }
 
+    /// Writes an object key given as its JSON text, quotes and escapes included (a key of a
+    /// parsed document, as it is).
+    mutating func key(json text: UnsafeBufferPointer<UInt8>) {
+        beginValue()
+        append(text)
+        keyEnd()
+    }
+
     /// Writes an object key from UTF-16 code units (big-endian bytes of a binary plist), with
     /// `prefix` as `key(utf8:prefix:)` takes it.
     mutating func key(utf16BigEndian units: UnsafeBufferPointer<UInt8>, prefix: UInt8? = nil) {

@@ -52,6 +52,8 @@ struct PlainIdentities {
         var shape: PlainShape?
         var scope: UInt32
         var dropped: Bool
+        /// Members left that may hold a `$` key (`JSONDocument.mappingKeySpan`).
+        var mappingKeys = 0
     }
 
     /// Indexes every `$id` of `document`. The first body of an identity in a scope is the one
@@ -77,7 +79,10 @@ struct PlainIdentities {
                         }
                     }
                     let inner = shape.opensDocument ? value.offset &+ 1 : scope
-                    stack.append(Frame(cursor: document.children(of: value), isObject: true, shape: shape, scope: inner, dropped: dropped))
+                    stack.append(
+                        Frame(
+                            cursor: document.children(of: value), isObject: true, shape: shape, scope: inner, dropped: dropped,
+                            mappingKeys: document.mappingKeySpan(of: value)))
                 default:
                     break
                 }
@@ -87,11 +92,20 @@ struct PlainIdentities {
             guard var frame = stack.popLast() else { break }
             if frame.isObject {
                 guard let (key, value) = document.nextMember(&frame.cursor) else { continue }
-                let written = frame.shape.map { document.plainWrites(key: key, value: value, of: $0) } ?? true
-                pending = (value, frame.scope, frame.dropped || !written)
+                var written = true
+                if let shape = frame.shape {
+                    if case .members = shape.form, frame.mappingKeys == 0 {
+                        // Past the `$` keys: a data key, written.
+                    } else {
+                        written = document.plainWrites(key: key, value: value, of: shape)
+                    }
+                }
+                if frame.mappingKeys > 0 { frame.mappingKeys -= 1 }
+                // A scalar holds no identity: nothing to visit.
+                if document.isContainer(value) { pending = (value, frame.scope, frame.dropped || !written) }
             } else {
                 guard let element = document.nextElement(&frame.cursor) else { continue }
-                pending = (element, frame.scope, frame.dropped)
+                if document.isContainer(element) { pending = (element, frame.scope, frame.dropped) }
             }
             stack.append(frame)
         }

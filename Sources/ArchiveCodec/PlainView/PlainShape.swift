@@ -74,12 +74,18 @@ extension JSONDocument {
         withString(key) { text in PlainShape.renamedKeys.firstIndex { JSONText.text(text, equals: $0) } }
     }
 
+    /// How many of object `object`'s first members may hold a `$` key: every member after
+    /// them holds a data key (`mappingKeySpans`).
+    func mappingKeySpan(of object: Value) -> Int {
+        let span = Int(mappingKeySpans[object.container])
+        return span == Self.unboundedSpan ? count(object) : span
+    }
+
     /// The plain shape of object `object` (a value of kind `.object`).
     func plainShape(of object: Value) throws(CodecError) -> PlainShape {
         var found = FoundKeys()
         let memberCount = count(object)
-        let span = Int(mappingKeySpans[object.container])
-        var unread = span == Self.unboundedSpan ? memberCount : span
+        var unread = mappingKeySpan(of: object)
         var cursor = children(of: object)
         while unread > 0, let (key, value) = nextMember(&cursor) {
             unread -= 1

@@ -35,8 +35,10 @@ struct PlainWriter {
     private enum Frame {
         /// An array's elements; then `]`.
         case elements(JSONDocument.Cursor)
-        /// An object's data members (and renamed readable members); then `}`.
-        case members(JSONDocument.Cursor)
+        /// An object's data members (and renamed readable members); then `}`. `mappingKeys`:
+        /// how many of the members left may hold a `$` key (`JSONDocument.mappingKeySpans`);
+        /// every member after them is a data key.
+        case members(JSONDocument.Cursor, mappingKeys: Int)
         /// Groups (one-member objects `{"type": value}`), each written as its value; then `]`.
         case groupValues(JSONDocument.Cursor)
         /// `[key, value]` pairs whose keys are distinct strings, as members; then `}`.
@@ -88,16 +90,21 @@ struct PlainWriter {
             }
             stack[last] = .elements(cursor)
             try begin(element)
-        case .members(var cursor):
+        case .members(var cursor, var mappingKeys):
             while let (key, value) = document.nextMember(&cursor) {
-                if document.isDataKey(key) {
-                    document.withString(key) { output.key(utf8: $0) }
+                if mappingKeys == 0 || document.isDataKey(key) {
+                    // A data key is written as the lossless view spells it (`$$` kept).
+                    document.source.withUnsafeBufferPointer { source in
+                        output.key(json: UnsafeBufferPointer(rebasing: source[document.sourceRange(of: key)]))
+                    }
                 } else if let renamed = document.renamedKeyIndex(key) {
                     writeRenamedKey(renamed)
                 } else {
+                    mappingKeys -= 1
                     continue
                 }
-                stack[last] = .members(cursor)
+                if mappingKeys > 0 { mappingKeys -= 1 }
+                stack[last] = .members(cursor, mappingKeys: mappingKeys)
                 try begin(value)
                 return
             }
@@ -252,7 +259,7 @@ struct PlainWriter {
         case .members:
             guard let number = claimBody(shape) else { return nil }
             openObject(shape, number: number)
-            stack.append(.members(document.children(of: object)))
+            stack.append(.members(document.children(of: object), mappingKeys: document.mappingKeySpan(of: object)))
         }
         return nil
     }

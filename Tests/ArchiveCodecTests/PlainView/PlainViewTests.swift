@@ -204,6 +204,20 @@ final class PlainViewTests: XCTestCase {
         XCTAssertEqual(try PlainView.json(document, pretty: false, limit: 200_000).count, 101 * 1003 + 1)
     }
 
+    /// The working-memory bound counts brackets and `$` signs eight bytes at a time: the same
+    /// counts as one byte at a time, whatever the bytes around them.
+    func testWorkingBytesCountsEveryBracketAndMarker() {
+        var random = SplitMix64(seed: 7)
+        for length in [0, 1, 7, 8, 9, 63, 64, 1000] {
+            let alphabet: [UInt8] = Array("{[$]}\"a\u{0}".utf8) + [0x7B ^ 0x80, 0xFF, 0x5B &+ 1, 0x24 &- 1]
+            let bytes = (0..<length).map { _ in alphabet[Int(random.next() % UInt64(alphabet.count))] }
+            let brackets = bytes.filter { $0 == UInt8(ascii: "{") || $0 == UInt8(ascii: "[") }.count
+            let markers = bytes.filter { $0 == UInt8(ascii: "$") }.count
+            let expected = brackets * PlainView.perContainer + markers * PlainView.perIdentity + length / 8 + 64 + 3 * PlainView.perFrame
+            XCTAssertEqual(bytes.withUnsafeBufferPointer { PlainView.workingBytes(losslessText: $0, depth: 2) }, expected, "\(length)")
+        }
+    }
+
     func testPrettyIsIndented() throws {
         XCTAssertEqual(try plain(#"{"$class":"T","a":{"$set":[1]}}"#, pretty: true), "{\n  \"$class\": \"T\",\n  \"a\": [\n    1\n  ]\n}\n")
     }
