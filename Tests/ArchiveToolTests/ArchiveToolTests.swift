@@ -91,6 +91,11 @@ final class ArchiveToolTests: XCTestCase {
             (["decode", archive, "--raw", "--pretty"], ["decode", "--stack-mib", "512", "--raw", "--pretty", archive]),
             (["decode", "--exact-numbers", "--exact-integers", archive], ["decode", "--stack-mib", "512", "--exact-integers", "--exact-numbers", archive]),
             (["decode", "--raw", "--nested", archive], ["decode", "--stack-mib", "512", "--raw", "--nested", archive]),
+            (["decode", "--plain", archive], ["decode", "--stack-mib", "512", "--plain", archive]),
+            (["decode", archive, "--nested", "--plain", "--pretty"], ["decode", "--stack-mib", "512", "--pretty", "--plain", "--nested", archive]),
+            (["decode", "--plain", "--raw", archive], ["decode", "--stack-mib", "512", "--raw", "--plain", archive]),
+            (["decode", "--plain", "--exact-integers", archive], ["decode", "--stack-mib", "512", "--exact-integers", "--plain", archive]),
+            (["decode", "--plain", broken.path], ["decode", "--plain", "--", broken.path]),
             (["decode", "--pretty", broken.path], ["decode", "--pretty", "--", broken.path]),
             (["decode", missing], ["decode", "--", missing]),
             (["decode", broken.path], ["decode", "--", broken.path]),
@@ -256,16 +261,7 @@ final class ArchiveToolTests: XCTestCase {
     /// Below a shared object (a game of a generated save, which teams' schedules share) the
     /// path starts at the `$id` the decoded JSON writes for it.
     func testCompareNamesADifferenceBelowASharedObject() throws {
-        let save = scratch.appendingPathComponent("save.plist")
-        let generator = Process()
-        generator.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        generator.arguments = ["python3", Fixtures.repository.appendingPathComponent("scripts/gen/gen_game_save.py").path, "--teams", "2", "--out", save.path]
-        generator.standardError = FileHandle.nullDevice
-        try generator.run()
-        generator.waitUntilExit()
-        // env(1) exits 127 when it finds no python3; any other failure is the generator's.
-        guard generator.terminationStatus != 127 else { throw MissingTool.error("python3 is not installed (scripts/gen/gen_game_save.py makes this test's save)") }
-        guard generator.terminationStatus == 0 else { return XCTFail("scripts/gen/gen_game_save.py exited \(generator.terminationStatus)") }
+        let save = try generatedSave()
         var (id, play) = ("", "")
         let line = try compareEdited(save) { text in
             // The second game's third record: `{"$class":"Game","$id":n,…"records":…[…,…,{…"play":{"$bytes":"…"}}`.
@@ -278,6 +274,63 @@ final class ArchiveToolTests: XCTestCase {
             return try replacingOnce(text, #""play":{"$bytes":"\#(play)"}"#, #""play":{"$bytes":"AAAA\#(play.dropFirst(4))"}"#)
         }
         XCTAssertEqual(line, "$id \(id) .records.$array[2].play: {\"$bytes\": \"\(play)\"} ≠ {\"$bytes\": \"AAAA\(play.dropFirst(4))\"}\n")
+    }
+
+    /// A save of two teams made by scripts/gen/gen_game_save.py.
+    private func generatedSave() throws -> URL {
+        let save = scratch.appendingPathComponent("save.plist")
+        let generator = Process()
+        generator.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        generator.arguments = ["python3", Fixtures.repository.appendingPathComponent("scripts/gen/gen_game_save.py").path, "--teams", "2", "--out", save.path]
+        generator.standardError = FileHandle.nullDevice
+        try generator.run()
+        generator.waitUntilExit()
+        // env(1) exits 127 when it finds no python3; any other failure is the generator's.
+        guard generator.terminationStatus != 127 else { throw MissingTool.error("python3 is not installed (scripts/gen/gen_game_save.py makes this test's save)") }
+        guard generator.terminationStatus == 0 else { throw GeneratorFailed(status: generator.terminationStatus) }
+        return save
+    }
+
+    /// scripts/gen/gen_game_save.py ran and failed: a failure of the test, not a skip.
+    private struct GeneratorFailed: Error, CustomStringConvertible {
+        let status: Int32
+        var description: String { "scripts/gen/gen_game_save.py exited \(status)" }
+    }
+
+    /// `decode --plain` of a save reads by path, as jq reads it (`.teams[0].wins`): teams and
+    /// games are arrays whatever their class, a date is text, bytes are base64, a team shared by
+    /// its players is `$id` once and `{"$ref": n}` after; `encode` takes it back.
+    func testPlainViewOfAGameSaveReadsByPath() throws {
+        let save = try generatedSave()
+        let json = scratch.appendingPathComponent("save.plain.json")
+        let decoded = try run(["decode", "--plain", save.path], stdout: json)
+        XCTAssertEqual(decoded.status, 0, decoded.stderr)
+        let league = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(contentsOf: json)) as? [String: Any])
+        XCTAssertEqual(league["$class"] as? String, "League")
+        let teams = try XCTUnwrap(league["teams"] as? [[String: Any]])
+        XCTAssertEqual(teams.count, 2)
+        XCTAssertNotNil(teams[0]["wins"] as? Int)
+        XCTAssertEqual(teams[0]["$class"] as? String, "Team")
+        let id = try XCTUnwrap(teams[0]["$id"] as? Int)
+        let players = try XCTUnwrap(teams[0]["players"] as? [[String: Any]])
+        XCTAssertEqual(players[0]["team"] as? [String: Int], ["$ref": id])
+        XCTAssertNotNil((players[0]["stats"] as? [String: Any])?["yards"] as? Int)
+        let games = try XCTUnwrap(league["games"] as? [[String: Any]])
+        XCTAssertTrue((games[0]["date"] as? String)?.hasSuffix("Z") == true, "\(games[0]["date"] ?? "none")")
+        let records = try XCTUnwrap(games[0]["records"] as? [[String: Any]])
+        XCTAssertNotNil(Data(base64Encoded: try XCTUnwrap(records[0]["play"] as? String)))
+        XCTAssertNotNil(teams[0]["founded"] as? String)
+        // Encoded as hand-written JSON, it decodes to the same plain view of the team.
+        let archive = scratch.appendingPathComponent("save.again.plist")
+        XCTAssertEqual(try run(["encode", json.path], stdout: archive).status, 0)
+        let again = scratch.appendingPathComponent("save.again.json")
+        XCTAssertEqual(try run(["decode", "--plain", archive.path], stdout: again).status, 0)
+        let reread = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(contentsOf: again)) as? [String: Any])
+        XCTAssertEqual((reread["teams"] as? [[String: Any]])?[0]["wins"] as? Int, teams[0]["wins"] as? Int)
+        // The lossless view's shaping options are refused with it.
+        let refused = try run(["decode", "--plain", "--max-depth", "8", save.path], stdout: scratch.appendingPathComponent("refused.json"))
+        XCTAssertNotEqual(refused.status, 0)
+        XCTAssertTrue(refused.stderr.contains("not --plain"), refused.stderr)
     }
 
     func testCompareNamesPlacesInPlainPropertyListsAndTypedStreams() throws {

@@ -19,6 +19,8 @@ test('decode requests for each view', () => {
   assert.equal(decodeURL('readable', { maxDepth: 64, nested: true }), '/v1/decode?view=readable&exactNumbers=1&maxDepth=64&nested=1');
   assert.equal(decodeURL('raw', { maxDepth: 64, nested: true }), '/v1/decode?view=raw');
   assert.equal(decodeURL('summary', { maxDepth: 64, nested: true }), '/v1/decode?view=summary&nested=1');
+  assert.equal(decodeURL('plain', { maxDepth: 64, nested: true }), '/v1/decode?view=plain&nested=1');
+  assert.equal(decodeURL('plain'), '/v1/decode?view=plain');
   assert.equal(decodeURL('readable', { maxDepth: 0 }), '/v1/decode?view=readable&exactNumbers=1');
 });
 
@@ -53,6 +55,7 @@ test('download names', () => {
   assert.equal(baseName(null), 'archive');
   assert.equal(jsonFileName('save.plist', 'readable'), 'save.json');
   assert.equal(jsonFileName('save.plist', 'raw'), 'save.raw.json');
+  assert.equal(jsonFileName('save.plist', 'plain'), 'save.plain.json');
   assert.equal(jsonFileName(null, 'readable'), 'archive.json');
   assert.equal(archiveFileName({ name: 'save.plist', format: 'binary' }, false, false), 'save.plist');
   assert.equal(archiveFileName({ name: 'save.plist', format: 'binary' }, true, false), 'save.edited.plist');

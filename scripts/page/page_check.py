@@ -277,6 +277,16 @@ def check_raw(page):
     WebDriverWait(page.driver, 30).until(lambda d: "League" in d.execute_script("return document.querySelector('#tree .row').textContent"))
 
 
+def check_plain(page):
+    page.driver.find_element(By.ID, "view-plain").click()
+    WebDriverWait(page.driver, 30).until(lambda d: d.execute_script("return document.querySelector('#view-plain').classList.contains('on')"))
+    text = page.js("return document.querySelector('#tree').textContent")
+    assert "League" in text and "$array" not in text, f"the plain view shows {text[:200]!r}"
+    page.shot("05b-plain-view")
+    page.driver.find_element(By.ID, "view-readable").click()
+    WebDriverWait(page.driver, 30).until(lambda d: "League" in d.execute_script("return document.querySelector('#tree .row').textContent"))
+
+
 def check_hostile(page, hostile, document):
     page.load()
     page.upload(hostile)
@@ -458,6 +468,7 @@ def main():
         ("search finds and steps", lambda: check_search(page, save)),
         ("summary panel equals ?view=summary; class filter", lambda: check_summary(page, save)),
         ("raw view toggles", lambda: check_raw(page)),
+        ("plain view toggles", lambda: check_plain(page)),
         ("edit a string, download, decode shows the edit", lambda: check_edit(page, save, downloads)),
         ("hostile strings are text", lambda: check_hostile(page, hostile, hostile_document)),
         ("a broken file shows the problem", lambda: check_problem(page, work)),

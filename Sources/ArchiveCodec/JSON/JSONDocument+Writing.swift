@@ -24,7 +24,7 @@ extension JSONDocument {
                     output.openArray()
                     open.append((children(of: value), false))
                 default:
-                    output.encoded(text(value))
+                    output.scalar(json: text(value))
                 }
             }
             begin(value)
@@ -37,7 +37,7 @@ extension JSONDocument {
                         output.closeObject()
                         continue
                     }
-                    output.key(encoded: text(key))
+                    output.key(json: text(key))
                     begin(member)
                 } else {
                     guard let element = nextElement(&open[last].cursor) else {

@@ -228,6 +228,14 @@ struct JSONOutput {
         keyEnd()
     }
 
+    /// Writes an object key given as its JSON text, quotes and escapes included (a key of a
+    /// parsed document, as it is).
+    mutating func key(json text: UnsafeBufferPointer<UInt8>) {
+        beginValue()
+        append(text)
+        keyEnd()
+    }
+
     /// Writes an object key from UTF-16 code units (big-endian bytes of a binary plist), with
     /// `prefix` as `key(utf8:prefix:)` takes it.
     mutating func key(utf16BigEndian units: UnsafeBufferPointer<UInt8>, prefix: UInt8? = nil) {
@@ -384,20 +392,17 @@ struct JSONOutput {
 
     /// Writes a value given as JSON text already (such as a string escaped once, quotes included).
     mutating func encoded(_ json: [UInt8]) {
-        json.withUnsafeBufferPointer { encoded($0) }
-    }
-
-    mutating func encoded(_ json: UnsafeBufferPointer<UInt8>) {
         beginValue()
-        append(json)
+        json.withUnsafeBufferPointer { append($0) }
         needsComma = true
     }
 
-    /// Writes an object key given as JSON string text already, quotes included.
-    mutating func key(encoded json: UnsafeBufferPointer<UInt8>) {
+    /// Writes a scalar value given as its JSON text (a number, a string with its quotes and
+    /// escapes, `true`, `false`, `null`), as it is.
+    mutating func scalar(json text: UnsafeBufferPointer<UInt8>) {
         beginValue()
-        append(json)
-        keyEnd()
+        append(text)
+        needsComma = true
     }
 
     /// Writes a string value whose content is already JSON-safe ASCII (base64, dates, UUIDs).

@@ -199,13 +199,15 @@ extension Problem {
     /// request already named a `maxDepth` (above the limit).
     /// The 413 for a decode the policy refuses (`DecodePolicy`), its fix in query parameters;
     /// `bounded` when the request already asked for a `maxDepth` deeper than the stack admits.
-    static func refused(_ refusal: DecodePolicy.Refusal, bounded: Bool, path: String) -> Problem {
+    static func refused(_ refusal: DecodePolicy.Refusal, bounded: Bool, plain: Bool = false, path: String) -> Problem {
         switch refusal {
         case .tooDeep(let depth, let limit):
             let fix =
-                bounded
-                ? "Ask for maxDepth=\(refusal.suggestedMaxDepth) (at most \(limit) here) instead."
-                : "Add ?maxDepth=\(refusal.suggestedMaxDepth) (any value up to \(limit) fits) to receive it with its deepest objects in a top-level $table, referenced from where they stand; a larger --stack-size also raises the limit."
+                plain
+                ? "The plain view takes no maxDepth (a larger --stack-size raises the limit); the readable view with ?maxDepth=\(refusal.suggestedMaxDepth) writes it with its deepest objects in a top-level $table."
+                : bounded
+                    ? "Ask for maxDepth=\(refusal.suggestedMaxDepth) (at most \(limit) here) instead."
+                    : "Add ?maxDepth=\(refusal.suggestedMaxDepth) (any value up to \(limit) fits) to receive it with its deepest objects in a top-level $table, referenced from where they stand; a larger --stack-size also raises the limit."
             return Problem(
                 slug: "too-deep", title: "Nesting too deep", status: 413,
                 detail: "The archive's JSON nests \(depth) levels deep; this server's worker stack admits at most \(limit). \(fix)",

@@ -32,6 +32,7 @@ enum Conversion {
                 switch request {
                 case .decode(let options): return try decode(bytes, options, job)
                 case .summary(let options): return try summarize(bytes, options, job)
+                case .plain(let options): return try decodePlain(bytes, options, job)
                 case .encode(let format): return try encode(bytes, format, job)
                 }
             } catch {
@@ -119,32 +120,64 @@ enum Conversion {
         return try buffered(reply, contentType: "application/json", job)
     }
 
-    /// `?path=`: the decode's text is made whole (compact, reserved as it grows), indexed
-    /// (reserved first, as an encode of that text would be admitted), and only the value at
-    /// `path` is answered; a path that leads nowhere is `422 path-not-found`, naming how far
-    /// it got.
+    /// `?path=`: the decode's text is made whole and indexed (`Archive.decodedDocument`, held
+    /// in the budget as it grows and before it is parsed, as the plain view's is), and only the
+    /// value at `path` is answered; a path that leads nowhere is `422 path-not-found`, naming
+    /// how far it got.
     private static func answerValue(at path: ReadablePath, of archive: Archive, _ options: DecodeOptions, plan: WritePlan, _ job: Job) throws(CodecError) -> HTTPResponse {
-        var text: [UInt8] = []
-        var overBudget = false
-        try archive.writeJSON(view: options.view, pretty: false, plan: plan, parallelism: .serial) { piece in
-            guard !overBudget else { return }
-            if let reservation = job.reservation, !reservation.grow(by: piece.count) {
-                overBudget = true
-                return
+        let held = DecodedTextReservation(job.reservation)
+        let document: JSONDocument
+        do throws(CodecError) {
+            // The index, the identities a `$ref` on the way asks for, and the walk's stack are
+            // bounded as the plain view's are.
+            document = try archive.decodedDocument(view: options.view, plan: plan, hold: held.hold) { text in
+                PlainView.workingBytes(losslessText: text, depth: plan.depth)
             }
-            text.append(contentsOf: piece)
+        } catch {
+            guard let refusal = held.refusal(path: job.path) else { throw error }
+            return refusal
         }
-        if overBudget || admit((job.reservation?.bytes ?? 0) + ConversionCost.valueAtPathWorking(textBytes: text.count), job) != nil {
-            let needed = (job.reservation?.bytes ?? 0) + ConversionCost.valueAtPathWorking(textBytes: text.count)
-            return Problem.memoryBudget(needed: needed, capacity: job.reservation?.capacity ?? needed, path: job.path).response()
-        }
-        let document = try JSONDocument(parsing: text)
         let reply = try replyBuffer(job)
         do throws(JSONDocument.PathFailure) {
             try document.writeValue(at: path, pretty: options.pretty) { reply.append($0) }
         } catch {
             return Problem.pathNotFound(error.description, path: job.path).response()
         }
+        return try buffered(reply, contentType: "application/json", job)
+    }
+
+    /// A document's plain view: admitted and planned as a decode of the lossless view (which it
+    /// is made from, compact), refused for depth as that decode is (its writer recurses; the
+    /// plain view never nests deeper). The lossless text, its parsed index and the walk's state
+    /// are reserved before they are held (`Archive.writePlainJSON`'s `hold`), the reply as it
+    /// is written.
+    private static func decodePlain(_ bytes: [UInt8], _ options: PlainOptions, _ job: Job) throws(CodecError) -> HTTPResponse {
+        if let refusal = admit(ConversionCost.decodeWorking(bodyBytes: bytes.count, counts: ArchiveCounts(of: bytes)), job) {
+            return refusal
+        }
+        let archive = try Archive(parsing: bytes)
+        let payloads = PayloadReservation(job.reservation)
+        let plan: WritePlan
+        do throws(CodecError) {
+            plan = try archive.plainViewPlan(nested: options.nested ? job.limits.decode : nil, hold: payloads.hold)
+        } catch {
+            guard let refusal = payloads.refusal(path: job.path) else { throw error }
+            return refusal
+        }
+        if let refusal = job.limits.decode.refusal(depth: plan.depth, pretty: options.pretty) {
+            return Problem.refused(refusal, bounded: false, plain: true, path: job.path).response()
+        }
+        let reply = try replyBuffer(job)
+        // The lossless text and its index, held on top of what is reserved so far (the plan's
+        // payload text, the reply's coder).
+        let held = DecodedTextReservation(job.reservation)
+        do throws(CodecError) {
+            try archive.writePlainJSON(pretty: options.pretty, plan: plan, hold: held.hold) { reply.append($0) }
+        } catch {
+            guard let refusal = held.refusal(path: job.path) else { throw error }
+            return refusal
+        }
+        if !options.pretty { newline.withUnsafeBufferPointer { reply.append($0) } }
         return try buffered(reply, contentType: "application/json", job)
     }
 

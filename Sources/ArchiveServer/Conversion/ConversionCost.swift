@@ -38,12 +38,6 @@ enum ConversionCost {
         bodyBytes + document.encodingWorkingBytes
     }
 
-    /// What `?path=` holds besides the decoded text (already reserved as it was written):
-    /// the index of that text, reserved as an encode of it would be admitted.
-    static func valueAtPathWorking(textBytes: Int) -> Int {
-        textBytes * (encodePerBodyByte - 1)
-    }
-
     /// Bytes to reserve for a request of `bodyBytes` on `route` (nil: no route; the body is
     /// buffered and dropped).
     static func admission(route: Route?, bodyBytes: Int) -> Int {

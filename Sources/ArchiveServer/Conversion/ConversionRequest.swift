@@ -7,6 +7,8 @@ enum ConversionRequest: Sendable {
     case decode(DecodeOptions)
     /// `/v1/decode?view=summary`: what the document holds (`ArchiveSummary`) instead of its JSON.
     case summary(SummaryOptions)
+    /// `/v1/decode?view=plain`: the plain view (`PlainView`), one way.
+    case plain(PlainOptions)
     case encode(format: PlistFormat)
 
     init(route: Route, query: QueryParameters, path: String) throws(Problem) {
@@ -28,7 +30,14 @@ enum ConversionRequest: Sendable {
                 }
                 self = .summary(try Self.summaryOptions(query, path: path))
                 return
-            case let other?: throw Problem.invalidQuery("view must be readable, raw or summary, not \(other)", path: path)
+            case "plain":
+                if query["path"] != nil {
+                    throw Problem.invalidQuery(
+                        "path picks a value of the readable or raw view (it goes through their wrappers as the plain view would); leave view=plain out with it", path: path)
+                }
+                self = .plain(try Self.plainOptions(query, path: path))
+                return
+            case let other?: throw Problem.invalidQuery("view must be readable, raw, plain or summary, not \(other)", path: path)
             }
             var options = DecodeOptions(view: view, pretty: try Self.flag(query, "pretty", path: path))
             options.exactIntegers = try Self.flag(query, "exactIntegers", path: path)
@@ -75,9 +84,25 @@ enum ConversionRequest: Sendable {
         return SummaryOptions(pretty: try flag(query, "pretty", path: path), nested: try flag(query, "nested", path: path))
     }
 
+    /// `view=plain`: `pretty` and `nested`; the parameters that shape the lossless view are
+    /// refused (the plain view writes numbers as numbers and has no `$table`).
+    private static func plainOptions(_ query: QueryParameters, path: String) throws(Problem) -> PlainOptions {
+        var shaped = try flag(query, "exactIntegers", path: path)
+        shaped = try flag(query, "exactNumbers", path: path) || shaped
+        if let text = query["maxDepth"] {
+            _ = try depthBound(text, path: path)
+            shaped = true
+        }
+        if shaped {
+            throw Problem.invalidQuery(
+                "maxDepth, exactIntegers and exactNumbers shape the lossless view; leave them out with view=plain (nested=1 writes nested payloads as their plain view too)", path: path)
+        }
+        return PlainOptions(pretty: try flag(query, "pretty", path: path), nested: try flag(query, "nested", path: path))
+    }
+
     var route: Route {
         switch self {
-        case .decode, .summary: .decode
+        case .decode, .summary, .plain: .decode
         case .encode: .encode
         }
     }

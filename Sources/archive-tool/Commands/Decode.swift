@@ -40,6 +40,12 @@ struct Decode: ParsableCommand {
     @Flag(help: "Write the raw view: the property list itself as JSON, UIDs marked.")
     var raw = false
 
+    @Flag(
+        help:
+            "Write the plain view, for reading (jq '.teams[0].wins'), one way: collections as arrays and objects, values as strings and numbers, a document as its root value; only $class (not for Foundation's values), $id and $ref remain. Takes --nested."
+    )
+    var plain = false
+
     @Flag(help: "Indent the JSON (archives up to 1,000 levels deep).")
     var pretty = false
 
@@ -67,17 +73,24 @@ struct Decode: ParsableCommand {
         if raw, maxDepth != nil || exactIntegers || exactNumbers || nested {
             throw ValidationError("--max-depth, --exact-integers, --exact-numbers and --nested shape the readable view, not --raw")
         }
+        if plain, raw { throw ValidationError("--plain and --raw are two views: give one") }
+        if plain, maxDepth != nil || exactIntegers || exactNumbers {
+            throw ValidationError("--max-depth, --exact-integers and --exact-numbers shape the lossless view, not --plain (which writes numbers as numbers and takes --nested)")
+        }
     }
 
     func run() throws {
         let view: ArchiveView = raw ? .raw : .readable
         let numbers = NumberWrapping(exactIntegers: exactIntegers, exactNumbers: exactNumbers)
         if batch.isBatch || ndjson {
-            let (pretty, maxDepth, nested, stackSize, skipDepthCheck) = (pretty, maxDepth, nested, stack.bytes, stack.skipDepthCheck)
+            let (pretty, maxDepth, nested, plain, stackSize, skipDepthCheck) = (pretty, maxDepth, nested, plain, stack.bytes, stack.skipDepthCheck)
             let inputs = BatchInputs(paths: files, recursive: batch.recursive, into: batch.outputDirectory ?? ".") { $0 + ".json" }
             let run = BatchRun(inputs: inputs, verb: "decoded", jobs: batch.jobs ?? usableCores(), stackSize: stackSize) { input in
                 BatchRun.converting(input, hint: { Hint.decoding(input, error: $0) }) { () throws(CodecError) -> [UInt8] in
-                    try Decode.json(
+                    if plain {
+                        return try Decode.plainJSON(of: input, pretty: pretty, nested: nested, stackSize: stackSize, skipDepthCheck: skipDepthCheck)
+                    }
+                    return try Decode.json(
                         of: input, view: view, pretty: pretty, maxDepth: maxDepth, numbers: numbers, nested: nested, stackSize: stackSize, skipDepthCheck: skipDepthCheck)
                 }
             }
@@ -87,6 +100,10 @@ struct Decode: ParsableCommand {
             return
         }
         if let output { try redirectStandardOutput(to: output) }
+        if plain {
+            try Decode.convertPlain(files.first ?? "-", pretty: pretty, nested: nested, stackSize: stack.bytes, skipDepthCheck: stack.skipDepthCheck)
+            return
+        }
         try Decode.convert(
             files.first ?? "-", view: view, pretty: pretty, maxDepth: maxDepth, numbers: numbers, nested: nested, stackSize: stack.bytes,
             skipDepthCheck: stack.skipDepthCheck)
@@ -137,9 +154,50 @@ struct Decode: ParsableCommand {
         try output.conclude(result) { Hint.decoding(input, error: $0) }
     }
 
+    /// `input`'s plain view whole (a batch's job), under the checks `convertPlain` makes.
+    static func plainJSON(of input: [UInt8], pretty: Bool, nested: Bool, stackSize: Int, skipDepthCheck: Bool) throws(CodecError) -> [UInt8] {
+        let cores = coreParallelism(stackSize: stackSize)
+        let archive = try Archive(parsing: input, parallelism: cores)
+        let policy = skipDepthCheck ? DecodePolicy(depthLimit: .max) : DecodePolicy(stackSize: stackSize)
+        let plan = try archive.plainViewPlan(parallelism: cores, nested: nested ? policy : nil)
+        if let refusal = policy.refusal(depth: plan.depth, pretty: pretty) { throw refused(refusal, stackSize: stackSize, plain: true) }
+        let text = OutputCollector()
+        try archive.writePlainJSON(pretty: pretty, plan: plan, parallelism: cores) { text.bytes.append(contentsOf: $0) }
+        if !pretty { text.bytes.append(UInt8(ascii: "\n")) }
+        return text.bytes
+    }
+
+    /// The plain view of `file` on stdout (`--plain`): the lossless text is made on a stack of
+    /// `stackSize` (its writer recurses once per level), held, and written plain.
+    static func convertPlain(_ file: String, pretty: Bool, nested: Bool, stackSize: Int, skipDepthCheck: Bool) throws {
+        let input = try readInput(file)
+        let pipe = ChunkPipe(capacity: 4)
+        let output = StreamedOutput(descriptor: 1)
+        let result = onLargeStack(stackSize, whileRunning: { pipe.drain { output.write($0) } }) { () -> Result<Void, CodecError> in
+            defer { pipe.close() }
+            return Result { () throws(CodecError) in
+                let cores = coreParallelism(stackSize: stackSize)
+                let archive = try Archive(parsing: input, parallelism: cores)
+                let policy = skipDepthCheck ? DecodePolicy(depthLimit: .max) : DecodePolicy(stackSize: stackSize)
+                let plan = try archive.plainViewPlan(parallelism: cores, nested: nested ? policy : nil)
+                if let refusal = policy.refusal(depth: plan.depth, pretty: pretty) {
+                    throw refused(refusal, stackSize: stackSize, plain: true)
+                }
+                try archive.writePlainJSON(pretty: pretty, plan: plan, parallelism: cores) { pipe.push(Array($0)) }
+                if !pretty { pipe.push([UInt8(ascii: "\n")]) }
+            }
+        }
+        try output.conclude(result) { Hint.decoding(input, error: $0) }
+    }
+
     /// A decode the policy refuses (`DecodePolicy`), its fix in this tool's flags (exit 3).
-    static func refused(_ refusal: DecodePolicy.Refusal, stackSize: Int) -> CodecError {
+    static func refused(_ refusal: DecodePolicy.Refusal, stackSize: Int, plain: Bool = false) -> CodecError {
         switch refusal {
+        case .tooDeep(let depth, let limit) where plain:
+            CodecError(
+                .limitExceeded,
+                "the archive's JSON nests \(depth) levels deep; a \(stackSize >> 20) MiB stack converts up to \(limit): raise --stack-mib (the plain view takes no --max-depth)",
+                found: depth, limit: limit)
         case .tooDeep(let depth, let limit):
             CodecError(
                 .limitExceeded,

@@ -49,7 +49,26 @@ final class ConversionRequestTests: XCTestCase {
         }
         XCTAssertNil(refusal("view=summary&exactIntegers=0"))
         XCTAssertTrue(refusal("view=summary&maxDepth=0")?.contains("at least 1") == true)
-        XCTAssertTrue(refusal("view=everything")?.contains("readable, raw or summary") == true)
+        XCTAssertTrue(refusal("view=everything")?.contains("readable, raw, plain or summary") == true)
+    }
+
+    /// `view=plain` takes `pretty` and `nested`; the lossless view's shaping parameters are
+    /// refused with it, and a bad value is named as such first.
+    func testPlainTakesPrettyAndNestedOnly() throws {
+        guard case .plain(let options) = try ConversionRequest(route: .decode, query: QueryParameters("view=plain&pretty=1&nested=yes"), path: "/v1/decode") else {
+            return XCTFail("not the plain view")
+        }
+        XCTAssertTrue(options.pretty && options.nested)
+        guard case .plain(let defaults) = try ConversionRequest(route: .decode, query: QueryParameters("view=Plain"), path: "/v1/decode") else {
+            return XCTFail("not the plain view")
+        }
+        XCTAssertFalse(defaults.pretty || defaults.nested)
+        for query in ["view=plain&maxDepth=64", "view=plain&exactIntegers=1", "view=plain&exactNumbers=true"] {
+            XCTAssertTrue(refusal(query)?.contains("leave them out with view=plain") == true, query)
+        }
+        XCTAssertNil(refusal("view=plain&exactNumbers=0"))
+        XCTAssertTrue(refusal("view=plain&maxDepth=0")?.contains("at least 1") == true)
+        XCTAssertTrue(refusal("view=plain&nested=maybe")?.contains("maybe") == true)
     }
 
     /// `path` is read as `archive-tool get` reads one; it picks from the readable or raw view,
@@ -62,6 +81,7 @@ final class ConversionRequestTests: XCTestCase {
         XCTAssertNil(refusal("path=.&view=raw"))
         XCTAssertTrue(refusal("path=teams")?.contains("path:") == true)
         XCTAssertTrue(refusal("path=.a&view=summary")?.contains("view=summary") == true)
+        XCTAssertTrue(refusal("path=.a&view=plain")?.contains("view=plain") == true)
     }
 
     func testNotFoundListsEveryEndpoint() {

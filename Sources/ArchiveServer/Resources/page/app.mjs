@@ -138,6 +138,7 @@ ui.searchPrev.addEventListener('click', () => stepMatches(-1));
 
 ui.viewReadable.addEventListener('click', () => switchView('readable'));
 ui.viewRaw.addEventListener('click', () => switchView('raw'));
+ui.viewPlain.addEventListener('click', () => switchView('plain'));
 ui.downloadJSON.addEventListener('click', downloadJSON);
 ui.downloadArchive.addEventListener('click', downloadArchive);
 ui.copyPath.addEventListener('click', async () => {

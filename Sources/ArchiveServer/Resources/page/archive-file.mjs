@@ -29,9 +29,10 @@ export function sniffFormat(bytes) {
   }
 }
 
-/// The decode request for `view` ('readable', 'raw' or 'summary'): the readable view with every
-/// number exact and, after a too-deep reply, `maxDepth`; payloads decoded in place when `nested`
-/// (not in the raw view, which shows the property list itself).
+/// The decode request for `view` ('readable', 'raw', 'plain' or 'summary'): the readable view
+/// with every number exact and, after a too-deep reply, `maxDepth` (the plain view takes
+/// neither: its numbers are numbers); payloads decoded in place when `nested` (not in the raw
+/// view, which shows the property list itself).
 export function decodeURL(view, { maxDepth = 0, nested = false } = {}) {
   const params = new URLSearchParams({ view });
   if (view === 'readable') params.set('exactNumbers', '1');
@@ -63,7 +64,7 @@ export function baseName(name) {
 }
 
 /// The name a view's JSON is saved under.
-export const jsonFileName = (name, viewName) => `${baseName(name)}${viewName === 'raw' ? '.raw' : ''}.json`;
+export const jsonFileName = (name, viewName) => `${baseName(name)}${viewName === 'raw' || viewName === 'plain' ? '.' + viewName : ''}.json`;
 
 /// The name an encoded archive is saved under: the original's extension (a JSON file's archive:
 /// `.typedstream` or `.plist` by what it encodes to), `.edited` before it when edited.

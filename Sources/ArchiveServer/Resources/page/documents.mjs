@@ -105,6 +105,7 @@ function resetWorkspace() {
   ui.editCount.textContent = '';
   ui.viewReadable.classList.add('on');
   ui.viewRaw.classList.remove('on');
+  ui.viewPlain.classList.remove('on');
   select(null);
 }
 
@@ -119,13 +120,14 @@ export async function archiveBytes() {
   return state.source.encoded;
 }
 
-/// Shows the view `name` ('readable' or 'raw'), fetching it the first time.
+/// Shows the view `name` ('readable', 'raw' or 'plain'), fetching it the first time.
 export async function switchView(name) {
   if (name === state.viewName) return;
   clearProblem();
   if (!state.views[name]) {
     try {
-      const xhr = await request(decodeURLFor(name), await archiveBytes(), 'application/octet-stream', 'Raw view', 'text');
+      const label = name === 'plain' ? 'Plain view' : 'Raw view';
+      const xhr = await request(decodeURLFor(name), await archiveBytes(), 'application/octet-stream', label, 'text');
       state.views[name] = makeView(JSON.parse(xhr.response), xhr.response);
       hideProgress();
     } catch (problem) {
@@ -137,6 +139,7 @@ export async function switchView(name) {
   state.viewName = name;
   ui.viewReadable.classList.toggle('on', name === 'readable');
   ui.viewRaw.classList.toggle('on', name === 'raw');
+  ui.viewPlain.classList.toggle('on', name === 'plain');
   forgetSearch();
   select(null);
   renderTree();

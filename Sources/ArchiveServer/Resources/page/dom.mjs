@@ -32,6 +32,7 @@ export const ui = {
   forward: byId('forward'),
   viewReadable: byId('view-readable'),
   viewRaw: byId('view-raw'),
+  viewPlain: byId('view-plain'),
   search: byId('search'),
   searchPrev: byId('search-prev'),
   searchNext: byId('search-next'),

@@ -5,7 +5,7 @@
 
 export const state = {
   source: null, // {name, bytes (ArrayBuffer), format: 'binary'|'xml'|'typedstream'|'json', encoded?}
-  views: {}, // name ('readable', 'raw') → a reference index's view: {doc, text, ids, refs, ready, indexed}
+  views: {}, // name ('readable', 'raw', 'plain') → a reference index's view: {doc, text, ids, refs, ready, indexed}
   viewName: 'readable',
   opened: 0, // how many files have been opened: history entries of an earlier one lead nowhere
   maxDepth: 0, // the readable view's maxDepth, after a too-deep reply

@@ -1,0 +1,7 @@
+/// What a plain-view request (`/v1/decode?view=plain`) asks for.
+struct PlainOptions: Sendable {
+    /// `?pretty=1`: the plain JSON indented.
+    var pretty: Bool
+    /// `?nested=1`: data values holding a document written as that document's plain view.
+    var nested: Bool
+}
