@@ -40,34 +40,74 @@ enum ContentCoding: String, Sendable, CaseIterable {
     /// when neither named nor covered by `*`, is acceptable but comes last: a client that names
     /// a coding at any weight wants it. No header, or nothing acceptable but identity: identity
     /// (the service never answers 406 for this).
+    ///
+    /// Read over the header's bytes without building strings (every request carries one):
+    /// members split at `,`, parameters at `;` (empty pieces skipped), names and parameters
+    /// compared as ASCII without case, ASCII whitespace around them dropped (the grammar's OWS).
     static func forReply(acceptEncoding: String?) -> ContentCoding {
-        guard let acceptEncoding, !acceptEncoding.isEmpty else { return .identity }
-        var weights: [String: Double] = [:]
-        for member in acceptEncoding.split(separator: ",") {
-            let parts = member.split(separator: ";").map { $0.trimmingCharacters().asciiLowercased() }
-            guard let name = parts.first, !name.isEmpty else { continue }
-            var weight = 1.0
-            for parameter in parts.dropFirst() where parameter.hasPrefix("q=") {
-                // A weight that is not a number in 0...1 makes the member unusable.
-                weight = Double(parameter.dropFirst(2)).flatMap { (0...1).contains($0) ? $0 : nil } ?? 0
+        guard var header = acceptEncoding, !header.isEmpty else { return .identity }
+        // The weights named, the last naming of each winning (x-gzip is gzip).
+        var gzip: Double?
+        var deflate: Double?
+        var identity: Double?
+        var any: Double?
+        header.withUTF8 { bytes in
+            for member in bytes.split(separator: UInt8(ascii: ",")) {
+                var pieces = member.split(separator: UInt8(ascii: ";")).makeIterator()
+                guard let first = pieces.next() else { continue }
+                let name = trimmed(first)
+                guard !name.isEmpty else { continue }
+                var weight = 1.0
+                while let piece = pieces.next() {
+                    let parameter = trimmed(piece)
+                    guard parameter.count >= 2, parameter[parameter.startIndex] | 0x20 == UInt8(ascii: "q"),
+                        parameter[parameter.startIndex + 1] == UInt8(ascii: "=")
+                    else { continue }
+                    // A weight that is not a number in 0...1 makes the member unusable.
+                    let text = String(decoding: parameter.dropFirst(2), as: UTF8.self)
+                    weight = Double(text).flatMap { (0...1).contains($0) ? $0 : nil } ?? 0
+                }
+                if equalsLowercased(name, "gzip") || equalsLowercased(name, "x-gzip") {
+                    gzip = weight
+                } else if equalsLowercased(name, "deflate") {
+                    deflate = weight
+                } else if equalsLowercased(name, "identity") {
+                    identity = weight
+                } else if equalsLowercased(name, "*") {
+                    any = weight
+                }
             }
-            weights[name == "x-gzip" ? "gzip" : name] = weight
-        }
-        func weight(of coding: ContentCoding) -> Double {
-            if let named = weights[coding.rawValue] { return named }
-            if let any = weights["*"] { return any }
-            return coding == .identity ? Double.leastNonzeroMagnitude : 0
         }
         var best = ContentCoding.identity
         var bestWeight = 0.0
-        for coding in [ContentCoding.gzip, .deflate, .identity] {
-            let candidate = weight(of: coding)
+        func consider(_ coding: ContentCoding, _ named: Double?) {
+            let candidate = named ?? any ?? (coding == .identity ? Double.leastNonzeroMagnitude : 0)
             if candidate > bestWeight {
                 best = coding
                 bestWeight = candidate
             }
         }
+        consider(.gzip, gzip)
+        consider(.deflate, deflate)
+        consider(.identity, identity)
         return best
+    }
+
+    /// `bytes` without the ASCII whitespace around them.
+    private static func trimmed(_ bytes: Slice<UnsafeBufferPointer<UInt8>>) -> Slice<UnsafeBufferPointer<UInt8>> {
+        func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || (0x09...0x0D).contains(byte) }
+        guard let first = bytes.firstIndex(where: { !isSpace($0) }), let last = bytes.lastIndex(where: { !isSpace($0) }) else { return bytes[bytes.endIndex...] }
+        return bytes[first...last]
+    }
+
+    /// Whether `bytes` are `lowercase` (ASCII letters, digits and `-*`) in any case.
+    private static func equalsLowercased(_ bytes: Slice<UnsafeBufferPointer<UInt8>>, _ lowercase: StaticString) -> Bool {
+        guard bytes.count == lowercase.utf8CodeUnitCount else { return false }
+        return lowercase.withUTF8Buffer { expected in
+            zip(bytes, expected).allSatisfy { byte, wanted in
+                (wanted >= UInt8(ascii: "a") && wanted <= UInt8(ascii: "z") ? byte | 0x20 : byte) == wanted
+            }
+        }
     }
 
     /// The coding `bytes` look to be in, whatever the request said (`InputKind`): gzip, or a
