@@ -100,6 +100,12 @@ extension TypedStreamBuilder {
         place(TypedStream.Value(type: type, payload: try appendStorage(bytes).packed))
     }
 
+    /// A `+` value of `bytes` held elsewhere (a JSON document's text), copied into the storage.
+    mutating func byteString(text bytes: UnsafeBufferPointer<UInt8>) throws(CodecError) {
+        let type = try expect(TypeCode.byteString)
+        place(TypedStream.Value(type: type, payload: try appendStorage(bytes).packed))
+    }
+
     /// A `[Nc]` or `[NC]` value: exactly N bytes.
     mutating func byteArray(_ bytes: [UInt8]) throws(CodecError) {
         let type = try expect(TypeCode.arrayOpen)

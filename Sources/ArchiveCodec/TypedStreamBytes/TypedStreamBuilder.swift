@@ -244,6 +244,14 @@ struct TypedStreamBuilder {
         return TypedStream.Span(start: UInt32(start), count: UInt32(bytes.count))
     }
 
+    /// `appendStorage` for bytes held elsewhere (a JSON document's text).
+    mutating func appendStorage(_ bytes: UnsafeBufferPointer<UInt8>) throws(CodecError) -> TypedStream.Span {
+        try checkRoom(for: bytes.count)
+        let start = stream.storage.count
+        stream.storage.append(contentsOf: bytes)
+        return TypedStream.Span(start: UInt32(start), count: UInt32(bytes.count))
+    }
+
     /// Refuses `count` more bytes of storage past 4 GiB (spans are 32-bit).
     private func checkRoom(for count: Int) throws(CodecError) {
         guard count < Int(UInt32.max) - stream.storage.count else { throw CodecError(.limitExceeded, "a typedstream's strings take at most 4 GiB", limit: Int(UInt32.max)) }

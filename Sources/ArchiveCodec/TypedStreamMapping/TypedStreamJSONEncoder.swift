@@ -260,9 +260,22 @@ struct TypedStreamJSONEncoder {
             }
             return try place(value) { (b) throws(CodecError) in try b.double(real) }
         case TypeCode.byteString:
+            if kind == .string {
+                // Text is read where it stands in the document, not copied out first.
+                let document = document
+                return try place(value) { (b) throws(CodecError) in
+                    try document.withString(value) { (bytes) throws(CodecError) in try b.byteString(text: bytes) }
+                }
+            }
             let bytes = try textBytes(value)
             return try place(value) { (b) throws(CodecError) in try b.byteString(bytes) }
         case TypeCode.cString:
+            if kind == .string {
+                let document = document
+                var string: UInt32 = 0
+                try located(value) { (b) throws(CodecError) in string = try document.withString(value) { (bytes) throws(CodecError) in try b.intern(bytes) } }
+                return try placeCString(interned: string, at: value)
+            }
             guard let bytes = try textBytes(value) else { return try place(value) { (b) throws(CodecError) in _ = try b.cString(nil) } }
             return try placeCString(bytes, at: value)
         case TypeCode.atom:
@@ -424,6 +437,11 @@ struct TypedStreamJSONEncoder {
     private mutating func placeCString(_ bytes: [UInt8], at value: Value) throws(CodecError) -> Frame? {
         var string: UInt32 = 0
         try located(value) { (b) throws(CodecError) in string = try b.intern(bytes) }
+        return try placeCString(interned: string, at: value)
+    }
+
+    /// A `*` value of shared string `string` (made by `intern`), as `placeCString(_:at:)` places it.
+    private mutating func placeCString(interned string: UInt32, at value: Value) throws(CodecError) -> Frame? {
         if Int(string) < cStringOfString.count, cStringOfString[Int(string)] != 0 {
             let known = Int(cStringOfString[Int(string)]) - 1
             return try place(value) { (b) throws(CodecError) in try b.cString(reference: known) }
@@ -464,7 +482,11 @@ struct TypedStreamJSONEncoder {
             }
             let signed = TypeCode.isSignedInteger(builder.stream.types[type].code)
             return try place(value) { (b) throws(CodecError) in signed ? try b.integer(truth ? 1 : 0) : try b.unsigned(truth ? 1 : 0) }
-        case .byteString(let bytes, let value): return try place(value) { (b) throws(CodecError) in try b.byteString(bytes) }
+        case .byteString(let text, let skip, let value):
+            let document = document
+            return try place(value) { (b) throws(CodecError) in
+                try document.withString(text) { (bytes) throws(CodecError) in try b.byteString(text: UnsafeBufferPointer(rebasing: bytes[skip...])) }
+            }
         case .cString(let bytes, let value): return try placeCString(bytes, at: value)
         case .byteArray(let bytes, let value): return try place(value) { (b) throws(CodecError) in try b.byteArray(bytes) }
         case .entries(let entries): return .entries(entries, next: 0)
