@@ -17,8 +17,11 @@
 struct TypedStreamBuilder {
     private(set) var stream: TypedStream
     private var frames: [Frame] = [Frame(kind: .stream)]
-    /// Groups of the stream and of the open objects, innermost last.
+    /// Groups of the stream and of the open objects, innermost last: the first `pendingCount`
+    /// entries. Entries past those are left for reuse, so that ending an object removes
+    /// nothing from the array (a removal per object cost more than moving its groups).
     private var pendingGroups: [TypedStream.Group] = []
+    private var pendingCount = 0
     /// Shared strings by content, for `intern` (a reader defines each string as the stream
     /// does and never looks here): a table of indices into `stream.sharedStrings`, whose
     /// bytes are the storage's, so that a million distinct strings cost no heap array each.
@@ -141,8 +144,21 @@ struct TypedStreamBuilder {
         }
         let count = node.count
         let first = try reserve(count, at: offset)
-        pendingGroups.append(TypedStream.Group(type: type, firstValue: first))
+        let group = TypedStream.Group(type: type, firstValue: first)
+        if pendingCount < pendingGroups.count { pendingGroups[pendingCount] = group } else { pendingGroups.append(group) }
+        pendingCount += 1
         frames.append(Frame(kind: .group, next: first, end: first + count, type: TypeTable.firstChild(of: type)))
+    }
+
+    /// Closes the innermost group or composite when it is full, and says whether it did (a
+    /// reader closes each right after its last value rather than on a pass of its own; a
+    /// group or composite that is not full, or an object, stays open).
+    @inline(__always)
+    mutating func closeIfFull() -> Bool {
+        let frame = frames[frames.count - 1]
+        guard frame.kind.rawValue >= Frame.Kind.group.rawValue, frame.next == frame.end else { return false }
+        frames.removeLast()
+        return true
     }
 
     /// Places the struct, array (of other than bytes) or pointer the next slot expects and
@@ -178,7 +194,7 @@ struct TypedStreamBuilder {
         let index = UInt32(stream.objects.count)
         stream.objects.append(TypedStream.Object(classIndex: classIndex, firstGroup: 0, groupCount: 0, value: frames[frames.count - 1].next))
         place(TypedStream.Value(type: type, payload: UInt64(index)))
-        frames.append(Frame(kind: .object, firstPending: UInt32(pendingGroups.count), object: index))
+        frames.append(Frame(kind: .object, firstPending: UInt32(pendingCount), object: index))
         return index
     }
 
@@ -284,8 +300,13 @@ struct TypedStreamBuilder {
 
     private mutating func moveGroups(from start: Int) -> (UInt32, UInt32) {
         let first = UInt32(stream.groups.count)
-        stream.groups.append(contentsOf: pendingGroups[start...])
-        pendingGroups.removeLast(pendingGroups.count - start)
+        // An object's few groups one by one; a long run (the stream's) in one copy.
+        if pendingCount - start > 16 {
+            stream.groups.append(contentsOf: pendingGroups[start..<pendingCount])
+        } else {
+            for index in start..<pendingCount { stream.groups.append(pendingGroups[index]) }
+        }
+        pendingCount = start
         return (first, UInt32(stream.groups.count) - first)
     }
 

@@ -106,6 +106,8 @@ private struct Reading {
             case .group, .composite:
                 if let type = builder.expectedType {
                     try readValue(type)
+                    // The groups and composites this value filled end here, not a trip each later.
+                    while builder.closeIfFull() {}
                 } else {
                     try builder.close(at: cursor.position)
                 }
