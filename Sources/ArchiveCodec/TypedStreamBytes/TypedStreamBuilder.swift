@@ -26,6 +26,14 @@ struct TypedStreamBuilder {
     /// does and never looks here): a table of indices into `stream.sharedStrings`, whose
     /// bytes are the storage's, so that a million distinct strings cost no heap array each.
     private var interned = ByteStringTable()
+    /// `interned`'s answers for short strings (type strings, short C strings), which a
+    /// document interns again and again: found without hashing or probing. A cache answers
+    /// only what `intern` kept for that very text, so a hit answers as the table would. Its
+    /// slots are made at the `internsBeforeCache`th intern: a small stream (a nested payload,
+    /// a reader's, which never interns) does not pay for clearing them.
+    private var recentlyInterned = ShortStringCache()
+    private var interns = 0
+    private static let internsBeforeCache = 64
     /// The most values the model may hold: a reader's bound by its input's size, an
     /// encoder's by its document's (`TypedStreamJSONEncoder.valueLimit(for:)`), and never
     /// more than 32-bit indices reach (`maximumValues`).
@@ -231,13 +239,17 @@ struct TypedStreamBuilder {
     /// `intern` for bytes held elsewhere (a JSON document's text), copied only when new.
     mutating func intern(_ bytes: UnsafeBufferPointer<UInt8>) throws(CodecError) -> UInt32 {
         try checkRoom(for: bytes.count)
+        let cached = interns >= Self.internsBeforeCache
+        if cached, let known = recentlyInterned.object(for: bytes) { return known }
+        interns += 1
+        if interns == Self.internsBeforeCache { recentlyInterned = ShortStringCache(expectingValues: valueLimit) }
         let hash = ByteStringTable.hash(bytes)
         // The table is taken out while it is probed, as its probes read the storage and its
         // insertion appends to it.
         var table = interned
         interned = ByteStringTable()
         defer { interned = table }
-        return table.findOrInsert(
+        let string = table.findOrInsert(
             hash: hash,
             equals: { candidate in
                 let span = stream.sharedStrings[Int(candidate)]
@@ -250,6 +262,8 @@ struct TypedStreamBuilder {
                 stream.storage.append(contentsOf: bytes)
                 return appendSharedString(TypedStream.Span(start: UInt32(start), count: UInt32(bytes.count)))
             })
+        if cached { recentlyInterned.keep(bytes, object: string) }
+        return string
     }
 
     /// Copies `bytes` to the end of the storage; refuses to grow the storage past 4 GiB.
