@@ -179,6 +179,8 @@ private struct Writing {
     /// first) and its first `size` bytes copied.
     mutating func appendFixed(_ bits: UInt64, size: Int) {
         var word = stream.byteOrder == .big ? (bits << UInt64(64 - 8 * size)).bigEndian : bits.littleEndian
-        withUnsafeBytes(of: &word) { output.append(contentsOf: UnsafeRawBufferPointer(rebasing: $0[..<size])) }
+        withUnsafeMutablePointer(to: &word) { word in
+            word.withMemoryRebound(to: UInt8.self, capacity: 8) { output.append(contentsOf: UnsafeBufferPointer(start: $0, count: size)) }
+        }
     }
 }
