@@ -90,20 +90,34 @@ struct TypedStreamBuilder {
 
     // MARK: The primitives a reader drives
 
+    // These are inlined: called out of line from a mutating context, each copied the
+    // whole builder to call on.
+
     /// The innermost open thing.
-    var innermost: Frame.Kind { frames[frames.count - 1].kind }
+    var innermost: Frame.Kind {
+        @inline(__always) get { frames[frames.count - 1].kind }
+    }
 
     /// The type node of the next value, nil if no value goes here (no group or composite is
     /// innermost, or it is full).
     var expectedType: UInt32? {
-        let frame = frames[frames.count - 1]
-        return frame.kind.rawValue >= Frame.Kind.group.rawValue && frame.next < frame.end ? frame.type : nil
+        @inline(__always) get {
+            let frame = frames[frames.count - 1]
+            return frame.kind.rawValue >= Frame.Kind.group.rawValue && frame.next < frame.end ? frame.type : nil
+        }
+    }
+
+    /// The type code of the next slot, nil where no value goes: what a refusal names.
+    var expectedCode: UInt8? {
+        @inline(__always) get { expectedType.map { stream.types[$0].code } }
     }
 
     /// How many values the innermost group or composite still takes (0 when neither is innermost).
     var slotsLeft: Int {
-        let frame = frames[frames.count - 1]
-        return frame.kind.rawValue >= Frame.Kind.group.rawValue ? Int(frame.end - frame.next) : 0
+        @inline(__always) get {
+            let frame = frames[frames.count - 1]
+            return frame.kind.rawValue >= Frame.Kind.group.rawValue ? Int(frame.end - frame.next) : 0
+        }
     }
 
     /// Stores `value` in the next slot, whose type the caller read from `expectedType`.
@@ -144,7 +158,7 @@ struct TypedStreamBuilder {
     /// refused before anything is reserved for it.
     mutating func beginGroup(string: UInt32, at offset: Int? = nil, bytesLeft: Int = .max) throws(CodecError) {
         let kind = innermost
-        guard kind == .stream || kind == .object else { throw misplaced("a group", offset: offset) }
+        guard kind == .stream || kind == .object else { throw Self.misplaced("a group", offset: offset, innermost: innermost, expected: expectedCode) }
         let type = try parsedType(string, at: offset)
         let node = stream.types[type]
         guard Int(node.minimumBytes) <= bytesLeft else {
@@ -173,7 +187,7 @@ struct TypedStreamBuilder {
     /// opens it for its children. `bytesLeft` is what is left of a reader's input: children
     /// that need more are refused before anything is reserved for them.
     mutating func openComposite(at offset: Int? = nil, bytesLeft: Int = .max) throws(CodecError) {
-        guard let type = expectedType else { throw misplaced("a value", offset: offset) }
+        guard let type = expectedType else { throw Self.misplaced("a value", offset: offset, innermost: innermost, expected: expectedCode) }
         let node = stream.types[type]
         guard Int(node.minimumBytes) <= bytesLeft else {
             throw CodecError(.malformedTypedStream, "a struct, array or pointer whose values need at least \(node.minimumBytes) bytes, \(bytesLeft) left", byteOffset: offset)
@@ -187,7 +201,7 @@ struct TypedStreamBuilder {
     /// Closes the innermost group or composite, which must be full.
     mutating func close(at offset: Int? = nil) throws(CodecError) {
         let frame = frames[frames.count - 1]
-        guard frame.kind == .group || frame.kind == .composite else { throw misplaced("the end of a group", offset: offset) }
+        guard frame.kind == .group || frame.kind == .composite else { throw Self.misplaced("the end of a group", offset: offset, innermost: innermost, expected: expectedCode) }
         guard frame.next == frame.end else {
             throw CodecError(.invalidDocument, "a group or composite closed with \(frame.end - frame.next) of its values missing", byteOffset: offset)
         }
@@ -198,7 +212,7 @@ struct TypedStreamBuilder {
     /// class is `classIndex`, or set later (`setClass`) when a reader reads it after the
     /// object's number.
     mutating func beginObject(classIndex: UInt32 = 0, at offset: Int? = nil) throws(CodecError) -> UInt32 {
-        guard let type = expectedType, stream.types[type].code == TypeCode.object else { throw misplaced("an object", offset: offset) }
+        guard let type = expectedType, stream.types[type].code == TypeCode.object else { throw Self.misplaced("an object", offset: offset, innermost: innermost, expected: expectedCode) }
         let index = UInt32(stream.objects.count)
         stream.objects.append(TypedStream.Object(classIndex: classIndex, firstGroup: 0, groupCount: 0, value: frames[frames.count - 1].next))
         place(TypedStream.Value(type: type, payload: UInt64(index)))
@@ -213,7 +227,7 @@ struct TypedStreamBuilder {
     /// Ends the innermost object: its groups become one run of `groups`.
     mutating func endObject(at offset: Int? = nil) throws(CodecError) {
         let frame = frames[frames.count - 1]
-        guard frame.kind == .object else { throw misplaced("the end of an object", offset: offset) }
+        guard frame.kind == .object else { throw Self.misplaced("the end of an object", offset: offset, innermost: innermost, expected: expectedCode) }
         let (first, count) = moveGroups(from: Int(frame.firstPending))
         stream.objects[Int(frame.object)].firstGroup = first
         stream.objects[Int(frame.object)].groupCount = count
@@ -282,7 +296,9 @@ struct TypedStreamBuilder {
         return TypedStream.Span(start: UInt32(start), count: UInt32(bytes.count))
     }
 
-    /// Refuses `count` more bytes of storage past 4 GiB (spans are 32-bit).
+    /// Refuses `count` more bytes of storage past 4 GiB (spans are 32-bit). Inlined, as
+    /// `expectedType` is.
+    @inline(__always)
     private func checkRoom(for count: Int) throws(CodecError) {
         guard count < Int(UInt32.max) - stream.storage.count else { throw CodecError(.limitExceeded, "a typedstream's strings take at most 4 GiB", limit: Int(UInt32.max)) }
     }
@@ -324,14 +340,17 @@ struct TypedStreamBuilder {
         return (first, UInt32(stream.groups.count) - first)
     }
 
-    private func misplaced(_ what: String, offset: Int?) -> CodecError {
+    /// `what` refused where the innermost open thing is `innermost` and the next slot's type
+    /// code is `expected` (nil where no value goes). Static, as `TypedStreamBuilder+Values`'
+    /// `mismatch` is: a method called from a mutating one copied the whole builder.
+    private static func misplaced(_ what: String, offset: Int?, innermost: Frame.Kind, expected: UInt8?) -> CodecError {
         let place: String
         switch innermost {
         case .stream: place = "at the top level, where only groups go"
         case .object: place = "in an object, where only groups and the object's end go"
         case .group, .composite:
-            if let type = expectedType {
-                place = "where a value of type '\(TypeTable.character(stream.types[type].code))' goes"
+            if let expected {
+                place = "where a value of type '\(TypeTable.character(expected))' goes"
             } else {
                 place = "after the last value of a group or composite"
             }
