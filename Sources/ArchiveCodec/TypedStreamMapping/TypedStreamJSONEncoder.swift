@@ -176,22 +176,40 @@ struct TypedStreamJSONEncoder {
                 stack.append(.groups(groups, object: object))
                 stack.append(.values(try beginGroup(group)))
             case .values(var values):
-                guard let value = values.next(in: document) else {
-                    try builder.end()
-                    continue
+                // Values that open nothing are placed in this loop; the frame goes back on the
+                // stack only under one that opens an object or a composite.
+                while true {
+                    guard let value = values.next(in: document) else {
+                        try builder.end()
+                        break
+                    }
+                    if let opened = try encodeValue(value) {
+                        stack.append(.values(values))
+                        stack.append(opened)
+                        break
+                    }
+                    trips &+= 1
+                    try ConversionDeadline.poll(trips)
                 }
-                stack.append(.values(values))
-                if let opened = try encodeValue(value) { stack.append(opened) }
-            case .steps(let start, let next, let end):
-                guard next < end else {
-                    // The frames above this one have ended and dropped their runs: its run is last.
-                    assert(pendingSteps.count == end)
-                    pendingSteps.removeLast(end - start)
-                    continue
+            case .steps(let start, var next, let end):
+                // As for values: a step that opens nothing (and so adds no steps) runs in this loop.
+                while true {
+                    guard next < end else {
+                        // The frames above this one have ended and dropped their runs: its run is last.
+                        assert(pendingSteps.count == end)
+                        pendingSteps.removeLast(end - start)
+                        break
+                    }
+                    let step = pendingSteps[next]
+                    next += 1
+                    if let opened = try perform(step) {
+                        stack.append(.steps(start: start, next: next, end: end))
+                        stack.append(opened)
+                        break
+                    }
+                    trips &+= 1
+                    try ConversionDeadline.poll(trips)
                 }
-                stack.append(.steps(start: start, next: next + 1, end: end))
-                let step = pendingSteps[next]
-                if let opened = try perform(step) { stack.append(opened) }
             case .entries(let entries, let next):
                 guard next < entries.count else { continue }
                 stack.append(.entries(entries, next: next + 1))
