@@ -159,7 +159,9 @@ struct TypedStreamBuilder {
     mutating func beginGroup(string: UInt32, at offset: Int? = nil, bytesLeft: Int = .max) throws(CodecError) {
         let kind = innermost
         guard kind == .stream || kind == .object else { throw Self.misplaced("a group", offset: offset, innermost: innermost, expected: expectedCode) }
-        let type = try parsedType(string, at: offset)
+        // A type string parsed before (nearly every group's) is found without a call.
+        let type: UInt32
+        if let known = stream.types.root(ofString: string) { type = known } else { type = try parsedType(string, at: offset) }
         let node = stream.types[type]
         guard Int(node.minimumBytes) <= bytesLeft else {
             throw CodecError(.malformedTypedStream, "a group whose values need at least \(node.minimumBytes) bytes, \(bytesLeft) left", byteOffset: offset)
@@ -314,7 +316,9 @@ struct TypedStreamBuilder {
         }
     }
 
-    /// Reserves a run of `count` value slots; refuses past `valueLimit`.
+    /// Reserves a run of `count` value slots; refuses past `valueLimit`. Inlined into the
+    /// group and composite openings, which call it for every run.
+    @inline(__always)
     private mutating func reserve(_ count: UInt32, at offset: Int?) throws(CodecError) -> UInt32 {
         let first = stream.values.count
         guard count <= valueLimit - first else {
