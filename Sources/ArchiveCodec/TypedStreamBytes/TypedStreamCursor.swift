@@ -91,7 +91,9 @@ struct TypedStreamCursor {
     }
 
     /// The table index a reference number stands for, whose first byte `head` was read at
-    /// `start`: within the `count` entries the table has so far.
+    /// `start`: within the `count` entries the table has so far. Inlined: every group's type
+    /// string and most objects are references.
+    @inline(__always)
     mutating func reference(head: UInt8, at start: Int, into count: Int, of table: @autoclosure () -> String) throws(CodecError) -> Int {
         let label = try structuralInteger(head: head, at: start, "a reference")
         let index = label - StreamTag.firstReference

@@ -277,7 +277,8 @@ private struct Reading {
     }
 
     /// A shared string whose first byte `head` was read at `start`: nil (where allowed), a
-    /// new one, or a reference to one before.
+    /// new one, or a reference to one before. Inlined, as a group's type string is one.
+    @inline(__always)
     mutating func sharedString(head: UInt8, at start: Int, _ what: @autoclosure () -> String, nilAllowed: Bool = false) throws(CodecError) -> UInt32? {
         switch head {
         case StreamTag.null:
@@ -296,6 +297,7 @@ private struct Reading {
     }
 
     /// The index (in its own table) of the object, class or C string a reference points at.
+    @inline(__always)
     mutating func entity(head: UInt8, at start: Int, _ kind: Entity.Kind) throws(CodecError) -> UInt32 {
         let number = try cursor.reference(head: head, at: start, into: entities.count, of: "the object table, for \(kind.name)")
         let entity = entities[number]
