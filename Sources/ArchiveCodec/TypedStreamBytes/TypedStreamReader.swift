@@ -184,6 +184,8 @@ private struct Reading {
         }
     }
 
+    /// Inlined into `readValue`, as integers are most values.
+    @inline(__always)
     mutating func readInteger(_ type: UInt32, code: UInt8, at start: Int) throws(CodecError) {
         let (value, form) = try cursor.compactInteger(head: try cursor.byte("an integer"), at: start, "an integer")
         let width = TypeCode.bitWidth(code)
