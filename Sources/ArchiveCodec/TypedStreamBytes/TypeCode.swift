@@ -37,23 +37,29 @@ enum TypeCode {
     /// the types of one group.
     static let sequence: UInt8 = 0
 
+    // The tests below are inlined: readers and writers ask them of every value.
+
     /// `c s i l q`: integers read and written as signed.
+    @inline(__always)
     static func isSignedInteger(_ code: UInt8) -> Bool {
         code == char || code == short || code == int || code == long || code == longLong
     }
 
     /// `C S I L Q B`: integers whose stored (signed) bits are read as unsigned.
+    @inline(__always)
     static func isUnsignedInteger(_ code: UInt8) -> Bool {
         code == unsignedChar || code == unsignedShort || code == unsignedInt || code == unsignedLong || code == unsignedLongLong || code == bool
     }
 
     /// `c C B`: stored as one raw byte, never as a compact integer (the tags do not apply).
+    @inline(__always)
     static func isRawByte(_ code: UInt8) -> Bool {
         code == char || code == unsignedChar || code == bool
     }
 
     /// The width in bits of an integer code: `l`/`L` are 32-bit, as in the Objective-C runtime's
     /// encodings and in NeXT's typedstream (which stored them as ints). 0 for other codes.
+    @inline(__always)
     static func bitWidth(_ code: UInt8) -> Int {
         switch code {
         case char, unsignedChar, bool: 8

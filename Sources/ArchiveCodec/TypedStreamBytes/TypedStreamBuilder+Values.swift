@@ -100,11 +100,17 @@ extension TypedStreamBuilder {
         place(TypedStream.Value(type: type, payload: try appendStorage(bytes).packed))
     }
 
+    /// A `+` value of `bytes` held elsewhere (a JSON document's text), copied into the storage.
+    mutating func byteString(text bytes: UnsafeBufferPointer<UInt8>) throws(CodecError) {
+        let type = try expect(TypeCode.byteString)
+        place(TypedStream.Value(type: type, payload: try appendStorage(bytes).packed))
+    }
+
     /// A `[Nc]` or `[NC]` value: exactly N bytes.
     mutating func byteArray(_ bytes: [UInt8]) throws(CodecError) {
         let type = try expect(TypeCode.arrayOpen)
         let node = stream.types[type]
-        guard stream.types.isByteArray(type) else { throw mismatch(type, "bytes") }
+        guard stream.types.isByteArray(type) else { throw Self.mismatch(node.code, "bytes") }
         guard bytes.count == node.count else { throw CodecError(.invalidDocument, "\(bytes.count) bytes for an array of \(node.count)") }
         place(TypedStream.Value(type: type, payload: try appendStorage(bytes).packed))
     }
@@ -119,20 +125,20 @@ extension TypedStreamBuilder {
     mutating func beginComposite() throws(CodecError) {
         guard let type = expectedType else { throw CodecError(.invalidDocument, "no value goes here") }
         let node = stream.types[type]
-        guard [TypeCode.structOpen, TypeCode.arrayOpen, TypeCode.pointer].contains(node.code), !stream.types.isByteArray(type) else { throw mismatch(type, "a struct, array or pointer") }
+        guard [TypeCode.structOpen, TypeCode.arrayOpen, TypeCode.pointer].contains(node.code), !stream.types.isByteArray(type) else { throw Self.mismatch(node.code, "a struct, array or pointer") }
         try openComposite()
     }
 
     /// A signed integer for a `c s i l q` slot, within the type's width.
     mutating func integer(_ value: Int64, form: NumberForm = .canonical) throws(CodecError) {
-        guard let type = expectedType, TypeCode.isSignedInteger(stream.types[type].code) else { throw mismatch(expectedType, "a signed integer") }
+        guard let type = expectedType, TypeCode.isSignedInteger(stream.types[type].code) else { throw Self.mismatch(expectedCode, "a signed integer") }
         try placeInteger(value, type: type, form: form)
     }
 
     /// An unsigned integer for a `C S I L Q B` slot, within the type's width; stored as the
     /// signed value of the same bits, as Apple's writer stores it.
     mutating func unsigned(_ value: UInt64, form: NumberForm = .canonical) throws(CodecError) {
-        guard let type = expectedType, TypeCode.isUnsignedInteger(stream.types[type].code) else { throw mismatch(expectedType, "an unsigned integer") }
+        guard let type = expectedType, TypeCode.isUnsignedInteger(stream.types[type].code) else { throw Self.mismatch(expectedCode, "an unsigned integer") }
         let code = stream.types[type].code
         let width = TypeCode.bitWidth(code)
         guard width == 64 || value >> UInt64(width) == 0 else { throw CodecError(.invalidDocument, "\(value) does not fit a \(width)-bit '\(TypeTable.character(code))'") }
@@ -154,15 +160,20 @@ extension TypedStreamBuilder {
 
     // MARK: Checks
 
+    /// The type of the next slot, which must be of type code `code`. Inlined: called out of
+    /// line from a mutating context, it copied the whole builder to call on.
     @discardableResult
+    @inline(__always)
     private func expect(_ code: UInt8) throws(CodecError) -> UInt32 {
-        guard let type = expectedType, stream.types[type].code == code else { throw mismatch(expectedType, "'\(TypeTable.character(code))'") }
+        guard let type = expectedType, stream.types[type].code == code else { throw Self.mismatch(expectedCode, "'\(TypeTable.character(code))'") }
         return type
     }
 
-    private func mismatch(_ type: UInt32?, _ given: String) -> CodecError {
-        guard let type else { return CodecError(.invalidDocument, "\(given) where no value goes") }
-        return CodecError(.invalidDocument, "\(given) where a value of type '\(TypeTable.character(stream.types[type].code))' goes")
+    /// Static, taking the code: a method of the builder called from a mutating one copied the
+    /// whole builder to call on, even on the paths that never refuse.
+    private static func mismatch(_ code: UInt8?, _ given: String) -> CodecError {
+        guard let code else { return CodecError(.invalidDocument, "\(given) where no value goes") }
+        return CodecError(.invalidDocument, "\(given) where a value of type '\(TypeTable.character(code))' goes")
     }
 
     private mutating func placeReference(_ code: UInt8, _ index: Int?) throws(CodecError) {

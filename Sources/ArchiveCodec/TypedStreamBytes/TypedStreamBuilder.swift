@@ -17,12 +17,23 @@
 struct TypedStreamBuilder {
     private(set) var stream: TypedStream
     private var frames: [Frame] = [Frame(kind: .stream)]
-    /// Groups of the stream and of the open objects, innermost last.
+    /// Groups of the stream and of the open objects, innermost last: the first `pendingCount`
+    /// entries. Entries past those are left for reuse, so that ending an object removes
+    /// nothing from the array (a removal per object cost more than moving its groups).
     private var pendingGroups: [TypedStream.Group] = []
+    private var pendingCount = 0
     /// Shared strings by content, for `intern` (a reader defines each string as the stream
     /// does and never looks here): a table of indices into `stream.sharedStrings`, whose
     /// bytes are the storage's, so that a million distinct strings cost no heap array each.
     private var interned = ByteStringTable()
+    /// `interned`'s answers for short strings (type strings, short C strings), which a
+    /// document interns again and again: found without hashing or probing. A cache answers
+    /// only what `intern` kept for that very text, so a hit answers as the table would. Its
+    /// slots are made at the `internsBeforeCache`th intern: a small stream (a nested payload,
+    /// a reader's, which never interns) does not pay for clearing them.
+    private var recentlyInterned = ShortStringCache()
+    private var interns = 0
+    private static let internsBeforeCache = 64
     /// The most values the model may hold: a reader's bound by its input's size, an
     /// encoder's by its document's (`TypedStreamJSONEncoder.valueLimit(for:)`), and never
     /// more than 32-bit indices reach (`maximumValues`).
@@ -79,20 +90,34 @@ struct TypedStreamBuilder {
 
     // MARK: The primitives a reader drives
 
+    // These are inlined: called out of line from a mutating context, each copied the
+    // whole builder to call on.
+
     /// The innermost open thing.
-    var innermost: Frame.Kind { frames[frames.count - 1].kind }
+    var innermost: Frame.Kind {
+        @inline(__always) get { frames[frames.count - 1].kind }
+    }
 
     /// The type node of the next value, nil if no value goes here (no group or composite is
     /// innermost, or it is full).
     var expectedType: UInt32? {
-        let frame = frames[frames.count - 1]
-        return frame.kind.rawValue >= Frame.Kind.group.rawValue && frame.next < frame.end ? frame.type : nil
+        @inline(__always) get {
+            let frame = frames[frames.count - 1]
+            return frame.kind.rawValue >= Frame.Kind.group.rawValue && frame.next < frame.end ? frame.type : nil
+        }
+    }
+
+    /// The type code of the next slot, nil where no value goes: what a refusal names.
+    var expectedCode: UInt8? {
+        @inline(__always) get { expectedType.map { stream.types[$0].code } }
     }
 
     /// How many values the innermost group or composite still takes (0 when neither is innermost).
     var slotsLeft: Int {
-        let frame = frames[frames.count - 1]
-        return frame.kind.rawValue >= Frame.Kind.group.rawValue ? Int(frame.end - frame.next) : 0
+        @inline(__always) get {
+            let frame = frames[frames.count - 1]
+            return frame.kind.rawValue >= Frame.Kind.group.rawValue ? Int(frame.end - frame.next) : 0
+        }
     }
 
     /// Stores `value` in the next slot, whose type the caller read from `expectedType`.
@@ -133,23 +158,38 @@ struct TypedStreamBuilder {
     /// refused before anything is reserved for it.
     mutating func beginGroup(string: UInt32, at offset: Int? = nil, bytesLeft: Int = .max) throws(CodecError) {
         let kind = innermost
-        guard kind == .stream || kind == .object else { throw misplaced("a group", offset: offset) }
-        let type = try parsedType(string, at: offset)
+        guard kind == .stream || kind == .object else { throw Self.misplaced("a group", offset: offset, innermost: innermost, expected: expectedCode) }
+        // A type string parsed before (nearly every group's) is found without a call.
+        let type: UInt32
+        if let known = stream.types.root(ofString: string) { type = known } else { type = try parsedType(string, at: offset) }
         let node = stream.types[type]
         guard Int(node.minimumBytes) <= bytesLeft else {
             throw CodecError(.malformedTypedStream, "a group whose values need at least \(node.minimumBytes) bytes, \(bytesLeft) left", byteOffset: offset)
         }
         let count = node.count
         let first = try reserve(count, at: offset)
-        pendingGroups.append(TypedStream.Group(type: type, firstValue: first))
+        let group = TypedStream.Group(type: type, firstValue: first)
+        if pendingCount < pendingGroups.count { pendingGroups[pendingCount] = group } else { pendingGroups.append(group) }
+        pendingCount += 1
         frames.append(Frame(kind: .group, next: first, end: first + count, type: TypeTable.firstChild(of: type)))
+    }
+
+    /// Closes the innermost group or composite when it is full, and says whether it did (a
+    /// reader closes each right after its last value rather than on a pass of its own; a
+    /// group or composite that is not full, or an object, stays open).
+    @inline(__always)
+    mutating func closeIfFull() -> Bool {
+        let frame = frames[frames.count - 1]
+        guard frame.kind.rawValue >= Frame.Kind.group.rawValue, frame.next == frame.end else { return false }
+        frames.removeLast()
+        return true
     }
 
     /// Places the struct, array (of other than bytes) or pointer the next slot expects and
     /// opens it for its children. `bytesLeft` is what is left of a reader's input: children
     /// that need more are refused before anything is reserved for them.
     mutating func openComposite(at offset: Int? = nil, bytesLeft: Int = .max) throws(CodecError) {
-        guard let type = expectedType else { throw misplaced("a value", offset: offset) }
+        guard let type = expectedType else { throw Self.misplaced("a value", offset: offset, innermost: innermost, expected: expectedCode) }
         let node = stream.types[type]
         guard Int(node.minimumBytes) <= bytesLeft else {
             throw CodecError(.malformedTypedStream, "a struct, array or pointer whose values need at least \(node.minimumBytes) bytes, \(bytesLeft) left", byteOffset: offset)
@@ -163,7 +203,7 @@ struct TypedStreamBuilder {
     /// Closes the innermost group or composite, which must be full.
     mutating func close(at offset: Int? = nil) throws(CodecError) {
         let frame = frames[frames.count - 1]
-        guard frame.kind == .group || frame.kind == .composite else { throw misplaced("the end of a group", offset: offset) }
+        guard frame.kind == .group || frame.kind == .composite else { throw Self.misplaced("the end of a group", offset: offset, innermost: innermost, expected: expectedCode) }
         guard frame.next == frame.end else {
             throw CodecError(.invalidDocument, "a group or composite closed with \(frame.end - frame.next) of its values missing", byteOffset: offset)
         }
@@ -174,11 +214,11 @@ struct TypedStreamBuilder {
     /// class is `classIndex`, or set later (`setClass`) when a reader reads it after the
     /// object's number.
     mutating func beginObject(classIndex: UInt32 = 0, at offset: Int? = nil) throws(CodecError) -> UInt32 {
-        guard let type = expectedType, stream.types[type].code == TypeCode.object else { throw misplaced("an object", offset: offset) }
+        guard let type = expectedType, stream.types[type].code == TypeCode.object else { throw Self.misplaced("an object", offset: offset, innermost: innermost, expected: expectedCode) }
         let index = UInt32(stream.objects.count)
         stream.objects.append(TypedStream.Object(classIndex: classIndex, firstGroup: 0, groupCount: 0, value: frames[frames.count - 1].next))
         place(TypedStream.Value(type: type, payload: UInt64(index)))
-        frames.append(Frame(kind: .object, firstPending: UInt32(pendingGroups.count), object: index))
+        frames.append(Frame(kind: .object, firstPending: UInt32(pendingCount), object: index))
         return index
     }
 
@@ -189,7 +229,7 @@ struct TypedStreamBuilder {
     /// Ends the innermost object: its groups become one run of `groups`.
     mutating func endObject(at offset: Int? = nil) throws(CodecError) {
         let frame = frames[frames.count - 1]
-        guard frame.kind == .object else { throw misplaced("the end of an object", offset: offset) }
+        guard frame.kind == .object else { throw Self.misplaced("the end of an object", offset: offset, innermost: innermost, expected: expectedCode) }
         let (first, count) = moveGroups(from: Int(frame.firstPending))
         stream.objects[Int(frame.object)].firstGroup = first
         stream.objects[Int(frame.object)].groupCount = count
@@ -215,13 +255,17 @@ struct TypedStreamBuilder {
     /// `intern` for bytes held elsewhere (a JSON document's text), copied only when new.
     mutating func intern(_ bytes: UnsafeBufferPointer<UInt8>) throws(CodecError) -> UInt32 {
         try checkRoom(for: bytes.count)
+        let cached = interns >= Self.internsBeforeCache
+        if cached, let known = recentlyInterned.object(for: bytes) { return known }
+        interns += 1
+        if interns == Self.internsBeforeCache { recentlyInterned = ShortStringCache(expectingValues: valueLimit) }
         let hash = ByteStringTable.hash(bytes)
         // The table is taken out while it is probed, as its probes read the storage and its
         // insertion appends to it.
         var table = interned
         interned = ByteStringTable()
         defer { interned = table }
-        return table.findOrInsert(
+        let string = table.findOrInsert(
             hash: hash,
             equals: { candidate in
                 let span = stream.sharedStrings[Int(candidate)]
@@ -234,6 +278,8 @@ struct TypedStreamBuilder {
                 stream.storage.append(contentsOf: bytes)
                 return appendSharedString(TypedStream.Span(start: UInt32(start), count: UInt32(bytes.count)))
             })
+        if cached { recentlyInterned.keep(bytes, object: string) }
+        return string
     }
 
     /// Copies `bytes` to the end of the storage; refuses to grow the storage past 4 GiB.
@@ -244,7 +290,17 @@ struct TypedStreamBuilder {
         return TypedStream.Span(start: UInt32(start), count: UInt32(bytes.count))
     }
 
-    /// Refuses `count` more bytes of storage past 4 GiB (spans are 32-bit).
+    /// `appendStorage` for bytes held elsewhere (a JSON document's text).
+    mutating func appendStorage(_ bytes: UnsafeBufferPointer<UInt8>) throws(CodecError) -> TypedStream.Span {
+        try checkRoom(for: bytes.count)
+        let start = stream.storage.count
+        stream.storage.append(contentsOf: bytes)
+        return TypedStream.Span(start: UInt32(start), count: UInt32(bytes.count))
+    }
+
+    /// Refuses `count` more bytes of storage past 4 GiB (spans are 32-bit). Inlined, as
+    /// `expectedType` is.
+    @inline(__always)
     private func checkRoom(for count: Int) throws(CodecError) {
         guard count < Int(UInt32.max) - stream.storage.count else { throw CodecError(.limitExceeded, "a typedstream's strings take at most 4 GiB", limit: Int(UInt32.max)) }
     }
@@ -260,7 +316,9 @@ struct TypedStreamBuilder {
         }
     }
 
-    /// Reserves a run of `count` value slots; refuses past `valueLimit`.
+    /// Reserves a run of `count` value slots; refuses past `valueLimit`. Inlined into the
+    /// group and composite openings, which call it for every run.
+    @inline(__always)
     private mutating func reserve(_ count: UInt32, at offset: Int?) throws(CodecError) -> UInt32 {
         let first = stream.values.count
         guard count <= valueLimit - first else {
@@ -276,19 +334,27 @@ struct TypedStreamBuilder {
 
     private mutating func moveGroups(from start: Int) -> (UInt32, UInt32) {
         let first = UInt32(stream.groups.count)
-        stream.groups.append(contentsOf: pendingGroups[start...])
-        pendingGroups.removeLast(pendingGroups.count - start)
+        // An object's few groups one by one; a long run (the stream's) in one copy.
+        if pendingCount - start > 16 {
+            stream.groups.append(contentsOf: pendingGroups[start..<pendingCount])
+        } else {
+            for index in start..<pendingCount { stream.groups.append(pendingGroups[index]) }
+        }
+        pendingCount = start
         return (first, UInt32(stream.groups.count) - first)
     }
 
-    private func misplaced(_ what: String, offset: Int?) -> CodecError {
+    /// `what` refused where the innermost open thing is `innermost` and the next slot's type
+    /// code is `expected` (nil where no value goes). Static, as `TypedStreamBuilder+Values`'
+    /// `mismatch` is: a method called from a mutating one copied the whole builder.
+    private static func misplaced(_ what: String, offset: Int?, innermost: Frame.Kind, expected: UInt8?) -> CodecError {
         let place: String
         switch innermost {
         case .stream: place = "at the top level, where only groups go"
         case .object: place = "in an object, where only groups and the object's end go"
         case .group, .composite:
-            if let type = expectedType {
-                place = "where a value of type '\(TypeTable.character(stream.types[type].code))' goes"
+            if let expected {
+                place = "where a value of type '\(TypeTable.character(expected))' goes"
             } else {
                 place = "after the last value of a group or composite"
             }

@@ -63,7 +63,17 @@ struct TypedStreamCursor {
     }
 
     /// A structural integer (see the type's comment) whose first byte `head` was read at `start`.
+    ///
+    /// Inlined for its common case: a head outside the tags (`StreamTag.reserved`) is the
+    /// number itself (-110...127), and one byte is how Apple's writer spells such a number.
+    @inline(__always)
     mutating func structuralInteger(head: UInt8, at start: Int, _ what: @autoclosure () -> String) throws(CodecError) -> Int64 {
+        if !StreamTag.reserved.contains(head) { return Int64(Int8(bitPattern: head)) }
+        return try taggedStructuralInteger(head: head, at: start, what())
+    }
+
+    /// `structuralInteger` for a head among the tags: a longer spelling, or a tag that is none.
+    mutating func taggedStructuralInteger(head: UInt8, at start: Int, _ what: @autoclosure () -> String) throws(CodecError) -> Int64 {
         let (value, form) = try compactInteger(head: head, at: start, what())
         let canonical = NumberForm.canonical(value)
         guard form == canonical else {
@@ -81,7 +91,9 @@ struct TypedStreamCursor {
     }
 
     /// The table index a reference number stands for, whose first byte `head` was read at
-    /// `start`: within the `count` entries the table has so far.
+    /// `start`: within the `count` entries the table has so far. Inlined: every group's type
+    /// string and most objects are references.
+    @inline(__always)
     mutating func reference(head: UInt8, at start: Int, into count: Int, of table: @autoclosure () -> String) throws(CodecError) -> Int {
         let label = try structuralInteger(head: head, at: start, "a reference")
         let index = label - StreamTag.firstReference

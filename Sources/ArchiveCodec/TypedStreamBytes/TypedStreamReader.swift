@@ -106,6 +106,8 @@ private struct Reading {
             case .group, .composite:
                 if let type = builder.expectedType {
                     try readValue(type)
+                    // The groups and composites this value filled end here, not a trip each later.
+                    while builder.closeIfFull() {}
                 } else {
                     try builder.close(at: cursor.position)
                 }
@@ -182,6 +184,8 @@ private struct Reading {
         }
     }
 
+    /// Inlined into `readValue`, as integers are most values.
+    @inline(__always)
     mutating func readInteger(_ type: UInt32, code: UInt8, at start: Int) throws(CodecError) {
         let (value, form) = try cursor.compactInteger(head: try cursor.byte("an integer"), at: start, "an integer")
         let width = TypeCode.bitWidth(code)
@@ -275,7 +279,8 @@ private struct Reading {
     }
 
     /// A shared string whose first byte `head` was read at `start`: nil (where allowed), a
-    /// new one, or a reference to one before.
+    /// new one, or a reference to one before. Inlined, as a group's type string is one.
+    @inline(__always)
     mutating func sharedString(head: UInt8, at start: Int, _ what: @autoclosure () -> String, nilAllowed: Bool = false) throws(CodecError) -> UInt32? {
         switch head {
         case StreamTag.null:
@@ -294,6 +299,7 @@ private struct Reading {
     }
 
     /// The index (in its own table) of the object, class or C string a reference points at.
+    @inline(__always)
     mutating func entity(head: UInt8, at start: Int, _ kind: Entity.Kind) throws(CodecError) -> UInt32 {
         let number = try cursor.reference(head: head, at: start, into: entities.count, of: "the object table, for \(kind.name)")
         let entity = entities[number]

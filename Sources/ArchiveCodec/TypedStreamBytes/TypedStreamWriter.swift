@@ -174,12 +174,13 @@ private struct Writing {
         }
     }
 
-    /// The low `size` bytes of `bits` in the stream's byte order.
+    /// The low `size` bytes (1 to 8) of `bits` in the stream's byte order, appended at once: the
+    /// word is laid out in that order (in big-endian, shifted so that its low `size` bytes come
+    /// first) and its first `size` bytes copied.
     mutating func appendFixed(_ bits: UInt64, size: Int) {
-        if stream.byteOrder == .big {
-            for shift in stride(from: 8 * (size - 1), through: 0, by: -8) { output.append(UInt8(truncatingIfNeeded: bits >> UInt64(shift))) }
-        } else {
-            for shift in stride(from: 0, to: 8 * size, by: 8) { output.append(UInt8(truncatingIfNeeded: bits >> UInt64(shift))) }
+        var word = stream.byteOrder == .big ? (bits << UInt64(64 - 8 * size)).bigEndian : bits.littleEndian
+        withUnsafeMutablePointer(to: &word) { word in
+            word.withMemoryRebound(to: UInt8.self, capacity: 8) { output.append(contentsOf: UnsafeBufferPointer(start: $0, count: size)) }
         }
     }
 }

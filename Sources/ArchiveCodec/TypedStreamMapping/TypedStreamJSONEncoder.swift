@@ -176,22 +176,40 @@ struct TypedStreamJSONEncoder {
                 stack.append(.groups(groups, object: object))
                 stack.append(.values(try beginGroup(group)))
             case .values(var values):
-                guard let value = values.next(in: document) else {
-                    try builder.end()
-                    continue
+                // Values that open nothing are placed in this loop; the frame goes back on the
+                // stack only under one that opens an object or a composite.
+                while true {
+                    guard let value = values.next(in: document) else {
+                        try builder.end()
+                        break
+                    }
+                    if let opened = try encodeValue(value) {
+                        stack.append(.values(values))
+                        stack.append(opened)
+                        break
+                    }
+                    trips &+= 1
+                    try ConversionDeadline.poll(trips)
                 }
-                stack.append(.values(values))
-                if let opened = try encodeValue(value) { stack.append(opened) }
-            case .steps(let start, let next, let end):
-                guard next < end else {
-                    // The frames above this one have ended and dropped their runs: its run is last.
-                    assert(pendingSteps.count == end)
-                    pendingSteps.removeLast(end - start)
-                    continue
+            case .steps(let start, var next, let end):
+                // As for values: a step that opens nothing (and so adds no steps) runs in this loop.
+                while true {
+                    guard next < end else {
+                        // The frames above this one have ended and dropped their runs: its run is last.
+                        assert(pendingSteps.count == end)
+                        pendingSteps.removeLast(end - start)
+                        break
+                    }
+                    let step = pendingSteps[next]
+                    next += 1
+                    if let opened = try perform(step) {
+                        stack.append(.steps(start: start, next: next, end: end))
+                        stack.append(opened)
+                        break
+                    }
+                    trips &+= 1
+                    try ConversionDeadline.poll(trips)
                 }
-                stack.append(.steps(start: start, next: next + 1, end: end))
-                let step = pendingSteps[next]
-                if let opened = try perform(step) { stack.append(opened) }
             case .entries(let entries, let next):
                 guard next < entries.count else { continue }
                 stack.append(.entries(entries, next: next + 1))
@@ -260,9 +278,22 @@ struct TypedStreamJSONEncoder {
             }
             return try place(value) { (b) throws(CodecError) in try b.double(real) }
         case TypeCode.byteString:
+            if kind == .string {
+                // Text is read where it stands in the document, not copied out first.
+                let document = document
+                return try place(value) { (b) throws(CodecError) in
+                    try document.withString(value) { (bytes) throws(CodecError) in try b.byteString(text: bytes) }
+                }
+            }
             let bytes = try textBytes(value)
             return try place(value) { (b) throws(CodecError) in try b.byteString(bytes) }
         case TypeCode.cString:
+            if kind == .string {
+                let document = document
+                var string: UInt32 = 0
+                try located(value) { (b) throws(CodecError) in string = try document.withString(value) { (bytes) throws(CodecError) in try b.intern(bytes) } }
+                return try placeCString(interned: string, at: value)
+            }
             guard let bytes = try textBytes(value) else { return try place(value) { (b) throws(CodecError) in _ = try b.cString(nil) } }
             return try placeCString(bytes, at: value)
         case TypeCode.atom:
@@ -424,6 +455,11 @@ struct TypedStreamJSONEncoder {
     private mutating func placeCString(_ bytes: [UInt8], at value: Value) throws(CodecError) -> Frame? {
         var string: UInt32 = 0
         try located(value) { (b) throws(CodecError) in string = try b.intern(bytes) }
+        return try placeCString(interned: string, at: value)
+    }
+
+    /// A `*` value of shared string `string` (made by `intern`), as `placeCString(_:at:)` places it.
+    private mutating func placeCString(interned string: UInt32, at value: Value) throws(CodecError) -> Frame? {
         if Int(string) < cStringOfString.count, cStringOfString[Int(string)] != 0 {
             let known = Int(cStringOfString[Int(string)]) - 1
             return try place(value) { (b) throws(CodecError) in try b.cString(reference: known) }
@@ -464,7 +500,11 @@ struct TypedStreamJSONEncoder {
             }
             let signed = TypeCode.isSignedInteger(builder.stream.types[type].code)
             return try place(value) { (b) throws(CodecError) in signed ? try b.integer(truth ? 1 : 0) : try b.unsigned(truth ? 1 : 0) }
-        case .byteString(let bytes, let value): return try place(value) { (b) throws(CodecError) in try b.byteString(bytes) }
+        case .byteString(let text, let skip, let value):
+            let document = document
+            return try place(value) { (b) throws(CodecError) in
+                try document.withString(text) { (bytes) throws(CodecError) in try b.byteString(text: UnsafeBufferPointer(rebasing: bytes[skip...])) }
+            }
         case .cString(let bytes, let value): return try placeCString(bytes, at: value)
         case .byteArray(let bytes, let value): return try place(value) { (b) throws(CodecError) in try b.byteArray(bytes) }
         case .entries(let entries): return .entries(entries, next: 0)

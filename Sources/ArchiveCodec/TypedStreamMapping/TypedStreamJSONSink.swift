@@ -34,6 +34,9 @@ protocol TypedStreamJSONSink {
     /// Bytes as a base64 string (a `$data` member's value).
     mutating func base64(_ bytes: ArraySlice<UInt8>)
     mutating func reference(_ object: Int)
+    /// `[[name, version], …]`: class `index` of `stream` and its superclasses (only the class
+    /// for a sink that follows the nesting only, `followsNestingOnly`).
+    mutating func classChain(_ index: Int, of stream: TypedStream)
     /// Value `index` of the stream is about to be written (or taken by a readable form's
     /// container without text of its own), and has been (its object entered, if it is one).
     mutating func willWrite(value index: Int)
@@ -42,6 +45,18 @@ protocol TypedStreamJSONSink {
 
 extension TypedStreamJSONSink {
     static var followsNestingOnly: Bool { false }
+
+    mutating func classChain(_ index: Int, of stream: TypedStream) {
+        openArray()
+        for link in stream.classLinks(index, limit: Self.followsNestingOnly ? 1 : .max) {
+            openArray()
+            text(stream.name(ofClass: link))
+            mappingInteger(stream.classes[link].version)
+            closeArray()
+        }
+        closeArray()
+    }
+
     mutating func willWrite(value index: Int) {}
     mutating func didWrite(value index: Int) {}
 }
@@ -87,6 +102,56 @@ struct TypedStreamJSONMeasure: TypedStreamJSONSink {
 struct TypedStreamJSONText: TypedStreamJSONSink {
     var out: JSONOutput
     let numbers: NumberWrapping
+    /// Per class, the compact text of its chain once written twice (`classChain`): every
+    /// object of a class spells the same `$classes`, then copied. Only in compact output
+    /// (indented text depends on the depth) and for chains of at most `largestPreparedChain`
+    /// bytes; a class written once (as most of a small payload's are) is only noted. Each
+    /// text kept was written out, so the cache holds less than the output, and an entry per
+    /// class (made at the first chain written).
+    private var preparedChains: [PreparedChain?] = []
+    private static let largestPreparedChain = 256
+
+    private enum PreparedChain {
+        case writtenOnce, tooLong
+        case text([UInt8])
+    }
+
+    init(out: JSONOutput, numbers: NumberWrapping) {
+        self.out = out
+        self.numbers = numbers
+    }
+
+    mutating func classChain(_ index: Int, of stream: TypedStream) {
+        guard !out.pretty else { return Self.writeChain(index, of: stream, into: &out) }
+        if preparedChains.isEmpty { preparedChains = Array(repeating: nil, count: stream.classes.count) }
+        switch preparedChains[index] {
+        case .text(let text)?: out.encoded(text)
+        case .tooLong?: Self.writeChain(index, of: stream, into: &out)
+        case nil:
+            preparedChains[index] = .writtenOnce
+            Self.writeChain(index, of: stream, into: &out)
+        case .writtenOnce?:
+            var scratch = JSONOutput(pretty: false)
+            Self.writeChain(index, of: stream, into: &scratch)
+            let text = scratch.finish()
+            preparedChains[index] = text.count <= Self.largestPreparedChain ? .text(text) : .tooLong
+            out.encoded(text)
+        }
+    }
+
+    /// The chain's text as the sink's other calls write it. Static: a method of the sink
+    /// called with its own `out` would be called on a copy of the sink.
+    private static func writeChain(_ index: Int, of stream: TypedStream, into out: inout JSONOutput) {
+        out.openArray()
+        for link in stream.classLinks(index) {
+            out.openArray()
+            stream.name(ofClass: link).withUnsafeBufferPointer { out.string(utf8: $0) }
+            out.int(stream.classes[link].version)
+            out.closeArray()
+        }
+        out.closeArray()
+    }
+
     mutating func isStopped() -> Bool { out.reachedLimit() }
     mutating func openObject() { out.openObject() }
     mutating func closeObject() { out.closeObject() }

@@ -168,14 +168,7 @@ struct TypedStreamJSONWriter {
     /// `[[name, version], …]`, the class and its superclasses (only the class for a sink that
     /// follows the nesting: `TypedStreamJSONSink.followsNestingOnly`).
     func writeChain<Sink: TypedStreamJSONSink>(_ index: Int, into sink: inout Sink) {
-        sink.openArray()
-        for link in stream.classLinks(index, limit: Sink.followsNestingOnly ? 1 : .max) {
-            sink.openArray()
-            sink.text(stream.name(ofClass: link))
-            sink.mappingInteger(stream.classes[link].version)
-            sink.closeArray()
-        }
-        sink.closeArray()
+        sink.classChain(index, of: stream)
     }
 
     /// Shared string `index` as `writeText` writes it, its UTF-8 check made once

@@ -22,8 +22,9 @@ enum ReadableBuildStep {
     case double(Double, at: Value)
     /// `true` or `false` as 1 or 0, for any integer slot.
     case truth(Bool, at: Value)
-    /// A `+` value's bytes.
-    case byteString([UInt8], at: Value)
+    /// A `+` value: the text of JSON string `text` from its byte `skip` on (1 drops the first
+    /// `$` of a `$$…` key), read from the document where it stands when the step runs.
+    case byteString(text: Value, skip: Int, at: Value)
     /// A `*` value's text (a reference to an earlier C string of the same text, as in the
     /// generic form).
     case cString([UInt8], at: Value)

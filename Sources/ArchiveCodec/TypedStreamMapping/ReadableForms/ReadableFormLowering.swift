@@ -25,7 +25,7 @@ struct ReadableFormLowering {
     /// lists of their own: the encoder keeps one list for every form open at once.
     func steps(for value: Value, into steps: inout [Step]) throws(CodecError) -> Bool {
         switch document.kind(value) {
-        case .string: stringSteps(.string, id: nil, text: document.withString(value) { Array($0) }, at: value, into: &steps)
+        case .string: stringSteps(.string, id: nil, text: value, at: value, into: &steps)
         case .number, .bool: try numberSteps(id: nil, number: value, type: nil, at: value, into: &steps)
         case .array: arraySteps(.array, id: nil, elements: document.elements(of: value), at: value, into: &steps)
         case .object: return try objectSteps(value, into: &steps)
@@ -142,7 +142,7 @@ struct ReadableFormLowering {
             }
             let readableClass = try resolve(members.className, among: [.string, .mutableString])
             guard document.kind(body) == .string else { throw document.invalid("$string is text", at: body) }
-            stringSteps(readableClass, id: id, text: document.withString(body) { Array($0) }, at: value, into: &steps)
+            stringSteps(readableClass, id: id, text: body, at: value, into: &steps)
         case .number:
             _ = try resolve(members.className, among: [.number])
             try numberSteps(id: id, number: body, type: companions.type, at: value, into: &steps)
@@ -216,10 +216,11 @@ struct ReadableFormLowering {
         steps.append(.end(at: value))
     }
 
-    /// NSString, NSMutableString: `{"+": text}`.
-    private func stringSteps(_ readableClass: ReadableClass, id: (number: Int64, at: Value)?, text: [UInt8], at value: Value, into steps: inout [Step]) {
+    /// NSString, NSMutableString: `{"+": text}`, the text of JSON string `text` from its byte
+    /// `skip` on.
+    private func stringSteps(_ readableClass: ReadableClass, id: (number: Int64, at: Value)?, text: Value, skip: Int = 0, at value: Value, into steps: inout [Step]) {
         steps.append(.beginObject(readableClass, id: id, at: value))
-        group("+", .byteString(text, at: value), at: value, into: &steps)
+        group("+", .byteString(text: text, skip: skip, at: value), at: value, into: &steps)
         steps.append(.endObject(at: value))
     }
 
@@ -271,9 +272,9 @@ struct ReadableFormLowering {
             group("@", .value(value), at: value, into: &steps)
         case .stringKeyed(let keyed):
             let (key, member) = keyed[index]
-            let text = document.withString(key) { Array($0.starts(with: [MappingKeys.marker, MappingKeys.marker]) ? $0.dropFirst() : $0[...]) }
+            let skip = document.withString(key) { $0.count >= 2 && $0[0] == MappingKeys.marker && $0[1] == MappingKeys.marker ? 1 : 0 }
             steps.append(.group("@", at: key))
-            stringSteps(.string, id: nil, text: text, at: key, into: &steps)
+            stringSteps(.string, id: nil, text: key, skip: skip, at: key, into: &steps)
             steps.append(.end(at: key))
             group("@", .value(member), at: member, into: &steps)
         }
