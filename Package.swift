@@ -71,13 +71,15 @@ let package = Package(
             ],
             // One file, nothing to load: a dynamically linked tool spends 2.5 M instructions in
             // the dynamic loader (resolving libstdc++'s and libc's symbols) before `main`,
-            // more than a small file's whole decode (docs/benchmarks.md, "Start-up").
-            // Without --static-swift-stdlib, SwiftPM does not add the two libraries
-            // FoundationEssentials rests on; named here, any build links.
+            // more than a small file's whole decode (docs/benchmarks.md, "Start-up"). Release
+            // builds only: AddressSanitizer (CI's debug build with --sanitize=address) cannot
+            // link a static executable. Without --static-swift-stdlib, SwiftPM does not add the
+            // two libraries FoundationEssentials rests on; named here, a plain
+            // `swift build -c release` links too.
             linkerSettings: [
-                .unsafeFlags(["-static-executable"], .when(platforms: [.linux])),
-                .linkedLibrary("_FoundationCollections", .when(platforms: [.linux])),
-                .linkedLibrary("_FoundationCShims", .when(platforms: [.linux]))
+                .unsafeFlags(["-static-executable"], .when(platforms: [.linux], configuration: .release)),
+                .linkedLibrary("_FoundationCollections", .when(platforms: [.linux], configuration: .release)),
+                .linkedLibrary("_FoundationCShims", .when(platforms: [.linux], configuration: .release))
             ]
         ),
         // Time-bounded mutation fuzzer for the codec; run by scripts/fuzz/fuzz_codec.sh.
