@@ -127,6 +127,18 @@ struct Decode: ParsableCommand {
         return text.bytes
     }
 
+    /// `input`'s readable JSON (compact, numbers as decode writes them by default) parsed, for
+    /// the commands that read a value in it (`get`) or change one (`set`, `insert`, `remove`);
+    /// a codec error is reported as `reportingErrors` does.
+    static func readableDocument(of input: [UInt8], nested: Bool, stack: StackOptions) throws -> JSONDocument {
+        let (stackSize, skipDepthCheck) = (stack.bytes, stack.skipDepthCheck)
+        return try reportingErrors(hint: { Hint.decoding(input, error: $0) }) { () throws(CodecError) -> JSONDocument in
+            let json = try json(
+                of: input, view: .readable, pretty: false, maxDepth: nil, numbers: .nonFinite, nested: nested, stackSize: stackSize, skipDepthCheck: skipDepthCheck)
+            return try JSONDocument(parsing: json)
+        }
+    }
+
     static func convert(
         _ file: String, view: ArchiveView, pretty: Bool, maxDepth: Int? = nil, numbers: NumberWrapping = .nonFinite, nested: Bool = false, stackSize: Int, skipDepthCheck: Bool
     ) throws {

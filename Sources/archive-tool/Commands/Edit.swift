@@ -91,12 +91,7 @@ struct EditOptions: ParsableArguments {
             throw ExitCode(ExitStatus.usage)
         }
         let input = try readInput(file)
-        let (nested, stackSize, skipDepthCheck) = (nested, stack.bytes, stack.skipDepthCheck)
-        let document = try reportingErrors(hint: { Hint.decoding(input, error: $0) }) { () throws(CodecError) -> JSONDocument in
-            let json = try Decode.json(
-                of: input, view: .readable, pretty: false, maxDepth: nil, numbers: .nonFinite, nested: nested, stackSize: stackSize, skipDepthCheck: skipDepthCheck)
-            return try JSONDocument(parsing: json)
-        }
+        let document = try Decode.readableDocument(of: input, nested: nested, stack: stack)
         let changed: [UInt8]
         do {
             changed = try document.edited(at: path, edit)

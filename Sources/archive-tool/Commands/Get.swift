@@ -52,12 +52,7 @@ struct Get: ParsableCommand {
             throw ValidationError(error.description)
         }
         let input = try readInput(file)
-        let (nested, stackSize, skipDepthCheck) = (nested, stack.bytes, stack.skipDepthCheck)
-        let document = try reportingErrors(hint: { Hint.decoding(input, error: $0) }) { () throws(CodecError) -> JSONDocument in
-            let json = try Decode.json(
-                of: input, view: .readable, pretty: false, maxDepth: nil, numbers: .nonFinite, nested: nested, stackSize: stackSize, skipDepthCheck: skipDepthCheck)
-            return try JSONDocument(parsing: json)
-        }
+        let document = try Decode.readableDocument(of: input, nested: nested, stack: stack)
         // What is written: the data's bytes, or the value's text and a newline.
         var result: [UInt8]
         do {
