@@ -169,16 +169,7 @@ extension JSONDocument {
         var nextStart: Int?
         var index = 0
         while index <= position + 1 {
-            let first: Value?
-            let value: Value?
-            if isObject {
-                let member = nextMember(&cursor)
-                (first, value) = (member?.key, member?.value)
-            } else {
-                first = nextElement(&cursor)
-                value = first
-            }
-            guard let first, let value else { break }
+            guard let (first, value) = nextEntry(&cursor, isObject: isObject) else { break }
             if index == position - 1 { previousEnd = sourceRange(of: value).upperBound }
             if index == position { entry = (sourceRange(of: first).lowerBound, value) }
             if index == position + 1 { nextStart = sourceRange(of: first).lowerBound }
@@ -195,6 +186,13 @@ extension JSONDocument {
         return Splice(range: start..<end, replacement: [], removed: value)
     }
 
+    /// The next entry of a container: an element (where it begins, and itself), or a member
+    /// (its key, where it begins, and its value).
+    private func nextEntry(_ cursor: inout Cursor, isObject: Bool) -> (first: Value, value: Value)? {
+        if isObject { return nextMember(&cursor).map { ($0.key, $0.value) } }
+        return nextElement(&cursor).map { ($0, $0) }
+    }
+
     /// Puts `text` (an element, or `"key":value`) into `container` before entry `position`
     /// (at its count: after the last).
     private func inserting(_ text: [UInt8], at position: Int, of container: Value) -> Splice {
@@ -202,16 +200,7 @@ extension JSONDocument {
         var cursor = children(of: container)
         var lastEnd: Int?
         for index in 0...position {
-            let first: Value?
-            let value: Value?
-            if isObject {
-                let member = nextMember(&cursor)
-                (first, value) = (member?.key, member?.value)
-            } else {
-                first = nextElement(&cursor)
-                value = first
-            }
-            guard let first, let value else { break }
+            guard let (first, value) = nextEntry(&cursor, isObject: isObject) else { break }
             if index == position {
                 let start = sourceRange(of: first).lowerBound
                 return Splice(range: start..<start, replacement: text + [UInt8(ascii: ",")], removed: nil)
