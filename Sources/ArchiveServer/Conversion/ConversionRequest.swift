@@ -71,13 +71,7 @@ enum ConversionRequest: Sendable {
     /// `view=summary`: `pretty` and `nested` (which counts inside the payloads too); the
     /// parameters that shape the readable view are refused, as with `view=raw`.
     private static func summaryOptions(_ query: QueryParameters, path: String) throws(Problem) -> SummaryOptions {
-        var shaped = try flag(query, "exactIntegers", path: path)
-        shaped = try flag(query, "exactNumbers", path: path) || shaped
-        if let text = query["maxDepth"] {
-            _ = try depthBound(text, path: path)
-            shaped = true
-        }
-        if shaped {
+        if try asksReadableShape(query, path: path) {
             throw Problem.invalidQuery(
                 "maxDepth, exactIntegers and exactNumbers shape the readable view; leave them out with view=summary (nested=1 counts inside nested payloads too)", path: path)
         }
@@ -87,17 +81,24 @@ enum ConversionRequest: Sendable {
     /// `view=plain`: `pretty` and `nested`; the parameters that shape the lossless view are
     /// refused (the plain view writes numbers as numbers and has no `$table`).
     private static func plainOptions(_ query: QueryParameters, path: String) throws(Problem) -> PlainOptions {
+        if try asksReadableShape(query, path: path) {
+            throw Problem.invalidQuery(
+                "maxDepth, exactIntegers and exactNumbers shape the lossless view; leave them out with view=plain (nested=1 writes nested payloads as their plain view too)", path: path)
+        }
+        return PlainOptions(pretty: try flag(query, "pretty", path: path), nested: try flag(query, "nested", path: path))
+    }
+
+    /// Whether `maxDepth`, `exactIntegers` or `exactNumbers` ask to shape the lossless view
+    /// (a bad value of one is refused as such first): the views that have no such shape refuse
+    /// them.
+    private static func asksReadableShape(_ query: QueryParameters, path: String) throws(Problem) -> Bool {
         var shaped = try flag(query, "exactIntegers", path: path)
         shaped = try flag(query, "exactNumbers", path: path) || shaped
         if let text = query["maxDepth"] {
             _ = try depthBound(text, path: path)
             shaped = true
         }
-        if shaped {
-            throw Problem.invalidQuery(
-                "maxDepth, exactIntegers and exactNumbers shape the lossless view; leave them out with view=plain (nested=1 writes nested payloads as their plain view too)", path: path)
-        }
-        return PlainOptions(pretty: try flag(query, "pretty", path: path), nested: try flag(query, "nested", path: path))
+        return shaped
     }
 
     var route: Route {
