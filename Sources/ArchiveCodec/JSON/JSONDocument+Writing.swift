@@ -7,7 +7,8 @@ extension JSONDocument {
     ///
     /// Iterative, with one cursor per open container on a heap stack, so any nesting the
     /// parser took is safe for the thread's stack; linear in the value's size. Stops early
-    /// when `output` passes its limit (`reachedLimit`), as the writers do.
+    /// when `output` passes its limit (`reachedLimit`), as the writers do, or when the
+    /// thread's `ConversionDeadline` has passed (the caller checks it after).
     func write(_ value: Value, to output: inout JSONOutput) {
         source.withUnsafeBufferPointer { source in
             func text(_ value: Value) -> UnsafeBufferPointer<UInt8> {
@@ -28,8 +29,10 @@ extension JSONDocument {
                 }
             }
             begin(value)
+            var trips = 0
             while !open.isEmpty {
-                if output.reachedLimit() { return }
+                trips &+= 1
+                if output.reachedLimit() || ConversionDeadline.shouldStop(trips) { return }
                 let last = open.count - 1
                 if open[last].isObject {
                     guard let (key, member) = nextMember(&open[last].cursor) else {
@@ -58,6 +61,11 @@ extension JSONDocument {
         let value = try value(at: path)
         var output = JSONOutput(pretty: pretty, reserve: sourceRange(of: value).count + 1, sink: sink)
         write(value, to: &output)
+        do throws(CodecError) {
+            try ConversionDeadline.check()
+        } catch {
+            throw PathFailure(refusal: error)
+        }
         // Indented text ends with a newline already (`JSONOutput.finish`).
         output.finish { _ in }
         if !pretty { [UInt8(ascii: "\n")].withUnsafeBufferPointer { sink($0) } }

@@ -40,11 +40,11 @@ extension JSONDocument {
             break
         }
         let parentPath = path.prefix(path.steps.count - 1)
-        var identities: [Int64: Value]?
-        var container = try value(at: parentPath)
+        var walk = PathWalk(document: self)
+        var container = try value(at: parentPath, walk: &walk)
         var through = 0
         while true {
-            container = try followingReference(container, identities: &identities, path: parentPath)
+            container = try followingReference(container, walk: &walk, path: parentPath)
             if let splice = try place(last, in: container, edit, newText: newText, path: path) {
                 try checkNoOtherReferences(into: splice.removed, path: path)
                 var text: [UInt8] = []
@@ -54,7 +54,7 @@ extension JSONDocument {
                 text.append(contentsOf: source[splice.range.upperBound...])
                 return text
             }
-            guard let inner = wrapped(container), through < 64 else {
+            guard let inner = try wrapped(container, walk: &walk), through < 64 else {
                 let verb = if case .insert = edit { "insert at" } else { "no value at" }
                 throw PathFailure(description: "\(verb) \(path): \(parentPath) \(describe(container, for: last))")
             }

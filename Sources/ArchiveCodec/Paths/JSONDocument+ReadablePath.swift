@@ -12,9 +12,62 @@
 /// Linear: each step looks through one container; the `$id` index is made once, on the first
 /// `$ref` met, by one pass over the document's containers.
 extension JSONDocument {
-    /// Why a path leads nowhere, naming the deepest place it reached.
+    /// Why a path leads nowhere, naming the deepest place it reached; or, with `refusal` set,
+    /// why the walk was stopped before it got anywhere (a bound of `PathWalk`'s, the thread's
+    /// `ConversionDeadline`): an answer for the caller's limits, not for the path.
     public struct PathFailure: Error, Sendable, CustomStringConvertible {
         public let description: String
+        public let refusal: CodecError?
+
+        init(description: String) {
+            self.description = description
+            refusal = nil
+        }
+
+        init(refusal: CodecError) {
+            description = refusal.description
+            self.refusal = refusal
+        }
+    }
+
+    /// What one walk along a path has spent. Each look into a container spends the children it
+    /// may step over, and the walk is refused once it has spent `stepsPerValue` times the
+    /// document's values: a path reaches a container again only through `$ref`s, and one that
+    /// goes round a cycle of them through a large array (`.a[99999].back[99999].back…`) would
+    /// otherwise cost its length times the array's size — quadratic in a request. A path that
+    /// looks into each container once spends at most the document's values (a few times over
+    /// for a key looked for in several spellings), and the `$id` index at most once more.
+    /// The thread's `ConversionDeadline` is read every `ConversionDeadline.pollInterval` steps.
+    struct PathWalk {
+        /// The objects that carry `$id`, by number: made on the first `$ref` met.
+        var identities: [Int64: Value]?
+        private(set) var spent = 0
+        let budget: Int
+
+        static let stepsPerValue = 8
+
+        init(document: JSONDocument) {
+            budget = Self.stepsPerValue * (document.valueCount + 1)
+        }
+
+        mutating func step(over children: Int) throws(PathFailure) {
+            let before = spent
+            spent += children + 1
+            guard spent <= budget else {
+                throw PathFailure(
+                    refusal: CodecError(
+                        .limitExceeded,
+                        "the path looks through more values than \(Self.stepsPerValue) times the document's \(budget / Self.stepsPerValue - 1): it goes round $refs through large containers; name the value by a path that does not",
+                        found: spent, limit: budget))
+            }
+            if before / ConversionDeadline.pollInterval != spent / ConversionDeadline.pollInterval {
+                do throws(CodecError) {
+                    try ConversionDeadline.check()
+                } catch {
+                    throw PathFailure(refusal: error)
+                }
+            }
+        }
     }
 
     /// The JSON text of the value at `path` (a `$ref` at its end followed).
@@ -52,41 +105,47 @@ extension JSONDocument {
     }
 
     func value(at path: ReadablePath) throws(PathFailure) -> Value {
-        var identities: [Int64: Value]?
+        var walk = PathWalk(document: self)
+        return try value(at: path, walk: &walk)
+    }
+
+    /// `value(at:)`, spending from `walk` (which a caller that goes on from the value passes on).
+    func value(at path: ReadablePath, walk: inout PathWalk) throws(PathFailure) -> Value {
         var current = root
         for (position, step) in path.steps.enumerated() {
             var through = 0
             while true {
-                current = try followingReference(current, identities: &identities, path: path.prefix(position))
-                if let next = try take(step, from: current, identities: &identities) {
+                current = try followingReference(current, walk: &walk, path: path.prefix(position))
+                if let next = try take(step, from: current, walk: &walk) {
                     current = next
                     break
                 }
                 // Not here: through the wrapper, if the value is one, and again.
-                guard let inner = wrapped(current), through < 64 else {
+                guard let inner = try wrapped(current, walk: &walk), through < 64 else {
                     throw PathFailure(description: "no value at \(path.prefix(position + 1)): \(path.prefix(position)) \(describe(current, for: step))")
                 }
                 through += 1
                 current = inner
             }
         }
-        return try followingReference(current, identities: &identities, path: path)
+        return try followingReference(current, walk: &walk, path: path)
     }
 
     /// `value`, or the object its `$ref` names.
-    func followingReference(_ value: Value, identities: inout [Int64: Value]?, path: ReadablePath) throws(PathFailure) -> Value {
+    func followingReference(_ value: Value, walk: inout PathWalk, path: ReadablePath) throws(PathFailure) -> Value {
         guard kind(value) == .object, let reference = singleMember(value, named: MappingKeys.reference) else { return value }
         guard kind(reference.value) == .number, case .signed(let id) = number(reference.value) else { return value }
-        if identities == nil { identities = identityIndex() }
-        guard let target = identities?[id] else { throw PathFailure(description: "\(path) is {\"$ref\": \(id)}, and no object has \"$id\": \(id)") }
+        if walk.identities == nil { walk.identities = try identityIndex(walk: &walk) }
+        guard let target = walk.identities?[id] else { throw PathFailure(description: "\(path) is {\"$ref\": \(id)}, and no object has \"$id\": \(id)") }
         return target
     }
 
     /// Every object that carries `$id`, by its number.
-    private func identityIndex() -> [Int64: Value] {
+    private func identityIndex(walk: inout PathWalk) throws(PathFailure) -> [Int64: Value] {
         var index: [Int64: Value] = [:]
         var pending = isContainer(root) ? [root] : []
         while let container = pending.popLast() {
+            try walk.step(over: count(container))
             var cursor = children(of: container)
             if kind(container) == .object {
                 while let (key, value) = nextMember(&cursor) {
@@ -103,29 +162,37 @@ extension JSONDocument {
     }
 
     /// `step` taken from `value` itself, or nil when `value` has no such member or element.
-    private func take(_ step: ReadablePath.Step, from value: Value, identities: inout [Int64: Value]?) throws(PathFailure) -> Value? {
+    private func take(_ step: ReadablePath.Step, from value: Value, walk: inout PathWalk) throws(PathFailure) -> Value? {
         switch step {
         case .index(let index):
             guard kind(value) == .array else { return nil }
             let count = count(value)
             let position = index < 0 ? count + index : index
             guard (0..<count).contains(position) else { return nil }
+            try walk.step(over: position + 1)
             var cursor = children(of: value)
             for _ in 0..<position { _ = nextElement(&cursor) }
             return nextElement(&cursor)
         case .key(let key):
             guard kind(value) == .object else { return nil }
+            // Each look below reads at most every member once.
+            try walk.step(over: count(value))
             let bytes = Array(key.utf8)
             let isMapping = bytes.first == MappingKeys.marker
             // A data key starting with `$` is written `$$…`.
             if let found = member(of: value, isMapping ? [MappingKeys.marker] + bytes : bytes) { return found }
-            if isMapping, let found = member(of: value, bytes) { return found }
+            if isMapping {
+                try walk.step(over: count(value))
+                if let found = member(of: value, bytes) { return found }
+            }
+            try walk.step(over: count(value))
             if let pairs = member(of: value, MappingKeys.dict), kind(pairs) == .array {
+                try walk.step(over: count(pairs))
                 var cursor = children(of: pairs)
                 while let pair = nextElement(&cursor) {
                     guard kind(pair) == .array, count(pair) == 2 else { continue }
                     var parts = children(of: pair)
-                    let pairKey = try followingReference(nextElement(&parts)!, identities: &identities, path: ReadablePath(steps: []))
+                    let pairKey = try followingReference(nextElement(&parts)!, walk: &walk, path: ReadablePath(steps: []))
                     let string = kind(pairKey) == .object ? member(of: pairKey, MappingKeys.string) ?? pairKey : pairKey
                     if kind(string) == .string, withString(string, { $0.elementsEqual(bytes) }) { return nextElement(&parts) }
                 }
@@ -135,17 +202,39 @@ extension JSONDocument {
     }
 
     /// What `value` wraps, when it is one of the mapping's wrappers.
+    func wrapped(_ value: Value, walk: inout PathWalk) throws(PathFailure) -> Value? {
+        guard kind(value) == .object else { return nil }
+        try walk.step(over: count(value))
+        return wrapped(value)
+    }
+
+    /// What `value` wraps, when it is one of the mapping's wrappers: a collection's or an
+    /// envelope's content, or a nested payload's readable content (`{"$data": {…}}`, bytes read
+    /// as numbers `{"$bytes": {…}}`; not base64 text). One look through the members: the first
+    /// of the wrapper keys, in the order below, that the object has.
     func wrapped(_ value: Value) -> Value? {
         guard kind(value) == .object else { return nil }
-        for key in [MappingKeys.array, MappingKeys.set, MappingKeys.orderedSet, MappingKeys.top, MappingKeys.keyedArchive, MappingKeys.propertyList, MappingKeys.typedStream] {
-            if let content = member(of: value, key) { return content }
+        var found: (rank: Int, value: Value)?
+        var cursor = children(of: value)
+        while let (key, member) = nextMember(&cursor) {
+            guard let rank = Self.wrapperRank(of: key, in: self), rank < (found?.rank ?? .max) else { continue }
+            if rank >= Self.wrapperKeys.count - 2, !isContainer(member) { continue }
+            found = (rank, member)
         }
-        // A nested payload, `{"$data": {…}}`, or bytes read as numbers, `{"$bytes": {…}}`: a
-        // readable content, not base64 text.
-        for key in [MappingKeys.data, MappingKeys.bytes] {
-            if let content = member(of: value, key), isContainer(content) { return content }
-        }
-        return nil
+        return found?.value
+    }
+
+    /// The wrapper keys, first found first; the last two wrap only a container.
+    private static let wrapperKeys: [StaticString] = [
+        MappingKeys.array, MappingKeys.set, MappingKeys.orderedSet, MappingKeys.top, MappingKeys.keyedArchive, MappingKeys.propertyList,
+        MappingKeys.typedStream, MappingKeys.data, MappingKeys.bytes
+    ]
+
+    private static func wrapperRank(of key: Value, in document: JSONDocument) -> Int? {
+        // Every wrapper key begins with the mapping's marker (which an escaped key may spell
+        // as an escape).
+        guard key.payload & Value.escapedBit != 0 || document.source[Int(key.offset) + 1] == MappingKeys.marker else { return nil }
+        return wrapperKeys.firstIndex { document.stringEquals(key, $0) }
     }
 
     /// The member of object `value` whose key is `key`.

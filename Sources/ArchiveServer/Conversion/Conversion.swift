@@ -141,6 +141,7 @@ enum Conversion {
         do throws(JSONDocument.PathFailure) {
             try document.writeValue(at: path, pretty: options.pretty) { reply.append($0) }
         } catch {
+            if let refusal = error.refusal { throw refusal }
             return Problem.pathNotFound(error.description, path: job.path).response()
         }
         return try buffered(reply, contentType: "application/json", job)

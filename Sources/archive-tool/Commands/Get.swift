@@ -73,7 +73,7 @@ struct Get: ParsableCommand {
             }
         } catch let failure as JSONDocument.PathFailure {
             writeAll("archive-tool: \(TerminalText.escaped(failure.description))\n", to: 2)
-            throw ExitCode(ExitStatus.notConvertible)
+            throw ExitCode(failure.refusal.map(ExitStatus.of) ?? ExitStatus.notConvertible)
         }
         // The output file is made only once there is something to write into it.
         if let output { try redirectStandardOutput(to: output) }

@@ -27,6 +27,11 @@ enum ExitStatus {
     /// The command line is wrong (ArgumentParser's own status for usage errors, EX_USAGE).
     static let usage: Int32 = 64
 
+    /// The status for `error`: over a limit, or not convertible.
+    static func of(_ error: CodecError) -> Int32 {
+        error.kind == .limitExceeded || error.kind == .depthBoundTooSmall ? overLimit : notConvertible
+    }
+
     /// The table `archive-tool --help` shows.
     static let help = """
         Exit status: 0 success; 1 compare: the archives differ, or with --output-dir: some \
@@ -49,7 +54,7 @@ func reportingErrors<T>(hint: (CodecError) -> String? = { _ in nil }, _ body: ()
         var text = "archive-tool: \(message)\n"
         if let hint { text += "archive-tool: \(hint)\n" }
         writeAll(text, to: 2)
-        throw ExitCode(error.kind == .limitExceeded || error.kind == .depthBoundTooSmall ? ExitStatus.overLimit : ExitStatus.notConvertible)
+        throw ExitCode(ExitStatus.of(error))
     }
 }
 

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import XCTest
 
 @testable import ArchiveCodec
@@ -84,5 +85,64 @@ final class ReadablePathTests: XCTestCase {
         XCTAssertEqual(try document.stringText(at: ReadablePath(parsing: ".a")), Array("tab\there".utf8))
         XCTAssertEqual(try document.stringText(at: ReadablePath(parsing: ".b")), Array("x".utf8))
         XCTAssertNil(try document.stringText(at: ReadablePath(parsing: ".c")))
+    }
+
+    /// A wrapper key is one look through the object: the first of the mapping's wrapper keys in
+    /// their order wins wherever it stands, an escaped spelling counts as the key, and a `$data`
+    /// or `$bytes` that holds base64 text is no wrapper.
+    func testWrappersAreFoundInOneLook() throws {
+        XCTAssertEqual(try lookup(#"{"x":{"$class":"C","$set":[7],"$array":[5]}}"#, ".x[0]"), "5")
+        XCTAssertEqual(try lookup(#"{"x":{"\u0024array":[5]}}"#, ".x[0]"), "5")
+        XCTAssertEqual(try lookup(#"{"x":{"$data":"AAEC","$bytes":{"$components":[1,2]}}}"#, ".x.$components[1]"), "2")
+        XCTAssertThrowsError(try lookup(#"{"x":{"$data":"AAEC"}}"#, ".x[0]"))
+    }
+
+    /// The archive `.a[n].back[n].back…` walks: `a` holds n elements and the last refers back to
+    /// `a`, so each step of the path looks through all of them again.
+    private func cycle(elements: Int, rounds: Int) throws -> (JSONDocument, ReadablePath) {
+        var json = #"{"a":{"$id":1,"$array":["#
+        json += String(repeating: "0,", count: elements - 1)
+        json += #"{"back":{"$ref":1}}]}}"#
+        let round = "[\(elements - 1)].back"
+        let path = try ReadablePath(parsing: ".a" + String(repeating: round, count: rounds))
+        return (try JSONDocument(parsing: Array(json.utf8)), path)
+    }
+
+    /// A path that goes round `$ref`s through a large array is refused once it has looked
+    /// through more than a few times the document's values, as over a limit; a path that comes
+    /// round a few times is answered.
+    func testAPathGoingRoundReferencesIsBounded() throws {
+        let (document, short) = try cycle(elements: 1_000, rounds: 3)
+        // The `$ref` at the path's end is followed: `a` itself.
+        XCTAssertTrue(String(decoding: try document.valueText(at: short), as: UTF8.self).hasPrefix(#"{"$id":1,"$array":[0,0,"#))
+        let (_, long) = try cycle(elements: 1_000, rounds: 1_000)
+        XCTAssertThrowsError(try document.valueText(at: long)) { error in
+            let failure = error as? JSONDocument.PathFailure
+            XCTAssertEqual(failure?.refusal?.kind, .limitExceeded, "\(error)")
+            XCTAssertEqual(failure?.refusal?.limit, JSONDocument.PathWalk.stepsPerValue * (document.valueCount + 1))
+        }
+        // An edit follows the path as a lookup does.
+        XCTAssertThrowsError(try document.edited(at: long, .remove)) { error in
+            XCTAssertEqual((error as? JSONDocument.PathFailure)?.refusal?.kind, .limitExceeded, "\(error)")
+        }
+    }
+
+    /// The path's length and the array's size grow together: unbounded, the walk is their
+    /// product.
+    func testAPathGoingRoundReferencesIsLinear() throws {
+        let result = try ScalingCheck.measure(startingAt: 1_000, maximumSize: 64_000) { size in
+            try cycle(elements: size, rounds: size / 4)
+        } run: { (document, path) in
+            _ = try? document.valueText(at: path)
+        }
+        XCTAssertLessThanOrEqual(result.ratio, ScalingCheck.allowedRatio, result.description)
+    }
+
+    /// The walk reads the thread's deadline: a passed one stops it as a refusal.
+    func testAPathWalkStopsAtTheDeadline() throws {
+        let (document, long) = try cycle(elements: 10_000, rounds: 4)
+        XCTAssertThrowsError(try ConversionDeadline.run(seconds: 0) { () throws(JSONDocument.PathFailure) in try document.valueText(at: long) }) { error in
+            XCTAssertEqual((error as? JSONDocument.PathFailure)?.refusal?.kind, .timedOut, "\(error)")
+        }
     }
 }

@@ -77,4 +77,22 @@ final class ValuePathEndpointTests: ServerTestCase {
         // A budget with room for both answers.
         XCTAssertEqual(try server.post("/v1/decode?path=.[8999]", plist).text, "\"" + String(repeating: "x", count: 1_000) + "\"\n")
     }
+
+    /// A path that goes round a `$ref` through a large array (the array's last element refers
+    /// back to it) would look through the whole array at every step: refused as over a limit
+    /// once it has looked through a few times the document's values; a path that goes round
+    /// twice is answered.
+    func testAPathGoingRoundReferencesIsRefused() throws {
+        let count = 20_000
+        var json = #"{"$top":{"root":{"$class":"NSArray","$id":1,"$array":["#
+        json += String(repeating: "0,", count: count - 1) + #"{"$class":"NSDictionary","back":{"$ref":1}}]}}}"#
+        let archive = try JSONDocument(parsing: Array(json.utf8)).archive(format: .binary)
+        let round = "[\(count - 1)].back"
+        let twice = try server.post("/v1/decode?path=" + String(repeating: round, count: 2) + "[0]", archive)
+        XCTAssertEqual(twice.status, 200, twice.text)
+        XCTAssertEqual(twice.text, "0\n")
+        let looping = try server.post("/v1/decode?path=" + String(repeating: round, count: 500), archive)
+        XCTAssertEqual(looping.status, 413, looping.text)
+        XCTAssertTrue(looping.text.contains("goes round $refs"), looping.text)
+    }
 }
