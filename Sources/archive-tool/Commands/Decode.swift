@@ -70,28 +70,33 @@ struct Decode: ParsableCommand {
         if ndjson, pretty { throw ValidationError("--ndjson writes each document on one line: leave out --pretty") }
         if files.isEmpty, isatty(0) == 1 { throw ValidationError("give a file, or pipe one in: stdin is a terminal") }
         if let maxDepth, maxDepth < 1 { throw ValidationError("--max-depth must be at least 1") }
-        if raw, maxDepth != nil || exactIntegers || exactNumbers || nested {
-            throw ValidationError("--max-depth, --exact-integers, --exact-numbers and --nested shape the readable view, not --raw")
-        }
-        if plain, raw { throw ValidationError("--plain and --raw are two views: give one") }
-        if plain, maxDepth != nil || exactIntegers || exactNumbers {
-            throw ValidationError("--max-depth, --exact-integers and --exact-numbers shape the lossless view, not --plain (which writes numbers as numbers and takes --nested)")
+        if let conflict = Self.viewConflict(raw: raw, plain: plain, maxDepth: maxDepth != nil, numbers: exactIntegers || exactNumbers, nested: nested) {
+            throw ValidationError(conflict)
         }
     }
 
+    /// Why a view and options that shape another view do not go together, or nil: the one
+    /// rule of `validate` and of the forms run without the parser (`PlainInvocation`).
+    static func viewConflict(raw: Bool, plain: Bool, maxDepth: Bool, numbers: Bool, nested: Bool) -> String? {
+        if raw, maxDepth || numbers || nested {
+            return "--max-depth, --exact-integers, --exact-numbers and --nested shape the readable view, not --raw"
+        }
+        if plain, raw { return "--plain and --raw are two views: give one" }
+        if plain, maxDepth || numbers {
+            return "--max-depth, --exact-integers and --exact-numbers shape the lossless view, not --plain (which writes numbers as numbers and takes --nested)"
+        }
+        return nil
+    }
+
     func run() throws {
-        let view: ArchiveView = raw ? .raw : .readable
-        let numbers = NumberWrapping(exactIntegers: exactIntegers, exactNumbers: exactNumbers)
+        let shape: Shape =
+            plain ? .plain : .lossless(raw ? .raw : .readable, maxDepth: maxDepth, numbers: NumberWrapping(exactIntegers: exactIntegers, exactNumbers: exactNumbers))
         if batch.isBatch || ndjson {
-            let (pretty, maxDepth, nested, plain, stackSize, skipDepthCheck) = (pretty, maxDepth, nested, plain, stack.bytes, stack.skipDepthCheck)
+            let (pretty, nested, stackSize, skipDepthCheck) = (pretty, nested, stack.bytes, stack.skipDepthCheck)
             let inputs = BatchInputs(paths: files, recursive: batch.recursive, into: batch.outputDirectory ?? ".") { $0 + ".json" }
             let run = BatchRun(inputs: inputs, verb: "decoded", jobs: batch.jobs ?? usableCores(), stackSize: stackSize) { input in
                 BatchRun.converting(input, hint: { Hint.decoding(input, error: $0) }) { () throws(CodecError) -> [UInt8] in
-                    if plain {
-                        return try Decode.plainJSON(of: input, pretty: pretty, nested: nested, stackSize: stackSize, skipDepthCheck: skipDepthCheck)
-                    }
-                    return try Decode.json(
-                        of: input, view: view, pretty: pretty, maxDepth: maxDepth, numbers: numbers, nested: nested, stackSize: stackSize, skipDepthCheck: skipDepthCheck)
+                    try Decode.json(of: input, as: shape, pretty: pretty, nested: nested, stackSize: stackSize, skipDepthCheck: skipDepthCheck)
                 }
             }
             if let output { try redirectStandardOutput(to: output) }
@@ -100,30 +105,50 @@ struct Decode: ParsableCommand {
             return
         }
         if let output { try redirectStandardOutput(to: output) }
-        if plain {
-            try Decode.convertPlain(files.first ?? "-", pretty: pretty, nested: nested, stackSize: stack.bytes, skipDepthCheck: stack.skipDepthCheck)
-            return
-        }
-        try Decode.convert(
-            files.first ?? "-", view: view, pretty: pretty, maxDepth: maxDepth, numbers: numbers, nested: nested, stackSize: stack.bytes,
-            skipDepthCheck: stack.skipDepthCheck)
+        try Decode.convert(files.first ?? "-", as: shape, pretty: pretty, nested: nested, stackSize: stack.bytes, skipDepthCheck: stack.skipDepthCheck)
     }
 
-    /// `input`'s JSON whole (a batch's job), under the same checks as `convert`; with a newline
-    /// after compact text, as `convert` writes it. The codec splits only the passes of a large
-    /// input over the cores (a small file's run on the calling thread alone), so a large save
-    /// among many small files takes about what it takes alone.
-    static func json(
-        of input: [UInt8], view: ArchiveView, pretty: Bool, maxDepth: Int?, numbers: NumberWrapping, nested: Bool, stackSize: Int, skipDepthCheck: Bool
-    ) throws(CodecError) -> [UInt8] {
+    /// What a decode writes: the lossless view (readable or raw, shaped by its options), or
+    /// the plain view.
+    enum Shape {
+        case lossless(ArchiveView, maxDepth: Int?, numbers: NumberWrapping)
+        case plain
+    }
+
+    /// Writes `input` decoded as `shape` into `sink`, with a newline after compact text (as a
+    /// text file ends): parsed and planned with the passes of a large input spread over the
+    /// cores (a small file's run on the calling thread alone, so a large save among many small
+    /// files takes about what it takes alone), refused for depth as a stack of `stackSize`
+    /// admits. The one decode of `decode`, its batches, and the commands that read the
+    /// decoded document (`readableDocument`).
+    static func write(
+        _ input: [UInt8], as shape: Shape, pretty: Bool, nested: Bool, stackSize: Int, skipDepthCheck: Bool,
+        to sink: @escaping (UnsafeBufferPointer<UInt8>) -> Void
+    ) throws(CodecError) {
         let cores = coreParallelism(stackSize: stackSize)
-        let archive = try Archive(parsing: input, view: view, parallelism: cores)
         let policy = skipDepthCheck ? DecodePolicy(depthLimit: .max) : DecodePolicy(stackSize: stackSize)
-        let plan = try archive.plan(view: view, pretty: pretty, maxDepth: maxDepth, numbers: numbers, parallelism: cores, nested: nested ? policy : nil)
-        if let refusal = policy.refusal(depth: plan.depth, pretty: pretty) { throw refused(refusal, stackSize: stackSize) }
+        switch shape {
+        case .lossless(let view, let maxDepth, let numbers):
+            let archive = try Archive(parsing: input, view: view, parallelism: cores)
+            let plan = try archive.plan(view: view, pretty: pretty, maxDepth: maxDepth, numbers: numbers, parallelism: cores, nested: nested ? policy : nil)
+            if let refusal = policy.refusal(depth: plan.depth, pretty: pretty) { throw refused(refusal, stackSize: stackSize) }
+            try archive.writeJSON(view: view, pretty: pretty, plan: plan, parallelism: cores, to: sink)
+        case .plain:
+            let archive = try Archive(parsing: input, parallelism: cores)
+            let plan = try archive.plainViewPlan(parallelism: cores, nested: nested ? policy : nil)
+            if let refusal = policy.refusal(depth: plan.depth, pretty: pretty) { throw refused(refusal, stackSize: stackSize, plain: true) }
+            try archive.writePlainJSON(pretty: pretty, plan: plan, parallelism: cores, to: sink)
+        }
+        // Indented text ends with a newline already.
+        if !pretty { [UInt8(ascii: "\n")].withUnsafeBufferPointer(sink) }
+    }
+
+    /// `input` decoded as `shape`, whole (a batch's job): `write`'s text.
+    static func json(of input: [UInt8], as shape: Shape, pretty: Bool, nested: Bool, stackSize: Int, skipDepthCheck: Bool) throws(CodecError) -> [UInt8] {
         let text = OutputCollector()
-        try archive.writeJSON(view: view, pretty: pretty, plan: plan, parallelism: cores) { text.bytes.append(contentsOf: $0) }
-        if !pretty { text.bytes.append(UInt8(ascii: "\n")) }
+        try write(input, as: shape, pretty: pretty, nested: nested, stackSize: stackSize, skipDepthCheck: skipDepthCheck) {
+            text.bytes.append(contentsOf: $0)
+        }
         return text.bytes
     }
 
@@ -134,14 +159,15 @@ struct Decode: ParsableCommand {
         let (stackSize, skipDepthCheck) = (stack.bytes, stack.skipDepthCheck)
         return try reportingErrors(hint: { Hint.decoding(input, error: $0) }) { () throws(CodecError) -> JSONDocument in
             let json = try json(
-                of: input, view: .readable, pretty: false, maxDepth: nil, numbers: .nonFinite, nested: nested, stackSize: stackSize, skipDepthCheck: skipDepthCheck)
+                of: input, as: .lossless(.readable, maxDepth: nil, numbers: .nonFinite), pretty: false, nested: nested, stackSize: stackSize,
+                skipDepthCheck: skipDepthCheck)
             return try JSONDocument(parsing: json)
         }
     }
 
-    static func convert(
-        _ file: String, view: ArchiveView, pretty: Bool, maxDepth: Int? = nil, numbers: NumberWrapping = .nonFinite, nested: Bool = false, stackSize: Int, skipDepthCheck: Bool
-    ) throws {
+    /// `file` decoded as `shape` on stdout, on a stack of `stackSize` (the writers recurse
+    /// once per level).
+    static func convert(_ file: String, as shape: Shape, pretty: Bool, nested: Bool = false, stackSize: Int, skipDepthCheck: Bool) throws {
         let input = try readInput(file)
         // The conversion thread hands the JSON over in pieces; this thread writes them out
         // meanwhile, so the copy into the kernel overlaps the conversion on a second core.
@@ -150,53 +176,7 @@ struct Decode: ParsableCommand {
         let result = onLargeStack(stackSize, whileRunning: { pipe.drain { output.write($0) } }) { () -> Result<Void, CodecError> in
             defer { pipe.close() }
             return Result { () throws(CodecError) in
-                let cores = coreParallelism(stackSize: stackSize)
-                let archive = try Archive(parsing: input, view: view, parallelism: cores)
-                let policy = skipDepthCheck ? DecodePolicy(depthLimit: .max) : DecodePolicy(stackSize: stackSize)
-                let plan = try archive.plan(
-                    view: view, pretty: pretty, maxDepth: maxDepth, numbers: numbers, parallelism: cores, nested: nested ? policy : nil)
-                if let refusal = policy.refusal(depth: plan.depth, pretty: pretty) {
-                    throw refused(refusal, stackSize: stackSize)
-                }
-                try archive.writeJSON(view: view, pretty: pretty, plan: plan, parallelism: cores) { pipe.push(Array($0)) }
-                // Indented text ends with a newline; compact text gets one here, as a text file should.
-                if !pretty { pipe.push([UInt8(ascii: "\n")]) }
-            }
-        }
-        try output.conclude(result) { Hint.decoding(input, error: $0) }
-    }
-
-    /// `input`'s plain view whole (a batch's job), under the checks `convertPlain` makes.
-    static func plainJSON(of input: [UInt8], pretty: Bool, nested: Bool, stackSize: Int, skipDepthCheck: Bool) throws(CodecError) -> [UInt8] {
-        let cores = coreParallelism(stackSize: stackSize)
-        let archive = try Archive(parsing: input, parallelism: cores)
-        let policy = skipDepthCheck ? DecodePolicy(depthLimit: .max) : DecodePolicy(stackSize: stackSize)
-        let plan = try archive.plainViewPlan(parallelism: cores, nested: nested ? policy : nil)
-        if let refusal = policy.refusal(depth: plan.depth, pretty: pretty) { throw refused(refusal, stackSize: stackSize, plain: true) }
-        let text = OutputCollector()
-        try archive.writePlainJSON(pretty: pretty, plan: plan, parallelism: cores) { text.bytes.append(contentsOf: $0) }
-        if !pretty { text.bytes.append(UInt8(ascii: "\n")) }
-        return text.bytes
-    }
-
-    /// The plain view of `file` on stdout (`--plain`): the lossless text is made on a stack of
-    /// `stackSize` (its writer recurses once per level), held, and written plain.
-    static func convertPlain(_ file: String, pretty: Bool, nested: Bool, stackSize: Int, skipDepthCheck: Bool) throws {
-        let input = try readInput(file)
-        let pipe = ChunkPipe(capacity: 4)
-        let output = StreamedOutput(descriptor: 1)
-        let result = onLargeStack(stackSize, whileRunning: { pipe.drain { output.write($0) } }) { () -> Result<Void, CodecError> in
-            defer { pipe.close() }
-            return Result { () throws(CodecError) in
-                let cores = coreParallelism(stackSize: stackSize)
-                let archive = try Archive(parsing: input, parallelism: cores)
-                let policy = skipDepthCheck ? DecodePolicy(depthLimit: .max) : DecodePolicy(stackSize: stackSize)
-                let plan = try archive.plainViewPlan(parallelism: cores, nested: nested ? policy : nil)
-                if let refusal = policy.refusal(depth: plan.depth, pretty: pretty) {
-                    throw refused(refusal, stackSize: stackSize, plain: true)
-                }
-                try archive.writePlainJSON(pretty: pretty, plan: plan, parallelism: cores) { pipe.push(Array($0)) }
-                if !pretty { pipe.push([UInt8(ascii: "\n")]) }
+                try write(input, as: shape, pretty: pretty, nested: nested, stackSize: stackSize, skipDepthCheck: skipDepthCheck) { pipe.push(Array($0)) }
             }
         }
         try output.conclude(result) { Hint.decoding(input, error: $0) }

@@ -35,24 +35,17 @@ enum PlainInvocation {
             }
         }
         guard let file else { return }
-        let raw = flags.contains("--raw")
-        if raw, !flags.isDisjoint(with: ["--nested", "--exact-integers", "--exact-numbers"]) { return }
-        let plain = flags.contains("--plain")
-        if plain, !flags.isDisjoint(with: ["--raw", "--exact-integers", "--exact-numbers"]) { return }
+        let (raw, plain, pretty, nested) = (flags.contains("--raw"), flags.contains("--plain"), flags.contains("--pretty"), flags.contains("--nested"))
+        let (exactIntegers, exactNumbers) = (flags.contains("--exact-integers"), flags.contains("--exact-numbers"))
+        // A combination the parser refuses goes to the parser, for its refusal.
+        guard Decode.viewConflict(raw: raw, plain: plain, maxDepth: false, numbers: exactIntegers || exactNumbers, nested: nested) == nil else { return }
+        let numbers = NumberWrapping(exactIntegers: exactIntegers, exactNumbers: exactNumbers)
         let conversion: () throws -> Void
         if command == "decode" {
             conversion = {
                 if let output { try redirectStandardOutput(to: output) }
-                if plain {
-                    try Decode.convertPlain(
-                        file, pretty: flags.contains("--pretty"), nested: flags.contains("--nested"), stackSize: StackOptions.defaultStackMiB << 20,
-                        skipDepthCheck: false)
-                    return
-                }
-                try Decode.convert(
-                    file, view: raw ? .raw : .readable, pretty: flags.contains("--pretty"),
-                    numbers: NumberWrapping(exactIntegers: flags.contains("--exact-integers"), exactNumbers: flags.contains("--exact-numbers")),
-                    nested: flags.contains("--nested"), stackSize: StackOptions.defaultStackMiB << 20, skipDepthCheck: false)
+                let shape: Decode.Shape = plain ? .plain : .lossless(raw ? .raw : .readable, maxDepth: nil, numbers: numbers)
+                try Decode.convert(file, as: shape, pretty: pretty, nested: nested, stackSize: StackOptions.defaultStackMiB << 20, skipDepthCheck: false)
             }
         } else {
             conversion = {
