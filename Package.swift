@@ -20,6 +20,10 @@ let package = Package(
         // The pthread primitives the server, its worker pool and archive-tool share: a mutex, a
         // condition variable, and a joinable thread with a stack of an exact size.
         .target(name: "PThreads"),
+        // What the host gives this process, read from the kernel's files: the CPUs it may use
+        // (affinity mask, the cgroup's quota) and the cgroup's memory limit. The service's
+        // defaults and archive-tool's --jobs follow them.
+        .target(name: "HostResources"),
         .systemLibrary(
             name: "CLibevent",
             pkgConfig: "libevent_pthreads",
@@ -43,7 +47,7 @@ let package = Package(
         .target(
             name: "ArchiveServer",
             dependencies: [
-                "ArchiveCodec", "CMalloc", "CZlib", "HTTPCore", "PThreads",
+                "ArchiveCodec", "CMalloc", "CZlib", "HostResources", "HTTPCore", "PThreads",
                 .product(name: "Logging", package: "swift-log")
             ],
             // The API description served at GET /openapi.yaml and the page at GET / with its
@@ -66,7 +70,7 @@ let package = Package(
         .executableTarget(
             name: "archive-tool",
             dependencies: [
-                "ArchiveCodec", "PThreads",
+                "ArchiveCodec", "HostResources", "PThreads",
                 .product(name: "ArgumentParser", package: "swift-argument-parser")
             ],
             // One file, nothing to load: a dynamically linked tool spends 2.5 M instructions in
@@ -95,8 +99,9 @@ let package = Package(
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "ArchiveCodecTests", dependencies: ["ArchiveCodec", "TestSupport"]),
         .testTarget(name: "PThreadsTests", dependencies: ["PThreads", "TestSupport"]),
+        .testTarget(name: "HostResourcesTests", dependencies: ["HostResources"]),
         .testTarget(name: "HTTPCoreTests", dependencies: ["HTTPCore"]),
-        .testTarget(name: "ArchiveServiceTests", dependencies: ["ArchiveServer", "ArchiveCodec", "CLibevent", "HTTPCore", "TestSupport"]),
+        .testTarget(name: "ArchiveServiceTests", dependencies: ["ArchiveServer", "ArchiveCodec", "CLibevent", "HostResources", "HTTPCore", "TestSupport"]),
         // archive-tool as a process: files in, stdout out, exit codes.
         .testTarget(name: "ArchiveToolTests", dependencies: ["ArchiveCodec", "TestSupport"])
     ]

@@ -1,5 +1,6 @@
 import ArchiveCodec
 import HTTPCore
+import HostResources
 import Logging
 import PThreads
 

@@ -1,5 +1,6 @@
 import ArchiveCodec
 import HTTPCore
+import HostResources
 
 /// Everything the server can be told at start-up. Plain values: `ServiceSettings` reads them from
 /// flags and environment variables; `validate()` is the single place that says what is allowed.

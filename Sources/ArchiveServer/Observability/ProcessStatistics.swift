@@ -1,3 +1,5 @@
+import HostResources
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)

@@ -1,5 +1,6 @@
 import ArchiveCodec
 import Foundation
+import HostResources
 import Logging
 import XCTest
 

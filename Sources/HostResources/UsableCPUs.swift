@@ -1,5 +1,3 @@
-import HTTPCore
-
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -52,7 +50,7 @@ extension UsableCPUs {
     /// The value of the `Cpus_allowed_list:` line of `/proc/<pid>/status` ("0-3,8-11"), or nil.
     static func allowedList(status: String) -> String? {
         for line in status.split(separator: "\n") where line.hasPrefix("Cpus_allowed_list:") {
-            return String(line.dropFirst("Cpus_allowed_list:".count)).trimmingWhitespace()
+            return String(line.dropFirst("Cpus_allowed_list:".count)).trimmingKernelWhitespace()
         }
         return nil
     }

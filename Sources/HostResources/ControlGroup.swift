@@ -1,5 +1,3 @@
-import HTTPCore
-
 /// The limits the container's control group sets on this process, read from its files under
 /// `/sys/fs/cgroup`: cgroup v2's files first, then cgroup v1's. The first of a limit's files that
 /// can be read decides it, so a v2 file saying "no limit" is not overruled by a v1 file. The files
@@ -8,9 +6,9 @@ import HTTPCore
 ///
 /// Every reading takes the files through `read` (a path to its text, nil when it cannot be
 /// read), so tests give contents without a cgroup.
-enum ControlGroup {
+public enum ControlGroup {
     /// A path to the file's text, or nil when the file cannot be read.
-    typealias Reader = (String) -> String?
+    public typealias Reader = (String) -> String?
 
     /// cgroup v2's `memory.max`, then cgroup v1's `memory.limit_in_bytes`.
     static let memoryFiles = ["/sys/fs/cgroup/memory.max", "/sys/fs/cgroup/memory/memory.limit_in_bytes"]
@@ -20,9 +18,9 @@ enum ControlGroup {
     static let cpuV1Directories = ["/sys/fs/cgroup/cpu", "/sys/fs/cgroup/cpu,cpuacct"]
 
     /// The memory limit in bytes, or nil when there is none.
-    static func memoryLimit(read: Reader = KernelFile.text) -> Int? {
+    public static func memoryLimit(read: Reader = KernelFile.text) -> Int? {
         for path in memoryFiles {
-            guard let text = read(path)?.trimmingWhitespace() else { continue }
+            guard let text = read(path)?.trimmingKernelWhitespace() else { continue }
             // "max" (v2) or a huge number (v1's "unlimited") mean no limit.
             guard let value = Int(text), value > 0, value < 1 << 60 else { return nil }
             return value
@@ -52,8 +50,8 @@ enum ControlGroup {
             return limit(quota, period, source: "\(cpuMaxFile) \(fields[0]) \(fields[1])")
         }
         for directory in cpuV1Directories {
-            guard let quotaText = read(directory + "/cpu.cfs_quota_us")?.trimmingWhitespace() else { continue }
-            guard let quota = Int(quotaText), let periodText = read(directory + "/cpu.cfs_period_us")?.trimmingWhitespace(),
+            guard let quotaText = read(directory + "/cpu.cfs_quota_us")?.trimmingKernelWhitespace() else { continue }
+            guard let quota = Int(quotaText), let periodText = read(directory + "/cpu.cfs_period_us")?.trimmingKernelWhitespace(),
                 let period = Int(periodText)
             else { return nil }
             return limit(quota, period, source: "\(directory)/cpu.cfs_quota_us \(quotaText) over cpu.cfs_period_us \(periodText)")

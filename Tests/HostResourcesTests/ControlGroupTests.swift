@@ -1,6 +1,6 @@
 import XCTest
 
-@testable import ArchiveServer
+@testable import HostResources
 
 /// The cgroup's limits read from file contents, as cgroup v2 and v1 write them: no cgroup needed.
 final class ControlGroupTests: XCTestCase {

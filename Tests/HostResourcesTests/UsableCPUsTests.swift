@@ -1,6 +1,6 @@
 import XCTest
 
-@testable import ArchiveServer
+@testable import HostResources
 
 /// The CPUs the defaults of workers and event loops follow, from file contents: the affinity mask
 /// of /proc/self/status and the cgroup's CPU quota, whichever is lower.

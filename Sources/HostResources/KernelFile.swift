@@ -6,9 +6,9 @@ import Darwin
 
 /// The small text files the kernel makes on demand (`/proc`, `/sys/fs/cgroup`), read whole.
 /// Their size is not known in advance (`stat` says 0), so they are read until the end.
-enum KernelFile {
+public enum KernelFile {
     /// The file's text, or nil when it cannot be read or is empty.
-    static func text(_ path: String) -> String? {
+    public static func text(_ path: String) -> String? {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { return nil }
         defer { close(fd) }
@@ -21,5 +21,17 @@ enum KernelFile {
             bytes += chunk[0..<count]
         }
         return bytes.isEmpty ? nil : String(decoding: bytes, as: UTF8.self)
+    }
+}
+
+extension String {
+    /// The text without the ASCII spaces, tabs and line ends around it: what the kernel's
+    /// one-value files (`memory.max`, `cpu.cfs_quota_us`) and `/proc` fields hold around
+    /// their value. Compared as bytes: these files are ASCII.
+    func trimmingKernelWhitespace() -> String {
+        let bytes = Array(utf8)
+        func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || (0x09...0x0D).contains(byte) }
+        guard let first = bytes.firstIndex(where: { !isSpace($0) }), let last = bytes.lastIndex(where: { !isSpace($0) }) else { return "" }
+        return String(decoding: bytes[first...last], as: UTF8.self)
     }
 }
