@@ -1,4 +1,5 @@
 import ArchiveCodec
+import HostResources
 import Synchronization
 
 #if canImport(Glibc)
@@ -24,11 +25,11 @@ func coreParallelism(stackSize: Int) -> Parallelism {
     }
 }
 
-/// The cores the tool spreads work over: the machine's online cores, at least 1. Read once:
-/// glibc reads `/sys/devices/system/cpu/online` at every ask, and a batch asks per file.
-func usableCores() -> Int { onlineCores }
-
-private let onlineCores = max(Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))), 1)
+/// The cores the tool spreads work over: the CPUs this process may use (`UsableCPUs`: its
+/// affinity mask, fewer when the container's CPU quota is lower), at least 1 — so a batch in a
+/// container limited to 2 CPUs on a 64-core node runs 2 jobs at once, not 64. Read once per
+/// process (a batch asks per file).
+func usableCores() -> Int { UsableCPUs.current.count }
 
 /// Jobs `0..<count` of one `Parallelism.run`, taken in order by whichever thread is free;
 /// the codec gives each job its own result slot.
