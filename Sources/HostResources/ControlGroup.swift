@@ -45,7 +45,10 @@ public enum ControlGroup {
     /// over `cpu.cfs_period_us`.
     static func cpuQuota(read: Reader = KernelFile.text) -> CPUQuota? {
         if let text = read(cpuMaxFile) {
-            let fields = text.split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == "\t" })
+            // Split as bytes: the file is ASCII (a split into characters costs every start of
+            // archive-tool more than reading the file).
+            let fields = text.utf8.split(whereSeparator: { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\n") || $0 == UInt8(ascii: "\t") })
+                .map { String(decoding: $0, as: UTF8.self) }
             guard fields.count == 2, let quota = Int(fields[0]), let period = Int(fields[1]) else { return nil }
             return limit(quota, period, source: "\(cpuMaxFile) \(fields[0]) \(fields[1])")
         }

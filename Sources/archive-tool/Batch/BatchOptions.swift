@@ -14,7 +14,9 @@ struct BatchOptions: ParsableArguments {
     @Flag(help: "With --output-dir: take folders too, converting the files in them (names starting with . left out) and mirroring their layout.")
     var recursive = false
 
-    @Option(help: "With --output-dir (or decode --ndjson): how many files are converted at once (default: one per CPU this process may use: its affinity mask, or the container's CPU quota when lower).")
+    @Option(
+        help: "With --output-dir (or decode --ndjson): how many files are converted at once (default: one per CPU this process may use: its affinity mask, or the container's CPU quota when lower)."
+    )
     var jobs: Int?
 
     /// Whether this run converts many files into a folder.
