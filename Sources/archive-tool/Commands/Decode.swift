@@ -173,13 +173,16 @@ struct Decode: ParsableCommand {
         // meanwhile, so the copy into the kernel overlaps the conversion on a second core.
         let pipe = ChunkPipe(capacity: 4)
         let output = StreamedOutput(descriptor: 1)
-        let result = onLargeStack(stackSize, whileRunning: { pipe.drain { output.write($0) } }) { () -> Result<Void, CodecError> in
+        let failure = onLargeStack(stackSize, whileRunning: { pipe.drain { output.write($0) } }) { () -> CodecError? in
             defer { pipe.close() }
-            return Result { () throws(CodecError) in
+            do throws(CodecError) {
                 try write(input, as: shape, pretty: pretty, nested: nested, stackSize: stackSize, skipDepthCheck: skipDepthCheck) { pipe.push(Array($0)) }
+                return nil
+            } catch {
+                return error
             }
         }
-        try output.conclude(result) { Hint.decoding(input, error: $0) }
+        try output.conclude(failure) { Hint.decoding(input, error: $0) }
     }
 
     /// A decode the policy refuses (`DecodePolicy`), its fix in this tool's flags (exit 3).

@@ -91,11 +91,14 @@ struct Encode: ParsableCommand {
         let output = StreamedOutput(descriptor: 1)
         let pipe = ChunkPipe(capacity: 4)
         let writer = startThread(stackSize: 1 << 20) { pipe.drain { output.write($0) } }
-        let result = Result { () throws(CodecError) in
+        var failure: CodecError?
+        do throws(CodecError) {
             defer { pipe.close() }
             try document.writeArchive { pipe.push(Array($0)) }
+        } catch {
+            failure = error
         }
         writer.join()
-        try output.conclude(result, hint: hint)
+        try output.conclude(failure, hint: hint)
     }
 }

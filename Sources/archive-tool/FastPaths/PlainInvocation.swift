@@ -12,21 +12,22 @@ import ArgumentParser
 /// go to the parser, which then gives its own answer and errors.
 enum PlainInvocation {
     /// What `decode` takes here, each a flag of `Decode`.
-    private static let decodeFlags: Set<String> = ["--nested", "--pretty", "--raw", "--plain", "--exact-integers", "--exact-numbers"]
+    private static let decodeFlags: [String] = ["--nested", "--pretty", "--raw", "--plain", "--exact-integers", "--exact-numbers"]
 
     /// Converts and exits if `arguments` are one of the usual forms; returns otherwise.
     static func runIfPlain(_ arguments: [String]) {
         guard let command = arguments.first, command == "decode" || command == "encode" else { return }
         var file: String?
         var output: String?
-        var flags = Set<String>()
+        var flags: [String] = []
         var rest = arguments.dropFirst()
         while let argument = rest.popFirst() {
             if argument == "-o" || argument == "--output" {
                 guard output == nil, let value = rest.popFirst(), !value.hasPrefix("-") else { return }
                 output = value
             } else if command == "decode", decodeFlags.contains(argument) {
-                guard flags.insert(argument).inserted else { return }
+                guard !flags.contains(argument) else { return }
+                flags.append(argument)
             } else if argument == "-" || !argument.hasPrefix("-") {
                 guard file == nil else { return }
                 file = argument

@@ -179,7 +179,8 @@ struct ArchiveAnalysis {
                 }
             }
         }
-        let jobs = try outcome.get()
+        if let failure = outcome.failure { throw failure }
+        let jobs = outcome.jobs
         // Classes in the order the jobs met them: the first job's indices stay as they are.
         var indexOfClass: [Int: Int32] = [:]
         for (number, job) in jobs.enumerated() {
@@ -202,32 +203,27 @@ struct ArchiveAnalysis {
     /// `totals` (and the references from `$top`), the others into their own counts, added
     /// to `totals` here.
     private static func classifyInJobs(
-        _ ranges: [Range<Int>], _ parallelism: Parallelism, _ tables: ObjectClassifier.Tables, _ totals: UnsafeMutableBufferPointer<UInt32>,
+        _ ranges: Cuts, _ parallelism: Parallelism, _ tables: ObjectClassifier.Tables, _ totals: UnsafeMutableBufferPointer<UInt32>,
         classifier make: (UnsafeMutableBufferPointer<UInt32>) -> ObjectClassifier,
         countingTop countTop: (inout ObjectClassifier) throws(CodecError) -> Void
-    ) -> Result<[ObjectClassifier], CodecError> {
+    ) -> (jobs: [ObjectClassifier], failure: CodecError?) {
         let objectCount = totals.count
-        let results = parallelism.map(ranges) { range -> Result<ObjectClassifier, CodecError> in
+        // Each job's classifier or its error (optionals, not a `Result`: see `Cuts`).
+        let results = parallelism.map(ranges) { range -> (job: ObjectClassifier?, error: CodecError?) in
             let counts = range.lowerBound == 0 ? totals : UnsafeMutableBufferPointer<UInt32>.allocate(capacity: objectCount)
             if range.lowerBound != 0 { counts.initialize(repeating: 0) }
             var classifier = make(counts)
             do throws(CodecError) {
                 if range.lowerBound == 0 { try countTop(&classifier) }
                 try classifier.classify(range)
-                return .success(classifier)
+                return (classifier, nil)
             } catch {
                 if range.lowerBound != 0 { counts.deallocate() }
-                return .failure(error)
+                return (nil, error)
             }
         }
-        var jobs: [ObjectClassifier] = []
-        var failure: CodecError?
-        for result in results {
-            switch result {
-            case .success(let job): jobs.append(job)
-            case .failure(let error): failure = failure ?? error
-            }
-        }
+        let jobs = results.compactMap(\.job)
+        let failure = results.lazy.compactMap(\.error).first
         // Every job but the one counting into `totals` owns its counts, whichever jobs failed.
         for job in jobs where job.counts.baseAddress != totals.baseAddress {
             if failure == nil {
@@ -238,7 +234,6 @@ struct ArchiveAnalysis {
             }
             job.counts.deallocate()
         }
-        if let failure { return .failure(failure) }
-        return .success(jobs)
+        return (failure == nil ? jobs : [], failure)
     }
 }

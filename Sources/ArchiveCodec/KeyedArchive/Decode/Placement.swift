@@ -255,9 +255,7 @@ private struct PlacementPass {
     /// references in queue order, as the serial pass would.
     private mutating func placeScannedInParallel(_ range: Range<Int>, parallelism: Parallelism, smallestPart: Int) {
         let parts = max(1, min(parallelism.width, range.count / smallestPart))
-        let ranges = (0..<parts).map { part in
-            (range.lowerBound + range.count * part / parts)..<(range.lowerBound + range.count * (part + 1) / parts)
-        }
+        let ranges = Cuts((0...parts).map { range.lowerBound + range.count * $0 / parts })
         let (template, carriesID, queue) = (scanner, carriesID, queue)
         let scans = parallelism.map(ranges) { part -> (owns: [Int32], ends: [Int32], slots: [BodyScanner.Slot]) in
             var scanner = template
@@ -273,7 +271,8 @@ private struct PlacementPass {
             }
             return (owns, ends, scanner.slots)
         }
-        for (part, scan) in zip(ranges, scans) {
+        for (number, scan) in scans.enumerated() {
+            let part = ranges[number]
             var start = 0
             for (offset, index) in part.enumerated() {
                 let (uid32, natural) = queue[index]

@@ -53,7 +53,7 @@ enum ScalarIdentity {
         let partitions = parallelism.ranges(of: count).count
         leader.withUnsafeMutableBufferPointer { leader in
             best.withUnsafeMutableBufferPointer { best in
-                _ = parallelism.map((0..<partitions).map { $0..<($0 + 1) }) { part in
+                _ = parallelism.map(Cuts(Array(0...partitions))) { part in
                     group(
                         partition: part.lowerBound, of: partitions, scalars: scalars, view: view, objectsHeader: objectsHeader,
                         forms: forms, referenceCounts: referenceCounts, sharedObjects: sharedObjects, leader: leader, best: best)

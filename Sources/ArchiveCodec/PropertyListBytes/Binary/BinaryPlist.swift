@@ -85,17 +85,20 @@ struct BinaryPlist: @unchecked Sendable {
                 let position = view.readBigEndian(at: tableStart + ref * entrySize, size: entrySize)
                 throw CodecError(.malformedPlist, "object \(ref) has offset \(position), outside the object area", byteOffset: tableStart + ref * entrySize)
             }
-            let checks = parallelism.map(ranges) { range -> Result<ObjectRangeCheck, CodecError> in
+            // Each job's check or its error (a pair of optionals, not a `Result`: see `Cuts`).
+            let checks = parallelism.map(ranges) { range -> (check: ObjectRangeCheck?, error: CodecError?) in
                 var check = ObjectRangeCheck(view: view, range: range)
                 do throws(CodecError) {
                     try check.run()
-                    return .success(check)
+                    return (check, nil)
                 } catch {
-                    return .failure(error)
+                    return (nil, error)
                 }
             }
-            var check = try checks[0].get()
-            for later in checks.dropFirst() { check.merge(try later.get()) }
+            // The first error in range order, whatever the split.
+            if let error = checks.lazy.compactMap(\.error).first { throw error }
+            var check = checks[0].check!
+            for later in checks.dropFirst() { check.merge(later.check!) }
             if check.keyTextsRepeat() {
                 try view.checkDuplicateKeys()
             } else if let repeated = check.repeatedKey {
