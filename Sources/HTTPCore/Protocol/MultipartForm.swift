@@ -96,7 +96,7 @@ package struct MultipartForm {
         guard let start = position else { return nil }
         let number = partsRead + 1
         guard number <= maximumParts else {
-            throw MultipartFailure(part: number, reason: "the form has more than \(maximumParts) parts, the most one request may send")
+            throw MultipartFailure(.tooManyParts, part: number, reason: "the form has more than \(maximumParts) parts, the most one request may send")
         }
         let (name, filename, contentStart) = try headers(of: number, at: start)
         guard let (contentEnd, next) = delimiter(from: contentStart) else {

@@ -22,11 +22,20 @@ package struct MultipartPart: Equatable, Sendable {
 /// Why a `multipart/form-data` body cannot be read: the part where it went wrong (from 1), its
 /// file's name when its headers gave one, and what is wrong.
 package struct MultipartFailure: Error, Equatable, Sendable, CustomStringConvertible {
+    package enum Kind: Equatable, Sendable {
+        /// The body (or the Content-Type's boundary) is not framed as RFC 7578 says.
+        case malformed
+        /// The body is well framed so far but has more parts than the reader may return.
+        case tooManyParts
+    }
+
+    package let kind: Kind
     package let part: Int
     package let filename: String?
     package let reason: String
 
-    package init(part: Int, filename: String? = nil, reason: String) {
+    package init(_ kind: Kind = .malformed, part: Int, filename: String? = nil, reason: String) {
+        self.kind = kind
         self.part = part
         self.filename = filename
         self.reason = reason

@@ -176,6 +176,8 @@ final class MultipartFormTests: XCTestCase {
         let failure = failure(body, maximumParts: 4)
         XCTAssertEqual(failure?.part, 5)
         XCTAssertEqual(failure?.reason.contains("more than 4 parts"), true)
+        XCTAssertEqual(failure?.kind, .tooManyParts)
+        XCTAssertEqual(self.failure(Array("--XyZ--".utf8))?.kind, .malformed)
     }
 
     func testAHundredThousandEmptyParts() throws {
