@@ -134,6 +134,36 @@ final class FormDecodeEndpointTests: ServerTestCase {
         XCTAssertEqual(noBoundary.jsonObject?["type"] as? String, "urn:archive-service:problem:malformed-multipart")
     }
 
+    func testAPathAppliesToEveryPart() throws {
+        let archive = try Fixtures.bytes("goios_dict.bin")
+        let reply = try postForm([("a.bin", archive), ("b.bin", archive)], query: "?path=.%22$0%22.array[1]")
+        XCTAssertEqual(reply.status, 200, reply.text)
+        XCTAssertEqual(reply.text, "{\"file\":\"a.bin\",\"document\":\"Hello, World!\"}\n{\"file\":\"b.bin\",\"document\":\"Hello, World!\"}\n")
+    }
+
+    /// One deadline for the whole form: the part that runs past it is stopped, and every part
+    /// after it is a conversion-timeout line without being started.
+    func testOneConversionTimeoutBoundsTheWholeForm() throws {
+        let quick = try TestServer {
+            $0.workers = 1
+            $0.conversionTimeout = 0.02
+        }
+        defer { quick.stop() }
+        // A few hundred milliseconds of work in a debug build: far past 20 ms.
+        let slow = TestArchives.linkedList(count: 200_000, tail: .cycle)
+        let small = TestArchives.linkedList(count: 3)
+        let reply = try postForm([("slow.plist", slow), ("small.plist", small), ("small2.plist", small)], to: quick)
+        XCTAssertEqual(reply.status, 200, reply.text)
+        let lines = try lines(reply)
+        XCTAssertEqual(lines.map { $0["file"] as? String }, ["slow.plist", "small.plist", "small2.plist"])
+        for line in lines {
+            let error = try XCTUnwrap(line["error"] as? [String: Any], "\(line)")
+            XCTAssertEqual(error["type"] as? String, "urn:archive-service:problem:conversion-timeout")
+        }
+        // Alone, the small one decodes.
+        XCTAssertEqual(try quick.post("/v1/decode", small).status, 200)
+    }
+
     func testEncodeStillRefusesAForm() throws {
         let reply = try server.post("/v1/encode", Self.form([("a.json", Array("{}".utf8))]), contentType: Self.contentType)
         XCTAssertEqual(reply.status, 415, reply.text)
