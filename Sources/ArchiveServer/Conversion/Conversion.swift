@@ -83,8 +83,13 @@ enum Conversion {
     /// Grows the job's reservation to `needed` bytes when it holds fewer; the refusal to answer
     /// when the budget cannot grant them (nil: reserved, or no budget).
     private static func admit(_ needed: Int, _ job: Job) -> HTTPResponse? {
+        admission(needed, job)?.response()
+    }
+
+    /// `admit`'s refusal as a problem, for a caller that words it further.
+    private static func admission(_ needed: Int, _ job: Job) -> Problem? {
         guard let reservation = job.reservation, !reservation.grow(to: needed) else { return nil }
-        return Problem.memoryBudget(needed: needed, capacity: reservation.capacity, path: job.path).response()
+        return Problem.memoryBudget(needed: needed, capacity: reservation.capacity, path: job.path)
     }
 
     // MARK: Convert
@@ -197,7 +202,7 @@ enum Conversion {
         let summary: ArchiveSummary
         switch try Self.summary(of: bytes, options, job) {
         case .summary(let made): summary = made
-        case .refused(let refusal): return refusal
+        case .refused(let refusal): return refusal.response()
         }
         let reply = try replyBuffer(job)
         summary.json(pretty: options.pretty).withUnsafeBufferPointer { reply.append($0) }
@@ -208,13 +213,13 @@ enum Conversion {
     /// A document's summary, or the budget's refusal.
     enum SummaryOutcome {
         case summary(ArchiveSummary)
-        case refused(HTTPResponse)
+        case refused(Problem)
     }
 
     /// The summary of one document, admitted and held as `summarize` says; the working memory
     /// stays reserved in the job until the caller shrinks it.
     static func summary(of bytes: [UInt8], _ options: SummaryOptions, _ job: Job) throws(CodecError) -> SummaryOutcome {
-        if let refusal = admit(ConversionCost.decodeWorking(bodyBytes: bytes.count, counts: ArchiveCounts(of: bytes)), job) {
+        if let refusal = admission(ConversionCost.decodeWorking(bodyBytes: bytes.count, counts: ArchiveCounts(of: bytes)), job) {
             return .refused(refusal)
         }
         let archive = try Archive(parsing: bytes)
@@ -222,7 +227,7 @@ enum Conversion {
         do throws(CodecError) {
             return .summary(try archive.summary(nested: options.nested) { payloads.holdLevel($0) })
         } catch {
-            guard let refusal = payloads.refusal(path: job.path) else { throw error }
+            guard let refusal = payloads.refusalProblem(path: job.path) else { throw error }
             return .refused(refusal)
         }
     }

@@ -184,12 +184,10 @@ enum FormDecode {
             do throws(CodecError) {
                 switch try Conversion.summary(of: bytes, options, partJob) {
                 case .summary(let made): summary = made
-                case .refused(let refusal): return refusal
+                case .refused(let refusal): return naming(part, refusal).response()
                 }
             } catch {
-                var problem = Conversion.problem(error, request: request, body: bytes, partJob)
-                problem.detail = "Part \(part.number) (\(part.label)): \(problem.detail)"
-                return problem.response()
+                return naming(part, Conversion.problem(error, request: request, body: bytes, partJob)).response()
             }
             let named = summary.attributed(to: part.label)
             merged = merged.map { $0.merged(with: named) } ?? named
@@ -205,5 +203,12 @@ enum FormDecode {
         } catch {
             return Problem(error, path: job.path).response()
         }
+    }
+
+    /// `problem` with its detail beginning with the part it is about.
+    private static func naming(_ part: MultipartPart, _ problem: Problem) -> Problem {
+        var problem = problem
+        problem.detail = "Part \(part.number) (\(part.label)): \(problem.detail)"
+        return problem
     }
 }

@@ -239,7 +239,13 @@ final class FormDecodeLimitTests: ServerTestCase {
         XCTAssertTrue(lines[1].hasPrefix("{\"file\":\"f2.plist\",\"error\":"), lines[1])
         XCTAssertTrue(lines[1].contains("urn:archive-service:problem:too-large-for-memory"), lines[1])
         XCTAssertTrue(lines[2].hasPrefix("{\"file\":\"f3.plist\",\"document\":"), lines[2])
-        // Everything the request reserved is given back.
+        // The summary cannot leave the part out: it fails, naming the part.
+        let summary = try roomy.post(
+            "/v1/decode?view=summary", Self.form([archive, entries, archive]), contentType: "multipart/form-data; boundary=\(Self.boundary)")
+        XCTAssertEqual(summary.status, 413, summary.text)
+        XCTAssertEqual(summary.jsonObject?["type"] as? String, "urn:archive-service:problem:too-large-for-memory")
+        XCTAssertEqual((summary.jsonObject?["detail"] as? String)?.hasPrefix("Part 2 (f2.plist): "), true, summary.text)
+        // Everything the requests reserved is given back.
         XCTAssertTrue(try roomy.waitForMetric("archive_memory_reserved_bytes", 0))
     }
 }
