@@ -118,6 +118,9 @@ enum FormDecode {
                 guard answer.status == 200, let document = answer.reply.buffered else {
                     return append(errorLine(head: head, problem: answer), to: reply)
                 }
+                // The part's working memory is gone; its document stays reserved there until the
+                // form's reply has reserved it too.
+                held?.shrink(to: document.count)
                 // A compact document ends with a newline: the line's own comes after the `}`.
                 let length = document.lastByte == UInt8(ascii: "\n") ? document.count - 1 : document.count
                 guard reply.reserveAhead(head.count + documentKey.count + length + lineEnd.count) else {
