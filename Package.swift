@@ -100,7 +100,7 @@ let package = Package(
         .testTarget(name: "ArchiveCodecTests", dependencies: ["ArchiveCodec", "TestSupport"]),
         .testTarget(name: "PThreadsTests", dependencies: ["PThreads", "TestSupport"]),
         .testTarget(name: "HostResourcesTests", dependencies: ["HostResources"]),
-        .testTarget(name: "HTTPCoreTests", dependencies: ["HTTPCore"]),
+        .testTarget(name: "HTTPCoreTests", dependencies: ["HTTPCore", "TestSupport"]),
         .testTarget(name: "ArchiveServiceTests", dependencies: ["ArchiveServer", "ArchiveCodec", "CLibevent", "HostResources", "HTTPCore", "TestSupport"]),
         // archive-tool as a process: files in, stdout out, exit codes.
         .testTarget(name: "ArchiveToolTests", dependencies: ["ArchiveCodec", "TestSupport"])

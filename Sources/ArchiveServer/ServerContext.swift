@@ -27,7 +27,9 @@ final class ServerContext: Sendable {
 
     init(configuration: ServerConfiguration, pool: WorkerPool, logger: Logger, hooks: ServerHooks) {
         self.configuration = configuration
-        self.limits = ConversionLimits(decode: configuration.decodePolicy, bodyBytes: configuration.maxBodySize, seconds: configuration.conversionTimeout)
+        self.limits = ConversionLimits(
+            decode: configuration.decodePolicy, bodyBytes: configuration.maxBodySize, seconds: configuration.conversionTimeout, parts: configuration.maxParts,
+            partBytes: configuration.maxPartSize)
         self.pool = pool
         self.metrics = Metrics()
         self.logger = logger

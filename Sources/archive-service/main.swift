@@ -46,6 +46,13 @@ struct ArchiveServiceCommand: ParsableCommand, ServiceArguments {
     @Option(name: .customLong("max-body-size"), help: "Largest request body, with optional K/M/G suffix. [MAX_BODY_SIZE] (default: 64M)")
     var maxBodySize: String?
 
+    @Option(name: .customLong("max-parts"), help: "Parts (files) one multipart/form-data decode may send. [MAX_PARTS] (default: 256)")
+    var maxParts: Int?
+
+    @Option(
+        name: .customLong("max-part-size"), help: "Largest part (file) of a multipart/form-data decode, with optional K/M/G suffix. [MAX_PART_SIZE] (default: 64M)")
+    var maxPartSize: String?
+
     @Option(help: "Seconds a connection may idle between requests; a body or reply of n bytes gets this plus n at 256 KiB/s. [TIMEOUT] (default: 30)")
     var timeout: Int?
 

@@ -22,7 +22,7 @@ final class ProcessTests: XCTestCase {
             process.executableURL = url
             process.arguments = arguments
             var env = ProcessInfo.processInfo.environment
-            for name in ["HOST", "PORT", "WORKERS", "EVENT_LOOPS", "STACK_SIZE", "QUEUE_LIMIT", "MAX_BODY_SIZE", "TIMEOUT", "DRAIN_TIMEOUT", "LOG_LEVEL", "LOG_FORMAT"] {
+            for name in ["HOST", "PORT", "WORKERS", "EVENT_LOOPS", "STACK_SIZE", "QUEUE_LIMIT", "MAX_BODY_SIZE", "MAX_PARTS", "MAX_PART_SIZE", "TIMEOUT", "DRAIN_TIMEOUT", "LOG_LEVEL", "LOG_FORMAT"] {
                 env.removeValue(forKey: name)
             }
             env.merge(environment) { $1 }
@@ -86,7 +86,7 @@ final class ProcessTests: XCTestCase {
         let service = try Service(try executable(), arguments: ["--help"])
         XCTAssertEqual(service.waitForExit(seconds: 20), 0)
         for option in [
-            "--host", "--port", "--workers", "--stack-size", "--queue-limit", "--max-body-size", "--timeout", "--log-level",
+            "--host", "--port", "--workers", "--stack-size", "--queue-limit", "--max-body-size", "--max-parts", "--max-part-size", "--timeout", "--log-level",
             "--log-format", "--version"
         ] {
             XCTAssertTrue(service.text.contains(option), "\(option) missing from --help")

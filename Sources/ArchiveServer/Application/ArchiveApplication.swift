@@ -106,7 +106,7 @@ final class ArchiveApplication: HTTPApplication {
             return send(Problem.draining(path: path).response(), to: pending, on: loop)
         }
         let contentType = request.header("Content-Type")
-        if let contentType, route == .encode ? !MediaType.isJSON(contentType) : MediaType.essence(contentType) == "multipart/form-data" {
+        if let contentType, route == .encode, !MediaType.isJSON(contentType) {
             let mistake = CommonMistake.find(route: route, contentType: contentType, body: request.bodyStart(limit: 4_096))
             return send(Problem.unsupportedMediaType(contentType, path: path, fix: mistake?.fix(on: route)).response(), to: pending, on: loop)
         }
@@ -115,6 +115,19 @@ final class ArchiveApplication: HTTPApplication {
             conversion = try ConversionRequest(route: route, query: QueryParameters(pending.summary.query), path: path)
         } catch {
             return send(error.response(), to: pending, on: loop)
+        }
+        // A form (curl -F): each part decoded on its own (`FormDecode`); its boundary is read here,
+        // so a Content-Type without a usable one costs no worker time.
+        var boundary: [UInt8]?
+        if route == .decode, let contentType, MediaType.essence(contentType) == "multipart/form-data" {
+            do throws(MultipartFailure) {
+                boundary = try MultipartForm.boundary(contentType: contentType)
+            } catch {
+                return send(Problem.malformedMultipart(error, path: path).response(), to: pending, on: loop)
+            }
+            if let refusal = FormDecode.refusal(for: conversion, path: path) {
+                return send(refusal.response(), to: pending, on: loop)
+            }
         }
         var headers = ConversionHeaders(contentType: contentType)
         do throws(ContentCoding.Unsupported) {
@@ -131,11 +144,18 @@ final class ArchiveApplication: HTTPApplication {
 
         let context = self.context
         let handedOver = body
-        let accepted = context.pool.submit { [pending, headers] in
+        let accepted = context.pool.submit { [pending, headers, boundary] in
             context.hooks.beforeConversion?()
-            let response = Conversion.run(
-                conversion, body: handedOver, headers: headers, limits: context.limits,
-                path: pending.summary.path, reservation: pending.reservation)
+            let response =
+                if let boundary {
+                    FormDecode.run(
+                        conversion, body: handedOver, boundary: boundary, headers: headers, limits: context.limits,
+                        path: pending.summary.path, reservation: pending.reservation)
+                } else {
+                    Conversion.run(
+                        conversion, body: handedOver, headers: headers, limits: context.limits,
+                        path: pending.summary.path, reservation: pending.reservation)
+                }
             // The body and the parsed input are gone: only the reply stays reserved.
             pending.reservation?.shrink(to: response.bodyCount)
             loop.post(.finished { loop in self.send(response, to: pending, on: loop, finishesConversion: true) })

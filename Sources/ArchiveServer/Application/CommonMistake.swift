@@ -9,7 +9,9 @@ import HTTPCore
 /// conversion that succeeds is never second-guessed), and reads at most the first bytes of
 /// the body and, for the raw view, its top-level keys.
 enum CommonMistake: Equatable, Sendable {
-    /// `curl -F file=@save.plist`: a multipart form, the file wrapped in boundaries.
+    /// A multipart form (the file wrapped in boundaries) where one is not read: sent to
+    /// `/v1/encode`, or to `/v1/decode` without the `multipart/form-data` Content-Type that
+    /// gives its boundary (a decode with it reads every part, `FormDecode`).
     case multipartForm
     /// `curl --data @save.plist`: sent as a form, and curl removed the file's CR and LF bytes.
     case newlinesStripped
@@ -60,7 +62,7 @@ enum CommonMistake: Equatable, Sendable {
         case .multipartForm:
             route == .encode
                 ? "This is a multipart form upload (curl -F). Send the file itself as the body: curl --data-binary @team.json -H 'Content-Type: application/json'"
-                : "This is a multipart form upload (curl -F). Send the file itself as the body: curl --data-binary @save.plist"
+                : "This is a multipart form upload (curl -F) without its multipart/form-data Content-Type and boundary. Let curl -F set the Content-Type (one JSON line per file), or send the file itself as the body: curl --data-binary @save.plist"
         case .newlinesStripped:
             "curl --data removes the file's newline bytes, which breaks a binary plist. Send it unchanged: curl --data-binary @save.plist"
         case .jsonToDecode:

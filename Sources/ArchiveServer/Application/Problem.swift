@@ -157,6 +157,31 @@ extension Problem {
             found: size, limit: limit, rejection: .bodyTooLarge)
     }
 
+    /// A `multipart/form-data` body that is not framed as its Content-Type says (`MultipartForm`),
+    /// naming the part where it went wrong.
+    static func malformedMultipart(_ failure: MultipartFailure, path: String) -> Problem {
+        let opening = failure.part == 0 ? "The multipart/form-data Content-Type cannot be used: \(failure.reason)" : "The multipart/form-data body breaks at \(failure)"
+        return Problem(
+            slug: "malformed-multipart", title: "Malformed multipart/form-data body", status: 400,
+            detail: "\(opening). Send each file as curl -F file=@a.plist does.", instance: path, rejection: .badRequest)
+    }
+
+    /// A form with more parts than `--max-parts`.
+    static func tooManyParts(_ failure: MultipartFailure, limit: Int, path: String) -> Problem {
+        Problem(
+            slug: "too-many-parts", title: "Too many parts", status: 413,
+            detail: "Part \(failure.part) is past the most parts one decode may send, \(limit) (--max-parts). Send the rest in another request.",
+            instance: path, found: failure.part, limit: limit, rejection: .bodyTooLarge)
+    }
+
+    /// A part larger than `--max-part-size`.
+    static func partTooLarge(_ part: MultipartPart, limit: Int, path: String) -> Problem {
+        Problem(
+            slug: "part-too-large", title: "Part too large", status: 413,
+            detail: "Part \(part.number) (\(part.label)) has \(part.content.count) bytes; the limit for one part is \(limit) (--max-part-size).",
+            instance: path, found: part.content.count, limit: limit, rejection: .bodyTooLarge)
+    }
+
     /// A coded body that inflates past `--max-body-size` (a compression bomb, or simply too
     /// much): refused at the first byte past the limit.
     static func inflatesTooLarge(compressed: Int, coding: ContentCoding, limit: Int, path: String) -> Problem {

@@ -22,6 +22,8 @@ final class ReplyBuffer: @unchecked Sendable {
     /// Bytes the reply had reached when the budget refused it.
     private(set) var refusedAt = 0
     private let reservation: Reservation?
+    /// Bytes reserved ahead (`reserveAhead`) that no kept piece has used yet.
+    private var prepaid = 0
     private let compressor: ReplyCompressor?
     /// The coding the reply is in, once `finish()` has run.
     private(set) var coding = ContentCoding.identity
@@ -42,6 +44,47 @@ final class ReplyBuffer: @unchecked Sendable {
         if compressor.failed, !overBudget { failed = true }
     }
 
+    /// Reserves `bytes` for pieces still to come, so that a reply made of several pieces that
+    /// belong together (a line of a form's reply) is either kept whole or refused before its
+    /// first piece: false (nothing reserved, nothing changed) when the budget cannot take them.
+    /// A coded reply reserves its compressed pieces as they come, whose size is not known
+    /// ahead, and answers true.
+    func reserveAhead(_ bytes: Int) -> Bool {
+        guard compressor == nil, let reservation, bytes > 0 else { return true }
+        guard reservation.grow(by: bytes) else { return false }
+        prepaid += bytes
+        return true
+    }
+
+    /// Appends the first `length` bytes of `other` (another reply's buffer, whose reservation
+    /// the caller lets go after this). Uncoded, they are moved without copying (reserved as
+    /// every kept piece is); coded, they pass through the compressor.
+    func append(first length: Int, of other: EventBuffer) {
+        let length = min(length, other.count)
+        guard compressor == nil else { return other.forEachPiece(upTo: length, append) }
+        guard !failed, !overBudget, length > 0 else { return }
+        guard reserve(length) else { return }
+        if other.moveFirst(length, into: events) {
+            count += length
+        } else {
+            failed = true
+        }
+    }
+
+    /// Reserves a piece of `length` bytes about to be kept (from what was reserved ahead first);
+    /// when the budget refuses, the reply is over budget and nothing more is kept.
+    private func reserve(_ length: Int) -> Bool {
+        let fromPrepaid = min(prepaid, length)
+        prepaid -= fromPrepaid
+        if let reservation, !reservation.grow(by: length - fromPrepaid) {
+            overBudget = true
+            refusedAt = count + length
+            events.removeAll()
+            return false
+        }
+        return true
+    }
+
     private func reserveCompressorState() -> Bool {
         guard let reservation, !reservation.grow(by: ZlibStream.deflateStateBytes) else { return true }
         overBudget = true
@@ -57,13 +100,7 @@ final class ReplyBuffer: @unchecked Sendable {
     }
 
     private func keep(_ piece: UnsafeBufferPointer<UInt8>) {
-        guard !failed, !overBudget, piece.baseAddress != nil else { return }
-        if let reservation, !reservation.grow(by: piece.count) {
-            overBudget = true
-            refusedAt = count + piece.count
-            events.removeAll()
-            return
-        }
+        guard !failed, !overBudget, piece.baseAddress != nil, reserve(piece.count) else { return }
         if events.append(piece) {
             count += piece.count
         } else {

@@ -22,6 +22,14 @@ public struct ServerConfiguration: Sendable, Equatable {
     public var queueLimit: Int = 64
     /// Largest request body accepted, in bytes; larger bodies get 413 before they are buffered.
     public var maxBodySize: Int = 64 << 20
+    /// Parts a `multipart/form-data` decode may send (`MultipartForm`): each part is a
+    /// conversion of its own on one worker, one after the other, so this bounds how long one
+    /// request holds its worker and how many lines it answers. The body's size bounds the rest.
+    public var maxParts: Int = 256
+    /// Largest part of a `multipart/form-data` decode, in bytes: as a body sent alone is bounded
+    /// by `maxBodySize`, and the same by default, so a file sent as a form is taken as it would
+    /// be alone. Lower it to keep each part's conversion (admitted on its own) small.
+    public var maxPartSize: Int = 64 << 20
     /// Seconds a connection may stay idle between requests, or make no progress reading a reply.
     /// A body or a reply of n bytes must be through within this plus n at 256 KiB/s.
     public var timeout: Int = 30
@@ -88,6 +96,8 @@ public struct ServerConfiguration: Sendable, Equatable {
         }
         if !(0...1_000_000).contains(queueLimit) { throw fail("queue limit must be between 0 and 1000000, got \(queueLimit)") }
         if !(1...Int(Int32.max)).contains(maxBodySize) { throw fail("max body size must be between 1 byte and 2 GiB - 1, got \(maxBodySize)") }
+        if !(1...100_000).contains(maxParts) { throw fail("max parts must be between 1 and 100000, got \(maxParts)") }
+        if !(1...Int(Int32.max)).contains(maxPartSize) { throw fail("max part size must be between 1 byte and 2 GiB - 1, got \(maxPartSize)") }
         if !(1...86_400).contains(timeout) { throw fail("timeout must be between 1 and 86400 seconds, got \(timeout)") }
         if !(1...3_600).contains(headerTimeout) { throw fail("header timeout must be between 1 and 3600 seconds, got \(headerTimeout)") }
         if let memoryBudget, memoryBudget < 16 << 20 {

@@ -12,6 +12,8 @@ public protocol ServiceArguments {
     var stackSize: String? { get }
     var queueLimit: Int? { get }
     var maxBodySize: String? { get }
+    var maxParts: Int? { get }
+    var maxPartSize: String? { get }
     var timeout: Int? { get }
     var headerTimeout: Int? { get }
     var memoryBudget: String? { get }
@@ -27,4 +29,6 @@ public protocol ServiceArguments {
 extension ServiceArguments {
     public var conversionTimeout: String? { nil }
     public var workerNice: Int? { nil }
+    public var maxParts: Int? { nil }
+    public var maxPartSize: String? { nil }
 }

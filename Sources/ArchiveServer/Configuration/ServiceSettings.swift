@@ -32,6 +32,8 @@ public struct ServiceSettings: Sendable {
         config.workerNice = try read.integer(arguments.workerNice, "WORKER_NICE") ?? config.workerNice
         config.stackSize = try read.byteSize(arguments.stackSize, "STACK_SIZE", option: "--stack-size") ?? config.stackSize
         config.maxBodySize = try read.byteSize(arguments.maxBodySize, "MAX_BODY_SIZE", option: "--max-body-size") ?? config.maxBodySize
+        config.maxParts = try read.integer(arguments.maxParts, "MAX_PARTS") ?? config.maxParts
+        config.maxPartSize = try read.byteSize(arguments.maxPartSize, "MAX_PART_SIZE", option: "--max-part-size") ?? config.maxPartSize
 
         let levelText = (arguments.logLevel ?? environment["LOG_LEVEL"] ?? "info").asciiLowercased()
         guard let level = Logger.Level(rawValue: levelText) else {

@@ -28,16 +28,22 @@ enum Conversion {
         return ConversionDeadline.run(seconds: limits.seconds) {
             var bytes = body.take()
             if let refusal = inflate(&bytes, compressedCount: body.count, job) { return refusal }
-            do throws(CodecError) {
-                switch request {
-                case .decode(let options): return try decode(bytes, options, job)
-                case .summary(let options): return try summarize(bytes, options, job)
-                case .plain(let options): return try decodePlain(bytes, options, job)
-                case .encode(let format): return try encode(bytes, format, job)
-                }
-            } catch {
-                return problem(error, request: request, body: bytes, job).response()
+            return convert(bytes, request, job)
+        }
+    }
+
+    /// Converts `bytes` (inflated) as `request` asks, admitted, planned and replied as `run`
+    /// says; a codec failure is answered with its problem. Runs under the caller's deadline.
+    static func convert(_ bytes: [UInt8], _ request: ConversionRequest, _ job: Job) -> HTTPResponse {
+        do throws(CodecError) {
+            switch request {
+            case .decode(let options): return try decode(bytes, options, job)
+            case .summary(let options): return try summarize(bytes, options, job)
+            case .plain(let options): return try decodePlain(bytes, options, job)
+            case .encode(let format): return try encode(bytes, format, job)
             }
+        } catch {
+            return problem(error, request: request, body: bytes, job).response()
         }
     }
 
@@ -46,7 +52,7 @@ enum Conversion {
     /// Replaces a coded body (`headers.bodyCoding`) with its inflated bytes, under
     /// `--max-body-size` and the budget; the refusal to answer when it cannot (nil: inflated, or
     /// not coded).
-    private static func inflate(_ bytes: inout [UInt8], compressedCount: Int, _ job: Job) -> HTTPResponse? {
+    static func inflate(_ bytes: inout [UInt8], compressedCount: Int, _ job: Job) -> HTTPResponse? {
         let coding = job.headers.bodyCoding
         guard coding != .identity else { return nil }
         do throws(BodyInflation.Failure) {
@@ -77,8 +83,13 @@ enum Conversion {
     /// Grows the job's reservation to `needed` bytes when it holds fewer; the refusal to answer
     /// when the budget cannot grant them (nil: reserved, or no budget).
     private static func admit(_ needed: Int, _ job: Job) -> HTTPResponse? {
+        admission(needed, job)?.response()
+    }
+
+    /// `admit`'s refusal as a problem, for a caller that words it further.
+    private static func admission(_ needed: Int, _ job: Job) -> Problem? {
         guard let reservation = job.reservation, !reservation.grow(to: needed) else { return nil }
-        return Problem.memoryBudget(needed: needed, capacity: reservation.capacity, path: job.path).response()
+        return Problem.memoryBudget(needed: needed, capacity: reservation.capacity, path: job.path)
     }
 
     // MARK: Convert
@@ -188,22 +199,37 @@ enum Conversion {
     /// nest, so an archive too deep to decode in one piece is summarised (its
     /// `nesting.readable` says how deep it is).
     private static func summarize(_ bytes: [UInt8], _ options: SummaryOptions, _ job: Job) throws(CodecError) -> HTTPResponse {
-        if let refusal = admit(ConversionCost.decodeWorking(bodyBytes: bytes.count, counts: ArchiveCounts(of: bytes)), job) {
-            return refusal
-        }
-        let archive = try Archive(parsing: bytes)
-        let payloads = PayloadReservation(job.reservation)
         let summary: ArchiveSummary
-        do throws(CodecError) {
-            summary = try archive.summary(nested: options.nested) { payloads.holdLevel($0) }
-        } catch {
-            guard let refusal = payloads.refusal(path: job.path) else { throw error }
-            return refusal
+        switch try Self.summary(of: bytes, options, job) {
+        case .summary(let made): summary = made
+        case .refused(let refusal): return refusal.response()
         }
         let reply = try replyBuffer(job)
         summary.json(pretty: options.pretty).withUnsafeBufferPointer { reply.append($0) }
         if !options.pretty { newline.withUnsafeBufferPointer { reply.append($0) } }
         return try buffered(reply, contentType: "application/json", job)
+    }
+
+    /// A document's summary, or the budget's refusal.
+    enum SummaryOutcome {
+        case summary(ArchiveSummary)
+        case refused(Problem)
+    }
+
+    /// The summary of one document, admitted and held as `summarize` says; the working memory
+    /// stays reserved in the job until the caller shrinks it.
+    static func summary(of bytes: [UInt8], _ options: SummaryOptions, _ job: Job) throws(CodecError) -> SummaryOutcome {
+        if let refusal = admission(ConversionCost.decodeWorking(bodyBytes: bytes.count, counts: ArchiveCounts(of: bytes)), job) {
+            return .refused(refusal)
+        }
+        let archive = try Archive(parsing: bytes)
+        let payloads = PayloadReservation(job.reservation)
+        do throws(CodecError) {
+            return .summary(try archive.summary(nested: options.nested) { payloads.holdLevel($0) })
+        } catch {
+            guard let refusal = payloads.refusalProblem(path: job.path) else { throw error }
+            return .refused(refusal)
+        }
     }
 
     /// JSON to a property list: admitted by the document's count of values, then written as it
@@ -267,13 +293,13 @@ enum Conversion {
     private static let outOfMemory = CodecError(.limitExceeded, "out of memory while setting up the reply")
 
     /// A buffer for the reply, charged to the job's reservation and coded as the client asked.
-    private static func replyBuffer(_ job: Job) throws(CodecError) -> ReplyBuffer {
+    static func replyBuffer(_ job: Job) throws(CodecError) -> ReplyBuffer {
         guard let reply = ReplyBuffer(reservation: job.reservation, coding: job.headers.replyCoding) else { throw outOfMemory }
         return reply
     }
 
     /// The finished reply in `reply`, or the refusal its budget or memory made.
-    private static func buffered(
+    static func buffered(
         _ reply: ReplyBuffer, contentType: String, _ job: Job,
         headers: [HTTPResponse.Header] = []
     ) throws(CodecError) -> HTTPResponse {
@@ -295,7 +321,7 @@ enum Conversion {
 
     /// The problem for a codec failure; for input that is not what the route takes, the fix for
     /// the mistake it shows (`CommonMistake`) comes first.
-    private static func problem(_ error: CodecError, request: ConversionRequest, body: [UInt8], _ job: Job) -> Problem {
+    static func problem(_ error: CodecError, request: ConversionRequest, body: [UInt8], _ job: Job) -> Problem {
         if error.kind == .timedOut { return .conversionTimeout(seconds: job.limits.seconds, path: job.path) }
         var problem = Problem(error, path: job.path)
         if error.kind != .limitExceeded, error.kind != .depthBoundTooSmall,

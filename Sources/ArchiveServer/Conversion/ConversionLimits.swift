@@ -9,4 +9,8 @@ struct ConversionLimits: Sendable {
     var bodyBytes: Int
     /// `--conversion-timeout`: seconds a conversion may run (`ConversionDeadline`).
     var seconds: Double
+    /// `--max-parts`: the most parts a multipart/form-data decode may send.
+    var parts: Int
+    /// `--max-part-size`: the largest part of a multipart/form-data decode.
+    var partBytes: Int
 }

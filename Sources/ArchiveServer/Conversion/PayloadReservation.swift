@@ -56,7 +56,12 @@ final class PayloadReservation {
     /// The budget's answer to a failure a refusal of `hold` caused; nil when it refused nothing
     /// (the failure is the codec's own).
     func refusal(path: String) -> HTTPResponse? {
+        refusalProblem(path: path)?.response()
+    }
+
+    /// `refusal` as a problem, for a caller that words it further.
+    func refusalProblem(path: String) -> Problem? {
         guard refused, let reservation else { return nil }
-        return Problem.memoryBudget(needed: reservation.bytes + 1, capacity: reservation.capacity, path: path).response()
+        return Problem.memoryBudget(needed: reservation.bytes + 1, capacity: reservation.capacity, path: path)
     }
 }

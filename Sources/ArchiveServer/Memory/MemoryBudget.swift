@@ -88,6 +88,13 @@ final class Reservation: HeldResources, @unchecked Sendable {
     /// The budget's capacity: a request needing more can never be served.
     var capacity: Int { budget.capacity }
 
+    /// A new, empty reservation in the same budget, for work admitted on its own beside this
+    /// reservation's (each part of a form, while the form's body and reply stay here). Reserving
+    /// nothing always fits; nil is the budget's answer if it ever did not.
+    func companion() -> Reservation? {
+        budget.reserve(0)
+    }
+
     /// Adds `delta` bytes if they fit; false (and nothing added) if they do not.
     func grow(by delta: Int) -> Bool {
         guard delta > 0 else { return true }

@@ -13,6 +13,8 @@ final class ServiceSettingsTests: XCTestCase {
         var stackSize: String?
         var queueLimit: Int?
         var maxBodySize: String?
+        var maxParts: Int?
+        var maxPartSize: String?
         var timeout: Int?
         var headerTimeout: Int?
         var memoryBudget: String?
@@ -49,7 +51,7 @@ final class ServiceSettingsTests: XCTestCase {
             Arguments(),
             [
                 "HOST": "127.0.0.1", "PORT": "9000", "WORKERS": "3", "EVENT_LOOPS": "2", "STACK_SIZE": "512K",
-                "QUEUE_LIMIT": "7", "MAX_BODY_SIZE": "1M", "TIMEOUT": "11", "HEADER_TIMEOUT": "4",
+                "QUEUE_LIMIT": "7", "MAX_BODY_SIZE": "1M", "MAX_PARTS": "12", "MAX_PART_SIZE": "512K", "TIMEOUT": "11", "HEADER_TIMEOUT": "4",
                 "MEMORY_BUDGET": "64M", "MAX_CONNECTIONS": "99", "DRAIN_TIMEOUT": "5", "CONVERSION_TIMEOUT": "2.5", "WORKER_NICE": "3",
                 "LOG_LEVEL": "WARNING", "LOG_FORMAT": "json"
             ])
@@ -61,6 +63,8 @@ final class ServiceSettingsTests: XCTestCase {
         expected.stackSize = 512 << 10
         expected.queueLimit = 7
         expected.maxBodySize = 1 << 20
+        expected.maxParts = 12
+        expected.maxPartSize = 512 << 10
         expected.timeout = 11
         expected.headerTimeout = 4
         expected.memoryBudget = 64 << 20
@@ -99,6 +103,10 @@ final class ServiceSettingsTests: XCTestCase {
         var arguments = Arguments()
         arguments.maxBodySize = "lots"
         XCTAssertEqual(refusal(arguments), "--max-body-size must be a byte count such as 524288, 512K or 64M, got \"lots\"")
+        arguments.maxBodySize = nil
+        arguments.maxPartSize = "big"
+        XCTAssertEqual(refusal(arguments, ["MAX_PART_SIZE": "1M"]), "--max-part-size must be a byte count such as 524288, 512K or 64M, got \"big\"")
+        XCTAssertEqual(refusal(Arguments(), ["MAX_PARTS": "many"]), "MAX_PARTS must be an integer, got \"many\"")
         XCTAssertEqual(refusal(Arguments(), ["LOG_LEVEL": "loud"]), "log level must be one of trace, debug, info, notice, warning, error, critical; got loud")
         XCTAssertEqual(refusal(Arguments(), ["LOG_FORMAT": "xml"]), "log format must be logfmt or json; got xml")
     }
