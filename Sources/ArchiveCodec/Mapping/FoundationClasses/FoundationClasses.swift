@@ -4,35 +4,42 @@
 /// names none. Beside it: `DefaultClass` (the same defaults as the readable layout reads them)
 /// and `ReadableClass` (the chains of a typedstream's readable forms).
 enum FoundationClasses {
-    /// Chains as Apple's `NSKeyedArchiver` writes them. Any other class defaults to
-    /// `[name, "NSObject"]`.
-    static let chains: [String: [String]] = [
-        "NSArray": ["NSArray", "NSObject"],
-        "NSMutableArray": ["NSMutableArray", "NSArray", "NSObject"],
-        "NSSet": ["NSSet", "NSObject"],
-        "NSMutableSet": ["NSMutableSet", "NSSet", "NSObject"],
-        "NSCountedSet": ["NSCountedSet", "NSMutableSet", "NSSet", "NSObject"],
-        "NSOrderedSet": ["NSOrderedSet", "NSObject"],
-        "NSMutableOrderedSet": ["NSMutableOrderedSet", "NSOrderedSet", "NSObject"],
-        "NSDictionary": ["NSDictionary", "NSObject"],
-        "NSMutableDictionary": ["NSMutableDictionary", "NSDictionary", "NSObject"],
-        "NSString": ["NSString", "NSObject"],
-        "NSMutableString": ["NSMutableString", "NSString", "NSObject"],
-        "NSData": ["NSData", "NSObject"],
-        "NSMutableData": ["NSMutableData", "NSData", "NSObject"],
-        "NSAttributedString": ["NSAttributedString", "NSObject"],
-        "NSMutableAttributedString": ["NSMutableAttributedString", "NSAttributedString", "NSObject"],
-        "NSByteCountFormatter": ["NSByteCountFormatter", "NSFormatter", "NSObject"],
-        "NSDateFormatter": ["NSDateFormatter", "NSFormatter", "NSObject"],
-        "NSNumberFormatter": ["NSNumberFormatter", "NSFormatter", "NSObject"],
-        "NSDateIntervalFormatter": ["NSDateIntervalFormatter", "NSFormatter", "NSObject"],
-        "NSISO8601DateFormatter": ["NSISO8601DateFormatter", "NSFormatter", "NSObject"],
-        "NSUnitLength": ["NSUnitLength", "NSDimension", "NSUnit", "NSObject"],
-        "NSUnitConverterLinear": ["NSUnitConverterLinear", "NSUnitConverter", "NSObject"]
+    /// Chains as Apple's `NSKeyedArchiver` writes them, by class name. A list, not a
+    /// dictionary: a dictionary keyed by `String` costs a process a runtime conformance lookup
+    /// (`String: Hashable`) at its first use, a scan of every conformance the static binary
+    /// holds (docs/benchmarks.md, "Start-up"), and a chain is asked for once per class of an
+    /// archive, where a look through 22 names, their lengths compared first, costs less.
+    private static let chains: [(name: String, chain: [String])] = [
+        ("NSArray", ["NSArray", "NSObject"]),
+        ("NSMutableArray", ["NSMutableArray", "NSArray", "NSObject"]),
+        ("NSSet", ["NSSet", "NSObject"]),
+        ("NSMutableSet", ["NSMutableSet", "NSSet", "NSObject"]),
+        ("NSCountedSet", ["NSCountedSet", "NSMutableSet", "NSSet", "NSObject"]),
+        ("NSOrderedSet", ["NSOrderedSet", "NSObject"]),
+        ("NSMutableOrderedSet", ["NSMutableOrderedSet", "NSOrderedSet", "NSObject"]),
+        ("NSDictionary", ["NSDictionary", "NSObject"]),
+        ("NSMutableDictionary", ["NSMutableDictionary", "NSDictionary", "NSObject"]),
+        ("NSString", ["NSString", "NSObject"]),
+        ("NSMutableString", ["NSMutableString", "NSString", "NSObject"]),
+        ("NSData", ["NSData", "NSObject"]),
+        ("NSMutableData", ["NSMutableData", "NSData", "NSObject"]),
+        ("NSAttributedString", ["NSAttributedString", "NSObject"]),
+        ("NSMutableAttributedString", ["NSMutableAttributedString", "NSAttributedString", "NSObject"]),
+        ("NSByteCountFormatter", ["NSByteCountFormatter", "NSFormatter", "NSObject"]),
+        ("NSDateFormatter", ["NSDateFormatter", "NSFormatter", "NSObject"]),
+        ("NSNumberFormatter", ["NSNumberFormatter", "NSFormatter", "NSObject"]),
+        ("NSDateIntervalFormatter", ["NSDateIntervalFormatter", "NSFormatter", "NSObject"]),
+        ("NSISO8601DateFormatter", ["NSISO8601DateFormatter", "NSFormatter", "NSObject"]),
+        ("NSUnitLength", ["NSUnitLength", "NSDimension", "NSUnit", "NSObject"]),
+        ("NSUnitConverterLinear", ["NSUnitConverterLinear", "NSUnitConverter", "NSObject"])
     ]
 
+    /// The chain Apple's `NSKeyedArchiver` writes for class `name`; `[name, "NSObject"]` for
+    /// any class `chains` does not list.
     static func defaultChain(for name: String) -> [String] {
-        chains[name] ?? [name, "NSObject"]
+        let length = name.utf8.count
+        for entry in chains where entry.name.utf8.count == length && entry.name == name { return entry.chain }
+        return [name, "NSObject"]
     }
 
     /// The readable wrapper a class may use when its archived keys have the expected shape.
