@@ -74,6 +74,19 @@ struct TypedStreamBuilder {
         self.valueLimit = min(valueLimit, Self.maximumValues)
     }
 
+    /// A builder by hand with room reserved for about `values` values, `groups` groups and
+    /// `storageBytes` bytes of strings, so that its largest tables do not grow by copying: a
+    /// table that doubles holds its old and its new copy at once, and the values of a large
+    /// document grew to 1.5 times their size at the copy (as with the reader's reservation, the
+    /// pages are virtual until used). Past the reservation the tables grow as usual.
+    init(byteOrder: TypedStream.ByteOrder, systemVersion: Int64, valueLimit: Int, reserving values: Int, groups: Int, storageBytes: Int) {
+        self.init(byteOrder: byteOrder, systemVersion: systemVersion, valueLimit: valueLimit)
+        stream.values.reserveCapacity(min(values, self.valueLimit))
+        stream.groups.reserveCapacity(groups)
+        pendingGroups.reserveCapacity(groups)
+        stream.storage.reserveCapacity(storageBytes)
+    }
+
     /// A builder over `storage` (a reader's input, which its spans point into), holding at
     /// most `valueLimit` values.
     ///

@@ -100,7 +100,11 @@ struct TypedStreamJSONEncoder {
             }
         }
         guard let groups else { throw document.invalid("no $typedstream", at: root) }
-        let builder = TypedStreamBuilder(byteOrder: byteOrder, systemVersion: systemVersion, valueLimit: valueLimit(for: document))
+        // About a value of the stream per JSON value and a group per container (a group is
+        // `{"type string": …}`); the strings' bytes are at most the document's.
+        let builder = TypedStreamBuilder(
+            byteOrder: byteOrder, systemVersion: systemVersion, valueLimit: valueLimit(for: document), reserving: document.valueCount,
+            groups: document.containers.count, storageBytes: document.source.count)
         var encoder = TypedStreamJSONEncoder(document: document, builder: builder)
         try encoder.encodeGroups(document.children(of: groups))
         let stream = try encoder.builder.finish()
