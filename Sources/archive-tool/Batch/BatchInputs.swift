@@ -88,8 +88,17 @@ struct BatchInputs {
             }
             var names: [String] = []
             while let entry = readdir(directory) {
-                let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-                if !name.hasPrefix(".") { names.append(name) }
+                let bytes = withUnsafeBytes(of: entry.pointee.d_name) { Array($0.prefix { $0 != 0 }) }
+                guard bytes.first != UInt8(ascii: ".") else { continue }
+                // Paths are text here: a name that is not UTF-8 would be read back as another
+                // name, and the file silently left out. It is refused instead, by name.
+                guard let name = String(validating: bytes, as: UTF8.self) else {
+                    let shown = String(decoding: bytes, as: UTF8.self)
+                    let path = folder.hasSuffix("/") ? folder + shown : folder + "/" + shown
+                    refused.append((path, "its name is not UTF-8, which this tool cannot name a file by: rename it, or convert it alone from stdin (archive-tool decode < FILE)"))
+                    continue
+                }
+                names.append(name)
             }
             closedir(directory)
             var folders: [(path: String, relative: String)] = []
@@ -97,7 +106,11 @@ struct BatchInputs {
                 let path = folder.hasSuffix("/") ? folder + name : folder + "/" + name
                 let inside = relative.isEmpty ? name : relative + "/" + name
                 var status = stat()
-                guard lstat(path, &status) == 0 else { continue }
+                guard lstat(path, &status) == 0 else {
+                    // Gone since it was listed, or not to be looked at: said, not skipped.
+                    refused.append((path, FileFailure("look at", path, errno: errno).messageAfterPath))
+                    continue
+                }
                 switch status.st_mode & S_IFMT {
                 case S_IFDIR: folders.append((path, inside))
                 case S_IFREG: files.append((path, inside))

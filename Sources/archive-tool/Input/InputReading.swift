@@ -29,7 +29,7 @@ func readInput(_ path: String) throws -> [UInt8] {
 struct FileFailure: Error {
     let verb: String
     let path: String
-    let reason: String
+    var reason: String
 
     init(_ verb: String, _ path: String, errno number: Int32) {
         self.verb = verb
@@ -46,7 +46,13 @@ struct FileFailure: Error {
 func readWholeFile(_ path: String) -> Result<[UInt8], FileFailure> {
     let descriptor = path == "-" ? 0 : open(path, O_RDONLY | O_CLOEXEC)
     guard descriptor >= 0 else {
-        return .failure(FileFailure("open", path, errno: errno))
+        var failure = FileFailure("open", path, errno: errno)
+        // A name that is not UTF-8 reaches the tool with its odd bytes replaced (U+FFFD), so
+        // "no such file" then says nothing about the file given: say what happened.
+        if failure.reason.hasPrefix("No such file"), path.unicodeScalars.contains("\u{FFFD}") {
+            failure.reason += " (a name that is not UTF-8 reaches this tool changed: rename the file, or give it as stdin)"
+        }
+        return .failure(failure)
     }
     defer { if descriptor != 0 { close(descriptor) } }
     var status = stat()
