@@ -137,7 +137,7 @@ final class FormStreamEndpointTests: ServerTestCase {
     }
 
     /// A connection whose receive window is small, so the server's writes wait on the client.
-    private func slowConnection() throws -> Int32 {
+    private func slowConnection(port: Int? = nil) throws -> Int32 {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         XCTAssertGreaterThanOrEqual(fd, 0)
         var size: Int32 = 4_096
@@ -146,7 +146,7 @@ final class FormStreamEndpointTests: ServerTestCase {
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(server.port).bigEndian)
+        address.sin_port = in_port_t(UInt16(port ?? server.port).bigEndian)
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
         let rc = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
@@ -239,5 +239,23 @@ final class FormStreamEndpointTests: ServerTestCase {
         let sent = try metric("archive_http_response_bytes_total") - before - read
         XCTAssertLessThan(sent, parts * lineBytes / 2, "recorded once, with the bytes sent before the client left")
         XCTAssertGreaterThan(sent, 0)
+    }
+
+    func testADrainWaitsForAStreamStillBeingSent() throws {
+        // Time to read the whole stream through a small window before the drain gives up.
+        let patient = try TestServer { $0.drainTimeout = 120 }
+        let parts = 60
+        let fd = try slowConnection(port: patient.port)
+        defer { close(fd) }
+        XCTAssertTrue(TestHTTPClient.sendAll(fd, request(Self.form(Array(repeating: Self.largePart, count: parts)))))
+        var received: [UInt8] = []
+        read(fd, until: Array("{\"file\":\"f1.plist\"".utf8), into: &received)
+        patient.server.shutdown()
+        // Megabytes of lines are still to be sent: far more than the sockets hold.
+        XCTAssertFalse(patient.waitUntilStopped(seconds: 1), "the drain waits for the stream")
+        read(fd, until: Array("\r\n0\r\n\r\n".utf8), into: &received)
+        let reply = try TestHTTPClient.parse(received, method: "POST")
+        XCTAssertEqual(reply.text.split(separator: "\n").count, parts, "every line, then the stream's end")
+        XCTAssertTrue(patient.waitUntilStopped(seconds: 30), "the drain ends with the stream")
     }
 }
