@@ -144,21 +144,29 @@ final class ArchiveApplication: HTTPApplication {
 
         let context = self.context
         let handedOver = body
+        // A form's lines are streamed to a client that reads a chunked reply (HTTP/1.1); an
+        // HTTP/1.0 client gets them in one reply with its length, as every other reply.
+        let stream = boundary != nil && request.reply.readsChunkedReplies ? ReplyStream(handle: request.reply, on: loop) : nil
         let accepted = context.pool.submit { [pending, headers, boundary] in
             context.hooks.beforeConversion?()
             let response =
                 if let boundary {
                     FormDecode.run(
                         conversion, body: handedOver, boundary: boundary, headers: headers, limits: context.limits,
-                        path: pending.summary.path, reservation: pending.reservation)
+                        path: pending.summary.path, reservation: pending.reservation, stream: stream)
                 } else {
                     Conversion.run(
                         conversion, body: handedOver, headers: headers, limits: context.limits,
                         path: pending.summary.path, reservation: pending.reservation)
                 }
-            // The body and the parsed input are gone: only the reply stays reserved.
-            pending.reservation?.shrink(to: response.bodyCount)
-            loop.post(.finished { loop in self.send(response, to: pending, on: loop, finishesConversion: true) })
+            // The body and the parsed input are gone: only the reply stays reserved (a streamed
+            // reply's lines hold reservations of their own until written).
+            pending.reservation?.shrink(to: response?.bodyCount ?? 0)
+            if let response {
+                loop.post(.finished { loop in self.send(response, to: pending, on: loop, finishesConversion: true) })
+            } else if let stream {
+                loop.post(.finished { loop in self.endStream(stream, of: pending, on: loop) })
+            }
             MemoryTrim.trim(afterBodyOf: handedOver.count, budget: context.budget)
         }
         if accepted {
@@ -193,6 +201,15 @@ final class ArchiveApplication: HTTPApplication {
         var response = coded(asset.plain, compressed: asset.compressed(in: coding), in: coding, contentType: asset.contentType)
         response.headers.append(contentsOf: asset.headers)
         return response
+    }
+
+    /// Ends a streamed reply (its last chunk) and records it, with the body bytes sent.
+    private func endStream(_ stream: ReplyStream, of pending: PendingRequest, on loop: EventLoop) {
+        let sent = loop.endStream(stream)
+        let response = HTTPResponse(status: 200, contentType: "application/x-ndjson", body: [])
+        context.record(
+            response, for: pending.summary, bytesIn: pending.bytesIn, bytesOut: sent, startNanos: pending.startNanos,
+            finishesConversion: true)
     }
 
     /// Sends `response` and records it. After this call the request may already be freed by libevent.

@@ -25,6 +25,12 @@ final class ReplyBuffer: @unchecked Sendable {
     /// Bytes reserved ahead (`reserveAhead`) that no kept piece has used yet.
     private var prepaid = 0
     private let compressor: ReplyCompressor?
+    /// The compressor is a streamed reply's, shared by its lines (`init(reservation:sharing:)`).
+    private let sharesCompressor: Bool
+    /// With a shared compressor: input bytes reserved ahead and not yet fed to it. Input past
+    /// them is refused before the compressor sees it: output it made and the budget then
+    /// refused would leave a hole in the stream every later line depends on.
+    private var inputAllowance = 0
     /// The coding the reply is in, once `finish()` has run.
     private(set) var coding = ContentCoding.identity
 
@@ -35,11 +41,34 @@ final class ReplyBuffer: @unchecked Sendable {
         self.events = events
         self.reservation = reservation
         compressor = coding == .identity ? nil : ReplyCompressor(coding: coding)
+        sharesCompressor = false
+    }
+
+    /// A piece of a streamed, coded reply (a line, `StreamedLines`): what is appended passes
+    /// through `shared`, the reply's one compressor (already started, its state reserved by the
+    /// reply), and `finish` flushes it, so the piece holds all of its input compressed.
+    /// `reserveAhead` reserves the most its input can compress to (`ReplyCompressor.bound`), so
+    /// the compressor is never fed input whose output the budget then refuses.
+    init?(reservation: Reservation?, sharing shared: ReplyCompressor) {
+        guard let events = EventBuffer() else { return nil }
+        self.events = events
+        self.reservation = reservation
+        compressor = shared
+        sharesCompressor = true
+        coding = shared.coding
     }
 
     func append(_ piece: UnsafeBufferPointer<UInt8>) {
         guard let compressor else { return keep(piece) }
         guard !failed, !overBudget else { return }
+        if sharesCompressor {
+            guard piece.count <= inputAllowance else {
+                overBudget = true
+                refusedAt = count + ReplyCompressor.bound(piece.count)
+                return
+            }
+            inputAllowance -= piece.count
+        }
         compressor.write(piece, starting: reserveCompressorState, emit: keep)
         if compressor.failed, !overBudget { failed = true }
     }
@@ -48,9 +77,18 @@ final class ReplyBuffer: @unchecked Sendable {
     /// belong together (a line of a form's reply) is either kept whole or refused before its
     /// first piece: false (nothing reserved, nothing changed) when the budget cannot take them.
     /// A coded reply reserves its compressed pieces as they come, whose size is not known
-    /// ahead, and answers true.
+    /// ahead, and answers true; a piece of a streamed coded reply reserves the most `bytes` can
+    /// compress to (`ReplyCompressor.bound`) and is then fed no more input than was reserved.
     func reserveAhead(_ bytes: Int) -> Bool {
-        guard compressor == nil, let reservation, bytes > 0 else { return true }
+        guard bytes > 0 else { return true }
+        if sharesCompressor {
+            let bound = ReplyCompressor.bound(bytes)
+            guard reservation?.grow(by: bound) ?? true else { return false }
+            if reservation != nil { prepaid += bound }
+            inputAllowance += bytes
+            return true
+        }
+        guard compressor == nil, let reservation else { return true }
         guard reservation.grow(by: bytes) else { return false }
         prepaid += bytes
         return true
@@ -93,9 +131,26 @@ final class ReplyBuffer: @unchecked Sendable {
     }
 
     /// Ends the reply: what the compressor still holds is kept. Call once, after the last piece.
+    /// A piece of a streamed reply flushes the shared compressor instead, and gives back what
+    /// it reserved ahead and did not use.
     func finish() {
         guard let compressor, !failed, !overBudget else { return }
+        if sharesCompressor {
+            compressor.flush(emit: keep)
+            if compressor.failed { failed = true }
+            if let reservation, prepaid > 0 { reservation.shrink(to: reservation.bytes - prepaid) }
+            prepaid = 0
+            return
+        }
         coding = compressor.finish(emit: keep)
+        if compressor.failed { failed = true }
+    }
+
+    /// Ends a streamed reply's shared compressor into this piece (its trailer); reserve its
+    /// bytes ahead first. Once, after the last line.
+    func finishSharedStream() {
+        guard let compressor, sharesCompressor, !failed, !overBudget else { return }
+        _ = compressor.finish(emit: keep)
         if compressor.failed { failed = true }
     }
 

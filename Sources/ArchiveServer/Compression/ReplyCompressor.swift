@@ -49,10 +49,40 @@ final class ReplyCompressor {
             chunk = [UInt8](repeating: 0, count: Self.chunkSize)
             let first = held
             held = []
-            first.withUnsafeBufferPointer { deflate($0, finishing: false, emit: emit) }
+            first.withUnsafeBufferPointer { deflate($0, mode: Z_NO_FLUSH, emit: emit) }
             return
         }
-        deflate(piece, finishing: false, emit: emit)
+        deflate(piece, mode: Z_NO_FLUSH, emit: emit)
+    }
+
+    /// Starts zlib before the first write, without waiting for `minimumSize` bytes: for a reply
+    /// whose coding is announced before its body is known (a streamed reply, `StreamedLines`).
+    /// False when zlib cannot start.
+    func startNow() -> Bool {
+        precondition(held.isEmpty, "a compressor starts now only before its first write")
+        guard !failed, zlib == nil else { return !failed }
+        guard let stream = ZlibStream(.deflate(level: Self.level), windowBits: coding.windowBits()) else {
+            failed = true
+            return false
+        }
+        zlib = stream
+        chunk = [UInt8](repeating: 0, count: Self.chunkSize)
+        return true
+    }
+
+    /// Hands `emit` everything written so far, compressed, ending on a byte boundary
+    /// (`Z_SYNC_FLUSH`): a client inflating the stream reads all of it now. Costs a few bytes
+    /// of output; once per line of a streamed reply. Only once started (`startNow`).
+    func flush(emit: (UnsafeBufferPointer<UInt8>) -> Void) {
+        guard !failed, zlib != nil else { return }
+        deflate(UnsafeBufferPointer(start: nil, count: 0), mode: Z_SYNC_FLUSH, emit: emit)
+    }
+
+    /// Most compressed bytes `bytes` of input and a flush can come to at level 1 (stored
+    /// blocks at worst, five bytes each per 16 KiB, and the header, flush and trailer): what a
+    /// streamed line reserves before it is compressed (`ReplyBuffer.reserveAhead`).
+    static func bound(_ bytes: Int) -> Int {
+        bytes + bytes / 1_024 + 64
     }
 
     /// Ends the reply: the rest of the compressed stream goes to `emit`, or, for a reply that
@@ -64,13 +94,15 @@ final class ReplyCompressor {
             held = []
             return .identity
         }
-        deflate(UnsafeBufferPointer(start: nil, count: 0), finishing: true, emit: emit)
+        deflate(UnsafeBufferPointer(start: nil, count: 0), mode: Z_FINISH, emit: emit)
         zlib = nil
         return coding
     }
 
-    private func deflate(_ input: UnsafeBufferPointer<UInt8>, finishing: Bool, emit: (UnsafeBufferPointer<UInt8>) -> Void) {
+    /// `mode`: `Z_NO_FLUSH`, `Z_SYNC_FLUSH` or `Z_FINISH`.
+    private func deflate(_ input: UnsafeBufferPointer<UInt8>, mode: Int32, emit: (UnsafeBufferPointer<UInt8>) -> Void) {
         guard let zlib else { return }
+        let finishing = mode == Z_FINISH
         let stream = zlib.pointer
         stream.pointee.next_in = UnsafeMutablePointer(mutating: input.baseAddress)
         stream.pointee.avail_in = UInt32(input.count)
@@ -78,7 +110,7 @@ final class ReplyCompressor {
             while true {
                 stream.pointee.next_out = out.baseAddress
                 stream.pointee.avail_out = UInt32(out.count)
-                let status = CZlib.deflate(stream, finishing ? Z_FINISH : Z_NO_FLUSH)
+                let status = CZlib.deflate(stream, mode)
                 let produced = out.count - Int(stream.pointee.avail_out)
                 if produced > 0 { emit(UnsafeBufferPointer(rebasing: out[0..<produced])) }
                 switch status {

@@ -29,6 +29,11 @@ import HTTPCore
 ///
 /// One `--conversion-timeout` bounds the whole request: once it has passed, every part not yet
 /// decoded is a `conversion-timeout` line.
+///
+/// To a client that reads a chunked reply (HTTP/1.1) the lines are streamed (`StreamedLines`):
+/// each is sent as soon as it is made and stays reserved only until the socket has taken it; the
+/// decode stops at the next part once the client went away. Otherwise (HTTP/1.0, and the merged
+/// summary) the reply is built whole and sent at the end.
 enum FormDecode {
     /// The refusal of options a form's reply cannot take: `pretty` writes a document over many
     /// lines, and a form's reply is one line per part (as `archive-tool decode --ndjson`
@@ -47,12 +52,15 @@ enum FormDecode {
     }
 
     /// Decodes every part of `body`, a form framed by `boundary` (`MultipartForm.boundary`).
+    /// With a `stream` (the client reads a chunked reply), the lines are sent as they are made
+    /// (`StreamedLines`) and the answer is nil: the caller ends the stream. A refusal of the
+    /// whole body, and the merged summary, are answered whole, the stream left unstarted.
     static func run(
         _ request: ConversionRequest, body: RequestBody, boundary: [UInt8], headers: ConversionHeaders, limits: ConversionLimits,
-        path: String, reservation: Reservation?
-    ) -> HTTPResponse {
+        path: String, reservation: Reservation?, stream: ReplyStream? = nil
+    ) -> HTTPResponse? {
         let job = Conversion.Job(headers: headers, limits: limits, path: path, reservation: reservation)
-        return ConversionDeadline.run(seconds: limits.seconds) {
+        return ConversionDeadline.run(seconds: limits.seconds) { () -> HTTPResponse? in
             var bytes = body.take()
             if let refusal = Conversion.inflate(&bytes, compressedCount: body.count, job) { return refusal }
             let parts: [MultipartPart]
@@ -73,9 +81,15 @@ enum FormDecode {
             if case .summary(let options) = request {
                 return summarize(parts, of: bytes, options, job)
             }
-            return decodeLines(parts, of: bytes, request, job)
+            guard let stream else { return decodeLines(parts, of: bytes, request, job) }
+            let lines = StreamedLines(stream: stream, coding: headers.replyCoding, reservation: reservation)
+            lines.start(contentType: contentType)
+            streamLines(parts, of: bytes, request, job, into: lines)
+            return nil
         }
     }
+
+    private static let contentType = "application/x-ndjson"
 
     /// Bytes the table of `parts` holds: its entries and the names they keep.
     private static func tableBytes(_ parts: [MultipartPart]) -> Int {
@@ -103,6 +117,7 @@ enum FormDecode {
 
     // MARK: Lines
 
+    /// Every part's line, in one reply sent when the last is made.
     private static func decodeLines(_ parts: [MultipartPart], of body: [UInt8], _ request: ConversionRequest, _ job: Conversion.Job) -> HTTPResponse {
         let reply: ReplyBuffer
         do throws(CodecError) {
@@ -111,33 +126,56 @@ enum FormDecode {
             return Problem(error, path: job.path).response()
         }
         for part in parts {
-            let head = Array("{\"file\":\(JSONString.quoted(part.label)),".utf8)
-            // The part's reservation holds its document until the document is in the reply.
-            let (answer, held) = answer(for: part, of: body, request, job)
-            withExtendedLifetime(held) {
-                guard answer.status == 200, let document = answer.reply.buffered else {
-                    return append(errorLine(head: head, problem: answer), to: reply)
-                }
-                // The part's working memory is gone; its document stays reserved there until the
-                // form's reply has reserved it too.
-                held?.shrink(to: document.count)
-                // A compact document ends with a newline: the line's own comes after the `}`.
-                let length = document.lastByte == UInt8(ascii: "\n") ? document.count - 1 : document.count
-                guard reply.reserveAhead(head.count + documentKey.count + length + lineEnd.count) else {
-                    // The reply cannot hold this document: the line says so instead.
-                    let needed = (job.reservation?.bytes ?? 0) + head.count + length
-                    let refusal = Problem.memoryBudget(needed: needed, capacity: job.reservation?.capacity ?? needed, path: job.path)
-                    return append(errorLine(head: head, problem: refusal.response()), to: reply)
-                }
-                append(head + documentKey, to: reply)
-                reply.append(first: length, of: document)
-                append(lineEnd, to: reply)
-            }
+            writeLine(for: part, of: body, request, job, into: reply)
         }
         do throws(CodecError) {
-            return try Conversion.buffered(reply, contentType: "application/x-ndjson", job)
+            return try Conversion.buffered(reply, contentType: contentType, job)
         } catch {
             return Problem(error, path: job.path).response()
+        }
+    }
+
+    /// Every part's line, each sent once made; stops at the next part once the client went
+    /// away. A line that cannot even be begun (no memory for its buffer) is left out, as a line
+    /// the budget refuses whole is.
+    private static func streamLines(
+        _ parts: [MultipartPart], of body: [UInt8], _ request: ConversionRequest, _ job: Conversion.Job, into lines: StreamedLines
+    ) {
+        for part in parts {
+            if lines.isCancelled { return }
+            guard let line = lines.line() else { continue }
+            writeLine(for: part, of: body, request, job, into: line.buffer)
+            guard lines.send(line) else { return }
+        }
+        lines.end()
+    }
+
+    /// Decodes `part` and writes its line into `reply`: whole, or (when the budget cannot take
+    /// even its error line) not at all.
+    private static func writeLine(
+        for part: MultipartPart, of body: [UInt8], _ request: ConversionRequest, _ job: Conversion.Job, into reply: ReplyBuffer
+    ) {
+        let head = Array("{\"file\":\(JSONString.quoted(part.label)),".utf8)
+        // The part's reservation holds its document until the document is in the reply.
+        let (answer, held) = answer(for: part, of: body, request, job)
+        withExtendedLifetime(held) {
+            guard answer.status == 200, let document = answer.reply.buffered else {
+                return append(errorLine(head: head, problem: answer), to: reply)
+            }
+            // The part's working memory is gone; its document stays reserved there until the
+            // reply has reserved it too.
+            held?.shrink(to: document.count)
+            // A compact document ends with a newline: the line's own comes after the `}`.
+            let length = document.lastByte == UInt8(ascii: "\n") ? document.count - 1 : document.count
+            guard reply.reserveAhead(head.count + documentKey.count + length + lineEnd.count) else {
+                // The reply cannot hold this document: the line says so instead.
+                let needed = (job.reservation?.bytes ?? 0) + head.count + length
+                let refusal = Problem.memoryBudget(needed: needed, capacity: job.reservation?.capacity ?? needed, path: job.path)
+                return append(errorLine(head: head, problem: refusal.response()), to: reply)
+            }
+            append(head + documentKey, to: reply)
+            reply.append(first: length, of: document)
+            append(lineEnd, to: reply)
         }
     }
 
@@ -167,8 +205,10 @@ enum FormDecode {
     }
 
     /// Keeps `bytes` in `reply` as one piece: whole, or (when the budget cannot take it) the
-    /// reply is over budget and answered as such.
+    /// reply is over budget and answered as such. An error line is reserved ahead, so that a
+    /// streamed line's compressor is never fed what the budget then refuses.
     private static func append(_ bytes: [UInt8], to reply: ReplyBuffer) {
+        _ = reply.reserveAhead(bytes.count)
         bytes.withUnsafeBufferPointer { reply.append($0) }
     }
 

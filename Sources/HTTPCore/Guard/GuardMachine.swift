@@ -265,6 +265,32 @@ package struct GuardMachine<Admission: BodyAdmission> {
         return [arm(.reply, seconds: transferSeconds(bytes))]
     }
 
+    /// A streamed reply began: its head was handed to the parser, and its body follows in
+    /// chunks as the server makes them (`ReplyStream`). The reply is pending until its end is
+    /// written (`replyFlushed`); while the server makes its next chunk there is no deadline (the
+    /// server bounds its own work: a conversion has its timeout), so the timer is stopped.
+    package mutating func replyStreamStarted() -> [Action] {
+        replyPending = true
+        return deadline == .none ? [] : [disarm()]
+    }
+
+    /// A chunk of a streamed reply was handed to the parser, leaving `unwritten` bytes queued and
+    /// not yet taken by the socket: they must all be written within the transfer allowance of
+    /// that many bytes (`transferSeconds`), counted from now, or the client is cut off. The
+    /// server queues more only while few are unwritten (`ReplyStream.queueLimit`), so a client
+    /// that does not read meets this deadline at most `transferSeconds(queueLimit + a chunk)`
+    /// after the server stopped queueing.
+    package mutating func chunkQueued(unwritten: Int) -> [Action] {
+        guard replyPending, !isClosed else { return [] }
+        return [arm(.reply, seconds: transferSeconds(unwritten))]
+    }
+
+    /// Every chunk queued so far has been written: no deadline until the next one is queued.
+    package mutating func chunksWritten() -> [Action] {
+        guard replyPending, deadline == .reply else { return [] }
+        return [disarm()]
+    }
+
     /// The reply was written at `now`: the next request may come through. The shell then runs
     /// the input again over bytes that wait in the socket's buffer.
     package mutating func replyFlushed(now: UInt64) -> [Action] {

@@ -37,6 +37,9 @@ package struct RequestHead: Equatable, Sendable {
     /// members. libevent alone closes only when the first header is exactly `close`; the reply
     /// says `Connection: close` for every such request, so the connection ends after it.
     package var closeRequested = false
+    /// The request is HTTP/1.1: its reply may be sent in chunks (RFC 9112 §7.1; an HTTP/1.0
+    /// client reads no chunked coding).
+    package var readsChunkedReplies = false
 
     /// Why a head cannot be accepted: the reply's status and the words for its problem document.
     package struct Refusal: Error, Equatable, Sendable {
@@ -171,6 +174,7 @@ package struct RequestHead: Equatable, Sendable {
         var read = RequestHead(
             method: HTTPMethod(text: methodText), target: target, path: path, body: .none,
             requestID: requestIDs.first)
+        read.readsChunkedReplies = line[secondSpace + 8] == UInt8(ascii: "1")
         read.closeRequested = connections.contains { value in
             value.split(separator: ",").contains { $0.trimmingCharacters().asciiLowercased() == "close" }
         }

@@ -53,6 +53,8 @@ final class ConnectionGuard {
     private var machine: GuardMachine<Admission>
     /// What the reply being written holds (`BodyAdmission.takeOver`).
     private var replyHeld: (any HeldResources)?
+    /// The reply being written, when it is streamed: cancelled if the connection goes away.
+    private var stream: ReplyStream?
 
     init(loop: EventLoop, serial: UInt64, underlying: OpaquePointer) {
         self.loop = loop
@@ -80,6 +82,9 @@ final class ConnectionGuard {
         socket.detach()
         if machine.detach() { loop.replyAbandoned() }
         replyHeld = nil
+        // The worker writing it stops at its next chunk.
+        stream?.cancel()
+        stream = nil
     }
 
     /// The request arriving when the drain began (`requestArriving` then): it is served, and a
@@ -139,10 +144,32 @@ final class ConnectionGuard {
         perform(machine.replySent(bytes: bytes))
     }
 
+    /// A streamed reply's head was handed to libevent; the reply holds `held` until written
+    /// whole (`replyFlushed`). Its chunks follow (`chunkQueued`).
+    func streamStarted(_ stream: ReplyStream, holding held: (any HeldResources)?) {
+        self.stream = stream
+        replyHeld = held
+        perform(machine.replyStreamStarted())
+    }
+
+    /// A chunk of the streamed reply was handed to libevent; `unwritten` bytes of it are not yet
+    /// written (`GuardMachine.chunkQueued`).
+    func chunkQueued(unwritten: Int) {
+        perform(machine.chunkQueued(unwritten: unwritten))
+    }
+
+    /// libevent wrote every chunk queued so far (its chunk callback).
+    func streamChunksWritten() {
+        stream?.chunksWritten()
+        perform(machine.chunksWritten())
+    }
+
     /// The reply has been written: the next request may come through.
     func replyFlushed() {
         arrivedBeforeDrain = false
         replyHeld = nil
+        stream?.chunksWritten()
+        stream = nil
         perform(machine.replyFlushed(now: loop.settings.clock()))
         // Bytes of the next request may wait in the socket's buffer: run the filter over them.
         socket.readAgain()

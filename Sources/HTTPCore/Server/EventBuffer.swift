@@ -8,7 +8,9 @@ import CLibevent
 /// finished reply to the loop (through a `LoopMessage`, whose mutex orders the two); the loop
 /// is its only user after that.
 package final class EventBuffer: @unchecked Sendable {
-    private let buffer: OpaquePointer
+    /// libevent's buffer: the loop hands it to libevent, which empties it (a chunk of a
+    /// `ReplyStream`). Loop thread only.
+    let buffer: OpaquePointer
     /// Bytes held.
     package private(set) var count = 0
 

@@ -14,7 +14,8 @@ extension EventLoop {
         let handle = ReplyHandle(
             request: request, method: HTTPMethod(evhttp_request_get_command(request)),
             requestID: RequestID.accepted(sentID) ?? requestIDs.next(),
-            closeAfterReply: connection?.currentHead?.closeRequested ?? false)
+            closeAfterReply: connection?.currentHead?.closeRequested ?? false,
+            readsChunkedReplies: connection?.currentHead?.readsChunkedReplies ?? false)
         // The guard admitted the request (and its admission held its body) before libevent read it.
         let held = connection?.dispatch()
         application.handle(
@@ -35,20 +36,7 @@ extension EventLoop {
     /// After this call the request may already be freed by libevent.
     package func send(_ reply: HTTPReply, to handle: ReplyHandle, holding held: (any HeldResources)?) {
         let request = handle.request
-        let headers = evhttp_request_get_output_headers(request)
-        evhttp_add_header(headers, "Content-Type", reply.contentType)
-        evhttp_add_header(headers, "X-Request-Id", handle.requestID)
-        for header in settings.commonHeaders {
-            evhttp_add_header(headers, header.name, header.value)
-        }
-        for header in reply.headers {
-            evhttp_add_header(headers, header.name, header.value)
-        }
-        // libevent closes after a reply that says so; it reads only a request whose first
-        // Connection header is exactly "close" as asking for that.
-        if draining || handle.closeAfterReply {
-            evhttp_add_header(headers, "Connection", "close")
-        }
+        let headers = addHeaders(contentType: reply.contentType, reply.headers, to: handle)
         // libevent writes no Content-Length for HEAD and CONNECT replies: every reply says its length.
         if handle.method == .head || handle.method == .connect {
             evhttp_add_header(headers, "Content-Length", String(reply.bodyCount))
@@ -71,13 +59,40 @@ extension EventLoop {
         if evhttp_request_get_connection(request) != nil, let connection = connectionGuard(for: request) {
             repliesUnflushed += 1
             connection.replySent(bytes: reply.bodyCount, holding: held)
-            evhttp_request_set_on_complete_cb(
-                request,
-                { request, raw in
-                    EventLoop.from(raw).replyFlushed(request)
-                }, unmanagedSelf)
+            reportFlushed(request)
         }
         evhttp_send_reply(request, reply.status, nil, nil)
+    }
+
+    /// Adds a reply's headers to `handle`'s request: its Content-Type, `X-Request-Id`, the loop's
+    /// common headers, `headers`, and `Connection: close` when the connection ends after it.
+    /// Returns the request's output headers.
+    @discardableResult
+    func addHeaders(contentType: String, _ headers: [HTTPHeader], to handle: ReplyHandle) -> UnsafeMutablePointer<evkeyvalq>? {
+        let output = evhttp_request_get_output_headers(handle.request)
+        evhttp_add_header(output, "Content-Type", contentType)
+        evhttp_add_header(output, "X-Request-Id", handle.requestID)
+        for header in settings.commonHeaders {
+            evhttp_add_header(output, header.name, header.value)
+        }
+        for header in headers {
+            evhttp_add_header(output, header.name, header.value)
+        }
+        // libevent closes after a reply that says so; it reads only a request whose first
+        // Connection header is exactly "close" as asking for that.
+        if draining || handle.closeAfterReply {
+            evhttp_add_header(output, "Connection", "close")
+        }
+        return output
+    }
+
+    /// Has libevent report when `request`'s reply is written whole (`replyFlushed`).
+    func reportFlushed(_ request: OpaquePointer) {
+        evhttp_request_set_on_complete_cb(
+            request,
+            { request, raw in
+                EventLoop.from(raw).replyFlushed(request)
+            }, unmanagedSelf)
     }
 
     private func replyFlushed(_ request: OpaquePointer?) {

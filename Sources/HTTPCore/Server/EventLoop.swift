@@ -204,6 +204,8 @@ package final class EventLoop: @unchecked Sendable {
             case .finished(let then):
                 workInFlight -= 1
                 then(self)
+            case .perform(let action):
+                action(self)
             case .drain(let deadline):
                 beginDrain(deadline: deadline)
             case .exitNow:

@@ -52,6 +52,9 @@ package struct ReplyHandle: @unchecked Sendable {
     package let requestID: String
     /// The client asked to close the connection after this reply (`RequestHead.closeRequested`).
     package let closeAfterReply: Bool
+    /// The client reads a chunked reply (HTTP/1.1, `RequestHead.readsChunkedReplies`): its reply
+    /// may be streamed (`ReplyStream`).
+    package let readsChunkedReplies: Bool
 }
 
 extension HTTPMethod {

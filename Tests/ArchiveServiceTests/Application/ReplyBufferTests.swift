@@ -88,4 +88,33 @@ final class ReplyBufferTests: XCTestCase {
         part = nil
         XCTAssertEqual(budget.snapshot.reserved, 60)
     }
+
+    func testLinesSharingACompressorMakeOneStreamAndTakeNoInputPastWhatWasReserved() throws {
+        let budget = MemoryBudget(capacity: 4_096)
+        let compressor = ReplyCompressor(coding: .gzip)
+        XCTAssertTrue(compressor.startNow())
+        var stream: [UInt8] = []
+        for line in ["{\"a\":1}\n", "{\"b\":2}\n"] {
+            let reservation = try XCTUnwrap(budget.reserve(0))
+            let piece = try XCTUnwrap(ReplyBuffer(reservation: reservation, sharing: compressor))
+            XCTAssertTrue(piece.reserveAhead(line.utf8.count))
+            XCTAssertEqual(reservation.bytes, ReplyCompressor.bound(line.utf8.count))
+            append(line, to: piece)
+            piece.finish()
+            XCTAssertFalse(piece.overBudget)
+            XCTAssertEqual(reservation.bytes, piece.count, "what was reserved ahead and not used is given back")
+            piece.events.forEachPiece(upTo: piece.count) { stream += $0 }
+        }
+        // Input past what was reserved is refused before the compressor sees it.
+        let unreserved = try XCTUnwrap(ReplyBuffer(reservation: budget.reserve(0), sharing: compressor))
+        append("{\"c\":3}\n", to: unreserved)
+        XCTAssertTrue(unreserved.overBudget)
+        XCTAssertEqual(unreserved.count, 0)
+        let trailer = try XCTUnwrap(ReplyBuffer(reservation: budget.reserve(0), sharing: compressor))
+        XCTAssertTrue(trailer.reserveAhead(1))
+        trailer.finishSharedStream()
+        trailer.events.forEachPiece(upTo: trailer.count) { stream += $0 }
+        XCTAssertEqual(try SystemGzip.decompress(stream), Array("{\"a\":1}\n{\"b\":2}\n".utf8))
+        XCTAssertEqual(trailer.coding, .gzip)
+    }
 }

@@ -57,4 +57,24 @@ final class ReplyCompressorTests: XCTestCase {
         XCTAssertTrue(compressor.failed)
         XCTAssertEqual(emitted, 0)
     }
+
+    func testAStreamStartedAtOnceIsFlushedWholeAfterEachPiece() throws {
+        let compressor = ReplyCompressor(coding: .gzip)
+        XCTAssertTrue(compressor.startNow())
+        var output: [UInt8] = []
+        var flushedAt: [Int] = []
+        for line in ["{\"a\":1}\n", "{\"b\":2}\n"] {
+            Array(line.utf8).withUnsafeBufferPointer { piece in
+                compressor.write(piece, starting: { false }, emit: { output += $0 })
+            }
+            XCTAssertFalse(compressor.failed, "started already: the start is not asked for again")
+            compressor.flush { output += $0 }
+            // A sync flush ends on an empty stored block: everything so far can be inflated.
+            XCTAssertEqual(Array(output.suffix(4)), [0, 0, 0xFF, 0xFF])
+            XCTAssertLessThanOrEqual(output.count - (flushedAt.last ?? 0), ReplyCompressor.bound(line.utf8.count))
+            flushedAt.append(output.count)
+        }
+        XCTAssertEqual(compressor.finish { output += $0 }, .gzip, "a short stream started at once stays coded")
+        XCTAssertEqual(try SystemGzip.decompress(output), Array("{\"a\":1}\n{\"b\":2}\n".utf8))
+    }
 }

@@ -119,12 +119,35 @@ enum TestHTTPClient {
             headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
         }
         var body = Array(raw[(end + 4)...])
-        if let length = headers["content-length"].flatMap(Int.init), method != "HEAD" {
+        if headers["transfer-encoding"]?.lowercased() == "chunked" {
+            body = try chunks(of: body).flatMap { $0 }
+        } else if let length = headers["content-length"].flatMap(Int.init), method != "HEAD" {
             guard body.count >= length else {
                 throw HTTPClientError(description: "body truncated: \(body.count) of \(length) bytes")
             }
             body = Array(body.prefix(length))
         }
         return HTTPReply(status: status, headers: headers, body: body)
+    }
+
+    /// The chunks of a chunked body (RFC 9112 §7.1), in order, up to its last (empty) chunk;
+    /// throws if it is cut short or framed wrongly.
+    static func chunks(of body: [UInt8]) throws -> [[UInt8]] {
+        var chunks: [[UInt8]] = []
+        var at = 0
+        while true {
+            guard let lineEnd = (at..<max(at, body.count - 1)).first(where: { body[$0] == 13 && body[$0 + 1] == 10 }),
+                let size = Int(String(decoding: body[at..<lineEnd], as: UTF8.self), radix: 16)
+            else {
+                throw HTTPClientError(description: "no chunk size line at byte \(at) of \(body.count)")
+            }
+            let start = lineEnd + 2
+            guard body.count >= start + size + 2, body[start + size] == 13, body[start + size + 1] == 10 else {
+                throw HTTPClientError(description: "chunk of \(size) bytes cut short at byte \(start) of \(body.count)")
+            }
+            if size == 0 { return chunks }
+            chunks.append(Array(body[start..<(start + size)]))
+            at = start + size + 2
+        }
     }
 }

@@ -281,6 +281,38 @@ final class GuardMachineTests: XCTestCase {
         XCTAssertTrue(connection.machine.detach(), "the reply was abandoned")
     }
 
+    func testStreamedReplyHasNoDeadlineBetweenChunksAndOnePerChunkQueued() {
+        var connection = Connection()
+        connection.send(Self.get + Self.get)
+        connection.machine.dispatch()
+        XCTAssertEqual(connection.machine.chunkQueued(unwritten: 10), [], "no stream, no chunk deadline")
+        XCTAssertEqual(connection.machine.replyStreamStarted(), [], "the timer was already stopped after the head")
+        XCTAssertTrue(connection.machine.replyPending)
+        XCTAssertEqual(connection.machine.deadline, .none, "the server makes its first chunk without a deadline")
+        let unwritten = 3 << 20
+        XCTAssertEqual(connection.machine.chunkQueued(unwritten: unwritten), [.armTimer(seconds: 30 + unwritten / GuardLimits.minimumTransferRate)])
+        XCTAssertEqual(connection.machine.deadline, .reply)
+        XCTAssertEqual(connection.machine.chunksWritten(), [.disarmTimer])
+        XCTAssertEqual(connection.machine.deadline, .none, "waiting for the server's next chunk")
+        XCTAssertEqual(connection.machine.chunksWritten(), [], "nothing to stop")
+        XCTAssertEqual(connection.run(), [], "the next request waits while the stream is pending")
+        _ = connection.machine.chunkQueued(unwritten: 5)
+        XCTAssertEqual(connection.machine.replyFlushed(now: 0), [.armTimer(seconds: 30)], "written whole: idle")
+        XCTAssertFalse(connection.machine.replyPending)
+        XCTAssertTrue(connection.run().contains(.pass(Self.get.utf8.count)), "the next request comes through once the stream ended")
+    }
+
+    func testStreamedReplyNotReadBeforeItsChunkDeadlineIsCutOffAndAbandoned() {
+        var connection = Connection()
+        connection.send(Self.get)
+        connection.machine.dispatch()
+        _ = connection.machine.replyStreamStarted()
+        _ = connection.machine.chunkQueued(unwritten: 64 << 10)
+        XCTAssertEqual(connection.machine.deadlinePassed(), [.disarmTimer, .close(.replyNotRead)])
+        XCTAssertEqual(connection.machine.chunkQueued(unwritten: 1), [], "a closed connection arms nothing")
+        XCTAssertTrue(connection.machine.detach(), "the stream was abandoned")
+    }
+
     func testIdleConnectionIsClosedAtTheTimeout() {
         var connection = Connection()
         XCTAssertEqual(connection.machine.deadlinePassed(), [.disarmTimer, .close(.idle)])

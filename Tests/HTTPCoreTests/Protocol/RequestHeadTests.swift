@@ -39,6 +39,11 @@ final class RequestHeadTests: XCTestCase {
     }
 
     /// A target in absolute form or with a fragment is admitted by the path libevent routes.
+    func testOnlyAnHTTP11RequestReadsChunkedReplies() throws {
+        XCTAssertTrue(try parse("POST /v1/decode HTTP/1.1\r\nHost: x\r\n\r\n").readsChunkedReplies)
+        XCTAssertFalse(try parse("POST /v1/decode HTTP/1.0\r\n\r\n").readsChunkedReplies)
+    }
+
     func testPathOfEveryTargetForm() {
         XCTAssertEqual(RequestHead.path(ofTarget: "/v1/decode?pretty=1"), "/v1/decode")
         XCTAssertEqual(RequestHead.path(ofTarget: "/v1/decode#top"), "/v1/decode")
