@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 
-import { PREVIEW_CHARS, base64Length, bytesText, clip, countText, plural } from '../../Sources/ArchiveServer/Resources/page/format.mjs';
+import { PREVIEW_CHARS, base64Length, bytesText, clip, countText, nameParts, plural } from '../../Sources/ArchiveServer/Resources/page/format.mjs';
 
 test('clip keeps text up to its limit and marks a cut', () => {
   assert.equal(clip('abc', 3), 'abc');
@@ -45,4 +45,16 @@ test('base64 lengths without padding', () => {
   assert.equal(base64Length('AAA='), 2);
   assert.equal(base64Length('AAAA'), 3);
   assert.equal(base64Length(Buffer.from('hello, world').toString('base64')), 12);
+});
+
+test('class names are cut between words, and join back whole', () => {
+  assert.deepEqual(nameParts('NSMutableAttributedString'), ['NSMutable', 'Attributed', 'String']);
+  assert.deepEqual(nameParts('NSObject'), ['NSObject']);
+  assert.deepEqual(nameParts('MyApp.PlayerV2'), ['My', 'App.', 'Player', 'V2']);
+  assert.deepEqual(nameParts('snake_case_name'), ['snake_', 'case_', 'name']);
+  assert.deepEqual(nameParts(''), ['']);
+  assert.deepEqual(nameParts('x'), ['x']);
+  for (const name of ['NSMutableAttributedString', 'a.b_cD9Ef', '<img onerror=x>', 'ÉtéNSData']) {
+    assert.equal(nameParts(name).join(''), name);
+  }
 });

@@ -9,8 +9,9 @@ Checks: the page loads with its Content-Security-Policy and no console errors; a
 save opens as a tree; a `$ref` link scrolls to its target and highlights it, and Back returns;
 search finds and steps through matches; an archive nested deeper than the server writes in one
 piece opens with its deepest objects in `$table`; the summary panel's figures equal `?view=summary`'s; a
-class in the panel filters the tree; a string edited in place comes back in the downloaded
-archive (decoded by the API); the raw view toggles; a hostile archive with markup in its class
+class in the panel filters the tree, and class names wrap between words only; a string edited
+in place shows in its parent's preview and comes back in the downloaded archive (decoded by the
+API); the raw view toggles; a hostile archive with markup in its class
 names, keys and strings shows it as text and runs nothing; a broken file shows the problem
 document; a typedstream and a JSON file open; a reference into a 50,000-element array renders
 that element's page only; an attributed string's text keeps its length when edited, and a key
@@ -219,6 +220,20 @@ def check_summary(page, save):
     for c in summary["classes"]:
         row = page.js("const tr = [...document.querySelectorAll('#summary tr')].find(t => t.dataset.class === arguments[0]); return tr ? tr.querySelector('[data-summary=count]').textContent : null", c["class"])
         assert row is not None and int(row.replace(",", "")) == c["count"], f"class {c['class']}: shown {row}, API {c['count']}"
+    # A class name wraps between its words only: no word of it is cut across two lines.
+    cut = page.js("""
+      const cut = [];
+      for (const button of document.querySelectorAll('#summary .class-filter')) {
+        for (const node of button.childNodes) {
+          if (node.nodeType !== Node.TEXT_NODE) continue;
+          const range = document.createRange();
+          range.selectNodeContents(node);
+          const tops = new Set([...range.getClientRects()].map(r => Math.round(r.top)));
+          if (tops.size > 1) cut.push(button.textContent);
+        }
+      }
+      return cut;""")
+    assert not cut, f"class names cut inside a word: {cut}"
     # A class filters the tree: its matches are that class's objects.
     player = next(c for c in summary["classes"] if c["class"] == "Player")
     page.js("[...document.querySelectorAll('#summary .class-filter')].find(b => b.textContent === 'Player').click()")
@@ -260,6 +275,9 @@ def check_edit(page, save, downloads):
     page.select_row("name")
     edit_selected(page, "Edited in the browser ✓")
     assert "1 edit" in page.driver.find_element(By.ID, "edit-count").text
+    # The row above previews its first members: it shows the new name, not the old one.
+    root = page.js("return document.querySelector('#tree .row').textContent")
+    assert "Edited in the browser" in root, f"the parent row still previews the old value: {root!r}"
     archive = download_archive(page, downloads)
     assert archive.startswith(b"bplist00"), "the downloaded archive is not a binary plist"
     decoded = json.loads(post(page.base, "/v1/decode", archive))

@@ -51,6 +51,8 @@ export function beginEdit(row) {
     }
     done = true;
     paintRow(row);
+    // The rows above preview what they hold, this value perhaps among it: painted again.
+    for (let above = row.parent; above; above = above.parent) paintRow(above);
     select(row);
   };
   input.addEventListener('keydown', (e) => {

@@ -23,3 +23,22 @@ export function bytesText(n) {
 
 /// The length in bytes of base64 text (padding not counted).
 export const base64Length = (text) => Math.floor((text.replace(/=+$/, '').length * 3) / 4);
+
+/// A class name cut where a line may break in it: before a capital that follows a small letter or
+/// a digit (`NSMutable|Attributed|String`), and after a `.` or `_` (`MyApp.|Player`), so that a
+/// narrow column wraps it between words, never inside one. The parts join back to the name.
+export function nameParts(name) {
+  const parts = [];
+  let start = 0;
+  for (let i = 1; i < name.length; i++) {
+    const before = name[i - 1];
+    const at = name[i];
+    const camel = /[A-Z]/.test(at) && /[a-z0-9]/.test(before);
+    if (camel || before === '.' || before === '_') {
+      parts.push(name.slice(start, i));
+      start = i;
+    }
+  }
+  parts.push(name.slice(start));
+  return parts;
+}

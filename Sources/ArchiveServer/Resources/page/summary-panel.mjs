@@ -3,7 +3,7 @@
 // class a filter of the tree, the largest strings and data links to their places.
 
 import { el, ui } from './dom.mjs';
-import { countText, plural } from './format.mjs';
+import { countText, nameParts, plural } from './format.mjs';
 import { isObject } from './mapping.mjs';
 import { parsePlace } from './paths.mjs';
 import { targetOf } from './reference-index.mjs';
@@ -60,7 +60,12 @@ function classTable(classes, box) {
   for (const c of classes) {
     const tr = el('tr');
     const name = el('td');
-    const button = el('button', 'class-filter', c.class);
+    // The name in its words, a line break allowed between them only (`nameParts`).
+    const button = el('button', 'class-filter');
+    nameParts(c.class).forEach((part, index) => {
+      if (index > 0) button.append(el('wbr'));
+      button.append(document.createTextNode(part));
+    });
     button.type = 'button';
     button.title = classChainText(c);
     button.addEventListener('click', () => {
