@@ -11,7 +11,7 @@ search finds and steps through matches; an archive nested deeper than the server
 piece opens with its deepest objects in `$table`; the summary panel's figures equal `?view=summary`'s; a
 class in the panel filters the tree, and class names wrap between words only; a string edited
 in place shows in its parent's preview and comes back in the downloaded archive (decoded by the
-API); the raw view toggles; a hostile archive with markup in its class
+API); the toolbar stays one line from 1,024 px with a long name, a search and an edit; the raw view toggles; a hostile archive with markup in its class
 names, keys and strings shows it as text and runs nothing; a broken file shows the problem
 document; a typedstream and a JSON file open; a reference into a 50,000-element array renders
 that element's page only; an attributed string's text keeps its length when edited, and a key
@@ -288,6 +288,34 @@ def check_edit(page, save, downloads):
     page.shot("06-edited")
 
 
+def check_toolbar(page, save, work):
+    """The toolbar stays one line from 1,024 px on, with a long file name, a search with its count
+    and an edit's count: the name and the search box give up width first, nothing runs off."""
+    named = work / "a-rather-long-file-name-for-the-toolbar-of-the-page.plist"
+    shutil.copy(save, named)
+    page.load()
+    page.upload(named)
+    page.select_row("name")
+    edit_selected(page, "Edited for the toolbar")
+    page.js("const s = document.getElementById('search'); s.value = 'Player'; s.dispatchEvent(new Event('input'))")
+    WebDriverWait(page.driver, 20).until(lambda d: " of " in d.find_element(By.ID, "search-count").text)
+    try:
+        for width in (1024, 1400, 1920):
+            page.driver.set_window_size(width, 900)
+            layout = page.js("""
+              const bar = document.querySelector('.toolbar');
+              const parts = [...bar.querySelectorAll('button, input, select, .count, .file')].filter(e => e.offsetParent);
+              const middles = new Set(parts.map(e => { const r = e.getBoundingClientRect(); return Math.round(r.top + r.height / 2); }));
+              const right = Math.max(...parts.map(e => e.getBoundingClientRect().right));
+              return {lines: middles.size, right, width: document.documentElement.clientWidth};""")
+            assert layout["lines"] == 1, f"the toolbar takes {layout['lines']} lines at {width} px"
+            assert layout["right"] <= layout["width"], f"the toolbar runs off the page at {width} px: {layout}"
+            if width == 1024:
+                page.shot("07-toolbar-1024")
+    finally:
+        page.driver.set_window_size(1400, 1000)
+
+
 def check_raw(page):
     page.driver.find_element(By.ID, "view-raw").click()
     WebDriverWait(page.driver, 30).until(lambda d: "$objects" in d.execute_script("return document.querySelector('#tree').textContent.slice(0, 4000)"))
@@ -488,6 +516,7 @@ def main():
         ("raw view toggles", lambda: check_raw(page)),
         ("plain view toggles", lambda: check_plain(page)),
         ("edit a string, download, decode shows the edit", lambda: check_edit(page, save, downloads)),
+        ("the toolbar stays one line from 1,024 px", lambda: check_toolbar(page, save, work)),
         ("hostile strings are text", lambda: check_hostile(page, hostile, hostile_document)),
         ("a broken file shows the problem", lambda: check_problem(page, work)),
         ("typedstream, nested payloads and JSON open", lambda: check_other_formats(page, work)),

@@ -34,6 +34,8 @@ export async function open(file) {
   const format = sniffFormat(bytes);
   state.source = { name: file.name, bytes, format };
   ui.fileName.textContent = file.name;
+  // The toolbar shortens a long name first (app.css): the whole of it on hover.
+  ui.fileName.title = file.name;
   try {
     const text = format === 'json' ? new TextDecoder().decode(bytes) : await decodeReadable(file.name, bytes);
     timings.reply = performance.now();

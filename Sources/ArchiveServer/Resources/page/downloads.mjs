@@ -48,7 +48,7 @@ export async function downloadArchive() {
     save(xhr.response, archiveFileName(state.source, state.edits > 0, isTypedStreamDocument(view.doc)));
     state.lastEncoded = xhr.response;
     document.body.dataset.encoded = String(xhr.response.size);
-    if (state.edits) ui.editCount.textContent = `${plural(state.edits, 'edit')} in the downloaded archive`;
+    if (state.edits) ui.editCount.textContent = `${plural(state.edits, 'edit')} downloaded`;
   } catch (problem) {
     hideProgress();
     showProblem(problem);

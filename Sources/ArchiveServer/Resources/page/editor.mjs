@@ -45,7 +45,7 @@ export function beginEdit(row) {
           state.edits++;
           row.el.classList.add('edited');
         }
-        ui.editCount.textContent = `${plural(state.edits, 'edit')} not yet downloaded`;
+        ui.editCount.textContent = `${plural(state.edits, 'edit')} to download`;
         currentView().text = null; // the reply's text no longer says the document
       }
     }
