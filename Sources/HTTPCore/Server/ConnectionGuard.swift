@@ -64,7 +64,8 @@ final class ConnectionGuard {
         // The socket is this guard's: its callbacks run only while the guard lives (`detach`).
         socket = GuardedSocket(
             base: loop.base, underlying: underlying, timerFired: { [unowned self] in self.deadlinePassed() },
-            writeFailed: { [unowned self] in self.cut() }, isOpen: { [unowned self] in !self.machine.isClosed })
+            writeFailed: { [unowned self] in self.cut() }, isOpen: { [unowned self] in !self.machine.isClosed },
+            wrote: { [unowned loop] in loop.noteRepliesFlowing() })
     }
 
     /// The filter evhttp reads and writes through; nil once libevent freed it.

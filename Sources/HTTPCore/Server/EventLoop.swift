@@ -57,7 +57,10 @@ package final class EventLoop: @unchecked Sendable {
     /// libevent 2.1's type for a request method it does not recognise (`EVHTTP_REQ_UNKNOWN_`).
     static let unknownMethodBit: UInt16 = 1 << 15
 
-    /// How long a drained loop waits for replies still being written to slow or vanished clients.
+    /// How long a drained loop waits for replies still being written to slow or vanished
+    /// clients, counted from the last write a socket took (`noteRepliesFlowing`): a reply (a
+    /// stream's last lines, say) that a client keeps reading is waited for, up to the drain's
+    /// deadline; one it stopped reading is not.
     private static let flushGraceNanos: UInt64 = 1_000_000_000
     /// How long before the drain's deadline the requests still arriving are answered 503, so
     /// that their clients read the answer before the process exits.
@@ -279,6 +282,12 @@ package final class EventLoop: @unchecked Sendable {
                 ])
             exit(reason: "drain timeout")
         }
+    }
+
+    /// A socket took output while the drain waits for unflushed replies: the wait's grace
+    /// starts again.
+    func noteRepliesFlowing() {
+        if flushGraceEnd != nil { flushGraceEnd = settings.clock() + Self.flushGraceNanos }
     }
 
     /// Answers every request still arriving with the application's `.draining` refusal

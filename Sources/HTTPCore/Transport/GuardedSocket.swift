@@ -36,17 +36,20 @@ package final class GuardedSocket {
     private let writeFailed: () -> Void
     /// Whether the connection still writes output (not refused or cut off).
     private let isOpen: () -> Bool
+    /// Called when the socket took some of the output.
+    private let wrote: () -> Void
 
     /// A connection on `underlying`, a socket bufferevent of the loop's `base`.
     package init(
         base: OpaquePointer, underlying: OpaquePointer, timerFired: @escaping () -> Void,
-        writeFailed: @escaping () -> Void, isOpen: @escaping () -> Bool
+        writeFailed: @escaping () -> Void, isOpen: @escaping () -> Bool, wrote: @escaping () -> Void = {}
     ) {
         self.base = base
         self.underlying = underlying
         self.timerFired = timerFired
         self.writeFailed = writeFailed
         self.isOpen = isOpen
+        self.wrote = wrote
     }
 
     /// Completes set-up once the filter exists. False if its events cannot be made.
@@ -153,6 +156,7 @@ package final class GuardedSocket {
             writeFailed()
             return BEV_ERROR
         }
+        if written > 0 { wrote() }
         if evbuffer_get_length(source) > 0 {
             if writableEvent == nil {
                 writableEvent = event_new(
