@@ -80,6 +80,36 @@ public struct Parallelism: Sendable {
         run(ranges.count) { index in results[index] = body(ranges[index]) }
         return results.map { $0! }
     }
+
+    /// `map(_:_:)` for jobs that may fail: throws the first error in job order (the same
+    /// for every split), after handing each job that succeeded to `discard`, which frees
+    /// what a result owns. Results and errors are kept as optionals, not a `Result`: see
+    /// `Cuts`.
+    func mapOrFirstError<T>(
+        _ ranges: Cuts, _ body: (Range<Int>) throws(CodecError) -> T, discardingOnFailure discard: (T) -> Void = { _ in }
+    ) throws(CodecError) -> [T] {
+        if ranges.count == 1 { return [try body(ranges[0])] }
+        let results = UnsafeMutableBufferPointer<T?>.allocate(capacity: ranges.count)
+        results.initialize(repeating: nil)
+        let errors = UnsafeMutableBufferPointer<CodecError?>.allocate(capacity: ranges.count)
+        errors.initialize(repeating: nil)
+        defer {
+            results.deinitialize().deallocate()
+            errors.deinitialize().deallocate()
+        }
+        run(ranges.count) { index in
+            do throws(CodecError) {
+                results[index] = try body(ranges[index])
+            } catch {
+                errors[index] = error
+            }
+        }
+        if let error = errors.lazy.compactMap({ $0 }).first {
+            for case let result? in results { discard(result) }
+            throw error
+        }
+        return results.map { $0! }
+    }
 }
 
 /// Ranges that follow one another (`0..<a`, `a..<b`, …), kept as their bounds: the parts a

@@ -161,26 +161,24 @@ struct ArchiveAnalysis {
         let ranges = parallelism.ranges(of: objectCount) { [view] in view.childRef(objectsHeader, $0) }
         // Copies of what the jobs read: capturing `self` would copy the tables it writes.
         let (view, objectsRef, topRef, classKeys) = (view, objectsRef, topRef, classKeys)
-        let run = { (tables: ObjectClassifier.Tables, totals: UnsafeMutableBufferPointer<UInt32>) in
-            Self.classifyInJobs(ranges, parallelism, tables, totals) {
+        let run = { (tables: ObjectClassifier.Tables, totals: UnsafeMutableBufferPointer<UInt32>) throws(CodecError) in
+            try Self.classifyInJobs(ranges, parallelism, tables, totals) {
                 ObjectClassifier(view: view, objectsRef: objectsRef, classKeys: classKeys, tables: tables, counts: $0)
             } countingTop: { (classifier: inout ObjectClassifier) throws(CodecError) in
                 try classifier.countTopReferences(topRef)
             }
         }
-        let outcome = forms.withUnsafeMutableBufferPointer { forms in
-            classOf.withUnsafeMutableBufferPointer { classOf in
-                lists.withUnsafeMutableBufferPointer { lists in
-                    entryOffsets.withUnsafeMutableBufferPointer { entryOffsets in
-                        referenceCounts.withUnsafeMutableBufferPointer { totals in
-                            run(ObjectClassifier.Tables(forms: forms, classOf: classOf, lists: lists, entryOffsets: entryOffsets), totals)
+        let jobs = try forms.withUnsafeMutableBufferPointer { (forms) throws(CodecError) in
+            try classOf.withUnsafeMutableBufferPointer { (classOf) throws(CodecError) in
+                try lists.withUnsafeMutableBufferPointer { (lists) throws(CodecError) in
+                    try entryOffsets.withUnsafeMutableBufferPointer { (entryOffsets) throws(CodecError) in
+                        try referenceCounts.withUnsafeMutableBufferPointer { (totals) throws(CodecError) in
+                            try run(ObjectClassifier.Tables(forms: forms, classOf: classOf, lists: lists, entryOffsets: entryOffsets), totals)
                         }
                     }
                 }
             }
         }
-        if let failure = outcome.failure { throw failure }
-        let jobs = outcome.jobs
         // Classes in the order the jobs met them: the first job's indices stay as they are.
         var indexOfClass: [Int: Int32] = [:]
         for (number, job) in jobs.enumerated() {
@@ -206,34 +204,32 @@ struct ArchiveAnalysis {
         _ ranges: Cuts, _ parallelism: Parallelism, _ tables: ObjectClassifier.Tables, _ totals: UnsafeMutableBufferPointer<UInt32>,
         classifier make: (UnsafeMutableBufferPointer<UInt32>) -> ObjectClassifier,
         countingTop countTop: (inout ObjectClassifier) throws(CodecError) -> Void
-    ) -> (jobs: [ObjectClassifier], failure: CodecError?) {
+    ) throws(CodecError) -> [ObjectClassifier] {
         let objectCount = totals.count
-        // Each job's classifier or its error (optionals, not a `Result`: see `Cuts`).
-        let results = parallelism.map(ranges) { range -> (job: ObjectClassifier?, error: CodecError?) in
+        let ownsCounts = { (job: ObjectClassifier) in job.counts.baseAddress != totals.baseAddress }
+        let jobs = try parallelism.mapOrFirstError(ranges) { (range) throws(CodecError) -> ObjectClassifier in
             let counts = range.lowerBound == 0 ? totals : UnsafeMutableBufferPointer<UInt32>.allocate(capacity: objectCount)
             if range.lowerBound != 0 { counts.initialize(repeating: 0) }
             var classifier = make(counts)
             do throws(CodecError) {
                 if range.lowerBound == 0 { try countTop(&classifier) }
                 try classifier.classify(range)
-                return (classifier, nil)
+                return classifier
             } catch {
                 if range.lowerBound != 0 { counts.deallocate() }
-                return (nil, error)
+                throw error
             }
+        } discardingOnFailure: { job in
+            if ownsCounts(job) { job.counts.deallocate() }
         }
-        let jobs = results.compactMap(\.job)
-        let failure = results.lazy.compactMap(\.error).first
-        // Every job but the one counting into `totals` owns its counts, whichever jobs failed.
-        for job in jobs where job.counts.baseAddress != totals.baseAddress {
-            if failure == nil {
-                for uid in 0..<objectCount {
-                    let (sum, overflow) = totals[uid].addingReportingOverflow(job.counts[uid])
-                    totals[uid] = overflow ? .max : sum
-                }
+        // Every job but the one counting into `totals` owns its counts.
+        for job in jobs where ownsCounts(job) {
+            for uid in 0..<objectCount {
+                let (sum, overflow) = totals[uid].addingReportingOverflow(job.counts[uid])
+                totals[uid] = overflow ? .max : sum
             }
             job.counts.deallocate()
         }
-        return (failure == nil ? jobs : [], failure)
+        return jobs
     }
 }

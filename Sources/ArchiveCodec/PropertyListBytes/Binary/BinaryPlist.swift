@@ -85,20 +85,14 @@ struct BinaryPlist: @unchecked Sendable {
                 let position = view.readBigEndian(at: tableStart + ref * entrySize, size: entrySize)
                 throw CodecError(.malformedPlist, "object \(ref) has offset \(position), outside the object area", byteOffset: tableStart + ref * entrySize)
             }
-            // Each job's check or its error (a pair of optionals, not a `Result`: see `Cuts`).
-            let checks = parallelism.map(ranges) { range -> (check: ObjectRangeCheck?, error: CodecError?) in
-                var check = ObjectRangeCheck(view: view, range: range)
-                do throws(CodecError) {
-                    try check.run()
-                    return (check, nil)
-                } catch {
-                    return (nil, error)
-                }
-            }
             // The first error in range order, whatever the split.
-            if let error = checks.lazy.compactMap(\.error).first { throw error }
-            var check = checks[0].check!
-            for later in checks.dropFirst() { check.merge(later.check!) }
+            let checks = try parallelism.mapOrFirstError(ranges) { (range) throws(CodecError) -> ObjectRangeCheck in
+                var check = ObjectRangeCheck(view: view, range: range)
+                try check.run()
+                return check
+            }
+            var check = checks[0]
+            for later in checks.dropFirst() { check.merge(later) }
             if check.keyTextsRepeat() {
                 try view.checkDuplicateKeys()
             } else if let repeated = check.repeatedKey {
