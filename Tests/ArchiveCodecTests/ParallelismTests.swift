@@ -29,7 +29,9 @@ final class ParallelismTests: XCTestCase {
                     throw CodecError(.malformedPlist, "job at \(range.lowerBound)")
                 }
                 return range.lowerBound
-            } discardingOnFailure: { discarded.append($0) }
+            } discardingOnFailure: {
+                discarded.append($0)
+            }
         ) { error in
             XCTAssertEqual((error as? CodecError)?.message, "job at \(ranges[1].lowerBound)")
         }
@@ -41,7 +43,9 @@ final class ParallelismTests: XCTestCase {
         XCTAssertThrowsError(
             try Parallelism.serial.mapOrFirstError(Parallelism.serial.ranges(of: 5)) { (_) throws(CodecError) -> Int in
                 throw CodecError(.malformedPlist, "only job")
-            } discardingOnFailure: { _ in discarded += 1 }
+            } discardingOnFailure: { _ in
+                discarded += 1
+            }
         ) { error in
             XCTAssertEqual((error as? CodecError)?.message, "only job")
         }
