@@ -35,8 +35,8 @@ extension JSONDocument {
     /// document's values: a path reaches a container again only through `$ref`s, and one that
     /// goes round a cycle of them through a large array (`.a[99999].back[99999].back…`) would
     /// otherwise cost its length times the array's size — quadratic in a request. A path that
-    /// looks into each container once spends at most the document's values (a few times over
-    /// for a key looked for in several spellings), and the `$id` index at most once more.
+    /// looks into each container once spends at most the document's values (twice over for a
+    /// key step: its own look and the look for a wrapper), and the `$id` index at most once more.
     /// The thread's `ConversionDeadline` is read every `ConversionDeadline.pollInterval` steps.
     struct PathWalk {
         /// The objects that carry `$id`, by number: made on the first `$ref` met.
@@ -175,18 +175,27 @@ extension JSONDocument {
             return nextElement(&cursor)
         case .key(let key):
             guard kind(value) == .object else { return nil }
-            // Each look below reads at most every member once.
+            // One look through the members notes each spelling the key may have: a data key
+            // starting with `$` is written `$$…` and wins over the mapping's own key of that
+            // name; either wins over a `$dict` pair.
             try walk.step(over: count(value))
             let bytes = Array(key.utf8)
             let isMapping = bytes.first == MappingKeys.marker
-            // A data key starting with `$` is written `$$…`.
-            if let found = member(of: value, isMapping ? [MappingKeys.marker] + bytes : bytes) { return found }
-            if isMapping {
-                try walk.step(over: count(value))
-                if let found = member(of: value, bytes) { return found }
+            var (escaped, plain, dictionary): (Value?, Value?, Value?) = (nil, nil, nil)
+            var members = children(of: value)
+            while let (name, member) = nextMember(&members) {
+                withString(name) { text in
+                    if isMapping, escaped == nil, text.count == bytes.count + 1, text.first == MappingKeys.marker, text.dropFirst().elementsEqual(bytes) {
+                        escaped = member
+                    } else if plain == nil, text.elementsEqual(bytes) {
+                        plain = member
+                    } else if dictionary == nil, JSONText.text(text, equals: MappingKeys.dict) {
+                        dictionary = member
+                    }
+                }
             }
-            try walk.step(over: count(value))
-            if let pairs = member(of: value, MappingKeys.dict), kind(pairs) == .array {
+            if let found = escaped ?? plain { return found }
+            if let pairs = dictionary, kind(pairs) == .array {
                 try walk.step(over: count(pairs))
                 var cursor = children(of: pairs)
                 while let pair = nextElement(&cursor) {

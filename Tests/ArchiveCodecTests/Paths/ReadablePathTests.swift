@@ -56,6 +56,21 @@ final class ReadablePathTests: XCTestCase {
         XCTAssertEqual(try lookup(save, "."), save)
     }
 
+    /// A key step takes the data key written `$$…` before the mapping's own key, and either
+    /// before a `$dict` pair, wherever each stands among the members.
+    func testAKeyStepPrefersADataKeyThenTheMappingKeyThenADictPair() throws {
+        for members in [
+            #""$$kind":"data","$kind":"mapping","$dict":[["$kind","pair"],["only","pair"]]"#,
+            #""$dict":[["$kind","pair"],["only","pair"]],"$kind":"mapping","$$kind":"data""#
+        ] {
+            XCTAssertEqual(try lookup("{\(members)}", ".$kind"), #""data""#, members)
+            XCTAssertEqual(try lookup("{\(members)}", ".only"), #""pair""#, members)
+        }
+        XCTAssertEqual(try lookup(#"{"$dict":[["$kind","pair"]],"$kind":"mapping"}"#, ".$kind"), #""mapping""#)
+        XCTAssertEqual(try lookup(#"{"$dict":[["$kind","pair"]]}"#, ".$kind"), #""pair""#)
+        XCTAssertEqual(try lookup(#"{"$dict":[["x","pair"]],"x":"member"}"#, ".x"), #""member""#)
+    }
+
     func testAPathThatLeadsNowhereSaysHowFarItGot() throws {
         let json = #"{"a":{"$array":[1,2]},"s":"text","r":{"$ref":9}}"#
         let cases = [
