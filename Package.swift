@@ -23,7 +23,10 @@ let package = Package(
         // What the host gives this process, read from the kernel's files: the CPUs it may use
         // (affinity mask, the cgroup's quota) and the cgroup's memory limit. The service's
         // defaults and archive-tool's --jobs follow them.
-        .target(name: "HostResources"),
+        .target(name: "HostResources", dependencies: ["ASCIIText"]),
+        // Text compared and trimmed as ASCII bytes (protocol tokens, settings, kernel files),
+        // not with Unicode's case mapping and whitespace.
+        .target(name: "ASCIIText"),
         .systemLibrary(
             name: "CLibevent",
             pkgConfig: "libevent_pthreads",
@@ -41,13 +44,13 @@ let package = Package(
         // event loops, listening, connections and their guards (deadlines, admission,
         // refusals as decisions), request heads and bodies, framing, replies. An application
         // plugs in through `HTTPApplication`.
-        .target(name: "HTTPCore", dependencies: ["CLibevent", "PThreads", .product(name: "Logging", package: "swift-log")]),
+        .target(name: "HTTPCore", dependencies: ["ASCIIText", "CLibevent", "PThreads", .product(name: "Logging", package: "swift-log")]),
         // The service on the HTTP core: routes, problem documents, conversions on the worker
         // pool, configuration, metrics, content codings, the page.
         .target(
             name: "ArchiveServer",
             dependencies: [
-                "ArchiveCodec", "CMalloc", "CZlib", "HostResources", "HTTPCore", "PThreads",
+                "ArchiveCodec", "ASCIIText", "CMalloc", "CZlib", "HostResources", "HTTPCore", "PThreads",
                 .product(name: "Logging", package: "swift-log")
             ],
             // The API description served at GET /openapi.yaml and the page at GET / with its
@@ -100,6 +103,7 @@ let package = Package(
         .testTarget(name: "ArchiveCodecTests", dependencies: ["ArchiveCodec", "TestSupport"]),
         .testTarget(name: "PThreadsTests", dependencies: ["PThreads", "TestSupport"]),
         .testTarget(name: "HostResourcesTests", dependencies: ["HostResources"]),
+        .testTarget(name: "ASCIITextTests", dependencies: ["ASCIIText"]),
         .testTarget(name: "HTTPCoreTests", dependencies: ["HTTPCore", "TestSupport"]),
         .testTarget(name: "ArchiveServiceTests", dependencies: ["ArchiveServer", "ArchiveCodec", "CLibevent", "HostResources", "HTTPCore", "TestSupport"]),
         // archive-tool as a process: files in, stdout out, exit codes.

@@ -1,3 +1,5 @@
+import ASCIIText
+
 /// The limits the container's control group sets on this process, read from its files under
 /// `/sys/fs/cgroup`: cgroup v2's files first, then cgroup v1's. The first of a limit's files that
 /// can be read decides it, so a v2 file saying "no limit" is not overruled by a v1 file. The files
@@ -20,7 +22,7 @@ public enum ControlGroup {
     /// The memory limit in bytes, or nil when there is none.
     public static func memoryLimit(read: Reader = KernelFile.text) -> Int? {
         for path in memoryFiles {
-            guard let text = read(path)?.trimmingKernelWhitespace() else { continue }
+            guard let text = read(path)?.trimmingASCIIWhitespace() else { continue }
             // "max" (v2) or a huge number (v1's "unlimited") mean no limit.
             guard let value = Int(text), value > 0, value < 1 << 60 else { return nil }
             return value
@@ -53,8 +55,8 @@ public enum ControlGroup {
             return limit(quota, period, source: "\(cpuMaxFile) \(fields[0]) \(fields[1])")
         }
         for directory in cpuV1Directories {
-            guard let quotaText = read(directory + "/cpu.cfs_quota_us")?.trimmingKernelWhitespace() else { continue }
-            guard let quota = Int(quotaText), let periodText = read(directory + "/cpu.cfs_period_us")?.trimmingKernelWhitespace(),
+            guard let quotaText = read(directory + "/cpu.cfs_quota_us")?.trimmingASCIIWhitespace() else { continue }
+            guard let quota = Int(quotaText), let periodText = read(directory + "/cpu.cfs_period_us")?.trimmingASCIIWhitespace(),
                 let period = Int(periodText)
             else { return nil }
             return limit(quota, period, source: "\(directory)/cpu.cfs_quota_us \(quotaText) over cpu.cfs_period_us \(periodText)")

@@ -23,15 +23,3 @@ public enum KernelFile {
         return bytes.isEmpty ? nil : String(decoding: bytes, as: UTF8.self)
     }
 }
-
-extension String {
-    /// The text without the ASCII spaces, tabs and line ends around it: what the kernel's
-    /// one-value files (`memory.max`, `cpu.cfs_quota_us`) and `/proc` fields hold around
-    /// their value. Compared as bytes: these files are ASCII.
-    func trimmingKernelWhitespace() -> String {
-        let bytes = Array(utf8)
-        func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || (0x09...0x0D).contains(byte) }
-        guard let first = bytes.firstIndex(where: { !isSpace($0) }), let last = bytes.lastIndex(where: { !isSpace($0) }) else { return "" }
-        return String(decoding: bytes[first...last], as: UTF8.self)
-    }
-}

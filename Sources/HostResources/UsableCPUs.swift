@@ -1,4 +1,5 @@
 #if canImport(Glibc)
+import ASCIIText
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
@@ -59,7 +60,7 @@ extension UsableCPUs {
                     var end = start
                     while end < text.count, text[end] != UInt8(ascii: "\n") { end += 1 }
                     if end - start >= key.count, text[start..<(start + key.count)].elementsEqual(key) {
-                        return String(decoding: text[(start + key.count)..<end], as: UTF8.self).trimmingKernelWhitespace()
+                        return String(decoding: text[(start + key.count)..<end], as: UTF8.self).trimmingASCIIWhitespace()
                     }
                     start = end + 1
                 }

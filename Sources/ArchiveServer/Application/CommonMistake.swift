@@ -1,3 +1,4 @@
+import ASCIIText
 import ArchiveCodec
 import HTTPCore
 

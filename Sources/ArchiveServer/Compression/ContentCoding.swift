@@ -1,3 +1,4 @@
+import ASCIIText
 import ArchiveCodec
 import HTTPCore
 
@@ -23,7 +24,7 @@ enum ContentCoding: String, Sendable, CaseIterable {
     /// since no client sends one.
     static func ofRequest(contentEncoding: String?) throws(Unsupported) -> ContentCoding {
         guard let contentEncoding else { return .identity }
-        let codings = contentEncoding.split(separator: ",").map { $0.trimmingCharacters().asciiLowercased() }
+        let codings = contentEncoding.split(separator: ",").map { $0.trimmingASCIIWhitespace().asciiLowercased() }
             .filter { !$0.isEmpty && $0 != "identity" }
         guard let only = codings.first else { return .identity }
         guard codings.count == 1 else { throw Unsupported(value: contentEncoding) }
@@ -95,8 +96,7 @@ enum ContentCoding: String, Sendable, CaseIterable {
 
     /// `bytes` without the ASCII whitespace around them.
     private static func trimmed(_ bytes: Slice<UnsafeBufferPointer<UInt8>>) -> Slice<UnsafeBufferPointer<UInt8>> {
-        func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || (0x09...0x0D).contains(byte) }
-        guard let first = bytes.firstIndex(where: { !isSpace($0) }), let last = bytes.lastIndex(where: { !isSpace($0) }) else { return bytes[bytes.endIndex...] }
+        guard let first = bytes.firstIndex(where: { !$0.isASCIIWhitespace }), let last = bytes.lastIndex(where: { !$0.isASCIIWhitespace }) else { return bytes[bytes.endIndex...] }
         return bytes[first...last]
     }
 

@@ -1,3 +1,4 @@
+import ASCIIText
 import ArchiveCodec
 import HTTPCore
 import HostResources
@@ -116,7 +117,7 @@ public struct ServerConfiguration: Sendable, Equatable {
     /// Parses a byte count: plain digits, or digits followed by K, M or G (powers of 1024), optionally
     /// with a trailing "B" or "iB" ("512K", "64M", "8MiB", "1g"). Returns nil for anything else or on overflow.
     public static func parseByteSize(_ text: String) -> Int? {
-        var s = Substring(text.trimmingWhitespace().asciiLowercased())
+        var s = Substring(text.trimmingASCIIWhitespace().asciiLowercased())
         if s.hasSuffix("ib") { s = s.dropLast(2) } else if s.hasSuffix("b") { s = s.dropLast() }
         var multiplier = 1
         switch s.last {

@@ -1,3 +1,4 @@
+import ASCIIText
 import HTTPCore
 import Logging
 
@@ -58,7 +59,7 @@ private struct SettingReader {
     func integer(_ flag: Int?, _ variable: String) throws(ConfigurationError) -> Int? {
         if let flag { return flag }
         guard let text = environment[variable] else { return nil }
-        guard let parsed = Int(text.trimmingWhitespace()) else {
+        guard let parsed = Int(text.trimmingASCIIWhitespace()) else {
             throw ConfigurationError(message: "\(variable) must be an integer, got \"\(text)\"")
         }
         return parsed
@@ -69,7 +70,7 @@ private struct SettingReader {
     func seconds(_ flag: String?, _ variable: String, option: String) throws(ConfigurationError) -> Double? {
         let source = flag.map { (option, $0) } ?? environment[variable].map { (variable, $0) }
         guard let (name, text) = source else { return nil }
-        let trimmed = text.trimmingWhitespace()
+        let trimmed = text.trimmingASCIIWhitespace()
         let parts = trimmed.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
         guard !trimmed.isEmpty, parts.count <= 2, parts.allSatisfy({ !$0.isEmpty && $0.allSatisfy { $0.isASCII && $0.isNumber } }),
             let value = Double(trimmed)

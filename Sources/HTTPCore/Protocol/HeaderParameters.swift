@@ -1,3 +1,5 @@
+import ASCIIText
+
 /// A header value with parameters, as Content-Type and Content-Disposition carry them
 /// (RFC 9110 §5.6.6): `form-data; name="file"; filename=a.plist`. The value before the first
 /// `;` and each `name=value` after it, a value a token or a quoted string (`\` quotes the next

@@ -1,9 +1,11 @@
+import ASCIIText
+
 /// What a Content-Type header names, as the routes and the mistake hints read it.
 package enum MediaType {
     /// A media type without its parameters, lower-cased (RFC 9110 §8.3.1): "Application/JSON;
     /// charset=utf-8" is "application/json".
     package static func essence(_ contentType: String) -> String {
-        String(contentType.split(separator: ";", maxSplits: 1, omittingEmptySubsequences: false)[0]).trimmingWhitespace().asciiLowercased()
+        String(contentType.split(separator: ";", maxSplits: 1, omittingEmptySubsequences: false)[0]).trimmingASCIIWhitespace().asciiLowercased()
     }
 
     /// Whether a Content-Type names JSON: `application/json`, `text/json`, or any `+json` structured

@@ -1,3 +1,5 @@
+import ASCIIText
+
 /// A `multipart/form-data` body (RFC 7578, framed as RFC 2046 §5.1.1 says), read part by part
 /// as ranges into the body: no part's content is copied.
 ///

@@ -1,3 +1,4 @@
+import ASCIIText
 import CLibevent
 
 /// The request line and the headers that decide framing and the connection's fate, read by the
@@ -176,7 +177,7 @@ package struct RequestHead: Equatable, Sendable {
             requestID: requestIDs.first)
         read.readsChunkedReplies = line[secondSpace + 8] == UInt8(ascii: "1")
         read.closeRequested = connections.contains { value in
-            value.split(separator: ",").contains { $0.trimmingCharacters().asciiLowercased() == "close" }
+            value.split(separator: ",").contains { $0.trimmingASCIIWhitespace().asciiLowercased() == "close" }
         }
         func refusal(_ kind: Refusal.Kind, _ detail: String) -> Refusal { Refusal(kind: kind, detail: detail, head: read) }
         if let unmet = expectations.first(where: { $0.asciiLowercased() != "100-continue" }) {
