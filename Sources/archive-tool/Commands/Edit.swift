@@ -92,13 +92,7 @@ struct EditOptions: ParsableArguments {
         }
         let input = try readInput(file)
         let document = try Decode.readableDocument(of: input, nested: nested, stack: stack)
-        let changed: [UInt8]
-        do throws(JSONDocument.PathFailure) {
-            changed = try document.edited(at: path, edit)
-        } catch {
-            writeAll("archive-tool: \(TerminalText.escaped(error.description))\n", to: 2)
-            throw ExitCode(error.refusal.map(ExitStatus.of) ?? ExitStatus.notConvertible)
-        }
+        let changed = try reportingPathFailure { () throws(JSONDocument.PathFailure) in try document.edited(at: path, edit) }
         let format: PlistFormat = InputKind(of: input) == .xmlPropertyList ? .xml : .binary
         let result = try reportingErrors { () throws(CodecError) -> [UInt8] in
             try JSONDocument(parsing: changed).archive(format: format)

@@ -54,26 +54,22 @@ struct Get: ParsableCommand {
         let input = try readInput(file)
         let document = try Decode.readableDocument(of: input, nested: nested, stack: stack)
         // What is written: the data's bytes, or the value's text and a newline.
-        var result: [UInt8]
-        do {
-            if bytes {
-                guard let data = try document.dataBytes(at: path) else {
-                    writeAll("archive-tool: the value at \(TerminalText.escaped(path.description)) is not data ($data, $bytes or $text)\n", to: 2)
-                    throw ExitCode(ExitStatus.notConvertible)
-                }
-                if output == nil, isatty(1) == 1 {
-                    writeAll("archive-tool: not writing bytes to a terminal: redirect stdout (> FILE) or pass -o FILE\n", to: 2)
-                    throw ExitCode(ExitStatus.usage)
-                }
-                result = data
-            } else if raw, let string = try document.stringText(at: path) {
-                result = string + [UInt8(ascii: "\n")]
-            } else {
-                result = try document.valueText(at: path) + [UInt8(ascii: "\n")]
+        let result: [UInt8]
+        if bytes {
+            guard let data = try reportingPathFailure({ () throws(JSONDocument.PathFailure) in try document.dataBytes(at: path) }) else {
+                writeAll("archive-tool: the value at \(TerminalText.escaped(path.description)) is not data ($data, $bytes or $text)\n", to: 2)
+                throw ExitCode(ExitStatus.notConvertible)
             }
-        } catch let failure as JSONDocument.PathFailure {
-            writeAll("archive-tool: \(TerminalText.escaped(failure.description))\n", to: 2)
-            throw ExitCode(failure.refusal.map(ExitStatus.of) ?? ExitStatus.notConvertible)
+            if output == nil, isatty(1) == 1 {
+                writeAll("archive-tool: not writing bytes to a terminal: redirect stdout (> FILE) or pass -o FILE\n", to: 2)
+                throw ExitCode(ExitStatus.usage)
+            }
+            result = data
+        } else {
+            result = try reportingPathFailure { () throws(JSONDocument.PathFailure) -> [UInt8] in
+                if raw, let string = try document.stringText(at: path) { return string + [UInt8(ascii: "\n")] }
+                return try document.valueText(at: path) + [UInt8(ascii: "\n")]
+            }
         }
         // The output file is made only once there is something to write into it.
         if let output { try redirectStandardOutput(to: output) }

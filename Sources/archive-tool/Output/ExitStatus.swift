@@ -58,6 +58,17 @@ func reportingErrors<T>(hint: (CodecError) -> String? = { _ in nil }, _ body: ()
     }
 }
 
+/// Runs `body`; when a path leads nowhere or its walk is refused, writes why to stderr and
+/// exits: with the refusal's status (a bound, the deadline), else "not convertible".
+func reportingPathFailure<T>(_ body: () throws(JSONDocument.PathFailure) -> T) throws -> T {
+    do {
+        return try body()
+    } catch {
+        writeAll("archive-tool: \(TerminalText.escaped(error.description))\n", to: 2)
+        throw ExitCode(error.refusal.map(ExitStatus.of) ?? ExitStatus.notConvertible)
+    }
+}
+
 /// A codec error in the tool's words: its message with the remedy in this tool's flags, and
 /// the hint for an input that is plainly something else (`Hint`), if there is one. The one
 /// wording of a failed conversion, on its own lines (`reportingErrors`) or after a file's
