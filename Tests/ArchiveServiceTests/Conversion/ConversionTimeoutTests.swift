@@ -11,13 +11,9 @@ import XCTest
 /// `stuckWorkerSeconds`; workers run at `--worker-nice`.
 final class ConversionTimeoutTests: XCTestCase {
     func testAConversionPastTheTimeoutIsStoppedAndTheWorkerGoesOn() throws {
-        let server = try TestServer {
-            $0.workers = 1
-            $0.conversionTimeout = 0.02
-        }
+        let server = try TestServer.timingOut()
         defer { server.stop() }
-        // A few hundred milliseconds of work in a debug build: far past 20 ms.
-        let archive = TestArchives.linkedList(count: 200_000, tail: .cycle)
+        let archive = TestArchives.pastTheTimeout
         let started = Date()
         let reply = try server.post("/v1/decode", archive)
         let took = Date().timeIntervalSince(started)

@@ -9,6 +9,10 @@ enum TestArchives {
         case dangling  // last node points at a UID that does not exist
     }
 
+    /// A cyclic list of 200,000 objects: a few hundred milliseconds of work in a debug build,
+    /// far past `TestServer.timingOut()`'s 20 ms.
+    static let pastTheTimeout = linkedList(count: 200_000, tail: .cycle)
+
     /// An NSKeyedArchiver archive of a singly linked list of `count` `Node` objects:
     /// `$objects` = ["$null", node 1 … node count, class], node i = {"$class": class, "next": UID(i+1)}.
     static func linkedList(count: Int, tail: Tail = .nil) -> [UInt8] {

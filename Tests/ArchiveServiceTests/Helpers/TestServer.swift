@@ -74,6 +74,17 @@ final class TestServer {
     }
 }
 
+extension TestServer {
+    /// One worker and a 20 ms conversion timeout, which `TestArchives.pastTheTimeout` runs
+    /// far past: a server for the tests of the time limit.
+    static func timingOut(file: StaticString = #filePath, line: UInt = #line) throws -> TestServer {
+        try TestServer(file: file, line: line) {
+            $0.workers = 1
+            $0.conversionTimeout = 0.02
+        }
+    }
+}
+
 /// A gate that worker hooks wait on until the test opens it.
 final class Gate: @unchecked Sendable {
     private let condition = NSCondition()
