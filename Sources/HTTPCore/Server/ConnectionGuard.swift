@@ -64,8 +64,7 @@ final class ConnectionGuard {
         // The socket is this guard's: its callbacks run only while the guard lives (`detach`).
         socket = GuardedSocket(
             base: loop.base, underlying: underlying, timerFired: { [unowned self] in self.deadlinePassed() },
-            writeFailed: { [unowned self] in self.cut() }, isOpen: { [unowned self] in !self.machine.isClosed },
-            wrote: { [unowned loop] in loop.noteRepliesFlowing() })
+            writeFailed: { [unowned self] in self.cut() }, isOpen: { [unowned self] in !self.machine.isClosed })
     }
 
     /// The filter evhttp reads and writes through; nil once libevent freed it.
@@ -106,6 +105,9 @@ final class ConnectionGuard {
 
     /// A reply was handed to libevent and has not been written yet.
     var replyPending: Bool { machine.replyPending }
+
+    /// Output the client has not taken yet (`GuardedSocket.outputNotTaken`).
+    var outputNotTaken: Int { socket.outputNotTaken }
 
     /// The head let through last (`GuardMachine.currentHead`).
     var currentHead: RequestHead? { machine.currentHead }

@@ -43,7 +43,8 @@ package final class EventLoop: @unchecked Sendable {
     /// Whether a drain has begun on this loop.
     package private(set) var draining = false
     private var drainDeadline: UInt64 = 0
-    private var flushGraceEnd: UInt64?
+    /// The wait for replies still being written once no work is left.
+    private var flushGrace = FlushGrace()
     private var exiting = false
     var acceptPauseTimer: OpaquePointer?
     var lastAcceptErrorLog: UInt64 = 0
@@ -57,11 +58,6 @@ package final class EventLoop: @unchecked Sendable {
     /// libevent 2.1's type for a request method it does not recognise (`EVHTTP_REQ_UNKNOWN_`).
     static let unknownMethodBit: UInt16 = 1 << 15
 
-    /// How long a drained loop waits for replies still being written to slow or vanished
-    /// clients, counted from the last write a socket took (`noteRepliesFlowing`): a reply (a
-    /// stream's last lines, say) that a client keeps reading is waited for, up to the drain's
-    /// deadline; one it stopped reading is not.
-    private static let flushGraceNanos: UInt64 = 1_000_000_000
     /// How long before the drain's deadline the requests still arriving are answered 503, so
     /// that their clients read the answer before the process exits.
     private static let arrivalCutoffNanos: UInt64 = 1_000_000_000
@@ -268,10 +264,8 @@ package final class EventLoop: @unchecked Sendable {
         }
         if workInFlight == 0, !arriving {
             if repliesUnflushed == 0 { return exit(reason: "drained") }
-            if let end = flushGraceEnd {
-                if now >= end { return exit(reason: "drained; \(repliesUnflushed) replies still unflushed") }
-            } else {
-                flushGraceEnd = now + Self.flushGraceNanos
+            if flushGrace.expired(now: now, notTaken: outputNotTaken()) {
+                return exit(reason: "drained; \(repliesUnflushed) replies still unflushed")
             }
         }
         if now >= drainDeadline {
@@ -284,10 +278,9 @@ package final class EventLoop: @unchecked Sendable {
         }
     }
 
-    /// A socket took output while the drain waits for unflushed replies: the wait's grace
-    /// starts again.
-    func noteRepliesFlowing() {
-        if flushGraceEnd != nil { flushGraceEnd = settings.clock() + Self.flushGraceNanos }
+    /// The output of the replies still being written that their clients have not taken.
+    private func outputNotTaken() -> Int {
+        guards.values.reduce(0) { $0 + ($1.replyPending ? $1.outputNotTaken : 0) }
     }
 
     /// Answers every request still arriving with the application's `.draining` refusal

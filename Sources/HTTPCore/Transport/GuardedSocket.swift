@@ -36,20 +36,17 @@ package final class GuardedSocket {
     private let writeFailed: () -> Void
     /// Whether the connection still writes output (not refused or cut off).
     private let isOpen: () -> Bool
-    /// Called when the socket took some of the output.
-    private let wrote: () -> Void
 
     /// A connection on `underlying`, a socket bufferevent of the loop's `base`.
     package init(
         base: OpaquePointer, underlying: OpaquePointer, timerFired: @escaping () -> Void,
-        writeFailed: @escaping () -> Void, isOpen: @escaping () -> Bool, wrote: @escaping () -> Void = {}
+        writeFailed: @escaping () -> Void, isOpen: @escaping () -> Bool
     ) {
         self.base = base
         self.underlying = underlying
         self.timerFired = timerFired
         self.writeFailed = writeFailed
         self.isOpen = isOpen
-        self.wrote = wrote
     }
 
     /// Completes set-up once the filter exists. False if its events cannot be made.
@@ -156,7 +153,6 @@ package final class GuardedSocket {
             writeFailed()
             return BEV_ERROR
         }
-        if written > 0 { wrote() }
         if evbuffer_get_length(source) > 0 {
             if writableEvent == nil {
                 writableEvent = event_new(
@@ -168,6 +164,18 @@ package final class GuardedSocket {
             if let writableEvent { event_add(writableEvent, nil) }
         }
         return written > 0 ? BEV_OK : BEV_NEED_MORE
+    }
+
+    /// Output the client has not taken yet: what libevent holds for this connection and what
+    /// the kernel holds in the socket's send queue, not yet acknowledged by the peer (Linux's
+    /// `SIOCOUTQ`). It falls only as the client reads, whatever the kernel's buffer sizes: the
+    /// socket's writes move bytes from one to the other, and a large send buffer takes a slow
+    /// reader's whole reply long before the client has read it.
+    package var outputNotTaken: Int {
+        var queued: Int32 = 0
+        if let fd = socketDescriptor, ioctl(fd, UInt(TIOCOUTQ), &queued) != 0 { queued = 0 }
+        let held = filter.map { evbuffer_get_length(bufferevent_get_output($0)) } ?? 0
+        return held + Int(max(0, queued))
     }
 
     // MARK: Timer and closing
