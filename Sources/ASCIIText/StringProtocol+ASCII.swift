@@ -6,14 +6,34 @@
 extension StringProtocol {
     /// The text with A–Z mapped to a–z and every other byte kept.
     package func asciiLowercased() -> String {
-        String(decoding: utf8.map { $0 &- UInt8(ascii: "A") < 26 ? $0 | 0x20 : $0 }, as: UTF8.self)
+        let bytes = utf8
+        return String(unsafeUninitializedCapacity: bytes.count) { out in
+            var written = 0
+            for byte in bytes {
+                out[written] = byte &- UInt8(ascii: "A") < 26 ? byte | 0x20 : byte
+                written += 1
+            }
+            return written
+        }
     }
 
     /// The text without the ASCII whitespace (`UInt8.isASCIIWhitespace`) around it.
     package func trimmingASCIIWhitespace() -> String {
-        let bytes = Array(utf8)
-        guard let first = bytes.firstIndex(where: { !$0.isASCIIWhitespace }), let last = bytes.lastIndex(where: { !$0.isASCIIWhitespace }) else { return "" }
-        return String(decoding: bytes[first...last], as: UTF8.self)
+        let bytes = utf8
+        // One pass: where the text starts, and the end of its last byte that is not whitespace.
+        var start: UTF8View.Index?
+        var end = bytes.startIndex
+        var index = bytes.startIndex
+        while index != bytes.endIndex {
+            let next = bytes.index(after: index)
+            if !bytes[index].isASCIIWhitespace {
+                if start == nil { start = index }
+                end = next
+            }
+            index = next
+        }
+        guard let start else { return "" }
+        return String(decoding: bytes[start..<end], as: UTF8.self)
     }
 }
 
