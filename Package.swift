@@ -1,6 +1,16 @@
 // swift-tools-version:6.0
 import PackageDescription
 
+/// Type metadata reached through direct accessors, not demangled from a type's mangled name at
+/// its first use: a static `archive-tool` spent about half of a small file's decode (0.45 M of
+/// 0.95 M instructions) demangling names and, for the first generic type whose parameters must
+/// conform to a protocol (`Set<Int>`: `Int: Hashable`), scanning all 3,754 conformance records
+/// of the binary. The accessors know their conformances statically (docs/benchmarks.md,
+/// "Start-up"); the binary grows by 0.2 %.
+let directMetadata: [SwiftSetting] = [
+    .unsafeFlags(["-Xfrontend", "-disable-concrete-type-metadata-mangled-name-accessors"], .when(configuration: .release))
+]
+
 let package = Package(
     name: "ArchiveService",
     platforms: [.macOS(.v13)],
@@ -16,17 +26,17 @@ let package = Package(
     targets: [
         // Pure codec: property lists, JSON, the keyed-archive mapping and the depth probe.
         // No threads, no sockets, no Foundation.
-        .target(name: "ArchiveCodec"),
+        .target(name: "ArchiveCodec", swiftSettings: directMetadata),
         // The pthread primitives the server, its worker pool and archive-tool share: a mutex, a
         // condition variable, and a joinable thread with a stack of an exact size.
-        .target(name: "PThreads"),
+        .target(name: "PThreads", swiftSettings: directMetadata),
         // What the host gives this process, read from the kernel's files: the CPUs it may use
         // (affinity mask, the cgroup's quota) and the cgroup's memory limit. The service's
         // defaults and archive-tool's --jobs follow them.
-        .target(name: "HostResources", dependencies: ["ASCIIText"]),
+        .target(name: "HostResources", dependencies: ["ASCIIText"], swiftSettings: directMetadata),
         // Text compared and trimmed as ASCII bytes (protocol tokens, settings, kernel files),
         // not with Unicode's case mapping and whitespace.
-        .target(name: "ASCIIText"),
+        .target(name: "ASCIIText", swiftSettings: directMetadata),
         .systemLibrary(
             name: "CLibevent",
             pkgConfig: "libevent_pthreads",
@@ -44,7 +54,9 @@ let package = Package(
         // event loops, listening, connections and their guards (deadlines, admission,
         // refusals as decisions), request heads and bodies, framing, replies. An application
         // plugs in through `HTTPApplication`.
-        .target(name: "HTTPCore", dependencies: ["ASCIIText", "CLibevent", "PThreads", .product(name: "Logging", package: "swift-log")]),
+        .target(
+            name: "HTTPCore", dependencies: ["ASCIIText", "CLibevent", "PThreads", .product(name: "Logging", package: "swift-log")],
+            swiftSettings: directMetadata),
         // The service on the HTTP core: routes, problem documents, conversions on the worker
         // pool, configuration, metrics, content codings, the page.
         .target(
@@ -60,7 +72,8 @@ let package = Package(
             resources: [
                 .embedInCode("Resources/openapi.yaml"),
                 .embedInCode("Resources/page")
-            ]
+            ],
+            swiftSettings: directMetadata
         ),
         .executableTarget(
             name: "archive-service",
@@ -68,7 +81,8 @@ let package = Package(
                 "ArchiveServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log")
-            ]
+            ],
+            swiftSettings: directMetadata
         ),
         .executableTarget(
             name: "archive-tool",
@@ -76,6 +90,7 @@ let package = Package(
                 "ArchiveCodec", "HostResources", "PThreads",
                 .product(name: "ArgumentParser", package: "swift-argument-parser")
             ],
+            swiftSettings: directMetadata,
             // One file, nothing to load: a dynamically linked tool spends 2.5 M instructions in
             // the dynamic loader (resolving libstdc++'s and libc's symbols) before `main`,
             // more than a small file's whole decode (docs/benchmarks.md, "Start-up"). Release
