@@ -125,7 +125,7 @@ struct Decode: ParsableCommand {
         _ input: [UInt8], as shape: Shape, pretty: Bool, nested: Bool, stackSize: Int, skipDepthCheck: Bool,
         to sink: @escaping (UnsafeBufferPointer<UInt8>) -> Void
     ) throws(CodecError) {
-        let cores = coreParallelism(stackSize: stackSize)
+        let cores = coreParallelism(stackSize: stackSize, inputSize: input.count)
         let policy = skipDepthCheck ? DecodePolicy(depthLimit: .max) : DecodePolicy(stackSize: stackSize)
         switch shape {
         case .lossless(let view, let maxDepth, let numbers):

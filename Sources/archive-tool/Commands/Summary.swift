@@ -80,7 +80,7 @@ struct Summary: ParsableCommand {
     private func summarize(_ input: [UInt8]) throws(CodecError) -> ArchiveSummary {
         let policy = stack.skipDepthCheck ? DecodePolicy(depthLimit: .max) : DecodePolicy(stackSize: stack.bytes)
         // Reading and placing use both cores, as decode's do; the summary is the same.
-        let cores = coreParallelism(stackSize: stack.bytes)
+        let cores = coreParallelism(stackSize: stack.bytes, inputSize: input.count)
         let summary = try Archive(parsing: input, parallelism: cores).summary(nested: nested, parallelism: cores)
         if let refusal = policy.refusal(depth: summary.readableNesting, pretty: false) {
             throw Decode.refused(refusal, stackSize: stack.bytes)

@@ -8,12 +8,18 @@ import Glibc
 import Darwin
 #endif
 
-/// The tool's `Parallelism`: one thread per core (the calling thread and up to `width` − 1
-/// started with `stackSize` bytes of stack, as a JSON writer's job recurses as deep as the
-/// conversion thread's). Each takes the next job not yet taken until none is left, so a
-/// pass cut into more jobs than cores keeps both cores busy when its parts take unequal
-/// time. All are joined before returning.
-func coreParallelism(stackSize: Int) -> Parallelism {
+/// The tool's `Parallelism` for an input of `inputSize` bytes: one thread per core (the calling
+/// thread and up to `width` − 1 started with `stackSize` bytes of stack, as a JSON writer's job
+/// recurses as deep as the conversion thread's). Each takes the next job not yet taken until
+/// none is left, so a pass cut into more jobs than cores keeps both cores busy when its parts
+/// take unequal time. All are joined before returning.
+///
+/// An input smaller than two of the codec's smallest parts is `.serial`, without reading which
+/// CPUs the process may use (a seventh of a small file's whole run): every pass splits
+/// objects, entries or references, each at least a byte of the input (a nested payload's too,
+/// its bytes being part of it), so no pass of it could make a second job.
+func coreParallelism(stackSize: Int, inputSize: Int) -> Parallelism {
+    guard inputSize >= 2 * Parallelism.serial.smallestPart else { return .serial }
     let cores = min(usableCores(), 8)
     return Parallelism(width: cores) { jobs, job in
         withoutActuallyEscaping(job) { job in
