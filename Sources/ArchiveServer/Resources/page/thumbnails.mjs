@@ -1,0 +1,86 @@
+/* eslint-env browser */
+// Thumbnails of image data values in their tree rows: an `<img>` of the value's own bytes through
+// a `blob:` URL (the page's Content-Security-Policy allows `img-src blob:`), made when its row
+// comes near the tree's visible part, and its URL revoked when the row goes away.
+
+import { dataKind } from './data-kind.mjs';
+import { base64ByteLength, base64Slice } from './data-value.mjs';
+import { ui } from './dom.mjs';
+
+/// The largest value a thumbnail is made of: 8 MiB. A thumbnail decodes the whole value twice
+/// over (base64 into bytes, then the browser the image), holding both while it does, for a picture
+/// 20 pixels high; past a few megabytes that is seconds and tens of megabytes per row for nothing a
+/// person could see, so a larger image shows no thumbnail (the data panel still dumps and saves it).
+export const THUMBNAIL_MAX_BYTES = 8 * 1024 * 1024;
+
+/// Bytes read for the kind: every image signature (and BMP's length field) is in the first 16.
+const SIGNATURE_BYTES = 16;
+
+/// The `blob:` URL of each thumbnail made, by its element.
+const urls = new Map();
+/// The base64 text and the MIME type each waiting thumbnail is to be made of, by its element.
+const waiting = new Map();
+let observer = null;
+
+/// Makes the thumbnails whose rows came into view (or near it).
+function onSight(entries) {
+  for (const entry of entries) {
+    if (!entry.isIntersecting) continue;
+    const img = entry.target;
+    observer.unobserve(img);
+    const job = waiting.get(img);
+    waiting.delete(img);
+    if (!job) continue;
+    const url = URL.createObjectURL(new Blob([base64Slice(job.base64)], { type: job.type }));
+    urls.set(img, url);
+    img.src = url;
+  }
+}
+
+/// A thumbnail for the data value `data` (from `dataOf`), or null when it is no image a browser
+/// shows, larger than `THUMBNAIL_MAX_BYTES`, or not base64. Its bytes are decoded only once it
+/// comes within a screen of the tree's visible part; one that does not load is taken away.
+export function thumbnailFor(data) {
+  if (!data || typeof data.base64 !== 'string') return null;
+  const length = base64ByteLength(data.base64);
+  if (length > THUMBNAIL_MAX_BYTES) return null;
+  let kind;
+  try {
+    kind = dataKind(base64Slice(data.base64, 0, SIGNATURE_BYTES), length);
+  } catch (_) {
+    return null;
+  }
+  if (!kind.image) return null;
+  if (!observer) observer = new IntersectionObserver(onSight, { root: ui.tree, rootMargin: '100% 0px' });
+  const img = document.createElement('img');
+  img.className = 'thumb';
+  img.alt = `${kind.text} thumbnail`;
+  img.decoding = 'async';
+  img.addEventListener('error', () => {
+    dropThumbnail(img);
+    img.remove();
+  });
+  waiting.set(img, { base64: data.base64, type: `image/${kind.kind}` });
+  observer.observe(img);
+  return img;
+}
+
+/// Forgets a thumbnail whose row goes away: no longer waited for, its URL revoked.
+export function dropThumbnail(img) {
+  if (observer) observer.unobserve(img);
+  waiting.delete(img);
+  const url = urls.get(img);
+  if (url) URL.revokeObjectURL(url);
+  urls.delete(img);
+}
+
+/// Forgets every thumbnail: the tree is made anew.
+export function dropThumbnails() {
+  if (observer) observer.disconnect();
+  for (const url of urls.values()) URL.revokeObjectURL(url);
+  urls.clear();
+  waiting.clear();
+}
+
+/// How many thumbnails hold a URL now (page_check.py reads it through `window.archivePage`).
+export const liveThumbnails = () => urls.size;
