@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 
-import { base64ByteLength, base64Slice, dataOf, saveName } from '../../Sources/ArchiveServer/Resources/page/data-value.mjs';
+import { base64Slice, dataOf, saveName } from '../../Sources/ArchiveServer/Resources/page/data-value.mjs';
 
 test('data values, in every form the mapping writes them', () => {
   assert.deepEqual(dataOf({ $data: 'AAEC' }), { marker: '$data', base64: 'AAEC' });
@@ -30,7 +30,6 @@ test('base64 decoded whole and in every slice, as node decodes it', () => {
   for (const length of [0, 1, 2, 3, 4, 5, 6, 7, 100, 4097]) {
     const bytes = randomBytes(length);
     const text = bytes.toString('base64');
-    assert.equal(base64ByteLength(text), length);
     assert.deepEqual(Buffer.from(base64Slice(text)), bytes, `length ${length}`);
     for (let from = 0; from <= Math.min(length, 9); from++) {
       for (let to = from; to <= Math.min(length, 12); to++) {

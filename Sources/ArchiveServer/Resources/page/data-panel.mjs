@@ -4,9 +4,9 @@
 // Below the tree while a data value is selected; Escape or its close button closes it.
 
 import { HEADER_BYTES, dataKind, kindText } from './data-kind.mjs';
-import { base64ByteLength, base64Slice, dataOf, saveName } from './data-value.mjs';
+import { base64Slice, dataOf, saveName } from './data-value.mjs';
 import { el, ui } from './dom.mjs';
-import { plural } from './format.mjs';
+import { base64Length, plural } from './format.mjs';
 import { save } from './downloads.mjs';
 import { dumpLines, pageRange, pageText } from './hex-dump.mjs';
 
@@ -16,7 +16,7 @@ let shown = null;
 /// A data value's bytes, a slice at a time: base64 decoded only where asked, text encoded once.
 function sourceOf(data) {
   if (typeof data.base64 === 'string') {
-    return { length: base64ByteLength(data.base64), slice: (from, to) => base64Slice(data.base64, from, to) };
+    return { length: base64Length(data.base64), slice: (from, to) => base64Slice(data.base64, from, to) };
   }
   const bytes = new TextEncoder().encode(data.text);
   return { length: bytes.length, slice: (from, to) => bytes.subarray(from, Math.min(to, bytes.length)) };

@@ -5,6 +5,7 @@
 // Pure: no DOM, no globals; node imports it as the browser does.
 
 import { BASE64_KEYS, KEY, isMarkerKey, isObject } from './mapping.mjs';
+import { base64Length } from './format.mjs';
 
 /// Wrappers of bytes that are UTF-8 text, written as that text.
 const TEXT_KEYS = [KEY.text, KEY.bytesText];
@@ -29,18 +30,11 @@ const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789
 const SEXTET = new Int16Array(128).fill(-1);
 for (let i = 0; i < ALPHABET.length; i++) SEXTET[ALPHABET.charCodeAt(i)] = i;
 
-/// The length in bytes of base64 text (padding not counted), read without copying the text.
-export function base64ByteLength(text) {
-  let end = text.length;
-  while (end > 0 && text.charCodeAt(end - 1) === 61) end--;
-  return Math.floor((end * 3) / 4);
-}
-
 /// Bytes `from` up to `to` (not included, clamped to the value's end) of the base64 text `text`,
 /// decoding only the characters that hold them: a page of a 50 MB value reads 5,464 characters.
 /// Throws on a character that is not base64.
 export function base64Slice(text, from = 0, to = Infinity) {
-  const length = base64ByteLength(text);
+  const length = base64Length(text);
   from = Math.max(0, from);
   const end = Math.min(to, length);
   if (end <= from) return new Uint8Array(0);

@@ -4,7 +4,8 @@
 // comes near the tree's visible part, and its URL revoked when the row goes away.
 
 import { dataKind } from './data-kind.mjs';
-import { base64ByteLength, base64Slice } from './data-value.mjs';
+import { base64Slice } from './data-value.mjs';
+import { base64Length } from './format.mjs';
 import { ui } from './dom.mjs';
 
 /// The largest value a thumbnail is made of: 8 MiB. A thumbnail decodes the whole value twice
@@ -42,7 +43,7 @@ function onSight(entries) {
 /// comes within a screen of the tree's visible part; one that does not load is taken away.
 export function thumbnailFor(data) {
   if (!data || typeof data.base64 !== 'string') return null;
-  const length = base64ByteLength(data.base64);
+  const length = base64Length(data.base64);
   if (length > THUMBNAIL_MAX_BYTES) return null;
   let kind;
   try {
