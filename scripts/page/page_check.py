@@ -20,7 +20,9 @@ data value's row shows its thumbnail from a blob: URL (naturalWidth its width), 
 tree is made anew, and a PNG over 8 MiB and a TIFF (which Chromium does not show) show none; selecting it opens the data panel, whose first hex line begins 89 50 4E 47 and
 whose kind says PNG with its pixel size, and Escape closes it; a 3 MiB value's dump pages 4 KiB at
 a time (next, last, previous) with the panel under 1,500 elements; "Save bytes" downloads bytes
-equal to the original's; a number that reads as a date shows both readings on hover.
+equal to the original's; a number that reads as a date shows both readings on hover; a real web
+archive (Tests/Fixtures/public/webarchive/) shows its PNG's thumbnail at the size its IHDR says, the
+panel says that size, its response a binary plist and its HTML page "unknown".
 
 Exit status 0 when every check holds; each failure is printed with its name.
 """
@@ -322,6 +324,34 @@ def check_save_bytes(page, inspected, png, large, downloads):
         assert saved.name == name, f"saved as {saved.name!r}, expected {name!r}"
         data = saved.read_bytes()
         assert data == original, f"{key}: saved {len(data)} bytes, original {len(original)}"
+
+
+def check_webarchive(page):
+    """A real web archive (Tests/Fixtures/public/webarchive/): its PNG subresource shows its
+    thumbnail, and the panel gives the pixel size its IHDR says; its response is a binary plist,
+    and its HTML page, which no signature names, is "unknown"."""
+    path = ROOT / "Tests/Fixtures/public/webarchive/webarchivecodable_adele-for-vogue-in-2021.webarchive"
+    resource = plistlib.loads(path.read_bytes())["WebSubresources"][0]["WebResourceData"]
+    width, height = int.from_bytes(resource[16:20], "big"), int.from_bytes(resource[20:24], "big")
+    page.load()
+    page.upload(path)
+    rows = """[...document.querySelectorAll('#tree .row')].filter(r => (r.querySelector('.key') || {}).textContent === arguments[0])"""
+    WebDriverWait(page.driver, 10).until(lambda d: d.execute_script(f"""
+      const img = {rows}.map(r => r.querySelector('img.thumb')).find(Boolean);
+      return !!img && img.complete && img.naturalWidth > 0;""", "WebResourceData"))
+    natural = page.js(f"const img = {rows}.map(r => r.querySelector('img.thumb')).find(Boolean); return [img.naturalWidth, img.naturalHeight]", "WebResourceData")
+    assert natural == [width, height], f"thumbnail {natural}, IHDR {width} x {height}"
+    page.js(f"{rows}.find(r => r.querySelector('img.thumb')).click()", "WebResourceData")
+    kind = page.driver.find_element(By.ID, "inspector-kind").text
+    assert kind == f"PNG image, {width} × {height} pixels", f"kind {kind!r}"
+    size = page.driver.find_element(By.ID, "inspector-size").text
+    assert size == f"{len(resource):,} bytes", f"size {size!r}"
+    page.shot("12-webarchive")
+    page.js(f"{rows}[0].click()", "WebResourceResponse")
+    assert page.driver.find_element(By.ID, "inspector-kind").text == "binary property list"
+    page.js(f"{rows}.find(r => !r.querySelector('img.thumb')).click()", "WebResourceData")
+    assert page.driver.find_element(By.ID, "inspector-kind").text == "unknown"
+    assert page.driver.find_element(By.CSS_SELECTOR, "#inspector-dump .ascii").text.startswith("<!DOCTYPE html><")
 
 
 def check_timestamp(page, inspected):
@@ -729,6 +759,7 @@ def main():
         ("the data panel pages a large value's dump", lambda: check_inspector_paging(page, inspected, large)),
         ("Save bytes downloads the value's bytes", lambda: check_save_bytes(page, inspected, png, large, downloads)),
         ("a timestamp shows its date on hover", lambda: check_timestamp(page, inspected)),
+        ("a real web archive's PNG: thumbnail and data panel", lambda: check_webarchive(page)),
     ]
     if args.only:
         checks = [(name, check) for name, check in checks if args.only in name]
