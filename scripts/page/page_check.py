@@ -206,11 +206,18 @@ def make_inspected(work):
 
 
 def wait_download(downloads, timeout=30):
+    """The one file downloaded, once Chromium has finished it: it may make the file under its own
+    name, empty, before its .crdownload, so the file must also keep its size between two looks."""
     deadline = time.time() + timeout
+    seen = None
     while time.time() < deadline:
-        files = [f for f in downloads.iterdir() if not f.name.endswith(".crdownload")]
-        if files:
-            return files[0]
+        names = list(downloads.iterdir())
+        files = [f for f in names if not f.name.endswith(".crdownload")]
+        if files and len(files) == len(names):
+            now = (files[0].name, files[0].stat().st_size)
+            if now == seen:
+                return files[0]
+            seen = now
         time.sleep(0.2)
     raise AssertionError("nothing downloaded")
 
@@ -484,16 +491,9 @@ def edit_selected(page, text):
 
 
 def download_archive(page, downloads):
-    for old in downloads.iterdir():
-        old.unlink()
+    clear_downloads(downloads)
     page.driver.find_element(By.ID, "download-archive").click()
-    deadline = time.time() + 30
-    while time.time() < deadline:
-        files = [f for f in downloads.iterdir() if not f.name.endswith(".crdownload")]
-        if files:
-            return files[0].read_bytes()
-        time.sleep(0.2)
-    raise AssertionError("no archive downloaded")
+    return wait_download(downloads).read_bytes()
 
 
 def check_edit(page, save, downloads):

@@ -21,6 +21,9 @@ const SIGNATURE_BYTES = 16;
 const urls = new Map();
 /// The base64 text and the MIME type each waiting thumbnail is to be made of, by its element.
 const waiting = new Map();
+/// The base64 text each thumbnail shows, by its element: a row painted again with the same value
+/// keeps its thumbnail (the reference index's repaint of every row decodes no image twice).
+const shows = new WeakMap();
 let observer = null;
 
 /// Makes the thumbnails whose rows came into view (or near it).
@@ -41,13 +44,20 @@ function onSight(entries) {
 /// A thumbnail for the data value `data` (from `dataOf`), or null when it is no image a browser
 /// shows, larger than `THUMBNAIL_MAX_BYTES`, or not base64. Its bytes are decoded only once it
 /// comes within a screen of the tree's visible part; one that does not load is taken away.
-export function thumbnailFor(data) {
-  if (!data || typeof data.base64 !== 'string') return null;
-  const length = base64Length(data.base64);
+/// `previous` is the row's thumbnail before it was painted again: kept when it shows the same
+/// bytes, else dropped.
+export function thumbnailFor(data, previous = null) {
+  const base64 = data && typeof data.base64 === 'string' ? data.base64 : null;
+  if (previous) {
+    if (base64 !== null && shows.get(previous) === base64) return previous;
+    dropThumbnail(previous);
+  }
+  if (base64 === null) return null;
+  const length = base64Length(base64);
   if (length > THUMBNAIL_MAX_BYTES) return null;
   let kind;
   try {
-    kind = dataKind(base64Slice(data.base64, 0, SIGNATURE_BYTES), length);
+    kind = dataKind(base64Slice(base64, 0, SIGNATURE_BYTES), length);
   } catch (_) {
     return null;
   }
@@ -61,13 +71,14 @@ export function thumbnailFor(data) {
     dropThumbnail(img);
     img.remove();
   });
-  waiting.set(img, { base64: data.base64, type: `image/${kind.kind}` });
+  waiting.set(img, { base64, type: `image/${kind.kind}` });
+  shows.set(img, base64);
   observer.observe(img);
   return img;
 }
 
 /// Forgets a thumbnail whose row goes away: no longer waited for, its URL revoked.
-export function dropThumbnail(img) {
+function dropThumbnail(img) {
   if (observer) observer.unobserve(img);
   waiting.delete(img);
   const url = urls.get(img);

@@ -9,7 +9,7 @@ import { valueAt } from './paths.mjs';
 import { referrersOf, targetOf } from './reference-index.mjs';
 import { currentView, state } from './state.mjs';
 import { dataOf } from './data-value.mjs';
-import { dropThumbnail, dropThumbnails, thumbnailFor } from './thumbnails.mjs';
+import { dropThumbnails, thumbnailFor } from './thumbnails.mjs';
 import { numberOf, timestampTitle } from './timestamps.mjs';
 import {
   PAGE_SIZE, childrenOf, gapOf, isLeaf, leafText, nodeCount, pageCount, previewOf, sizeText, swatchColour,
@@ -61,9 +61,10 @@ function targetClass(id, from) {
 export function paintRow(row) {
   const line = row.el;
   const v = row.value;
-  for (const img of line.querySelectorAll('img.thumb')) dropThumbnail(img);
-  line.replaceChildren();
   const leaf = isLeaf(v);
+  // An image's thumbnail: the one the row had when its value is the same, else made anew.
+  const thumb = thumbnailFor(leaf && !isReference(v) ? dataOf(v, row.slot) : null, line.querySelector('img.thumb'));
+  line.replaceChildren();
   line.append(el('span', 'twist', leaf ? '' : row.expanded ? '▾' : '▸'));
   if (row.label !== null) line.append(el('span', 'key', row.label), el('span', 'meta', ': '));
   if (leaf) {
@@ -81,7 +82,6 @@ export function paintRow(row) {
       const dates = kind === 'number' ? timestampTitle(numberOf(v)) : null;
       if (dates) value.title = dates;
       line.append(value);
-      const thumb = thumbnailFor(dataOf(v, row.slot));
       if (thumb) line.append(thumb);
       const colour = swatchColour(row.label, v);
       if (colour) {
