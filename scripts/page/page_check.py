@@ -17,7 +17,8 @@ document; a typedstream and a JSON file open; a reference into a 50,000-element 
 that element's page only; an attributed string's text keeps its length when edited, and a key
 named __proto__ is edited like any other; in a keyed archive written here with plistlib, a PNG
 data value's row shows its thumbnail from a blob: URL (naturalWidth its width), revoked when the
-tree is made anew, and a PNG over 8 MiB and a TIFF (which Chromium does not show) show none; selecting it opens the data panel, whose first hex line begins 89 50 4E 47 and
+tree is made anew, and a PNG over 8 MiB, a PNG of 20 million pixels and a TIFF (which Chromium does
+not show) show none; selecting it opens the data panel, whose first hex line begins 89 50 4E 47 and
 whose kind says PNG with its pixel size, and Escape closes it; a 3 MiB value's dump pages 4 KiB at
 a time (next, last, previous) with the panel under 1,500 elements; "Save bytes" downloads bytes
 equal to the original's; a number that reads as a date shows both readings on hover; a real web
@@ -153,12 +154,15 @@ def make_hostile(base, work):
     return path, document
 
 
-def make_png(width, height, comment=b""):
-    """A valid RGB PNG of `width` by `height` pixels (a gradient), written with zlib; with a tEXt
-    chunk holding `comment` when given."""
+def make_png(width, height, comment=b"", blank=False):
+    """A valid RGB PNG of `width` by `height` pixels (a gradient, or black when `blank`), written
+    with zlib; with a tEXt chunk holding `comment` when given."""
     def chunk(kind, body):
         return len(body).to_bytes(4, "big") + kind + body + zlib.crc32(kind + body).to_bytes(4, "big")
-    rows = b"".join(b"\x00" + bytes(c for x in range(width) for c in (x * 10 % 256, y * 15 % 256, (x + y) * 5 % 256)) for y in range(height))
+    if blank:
+        rows = bytes((1 + 3 * width) * height)
+    else:
+        rows = b"".join(b"\x00" + bytes(c for x in range(width) for c in (x * 10 % 256, y * 15 % 256, (x + y) * 5 % 256)) for y in range(height))
     header = width.to_bytes(4, "big") + height.to_bytes(4, "big") + bytes((8, 2, 0, 0, 0))
     text = chunk(b"tEXt", b"Comment\x00" + comment) if comment else b""
     return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + text + chunk(b"IDAT", zlib.compress(rows)) + chunk(b"IEND", b"")
@@ -173,8 +177,8 @@ def make_tiff():
 
 
 # The inspector's archive: a keyed archive, written with plistlib as NSKeyedArchiver lays one out,
-# whose root object holds a small PNG, a PNG over the thumbnails' 8 MiB, a TIFF, a large data value
-# and a number that reads as a date.
+# whose root object holds a small PNG, a PNG over the thumbnails' 8 MiB, a small PNG of more pixels
+# than a thumbnail decodes, a TIFF, a large data value and a number that reads as a date.
 INSPECTED_PNG_SIZE = (24, 16)
 INSPECTED_LARGE_BYTES = 3 * 1024 * 1024 + 123
 INSPECTED_TIMESTAMP = 700000000
@@ -192,12 +196,13 @@ def make_inspected(work):
         "$objects": [
             "$null",
             {"$class": plistlib.UID(2), "image": plistlib.UID(3), "blob": plistlib.UID(4), "created": INSPECTED_TIMESTAMP,
-             "poster": plistlib.UID(5), "scan": plistlib.UID(6)},
+             "poster": plistlib.UID(5), "scan": plistlib.UID(6), "mural": plistlib.UID(7)},
             {"$classname": "Inspected", "$classes": ["Inspected", "NSObject"]},
             png,
             large,
             over,
             make_tiff(),
+            make_png(5000, 4000, blank=True),
         ],
     }
     path = work / "inspected.plist"
@@ -245,8 +250,9 @@ def check_thumbnail(page, inspected):
       return {src: img.src, width: img.naturalWidth, height: img.naturalHeight};""")
     assert thumb["src"].startswith("blob:"), thumb
     assert (thumb["width"], thumb["height"]) == INSPECTED_PNG_SIZE, thumb
-    # No thumbnail for the value that is no image, nor the PNG over 8 MiB, nor (once it failed to
-    # load) the TIFF, which Chromium does not show.
+    # No thumbnail for the value that is no image, nor the PNG over 8 MiB, nor the 20-megapixel PNG
+    # (over the 16 million pixels a thumbnail decodes, in 58 KB), nor (once it failed to load) the
+    # TIFF, which Chromium does not show.
     WebDriverWait(page.driver, 10).until(lambda d: d.execute_script("return document.querySelectorAll('#tree img.thumb').length === 1"))
     assert page.js("return window.archivePage.liveThumbnails()") == 1
     page.shot("09-thumbnail")

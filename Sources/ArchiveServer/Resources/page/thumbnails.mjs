@@ -3,16 +3,21 @@
 // a `blob:` URL (the page's Content-Security-Policy allows `img-src blob:`), made when its row
 // comes near the tree's visible part, and its URL revoked when the row goes away.
 
-import { dataKind } from './data-kind.mjs';
+import { HEADER_BYTES, dataKind } from './data-kind.mjs';
 import { base64Slice } from './data-value.mjs';
 import { base64Length } from './format.mjs';
 import { ui } from './dom.mjs';
 
-/// The largest value a thumbnail is made of: 8 MiB. A thumbnail decodes the whole value twice
-/// over (base64 into bytes, then the browser the image), holding both while it does, for a picture
-/// 20 pixels high; past a few megabytes that is seconds and tens of megabytes per row for nothing a
-/// person could see, so a larger image shows no thumbnail (the data panel still dumps and saves it).
+/// The largest value a thumbnail is made of: 8 MiB. A thumbnail decodes the whole value from
+/// base64 (about 6 ms a MiB, measured in node) and holds the bytes while its row is there, then the
+/// browser decodes the image, all for a picture 20 pixels high: a tree of many large images would
+/// pay that row by row for nothing a person could see. A larger image shows no thumbnail (the data
+/// panel still dumps and saves it).
 export const THUMBNAIL_MAX_BYTES = 8 * 1024 * 1024;
+/// The most pixels a thumbnail's image may have, when its header says (PNG, GIF, JPEG): 16
+/// million, 64 MB decoded at four bytes a pixel. A small PNG can hold far more (a 5,000 × 4,000
+/// PNG of one colour is 58 KB), which the browser would decode whole to show 20 pixels of it.
+export const THUMBNAIL_MAX_PIXELS = 16 * 1000 * 1000;
 
 /// Bytes read for the kind: every image signature (and BMP's length field) is in the first 16.
 const SIGNATURE_BYTES = 16;
@@ -35,7 +40,19 @@ function onSight(entries) {
     const job = waiting.get(img);
     waiting.delete(img);
     if (!job) continue;
-    const url = URL.createObjectURL(new Blob([base64Slice(job.base64)], { type: job.type }));
+    let bytes;
+    try {
+      bytes = base64Slice(job.base64);
+    } catch (_) {
+      img.remove();
+      continue;
+    }
+    const kind = dataKind(bytes.subarray(0, HEADER_BYTES), bytes.length);
+    if (kind.width !== undefined && kind.width * kind.height > THUMBNAIL_MAX_PIXELS) {
+      img.remove();
+      continue;
+    }
+    const url = URL.createObjectURL(new Blob([bytes], { type: job.type }));
     urls.set(img, url);
     img.src = url;
   }
@@ -43,7 +60,8 @@ function onSight(entries) {
 
 /// A thumbnail for the data value `data` (from `dataOf`), or null when it is no image a browser
 /// shows, larger than `THUMBNAIL_MAX_BYTES`, or not base64. Its bytes are decoded only once it
-/// comes within a screen of the tree's visible part; one that does not load is taken away.
+/// comes within a screen of the tree's visible part; one whose header says more pixels than
+/// `THUMBNAIL_MAX_PIXELS`, or that does not load, is taken away.
 /// `previous` is the row's thumbnail before it was painted again: kept when it shows the same
 /// bytes, else dropped.
 export function thumbnailFor(data, previous = null) {
