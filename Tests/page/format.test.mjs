@@ -45,6 +45,8 @@ test('base64 lengths without padding', () => {
   assert.equal(base64Length('AAA='), 2);
   assert.equal(base64Length('AAAA'), 3);
   assert.equal(base64Length(Buffer.from('hello, world').toString('base64')), 12);
+  for (let n = 0; n < 10; n++) assert.equal(base64Length(Buffer.alloc(n, 0xfb).toString('base64')), n);
+  assert.equal(base64Length('===='), 0);
 });
 
 test('class names are cut between words, and join back whole', () => {

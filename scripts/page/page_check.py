@@ -15,7 +15,15 @@ API); the toolbar stays one line from 1,024 px with a long name, a search and an
 names, keys and strings shows it as text and runs nothing; a broken file shows the problem
 document; a typedstream and a JSON file open; a reference into a 50,000-element array renders
 that element's page only; an attributed string's text keeps its length when edited, and a key
-named __proto__ is edited like any other.
+named __proto__ is edited like any other; in a keyed archive written here with plistlib, a PNG
+data value's row shows its thumbnail from a blob: URL (naturalWidth its width), revoked when the
+tree is made anew, and a PNG over 8 MiB, a PNG of 20 million pixels and a TIFF (which Chromium does
+not show) show none; selecting it opens the data panel, whose first hex line begins 89 50 4E 47 and
+whose kind says PNG with its pixel size, and Escape closes it; a 3 MiB value's dump pages 4 KiB at
+a time (next, last, previous) with the panel under 1,500 elements; "Save bytes" downloads bytes
+equal to the original's; a number that reads as a date shows both readings on hover; a real web
+archive (Tests/Fixtures/public/webarchive/) shows its PNG's thumbnail at the size its IHDR says, the
+panel says that size, its response a binary plist and its HTML page "unknown".
 
 Exit status 0 when every check holds; each failure is printed with its name.
 """
@@ -23,6 +31,7 @@ Exit status 0 when every check holds; each failure is printed with its name.
 import argparse
 import json
 import pathlib
+import plistlib
 import shutil
 import subprocess
 import sys
@@ -31,6 +40,8 @@ import time
 import traceback
 import urllib.error
 import urllib.request
+import zlib
+from datetime import UTC, datetime, timedelta
 
 from selenium import webdriver
 from selenium.webdriver.chrome.options import Options
@@ -141,6 +152,236 @@ def make_hostile(base, work):
     path = work / "hostile.plist"
     path.write_bytes(archive)
     return path, document
+
+
+def make_png(width, height, comment=b"", blank=False):
+    """A valid RGB PNG of `width` by `height` pixels (a gradient, or black when `blank`), written
+    with zlib; with a tEXt chunk holding `comment` when given."""
+    def chunk(kind, body):
+        return len(body).to_bytes(4, "big") + kind + body + zlib.crc32(kind + body).to_bytes(4, "big")
+    if blank:
+        rows = bytes((1 + 3 * width) * height)
+    else:
+        rows = b"".join(b"\x00" + bytes(c for x in range(width) for c in (x * 10 % 256, y * 15 % 256, (x + y) * 5 % 256)) for y in range(height))
+    header = width.to_bytes(4, "big") + height.to_bytes(4, "big") + bytes((8, 2, 0, 0, 0))
+    text = chunk(b"tEXt", b"Comment\x00" + comment) if comment else b""
+    return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + text + chunk(b"IDAT", zlib.compress(rows)) + chunk(b"IEND", b"")
+
+
+def make_tiff():
+    """A valid one-pixel grey TIFF (little-endian, uncompressed), which Chromium does not show."""
+    entries = [(256, 3, 1), (257, 3, 1), (258, 3, 8), (259, 3, 1), (262, 3, 1), (273, 4, 110), (278, 3, 1), (279, 4, 1)]
+    ifd = len(entries).to_bytes(2, "little") + b"".join(
+        tag.to_bytes(2, "little") + kind.to_bytes(2, "little") + (1).to_bytes(4, "little") + value.to_bytes(4, "little") for tag, kind, value in entries)
+    return b"II*\x00" + (8).to_bytes(4, "little") + ifd + bytes(4) + b"\x80"
+
+
+# The inspector's archive: a keyed archive, written with plistlib as NSKeyedArchiver lays one out,
+# whose root object holds a small PNG, a PNG over the thumbnails' 8 MiB, a small PNG of more pixels
+# than a thumbnail decodes, a TIFF, a large data value and a number that reads as a date.
+INSPECTED_PNG_SIZE = (24, 16)
+INSPECTED_LARGE_BYTES = 3 * 1024 * 1024 + 123
+INSPECTED_TIMESTAMP = 700000000
+
+
+def make_inspected(work):
+    png = make_png(*INSPECTED_PNG_SIZE)
+    # Not UTF-8 from its first bytes (the service would write text as `$text`).
+    large = bytes((i * 131 + 0x87) % 256 for i in range(INSPECTED_LARGE_BYTES))
+    over = make_png(*INSPECTED_PNG_SIZE, comment=b"x" * (8 * 1024 * 1024))
+    archive = {
+        "$archiver": "NSKeyedArchiver",
+        "$version": 100000,
+        "$top": {"root": plistlib.UID(1)},
+        "$objects": [
+            "$null",
+            {"$class": plistlib.UID(2), "image": plistlib.UID(3), "blob": plistlib.UID(4), "created": INSPECTED_TIMESTAMP,
+             "poster": plistlib.UID(5), "scan": plistlib.UID(6), "mural": plistlib.UID(7)},
+            {"$classname": "Inspected", "$classes": ["Inspected", "NSObject"]},
+            png,
+            large,
+            over,
+            make_tiff(),
+            make_png(5000, 4000, blank=True),
+        ],
+    }
+    path = work / "inspected.plist"
+    path.write_bytes(plistlib.dumps(archive, fmt=plistlib.FMT_BINARY))
+    return path, png, large
+
+
+def wait_download(downloads, timeout=30):
+    """The one file downloaded, once Chromium has finished it: it may make the file under its own
+    name, empty, before its .crdownload, so the file must also keep its size between two looks."""
+    deadline = time.time() + timeout
+    seen = None
+    while time.time() < deadline:
+        names = list(downloads.iterdir())
+        files = [f for f in names if not f.name.endswith(".crdownload")]
+        if files and len(files) == len(names):
+            now = (files[0].name, files[0].stat().st_size)
+            if now == seen:
+                return files[0]
+            seen = now
+        time.sleep(0.2)
+    raise AssertionError("nothing downloaded")
+
+
+def clear_downloads(downloads):
+    for old in downloads.iterdir():
+        old.unlink()
+
+
+def open_inspected(page, inspected):
+    page.load()
+    page.upload(inspected)
+
+
+def check_thumbnail(page, inspected):
+    """A PNG data value's row shows a thumbnail from a blob: URL, decoded by the browser."""
+    open_inspected(page, inspected)
+    WebDriverWait(page.driver, 10).until(lambda d: d.execute_script("""
+      const row = [...document.querySelectorAll('#tree .row')].find(r => (r.querySelector('.key') || {}).textContent === 'image');
+      const img = row && row.querySelector('img.thumb');
+      return !!img && img.complete && img.naturalWidth > 0;"""))
+    thumb = page.js("""
+      const row = [...document.querySelectorAll('#tree .row')].find(r => (r.querySelector('.key') || {}).textContent === 'image');
+      const img = row.querySelector('img.thumb');
+      return {src: img.src, width: img.naturalWidth, height: img.naturalHeight};""")
+    assert thumb["src"].startswith("blob:"), thumb
+    assert (thumb["width"], thumb["height"]) == INSPECTED_PNG_SIZE, thumb
+    # No thumbnail for the value that is no image, nor the PNG over 8 MiB, nor the 20-megapixel PNG
+    # (over the 16 million pixels a thumbnail decodes, in 58 KB), nor (once it failed to load) the
+    # TIFF, which Chromium does not show.
+    WebDriverWait(page.driver, 10).until(lambda d: d.execute_script("return document.querySelectorAll('#tree img.thumb').length === 1"))
+    assert page.js("return window.archivePage.liveThumbnails()") == 1
+    page.shot("09-thumbnail")
+    # The raw view makes the tree anew: the thumbnail's URL is revoked, and no longer loads.
+    page.driver.find_element(By.ID, "view-raw").click()
+    WebDriverWait(page.driver, 30).until(lambda d: "$objects" in d.execute_script("return document.querySelector('#tree').textContent"))
+    loads = page.driver.execute_async_script("""
+      const done = arguments[arguments.length - 1];
+      const probe = new Image();
+      probe.onload = () => done(true);
+      probe.onerror = () => done(false);
+      probe.src = arguments[0];""", thumb["src"])
+    assert loads is False, "the old thumbnail's blob: URL still loads"
+    page.console_errors()  # the probe's failed load is logged: not an error of the page
+
+
+def inspector_first_line(page):
+    return page.js("const line = document.querySelector('#inspector-dump .line'); return line ? line.querySelector('.hex').textContent : null")
+
+
+def check_inspector(page, inspected, png):
+    """Selecting the PNG opens the panel: its hex dump starts with PNG's signature, its kind says
+    PNG with the header's pixel size, and Escape closes it."""
+    open_inspected(page, inspected)
+    page.select_row("image")
+    WebDriverWait(page.driver, 10).until(lambda d: d.find_element(By.ID, "inspector").is_displayed())
+    first = inspector_first_line(page)
+    assert first is not None and first.startswith("89 50 4E 47"), f"first hex line {first!r}"
+    assert first == " ".join(f"{b:02X}" for b in png[:16]), first
+    kind = page.driver.find_element(By.ID, "inspector-kind").text
+    width, height = INSPECTED_PNG_SIZE
+    assert "PNG" in kind and f"{width} × {height}" in kind, f"kind {kind!r}"
+    size = page.driver.find_element(By.ID, "inspector-size").text
+    assert f"{len(png):,} bytes" in size, f"size {size!r}"
+    page.shot("10-inspector")
+    page.driver.find_element(By.ID, "tree").send_keys(Keys.ESCAPE)
+    WebDriverWait(page.driver, 5).until(lambda d: not d.find_element(By.ID, "inspector").is_displayed())
+
+
+def check_inspector_paging(page, inspected, large):
+    """A 3 MiB value's dump shows 4 KiB at a time: next, last and previous show their bytes, and
+    the panel stays a few hundred elements."""
+    open_inspected(page, inspected)
+    page.select_row("blob")
+    WebDriverWait(page.driver, 10).until(lambda d: d.find_element(By.ID, "inspector").is_displayed())
+    kind = page.driver.find_element(By.ID, "inspector-kind").text
+    assert "unknown" in kind, f"kind of the large value {kind!r}"
+
+    def shown():
+        return page.js("""
+          const lines = [...document.querySelectorAll('#inspector-dump .line')];
+          return {count: lines.length, offset: lines[0].querySelector('.off').textContent, hex: lines[0].querySelector('.hex').textContent,
+                  elements: document.querySelectorAll('#inspector *').length};""")
+
+    def expect(offset, lines):
+        at = shown()
+        assert at["offset"] == f"{offset:08X}", f"first offset {at['offset']}, expected {offset:08X}"
+        assert at["hex"] == " ".join(f"{b:02X}" for b in large[offset:offset + 16]), at
+        assert at["count"] == lines, f"{at['count']} lines, expected {lines}"
+        assert at["elements"] < 1500, f"{at['elements']} elements in the panel"
+
+    expect(0, 256)
+    page.driver.find_element(By.ID, "inspector-next").click()
+    expect(4096, 256)
+    page.driver.find_element(By.ID, "inspector-last").click()
+    last = (len(large) - 1) // 4096 * 4096
+    expect(last, -(-(len(large) - last) // 16))
+    page.driver.find_element(By.ID, "inspector-prev").click()
+    expect(last - 4096, 256)
+    page.shot("11-inspector-paged")
+
+
+def check_save_bytes(page, inspected, png, large, downloads):
+    """"Save bytes" downloads exactly the value's bytes, named from its key and its kind."""
+    open_inspected(page, inspected)
+    for key, original, name in (("image", png, "image.png"), ("blob", large, "blob")):
+        clear_downloads(downloads)
+        page.select_row(key)
+        WebDriverWait(page.driver, 10).until(lambda d: d.find_element(By.ID, "inspector").is_displayed())
+        page.driver.find_element(By.ID, "inspector-save").click()
+        saved = wait_download(downloads)
+        assert saved.name == name, f"saved as {saved.name!r}, expected {name!r}"
+        data = saved.read_bytes()
+        assert data == original, f"{key}: saved {len(data)} bytes, original {len(original)}"
+
+
+def check_webarchive(page):
+    """A real web archive (Tests/Fixtures/public/webarchive/): its PNG subresource shows its
+    thumbnail, and the panel gives the pixel size its IHDR says; its response is a binary plist,
+    and its HTML page, which no signature names, is "unknown"."""
+    path = ROOT / "Tests/Fixtures/public/webarchive/webarchivecodable_adele-for-vogue-in-2021.webarchive"
+    resource = plistlib.loads(path.read_bytes())["WebSubresources"][0]["WebResourceData"]
+    width, height = int.from_bytes(resource[16:20], "big"), int.from_bytes(resource[20:24], "big")
+    page.load()
+    page.upload(path)
+    rows = """[...document.querySelectorAll('#tree .row')].filter(r => (r.querySelector('.key') || {}).textContent === arguments[0])"""
+    WebDriverWait(page.driver, 10).until(lambda d: d.execute_script(f"""
+      const img = {rows}.map(r => r.querySelector('img.thumb')).find(Boolean);
+      return !!img && img.complete && img.naturalWidth > 0;""", "WebResourceData"))
+    natural = page.js(f"const img = {rows}.map(r => r.querySelector('img.thumb')).find(Boolean); return [img.naturalWidth, img.naturalHeight]", "WebResourceData")
+    assert natural == [width, height], f"thumbnail {natural}, IHDR {width} x {height}"
+    page.js(f"{rows}.find(r => r.querySelector('img.thumb')).click()", "WebResourceData")
+    kind = page.driver.find_element(By.ID, "inspector-kind").text
+    assert kind == f"PNG image, {width} × {height} pixels", f"kind {kind!r}"
+    size = page.driver.find_element(By.ID, "inspector-size").text
+    assert size == f"{len(resource):,} bytes", f"size {size!r}"
+    page.shot("12-webarchive")
+    page.js(f"{rows}[0].click()", "WebResourceResponse")
+    assert page.driver.find_element(By.ID, "inspector-kind").text == "binary property list"
+    page.js(f"{rows}.find(r => !r.querySelector('img.thumb')).click()", "WebResourceData")
+    assert page.driver.find_element(By.ID, "inspector-kind").text == "unknown"
+    assert page.driver.find_element(By.CSS_SELECTOR, "#inspector-dump .ascii").text.startswith("<!DOCTYPE html><")
+
+
+def check_timestamp(page, inspected):
+    """A number that reads as a date says both readings on hover, each named."""
+    open_inspected(page, inspected)
+    title = page.js("""
+      const row = [...document.querySelectorAll('#tree .row')].find(r => (r.querySelector('.key') || {}).textContent === 'created');
+      return row.querySelector('.value').title;""")
+    apple = datetime(2001, 1, 1, tzinfo=UTC) + timedelta(seconds=INSPECTED_TIMESTAMP)
+    unix = datetime(1970, 1, 1, tzinfo=UTC) + timedelta(seconds=INSPECTED_TIMESTAMP)
+    for reading, date in (("Apple", apple), ("Unix", unix)):
+        text = date.strftime("%Y-%m-%d %H:%M:%S")
+        line = next((line for line in title.split("\n") if line.startswith(reading)), None)
+        assert line is not None and text in line, f"hover text {title!r}: no {reading} reading {text}"
+    # Not a number that is no date: the root's other rows have no such text.
+    count = page.js("return [...document.querySelectorAll('#tree .value[title]')].length")
+    assert count == 1, f"{count} values with a date on hover"
 
 
 def check_loads(page):
@@ -256,16 +497,9 @@ def edit_selected(page, text):
 
 
 def download_archive(page, downloads):
-    for old in downloads.iterdir():
-        old.unlink()
+    clear_downloads(downloads)
     page.driver.find_element(By.ID, "download-archive").click()
-    deadline = time.time() + 30
-    while time.time() < deadline:
-        files = [f for f in downloads.iterdir() if not f.name.endswith(".crdownload")]
-        if files:
-            return files[0].read_bytes()
-        time.sleep(0.2)
-    raise AssertionError("no archive downloaded")
+    return wait_download(downloads).read_bytes()
 
 
 def check_edit(page, save, downloads):
@@ -497,6 +731,7 @@ def main():
     parser.add_argument("--base-url", required=True)
     parser.add_argument("--shots", default=str(ROOT / ".build-page/screenshots"))
     parser.add_argument("--readme-shot", help="also write the README's screenshot here")
+    parser.add_argument("--only", help="run only the checks whose name contains this text")
     args = parser.parse_args()
     shots = pathlib.Path(args.shots)
     shots.mkdir(parents=True, exist_ok=True)
@@ -508,6 +743,7 @@ def main():
     page = Page(driver, base, shots)
     save = make_save(base, work)
     hostile, hostile_document = make_hostile(base, work)
+    inspected, png, large = make_inspected(work)
     checks = [
         ("page loads with its CSP", lambda: check_loads(page)),
         ("save opens; $ref followed and highlighted; Back returns", lambda: check_save(page, save)),
@@ -524,7 +760,15 @@ def main():
         ("references inside a nested payload stay in it", lambda: check_nested_scopes(page, work)),
         ("a reference far into a long array shows its page only", lambda: check_long_array(page, work)),
         ("edits keep an attributed string's length; __proto__ is a key", lambda: check_edit_guards(page, work, downloads)),
+        ("a PNG data value shows its thumbnail", lambda: check_thumbnail(page, inspected)),
+        ("the data panel: hex dump, kind and pixel size, Escape", lambda: check_inspector(page, inspected, png)),
+        ("the data panel pages a large value's dump", lambda: check_inspector_paging(page, inspected, large)),
+        ("Save bytes downloads the value's bytes", lambda: check_save_bytes(page, inspected, png, large, downloads)),
+        ("a timestamp shows its date on hover", lambda: check_timestamp(page, inspected)),
+        ("a real web archive's PNG: thumbnail and data panel", lambda: check_webarchive(page)),
     ]
+    if args.only:
+        checks = [(name, check) for name, check in checks if args.only in name]
     failures = 0
     try:
         for name, check in checks:

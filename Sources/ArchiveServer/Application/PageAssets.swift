@@ -15,12 +15,16 @@ enum PageAssets {
         ("app.css", PackageResources.app_css),
         ("app.mjs", PackageResources.app_mjs),
         ("archive-file.mjs", PackageResources.archive_file_mjs),
+        ("data-kind.mjs", PackageResources.data_kind_mjs),
+        ("data-panel.mjs", PackageResources.data_panel_mjs),
+        ("data-value.mjs", PackageResources.data_value_mjs),
         ("documents.mjs", PackageResources.documents_mjs),
         ("dom.mjs", PackageResources.dom_mjs),
         ("downloads.mjs", PackageResources.downloads_mjs),
         ("editor.mjs", PackageResources.editor_mjs),
         ("edits.mjs", PackageResources.edits_mjs),
         ("format.mjs", PackageResources.format_mjs),
+        ("hex-dump.mjs", PackageResources.hex_dump_mjs),
         ("json-text.mjs", PackageResources.json_text_mjs),
         ("mapping.mjs", PackageResources.mapping_mjs),
         ("messages.mjs", PackageResources.messages_mjs),
@@ -34,6 +38,8 @@ enum PageAssets {
         ("state.mjs", PackageResources.state_mjs),
         ("summary-model.mjs", PackageResources.summary_model_mjs),
         ("summary-panel.mjs", PackageResources.summary_panel_mjs),
+        ("thumbnails.mjs", PackageResources.thumbnails_mjs),
+        ("timestamps.mjs", PackageResources.timestamps_mjs),
         ("tree-model.mjs", PackageResources.tree_model_mjs),
         ("tree-view.mjs", PackageResources.tree_view_mjs)
     ]
@@ -75,8 +81,10 @@ enum PageAssets {
     /// every request).
     static let paths = Set(files.filter { contentType(ofFileNamed: $0.name) != nil }.map { path(ofFileNamed: $0.name) })
 
+    /// `img-src blob:` is for the thumbnails of image data values, made from the value's bytes in
+    /// the page (`URL.createObjectURL`): nothing is loaded from elsewhere.
     static let contentSecurityPolicy =
-        "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self' data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
+        "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self' data: blob:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
 
     private static let headers = [
         HTTPResponse.Header(name: "Content-Security-Policy", value: contentSecurityPolicy),

@@ -76,6 +76,9 @@ final class PageAssetsTests: XCTestCase {
         XCTAssertTrue(directives.contains("script-src 'self'"))
         XCTAssertTrue(directives.contains("connect-src 'self'"))
         XCTAssertTrue(directives.contains("frame-ancestors 'none'"))
+        // Images of the page's own, data: URLs (the empty icon) and blob: URLs (the thumbnails
+        // of data values, made from bytes in the page), from nowhere else.
+        XCTAssertTrue(directives.contains("img-src 'self' data: blob:"))
         XCTAssertFalse(PageAssets.contentSecurityPolicy.contains("unsafe"), "the policy allows inline or eval'd script")
     }
 

@@ -15,6 +15,7 @@
 //   class) runs in slices of a few milliseconds, yielding to the browser between them, so a large
 //   document never freezes the page; the tree renders only what is expanded, children in pages.
 
+import { closeInspector, inspectorOpen, saveBytes, stepPage } from './data-panel.mjs';
 import { downloadArchive, downloadJSON } from './downloads.mjs';
 import { open, switchView } from './documents.mjs';
 import { ui } from './dom.mjs';
@@ -23,14 +24,16 @@ import { idOf } from './mapping.mjs';
 import { follow, returnTo, select, showReferrers } from './navigation.mjs';
 import { search, stepMatches } from './search-bar.mjs';
 import { state, timings } from './state.mjs';
+import { liveThumbnails } from './thumbnails.mjs';
 import { isLeaf } from './tree-model.mjs';
 import { collapse, expand, gapAt, renderPage, rowOf, toggle, visibleRowLines } from './tree-view.mjs';
 
 /// How long the search box waits for more typing before it searches, in milliseconds.
 const SEARCH_DELAY_MS = 200;
 
-// Read by tests and the page benchmark: the state, and when each step of opening a file ended.
-window.archivePage = { timings, state };
+// Read by tests and the page benchmark: the state, when each step of opening a file ended, and
+// how many thumbnails hold a `blob:` URL.
+window.archivePage = { timings, state, liveThumbnails };
 
 // ---- A file: picked or dropped ---------------------------------------------------------------
 
@@ -157,7 +160,33 @@ ui.copyPath.addEventListener('click', async () => {
 ui.editValue.addEventListener('click', () => {
   if (state.selected) beginEdit(state.selected);
 });
+
 ui.showReferrers.addEventListener('click', () => {
   const id = state.selected ? idOf(state.selected.value) : undefined;
   if (id !== undefined) showReferrers(id, state.selected.segs);
+});
+
+// ---- The data panel --------------------------------------------------------------------------
+
+ui.inspectorSave.addEventListener('click', saveBytes);
+ui.inspectorFirst.addEventListener('click', () => stepPage(-Infinity));
+ui.inspectorPrev.addEventListener('click', () => stepPage(-1));
+ui.inspectorNext.addEventListener('click', () => stepPage(1));
+ui.inspectorLast.addEventListener('click', () => stepPage(Infinity));
+ui.inspectorClose.addEventListener('click', () => {
+  closeInspector();
+  ui.tree.focus();
+});
+// In the dump, Page Down and Page Up turn its pages.
+ui.inspectorDump.addEventListener('keydown', (e) => {
+  if (e.key !== 'PageDown' && e.key !== 'PageUp') return;
+  e.preventDefault();
+  stepPage(e.key === 'PageDown' ? 1 : -1);
+});
+// Escape closes the panel from anywhere but a text field (an edit's Escape is the edit's).
+document.addEventListener('keydown', (e) => {
+  if (e.key !== 'Escape' || !inspectorOpen() || (e.target.closest && e.target.closest('input, select, textarea'))) return;
+  const inside = ui.inspector.contains(document.activeElement);
+  closeInspector();
+  if (inside) ui.tree.focus();
 });

@@ -18,6 +18,7 @@ import { request } from './server.mjs';
 import { nextTask } from './slices.mjs';
 import { currentView, state, timings } from './state.mjs';
 import { renderSummary } from './summary-panel.mjs';
+import { dropThumbnails } from './thumbnails.mjs';
 import { refreshRefBadges, renderTree } from './tree-view.mjs';
 
 /// The decode request for `view` of the open file, as the page's options stand.
@@ -100,6 +101,7 @@ function resetWorkspace() {
   delete document.body.dataset.ready;
   for (const k of Object.keys(timings)) delete timings[k];
   ui.tree.replaceChildren();
+  dropThumbnails();
   ui.summary.replaceChildren();
   ui.referrers.hidden = true;
   ui.search.value = '';

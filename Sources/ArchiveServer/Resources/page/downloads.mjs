@@ -14,7 +14,7 @@ import { currentView, state } from './state.mjs';
 const URL_LIFETIME_MS = 60000;
 
 /// Saves `blob` as a file named `name`.
-function save(blob, name) {
+export function save(blob, name) {
   const link = document.createElement('a');
   link.href = URL.createObjectURL(blob);
   link.download = name;

@@ -21,8 +21,13 @@ export function bytesText(n) {
   return `${(n / (1 << 20)).toFixed(1)} MiB`;
 }
 
-/// The length in bytes of base64 text (padding not counted).
-export const base64Length = (text) => Math.floor((text.replace(/=+$/, '').length * 3) / 4);
+/// The length in bytes of base64 text (padding not counted), read without copying the text (a
+/// 50 MB value's row is painted without 40 ms of copying).
+export function base64Length(text) {
+  let end = text.length;
+  while (end > 0 && text.charCodeAt(end - 1) === 61) end--; // '='
+  return Math.floor((end * 3) / 4);
+}
 
 /// A class name cut where a line may break in it: before a capital that follows a small letter or
 /// a digit (`NSMutable|Attributed|String`), and after a `.` or `_` (`MyApp.|Player`), so that a

@@ -12,6 +12,7 @@ import { currentView, state } from './state.mjs';
 import { PAGE_SIZE, entryIndex } from './tree-model.mjs';
 import { expand, renderPage } from './tree-view.mjs';
 import { showProblem } from './messages.mjs';
+import { inspect } from './data-panel.mjs';
 
 /// Referring places listed at most.
 const REFERRERS_LISTED = 1000;
@@ -19,7 +20,8 @@ const REFERRERS_LISTED = 1000;
 /// Whether `row` can be edited in the view on screen.
 export const canEdit = (row) => state.viewName === 'readable' && editKind(row.value) !== null && isEditableSlot(row.slot);
 
-/// Selects `row` (null: nothing): its path, what can be done with it, the references to it.
+/// Selects `row` (null: nothing): its path, what can be done with it, the references to it, and
+/// the data panel when it is a data value.
 export function select(row) {
   if (state.selected && state.selected.el) state.selected.el.classList.remove('selected');
   state.selected = row;
@@ -28,6 +30,7 @@ export function select(row) {
     ui.selectionPath.textContent = 'Select a node to see its path';
     ui.copyPath.disabled = ui.editValue.disabled = ui.showReferrers.disabled = true;
     ui.selectionNote.textContent = '';
+    inspect(null);
     return;
   }
   row.el.classList.add('selected');
@@ -39,6 +42,7 @@ export function select(row) {
   const count = id !== undefined && view.ready ? referrersOf(view, row.segs, id).length : 0;
   ui.showReferrers.disabled = count === 0;
   ui.selectionNote.textContent = id !== undefined ? `#${id} · ${plural(count, 'reference')} to it` : '';
+  inspect(row);
 }
 
 /// Opens the tree down to `segs` (as far as it leads), scrolls to the node, marks it with the

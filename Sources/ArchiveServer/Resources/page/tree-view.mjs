@@ -8,6 +8,9 @@ import { plural } from './format.mjs';
 import { valueAt } from './paths.mjs';
 import { referrersOf, targetOf } from './reference-index.mjs';
 import { currentView, state } from './state.mjs';
+import { dataOf } from './data-value.mjs';
+import { dropThumbnails, thumbnailFor } from './thumbnails.mjs';
+import { numberOf, timestampTitle } from './timestamps.mjs';
 import {
   PAGE_SIZE, childrenOf, gapOf, isLeaf, leafText, nodeCount, pageCount, previewOf, sizeText, swatchColour,
 } from './tree-model.mjs';
@@ -52,13 +55,16 @@ function targetClass(id, from) {
   return classOf(valueAt(view.doc, segs)) || '';
 }
 
-/// (Re)writes the row's element from its value: twist, label, and a leaf's value or a
-/// container's class, `$id`, references to it, size and preview.
+/// (Re)writes the row's element from its value: twist, label, and a leaf's value (an image's
+/// thumbnail, a number's dates on hover) or a container's class, `$id`, references to it, size
+/// and preview.
 export function paintRow(row) {
   const line = row.el;
   const v = row.value;
-  line.replaceChildren();
   const leaf = isLeaf(v);
+  // An image's thumbnail: the one the row had when its value is the same, else made anew.
+  const thumb = thumbnailFor(leaf && !isReference(v) ? dataOf(v, row.slot) : null, line.querySelector('img.thumb'));
+  line.replaceChildren();
   line.append(el('span', 'twist', leaf ? '' : row.expanded ? '▾' : '▸'));
   if (row.label !== null) line.append(el('span', 'key', row.label), el('span', 'meta', ': '));
   if (leaf) {
@@ -71,7 +77,12 @@ export function paintRow(row) {
       if (target) line.append(el('span', 'meta', ' ' + target));
     } else {
       const [text, kind] = leafText(v);
-      line.append(el('span', 'value ' + kind, text));
+      const value = el('span', 'value ' + kind, text);
+      // A display aid: the number stays as it is wherever it goes.
+      const dates = kind === 'number' ? timestampTitle(numberOf(v)) : null;
+      if (dates) value.title = dates;
+      line.append(value);
+      if (thumb) line.append(thumb);
       const colour = swatchColour(row.label, v);
       if (colour) {
         // Set through the style object, which the page's policy allows; the value is checked to
@@ -106,6 +117,7 @@ export function paintRow(row) {
 export function renderTree() {
   const view = currentView();
   ui.tree.replaceChildren();
+  dropThumbnails();
   const root = makeRow({ value: view.doc, label: null, container: null, slot: null }, [], null);
   state.root = root;
   ui.tree.append(root.el);

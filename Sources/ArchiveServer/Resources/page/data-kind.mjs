@@ -1,0 +1,125 @@
+// What a data value's bytes are, read from their signature only: the first bytes each format's
+// specification fixes, and nothing else. Bytes that match no signature are "unknown", never a
+// guess. For PNG, GIF and JPEG also the pixel size, read from the header.
+//
+// Pure: no DOM, no globals; node imports it as the browser does.
+
+/// Bytes read from the start of a value for its kind and pixel size. A JPEG's size is in its
+/// frame header, after any APPn segments (Exif, ICC profiles, each up to 64 KiB); one further than
+/// this is not looked for (the kind is still said, without a size).
+export const HEADER_BYTES = 256 * 1024;
+
+/// The kinds, by the name `dataKind` gives: what the panel says, the extension a saved file takes,
+/// and whether a browser may show it as an image (a TIFF only in some: a thumbnail that does not
+/// load is taken away).
+export const KINDS = Object.freeze({
+  png: { text: 'PNG image', extension: 'png', image: true },
+  jpeg: { text: 'JPEG image', extension: 'jpg', image: true },
+  gif: { text: 'GIF image', extension: 'gif', image: true },
+  webp: { text: 'WebP image', extension: 'webp', image: true },
+  bmp: { text: 'BMP image', extension: 'bmp', image: true },
+  tiff: { text: 'TIFF image', extension: 'tiff', image: true },
+  pdf: { text: 'PDF document', extension: 'pdf', image: false },
+  gzip: { text: 'gzip stream', extension: 'gz', image: false },
+  zip: { text: 'zip archive', extension: 'zip', image: false },
+  bplist: { text: 'binary property list', extension: 'plist', image: false },
+  typedstream: { text: 'typedstream', extension: 'typedstream', image: false },
+  icc: { text: 'ICC colour profile', extension: 'icc', image: false },
+  tzif: { text: 'time zone data (TZif)', extension: 'tzif', image: false },
+  utf8: { text: 'UTF-8 text with a byte order mark', extension: 'txt', image: false },
+  utf16be: { text: 'UTF-16 text, big-endian (byte order mark)', extension: 'txt', image: false },
+  utf16le: { text: 'UTF-16 text, little-endian (byte order mark)', extension: 'txt', image: false },
+  unknown: { text: 'unknown', extension: '', image: false },
+});
+
+/// The byte values of an ASCII string.
+const ascii = (s) => [...s].map((c) => c.charCodeAt(0));
+
+/// Whether `bytes` holds `signature` (byte values) at `at`.
+function holds(bytes, signature, at = 0) {
+  if (bytes.length < at + signature.length) return false;
+  for (let i = 0; i < signature.length; i++) if (bytes[at + i] !== signature[i]) return false;
+  return true;
+}
+
+const be16 = (b, i) => (b[i] << 8) | b[i + 1];
+const be32 = (b, i) => b[i] * 0x1000000 + ((b[i + 1] << 16) | (b[i + 2] << 8) | b[i + 3]);
+const le16 = (b, i) => b[i] | (b[i + 1] << 8);
+const le32 = (b, i) => (b[i] | (b[i + 1] << 8) | (b[i + 2] << 16)) + b[i + 3] * 0x1000000;
+
+/// The signatures, in the order they are tried: `[kind, test(bytes, length)]`.
+const SIGNATURES = [
+  ['png', (b) => holds(b, [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])],
+  ['jpeg', (b) => holds(b, [0xff, 0xd8, 0xff])],
+  ['gif', (b) => holds(b, ascii('GIF87a')) || holds(b, ascii('GIF89a'))],
+  ['webp', (b) => holds(b, ascii('RIFF')) && holds(b, ascii('WEBP'), 8)],
+  // "BM" is two letters only: the header's file size must be the value's length too.
+  ['bmp', (b, length) => holds(b, ascii('BM')) && b.length >= 6 && le32(b, 2) === length],
+  ['tiff', (b) => holds(b, [0x49, 0x49, 0x2a, 0x00]) || holds(b, [0x4d, 0x4d, 0x00, 0x2a])],
+  ['pdf', (b) => holds(b, ascii('%PDF-'))],
+  ['gzip', (b) => holds(b, [0x1f, 0x8b])],
+  ['zip', (b) => holds(b, [0x50, 0x4b, 0x03, 0x04])],
+  ['bplist', (b) => holds(b, ascii('bplist00'))],
+  ['typedstream', (b) => holds(b, [0x04, 0x0b].concat(ascii('streamtyped')))],
+  ['tzif', (b) => holds(b, ascii('TZif'))],
+  ['utf8', (b) => holds(b, [0xef, 0xbb, 0xbf])],
+  ['utf16be', (b) => holds(b, [0xfe, 0xff])],
+  ['utf16le', (b) => holds(b, [0xff, 0xfe])],
+  // A profile's signature is in its header, at offset 36.
+  ['icc', (b) => holds(b, ascii('acsp'), 36)],
+];
+
+/// A PNG's size: its first chunk is IHDR, width and height big-endian.
+function pngSize(b) {
+  if (!holds(b, ascii('IHDR'), 12) || b.length < 24) return null;
+  return { width: be32(b, 16), height: be32(b, 20) };
+}
+
+/// A GIF's logical screen size, little-endian after the signature.
+const gifSize = (b) => (b.length >= 10 ? { width: le16(b, 6), height: le16(b, 8) } : null);
+
+/// Start-of-frame markers: C0–CF but C4 (Huffman tables), C8 (reserved) and CC (arithmetic
+/// coding conditioning).
+const isStartOfFrame = (m) => m >= 0xc0 && m <= 0xcf && m !== 0xc4 && m !== 0xc8 && m !== 0xcc;
+
+/// A JPEG's size: its segments walked from the start up to the frame header (height, then
+/// width); null when the bytes end first, a segment is malformed or the scan starts first.
+function jpegSize(b) {
+  let at = 2;
+  while (at + 4 <= b.length) {
+    if (b[at] !== 0xff) return null;
+    const marker = b[at + 1];
+    if (marker === 0xff) {
+      at++; // fill byte
+    } else if (marker === 0x01 || (marker >= 0xd0 && marker <= 0xd7)) {
+      at += 2; // markers without a length
+    } else if (marker === 0xda || marker === 0xd9) {
+      return null; // the scan (or the end) before any frame header
+    } else if (isStartOfFrame(marker)) {
+      return at + 9 <= b.length ? { width: be16(b, at + 7), height: be16(b, at + 5) } : null;
+    } else {
+      const length = be16(b, at + 2);
+      if (length < 2) return null;
+      at += 2 + length;
+    }
+  }
+  return null;
+}
+
+const SIZES = { png: pngSize, gif: gifSize, jpeg: jpegSize };
+
+/// The kind of a value whose first bytes are `head` (a Uint8Array, up to `HEADER_BYTES`) and
+/// whose length is `length`: `{kind, text, extension, image}` from `KINDS`, with `width` and
+/// `height` when the header says them.
+export function dataKind(head, length = head.length) {
+  const found = SIGNATURES.find(([, test]) => test(head, length));
+  const kind = found ? found[0] : 'unknown';
+  const result = { kind, ...KINDS[kind] };
+  const size = SIZES[kind] ? SIZES[kind](head) : null;
+  if (size) Object.assign(result, size);
+  return result;
+}
+
+/// What the panel says of a kind: its text, with the pixel size when known (`PNG image, 24 × 16
+/// pixels`).
+export const kindText = (k) => (k.width !== undefined ? `${k.text}, ${k.width} × ${k.height} pixels` : k.text);

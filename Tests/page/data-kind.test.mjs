@@ -1,0 +1,128 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { deflateSync, gzipSync } from 'node:zlib';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+
+import { HEADER_BYTES, KINDS, dataKind, kindText } from '../../Sources/ArchiveServer/Resources/page/data-kind.mjs';
+import { REPOSITORY } from './page-files.mjs';
+
+const bytes = (...parts) => new Uint8Array(Buffer.concat(parts.map((p) => (typeof p === 'string' ? Buffer.from(p, 'latin1') : Buffer.from(p)))));
+const kindOf = (b) => dataKind(b, b.length);
+
+/// A PNG of `width` by `height` grey pixels, made with zlib as the format lays it out.
+function png(width, height) {
+  const chunk = (type, body) => {
+    const length = Buffer.alloc(4);
+    length.writeUInt32BE(body.length);
+    return Buffer.concat([length, Buffer.from(type), body, Buffer.alloc(4)]);
+  };
+  const header = Buffer.alloc(13);
+  header.writeUInt32BE(width, 0);
+  header.writeUInt32BE(height, 4);
+  header[8] = 8;
+  const rows = Buffer.alloc((width + 1) * height);
+  const signature = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+  return bytes(signature, chunk('IHDR', header), chunk('IDAT', deflateSync(rows)), chunk('IEND', Buffer.alloc(0)));
+}
+
+/// A JPEG's first segments: SOI, an APP0 (JFIF), an APP1 of `app1` bytes, then a baseline frame
+/// header of `width` by `height`.
+function jpeg(width, height, app1 = 100, frame = 0xc0) {
+  const segment = (marker, body) => {
+    const head = Buffer.from([0xff, marker, 0, 0]);
+    head.writeUInt16BE(body.length + 2, 2);
+    return Buffer.concat([head, body]);
+  };
+  const sof = Buffer.from([8, 0, 0, 0, 0, 3, 1, 0x22, 0, 2, 0x11, 1, 3, 0x11, 1]);
+  sof.writeUInt16BE(height, 1);
+  sof.writeUInt16BE(width, 3);
+  return bytes([0xff, 0xd8], segment(0xe0, Buffer.from('JFIF\0\x01\x01\0\0\x01\0\x01\0\0', 'latin1')), segment(0xe1, Buffer.alloc(app1)),
+    segment(frame, sof), [0xff, 0xda, 0, 2]);
+}
+
+test('every signature the formats define, and nothing else', () => {
+  const cases = [
+    ['png', png(3, 2)],
+    ['jpeg', jpeg(640, 480)],
+    ['gif', bytes('GIF87a', [10, 0, 20, 0, 0])],
+    ['gif', bytes('GIF89a', [1, 1, 2, 2, 0])],
+    ['webp', bytes('RIFF', [4, 0, 0, 0], 'WEBPVP8 ')],
+    ['tiff', bytes([0x49, 0x49, 0x2a, 0x00, 8, 0, 0, 0])],
+    ['tiff', bytes([0x4d, 0x4d, 0x00, 0x2a, 0, 0, 0, 8])],
+    ['pdf', bytes('%PDF-1.7\n')],
+    ['gzip', new Uint8Array(gzipSync(Buffer.from('hello')))],
+    ['zip', bytes('PK', [3, 4, 20, 0])],
+    ['bplist', bytes('bplist00', [0xd0, 8])],
+    ['typedstream', bytes([0x04, 0x0b], 'streamtyped', [0x81, 0xe8, 0x03])],
+    ['tzif', bytes('TZif2', Buffer.alloc(15))],
+    ['utf8', bytes([0xef, 0xbb, 0xbf], 'text')],
+    ['utf16be', bytes([0xfe, 0xff, 0, 0x41])],
+    ['utf16le', bytes([0xff, 0xfe, 0x41, 0])],
+    ['icc', bytes(Buffer.alloc(36), 'acsp', Buffer.alloc(88))],
+  ];
+  for (const [kind, b] of cases) assert.equal(kindOf(b).kind, kind, kind);
+  for (const kind of new Set(cases.map(([k]) => k))) assert.ok(KINDS[kind], kind);
+  assert.deepEqual(Object.keys(KINDS).filter((k) => k !== 'unknown' && !cases.some(([c]) => c === k)), ['bmp']);
+});
+
+test('bytes that match no signature are unknown: no guess', () => {
+  for (const b of [
+    bytes(''), bytes('hello, world'), bytes('{"json": true}'), bytes('<?xml version="1.0"?><plist/>'),
+    bytes([0x89, 0x50, 0x4e, 0x47]), // a PNG signature cut short
+    bytes([0xff, 0xd8]), bytes('GIF88a'), bytes('RIFF', [0, 0, 0, 0], 'WAVE'), bytes('bplist01'),
+    bytes([0x04, 0x0b], 'streamtypes'), bytes(Buffer.alloc(35), 'acsp'), bytes('PK', [5, 6]),
+  ]) {
+    const k = kindOf(b);
+    assert.equal(k.kind, 'unknown', Buffer.from(b).toString('latin1'));
+    assert.equal(k.extension, '');
+    assert.equal(k.width, undefined);
+    assert.equal(kindText(k), 'unknown');
+  }
+});
+
+test('BMP only when its header\'s file size is the value\'s length', () => {
+  const bmp = bytes('BM', [30, 0, 0, 0], Buffer.alloc(24));
+  assert.equal(dataKind(bmp, 30).kind, 'bmp');
+  assert.equal(dataKind(bmp, 31).kind, 'unknown');
+  assert.equal(kindOf(bytes('BMW is not a bitmap')).kind, 'unknown');
+});
+
+test('pixel sizes from PNG, GIF and JPEG headers', () => {
+  assert.equal(kindText(kindOf(png(24, 16))), 'PNG image, 24 × 16 pixels');
+  assert.deepEqual([kindOf(png(70000, 1)).width, kindOf(png(70000, 1)).height], [70000, 1]);
+  const gif = kindOf(bytes('GIF89a', [0x2c, 0x01, 0xc8, 0x00, 0]));
+  assert.deepEqual([gif.width, gif.height], [300, 200]);
+  const jpg = kindOf(jpeg(4032, 3024));
+  assert.deepEqual([jpg.width, jpg.height], [4032, 3024]);
+  // A progressive frame (C2) after a 60 KiB Exif segment.
+  const progressive = kindOf(jpeg(1280, 720, 60000, 0xc2));
+  assert.deepEqual([progressive.width, progressive.height], [1280, 720]);
+  // C4 (Huffman tables) is no frame header.
+  assert.equal(kindOf(jpeg(1, 1, 10, 0xc4)).width, undefined);
+});
+
+test('a pixel size the header does not hold whole is not said', () => {
+  assert.equal(kindOf(png(3, 2).subarray(0, 20)).width, undefined);
+  assert.equal(kindOf(png(3, 2).subarray(0, 20)).kind, 'png');
+  const jpg = jpeg(640, 480, 1000);
+  // Cut inside the frame header (7 of its 19 bytes left): still a JPEG, no size.
+  const cut = jpg.subarray(0, jpg.length - 4 - 12);
+  assert.equal(kindOf(cut).kind, 'jpeg');
+  assert.equal(kindOf(cut).width, undefined);
+  // A frame header past the bytes read (HEADER_BYTES) is not looked for.
+  const far = jpeg(640, 480, 65000);
+  assert.ok(far.length < HEADER_BYTES);
+  assert.equal(dataKind(far.subarray(0, 30000), far.length).width, undefined);
+  // A malformed segment ends the walk.
+  assert.equal(kindOf(bytes([0xff, 0xd8, 0xff, 0xe0, 0, 0, 0, 0, 0, 0])).width, undefined);
+  assert.equal(kindOf(bytes('GIF89a', [1])).width, undefined);
+});
+
+test('real files of the repository: the binary plists and typedstreams among the fixtures', () => {
+  const fixtures = path.join(REPOSITORY, 'Tests/Fixtures');
+  const typed = readFileSync(path.join(fixtures, 'public/typedstream/imessage-exporter_attributedBody-AttributedBodyTextOnly2.bin'));
+  assert.equal(kindOf(new Uint8Array(typed)).kind, 'typedstream');
+  const archive = readFileSync(path.join(fixtures, 'apple/scl-macOS1014_NSAttributedString.archive'));
+  assert.equal(kindOf(new Uint8Array(archive)).kind, 'bplist');
+});
