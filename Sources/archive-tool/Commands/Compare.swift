@@ -31,7 +31,7 @@ struct Compare: ParsableCommand {
 
     func run() throws {
         let difference = try givingNoVerdict { () throws -> String? in
-            let (left, right) = (try readInput(first), try readInput(second))
+            let (left, right) = (try readInput(BytePath(first)), try readInput(BytePath(second)))
             return try reportingErrors { () throws(CodecError) -> String? in
                 try Archive(parsing: left).difference(from: Archive(parsing: right))
             }

@@ -1,0 +1,54 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The files a command was given, as the bytes the shell passed. Swift makes the arguments text
+/// (`CommandLine.arguments`, which the parser reads) by replacing every byte that is not UTF-8
+/// with U+FFFD, so a name in Latin-1 would reach the command as another name. The bytes are
+/// taken from `CommandLine.unsafeArgv` instead, at the places the files stand in it: the words
+/// that `LongFileLists.positions` reads as files (the one reading of which word is a file:
+/// after `--`, not an option, not an option's value).
+///
+/// A file takes the bytes of its word only when that word, as text, is the file exactly; if the
+/// words and the files do not pair (a form the reading does not know), each file is its text,
+/// as before: a name that is not UTF-8 is then "no such file", with a note that says why
+/// (`readWholeFile`). Linear in the length of the command line.
+enum CommandLineFiles {
+    /// `files`, as `command` parsed them from this process's arguments, as bytes.
+    static func paths(_ files: [String], of command: any FileListCommand.Type) -> [BytePath] {
+        let words = CommandLine.arguments
+        // words[0] is the tool, words[1] the command; the files are among the rest.
+        guard words.count > 2, Int(CommandLine.argc) == words.count,
+            let positions = LongFileLists.positions(words.dropFirst(2), optionsWithValues: command.optionsWithValues)?.files,
+            positions.count == files.count
+        else { return files.map(BytePath.init) }
+        return zip(files, positions).map { file, position in
+            guard words[position].utf8.elementsEqual(file.utf8), let word = CommandLine.unsafeArgv[position] else { return BytePath(file) }
+            return BytePath(UnsafeRawBufferPointer(start: word, count: strlen(word)))
+        }
+    }
+
+    /// `value`, as `command` parsed it for the option `name` (`--output-dir`), as bytes: the
+    /// last word after `name` (or after `name=`) whose text is `value` exactly, else `value`'s
+    /// UTF-8.
+    static func optionValue(_ value: String, named name: String, of command: any FileListCommand.Type) -> BytePath {
+        let words = CommandLine.arguments
+        guard words.count > 2, Int(CommandLine.argc) == words.count,
+            let options = LongFileLists.positions(words.dropFirst(2), optionsWithValues: command.optionsWithValues)?.options
+        else { return BytePath(value) }
+        let attached = Array((name + "=").utf8)
+        for position in options.reversed() {
+            guard let word = CommandLine.unsafeArgv[position] else { continue }
+            let bytes = UnsafeRawBufferPointer(start: word, count: strlen(word))
+            if position > 0, words[position - 1] == name, options.contains(position - 1), words[position].utf8.elementsEqual(value.utf8) {
+                return BytePath(bytes)
+            }
+            if bytes.starts(with: attached), words[position].utf8.dropFirst(attached.count).elementsEqual(value.utf8) {
+                return BytePath(bytes.dropFirst(attached.count))
+            }
+        }
+        return BytePath(value)
+    }
+}
