@@ -111,7 +111,7 @@ final class ByteNameTests: XCTestCase {
         XCTAssertEqual(result.status, 1, result.stderr)
         let lines = result.stderr.split(separator: "\n")
         XCTAssertEqual(lines.count, 2, result.stderr)
-        XCTAssertTrue(lines[0].hasPrefix("\(root)in/bad\\xE9\\u{1B}[2J.plist: not a readable property list"), result.stderr)
+        XCTAssertTrue((lines.first ?? "").hasPrefix("\(root)in/bad\\xE9\\u{1B}[2J.plist: not a readable property list"), result.stderr)
         XCTAssertFalse(result.stderr.unicodeScalars.contains("\u{FFFD}"), "a byte that is not UTF-8 written as it is: \(result.stderr)")
         XCTAssertFalse(result.stderr.unicodeScalars.contains("\u{1B}"), result.stderr)
     }
@@ -129,7 +129,7 @@ final class ByteNameTests: XCTestCase {
         let result = try ToolRun.run(bytes: [Array("decode".utf8), Array("--ndjson".utf8), odd, plain], stdout: out)
         XCTAssertEqual(result.status, 0, result.stderr)
         let lines = try Data(contentsOf: out).split(separator: UInt8(ascii: "\n"))
-        XCTAssertEqual(lines.count, 2)
+        guard lines.count == 2 else { return XCTFail("\(lines.count) lines: \(result.stderr)") }
         let decoded = try JSONSerialization.jsonObject(with: try decodedArchive(), options: [.fragmentsAllowed]) as? NSObject
         let first = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(lines[0])) as? [String: Any])
         XCTAssertEqual(first["file"] as? String, "\(root)in/x\u{FFFD}\u{FFFD}y.plist")

@@ -36,8 +36,8 @@ final class LinkTests: XCTestCase {
         XCTAssertEqual(result.status, 1, result.stderr)
         let lines = result.stderr.split(separator: "\n").map(String.init)
         XCTAssertEqual(lines.count, 2, result.stderr)
-        XCTAssertEqual(lines[0], "\(folder.path)/gone.plist: cannot follow it: No such file or directory (a symbolic link whose target is missing: missing.plist)")
-        XCTAssertTrue(lines[1].hasPrefix("archive-tool: decoded 2 of 3 files into \(out.path), 1 failed"), lines[1])
+        XCTAssertEqual(lines.first, "\(folder.path)/gone.plist: cannot follow it: No such file or directory (a symbolic link whose target is missing: missing.plist)")
+        XCTAssertTrue((lines.last ?? "").hasPrefix("archive-tool: decoded 2 of 3 files into \(out.path), 1 failed"), result.stderr)
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: out.path).sorted(), ["link.plist.json", "ok.plist.json"])
     }
 
@@ -52,7 +52,7 @@ final class LinkTests: XCTestCase {
         for (line, (name, target)) in zip(lines, [("ping", "pong"), ("pong", "ping"), ("self", "self")]) {
             XCTAssertEqual(line, "\(folder.path)/\(name): cannot follow it: Too many levels of symbolic links (symbolic links that lead round in a loop, from \(target))")
         }
-        XCTAssertTrue(lines[3].hasPrefix("archive-tool: decoded 2 of 5 files into \(out.path), 3 failed"), lines[3])
+        XCTAssertTrue((lines.last ?? "").hasPrefix("archive-tool: decoded 2 of 5 files into \(out.path), 3 failed"), result.stderr)
     }
 
     /// Given on the command line, a link that leads nowhere is a file that cannot be opened, and
