@@ -16,7 +16,8 @@ import Darwin
 /// its path, and the run carries on; its output is not written. An output is written to a
 /// temporary file beside it and renamed into place when whole, so no output is ever
 /// half-written. As lines, every file is one line in the order given, `{"file": …, "document":
-/// …}` or `{"file": …, "error": problem}` (`ProblemDocument`, as the service words it); a job
+/// …}` or `{"file": …, "error": problem}` (`ProblemDocument`, as the service words it), with
+/// `fileBase64` after `file` for a path that is not UTF-8 (`fileFields`); a job
 /// does not start a file more than `window` files ahead of the next line to write, so the lines
 /// waiting for their turn stay few whatever a slow file holds up. On a
 /// terminal, stderr shows progress (files, bytes, failures, rate, time left); a closing line

@@ -33,7 +33,7 @@ struct Decode: ParsableCommand {
 
     @Flag(
         help:
-            "Write one JSON line per file on stdout, in the order given: {\"file\": …, \"document\": …}, or {\"file\": …, \"error\": …} with the problem document the service would send; takes --recursive and --jobs, not --pretty."
+            "Write one JSON line per file on stdout, in the order given: {\"file\": …, \"document\": …}, or {\"file\": …, \"error\": …} with the problem document the service would send (a name that is not UTF-8 adds \"fileBase64\", its exact bytes); takes --recursive and --jobs, not --pretty."
     )
     var ndjson = false
 
