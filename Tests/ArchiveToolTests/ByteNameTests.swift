@@ -62,7 +62,8 @@ final class ByteNameTests: XCTestCase {
     }
 
     /// Given on the command line, among options that take values and after `--`; two of one
-    /// name numbered as any; into a folder whose own name is not UTF-8; the single forms too.
+    /// name numbered as any; into a folder whose own name is not UTF-8 (`--output-dir DIR` and
+    /// `--output-dir=DIR`); the single forms too, and `-o`'s file.
     func testNamesGivenOnTheCommandLineAreTakenAsTheirBytes() throws {
         let first = BytePathFiles.path(root, Array("a".utf8))
         let second = BytePathFiles.path(root, Array("b".utf8))
@@ -91,11 +92,21 @@ final class ByteNameTests: XCTestCase {
         let plain = try ToolRun.run(bytes: [Array("decode".utf8), first + [0x2F] + latin1], stdout: alone)
         XCTAssertEqual(plain.status, 0, plain.stderr)
         XCTAssertEqual(try Data(contentsOf: alone), decoded)
-        let parsed = scratch.appendingPathComponent("parsed.json")
-        let parserArguments: [[UInt8]] = [Array("decode".utf8), Array("--max-depth".utf8), Array("1000".utf8), Array("-o".utf8), Array(parsed.path.utf8), first + [0x2F] + invalid]
+        // `-o` names its file by bytes too: without the parser, and through it (`--max-depth`).
+        let named = BytePathFiles.path(root, Array("plain-".utf8) + [0xE9] + Array(".json".utf8))
+        let plainNamed = try ToolRun.run(bytes: [Array("decode".utf8), first + [0x2F] + latin1, Array("-o".utf8), named], stdout: alone)
+        XCTAssertEqual(plainNamed.status, 0, plainNamed.stderr)
+        XCTAssertEqual(try BytePathFiles.read(named), decoded)
+        let parsed = BytePathFiles.path(root, Array("parsed-".utf8) + [0xFF] + Array(".json".utf8))
+        let parserArguments: [[UInt8]] = [Array("decode".utf8), Array("--max-depth".utf8), Array("1000".utf8), Array("--output".utf8), parsed, first + [0x2F] + invalid]
         let throughParser = try ToolRun.run(bytes: parserArguments, stdout: scratch.appendingPathComponent("stdout"))
         XCTAssertEqual(throughParser.status, 0, throughParser.stderr)
-        XCTAssertEqual(try Data(contentsOf: parsed), decoded)
+        XCTAssertEqual(try BytePathFiles.read(parsed), decoded)
+        // `--output-dir=DIR`, one word.
+        let attached = BytePathFiles.path(root, Array("attached-".utf8) + [0xE9])
+        let attachedRun = try ToolRun.run(bytes: [Array("decode".utf8), Array("--output-dir=".utf8) + attached, first + [0x2F] + latin1], stdout: alone)
+        XCTAssertEqual(attachedRun.status, 0, attachedRun.stderr)
+        XCTAssertEqual(try BytePathFiles.read(attached + [0x2F] + latin1 + json), decoded)
     }
 
     /// A failure's line begins with the path, its bytes that are not UTF-8 as `\xNN` and what a

@@ -22,7 +22,7 @@ struct BatchOptions: ParsableArguments {
     /// The output folder as given, as bytes (`CommandLineFiles`): a folder whose name is not
     /// UTF-8 is written into as it is named.
     func folder(of command: any FileListCommand.Type) -> BytePath? {
-        outputDirectory.map { CommandLineFiles.optionValue($0, named: "--output-dir", of: command) }
+        outputDirectory.map { CommandLineFiles.optionValue($0, named: ["--output-dir"], of: command) }
     }
 
     /// Whether this run converts many files into a folder.

@@ -102,12 +102,12 @@ struct Decode: ParsableCommand {
                     try Decode.json(of: input, as: shape, pretty: pretty, nested: nested, stackSize: stackSize, skipDepthCheck: skipDepthCheck)
                 }
             }
-            if let output { try redirectStandardOutput(to: BytePath(output)) }
+            if let output { try redirectStandardOutput(to: CommandLineFiles.optionValue(output, named: ["-o", "--output"], of: Decode.self)) }
             let status = run.run(to: folder.map(BatchRun.Destination.folder) ?? .lines)
             if status != 0 { throw ExitCode(status) }
             return
         }
-        if let output { try redirectStandardOutput(to: BytePath(output)) }
+        if let output { try redirectStandardOutput(to: CommandLineFiles.optionValue(output, named: ["-o", "--output"], of: Decode.self)) }
         try Decode.convert(
             CommandLineFiles.paths(files, of: Decode.self).first ?? BytePath("-"), as: shape, pretty: pretty, nested: nested, stackSize: stack.bytes, skipDepthCheck: stack.skipDepthCheck)
     }

@@ -57,7 +57,7 @@ struct Encode: ParsableCommand {
             if status != 0 { throw ExitCode(status) }
             return
         }
-        if let output { try redirectStandardOutput(to: BytePath(output)) }
+        if let output { try redirectStandardOutput(to: CommandLineFiles.optionValue(output, named: ["-o", "--output"], of: Encode.self)) }
         try Encode.convert(CommandLineFiles.paths(files, of: Encode.self).first ?? BytePath("-"), xml: xml, toTerminal: force)
     }
 

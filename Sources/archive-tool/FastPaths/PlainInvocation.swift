@@ -37,7 +37,9 @@ enum PlainInvocation {
         }
         guard let text = given else { return }
         // The file's bytes as given, not its text (a name that is not UTF-8 is another name as text).
-        let file = CommandLineFiles.paths([text], of: command == "decode" ? Decode.self : Encode.self)[0]
+        let commandType: any FileListCommand.Type = command == "decode" ? Decode.self : Encode.self
+        let file = CommandLineFiles.paths([text], of: commandType)[0]
+        let outputPath = output.map { CommandLineFiles.optionValue($0, named: ["-o", "--output"], of: commandType) }
         let (raw, plain, pretty, nested) = (flags.contains("--raw"), flags.contains("--plain"), flags.contains("--pretty"), flags.contains("--nested"))
         let (exactIntegers, exactNumbers) = (flags.contains("--exact-integers"), flags.contains("--exact-numbers"))
         // A combination the parser refuses goes to the parser, for its refusal.
@@ -46,13 +48,13 @@ enum PlainInvocation {
         let conversion: () throws -> Void
         if command == "decode" {
             conversion = {
-                if let output { try redirectStandardOutput(to: BytePath(output)) }
+                if let outputPath { try redirectStandardOutput(to: outputPath) }
                 let shape: Decode.Shape = plain ? .plain : .lossless(raw ? .raw : .readable, maxDepth: nil, numbers: numbers)
                 try Decode.convert(file, as: shape, pretty: pretty, nested: nested, stackSize: StackOptions.defaultStackMiB << 20, skipDepthCheck: false)
             }
         } else {
             conversion = {
-                if let output { try redirectStandardOutput(to: BytePath(output)) }
+                if let outputPath { try redirectStandardOutput(to: outputPath) }
                 try Encode.convert(file, xml: false)
             }
         }

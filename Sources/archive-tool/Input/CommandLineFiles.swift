@@ -30,25 +30,36 @@ enum CommandLineFiles {
         }
     }
 
-    /// `value`, as `command` parsed it for the option `name` (`--output-dir`), as bytes: the
-    /// last word after `name` (or after `name=`) whose text is `value` exactly, else `value`'s
-    /// UTF-8.
-    static func optionValue(_ value: String, named name: String, of command: any FileListCommand.Type) -> BytePath {
+    /// `value`, as `command` parsed it for the option spelled `names` (`-o`, `--output`), as
+    /// bytes: the last word after one of them (or after `--name=`) whose text is `value`
+    /// exactly, else `value`'s UTF-8.
+    static func optionValue(_ value: String, named names: [String], of command: any FileListCommand.Type) -> BytePath {
         let words = CommandLine.arguments
         guard words.count > 2, Int(CommandLine.argc) == words.count,
             let options = LongFileLists.positions(words.dropFirst(2), optionsWithValues: command.optionsWithValues)?.options
         else { return BytePath(value) }
-        let attached = Array((name + "=").utf8)
-        for position in options.reversed() {
-            guard let word = CommandLine.unsafeArgv[position] else { continue }
-            let bytes = UnsafeRawBufferPointer(start: word, count: strlen(word))
-            if position > 0, words[position - 1] == name, options.contains(position - 1), words[position].utf8.elementsEqual(value.utf8) {
-                return BytePath(bytes)
+        var found: BytePath?
+        var index = 0
+        while index < options.count {
+            let position = options[index]
+            let word = words[position]
+            if command.optionsWithValues.contains(word) {
+                // An option and its value, the next position.
+                let valuePosition = options[index + 1]
+                if names.contains(word), words[valuePosition].utf8.elementsEqual(value.utf8), let raw = CommandLine.unsafeArgv[valuePosition] {
+                    found = BytePath(UnsafeRawBufferPointer(start: raw, count: strlen(raw)))
+                }
+                index += 2
+                continue
             }
-            if bytes.starts(with: attached), words[position].utf8.dropFirst(attached.count).elementsEqual(value.utf8) {
-                return BytePath(bytes.dropFirst(attached.count))
+            // `--name=value`, one word.
+            if let name = names.first(where: { $0.hasPrefix("--") && word.hasPrefix($0 + "=") }),
+                word.utf8.dropFirst(name.utf8.count + 1).elementsEqual(value.utf8), let raw = CommandLine.unsafeArgv[position]
+            {
+                found = BytePath(UnsafeRawBufferPointer(start: raw, count: strlen(raw)).dropFirst(name.utf8.count + 1))
             }
+            index += 1
         }
-        return BytePath(value)
+        return found ?? BytePath(value)
     }
 }
