@@ -31,8 +31,6 @@ struct BytePath: Hashable, Sendable {
     /// The path's bytes, without the NUL.
     var bytes: ArraySlice<UInt8> { terminated.dropLast() }
 
-    var isEmpty: Bool { terminated.count == 1 }
-
     /// `-`: stdin, as a file argument.
     var isStandardInput: Bool { terminated == [UInt8(ascii: "-"), 0] }
 
@@ -89,6 +87,8 @@ extension BytePath {
     }
 
     /// Where a symbolic link points, as bytes; nil when the path is not a link or cannot be read.
+    /// At most `PATH_MAX` bytes, the longest path the kernel resolves: a longer target is cut
+    /// there (it is only shown, in a failure's words).
     func linkTarget() -> [UInt8]? {
         var buffer = [UInt8](repeating: 0, count: Int(PATH_MAX))
         let count = withCString { path in
