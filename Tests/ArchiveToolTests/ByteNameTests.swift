@@ -109,6 +109,35 @@ final class ByteNameTests: XCTestCase {
         XCTAssertEqual(try BytePathFiles.read(attached + [0x2F] + latin1 + json), decoded)
     }
 
+    /// `get`, `set` (and `insert`, `remove`), `compare`, `depth` and `summary` read a file named
+    /// by bytes, and `-o` writes one.
+    func testTheCommandsOnOneFileTakeItsBytes() throws {
+        let source = try Data(contentsOf: Fixtures.directory.appendingPathComponent("apple/goios_arrays.bin"))
+        let file = BytePathFiles.path(root, latin1)
+        try BytePathFiles.write(source, to: file)
+        let out = scratch.appendingPathComponent("out")
+        func run(_ words: [[UInt8]]) throws -> (status: Int32, stdout: String, stderr: String) {
+            try? FileManager.default.removeItem(at: out)
+            let result = try ToolRun.run(bytes: words, stdout: out)
+            return (result.status, String(decoding: (try? Data(contentsOf: out)) ?? Data(), as: UTF8.self), result.stderr)
+        }
+        let path = Array(#"."$1"[1]"#.utf8)
+        let got = try run([Array("get".utf8), file, path])
+        XCTAssertEqual(got.status, 0, got.stderr)
+        XCTAssertEqual(got.stdout, "\"Hello, World!\"\n")
+        let edited = BytePathFiles.path(root, Array("edited-".utf8) + [0xE9] + Array(".bin".utf8))
+        let set = try run([Array("set".utf8), file, path, Array(#""Bye""#.utf8), Array("-o".utf8), edited])
+        XCTAssertEqual(set.status, 0, set.stderr)
+        XCTAssertEqual(try run([Array("get".utf8), edited, path]).stdout, "\"Bye\"\n")
+        let compared = try run([Array("compare".utf8), file, file])
+        XCTAssertEqual(compared.status, 0, compared.stderr)
+        XCTAssertEqual(compared.stdout, "same\n")
+        let depth = try run([Array("depth".utf8), file])
+        XCTAssertEqual(depth.status, 0, depth.stderr)
+        let summary = try run([Array("summary".utf8), Array("--json".utf8), file])
+        XCTAssertEqual(summary.status, 0, summary.stderr)
+    }
+
     /// A failure's line begins with the path, its bytes that are not UTF-8 as `\xNN` and what a
     /// terminal acts on escaped as ever; no byte of the name is written as it is.
     func testStderrShowsBytesThatAreNotUTF8Escaped() throws {

@@ -21,7 +21,7 @@ struct BatchOptions: ParsableArguments {
 
     /// The output folder as given, as bytes (`CommandLineFiles`): a folder whose name is not
     /// UTF-8 is written into as it is named.
-    func folder(of command: any FileListCommand.Type) -> BytePath? {
+    func folder(of command: any OptionsWithValues.Type) -> BytePath? {
         outputDirectory.map { CommandLineFiles.optionValue($0, named: ["--output-dir"], of: command) }
     }
 

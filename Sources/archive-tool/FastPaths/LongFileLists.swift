@@ -1,12 +1,8 @@
 import ArgumentParser
 
-/// A command that takes a list of files (`decode`, `encode`, `summary`), and the options of its
-/// that take a value (the word after them is theirs, not a file).
-protocol FileListCommand: ParsableCommand {
+/// A command that takes a list of files (`decode`, `encode`, `summary`).
+protocol FileListCommand: ParsableCommand, OptionsWithValues {
     var files: [String] { get set }
-    /// Every spelling of every option that takes a value, `-o` and `--output` alike.
-    /// `LongFileListsTests` holds it to the command's help.
-    static var optionsWithValues: [String] { get }
 }
 
 /// Long lists of files go around the argument parser. ArgumentParser's parsing of an array
