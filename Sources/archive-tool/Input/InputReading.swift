@@ -54,9 +54,9 @@ func readWholeFile(_ path: BytePath) -> Result<[UInt8], FileFailure> {
     let descriptor = path.isStandardInput ? 0 : path.withCString { open($0, O_RDONLY | O_CLOEXEC) }
     guard descriptor >= 0 else {
         var failure = FileFailure("open", path, errno: errno)
-        // A name that is not UTF-8 given to a command that takes its files as text (`get`,
-        // `compare`, the edits) reaches it with its odd bytes replaced (U+FFFD), so "no such
-        // file" then says nothing about the file given: say what happened.
+        // A name that is not UTF-8 that could not be paired with its word on the command line
+        // (`CommandLineFiles`) reaches the tool as text, its odd bytes replaced (U+FFFD), so
+        // "no such file" then says nothing about the file given: say what happened.
         if failure.reason.hasPrefix("No such file"), path.replacingInvalidUTF8.unicodeScalars.contains("\u{FFFD}") {
             failure.reason += " (a name that is not UTF-8 reaches this command changed: rename the file, or give it as stdin)"
         }
