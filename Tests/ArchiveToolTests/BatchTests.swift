@@ -146,34 +146,6 @@ final class BatchTests: XCTestCase {
         XCTAssertFalse(result.stderr.unicodeScalars.contains("\u{1B}"), result.stderr)
     }
 
-    /// A file whose name is not UTF-8 cannot be named by this tool (paths are text): a
-    /// recursive walk refuses it by name, one line, instead of leaving it out unsaid; the
-    /// other files are converted.
-    func testANameThatIsNotUTF8IsRefusedNotSkipped() throws {
-        let folder = scratch.appendingPathComponent("latin1")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        let archive = try Data(contentsOf: apple.appendingPathComponent("scl-NSKeyedUnarchiver-OrderedSetTest.plist"))
-        try archive.write(to: folder.appendingPathComponent("ok.plist"))
-        // "café.plist" in Latin-1: é is the single byte 0xE9.
-        let rawName = folder.path + "/caf\u{E9}.plist"
-        var bytes = Array(folder.path.utf8) + Array("/caf".utf8) + [0xE9] + Array(".plist".utf8)
-        bytes.append(0)
-        let descriptor = bytes.withUnsafeBufferPointer { buffer in
-            buffer.baseAddress!.withMemoryRebound(to: CChar.self, capacity: buffer.count) { open($0, O_WRONLY | O_CREAT, 0o644) }
-        }
-        XCTAssertGreaterThanOrEqual(descriptor, 0, rawName)
-        _ = archive.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
-        close(descriptor)
-        let out = scratch.appendingPathComponent("out")
-        let result = try ToolRun.run(["decode", "--output-dir", out.path, "--recursive", folder.path], stdout: scratch.appendingPathComponent("stdout"))
-        XCTAssertEqual(result.status, 1, result.stderr)
-        let lines = result.stderr.split(separator: "\n")
-        XCTAssertEqual(lines.count, 2, result.stderr)
-        XCTAssertTrue(lines[0].contains("its name is not UTF-8"), result.stderr)
-        XCTAssertTrue(lines[1].contains("1 of 2 files"), result.stderr)
-        XCTAssertTrue(FileManager.default.fileExists(atPath: out.appendingPathComponent("ok.plist.json").path))
-    }
-
     func testWrongCommandLinesAreUsageErrors() throws {
         let archive = apple.appendingPathComponent("scl-NSKeyedUnarchiver-OrderedSetTest.plist").path
         let out = scratch.appendingPathComponent("out").path

@@ -39,7 +39,10 @@ final class LongFileListsTests: XCTestCase {
         let expected = [
             "decode": ["--jobs", "--max-depth", "--output", "--output-dir", "--stack-mib"],
             "encode": ["--jobs", "--output", "--output-dir"],
-            "summary": ["--stack-mib"]
+            "summary": ["--stack-mib"],
+            // Their files are read as bytes too (`CommandLineFiles`).
+            "get": ["--output", "--stack-mib"], "set": ["--output", "--stack-mib"], "insert": ["--output", "--stack-mib"],
+            "remove": ["--output", "--stack-mib"], "compare": [], "depth": []
         ]
         for (command, options) in expected {
             let help = try tool([command, "--help"]).stdout

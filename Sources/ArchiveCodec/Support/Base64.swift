@@ -1,7 +1,7 @@
 /// Standard base64 (RFC 4648, with padding), strict on input: no whitespace, no stray
 /// characters, correct padding. Lenient decoding would let two different JSON texts map to
 /// one archive, and a typo would silently become different bytes.
-enum Base64 {
+package enum Base64 {
     private static let alphabet: [UInt8] = Array(
         "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
 
@@ -10,6 +10,14 @@ enum Base64 {
         for (index, char) in alphabet.enumerated() { table[Int(char)] = UInt8(index) }
         return table
     }()
+
+    /// The base64 text of `bytes`, for text written outside a document (archive-tool's
+    /// `fileBase64`, a file name's bytes).
+    package static func text(_ bytes: [UInt8]) -> String {
+        var out: [UInt8] = []
+        bytes.withUnsafeBufferPointer { encode($0, into: &out) }
+        return String(decoding: out, as: UTF8.self)
+    }
 
     /// Length of the base64 text of `count` bytes.
     static func encodedCount(_ count: Int) -> Int { (count + 2) / 3 * 4 }

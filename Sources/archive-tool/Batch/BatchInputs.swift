@@ -8,115 +8,117 @@ import Darwin
 /// the files inside the folders given (names starting with `.` left out, symbolic links to
 /// folders not followed), each folder's layout mirrored under the output folder.
 ///
-/// Names are decided before anything converts, so a run names its outputs the same however
-/// its jobs interleave. Two inputs that would take one name (`a/x.plist` and `b/x.plist`) are
-/// told apart by a number (`x.plist-2.json`), and the renaming is said.
+/// Paths are bytes (`BytePath`): a name that is not UTF-8 is found, read and written under
+/// its own bytes like any other. Names are decided before anything converts, so a run names
+/// its outputs the same however its jobs interleave. Two inputs that would take one name
+/// (`a/x.plist` and `b/x.plist`) are told apart by a number (`x.plist-2.json`), and the
+/// renaming is said. A walk of N entries takes time and memory in proportion to N.
 struct BatchInputs {
     struct Item {
         /// The input's path as given or found.
-        let path: String
+        let path: BytePath
         /// The output's path under the output folder.
-        let output: String
+        let output: BytePath
     }
 
     private(set) var items: [Item] = []
     /// Paths that could not be taken (a folder without `--recursive`, a folder that cannot
-    /// be listed), with the reason: failures of the run like any file's, said on stderr.
-    private(set) var refused: [(path: String, message: String)] = []
-    /// Outputs renamed to keep them apart, as lines to say.
+    /// be listed, a link that leads nowhere), with the reason: failures of the run like any
+    /// file's, said on stderr.
+    private(set) var refused: [(path: BytePath, message: String)] = []
+    /// Outputs renamed to keep them apart, as lines to say, their paths shown as a terminal
+    /// takes them (`BytePath.shown`).
     private(set) var renamed: [String] = []
 
     /// `name` is the output's name for an input's file name (`save.plist` → `save.plist.json`).
-    init(paths: [String], recursive: Bool, into folder: String, name: (String) -> String) {
-        var taken = Set<String>()
+    init(paths: [BytePath], recursive: Bool, into folder: BytePath, name: (ArraySlice<UInt8>) -> [UInt8]) {
+        var taken = Set<BytePath>()
         for path in paths {
-            var status = stat()
             // What is not a folder (or cannot be looked at) is an input: reading it says why not.
-            guard stat(path, &status) == 0, status.st_mode & S_IFMT == S_IFDIR else {
-                add(path, relative: name(Self.lastComponent(of: path)), folder: folder, taken: &taken)
+            guard let status = path.status(), status.st_mode & S_IFMT == S_IFDIR else {
+                add(path, output: folder.appending(name(path.lastComponent)), taken: &taken)
                 continue
             }
             guard recursive else {
                 refused.append((path, "a folder: add --recursive to convert the files in it"))
                 continue
             }
-            for (file, relative) in walk(path) {
-                let components = relative.split(separator: "/", omittingEmptySubsequences: true)
-                let directory = components.dropLast().joined(separator: "/")
-                let output = name(String(components.last!))
-                add(file, relative: directory.isEmpty ? output : directory + "/" + output, folder: folder, taken: &taken)
+            for file in walk(path) {
+                let directory = file.folder.isEmpty ? folder : folder.appending(file.folder)
+                add(file.path, output: directory.appending(name(file.name[...])), taken: &taken)
             }
         }
     }
 
-    private mutating func add(_ path: String, relative: String, folder: String, taken: inout Set<String>) {
-        var output = folder + "/" + relative
+    private mutating func add(_ path: BytePath, output: BytePath, taken: inout Set<BytePath>) {
+        var output = output
         if !taken.insert(output).inserted {
             let first = output
             var number = 2
             repeat {
-                output = Self.numbered(folder + "/" + relative, number)
+                output = Self.numbered(first, number)
                 number += 1
             } while !taken.insert(output).inserted
-            renamed.append("\(path) → \(output) (\(first) is another input's)")
+            renamed.append("\(path.shown) → \(output.shown) (\(first.shown) is another input's)")
         }
         items.append(Item(path: path, output: output))
     }
 
     /// `x.plist.json` numbered `n`: `x.plist-n.json` (the number before the last extension).
-    static func numbered(_ path: String, _ number: Int) -> String {
-        let name = lastComponent(of: path)
-        guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return path + "-\(number)" }
-        let stem = path.dropLast(name.distance(from: dot, to: name.endIndex))
-        return stem + "-\(number)" + name[dot...]
+    static func numbered(_ path: BytePath, _ number: Int) -> BytePath {
+        let name = path.lastComponent
+        let suffix = Array("-\(number)".utf8)
+        guard let dot = name.lastIndex(of: UInt8(ascii: ".")), dot != name.startIndex else { return BytePath(path.bytes + suffix) }
+        return BytePath(path.bytes[..<dot] + suffix + path.bytes[dot...])
     }
 
-    /// The last component of `path` (`a/b/` is `b`).
-    static func lastComponent(of path: String) -> String {
-        path.split(separator: "/").last.map(String.init) ?? path
+    /// A file found in a walk: its path, and its folder (relative to the folder walked, empty
+    /// at its top) and name, which its output takes under the output folder.
+    private struct Found {
+        let path: BytePath
+        let folder: [UInt8]
+        let name: [UInt8]
     }
 
-    /// The regular files under `root`, with their paths relative to it, in name order; a
-    /// folder that cannot be listed is refused. Iterative: any depth of folders.
-    private mutating func walk(_ root: String) -> [(path: String, relative: String)] {
-        var files: [(path: String, relative: String)] = []
-        var pending: [(path: String, relative: String)] = [(root, "")]
+    /// The regular files under `root` (and the links to them), in name order (by bytes); a
+    /// folder that cannot be listed and a link that leads nowhere are refused. Iterative: any
+    /// depth of folders.
+    private mutating func walk(_ root: BytePath) -> [Found] {
+        var files: [Found] = []
+        var pending: [(path: BytePath, relative: [UInt8])] = [(root, [])]
         while let (folder, relative) = pending.popLast() {
-            guard let directory = opendir(folder) else {
+            guard let directory = folder.withCString({ opendir($0) }) else {
                 refused.append((folder, FileFailure("list", folder, errno: errno).messageAfterPath))
                 continue
             }
-            var names: [String] = []
+            var names: [[UInt8]] = []
             while let entry = readdir(directory) {
-                let bytes = withUnsafeBytes(of: entry.pointee.d_name) { Array($0.prefix { $0 != 0 }) }
-                guard bytes.first != UInt8(ascii: ".") else { continue }
-                // Paths are text here: a name that is not UTF-8 would be read back as another
-                // name, and the file silently left out. It is refused instead, by name.
-                guard let name = String(validating: bytes, as: UTF8.self) else {
-                    let shown = String(decoding: bytes, as: UTF8.self)
-                    let path = folder.hasSuffix("/") ? folder + shown : folder + "/" + shown
-                    refused.append((path, "its name is not UTF-8, which this tool cannot name a file by: rename it, or convert it alone from stdin (archive-tool decode < FILE)"))
-                    continue
-                }
+                let name = withUnsafeBytes(of: entry.pointee.d_name) { Array($0.prefix { $0 != 0 }) }
+                guard name.first != UInt8(ascii: ".") else { continue }
                 names.append(name)
             }
             closedir(directory)
-            var folders: [(path: String, relative: String)] = []
-            for name in names.sorted() {
-                let path = folder.hasSuffix("/") ? folder + name : folder + "/" + name
-                let inside = relative.isEmpty ? name : relative + "/" + name
-                var status = stat()
-                guard lstat(path, &status) == 0 else {
+            names.sort { $0.lexicographicallyPrecedes($1) }
+            var folders: [(path: BytePath, relative: [UInt8])] = []
+            for name in names {
+                let path = folder.appending(name)
+                guard let status = path.status(following: false) else {
                     // Gone since it was listed, or not to be looked at: said, not skipped.
                     refused.append((path, FileFailure("look at", path, errno: errno).messageAfterPath))
                     continue
                 }
                 switch status.st_mode & S_IFMT {
-                case S_IFDIR: folders.append((path, inside))
-                case S_IFREG: files.append((path, inside))
+                case S_IFDIR: folders.append((path, relative.isEmpty ? name : relative + [UInt8(ascii: "/")] + name))
+                case S_IFREG: files.append(Found(path: path, folder: relative, name: name))
                 case S_IFLNK:
                     // A link to a file is taken; a link to a folder is not followed (it may loop).
-                    if stat(path, &status) == 0, status.st_mode & S_IFMT == S_IFREG { files.append((path, inside)) }
+                    // One that leads nowhere (its target missing, or links round in a loop) is
+                    // a file the run cannot convert: said, as a file that cannot be read is.
+                    guard let target = path.status() else {
+                        refused.append((path, FileFailure("follow", path, errno: errno).messageAfterPath))
+                        continue
+                    }
+                    if target.st_mode & S_IFMT == S_IFREG { files.append(Found(path: path, folder: relative, name: name)) }
                 default: break
                 }
             }

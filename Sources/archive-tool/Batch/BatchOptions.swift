@@ -19,6 +19,12 @@ struct BatchOptions: ParsableArguments {
     )
     var jobs: Int?
 
+    /// The output folder as given, as bytes (`CommandLineFiles`): a folder whose name is not
+    /// UTF-8 is written into as it is named.
+    func folder(of command: any OptionsWithValues.Type) -> BytePath? {
+        outputDirectory.map { CommandLineFiles.optionValue($0, named: ["--output-dir"], of: command) }
+    }
+
     /// Whether this run converts many files into a folder.
     var isBatch: Bool { outputDirectory != nil }
 

@@ -16,7 +16,8 @@ import Darwin
 /// its path, and the run carries on; its output is not written. An output is written to a
 /// temporary file beside it and renamed into place when whole, so no output is ever
 /// half-written. As lines, every file is one line in the order given, `{"file": …, "document":
-/// …}` or `{"file": …, "error": problem}` (`ProblemDocument`, as the service words it); a job
+/// …}` or `{"file": …, "error": problem}` (`ProblemDocument`, as the service words it), with
+/// `fileBase64` after `file` for a path that is not UTF-8 (`fileFields`); a job
 /// does not start a file more than `window` files ahead of the next line to write, so the lines
 /// waiting for their turn stay few whatever a slow file holds up. On a
 /// terminal, stderr shows progress (files, bytes, failures, rate, time left); a closing line
@@ -39,7 +40,7 @@ final class BatchRun: @unchecked Sendable {
     /// Where the outputs go.
     enum Destination {
         /// Each into its own file under the folder (`BatchInputs.Item.output`).
-        case folder(String)
+        case folder(BytePath)
         /// One JSON line per file on stdout, in the order given.
         case lines
     }
@@ -132,7 +133,7 @@ final class BatchRun: @unchecked Sendable {
     }
 
     /// Reads the file at `path` and converts it, counting the bytes read.
-    private func convertFile(_ path: String) -> FileOutcome {
+    private func convertFile(_ path: BytePath) -> FileOutcome {
         switch readWholeFile(path) {
         case .failure(let failure):
             return .unreadable(failure.messageAfterPath)
@@ -147,7 +148,7 @@ final class BatchRun: @unchecked Sendable {
 
     /// `{"file": …, "document": …}` or `{"file": …, "error": …}`, with its newline.
     private func line(for item: BatchInputs.Item) -> [UInt8] {
-        let head = Array("{\"file\":\(JSONString.quoted(item.path)),".utf8)
+        let head = Array("{\(Self.fileFields(item.path)),".utf8)
         let problem: ProblemDocument
         switch convertFile(item.path) {
         case .unreadable(let message):
@@ -180,19 +181,15 @@ final class BatchRun: @unchecked Sendable {
     }
 
     /// The output folder and every folder the outputs go in; false (said) when one cannot be made.
-    private func makeFolders(_ folder: String) -> Bool {
-        var folders = Set<String>()
+    private func makeFolders(_ folder: BytePath) -> Bool {
+        var folders: Set<BytePath> = [folder]
         for item in inputs.items {
             var path = item.output
-            while let slash = path.lastIndex(of: "/") {
-                path = String(path[..<slash])
-                guard !path.isEmpty, folders.insert(path).inserted else { break }
-            }
+            while let parent = path.parent, folders.insert(parent).inserted { path = parent }
         }
-        folders.insert(folder)
         // Parents before children: a shorter path is never inside a longer one.
-        for path in folders.sorted(by: { $0.count < $1.count }) where mkdir(path, 0o755) != 0 && errno != EEXIST {
-            say("archive-tool: cannot make the folder \(path): \(String(cString: strerror(errno)))")
+        for path in folders.sorted(by: { $0.bytes.count < $1.bytes.count }) where path.withCString({ mkdir($0, 0o755) }) != 0 && errno != EEXIST {
+            say("archive-tool: cannot make the folder \(path.shown): \(String(cString: strerror(errno)))")
             return false
         }
         return true
@@ -200,42 +197,55 @@ final class BatchRun: @unchecked Sendable {
 
     /// Writes `bytes` to a temporary file beside `path`, then renames it to `path`; nil when
     /// done, else what went wrong (the temporary file removed).
-    private func writeWhole(_ bytes: [UInt8], to path: String) -> String? {
+    private func writeWhole(_ bytes: [UInt8], to path: BytePath) -> String? {
         let number = lock.withLock {
             temporaryNumber += 1
             return temporaryNumber
         }
-        let temporary = "\(path).\(processID)-\(number).partial"
-        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
-        guard descriptor >= 0 else { return "cannot write \(path): \(String(cString: strerror(errno)))" }
+        let temporary = path.appendingToName(".\(processID)-\(number).partial")
+        let descriptor = temporary.withCString { open($0, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644) }
+        guard descriptor >= 0 else { return "cannot write \(path.shown): \(String(cString: strerror(errno)))" }
         let failure = bytes.withUnsafeBytes { writeAll($0, to: descriptor) }
         let closed = close(descriptor) == 0 ? 0 : errno
         if failure != 0 || closed != 0 {
-            unlink(temporary)
-            return "cannot write \(path): \(String(cString: strerror(failure != 0 ? failure : closed)))"
+            temporary.withCString { _ = unlink($0) }
+            return "cannot write \(path.shown): \(String(cString: strerror(failure != 0 ? failure : closed)))"
         }
-        guard rename(temporary, path) == 0 else {
+        let renamed = temporary.withCString { from in path.withCString { to in rename(from, to) } }
+        guard renamed == 0 else {
             let reason = String(cString: strerror(errno))
-            unlink(temporary)
-            return "cannot write \(path): \(reason)"
+            temporary.withCString { _ = unlink($0) }
+            return "cannot write \(path.shown): \(reason)"
         }
         return nil
     }
 
-    private func fail(_ path: String, _ message: String) {
+    /// `"file": NAME` for a line, and `"fileBase64": BYTES` after it when the name is not
+    /// UTF-8: JSON holds text only, so `file` then has U+FFFD for each byte that is not UTF-8,
+    /// and `fileBase64` the path's exact bytes (RFC 4648 base64, as the mapping writes data).
+    static func fileFields(_ path: BytePath) -> String {
+        let text = JSONString.quoted(path.replacingInvalidUTF8)
+        guard !path.isUTF8 else { return "\"file\":" + text }
+        return "\"file\":" + text + ",\"fileBase64\":\"" + Base64.text(Array(path.bytes)) + "\""
+    }
+
+    /// `message` is a failure's words, which may quote the input; `path` is shown as a
+    /// terminal takes it (`BytePath.shown`).
+    private func fail(_ path: BytePath, _ message: String) {
         lock.withLock {
             failed += 1
             clearProgress()
             // One line, beginning with the path; what a terminal would act on in the path or in
             // the input the message quotes is written escaped (`TerminalText`), a line break too.
-            writeAll(TerminalText.escaped(path) + ": " + TerminalText.escaped(message) + "\n", to: 2)
+            writeAll(path.shown + ": " + TerminalText.escaped(message) + "\n", to: 2)
         }
     }
 
+    /// `line` is written as it is: what it quotes of a path or an input is escaped already.
     private func say(_ line: String) {
         lock.withLock {
             clearProgress()
-            writeAll(TerminalText.escaped(line) + "\n", to: 2)
+            writeAll(line + "\n", to: 2)
         }
     }
 
@@ -250,7 +260,7 @@ final class BatchRun: @unchecked Sendable {
                 return ExitStatus.inputOutput
             }
             var line = "archive-tool: \(verb) \(done) of \(total) file\(total == 1 ? "" : "s")"
-            if case .folder(let folder) = destination { line += " into \(folder)" }
+            if case .folder(let folder) = destination { line += " into \(folder.shown)" }
             if failed > 0 { line += ", \(failed) failed" }
             line += " (\(Self.size(bytesRead)) in \(Self.duration(seconds)))\n"
             writeAll(line, to: 2)

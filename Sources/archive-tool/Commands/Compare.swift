@@ -31,7 +31,8 @@ struct Compare: ParsableCommand {
 
     func run() throws {
         let difference = try givingNoVerdict { () throws -> String? in
-            let (left, right) = (try readInput(first), try readInput(second))
+            let paths = CommandLineFiles.paths([first, second], of: Compare.self)
+            let (left, right) = (try readInput(paths[0]), try readInput(paths[1]))
             return try reportingErrors { () throws(CodecError) -> String? in
                 try Archive(parsing: left).difference(from: Archive(parsing: right))
             }

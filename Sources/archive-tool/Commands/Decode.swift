@@ -33,7 +33,7 @@ struct Decode: ParsableCommand {
 
     @Flag(
         help:
-            "Write one JSON line per file on stdout, in the order given: {\"file\": …, \"document\": …}, or {\"file\": …, \"error\": …} with the problem document the service would send; takes --recursive and --jobs, not --pretty."
+            "Write one JSON line per file on stdout, in the order given: {\"file\": …, \"document\": …}, or {\"file\": …, \"error\": …} with the problem document the service would send (a name that is not UTF-8 adds \"fileBase64\", its exact bytes); takes --recursive and --jobs, not --pretty."
     )
     var ndjson = false
 
@@ -93,19 +93,23 @@ struct Decode: ParsableCommand {
             plain ? .plain : .lossless(raw ? .raw : .readable, maxDepth: maxDepth, numbers: NumberWrapping(exactIntegers: exactIntegers, exactNumbers: exactNumbers))
         if batch.isBatch || ndjson {
             let (pretty, nested, stackSize, skipDepthCheck) = (pretty, nested, stack.bytes, stack.skipDepthCheck)
-            let inputs = BatchInputs(paths: files, recursive: batch.recursive, into: batch.outputDirectory ?? ".") { $0 + ".json" }
+            let folder = batch.folder(of: Decode.self)
+            let inputs = BatchInputs(paths: CommandLineFiles.paths(files, of: Decode.self), recursive: batch.recursive, into: folder ?? BytePath(".")) {
+                Array($0) + ".json".utf8
+            }
             let run = BatchRun(inputs: inputs, verb: "decoded", jobs: batch.jobs ?? usableCores(), stackSize: stackSize) { input in
                 BatchRun.converting(input, hint: { Hint.decoding(input, error: $0) }) { () throws(CodecError) -> [UInt8] in
                     try Decode.json(of: input, as: shape, pretty: pretty, nested: nested, stackSize: stackSize, skipDepthCheck: skipDepthCheck)
                 }
             }
-            if let output { try redirectStandardOutput(to: output) }
-            let status = run.run(to: batch.outputDirectory.map(BatchRun.Destination.folder) ?? .lines)
+            if let output { try redirectStandardOutput(to: CommandLineFiles.optionValue(output, named: ["-o", "--output"], of: Decode.self)) }
+            let status = run.run(to: folder.map(BatchRun.Destination.folder) ?? .lines)
             if status != 0 { throw ExitCode(status) }
             return
         }
-        if let output { try redirectStandardOutput(to: output) }
-        try Decode.convert(files.first ?? "-", as: shape, pretty: pretty, nested: nested, stackSize: stack.bytes, skipDepthCheck: stack.skipDepthCheck)
+        if let output { try redirectStandardOutput(to: CommandLineFiles.optionValue(output, named: ["-o", "--output"], of: Decode.self)) }
+        try Decode.convert(
+            CommandLineFiles.paths(files, of: Decode.self).first ?? BytePath("-"), as: shape, pretty: pretty, nested: nested, stackSize: stack.bytes, skipDepthCheck: stack.skipDepthCheck)
     }
 
     /// What a decode writes: the lossless view (readable or raw, shaped by its options), or
@@ -167,7 +171,7 @@ struct Decode: ParsableCommand {
 
     /// `file` decoded as `shape` on stdout, on a stack of `stackSize` (the writers recurse
     /// once per level).
-    static func convert(_ file: String, as shape: Shape, pretty: Bool, nested: Bool = false, stackSize: Int, skipDepthCheck: Bool) throws {
+    static func convert(_ file: BytePath, as shape: Shape, pretty: Bool, nested: Bool = false, stackSize: Int, skipDepthCheck: Bool) throws {
         let input = try readInput(file)
         // The conversion thread hands the JSON over in pieces; this thread writes them out
         // meanwhile, so the copy into the kernel overlaps the conversion on a second core.

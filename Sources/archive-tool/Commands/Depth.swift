@@ -19,7 +19,7 @@ struct Depth: ParsableCommand {
     var file: String
 
     func run() throws {
-        let input = try readInput(file)
+        let input = try readInput(CommandLineFiles.paths([file], of: Depth.self)[0])
         func line(_ what: String, _ depth: Int, bytesPerLevel: Int) -> String {
             let stack = StackBudget.reserveBytes + depth * bytesPerLevel
             return "\(what): depth \(depth), needs a stack of \((stack + (1 << 20) - 1) >> 20) MiB\n"

@@ -90,14 +90,14 @@ struct EditOptions: ParsableArguments {
             writeAll("archive-tool: not writing an archive to a terminal: redirect stdout (> FILE) or pass -o FILE\n", to: 2)
             throw ExitCode(ExitStatus.usage)
         }
-        let input = try readInput(file)
+        let input = try readInput(CommandLineFiles.paths([file], of: EditOptions.self)[0])
         let document = try Decode.readableDocument(of: input, nested: nested, stack: stack)
         let changed = try reportingPathFailure { () throws(JSONDocument.PathFailure) in try document.edited(at: path, edit) }
         let format: PlistFormat = InputKind(of: input) == .xmlPropertyList ? .xml : .binary
         let result = try reportingErrors { () throws(CodecError) -> [UInt8] in
             try JSONDocument(parsing: changed).archive(format: format)
         }
-        if let output { try redirectStandardOutput(to: output) }
+        if let output { try redirectStandardOutput(to: CommandLineFiles.optionValue(output, named: ["-o", "--output"], of: EditOptions.self)) }
         try writeOutput(result)
     }
 }

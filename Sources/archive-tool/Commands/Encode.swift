@@ -45,9 +45,9 @@ struct Encode: ParsableCommand {
 
     /// The encoder does not recurse: any depth the JSON parser accepts encodes on any stack.
     func run() throws {
-        if let folder = batch.outputDirectory {
+        if let folder = batch.folder(of: Encode.self) {
             let format: PlistFormat = xml ? .xml : .binary
-            let inputs = BatchInputs(paths: files, recursive: batch.recursive, into: folder, name: Encode.outputName)
+            let inputs = BatchInputs(paths: CommandLineFiles.paths(files, of: Encode.self), recursive: batch.recursive, into: folder, name: Encode.outputName)
             let run = BatchRun(inputs: inputs, verb: "encoded", jobs: batch.jobs ?? usableCores(), stackSize: 1 << 20) { input in
                 BatchRun.converting(input, hint: { Hint.encoding(input, error: $0) }) { () throws(CodecError) -> [UInt8] in
                     try JSONDocument(parsing: input).archive(format: format)
@@ -57,21 +57,22 @@ struct Encode: ParsableCommand {
             if status != 0 { throw ExitCode(status) }
             return
         }
-        if let output { try redirectStandardOutput(to: output) }
-        try Encode.convert(files.first ?? "-", xml: xml, toTerminal: force)
+        if let output { try redirectStandardOutput(to: CommandLineFiles.optionValue(output, named: ["-o", "--output"], of: Encode.self)) }
+        try Encode.convert(CommandLineFiles.paths(files, of: Encode.self).first ?? BytePath("-"), xml: xml, toTerminal: force)
     }
 
     /// The output's name for a document's file name: `save.plist.json` → `save.plist` (the name
     /// `decode --output-dir` made it from); a name left without an extension gains `.plist`
     /// (`game.json` → `game.plist`, `notes.txt` → `notes.txt.plist`).
-    static func outputName(_ name: String) -> String {
-        let stem = name.hasSuffix(".json") && name.count > 5 ? String(name.dropLast(5)) : name
-        return stem != name && stem.dropFirst().contains(".") ? stem : stem + ".plist"
+    static func outputName(_ name: ArraySlice<UInt8>) -> [UInt8] {
+        let json = ".json".utf8
+        let stem = name.count > json.count && name.reversed().starts(with: json.reversed()) ? name.dropLast(json.count) : name
+        return stem.count != name.count && stem.dropFirst().contains(UInt8(ascii: ".")) ? Array(stem) : Array(stem) + ".plist".utf8
     }
 
     /// `toTerminal`: write a binary archive even when stdout is a terminal (`--force`), where
     /// it would only garble the screen.
-    static func convert(_ file: String, xml: Bool, toTerminal: Bool = false) throws {
+    static func convert(_ file: BytePath, xml: Bool, toTerminal: Bool = false) throws {
         if !xml, !toTerminal, isatty(1) == 1 {
             writeAll("archive-tool: not writing a binary archive to a terminal: redirect stdout (> FILE), pass -o FILE, or --force\n", to: 2)
             throw ExitCode(ExitStatus.usage)

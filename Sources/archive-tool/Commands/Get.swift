@@ -51,7 +51,7 @@ struct Get: ParsableCommand {
         } catch {
             throw ValidationError(error.description)
         }
-        let input = try readInput(file)
+        let input = try readInput(CommandLineFiles.paths([file], of: Get.self)[0])
         let document = try Decode.readableDocument(of: input, nested: nested, stack: stack)
         // What is written: the data's bytes, or the value's text and a newline.
         let result: [UInt8]
@@ -72,7 +72,7 @@ struct Get: ParsableCommand {
             }
         }
         // The output file is made only once there is something to write into it.
-        if let output { try redirectStandardOutput(to: output) }
+        if let output { try redirectStandardOutput(to: CommandLineFiles.optionValue(output, named: ["-o", "--output"], of: Get.self)) }
         try writeOutput(result)
     }
 }

@@ -40,7 +40,7 @@ struct Summary: ParsableCommand {
     func run() throws {
         var merged: ArchiveSummary?
         var failed = 0
-        for file in files {
+        for file in CommandLineFiles.paths(files, of: Summary.self) {
             let summary: ArchiveSummary
             if files.count == 1 {
                 let input = try readInput(file)
@@ -49,13 +49,13 @@ struct Summary: ParsableCommand {
                 // One of several: a failure is said and the others are summarised.
                 switch readWholeFile(file) {
                 case .failure(let failure):
-                    writeAll(TerminalText.escaped(file) + ": " + TerminalText.escaped(failure.messageAfterPath) + "\n", to: 2)
+                    writeAll(file.shown + ": " + TerminalText.escaped(failure.messageAfterPath) + "\n", to: 2)
                     failed += 1
                     continue
                 case .success(let input):
                     switch BatchRun.converting(input, hint: { Hint.decoding(input, error: $0) }, { () throws(CodecError) in try summarize(input) }) {
                     case .failure(let failure):
-                        writeAll(TerminalText.escaped(file) + ": " + TerminalText.escaped(failure.message) + "\n", to: 2)
+                        writeAll(file.shown + ": " + TerminalText.escaped(failure.message) + "\n", to: 2)
                         failed += 1
                         continue
                     case .success(let value): summary = value
@@ -63,7 +63,7 @@ struct Summary: ParsableCommand {
                 }
             }
             // Merged, each largest value says which file holds it.
-            let named = files.count > 1 ? summary.attributed(to: file == "-" ? "stdin" : file) : summary
+            let named = files.count > 1 ? summary.attributed(to: file.isStandardInput ? "stdin" : file.replacingInvalidUTF8) : summary
             merged = merged.map { $0.merged(with: named) } ?? named
         }
         guard let merged else { throw ExitCode(ExitStatus.someFailed) }

@@ -25,9 +25,11 @@ enum HugePages {
             getenv("GLIBC_TUNABLES") == nil, isMadviseMode()
         else { return }
         var status = stat()
-        guard
-            arguments.dropFirst(2).contains(where: { argument in
-                !argument.hasPrefix("-") && stat(argument, &status) == 0 && (status.st_mode & S_IFMT) == S_IFREG
+        // The words as the shell passed them: a name that is not UTF-8 is another name as text.
+        guard arguments.count == Int(CommandLine.argc),
+            arguments.indices.dropFirst(2).contains(where: { index in
+                guard !arguments[index].hasPrefix("-"), let word = CommandLine.unsafeArgv[index] else { return false }
+                return stat(word, &status) == 0 && (status.st_mode & S_IFMT) == S_IFREG
             }), Int(status.st_size) >= threshold
         else { return }
         guard setenv("GLIBC_TUNABLES", "glibc.malloc.hugetlb=1", 1) == 0 else { return }

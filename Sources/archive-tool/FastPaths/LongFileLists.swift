@@ -1,12 +1,8 @@
 import ArgumentParser
 
-/// A command that takes a list of files (`decode`, `encode`, `summary`), and the options of its
-/// that take a value (the word after them is theirs, not a file).
-protocol FileListCommand: ParsableCommand {
+/// A command that takes a list of files (`decode`, `encode`, `summary`).
+protocol FileListCommand: ParsableCommand, OptionsWithValues {
     var files: [String] { get set }
-    /// Every spelling of every option that takes a value, `-o` and `--output` alike.
-    /// `LongFileListsTests` holds it to the command's help.
-    static var optionsWithValues: [String] { get }
 }
 
 /// Long lists of files go around the argument parser. ArgumentParser's parsing of an array
@@ -51,22 +47,33 @@ enum LongFileLists {
     /// The options (with their values) and the files of `arguments`, in order; nil when a word
     /// is one the split cannot place (an option's value missing).
     static func split(_ arguments: ArraySlice<String>, optionsWithValues: [String]) -> (options: [String], files: [String])? {
-        var options: [String] = []
-        var files: [String] = []
-        var rest = arguments
-        while let argument = rest.popFirst() {
+        guard let (options, files) = positions(arguments, optionsWithValues: optionsWithValues) else { return nil }
+        return (options.map { arguments[$0] }, files.map { arguments[$0] })
+    }
+
+    /// Where in `arguments` the options (with their values) and the files stand, in order: the
+    /// one reading of which word is a file, for the split and for the files' bytes
+    /// (`CommandLineFiles`). Nil when a word is one it cannot place (an option's value missing).
+    static func positions(_ arguments: ArraySlice<String>, optionsWithValues: [String]) -> (options: [Int], files: [Int])? {
+        var options: [Int] = []
+        var files: [Int] = []
+        var index = arguments.startIndex
+        while index < arguments.endIndex {
+            let argument = arguments[index]
             if argument == "--" {
-                files += rest
+                files += (index + 1)..<arguments.endIndex
                 break
             }
             if argument == "-" || !argument.hasPrefix("-") {
-                files.append(argument)
+                files.append(index)
             } else if optionsWithValues.contains(argument) {
-                guard let value = rest.popFirst() else { return nil }
-                options += [argument, value]
+                guard index + 1 < arguments.endIndex else { return nil }
+                options += [index, index + 1]
+                index += 1
             } else {
-                options.append(argument)
+                options.append(index)
             }
+            index += 1
         }
         return (options, files)
     }

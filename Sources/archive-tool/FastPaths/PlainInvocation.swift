@@ -17,7 +17,7 @@ enum PlainInvocation {
     /// Converts and exits if `arguments` are one of the usual forms; returns otherwise.
     static func runIfPlain(_ arguments: [String]) {
         guard let command = arguments.first, command == "decode" || command == "encode" else { return }
-        var file: String?
+        var given: String?
         var output: String?
         var flags: [String] = []
         var rest = arguments.dropFirst()
@@ -29,13 +29,17 @@ enum PlainInvocation {
                 guard !flags.contains(argument) else { return }
                 flags.append(argument)
             } else if argument == "-" || !argument.hasPrefix("-") {
-                guard file == nil else { return }
-                file = argument
+                guard given == nil else { return }
+                given = argument
             } else {
                 return
             }
         }
-        guard let file else { return }
+        guard let text = given else { return }
+        // The file's bytes as given, not its text (a name that is not UTF-8 is another name as text).
+        let commandType: any FileListCommand.Type = command == "decode" ? Decode.self : Encode.self
+        let file = CommandLineFiles.paths([text], of: commandType)[0]
+        let outputPath = output.map { CommandLineFiles.optionValue($0, named: ["-o", "--output"], of: commandType) }
         let (raw, plain, pretty, nested) = (flags.contains("--raw"), flags.contains("--plain"), flags.contains("--pretty"), flags.contains("--nested"))
         let (exactIntegers, exactNumbers) = (flags.contains("--exact-integers"), flags.contains("--exact-numbers"))
         // A combination the parser refuses goes to the parser, for its refusal.
@@ -44,13 +48,13 @@ enum PlainInvocation {
         let conversion: () throws -> Void
         if command == "decode" {
             conversion = {
-                if let output { try redirectStandardOutput(to: output) }
+                if let outputPath { try redirectStandardOutput(to: outputPath) }
                 let shape: Decode.Shape = plain ? .plain : .lossless(raw ? .raw : .readable, maxDepth: nil, numbers: numbers)
                 try Decode.convert(file, as: shape, pretty: pretty, nested: nested, stackSize: StackOptions.defaultStackMiB << 20, skipDepthCheck: false)
             }
         } else {
             conversion = {
-                if let output { try redirectStandardOutput(to: output) }
+                if let outputPath { try redirectStandardOutput(to: outputPath) }
                 try Encode.convert(file, xml: false)
             }
         }

@@ -15,7 +15,7 @@ import Darwin
 /// kernel clearing pages the process touches for the first time, which each thread pays
 /// for the pages it fills, so two threads share it (docs/benchmarks.md,
 /// "Why reading got two threads").
-func readInput(_ path: String) throws -> [UInt8] {
+func readInput(_ path: BytePath) throws -> [UInt8] {
     switch readWholeFile(path) {
     case .success(let bytes): return bytes
     case .failure(let failure):
@@ -25,32 +25,40 @@ func readInput(_ path: String) throws -> [UInt8] {
 }
 
 /// A file that could not be read: `cannot open PATH: reason`, or without the path for a
-/// line that begins with it (`cannot open it: reason`).
+/// line that begins with it (`cannot open it: reason`). The path is shown as a terminal takes
+/// it (`BytePath.shown`); a symbolic link that leads nowhere or round in a loop says so, with
+/// where it points.
 struct FileFailure: Error {
     let verb: String
-    let path: String
+    let path: BytePath
     var reason: String
 
-    init(_ verb: String, _ path: String, errno number: Int32) {
+    init(_ verb: String, _ path: BytePath, errno number: Int32) {
         self.verb = verb
         self.path = path
         reason = String(cString: strerror(number))
+        // Only the link itself can be read: a missing folder on the way has no target.
+        if number == ENOENT || number == ELOOP, let target = path.linkTarget() {
+            let shown = TerminalText.escaped(bytes: target)
+            reason += number == ENOENT ? " (a symbolic link whose target is missing: \(shown))" : " (symbolic links that lead round in a loop, from \(shown))"
+        }
     }
 
-    var message: String { "cannot \(verb) \(path): \(reason)" }
+    var message: String { "cannot \(verb) \(path.shown): \(reason)" }
     var messageAfterPath: String { "cannot \(verb) it: \(reason)" }
 }
 
 /// `readInput` without exiting: the bytes, or why they could not be read (a batch carries on
 /// past such a file).
-func readWholeFile(_ path: String) -> Result<[UInt8], FileFailure> {
-    let descriptor = path == "-" ? 0 : open(path, O_RDONLY | O_CLOEXEC)
+func readWholeFile(_ path: BytePath) -> Result<[UInt8], FileFailure> {
+    let descriptor = path.isStandardInput ? 0 : path.withCString { open($0, O_RDONLY | O_CLOEXEC) }
     guard descriptor >= 0 else {
         var failure = FileFailure("open", path, errno: errno)
-        // A name that is not UTF-8 reaches the tool with its odd bytes replaced (U+FFFD), so
+        // A name that is not UTF-8 that could not be paired with its word on the command line
+        // (`CommandLineFiles`) reaches the tool as text, its odd bytes replaced (U+FFFD), so
         // "no such file" then says nothing about the file given: say what happened.
-        if failure.reason.hasPrefix("No such file"), path.unicodeScalars.contains("\u{FFFD}") {
-            failure.reason += " (a name that is not UTF-8 reaches this tool changed: rename the file, or give it as stdin)"
+        if failure.reason.hasPrefix("No such file"), path.replacingInvalidUTF8.unicodeScalars.contains("\u{FFFD}") {
+            failure.reason += " (a name that is not UTF-8 reaches this command changed: rename the file, or give it as stdin)"
         }
         return .failure(failure)
     }
