@@ -10,7 +10,7 @@ extension StringProtocol {
         return String(unsafeUninitializedCapacity: bytes.count) { out in
             var written = 0
             for byte in bytes {
-                out[written] = byte &- UInt8(ascii: "A") < 26 ? byte | 0x20 : byte
+                out[written] = byte.asciiLowercased
                 written += 1
             }
             return written
@@ -37,7 +37,24 @@ extension StringProtocol {
     }
 }
 
+extension Collection where Element == UInt8 {
+    /// Whether the bytes begin with `prefix`'s, an ASCII letter matching either case of itself.
+    package func startsWithIgnoringASCIICase(_ prefix: StaticString) -> Bool {
+        prefix.withUTF8Buffer { expected in
+            var index = startIndex
+            for wanted in expected {
+                guard index != endIndex, self[index].asciiLowercased == wanted.asciiLowercased else { return false }
+                index = self.index(after: index)
+            }
+            return true
+        }
+    }
+}
+
 extension UInt8 {
+    /// A–Z as a–z, every other byte as it is.
+    package var asciiLowercased: UInt8 { self &- UInt8(ascii: "A") < 26 ? self | 0x20 : self }
+
     /// Space, tab, line feed, vertical tab, form feed or carriage return: the whitespace of
     /// C's `isspace` in the C locale, which covers HTTP's optional whitespace (space, tab) and
     /// the line ends a kernel file or an environment value may carry.

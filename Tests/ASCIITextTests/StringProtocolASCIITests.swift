@@ -26,4 +26,15 @@ final class StringProtocolASCIITests: XCTestCase {
         let spaces = (0...255).map(UInt8.init).filter(\.isASCIIWhitespace)
         XCTAssertEqual(spaces, [0x09, 0x0A, 0x0B, 0x0C, 0x0D, 0x20])
     }
+
+    func testPrefixesCompareASCIILettersInEitherCase() {
+        XCTAssertTrue("HTTPS://example.com".utf8.startsWithIgnoringASCIICase("https://"))
+        XCTAssertTrue("http://".utf8.startsWithIgnoringASCIICase("http://"))
+        XCTAssertFalse("http:/".utf8.startsWithIgnoringASCIICase("http://"))
+        XCTAssertFalse("ftp://x".utf8.startsWithIgnoringASCIICase("http://"))
+        // Only letters fold: '@' (0x40) is not '`' (0x60), '[' not '{'.
+        XCTAssertFalse("@".utf8.startsWithIgnoringASCIICase("`"))
+        XCTAssertFalse("[".utf8.startsWithIgnoringASCIICase("{"))
+        XCTAssertTrue(Array("ANYthing".utf8).startsWithIgnoringASCIICase(""))
+    }
 }

@@ -319,10 +319,17 @@ package struct RequestHead: Equatable, Sendable {
     /// and authority. The guard admits a request by this path, so a target spelled otherwise
     /// costs what its route costs.
     package static func path(ofTarget target: String) -> String {
-        let path = target.prefix { $0 != "?" && $0 != "#" }
-        let start = path.prefix(8).asciiLowercased()
-        guard let scheme = ["http://", "https://"].first(where: { start.hasPrefix($0) }) else { return String(path) }
-        let afterScheme = path.dropFirst(scheme.count)
-        return afterScheme.firstIndex(of: "/").map { String(afterScheme[$0...]) } ?? ""
+        // Read as bytes: a target is ASCII (`parse` refuses any other byte in it).
+        let path = target[..<(target.utf8.firstIndex { $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") } ?? target.endIndex)]
+        let schemeLength: Int
+        if path.utf8.startsWithIgnoringASCIICase("http://") {
+            schemeLength = 7
+        } else if path.utf8.startsWithIgnoringASCIICase("https://") {
+            schemeLength = 8
+        } else {
+            return String(path)
+        }
+        let afterScheme = path.utf8.dropFirst(schemeLength)
+        return afterScheme.firstIndex(of: UInt8(ascii: "/")).map { String(path[$0...]) } ?? ""
     }
 }
