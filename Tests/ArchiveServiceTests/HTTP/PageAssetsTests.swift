@@ -82,6 +82,13 @@ final class PageAssetsTests: XCTestCase {
         XCTAssertFalse(PageAssets.contentSecurityPolicy.contains("unsafe"), "the policy allows inline or eval'd script")
     }
 
+    /// The API description says the policy word for word (its `ContentSecurityPolicy` header is a
+    /// `const`, which schemathesis holds every page reply to).
+    func testTheAPIDescriptionStatesThePolicyServed() {
+        let description = String(decoding: StaticAsset.apiDescription.plain, as: UTF8.self)
+        XCTAssertTrue(description.contains("const: \"\(PageAssets.contentSecurityPolicy)\""), "openapi.yaml's ContentSecurityPolicy differs from the policy served")
+    }
+
     /// Every file the HTML loads is one the server has; one script, a module; no inline script,
     /// handler or style, no other origin.
     func testTheHTMLLoadsOnlyThePagesFiles() throws {
