@@ -55,6 +55,8 @@ test('every signature the formats define, and nothing else', () => {
     ['zip', bytes('PK', [3, 4, 20, 0])],
     ['bplist', bytes('bplist00', [0xd0, 8])],
     ['typedstream', bytes([0x04, 0x0b], 'streamtyped', [0x81, 0xe8, 0x03])],
+    // A stream written big-endian (a PowerPC-era archive) signs itself with the word turned.
+    ['typedstream', bytes([0x04, 0x0b], 'typedstream', [0x81, 0x03, 0xe8])],
     ['tzif', bytes('TZif2', Buffer.alloc(15))],
     ['utf8', bytes([0xef, 0xbb, 0xbf], 'text')],
     ['utf16be', bytes([0xfe, 0xff, 0, 0x41])],

@@ -6,9 +6,10 @@
 
 import { KEY } from './mapping.mjs';
 import { countText } from './format.mjs';
+import { startsAsTypedStream } from './data-kind.mjs';
 
 /// The file's format by its first 64 bytes, by the codec's rule (InputKind) in the page's classes:
-/// 'typedstream' (streamer version 4, then `streamtyped` or the big-endian `typedstream`), 'xml'
+/// 'typedstream' (data-kind's `startsAsTypedStream`: version 4, `streamtyped` or `typedstream`), 'xml'
 /// (`<` first), 'json' (`{`, `[` or `"` first: the service's own JSON, whose root may be a string,
 /// which InputKind leaves unknown), or 'binary' for the rest (a binary plist, gzip, zlib, anything
 /// else: the server says what it is). Whitespace is JSON's four; UTF-8 byte order marks before
@@ -17,10 +18,7 @@ import { countText } from './format.mjs';
 export function sniffFormat(bytes) {
   let head = new Uint8Array(bytes, 0, Math.min(bytes.byteLength, 64));
   while (head[0] === 0xef && head[1] === 0xbb && head[2] === 0xbf) head = head.subarray(3);
-  if (head.length >= 13 && head[0] === 4 && head[1] === 11) {
-    const signature = String.fromCharCode(...head.subarray(2, 13));
-    if (signature === 'streamtyped' || signature === 'typedstream') return 'typedstream';
-  }
+  if (startsAsTypedStream(head)) return 'typedstream';
   const first = head.find((byte) => byte !== 0x20 && byte !== 0x0a && byte !== 0x0d && byte !== 0x09);
   switch (first === undefined ? '' : String.fromCharCode(first)) {
     case '<': return 'xml';

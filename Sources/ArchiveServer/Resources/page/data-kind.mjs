@@ -42,6 +42,15 @@ function holds(bytes, signature, at = 0) {
   return true;
 }
 
+/// Whether `bytes` begin as a typedstream does: streamer version 4, then the 11-byte signature,
+/// `streamtyped` when written little-endian or `typedstream` when written big-endian (the codec's
+/// rule). The one home of this signature: the file sniffing and the data panel both ask it.
+export function startsAsTypedStream(bytes) {
+  return holds(bytes, TYPEDSTREAM_LITTLE) || holds(bytes, TYPEDSTREAM_BIG);
+}
+const TYPEDSTREAM_LITTLE = [0x04, 0x0b].concat(ascii('streamtyped'));
+const TYPEDSTREAM_BIG = [0x04, 0x0b].concat(ascii('typedstream'));
+
 const be16 = (b, i) => (b[i] << 8) | b[i + 1];
 const be32 = (b, i) => b[i] * 0x1000000 + ((b[i + 1] << 16) | (b[i + 2] << 8) | b[i + 3]);
 const le16 = (b, i) => b[i] | (b[i + 1] << 8);
@@ -60,7 +69,7 @@ const SIGNATURES = [
   ['gzip', (b) => holds(b, [0x1f, 0x8b])],
   ['zip', (b) => holds(b, [0x50, 0x4b, 0x03, 0x04])],
   ['bplist', (b) => holds(b, ascii('bplist00'))],
-  ['typedstream', (b) => holds(b, [0x04, 0x0b].concat(ascii('streamtyped')))],
+  ['typedstream', (b) => startsAsTypedStream(b)],
   ['tzif', (b) => holds(b, ascii('TZif'))],
   ['utf8', (b) => holds(b, [0xef, 0xbb, 0xbf])],
   ['utf16be', (b) => holds(b, [0xfe, 0xff])],
