@@ -156,6 +156,21 @@ final class ByteNameTests: XCTestCase {
         XCTAssertFalse(result.stderr.unicodeScalars.contains("\u{1B}"), result.stderr)
     }
 
+    /// A missing file is said to be missing; the note that a name reached the tool changed is
+    /// for a name that holds U+FFFD (what a repaired name holds), not for one in Latin-1 that is
+    /// still its own bytes.
+    func testAMissingFileIsCalledChangedOnlyWhenItsNameWasRepaired() throws {
+        let stdout = scratch.appendingPathComponent("stdout")
+        let missingLatin1 = try ToolRun.run(bytes: [Array("decode".utf8), BytePathFiles.path(root, latin1)], stdout: stdout)
+        XCTAssertEqual(missingLatin1.status, 4, missingLatin1.stderr)
+        XCTAssertTrue(missingLatin1.stderr.contains("No such file"), missingLatin1.stderr)
+        XCTAssertFalse(missingLatin1.stderr.contains("reaches this command changed"), missingLatin1.stderr)
+        let repaired = BytePathFiles.path(root, Array("caf\u{FFFD}.plist".utf8))
+        let missingRepaired = try ToolRun.run(bytes: [Array("decode".utf8), repaired], stdout: stdout)
+        XCTAssertEqual(missingRepaired.status, 4, missingRepaired.stderr)
+        XCTAssertTrue(missingRepaired.stderr.contains("reaches this command changed"), missingRepaired.stderr)
+    }
+
     /// `--ndjson`: `file` is text (U+FFFD for each byte that is not UTF-8) and `fileBase64` the
     /// exact bytes; a UTF-8 name has `file` alone.
     func testLinesCarryTheNameExactly() throws {

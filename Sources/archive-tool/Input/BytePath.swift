@@ -73,6 +73,19 @@ struct BytePath: Hashable, Sendable {
     /// The path as text, a byte that is not UTF-8 as U+FFFD: for JSON, which holds text only.
     var replacingInvalidUTF8: String { String(decoding: bytes, as: UTF8.self) }
 
+    /// Whether the path holds U+FFFD's UTF-8 (EF BF BD): what a name that is not UTF-8 becomes
+    /// when it reaches the tool as text. A name that is still its own bytes (Latin-1 from a zip
+    /// file) does not.
+    var holdsReplacementCharacter: Bool {
+        let bytes = self.bytes
+        var index = bytes.startIndex
+        while let lead = bytes[index...].firstIndex(of: 0xEF) {
+            if bytes[lead...].starts(with: [0xEF, 0xBF, 0xBD]) { return true }
+            index = lead + 1
+        }
+        return false
+    }
+
     /// Whether the path's bytes are UTF-8.
     var isUTF8: Bool { bytes.withUnsafeBufferPointer { String(validating: $0, as: UTF8.self) } != nil }
 }

@@ -57,7 +57,7 @@ func readWholeFile(_ path: BytePath) -> Result<[UInt8], FileFailure> {
         // A name that is not UTF-8 that could not be paired with its word on the command line
         // (`CommandLineFiles`) reaches the tool as text, its odd bytes replaced (U+FFFD), so
         // "no such file" then says nothing about the file given: say what happened.
-        if failure.reason.hasPrefix("No such file"), path.replacingInvalidUTF8.unicodeScalars.contains("\u{FFFD}") {
+        if failure.reason.hasPrefix("No such file"), path.holdsReplacementCharacter {
             failure.reason += " (a name that is not UTF-8 reaches this command changed: rename the file, or give it as stdin)"
         }
         return .failure(failure)
