@@ -108,7 +108,7 @@ struct BatchInputs {
                     continue
                 }
                 switch status.st_mode & S_IFMT {
-                case S_IFDIR: folders.append((path, relative.isEmpty ? name : relative + [UInt8(ascii: "/")] + name))
+                case S_IFDIR: folders.append((path, BytePath.joining(relative, name)))
                 case S_IFREG: files.append(Found(path: path, folder: relative, name: name))
                 case S_IFLNK:
                     // A link to a file is taken; a link to a folder is not followed (it may loop).

@@ -42,11 +42,16 @@ struct BytePath: Hashable, Sendable {
     }
 
     /// `component` inside this folder: joined with one `/` (none added after a trailing one).
-    func appending(_ component: some Collection<UInt8>) -> BytePath {
-        var joined = Array(bytes)
+    func appending(_ component: some Collection<UInt8>) -> BytePath { BytePath(Self.joining(bytes, component)) }
+
+    /// `folder` and `name` joined with one `/`: none after an empty folder (a name alone) or
+    /// after one that ends in `/`. The one way the tool joins names.
+    static func joining(_ folder: some Collection<UInt8>, _ name: some Collection<UInt8>) -> [UInt8] {
+        var joined = Array(folder)
+        joined.reserveCapacity(joined.count + 1 + name.count)
         if !joined.isEmpty && joined.last != UInt8(ascii: "/") { joined.append(UInt8(ascii: "/")) }
-        joined.append(contentsOf: component)
-        return BytePath(joined)
+        joined.append(contentsOf: name)
+        return joined
     }
 
     /// The path with `suffix` added to its last name (`x.plist` → `x.plist.json`).

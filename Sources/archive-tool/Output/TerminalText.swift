@@ -34,8 +34,7 @@ enum TerminalText {
                 position = bytes.index(position, offsetBy: encoded.count)
             case .error(let length):
                 for _ in 0..<length {
-                    let digits = String(bytes[position], radix: 16, uppercase: true)
-                    result += "\\x" + (digits.count < 2 ? "0" : "") + digits
+                    result += "\\x" + hexDigits(UInt32(bytes[position]))
                     position = bytes.index(after: position)
                 }
             case .emptyInput: return result
@@ -53,12 +52,17 @@ enum TerminalText {
         case "\"" where quoted: result += "\\\""
         default:
             if isActedOn(scalar) {
-                let digits = String(scalar.value, radix: 16, uppercase: true)
-                result += "\\u{" + (digits.count < 2 ? "0" : "") + digits + "}"
+                result += "\\u{" + hexDigits(scalar.value) + "}"
             } else {
                 result.unicodeScalars.append(scalar)
             }
         }
+    }
+
+    /// `value` in upper-case hex, at least two digits: both escapes write a byte as `1B`, not `1b` or `B`.
+    private static func hexDigits(_ value: UInt32) -> String {
+        let digits = String(value, radix: 16, uppercase: true)
+        return digits.count < 2 ? "0" + digits : digits
     }
 
     /// Whether a terminal acts on `scalar`, or it reorders the text around it.
