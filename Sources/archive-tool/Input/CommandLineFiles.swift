@@ -55,9 +55,8 @@ enum CommandLineFiles {
             let position = options[index]
             let word = words[position]
             if command.optionsWithValues.contains(word) {
-                // An option and its value, the next position (none after the last word: the
-                // parser, which read these words first, would have refused that).
-                guard index + 1 < options.count else { break }
+                // An option and its value, the next position: `LongFileLists.positions` records
+                // the two together (it refuses an option with no word after it).
                 let valuePosition = options[index + 1]
                 if names.contains(word), words[valuePosition].utf8.elementsEqual(value.utf8), let raw = CommandLine.unsafeArgv[valuePosition] {
                     found = BytePath(UnsafeRawBufferPointer(start: raw, count: strlen(raw)))
