@@ -5,22 +5,20 @@
 /// bytes — libevent among them — would read differently with them.
 extension StringProtocol {
     /// The text with A–Z mapped to a–z and every other byte kept.
-    package func asciiLowercased() -> String {
-        let bytes = utf8
-        return String(unsafeUninitializedCapacity: bytes.count) { out in
-            var written = 0
-            for byte in bytes {
-                out[written] = byte.asciiLowercased
-                written += 1
-            }
-            return written
-        }
-    }
+    package func asciiLowercased() -> String { Self.lowercased(utf8) }
 
     /// The text without the ASCII whitespace (`UInt8.isASCIIWhitespace`) around it.
     package func trimmingASCIIWhitespace() -> String {
+        String(decoding: utf8[trimmedOfASCIIWhitespace], as: UTF8.self)
+    }
+
+    /// `trimmingASCIIWhitespace().asciiLowercased()` with one string made: for a protocol token
+    /// read from a header on every request.
+    package func trimmingASCIIWhitespaceLowercased() -> String { Self.lowercased(utf8[trimmedOfASCIIWhitespace]) }
+
+    /// Where the text stands without the ASCII whitespace around it, found in one pass.
+    private var trimmedOfASCIIWhitespace: Range<UTF8View.Index> {
         let bytes = utf8
-        // One pass: where the text starts, and the end of its last byte that is not whitespace.
         var start: UTF8View.Index?
         var end = bytes.startIndex
         var index = bytes.startIndex
@@ -32,8 +30,20 @@ extension StringProtocol {
             }
             index = next
         }
-        guard let start else { return "" }
-        return String(decoding: bytes[start..<end], as: UTF8.self)
+        guard let start else { return bytes.startIndex..<bytes.startIndex }
+        return start..<end
+    }
+
+    /// `bytes` as text with A–Z mapped to a–z: one string, written in place.
+    private static func lowercased(_ bytes: some Collection<UInt8>) -> String {
+        String(unsafeUninitializedCapacity: bytes.count) { out in
+            var written = 0
+            for byte in bytes {
+                out[written] = byte.asciiLowercased
+                written += 1
+            }
+            return written
+        }
     }
 }
 

@@ -22,6 +22,13 @@ final class StringProtocolASCIITests: XCTestCase {
         XCTAssertEqual(" gzip ; q=1".split(separator: ";")[0].trimmingASCIIWhitespace(), "gzip")
     }
 
+    func testTrimmingAndLowercasingInOneAgreesWithTheTwo() {
+        for text in [" Application/JSON ", "\tMultipart/Form-Data\r\n", "", "  ", "\u{A0}TEXT\u{85}", "a B c", "\u{212A}", " x"] {
+            XCTAssertEqual(text.trimmingASCIIWhitespaceLowercased(), text.trimmingASCIIWhitespace().asciiLowercased(), text)
+        }
+        XCTAssertEqual(" Text/JSON; charset=UTF-8".split(separator: ";")[0].trimmingASCIIWhitespaceLowercased(), "text/json")
+    }
+
     func testWhitespaceBytes() {
         let spaces = (0...255).map(UInt8.init).filter(\.isASCIIWhitespace)
         XCTAssertEqual(spaces, [0x09, 0x0A, 0x0B, 0x0C, 0x0D, 0x20])

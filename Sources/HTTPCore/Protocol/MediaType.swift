@@ -5,7 +5,7 @@ package enum MediaType {
     /// A media type without its parameters, lower-cased (RFC 9110 §8.3.1): "Application/JSON;
     /// charset=utf-8" is "application/json".
     package static func essence(_ contentType: String) -> String {
-        contentType[..<(contentType.utf8.firstIndex(of: UInt8(ascii: ";")) ?? contentType.endIndex)].trimmingASCIIWhitespace().asciiLowercased()
+        contentType[..<(contentType.utf8.firstIndex(of: UInt8(ascii: ";")) ?? contentType.endIndex)].trimmingASCIIWhitespaceLowercased()
     }
 
     /// Whether a Content-Type names JSON: `application/json`, `text/json`, or any `+json` structured
