@@ -5,45 +5,43 @@
 /// bytes — libevent among them — would read differently with them.
 extension StringProtocol {
     /// The text with A–Z mapped to a–z and every other byte kept.
-    package func asciiLowercased() -> String { Self.lowercased(utf8) }
+    package func asciiLowercased() -> String { withContiguousUTF8 { ASCIIBytes.lowercased($0) } }
 
     /// The text without the ASCII whitespace (`UInt8.isASCIIWhitespace`) around it.
     package func trimmingASCIIWhitespace() -> String {
-        String(decoding: utf8[trimmedOfASCIIWhitespace], as: UTF8.self)
+        withContiguousUTF8 { String(decoding: ASCIIBytes.trimmed($0), as: UTF8.self) }
     }
 
     /// `trimmingASCIIWhitespace().asciiLowercased()` with one string made: for a protocol token
     /// read from a header on every request.
-    package func trimmingASCIIWhitespaceLowercased() -> String { Self.lowercased(utf8[trimmedOfASCIIWhitespace]) }
+    package func trimmingASCIIWhitespaceLowercased() -> String { withContiguousUTF8 { ASCIIBytes.lowercased(ASCIIBytes.trimmed($0)) } }
 
-    /// Where the text stands without the ASCII whitespace around it, found in one pass.
-    private var trimmedOfASCIIWhitespace: Range<UTF8View.Index> {
-        let bytes = utf8
-        var start: UTF8View.Index?
-        var end = bytes.startIndex
-        var index = bytes.startIndex
-        while index != bytes.endIndex {
-            let next = bytes.index(after: index)
-            if !bytes[index].isASCIIWhitespace {
-                if start == nil { start = index }
-                end = next
-            }
-            index = next
+    /// Calls `body` with the text's UTF-8 in one buffer. A native string or substring has it so
+    /// (no copy); a bridged one is copied first. The work is done on the buffer, not through
+    /// `StringProtocol`'s generic views: across this module's boundary those are unspecialised,
+    /// hundreds of instructions a byte.
+    private func withContiguousUTF8<Result>(_ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
+        if let result = utf8.withContiguousStorageIfAvailable(body) { return result }
+        var copy = String(self)
+        return copy.withUTF8(body)
+    }
+}
+
+/// The byte work behind the text functions, on a buffer.
+private enum ASCIIBytes {
+    /// `bytes` as text with A–Z mapped to a–z: one string, written in place.
+    static func lowercased(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
+        String(unsafeUninitializedCapacity: bytes.count) { out in
+            for (index, byte) in bytes.enumerated() { out[index] = byte.asciiLowercased }
+            return bytes.count
         }
-        guard let start else { return bytes.startIndex..<bytes.startIndex }
-        return start..<end
     }
 
-    /// `bytes` as text with A–Z mapped to a–z: one string, written in place.
-    private static func lowercased(_ bytes: some Collection<UInt8>) -> String {
-        String(unsafeUninitializedCapacity: bytes.count) { out in
-            var written = 0
-            for byte in bytes {
-                out[written] = byte.asciiLowercased
-                written += 1
-            }
-            return written
-        }
+    /// `bytes` without the ASCII whitespace around them.
+    static func trimmed(_ bytes: UnsafeBufferPointer<UInt8>) -> UnsafeBufferPointer<UInt8> {
+        guard let first = bytes.firstIndex(where: { !$0.isASCIIWhitespace }) else { return UnsafeBufferPointer(rebasing: bytes[0..<0]) }
+        let last = bytes.lastIndex { !$0.isASCIIWhitespace } ?? first
+        return UnsafeBufferPointer(rebasing: bytes[first...last])
     }
 }
 
