@@ -34,6 +34,9 @@ public struct DecodePolicy: Sendable, Equatable {
         self.depthLimit = depthLimit
     }
 
+    /// The deepest nesting a decode may have: past it `refusal` refuses.
+    public func nestingLimit(pretty: Bool) -> Int { pretty ? min(depthLimit, Self.prettyDepthLimit) : depthLimit }
+
     /// Why a decode whose JSON nests `depth` levels may not run, or nil if it may.
     public func refusal(depth: Int, pretty: Bool) -> Refusal? {
         if depth > depthLimit { return .tooDeep(depth: depth, limit: depthLimit) }

@@ -197,6 +197,14 @@ struct RoundTripOracle {
     /// A typedstream: its JSON parses and writes back to a stream of the same JSON (the same
     /// bytes when the stream spells everything as Apple's writer does).
     private mutating func checkTypedStream(_ stream: Archive) -> String? {
+        // A decode under a depth limit takes the stream's bound for its depth and does not
+        // measure: the bound must never be below the depth measured.
+        for numbers in [NumberWrapping.nonFinite, .integers, .all] {
+            guard let bound = try? stream.plan(view: .readable, pretty: false, numbers: numbers, depthLimit: .max).depth,
+                let measured = try? stream.plan(view: .readable, pretty: false, numbers: numbers).depth
+            else { continue }
+            if bound < measured { return "a typedstream's depth bound \(bound) is below its measured depth \(measured) (numbers: \(numbers))" }
+        }
         guard let json = readableJSON(stream) else { return nil }
         do {
             let copy = try Archive(parsing: JSONDocument(parsing: json).archive(format: .binary))

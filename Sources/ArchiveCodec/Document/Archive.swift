@@ -63,11 +63,18 @@ public struct Archive: Sendable {
     /// (`NestedExpansion`), planned under that policy: the plan's depth is the whole
     /// document's, checked by the caller against the same policy before writing. `hold` is
     /// asked before the plan holds more text or reads a payload (`NestedExpansion.init`).
+    ///
+    /// `depthLimit`: the deepest nesting the caller lets through (`DecodePolicy.nestingLimit`;
+    /// a nested expansion takes its policy's). The depth may then be a bound where a format
+    /// finds one without a walk (`DocumentFormat.plan(…depthLimit:)`), never more than the
+    /// limit, and exact wherever it passes it; without a limit it is exact.
     public func plan(
         view: ArchiveView, pretty: Bool, maxDepth: Int? = nil, numbers: NumberWrapping = .nonFinite, parallelism: Parallelism = .serial, nested policy: DecodePolicy? = nil,
-        hold: (_ text: Int, _ reading: [UInt8]?) -> Bool = { _, _ in true }
+        depthLimit: Int? = nil, hold: (_ text: Int, _ reading: [UInt8]?) -> Bool = { _, _ in true }
     ) throws(CodecError) -> WritePlan {
-        let plan = try measuredPlan(view: view, pretty: pretty, maxDepth: maxDepth, numbers: numbers, parallelism: parallelism, nested: policy, hold: hold)
+        let plan = try measuredPlan(
+            view: view, pretty: pretty, maxDepth: maxDepth, numbers: numbers, parallelism: parallelism, nested: policy,
+            depthLimit: depthLimit, hold: hold)
         // A depth pass that met the deadline ended early and its depth means nothing (the
         // raw view's measure then says Int.max): the deadline is the answer, not a refusal.
         try ConversionDeadline.check()
@@ -75,18 +82,19 @@ public struct Archive: Sendable {
     }
 
     private func measuredPlan(
-        view: ArchiveView, pretty: Bool, maxDepth: Int?, numbers: NumberWrapping, parallelism: Parallelism, nested policy: DecodePolicy?,
+        view: ArchiveView, pretty: Bool, maxDepth: Int?, numbers: NumberWrapping, parallelism: Parallelism, nested policy: DecodePolicy?, depthLimit: Int?,
         hold: (_ text: Int, _ reading: [UInt8]?) -> Bool
     ) throws(CodecError) -> WritePlan {
         if let policy, view == .readable {
             let expansion = try NestedExpansion(
                 archive: self, inputSize: inputSize, pretty: pretty, maxDepth: maxDepth, numbers: numbers, policy: policy, parallelism: parallelism,
-                hold: hold)
+                depthLimit: depthLimit, hold: hold)
             var plan = WritePlan(depth: expansion.depth, placement: nil, cut: nil, numbers: numbers)
             plan.nested = expansion
             return plan
         }
-        return try document.plan(view: view, pretty: pretty, maxDepth: maxDepth, numbers: numbers, parallelism: parallelism)
+        guard let depthLimit else { return try document.plan(view: view, pretty: pretty, maxDepth: maxDepth, numbers: numbers, parallelism: parallelism) }
+        return try document.plan(view: view, pretty: pretty, maxDepth: maxDepth, numbers: numbers, parallelism: parallelism, depthLimit: depthLimit)
     }
 
     /// Writes `view` following `plan` into `sink` (`KeyedArchive.writeJSON(view:pretty:plan:parallelism:to:)`).

@@ -48,6 +48,12 @@ protocol DocumentFormat: Sendable {
     /// fit is refused with `depthBoundTooSmall` and the bound it needs.
     func plan(view: ArchiveView, pretty: Bool, maxDepth: Int?, numbers: NumberWrapping, parallelism: Parallelism) throws(CodecError) -> WritePlan
 
+    /// `plan` for a caller that refuses any nesting past `depthLimit`: the plan's depth may
+    /// then be a bound found without a walk of the document — at least its nesting, at most
+    /// `depthLimit` — and is exact wherever it passes `depthLimit`, so that the caller's
+    /// refusal reads the same either way. (A format without such a bound plans as `plan`.)
+    func plan(view: ArchiveView, pretty: Bool, maxDepth: Int?, numbers: NumberWrapping, parallelism: Parallelism, depthLimit: Int) throws(CodecError) -> WritePlan
+
     /// Writes `view` following `plan` into `sink`, in pieces of about a megabyte; refuses
     /// (`limitExceeded`) past `KeyedArchive.maximumOutputSize(forInputSize:)`, after part of
     /// the text may have gone to `sink`.
@@ -99,6 +105,11 @@ enum DocumentFormats {
 }
 
 extension DocumentFormat {
+    /// A format whose depth is found only by a walk plans exactly whatever the limit.
+    func plan(view: ArchiveView, pretty: Bool, maxDepth: Int?, numbers: NumberWrapping, parallelism: Parallelism, depthLimit: Int) throws(CodecError) -> WritePlan {
+        try plan(view: view, pretty: pretty, maxDepth: maxDepth, numbers: numbers, parallelism: parallelism)
+    }
+
     /// `difference(from:…)` for a document of any format: two of different formats differ at
     /// their root.
     func difference(fromAny other: any DocumentFormat, plistDatesToWholeSeconds: Bool, payloadNesting: Int) -> DocumentDifference? {

@@ -47,12 +47,17 @@ public struct NestedExpansion: Sendable {
     /// read and written, the caller estimates as for any decode; nil when only the text grew).
     /// When it says no, planning stops with `limitExceeded`. No part is rendered past what is
     /// left of the output limit: at most that limit is ever held.
+    ///
+    /// `depthLimit`: the deepest nesting the caller lets through, when stricter than `policy`
+    /// (a plain view planned compact and refused as indented): each part's depth may be a
+    /// bound within what the limits leave it (`Archive.plan`), exact past it.
     init(
         archive: Archive, inputSize: Int, pretty: Bool, maxDepth: Int?, numbers: NumberWrapping, policy: DecodePolicy, parallelism: Parallelism,
-        hold: (_ text: Int, _ reading: [UInt8]?) -> Bool = { _, _ in true }
+        depthLimit: Int? = nil, hold: (_ text: Int, _ reading: [UInt8]?) -> Bool = { _, _ in true }
     ) throws(CodecError) {
         self.pretty = pretty
-        let plan = try archive.plan(view: .readable, pretty: pretty, maxDepth: maxDepth, numbers: numbers, parallelism: parallelism)
+        let depthLimit = min(depthLimit ?? .max, policy.nestingLimit(pretty: pretty))
+        let plan = try archive.plan(view: .readable, pretty: pretty, maxDepth: maxDepth, numbers: numbers, parallelism: parallelism, depthLimit: depthLimit)
         depth = plan.depth
         guard policy.refusal(depth: depth, pretty: pretty) == nil else { return }
         let limit = KeyedArchive.maximumOutputSize(forInputSize: inputSize)
@@ -79,7 +84,8 @@ public struct NestedExpansion: Sendable {
                 guard let (payload, kind) = NestedPayload.document(bytes, prefixChecked: true) else { continue }
                 let base = parts[next].base + value.level
                 let wrapper = kind.wrapperLevels
-                let payloadPlan = try Self.plan(payload, pretty: pretty, maxDepth: maxDepth, above: base + wrapper, numbers: numbers)
+                let payloadPlan = try Self.plan(
+                    payload, pretty: pretty, maxDepth: maxDepth, above: base + wrapper, numbers: numbers, depthLimit: depthLimit - base - wrapper)
                 depth = max(depth, base + wrapper + payloadPlan.depth)
                 guard policy.refusal(depth: depth, pretty: pretty) == nil else { return }
                 // Rendered straight into its wrapper (`TextCollector.wrapping`): no second copy.
@@ -121,9 +127,10 @@ public struct NestedExpansion: Sendable {
     }
 
     /// The plan of a payload whose JSON opens `above` levels down: under what is left of
-    /// `maxDepth`, a refusal naming bounds of the whole document.
-    private static func plan(_ payload: Archive, pretty: Bool, maxDepth: Int?, above: Int, numbers: NumberWrapping) throws(CodecError) -> WritePlan {
-        guard let maxDepth else { return try payload.plan(view: .readable, pretty: pretty, numbers: numbers) }
+    /// `maxDepth`, a refusal naming bounds of the whole document. Its depth may be a bound
+    /// within `depthLimit` (what the policy leaves it), exact past it.
+    private static func plan(_ payload: Archive, pretty: Bool, maxDepth: Int?, above: Int, numbers: NumberWrapping, depthLimit: Int) throws(CodecError) -> WritePlan {
+        guard let maxDepth else { return try payload.plan(view: .readable, pretty: pretty, numbers: numbers, depthLimit: depthLimit) }
         let tooSmall = { (needed: Int) in
             CodecError(
                 .depthBoundTooSmall, "a nesting bound of \(maxDepth) is too small for this document's nested payloads: one opens \(above) levels down and needs \(needed) more",
@@ -131,7 +138,7 @@ public struct NestedExpansion: Sendable {
         }
         let plan: WritePlan
         do throws(CodecError) {
-            plan = try payload.plan(view: .readable, pretty: pretty, maxDepth: max(maxDepth - above, 1), numbers: numbers)
+            plan = try payload.plan(view: .readable, pretty: pretty, maxDepth: max(maxDepth - above, 1), numbers: numbers, depthLimit: depthLimit)
         } catch {
             guard error.kind == .depthBoundTooSmall, let needed = error.found else { throw error }
             throw tooSmall(needed)

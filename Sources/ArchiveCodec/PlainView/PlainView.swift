@@ -94,11 +94,13 @@ extension Archive {
     /// The plan of the lossless text the plain view is made from: the readable view, compact,
     /// without a nesting bound or number wrappers; with its payloads decoded in place under
     /// `policy` (`nested`). Its depth bounds the plain view's: the plain view only drops
-    /// wrappers and never nests deeper.
-    public func plainViewPlan(parallelism: Parallelism = .serial, nested policy: DecodePolicy? = nil, hold: (_ text: Int, _ reading: [UInt8]?) -> Bool = { _, _ in true })
-        throws(CodecError) -> WritePlan
-    {
-        try plan(view: .readable, pretty: false, parallelism: parallelism, nested: policy, hold: hold)
+    /// wrappers and never nests deeper. `depthLimit` as `plan` takes it: the limit the caller
+    /// refuses the plain view's depth past.
+    public func plainViewPlan(
+        parallelism: Parallelism = .serial, nested policy: DecodePolicy? = nil, depthLimit: Int? = nil,
+        hold: (_ text: Int, _ reading: [UInt8]?) -> Bool = { _, _ in true }
+    ) throws(CodecError) -> WritePlan {
+        try plan(view: .readable, pretty: false, parallelism: parallelism, nested: policy, depthLimit: depthLimit, hold: hold)
     }
 
     /// Writes the plain view into `sink`, following `plan` (`plainViewPlan`): the lossless text

@@ -41,6 +41,10 @@ struct TypedStream: Sendable {
     /// Per C string (a `*` value's string; the stream's object table numbers them): the shared
     /// string holding its text.
     var cStrings: [UInt32] = []
+    /// The most objects, groups and composites open at once, the stream itself counted (1
+    /// for an empty stream), as the builder met them: the stream's nesting in its own order,
+    /// which is the order its JSON is written in (`TypedStreamDocument.depthBound`).
+    var deepestOpen = 1
 
     init(byteOrder: ByteOrder, systemVersion: Int64 = TypedStreamHeader.currentSystemVersion, storage: [UInt8] = []) {
         self.byteOrder = byteOrder

@@ -17,6 +17,8 @@
 struct TypedStreamBuilder {
     private(set) var stream: TypedStream
     private var frames: [Frame] = [Frame(kind: .stream)]
+    /// The most frames open at once so far (`TypedStream.deepestOpen`).
+    private var deepestOpen = 1
     /// Groups of the stream and of the open objects, innermost last: the first `pendingCount`
     /// entries. Entries past those are left for reuse, so that ending an object removes
     /// nothing from the array (a removal per object cost more than moving its groups).
@@ -185,6 +187,7 @@ struct TypedStreamBuilder {
         if pendingCount < pendingGroups.count { pendingGroups[pendingCount] = group } else { pendingGroups.append(group) }
         pendingCount += 1
         frames.append(Frame(kind: .group, next: first, end: first + count, type: TypeTable.firstChild(of: type)))
+        noteDepth()
     }
 
     /// Closes the innermost group or composite when it is full, and says whether it did (a
@@ -211,6 +214,7 @@ struct TypedStreamBuilder {
         place(TypedStream.Value(type: type, payload: UInt64(first)))
         frames.append(
             Frame(kind: .composite, next: first, end: first + node.count, type: TypeTable.firstChild(of: type), repeats: node.code == TypeCode.arrayOpen))
+        noteDepth()
     }
 
     /// Closes the innermost group or composite, which must be full.
@@ -232,6 +236,7 @@ struct TypedStreamBuilder {
         stream.objects.append(TypedStream.Object(classIndex: classIndex, firstGroup: 0, groupCount: 0, value: frames[frames.count - 1].next))
         place(TypedStream.Value(type: type, payload: UInt64(index)))
         frames.append(Frame(kind: .object, firstPending: UInt32(pendingCount), object: index))
+        noteDepth()
         return index
     }
 
@@ -256,7 +261,13 @@ struct TypedStreamBuilder {
         }
         let (first, count) = moveGroups(from: 0)
         stream.topLevelGroups = Int(first)..<(Int(first) + Int(count))
+        stream.deepestOpen = deepestOpen
         return stream
+    }
+
+    @inline(__always)
+    private mutating func noteDepth() {
+        if frames.count > deepestOpen { deepestOpen = frames.count }
     }
 
     /// The shared string holding `bytes`, defined once per distinct content (as Apple's

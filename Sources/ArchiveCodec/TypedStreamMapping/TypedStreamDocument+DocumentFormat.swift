@@ -13,6 +13,14 @@ extension TypedStreamDocument: DocumentFormat {
 
     func depth(of view: ArchiveView) -> Int { depth(numbers: .nonFinite) }
 
+    /// When the stream's `depthBound` is within `depthLimit` (and `maxDepth`), that bound:
+    /// the walk that measures the exact nesting (a fifth of a decode) is left out. Past it,
+    /// the exact plan.
+    func plan(view: ArchiveView, pretty: Bool, maxDepth: Int?, numbers: NumberWrapping, parallelism: Parallelism, depthLimit: Int) throws(CodecError) -> WritePlan {
+        if depthBound <= min(depthLimit, maxDepth ?? .max) { return WritePlan(depth: depthBound, placement: nil, cut: nil, numbers: numbers) }
+        return try plan(view: view, pretty: pretty, maxDepth: maxDepth, numbers: numbers, parallelism: parallelism)
+    }
+
     /// A `maxDepth` below its nesting is refused with the bound it needs.
     func plan(view: ArchiveView, pretty: Bool, maxDepth: Int?, numbers: NumberWrapping, parallelism: Parallelism) throws(CodecError) -> WritePlan {
         let depth = depth(numbers: numbers)

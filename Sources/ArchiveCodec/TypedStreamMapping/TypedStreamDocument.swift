@@ -30,6 +30,17 @@ public struct TypedStreamDocument: Sendable {
         CodecError(.malformedTypedStream, "a class name or type string that is not UTF-8 (\(text.count) bytes): JSON cannot hold it as text")
     }
 
+    /// At least the JSON nesting of the document, from the most objects, groups and
+    /// composites the stream holds open at once (`TypedStream.deepestOpen`), with no walk.
+    /// The JSON follows the stream's order and nests only where the stream does: an object
+    /// opens `{` and `"$groups": [` (a readable form opens as many or fewer), a group `{`
+    /// and, for several values, `[`, a composite `[` — at most two levels a frame — and a
+    /// value in its place opens at most three more (a class chain `[[…]]` under its object's
+    /// `{`, a number's or data's wrapper); the root and `"$typedstream": [` are two. Three a
+    /// frame and four besides leave room; tests and the fuzzer's oracle hold every stream's
+    /// bound above its measured depth.
+    var depthBound: Int { 3 * stream.deepestOpen + 4 }
+
     /// The JSON nesting of the document (the writer does not recurse; front ends still bound
     /// it, as they bound every document's).
     func depth(numbers: NumberWrapping) -> Int { TypedStreamJSONWriter(stream: stream, tables: tables, numbers: numbers).depth }

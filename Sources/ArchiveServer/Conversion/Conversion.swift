@@ -111,7 +111,7 @@ enum Conversion {
         do throws(CodecError) {
             plan = try archive.plan(
                 view: view, pretty: pretty, maxDepth: options.maxDepth, numbers: options.numbers, nested: options.nested ? job.limits.decode : nil,
-                hold: payloads.hold)
+                depthLimit: job.limits.decode.nestingLimit(pretty: pretty), hold: payloads.hold)
         } catch {
             guard let refusal = payloads.refusal(path: job.path) else { throw error }
             return refusal
@@ -171,7 +171,8 @@ enum Conversion {
         let payloads = PayloadReservation(job.reservation)
         let plan: WritePlan
         do throws(CodecError) {
-            plan = try archive.plainViewPlan(nested: options.nested ? job.limits.decode : nil, hold: payloads.hold)
+            plan = try archive.plainViewPlan(
+                nested: options.nested ? job.limits.decode : nil, depthLimit: job.limits.decode.nestingLimit(pretty: options.pretty), hold: payloads.hold)
         } catch {
             guard let refusal = payloads.refusal(path: job.path) else { throw error }
             return refusal

@@ -134,12 +134,14 @@ struct Decode: ParsableCommand {
         switch shape {
         case .lossless(let view, let maxDepth, let numbers):
             let archive = try Archive(parsing: input, view: view, parallelism: cores)
-            let plan = try archive.plan(view: view, pretty: pretty, maxDepth: maxDepth, numbers: numbers, parallelism: cores, nested: nested ? policy : nil)
+            let plan = try archive.plan(
+                view: view, pretty: pretty, maxDepth: maxDepth, numbers: numbers, parallelism: cores, nested: nested ? policy : nil,
+                depthLimit: policy.nestingLimit(pretty: pretty))
             if let refusal = policy.refusal(depth: plan.depth, pretty: pretty) { throw refused(refusal, stackSize: stackSize) }
             try archive.writeJSON(view: view, pretty: pretty, plan: plan, parallelism: cores, to: sink)
         case .plain:
             let archive = try Archive(parsing: input, parallelism: cores)
-            let plan = try archive.plainViewPlan(parallelism: cores, nested: nested ? policy : nil)
+            let plan = try archive.plainViewPlan(parallelism: cores, nested: nested ? policy : nil, depthLimit: policy.nestingLimit(pretty: pretty))
             if let refusal = policy.refusal(depth: plan.depth, pretty: pretty) { throw refused(refusal, stackSize: stackSize, plain: true) }
             try archive.writePlainJSON(pretty: pretty, plan: plan, parallelism: cores, to: sink)
         }

@@ -191,6 +191,7 @@ final class TypedStreamReadableFormRandomTests: XCTestCase {
             }
             XCTAssertEqual(try TypedStreamJSONRoundTrip.json(encoded), json, "seed \(seed): \(text)")
             XCTAssertEqual(try Archive(parsing: bytes).depth(of: .readable), try JSONDocument(parsing: json).depth, "seed \(seed): \(text)")
+            XCTAssertGreaterThanOrEqual(try TypedStreamDocument(parsing: bytes).depthBound, try JSONDocument(parsing: json).depth, "seed \(seed): \(text)")
             if !text.contains("$classes") { forms += 1 }
         }
         // Most streams are readable through and through; the rest hold a near miss.

@@ -4,6 +4,8 @@
 /// readable view so that each writes half.
 public struct WritePlan: Sendable {
     /// The JSON nesting of the readable view (`Placement`), or the plist's nesting for the raw one.
+    /// A plan made under a `depthLimit` (`Archive.plan`) may hold a bound instead, never more
+    /// than that limit: exact wherever a caller refusing past the limit would refuse.
     public let depth: Int
     /// How many objects a nesting bound moved to the top-level `$table`.
     public var tableCount: Int { placement?.table.count ?? 0 }
