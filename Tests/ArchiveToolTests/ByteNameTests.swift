@@ -195,4 +195,23 @@ final class ByteNameTests: XCTestCase {
         XCTAssertNil(second["fileBase64"])
         XCTAssertEqual(second["document"] as? NSObject, decoded)
     }
+
+    /// A summary of several files names the file of each largest value: `file` as text,
+    /// `fileBase64` the exact bytes where the name is not UTF-8 (as `--ndjson` does).
+    func testASummaryNamesItsFilesExactly() throws {
+        let odd = BytePathFiles.path(root, latin1)
+        let plain = BytePathFiles.path(root, Array("ok.plist".utf8))
+        try BytePathFiles.write(try archive, to: odd)
+        try BytePathFiles.write(try archive, to: plain)
+        let out = scratch.appendingPathComponent("summary.json")
+        let result = try ToolRun.run(bytes: [Array("summary".utf8), Array("--json".utf8), odd, plain], stdout: out)
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let summary = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(contentsOf: out)) as? [String: Any])
+        let largest = (summary["largestStrings"] as? [[String: Any]] ?? []) + (summary["largestData"] as? [[String: Any]] ?? [])
+        XCTAssertFalse(largest.isEmpty)
+        let byFile = Dictionary(grouping: largest) { $0["file"] as? String ?? "" }
+        let oddEntries = try XCTUnwrap(byFile["\(root)caf\u{FFFD}.plist"], "\(byFile.keys)")
+        for entry in oddEntries { XCTAssertEqual((entry["fileBase64"] as? String).flatMap { Data(base64Encoded: $0) }, Data(odd)) }
+        for entry in try XCTUnwrap(byFile["\(root)ok.plist"]) { XCTAssertNil(entry["fileBase64"]) }
+    }
 }

@@ -111,6 +111,12 @@ extension ArchiveSummary {
                 out.key("file")
                 out.string(file)
             }
+            if let bytes = value.fileBytes {
+                var base64: [UInt8] = []
+                bytes.withUnsafeBufferPointer { Base64.encode($0, into: &base64) }
+                out.key("fileBase64")
+                base64.withUnsafeBufferPointer { out.string(utf8: $0) }
+            }
             out.closeObject()
         }
         out.closeArray()

@@ -60,10 +60,19 @@ extension ArchiveSummary {
 
     /// The summary with `file` named as where its largest values were found (those that name
     /// no file yet), for a merge of several files.
-    public func attributed(to file: String) -> ArchiveSummary {
+    ///
+    /// `exactName`: the name's bytes when they are not UTF-8 (a Latin-1 file name), which
+    /// `file` as text cannot hold: kept beside it (`fileBase64`), as `decode --ndjson` does.
+    public func attributed(to file: String, exactName: [UInt8]? = nil) -> ArchiveSummary {
         var result = self
-        for index in largestStrings.indices where largestStrings[index].file == nil { result.largestStrings[index].file = file }
-        for index in largestData.indices where largestData[index].file == nil { result.largestData[index].file = file }
+        for index in largestStrings.indices where largestStrings[index].file == nil {
+            result.largestStrings[index].file = file
+            result.largestStrings[index].fileBytes = exactName
+        }
+        for index in largestData.indices where largestData[index].file == nil {
+            result.largestData[index].file = file
+            result.largestData[index].fileBytes = exactName
+        }
         return result
     }
 

@@ -63,6 +63,9 @@ public struct ArchiveSummary: Sendable, Equatable {
         public var path: String?
         /// The file it was found in, when several were summed up.
         public var file: String?
+        /// The file's name as the exact bytes it has, where they are not UTF-8 (`file` then
+        /// holds U+FFFD for each byte that is not): written as `fileBase64`.
+        public var fileBytes: [UInt8]?
         /// Where the collector met it, until it is named (`steps`).
         var location: Location?
         /// Its place named (nil: not named, or not yet), until `path` is written from it.

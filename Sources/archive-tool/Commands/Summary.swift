@@ -63,7 +63,9 @@ struct Summary: ParsableCommand {
                 }
             }
             // Merged, each largest value says which file holds it.
-            let named = files.count > 1 ? summary.attributed(to: file.isStandardInput ? "stdin" : file.replacingInvalidUTF8) : summary
+            let named =
+                files.count > 1
+                ? summary.attributed(to: file.isStandardInput ? "stdin" : file.replacingInvalidUTF8, exactName: file.isUTF8 ? nil : Array(file.bytes)) : summary
             merged = merged.map { $0.merged(with: named) } ?? named
         }
         guard let merged else { throw ExitCode(ExitStatus.someFailed) }
