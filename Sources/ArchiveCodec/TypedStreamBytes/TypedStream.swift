@@ -41,6 +41,8 @@ struct TypedStream: Sendable {
     /// Per C string (a `*` value's string; the stream's object table numbers them): the shared
     /// string holding its text.
     var cStrings: [UInt32] = []
+    /// Where a salvaged read stopped (`Break`); nil for every stream read whole or built.
+    var broken: Break?
 
     init(byteOrder: ByteOrder, systemVersion: Int64 = TypedStreamHeader.currentSystemVersion, storage: [UInt8] = []) {
         self.byteOrder = byteOrder

@@ -16,8 +16,11 @@ public struct TypedStreamDocument: Sendable {
 
     /// Refuses a stream whose class names or type strings are not UTF-8: the JSON holds them as
     /// text (keys and names), which must be valid UTF-8. No Apple writer made such names.
-    init(parsing bytes: [UInt8]) throws(CodecError) {
-        stream = try TypedStreamReader.read(bytes)
+    ///
+    /// `salvaging`: a damaged stream is read up to where it goes wrong, the break marked in
+    /// place (`TypedStream.Break`), rather than refused.
+    init(parsing bytes: [UInt8], salvaging: Bool = false) throws(CodecError) {
+        stream = try TypedStreamReader.read(bytes, salvaging: salvaging)
         tables = TypedStreamJSONWriter.Tables(stream)
         inputSize = bytes.count
         for name in stream.classes.lazy.map(\.name) where !tables.sharedStringIsText[Int(name)] { throw Self.notText(stream.sharedString(Int(name))) }
@@ -25,6 +28,9 @@ public struct TypedStreamDocument: Sendable {
             throw Self.notText(stream.encoding(ofGroup: group))
         }
     }
+
+    /// How many places a salvaged read marked `$broken`: a typedstream stops at its one break.
+    var breaks: Int { stream.broken == nil ? 0 : 1 }
 
     private static func notText(_ text: ArraySlice<UInt8>) -> CodecError {
         CodecError(.malformedTypedStream, "a class name or type string that is not UTF-8 (\(text.count) bytes): JSON cannot hold it as text")
