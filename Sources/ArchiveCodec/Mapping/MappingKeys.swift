@@ -150,7 +150,7 @@ enum MappingKeys {
         components, hex, nul, ranges, indexes,
         propertyList, keyedArchive, format, typedStream, byteOrder, systemVersion,
         groups, type, value, base, relative, space, named, name, size, flags,
-        broken,
+        broken
     ]
 
     /// The character that starts the mapping's keys, doubled at the start of a data key.

@@ -38,7 +38,7 @@ enum TypedStreamReader {
             if salvaging {
                 do throws(CodecError) {
                     try reading.run()
-                } catch where error.kind == .malformedTypedStream {
+                } catch let error where error.kind == .malformedTypedStream {
                     try reading.closeAtBreak(error, inputSize: bytes.count)
                 }
             } else {

@@ -87,5 +87,6 @@ func remedy(_ remedy: CodecError.Remedy?) -> String {
     case nil: ""
     case .rawView: " (decode --raw shows it as it is)"
     case .nestingBound(let bound): "; --max-depth \(bound) fits"
+    case .dropBroken: " (encode --drop-broken writes the archive without it)"
     }
 }
