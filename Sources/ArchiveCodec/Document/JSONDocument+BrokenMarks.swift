@@ -4,9 +4,11 @@ extension JSONDocument {
     /// read, unless told to leave out what holds each mark (`droppingBroken`).
     ///
     /// What "left out" means, per place a mark stands:
-    /// - in a typedstream, the innermost group holding the mark (a group's type string needs
-    ///   all its values), or the mark itself where it stands in a list of groups (the stream's
-    ///   or an object's `$groups`): the object keeps its other groups;
+    /// - in a typedstream, the outermost group holding the mark that is short of values (the
+    ///   break left the rest of every group it was inside unread, and a group's type string
+    ///   needs all its values), else the innermost group holding it, or the mark itself where it
+    ///   stands in a list of groups (the stream's or an object's `$groups`): the object keeps
+    ///   its other groups;
     /// - elsewhere, the mark's own place: an array's element, an object's member.
 
     /// The refusal of a document holding a mark, naming the first one's place; nil when it
@@ -74,52 +76,70 @@ extension JSONDocument {
     private func brokenMarks(stoppingAtFirst: Bool) -> [(mark: Value, dropped: Value)] {
         var marks: [(mark: Value, dropped: Value)] = []
         /// An open container: its cursor, whether it is an object, whether it is a list of
-        /// typedstream groups, and the innermost group it stands in (nil: none).
+        /// typedstream groups, and the group a mark inside it takes with it (nil: none).
         struct Open {
             var cursor: Cursor
             var isObject: Bool
             var isGroupList: Bool
             var group: Value?
+            /// Whether `group` is short of values: it stays the one left out.
+            var groupIsShort = false
         }
         var open: [Open] = []
         /// Takes `value` (a member's or an element's): a mark is noted, a container opened.
-        func take(_ value: Value, isGroupList: Bool, group: Value?) {
+        func take(_ value: Value, isGroupList: Bool, group: Value?, groupIsShort: Bool) {
             switch kind(value) {
             case .object:
                 if holdsBrokenMember(value) {
                     marks.append((value, group ?? value))
                     return
                 }
-                open.append(Open(cursor: children(of: value), isObject: true, isGroupList: false, group: group))
+                open.append(Open(cursor: children(of: value), isObject: true, isGroupList: false, group: group, groupIsShort: groupIsShort))
             case .array:
-                open.append(Open(cursor: children(of: value), isObject: false, isGroupList: isGroupList, group: group))
+                open.append(Open(cursor: children(of: value), isObject: false, isGroupList: isGroupList, group: group, groupIsShort: groupIsShort))
             default:
                 break
             }
         }
-        take(root, isGroupList: false, group: nil)
+        take(root, isGroupList: false, group: nil, groupIsShort: false)
         var trips = 0
         while !open.isEmpty, !(stoppingAtFirst && !marks.isEmpty) {
             trips &+= 1
             if ConversionDeadline.shouldStop(trips) { break }
             let last = open.count - 1
-            let (isGroupList, group) = (open[last].isGroupList, open[last].group)
+            let (isGroupList, group, groupIsShort) = (open[last].isGroupList, open[last].group, open[last].groupIsShort)
             if open[last].isObject {
                 guard let (key, member) = nextMember(&open[last].cursor) else {
                     open.removeLast()
                     continue
                 }
-                take(member, isGroupList: stringEquals(key, MappingKeys.typedStream) || stringEquals(key, MappingKeys.groups), group: group)
+                let holdsGroups = stringEquals(key, MappingKeys.typedStream) || stringEquals(key, MappingKeys.groups)
+                take(member, isGroupList: holdsGroups, group: group, groupIsShort: groupIsShort)
             } else {
                 guard let element = nextElement(&open[last].cursor) else {
                     open.removeLast()
                     continue
                 }
-                // An element of a list of groups is a group: what holds a mark inside it.
-                take(element, isGroupList: false, group: isGroupList ? element : group)
+                // An element of a list of groups is a group: what a mark inside it takes with
+                // it, unless a group around it is short already.
+                if isGroupList, !groupIsShort {
+                    take(element, isGroupList: false, group: element, groupIsShort: isShortGroup(element))
+                } else {
+                    take(element, isGroupList: false, group: group, groupIsShort: groupIsShort)
+                }
             }
         }
         return marks
+    }
+
+    /// Whether `group` (`{"<type string>": value}`) holds fewer values than its type string
+    /// has types: a group a break cut short. A key that is no type string is not.
+    private func isShortGroup(_ group: Value) -> Bool {
+        guard kind(group) == .object, let (key, value) = onlyMember(group), kind(value) == .array else { return false }
+        var types = TypeTable()
+        let root = withString(key) { (text) -> UInt32? in try? types.root(ofString: 0, text: text, at: nil) }
+        guard let root else { return false }
+        return count(value) < Int(types[root].count)
     }
 
     /// Whether object `value` has a `$broken` member.
