@@ -51,7 +51,7 @@ final class TypedStreamSalvageTests: XCTestCase {
     func testEveryTruncationDecodesToOneMarkAndEncodesWithoutIt() throws {
         let names = [
             "imessage-exporter_attributedBody-AttributedBodyTextOnly2.bin", "imessage-exporter_attributedBody-MultiPart.bin",
-            "uetchy-typedstream_NSArchiver-NSArrayWithNestedArray.bin", "mac-setup_nvALT-NoteBodyFont.bin", "ColorPaletteCodable_apple-ii.clr",
+            "uetchy-typedstream_NSArchiver-NSArrayWithNestedArray.bin", "mac-setup_nvALT-NoteBodyFont.bin", "ColorPaletteCodable_apple-ii.clr"
         ]
         for name in names {
             let bytes = try Fixtures.typedStream(name)
