@@ -9,19 +9,32 @@ extension TypedStream {
     /// (`absentValues`), and every object open at the break is ended there (`openObjects`,
     /// written in the generic form only: a readable form would pass off the part read as the
     /// whole). A model with a break is only written as JSON, never as a stream.
-    struct Break: Sendable {
+    ///
+    /// A class: the model holds one reference, nil for every stream read whole, so that a
+    /// stream's copies (a walk's, a layout's per object) and its readers' checks cost a pointer,
+    /// not the break's fields.
+    final class Break: Sendable {
         /// The byte offset in the input where reading failed, and the refusal's words there.
-        var offset: Int
-        var reason: String
+        let offset: Int
+        let reason: String
         /// The bytes from `offset` to the end of the input, kept beside the mark.
-        var rest: Span
+        let rest: Span
         /// Where the mark stands in the JSON.
-        var place: Place
+        let place: Place
         /// The slots left unread after the break in the groups and composites it closed: the
         /// JSON leaves them out (a group's array is shorter than its type string).
-        var absentValues: Set<UInt32> = []
+        let absentValues: Set<UInt32>
         /// The objects the break ended before their end-of-object mark.
-        var openObjects: Set<UInt32> = []
+        let openObjects: Set<UInt32>
+
+        init(offset: Int, reason: String, rest: Span, place: Place, absentValues: Set<UInt32>, openObjects: Set<UInt32>) {
+            self.offset = offset
+            self.reason = reason
+            self.rest = rest
+            self.place = place
+            self.absentValues = absentValues
+            self.openObjects = openObjects
+        }
 
         enum Place: Equatable, Sendable {
             /// The value slot the break happened at.

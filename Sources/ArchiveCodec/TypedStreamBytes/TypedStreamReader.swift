@@ -336,25 +336,28 @@ extension Reading {
             classless = nil
         }
         let offset = min(error.byteOffset ?? cursor.position, inputSize)
-        var broken = TypedStream.Break(
-            offset: offset, reason: error.message, rest: TypedStream.Span(start: UInt32(offset), count: UInt32(inputSize - offset)), place: .endOfStream)
+        var place = TypedStream.Break.Place.endOfStream
         if let type = builder.expectedType {
-            broken.place = .value(builder.nextSlot)
+            place = .value(builder.nextSlot)
             builder.place(TypedStream.Value(type: type, isNil: true))
         } else if let object = builder.innermostObject {
-            broken.place = .endOfObject(object)
+            place = .endOfObject(object)
         }
+        var absentValues: Set<UInt32> = []
+        var openObjects: Set<UInt32> = []
         while true {
             switch builder.innermost {
             case .stream:
-                builder.recordBreak(broken)
+                let rest = TypedStream.Span(start: UInt32(offset), count: UInt32(inputSize - offset))
+                builder.recordBreak(
+                    TypedStream.Break(offset: offset, reason: error.message, rest: rest, place: place, absentValues: absentValues, openObjects: openObjects))
                 return
             case .object:
-                broken.openObjects.insert(builder.innermostObject!)
+                openObjects.insert(builder.innermostObject!)
                 try builder.endObject()
             case .group, .composite:
                 while let type = builder.expectedType {
-                    broken.absentValues.insert(builder.nextSlot)
+                    absentValues.insert(builder.nextSlot)
                     builder.place(TypedStream.Value(type: type, isNil: true))
                 }
                 try builder.close()

@@ -24,6 +24,9 @@ enum ConversionRequest: Sendable {
         switch route {
         case .decode:
             let view: ArchiveView
+            if try Self.flag(query, "salvage", path: path), let other = query["view"], !["readable", "raw"].contains(other.asciiLowercased()) {
+                throw Problem.invalidQuery("salvage marks what it could not read in the readable or raw view's JSON, not with view=\(other): leave one of them out", path: path)
+            }
             switch query["view"]?.asciiLowercased() {
             case nil, "readable": view = .readable
             case "raw": view = .raw
