@@ -14,7 +14,7 @@ extension RoundTripOracle {
         do {
             json = try archive.json(view: .readable, pretty: false)
             document = try JSONDocument(parsing: json)
-        } catch where error.kind == .limitExceeded {
+        } catch let error where error.kind == .limitExceeded {
             return nil  // its JSON past the output bound, as a whole document's would be
         } catch {
             return "a salvaged document's JSON is refused, or is no JSON: \(error)"
