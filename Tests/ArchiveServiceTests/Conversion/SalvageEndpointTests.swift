@@ -11,7 +11,8 @@ final class SalvageEndpointTests: ServerTestCase {
 
     func testADamagedStreamIsRefusedWithoutSalvageAndMarkedWithIt() throws {
         let refused = try server.post("/v1/decode", try damaged)
-        XCTAssertEqual(refused.status, 422, refused.text)
+        XCTAssertEqual(refused.status, 400, refused.text)
+        XCTAssertEqual(refused.jsonObject?["type"] as? String, "urn:archive-service:problem:malformed-typedstream")
         XCTAssertNil(refused.header("Archive-Salvaged"))
         let reply = try server.post("/v1/decode?salvage=1", try damaged)
         XCTAssertEqual(reply.status, 200, reply.text)
