@@ -1,16 +1,14 @@
+/// The `$broken` marks of a salvaged decode (docs/mapping.md, "Salvage") met on the way back:
+/// an encode refuses a document holding one, as no archive holds what could not be read, unless
+/// told to leave out what holds each mark (`droppingBroken`).
+///
+/// What "left out" means, per place a mark stands:
+/// - in a typedstream, the outermost group holding the mark that is short of values (the break
+///   left the rest of every group it was inside unread, and a group's type string needs all its
+///   values), else the innermost group holding it, or the mark itself where it stands in a list
+///   of groups (the stream's or an object's `$groups`): the object keeps its other groups;
+/// - elsewhere, the mark's own place: an array's element, an object's member.
 extension JSONDocument {
-    /// The `$broken` marks of a salvaged decode (docs/mapping.md, "Salvage") met on the way
-    /// back: an encode refuses a document holding one, as no archive holds what could not be
-    /// read, unless told to leave out what holds each mark (`droppingBroken`).
-    ///
-    /// What "left out" means, per place a mark stands:
-    /// - in a typedstream, the outermost group holding the mark that is short of values (the
-    ///   break left the rest of every group it was inside unread, and a group's type string
-    ///   needs all its values), else the innermost group holding it, or the mark itself where it
-    ///   stands in a list of groups (the stream's or an object's `$groups`): the object keeps
-    ///   its other groups;
-    /// - elsewhere, the mark's own place: an array's element, an object's member.
-
     /// The refusal of a document holding a mark, naming the first one's place; nil when it
     /// holds none. Asked only after an encode failed, so a document without marks pays
     /// nothing for it.
