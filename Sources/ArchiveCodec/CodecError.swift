@@ -51,6 +51,9 @@ public struct CodecError: Error, Sendable, Equatable, CustomStringConvertible {
         case rawView
         /// A nesting bound this deep fits the archive (for `depthBoundTooSmall`).
         case nestingBound(Int)
+        /// Asking to leave out what a salvaged decode marked `$broken`
+        /// (`JSONDocument.droppingBroken`) encodes the rest.
+        case dropBroken
     }
 
     public init(

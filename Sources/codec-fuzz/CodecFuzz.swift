@@ -16,6 +16,7 @@ import Darwin
 /// for every format (binary and XML; a typedstream is its own), what the encoder accepts the
 /// decoder reads back, and its JSON encodes again to the same archive (the same bytes for a
 /// typedstream).
+/// With `--salvage`, every input refused whole is read again with salvage (`checkSalvage`).
 /// A crash writes the input that caused it to `OUT/crash-PID.bin` from the signal handler;
 /// an oracle failure writes `OUT/finding-N.bin` and a line to stdout, and the run goes on.
 @main
@@ -35,12 +36,16 @@ struct CodecFuzz: ParsableCommand {
     @Flag(help: "Check each corpus file once, unmutated, and report (reproduce a finding or crash).")
     var replay = false
 
+    @Flag(help: "Read every input refused whole again with salvage, and check what it reads ($broken marks, the encode's refusal, the round trip without them).")
+    var salvage = false
+
     @Argument(help: "Seed inputs: archives (binary or XML plists) and JSON documents.")
     var corpus: [String]
 
     func run() throws {
         if replay {
             var oracle = RoundTripOracle()
+            oracle.salvage = salvage
             for path in corpus {
                 emit("\(path): \(oracle.check(try readFile(path)) ?? "ok")")
             }
@@ -52,10 +57,15 @@ struct CodecFuzz: ParsableCommand {
         // The readable JSON of every document in the corpus (keyed archives, property lists,
         // typedstreams) seeds the encoder's side.
         seeds += seeds.compactMap { try? Archive(parsing: $0).json(view: .readable, pretty: false) }
+        // With salvage, the JSON of the damaged ones too: documents holding `$broken` marks.
+        if salvage {
+            seeds += seeds.compactMap { seed in (try? Archive(parsing: seed)) == nil ? try? Archive(parsing: seed, salvaging: true).json(view: .readable, pretty: false) : nil }
+        }
         guard !seeds.isEmpty else { throw ValidationError("no corpus") }
 
         var mutator = Mutator(seed: seed)
         var oracle = RoundTripOracle()
+        oracle.salvage = salvage
         var findings = 0
         var iterations = 0
         let deadline = monotonicSeconds() + Double(seconds)
@@ -75,7 +85,7 @@ struct CodecFuzz: ParsableCommand {
             """
             codec-fuzz: seed \(seed), \(seconds) s, \(iterations) inputs, \(oracle.converted) converted \
             and round-tripped, \(oracle.refused) refused with a CodecError, \(oracle.tooDeep) over \
-            the depth limit, \(findings) findings
+            the depth limit, \(findings) findings\(salvage ? ", \(oracle.salvaged) of the refused salvaged and checked" : "")
             """)
         if findings > 0 { throw ExitCode(1) }
     }

@@ -5,6 +5,10 @@ struct RoundTripOracle {
     /// The fuzzer runs on the main thread: stay well inside an 8 MiB stack.
     static let stackSize = 6 << 20
     var converted = 0, refused = 0, tooDeep = 0
+    /// Whether inputs refused whole are read again with salvage (`checkSalvage`), and how many
+    /// were salvaged.
+    var salvage = false
+    var salvaged = 0
 
     mutating func check(_ input: [UInt8]) -> String? {
         if input.first == UInt8(ascii: "{") || input.first == UInt8(ascii: "[") {
@@ -12,7 +16,7 @@ struct RoundTripOracle {
         }
         guard let parsed = try? Archive(parsing: input) else {
             refused += 1
-            return nil
+            return salvage ? checkSalvage(input) : nil
         }
         return checkArchive(parsed, input) ?? checkNested(parsed)
     }

@@ -512,4 +512,25 @@ final class ArchiveToolTests: XCTestCase {
             XCTAssertTrue(table.contains(shown), "\(shown) in \(table.debugDescription)")
         }
     }
+
+    /// `decode --salvage`: a damaged typedstream's JSON with its break marked, exit 5 (2 without
+    /// it); `encode` refuses the mark (exit 2) unless `--drop-broken`.
+    func testSalvageExitsFiveAndEncodeDropsTheMarkOnlyWhenTold() throws {
+        let damaged = Fixtures.directory.appendingPathComponent("public/typedstream/imessage-exporter_attributedBody-ExtraData.bin").path
+        let json = scratch.appendingPathComponent("salvaged.json")
+        XCTAssertEqual(try run(["decode", damaged], stdout: json).status, 2)
+        let salvaged = try run(["decode", "--salvage", damaged], stdout: json)
+        XCTAssertEqual(salvaged.status, 5, salvaged.stderr)
+        XCTAssertTrue(salvaged.stderr.contains("salvaged: 1 place"), salvaged.stderr)
+        XCTAssertTrue(try String(contentsOf: json, encoding: .utf8).contains(#""$broken":{"offset":121,"#))
+        let archive = scratch.appendingPathComponent("salvaged.bin")
+        let refused = try run(["encode", json.path], stdout: archive)
+        XCTAssertEqual(refused.status, 2)
+        XCTAssertTrue(refused.stderr.contains("--drop-broken"), refused.stderr)
+        XCTAssertEqual(try run(["encode", "--drop-broken", json.path], stdout: archive).status, 0)
+        XCTAssertEqual(try run(["decode", archive.path], stdout: scratch.appendingPathComponent("again.json")).status, 0)
+        let whole = Fixtures.directory.appendingPathComponent("public/typedstream/imessage-exporter_attributedBody-AttributedBodyTextOnly2.bin").path
+        XCTAssertEqual(try run(["decode", "--salvage", whole], stdout: json).status, 0)
+        XCTAssertEqual(try run(["decode", "--salvage", "--plain", whole], stdout: json).status, 64)
+    }
 }

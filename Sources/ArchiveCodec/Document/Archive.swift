@@ -13,10 +13,14 @@ public struct Archive: Sendable {
     /// threads (the result is the same for every choice). For the raw view (`view: .raw`) the
     /// property list is taken as it is, archive or not: the raw view of an archive whose graph
     /// is broken still shows it (`CodecError.Remedy.rawView`).
-    public init(parsing bytes: [UInt8], view: ArchiveView = .readable, parallelism: Parallelism = .serial) throws(CodecError) {
+    ///
+    /// `salvaging`: a damaged typedstream is read as far as it goes, what could not be read
+    /// marked `$broken` in place (docs/mapping.md, "Salvage"; `breaks` counts the marks);
+    /// other formats are read as without it.
+    public init(parsing bytes: [UInt8], view: ArchiveView = .readable, parallelism: Parallelism = .serial, salvaging: Bool = false) throws(CodecError) {
         inputSize = bytes.count
         if TypedStreamDocument.starts(bytes) {
-            document = try TypedStreamDocument(parsing: bytes)
+            document = try TypedStreamDocument(parsing: bytes, salvaging: salvaging)
             return
         }
         let (plist, format) = try KeyedArchive.readPropertyList(bytes, parallelism: parallelism)
@@ -40,6 +44,9 @@ public struct Archive: Sendable {
             }
         }
     }
+
+    /// How many places a salvaged read marked `$broken` (0: the document was read whole).
+    public var breaks: Int { (document as? TypedStreamDocument)?.breaks ?? 0 }
 
     /// The property list format read (a typedstream is neither: binary).
     public var sourceFormat: PlistFormat { document.sourceFormat }

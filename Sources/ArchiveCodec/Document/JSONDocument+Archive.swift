@@ -29,8 +29,14 @@ extension JSONDocument {
 
     /// The bytes of `body` as a `format` property list (a typedstream as its own bytes);
     /// refused past `limit` bytes.
+    /// A document holding a salvaged decode's `$broken` mark is refused as such
+    /// (`brokenMarkRefusal`).
     func encode(_ body: Body, format: PlistFormat, limit: Int) throws(CodecError) -> [UInt8] {
-        try body.format.encode(self, root: body.root, format: format, limit: limit)
+        do {
+            return try body.format.encode(self, root: body.root, format: format, limit: limit)
+        } catch let error where error.kind == .invalidDocument {
+            throw brokenMarkRefusal() ?? error
+        }
     }
 
     /// The largest archive this document may encode to (`KeyedArchive.maximumOutputSize`):
@@ -44,7 +50,11 @@ extension JSONDocument {
     /// is then incomplete.
     public func writeArchive(to sink: @escaping (UnsafeBufferPointer<UInt8>) -> Void) throws(CodecError) {
         let body = body
-        try body.format.stream(self, root: body.root, limit: maximumArchiveSize, to: sink)
+        do {
+            try body.format.stream(self, root: body.root, limit: maximumArchiveSize, to: sink)
+        } catch let error where error.kind == .invalidDocument {
+            throw brokenMarkRefusal() ?? error
+        }
     }
 
     /// Bytes an encode of this document holds while it builds the bytes, beside the document

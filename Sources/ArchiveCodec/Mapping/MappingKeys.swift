@@ -130,6 +130,18 @@ enum MappingKeys {
     static let flags: StaticString = "$flags"
 
     /// Every key above, in the order of docs/mapping.md's table.
+    // MARK: Salvage
+
+    /// What a salvaged decode could not read, in place of the value or group that was there:
+    /// `{"$broken": {"offset": n, "reason": "…", "rest": {"$data": base64}}}` (docs/mapping.md,
+    /// "Salvage"). The encoder refuses it, or leaves out what holds it when told to.
+    static let broken: StaticString = "$broken"
+    /// The members of a `$broken` mark: the input's byte offset where reading failed, the
+    /// refusal's words there, and the input's bytes from that offset on.
+    static let brokenOffset: StaticString = "offset"
+    static let brokenReason: StaticString = "reason"
+    static let brokenRest: StaticString = "rest"
+
     static let all: [StaticString] = [
         archiver, version, top, table, className, classes, classHints, identity, reference,
         array, set, orderedSet, dict, string, data, date, uuid, number, plist, plistDate,
@@ -137,7 +149,8 @@ enum MappingKeys {
         real, integer, bytes, inline, text, bytesText, uid, bookmark, alias,
         components, hex, nul, ranges, indexes,
         propertyList, keyedArchive, format, typedStream, byteOrder, systemVersion,
-        groups, type, value, base, relative, space, named, name, size, flags
+        groups, type, value, base, relative, space, named, name, size, flags,
+        broken
     ]
 
     /// The character that starts the mapping's keys, doubled at the start of a data key.

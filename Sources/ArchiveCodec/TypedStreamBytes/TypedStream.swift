@@ -45,6 +45,8 @@ struct TypedStream: Sendable {
     /// for an empty stream), as the builder met them: the stream's nesting in its own order,
     /// which is the order its JSON is written in (`TypedStreamDocument.depthBound`).
     var deepestOpen = 1
+    /// Where a salvaged read stopped (`Break`); nil for every stream read whole or built.
+    var broken: Break?
 
     init(byteOrder: ByteOrder, systemVersion: Int64 = TypedStreamHeader.currentSystemVersion, storage: [UInt8] = []) {
         self.byteOrder = byteOrder

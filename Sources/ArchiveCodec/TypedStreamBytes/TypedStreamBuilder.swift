@@ -270,6 +270,32 @@ struct TypedStreamBuilder {
         if frames.count > deepestOpen { deepestOpen = frames.count }
     }
 
+    // MARK: Closing at a break (a reader's salvage)
+
+    /// The slot the next value goes in (meaningful where `expectedType` is not nil).
+    var nextSlot: UInt32 { frames[frames.count - 1].next }
+
+    /// The innermost object, when an object is innermost.
+    var innermostObject: UInt32? {
+        let frame = frames[frames.count - 1]
+        return frame.kind == .object ? frame.object : nil
+    }
+
+    /// Takes back the object `beginObject` just placed and opened, before any group of it (a
+    /// reader that could not read its class): its slot is the next one again.
+    mutating func abandonObject() {
+        frames.removeLast()
+        stream.objects.removeLast()
+        let top = frames.count - 1
+        frames[top].next -= 1
+        frames[top].type = stream.values[Int(frames[top].next)].type
+    }
+
+    /// Records where a salvaged read stopped (`TypedStream.Break`).
+    mutating func recordBreak(_ broken: TypedStream.Break) {
+        stream.broken = broken
+    }
+
     /// The shared string holding `bytes`, defined once per distinct content (as Apple's
     /// writer shares its strings).
     mutating func intern(_ bytes: [UInt8]) throws(CodecError) -> UInt32 {

@@ -25,13 +25,25 @@ enum TypedStreamReader {
     /// to `TypedStreamBuilder.maximumValues`.)
     static func valueLimit(forSize size: Int) -> Int { 4 * size + 1024 }
 
-    static func read(_ bytes: [UInt8]) throws(CodecError) -> TypedStream {
+    /// `salvaging`: a stream that goes wrong after its header is read up to where it does
+    /// (`TypedStream.Break`, in the model's `broken`) rather than refused. What is refused
+    /// still is what is no damage of the bytes read so far: a header that cannot be read
+    /// (nothing can be), a limit (`.limitExceeded`), the deadline.
+    static func read(_ bytes: [UInt8], salvaging: Bool = false) throws(CodecError) -> TypedStream {
         guard bytes.count < Int(UInt32.max) else {
             throw CodecError(.limitExceeded, "typedstream larger than 4 GiB", found: bytes.count, limit: Int(UInt32.max) - 1)
         }
         return try bytes.withUnsafeBufferPointer { (buffer) throws(CodecError) -> TypedStream in
             var reading = try Reading(buffer, storage: bytes)
-            try reading.run()
+            if salvaging {
+                do throws(CodecError) {
+                    try reading.run()
+                } catch let error where error.kind == .malformedTypedStream {
+                    try reading.closeAtBreak(error, inputSize: bytes.count)
+                }
+            } else {
+                try reading.run()
+            }
             return try reading.builder.finish()
         }
     }
@@ -43,6 +55,9 @@ private struct Reading {
     var builder: TypedStreamBuilder
     /// The stream's object table: objects, classes and C strings numbered together in order.
     var entities: [Entity] = []
+    /// The object whose class is being read (it is numbered before its class): a salvage
+    /// that stops there takes the object back (`closeAtBreak`).
+    var classless: UInt32?
 
     struct Entity {
         var kind: Kind
@@ -234,9 +249,11 @@ private struct Reading {
             // The object is numbered before its class, as NeXT's reader numbers it.
             let object = try builder.beginObject(at: start)
             entities.append(Entity(kind: .object, index: object))
+            classless = object
             let classStart = cursor.position
             let classIndex = try readClass(head: try cursor.byte("an object's class"), at: classStart, nilAllowed: false)!
             builder.setClass(ofObject: object, to: classIndex)
+            classless = nil
         default:
             let index = try entity(head: head, at: start, .object)
             builder.place(TypedStream.Value(type: type, payload: UInt64(index)))
@@ -305,5 +322,46 @@ private struct Reading {
         let entity = entities[number]
         guard entity.kind == kind else { throw cursor.fail("a reference to \(entity.kind.name) (entry \(number)) where \(kind.name) was expected", at: start) }
         return entity.index
+    }
+}
+
+extension Reading {
+    /// Closes what is open where `error` stopped the read, as `TypedStream.Break` says: the
+    /// mark at the slot being read (or after the groups of the innermost object or of the
+    /// stream, where a group or an object's end was being read), nil values in the slots left
+    /// after it, every open object ended. Linear in what is open: each slot is filled once.
+    mutating func closeAtBreak(_ error: CodecError, inputSize: Int) throws(CodecError) {
+        if classless != nil {
+            builder.abandonObject()
+            classless = nil
+        }
+        let offset = min(error.byteOffset ?? cursor.position, inputSize)
+        var place = TypedStream.Break.Place.endOfStream
+        if let type = builder.expectedType {
+            place = .value(builder.nextSlot)
+            builder.place(TypedStream.Value(type: type, isNil: true))
+        } else if let object = builder.innermostObject {
+            place = .endOfObject(object)
+        }
+        var absentValues: Set<UInt32> = []
+        var openObjects: Set<UInt32> = []
+        while true {
+            switch builder.innermost {
+            case .stream:
+                let rest = TypedStream.Span(start: UInt32(offset), count: UInt32(inputSize - offset))
+                builder.recordBreak(
+                    TypedStream.Break(offset: offset, reason: error.message, rest: rest, place: place, absentValues: absentValues, openObjects: openObjects))
+                return
+            case .object:
+                openObjects.insert(builder.innermostObject!)
+                try builder.endObject()
+            case .group, .composite:
+                while let type = builder.expectedType {
+                    absentValues.insert(builder.nextSlot)
+                    builder.place(TypedStream.Value(type: type, isNil: true))
+                }
+                try builder.close()
+            }
+        }
     }
 }

@@ -16,8 +16,11 @@ public struct TypedStreamDocument: Sendable {
 
     /// Refuses a stream whose class names or type strings are not UTF-8: the JSON holds them as
     /// text (keys and names), which must be valid UTF-8. No Apple writer made such names.
-    init(parsing bytes: [UInt8]) throws(CodecError) {
-        stream = try TypedStreamReader.read(bytes)
+    ///
+    /// `salvaging`: a damaged stream is read up to where it goes wrong, the break marked in
+    /// place (`TypedStream.Break`), rather than refused.
+    init(parsing bytes: [UInt8], salvaging: Bool = false) throws(CodecError) {
+        stream = try TypedStreamReader.read(bytes, salvaging: salvaging)
         tables = TypedStreamJSONWriter.Tables(stream)
         inputSize = bytes.count
         for name in stream.classes.lazy.map(\.name) where !tables.sharedStringIsText[Int(name)] { throw Self.notText(stream.sharedString(Int(name))) }
@@ -25,6 +28,9 @@ public struct TypedStreamDocument: Sendable {
             throw Self.notText(stream.encoding(ofGroup: group))
         }
     }
+
+    /// How many places a salvaged read marked `$broken`: a typedstream stops at its one break.
+    var breaks: Int { stream.broken == nil ? 0 : 1 }
 
     private static func notText(_ text: ArraySlice<UInt8>) -> CodecError {
         CodecError(.malformedTypedStream, "a class name or type string that is not UTF-8 (\(text.count) bytes): JSON cannot hold it as text")
@@ -36,7 +42,8 @@ public struct TypedStreamDocument: Sendable {
     /// opens `{` and `"$groups": [` (a readable form opens as many or fewer), a group `{`
     /// and, for several values, `[`, a composite `[` — at most two levels a frame — and a
     /// value in its place opens at most three more (a class chain `[[…]]` under its object's
-    /// `{`, a number's or data's wrapper); the root and `"$typedstream": [` are two. Three a
+    /// `{`, a number's or data's wrapper, a salvaged stream's break mark where a value or a
+    /// group would stand); the root and `"$typedstream": [` are two. Three a
     /// frame and four besides leave room; tests and the fuzzer's oracle hold every stream's
     /// bound above its measured depth.
     var depthBound: Int { 3 * stream.deepestOpen + 4 }

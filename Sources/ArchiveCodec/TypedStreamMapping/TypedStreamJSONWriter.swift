@@ -72,6 +72,9 @@ struct TypedStreamJSONWriter {
         sink.openArray()
         var walk = TypedStreamWalk(stream)
         var open: [OpenObject] = []
+        // A salvaged stream's mark and the slots it left (`TypedStream.Break`), asked at each
+        // step only when there is one.
+        let salvaged = stream.broken != nil
         while let step = walk.next() {
             if sink.isStopped() { return }
             // The innermost object's flag alone: `open.last` would copy its form each step.
@@ -93,6 +96,11 @@ struct TypedStreamJSONWriter {
                 if stream.values(ofGroup: group).count != 1 { sink.closeArray() }
                 sink.closeObject()
             case .value(let index):
+                if salvaged, stream.broken!.absentValues.contains(UInt32(index)) { continue }
+                if salvaged, stream.broken!.place == .value(UInt32(index)) {
+                    writeBreak(into: &sink)
+                    continue
+                }
                 sink.willWrite(value: index)
                 if container, !writeContainerValue(index, of: open[open.count - 1], into: &sink) {
                     sink.didWrite(value: index)
@@ -108,11 +116,30 @@ struct TypedStreamJSONWriter {
                     endContainer(form, of: object.object, into: &sink)
                     continue
                 }
+                if salvaged, stream.broken!.place == .endOfObject(UInt32(object.object)) { writeBreak(into: &sink) }
                 sink.closeArray()
                 sink.closeObject()
             }
         }
+        if salvaged, stream.broken!.place == .endOfStream { writeBreak(into: &sink) }
         sink.closeArray()
+        sink.closeObject()
+    }
+
+    /// The mark of a salvaged stream's break (`MappingKeys.broken`): its offset, the refusal's
+    /// words, the input's bytes from the offset on.
+    func writeBreak<Sink: TypedStreamJSONSink>(into sink: inout Sink) {
+        let broken = stream.broken!
+        sink.openObject()
+        sink.key(MappingKeys.broken)
+        sink.openObject()
+        sink.key(MappingKeys.brokenOffset)
+        sink.mappingInteger(Int64(broken.offset))
+        sink.key(MappingKeys.brokenReason)
+        sink.text(ArraySlice(broken.reason.utf8))
+        sink.key(MappingKeys.brokenRest)
+        sink.data(stream.bytes(broken.rest))
+        sink.closeObject()
         sink.closeObject()
     }
 
@@ -138,7 +165,11 @@ struct TypedStreamJSONWriter {
                 return nil
             }
             let classIndex = Int(stream.objects[object].classIndex)
-            if let form = ReadableForm.of(object, in: stream, readableClasses: readableClasses, shared: shared) {
+            // An object a salvage ended early keeps the generic form: a readable one would pass
+            // off the part read as the whole.
+            if stream.broken?.openObjects.contains(UInt32(object)) != true,
+                let form = ReadableForm.of(object, in: stream, readableClasses: readableClasses, shared: shared)
+            {
                 guard beginReadable(form, of: object, into: &sink) else { return nil }
                 walk.enter(object: object)
                 return OpenObject(object: object, form: form)

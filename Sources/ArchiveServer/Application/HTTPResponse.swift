@@ -12,6 +12,9 @@ struct HTTPResponse: Sendable {
     var rejection: RejectionReason? = nil
     /// The problem document's slug, for the access line.
     var problem: String? = nil
+    /// A salvaged decode's count of `$broken` marks (its `Archive-Salvaged` header), for the
+    /// metrics; 0 for every other reply.
+    var salvagedBreaks = 0
 
     init(status: Int32, contentType: String, headers: [Header] = [], body: [UInt8]) {
         reply = HTTPReply(status: status, contentType: contentType, headers: headers, body: body)

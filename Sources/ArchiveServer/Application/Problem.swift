@@ -298,6 +298,7 @@ extension Problem {
         case nil: ""
         case .rawView: " (the raw view, ?view=raw, shows it as it is)"
         case .nestingBound(let bound): "; maxDepth=\(bound) fits"
+        case .dropBroken: " (encode with ?dropBroken=1 writes the archive without it)"
         }
     }
 }

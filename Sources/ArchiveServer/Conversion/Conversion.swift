@@ -40,7 +40,7 @@ enum Conversion {
             case .decode(let options): return try decode(bytes, options, job)
             case .summary(let options): return try summarize(bytes, options, job)
             case .plain(let options): return try decodePlain(bytes, options, job)
-            case .encode(let format): return try encode(bytes, format, job)
+            case .encode(let format, let dropBroken): return try encode(bytes, format, dropBroken: dropBroken, job)
             }
         } catch {
             return problem(error, request: request, body: bytes, job).response()
@@ -103,7 +103,7 @@ enum Conversion {
         if let refusal = admit(ConversionCost.decodeWorking(bodyBytes: bytes.count, counts: ArchiveCounts(of: bytes)), job) {
             return refusal
         }
-        let archive = try Archive(parsing: bytes, view: view)
+        let archive = try Archive(parsing: bytes, view: view, salvaging: options.salvage)
         // A nested expansion holds its parts' text until written, and each payload's tables while
         // it is read: reserved as they come, as a decode of the payload alone would be.
         let payloads = PayloadReservation(job.reservation)
@@ -120,7 +120,7 @@ enum Conversion {
             return Problem.refused(refusal, bounded: options.maxDepth != nil, path: job.path).response()
         }
         if let valuePath = options.path {
-            return try answerValue(at: valuePath, of: archive, options, plan: plan, job)
+            return salvaged(try answerValue(at: valuePath, of: archive, options, plan: plan, job), breaks: archive.breaks)
         }
         let reply = try replyBuffer(job)
         // A refusal for size found part way leaves a partial buffer: dropped with it.
@@ -128,7 +128,20 @@ enum Conversion {
         // Indented text ends with a newline; compact text gets one here, so that a terminal's
         // next prompt (or a second document) starts on a line of its own.
         if !pretty { newline.withUnsafeBufferPointer { reply.append($0) } }
-        return try buffered(reply, contentType: "application/json", job)
+        return salvaged(try buffered(reply, contentType: "application/json", job), breaks: archive.breaks)
+    }
+
+    /// The header a salvaged decode's reply carries: how many places it marked `$broken`, so
+    /// that a client never takes the JSON for a whole file's.
+    static let salvagedHeader = "Archive-Salvaged"
+
+    /// `response` saying, when it is a 200 of a salvaged decode, how many places were marked.
+    private static func salvaged(_ response: HTTPResponse, breaks: Int) -> HTTPResponse {
+        guard breaks > 0, response.status == 200 else { return response }
+        var response = response
+        response.headers.append(HTTPResponse.Header(name: salvagedHeader, value: String(breaks)))
+        response.salvagedBreaks = breaks
+        return response
     }
 
     /// `?path=`: the decode's text is made whole and indexed (`Archive.decodedDocument`, held
@@ -235,9 +248,11 @@ enum Conversion {
 
     /// JSON to a property list: admitted by the document's count of values, then written as it
     /// is encoded (binary) or built whole within what the budget can grant now (XML).
-    private static func encode(_ bytes: [UInt8], _ format: PlistFormat, _ job: Job) throws(CodecError) -> HTTPResponse {
-        // The document shares the body's bytes (no copy).
-        let document = try JSONDocument(parsing: bytes)
+    private static func encode(_ bytes: [UInt8], _ format: PlistFormat, dropBroken: Bool, _ job: Job) throws(CodecError) -> HTTPResponse {
+        // The document shares the body's bytes (no copy); without its `$broken` marks it is a
+        // copy no larger than the body.
+        var document = try JSONDocument(parsing: bytes)
+        if dropBroken { document = try document.droppingBroken() }
         // The count of values, not the size of the text, says what encoding will hold.
         let working = ConversionCost.encodeWorking(bodyBytes: bytes.count, document: document)
         if let refusal = admit(working, job) {

@@ -10,7 +10,9 @@ enum ConversionRequest: Sendable {
     case summary(SummaryOptions)
     /// `/v1/decode?view=plain`: the plain view (`PlainView`), one way.
     case plain(PlainOptions)
-    case encode(format: PlistFormat)
+    /// `dropBroken`: `?dropBroken=1`, a salvaged decode's `$broken` marks left out with what
+    /// holds them (`JSONDocument.droppingBroken`) rather than refused.
+    case encode(format: PlistFormat, dropBroken: Bool)
 
     init(route: Route, query: QueryParameters, path: String) throws(Problem) {
         let known = Self.knownParameters(of: route)
@@ -22,6 +24,9 @@ enum ConversionRequest: Sendable {
         switch route {
         case .decode:
             let view: ArchiveView
+            if try Self.flag(query, "salvage", path: path), let other = query["view"], !["readable", "raw"].contains(other.asciiLowercased()) {
+                throw Problem.invalidQuery("salvage marks what it could not read in the readable or raw view's JSON, not with view=\(other): leave one of them out", path: path)
+            }
             switch query["view"]?.asciiLowercased() {
             case nil, "readable": view = .readable
             case "raw": view = .raw
@@ -44,6 +49,10 @@ enum ConversionRequest: Sendable {
             options.exactIntegers = try Self.flag(query, "exactIntegers", path: path)
             options.exactNumbers = try Self.flag(query, "exactNumbers", path: path)
             options.nested = try Self.flag(query, "nested", path: path)
+            options.salvage = try Self.flag(query, "salvage", path: path)
+            if options.salvage, options.nested {
+                throw Problem.invalidQuery("salvage reads the document itself, not its nested payloads: leave nested out with it", path: path)
+            }
             if let text = query["maxDepth"] {
                 options.maxDepth = try Self.depthBound(text, path: path)
             }
@@ -59,11 +68,13 @@ enum ConversionRequest: Sendable {
             }
             self = .decode(options)
         case .encode:
+            let format: PlistFormat
             switch query["format"]?.asciiLowercased() {
-            case nil, "binary", "bplist": self = .encode(format: .binary)
-            case "xml": self = .encode(format: .xml)
+            case nil, "binary", "bplist": format = .binary
+            case "xml": format = .xml
             case let other?: throw Problem.invalidQuery("format must be binary or xml, not \(other)", path: path)
             }
+            self = .encode(format: format, dropBroken: try Self.flag(query, "dropBroken", path: path))
         case .healthz, .readyz, .metrics, .openapi, .page:
             preconditionFailure("\(route) is not a conversion")
         }
@@ -113,8 +124,8 @@ enum ConversionRequest: Sendable {
     /// or a parameter of the other endpoint is not silently ignored.
     static func knownParameters(of route: Route) -> [String] {
         switch route {
-        case .decode: ["view", "pretty", "maxDepth", "exactIntegers", "exactNumbers", "nested", "path"]
-        case .encode: ["format"]
+        case .decode: ["view", "pretty", "maxDepth", "exactIntegers", "exactNumbers", "nested", "path", "salvage"]
+        case .encode: ["format", "dropBroken"]
         case .healthz, .readyz, .metrics, .openapi, .page: []
         }
     }

@@ -18,6 +18,10 @@ struct DecodeOptions: Sendable {
     var nested = false
     /// `?path=.teams[1].name`: only the value there is answered (see `JSONDocument.value(at:)`).
     var path: ReadablePath?
+    /// `?salvage=1`: a damaged typedstream read as far as it goes, what could not be read
+    /// marked `$broken` (`Archive.init(parsing:…salvaging:)`), the reply saying so in
+    /// `Archive-Salvaged`.
+    var salvage = false
 
     init(view: ArchiveView, pretty: Bool) {
         self.view = view

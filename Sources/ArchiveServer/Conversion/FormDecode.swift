@@ -37,8 +37,15 @@ import HTTPCore
 enum FormDecode {
     /// The refusal of options a form's reply cannot take: `pretty` writes a document over many
     /// lines, and a form's reply is one line per part (as `archive-tool decode --ndjson`
-    /// refuses `--pretty`). The merged summary is one document and takes it.
+    /// refuses `--pretty`). The merged summary is one document and takes it. `salvage` is
+    /// said of one document in its reply's header (`Archive-Salvaged`), which a form's lines
+    /// have no place for.
     static func refusal(for request: ConversionRequest, path: String) -> Problem? {
+        if case .decode(let options) = request, options.salvage {
+            return .invalidQuery(
+                "salvage says what it marked in the reply's Archive-Salvaged header, which a multipart/form-data decode's lines have no place for: send the document alone",
+                path: path)
+        }
         let pretty: Bool
         switch request {
         case .decode(let options): pretty = options.pretty

@@ -26,6 +26,9 @@ final class Metrics: @unchecked Sendable {
     private var bytesIn: UInt64 = 0
     private var bytesOut: UInt64 = 0
     private var conversionsInFlight = 0
+    /// Decodes answered with what could not be read marked `$broken`, and the marks.
+    private var salvagedDecodes: UInt64 = 0
+    private var salvagedBreaks: UInt64 = 0
 
     /// Point-in-time values read when rendering.
     struct Gauges {
@@ -52,7 +55,7 @@ final class Metrics: @unchecked Sendable {
     /// Counts one reply. `finishesConversion` is true for replies to requests counted by `conversionQueued()`.
     func record(
         route: String, status: Int32, seconds: Double, bytesIn: Int, bytesOut: Int,
-        rejection: RejectionReason?, finishesConversion: Bool
+        rejection: RejectionReason?, finishesConversion: Bool, salvagedBreaks: Int = 0
     ) {
         mutex.lock()
         defer { mutex.unlock() }
@@ -66,6 +69,10 @@ final class Metrics: @unchecked Sendable {
         histogram.count += 1
         latency[route] = histogram
         if let rejection { rejections[rejection, default: 0] += 1 }
+        if salvagedBreaks > 0 {
+            salvagedDecodes += 1
+            self.salvagedBreaks &+= UInt64(salvagedBreaks)
+        }
         self.bytesIn &+= UInt64(bytesIn)
         self.bytesOut &+= UInt64(bytesOut)
     }
@@ -76,8 +83,8 @@ final class Metrics: @unchecked Sendable {
     }
 
     func render(_ gauges: Gauges) -> String {
-        let (requests, latency, rejections, bytesIn, bytesOut) = mutex.withLock {
-            (self.requests, self.latency, self.rejections, self.bytesIn, self.bytesOut)
+        let (requests, latency, rejections, bytesIn, bytesOut, salvagedDecodes, salvagedBreaks) = mutex.withLock {
+            (self.requests, self.latency, self.rejections, self.bytesIn, self.bytesOut, self.salvagedDecodes, self.salvagedBreaks)
         }
         var out = ""
         out.reserveCapacity(4096)
@@ -112,6 +119,11 @@ final class Metrics: @unchecked Sendable {
         for reason in RejectionReason.allCases {
             out += "archive_rejections_total{reason=\"\(reason.rawValue)\"} \(rejections[reason] ?? 0)\n"
         }
+
+        header("archive_salvaged_decodes_total", "counter", "Decodes answered 200 with what could not be read marked $broken (salvage=1; the Archive-Salvaged header).")
+        out += "archive_salvaged_decodes_total \(salvagedDecodes)\n"
+        header("archive_salvaged_breaks_total", "counter", "$broken marks in the salvaged decodes' replies.")
+        out += "archive_salvaged_breaks_total \(salvagedBreaks)\n"
 
         header("archive_http_request_bytes_total", "counter", "Request body bytes received on the conversion endpoints.")
         out += "archive_http_request_bytes_total \(bytesIn)\n"

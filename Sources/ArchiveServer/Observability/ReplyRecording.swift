@@ -16,7 +16,7 @@ extension ServerContext {
         metrics.record(
             route: request.route?.rawValue ?? Route.unmatchedLabel, status: response.status,
             seconds: Double(elapsed) / 1e9, bytesIn: bytesIn, bytesOut: bytesOut,
-            rejection: response.rejection, finishesConversion: finishesConversion)
+            rejection: response.rejection, finishesConversion: finishesConversion, salvagedBreaks: response.salvagedBreaks)
         accessLog.record(
             request, status: response.status, bytesIn: bytesIn, bytesOut: bytesOut,
             nanoseconds: elapsed, problem: response.problem)

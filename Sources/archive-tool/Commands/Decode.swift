@@ -63,6 +63,12 @@ struct Decode: ParsableCommand {
     @Flag(help: "Write data values that hold a keyed archive, a property list or a typedstream decoded, in place ({\"$data\": {\"$keyedArchive\": …}}), recursively; encode writes them back.")
     var nested = false
 
+    @Flag(
+        help:
+            "Read a damaged typedstream as far as it goes: what could not be read is marked in place, {\"$broken\": {\"offset\": N, \"reason\": …, \"rest\": {\"$data\": …}}}, and the tool exits 5 (a whole file exits 0). One file, readable or raw view; other formats are read as without it."
+    )
+    var salvage = false
+
     @OptionGroup var stack: StackOptions
 
     func validate() throws {
@@ -70,6 +76,9 @@ struct Decode: ParsableCommand {
         if ndjson, pretty { throw ValidationError("--ndjson writes each document on one line: leave out --pretty") }
         if files.isEmpty, isatty(0) == 1 { throw ValidationError("give a file, or pipe one in: stdin is a terminal") }
         if let maxDepth, maxDepth < 1 { throw ValidationError("--max-depth must be at least 1") }
+        if salvage, batch.isBatch || ndjson || plain || nested {
+            throw ValidationError("--salvage reads one file to the readable or raw view: leave out --output-dir, --ndjson, --plain and --nested")
+        }
         if let conflict = Self.viewConflict(raw: raw, plain: plain, maxDepth: maxDepth != nil, numbers: exactIntegers || exactNumbers, nested: nested) {
             throw ValidationError(conflict)
         }
@@ -108,8 +117,13 @@ struct Decode: ParsableCommand {
             return
         }
         if let output { try redirectStandardOutput(to: CommandLineFiles.optionValue(output, named: ["-o", "--output"], of: Decode.self)) }
-        try Decode.convert(
-            CommandLineFiles.paths(files, of: Decode.self).first ?? BytePath("-"), as: shape, pretty: pretty, nested: nested, stackSize: stack.bytes, skipDepthCheck: stack.skipDepthCheck)
+        let breaks = try Decode.convert(
+            CommandLineFiles.paths(files, of: Decode.self).first ?? BytePath("-"), as: shape, pretty: pretty, nested: nested, stackSize: stack.bytes,
+            skipDepthCheck: stack.skipDepthCheck, salvage: salvage)
+        if breaks > 0 {
+            writeAll("archive-tool: salvaged: \(breaks) place\(breaks == 1 ? "" : "s") could not be read, marked $broken in the JSON\n", to: 2)
+            throw ExitCode(ExitStatus.salvaged)
+        }
     }
 
     /// What a decode writes: the lossless view (readable or raw, shaped by its options), or
@@ -125,15 +139,20 @@ struct Decode: ParsableCommand {
     /// files takes about what it takes alone), refused for depth as a stack of `stackSize`
     /// admits. The one decode of `decode`, its batches, and the commands that read the
     /// decoded document (`readableDocument`).
+    /// `salvage`: a damaged document is read as far as it goes (`Archive.init(parsing:…salvaging:)`);
+    /// returns how many places it marked `$broken` (0 without `salvage`).
+    @discardableResult
     static func write(
-        _ input: [UInt8], as shape: Shape, pretty: Bool, nested: Bool, stackSize: Int, skipDepthCheck: Bool,
+        _ input: [UInt8], as shape: Shape, pretty: Bool, nested: Bool, stackSize: Int, skipDepthCheck: Bool, salvage: Bool = false,
         to sink: @escaping (UnsafeBufferPointer<UInt8>) -> Void
-    ) throws(CodecError) {
+    ) throws(CodecError) -> Int {
+        var breaks = 0
         let cores = coreParallelism(stackSize: stackSize, inputSize: input.count)
         let policy = skipDepthCheck ? DecodePolicy(depthLimit: .max) : DecodePolicy(stackSize: stackSize)
         switch shape {
         case .lossless(let view, let maxDepth, let numbers):
-            let archive = try Archive(parsing: input, view: view, parallelism: cores)
+            let archive = try Archive(parsing: input, view: view, parallelism: cores, salvaging: salvage)
+            breaks = archive.breaks
             let plan = try archive.plan(
                 view: view, pretty: pretty, maxDepth: maxDepth, numbers: numbers, parallelism: cores, nested: nested ? policy : nil,
                 depthLimit: policy.nestingLimit(pretty: pretty))
@@ -147,6 +166,7 @@ struct Decode: ParsableCommand {
         }
         // Indented text ends with a newline already.
         if !pretty { [UInt8(ascii: "\n")].withUnsafeBufferPointer(sink) }
+        return breaks
     }
 
     /// `input` decoded as `shape`, whole (a batch's job): `write`'s text.
@@ -173,22 +193,33 @@ struct Decode: ParsableCommand {
 
     /// `file` decoded as `shape` on stdout, on a stack of `stackSize` (the writers recurse
     /// once per level).
-    static func convert(_ file: BytePath, as shape: Shape, pretty: Bool, nested: Bool = false, stackSize: Int, skipDepthCheck: Bool) throws {
+    /// Returns how many places a `salvage` marked `$broken`.
+    @discardableResult
+    static func convert(_ file: BytePath, as shape: Shape, pretty: Bool, nested: Bool = false, stackSize: Int, skipDepthCheck: Bool, salvage: Bool = false) throws -> Int {
         let input = try readInput(file)
         // The conversion thread hands the JSON over in pieces; this thread writes them out
         // meanwhile, so the copy into the kernel overlaps the conversion on a second core.
         let pipe = ChunkPipe(capacity: 4)
         let output = StreamedOutput(descriptor: 1)
+        let breaks = BreakCount()
         let failure = onLargeStack(stackSize, whileRunning: { pipe.drain { output.write($0) } }) { () -> CodecError? in
             defer { pipe.close() }
             do throws(CodecError) {
-                try write(input, as: shape, pretty: pretty, nested: nested, stackSize: stackSize, skipDepthCheck: skipDepthCheck) { pipe.push(Array($0)) }
+                breaks.value = try write(input, as: shape, pretty: pretty, nested: nested, stackSize: stackSize, skipDepthCheck: skipDepthCheck, salvage: salvage) {
+                    pipe.push(Array($0))
+                }
                 return nil
             } catch {
                 return error
             }
         }
         try output.conclude(failure) { Hint.decoding(input, error: $0) }
+        return breaks.value
+    }
+
+    /// The conversion thread's count of `$broken` marks, read once it has ended.
+    private final class BreakCount: @unchecked Sendable {
+        var value = 0
     }
 
     /// A decode the policy refuses (`DecodePolicy`), its fix in this tool's flags (exit 3).

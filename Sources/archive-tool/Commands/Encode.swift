@@ -33,6 +33,13 @@ struct Encode: ParsableCommand {
     @Flag(help: "Write a binary archive to stdout even when it is a terminal.")
     var force = false
 
+    @Flag(
+        name: .customLong("drop-broken"),
+        help:
+            "Write the archive without what a salvaged decode marked {\"$broken\": …} (a typedstream's group holding a mark, a mark standing as a group), which is refused otherwise."
+    )
+    var dropBroken = false
+
     /// Documents from this size on are written while they are encoded (binary only).
     static let streamingThreshold = 8 << 20
 
@@ -50,7 +57,7 @@ struct Encode: ParsableCommand {
             let inputs = BatchInputs(paths: CommandLineFiles.paths(files, of: Encode.self), recursive: batch.recursive, into: folder, name: Encode.outputName)
             let run = BatchRun(inputs: inputs, verb: "encoded", jobs: batch.jobs ?? usableCores(), stackSize: 1 << 20) { input in
                 BatchRun.converting(input, hint: { Hint.encoding(input, error: $0) }) { () throws(CodecError) -> [UInt8] in
-                    try JSONDocument(parsing: input).archive(format: format)
+                    try Encode.document(input, dropBroken: dropBroken).archive(format: format)
                 }
             }
             let status = run.run(to: .folder(folder))
@@ -58,7 +65,13 @@ struct Encode: ParsableCommand {
             return
         }
         if let output { try redirectStandardOutput(to: CommandLineFiles.optionValue(output, named: ["-o", "--output"], of: Encode.self)) }
-        try Encode.convert(CommandLineFiles.paths(files, of: Encode.self).first ?? BytePath("-"), xml: xml, toTerminal: force)
+        try Encode.convert(CommandLineFiles.paths(files, of: Encode.self).first ?? BytePath("-"), xml: xml, toTerminal: force, dropBroken: dropBroken)
+    }
+
+    /// `input` parsed, without what its `$broken` marks stand in when `dropBroken`.
+    static func document(_ input: [UInt8], dropBroken: Bool) throws(CodecError) -> JSONDocument {
+        let document = try JSONDocument(parsing: input)
+        return dropBroken ? try document.droppingBroken() : document
     }
 
     /// The output's name for a document's file name: `save.plist.json` → `save.plist` (the name
@@ -72,14 +85,14 @@ struct Encode: ParsableCommand {
 
     /// `toTerminal`: write a binary archive even when stdout is a terminal (`--force`), where
     /// it would only garble the screen.
-    static func convert(_ file: BytePath, xml: Bool, toTerminal: Bool = false) throws {
+    static func convert(_ file: BytePath, xml: Bool, toTerminal: Bool = false, dropBroken: Bool = false) throws {
         if !xml, !toTerminal, isatty(1) == 1 {
             writeAll("archive-tool: not writing a binary archive to a terminal: redirect stdout (> FILE), pass -o FILE, or --force\n", to: 2)
             throw ExitCode(ExitStatus.usage)
         }
         let input = try readInput(file)
         let hint = { (error: CodecError) in Hint.encoding(input, error: error) }
-        let document = try reportingErrors(hint: hint) { () throws(CodecError) -> JSONDocument in try JSONDocument(parsing: input) }
+        let document = try reportingErrors(hint: hint) { () throws(CodecError) -> JSONDocument in try Encode.document(input, dropBroken: dropBroken) }
         guard !xml, input.count >= Encode.streamingThreshold else {
             let archive = try reportingErrors(hint: hint) { () throws(CodecError) -> [UInt8] in
                 try document.archive(format: xml ? .xml : .binary)

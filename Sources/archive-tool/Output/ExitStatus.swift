@@ -24,6 +24,9 @@ enum ExitStatus {
     static let overLimit: Int32 = 3
     /// A file could not be read or the output written.
     static let inputOutput: Int32 = 4
+    /// `decode --salvage`: the input was damaged; the JSON was written with what could not be
+    /// read marked `$broken` (never passed off as a whole file's JSON).
+    static let salvaged: Int32 = 5
     /// The command line is wrong (ArgumentParser's own status for usage errors, EX_USAGE).
     static let usage: Int32 = 64
 
@@ -37,7 +40,8 @@ enum ExitStatus {
         Exit status: 0 success; 1 compare: the archives differ, or with --output-dir: some \
         files could not be converted (each named on stderr), the others were; 2 the input cannot be \
         converted; 3 over a limit (too deep for the stack, too large, --max-depth too small); \
-        4 a file could not be read or the output written; 64 the command line is wrong. \
+        4 a file could not be read or the output written; 5 decode --salvage: the file was damaged, \
+        its JSON written with what could not be read marked $broken; 64 the command line is wrong. \
         compare gives a verdict or none: 0 same (it prints `same`), 1 different (it prints \
         where), 2 anything else (a file missing, unreadable, not an archive, malformed, too \
         large; a wrong command line).
@@ -83,5 +87,6 @@ func remedy(_ remedy: CodecError.Remedy?) -> String {
     case nil: ""
     case .rawView: " (decode --raw shows it as it is)"
     case .nestingBound(let bound): "; --max-depth \(bound) fits"
+    case .dropBroken: " (encode --drop-broken writes the archive without it)"
     }
 }

@@ -5,7 +5,8 @@
 ///
 /// The walk is the writer's (`TypedStreamWalk`), the object table numbered as things first
 /// occur (objects, classes and C strings together). Pointers, which pytypedstream
-/// does not read, are rendered as "pointer" … "end pointer".
+/// does not read, are rendered as "pointer" … "end pointer". A salvaged stream's events end
+/// with "broken" at its break.
 enum TypedStreamEventText {
     static func lines(_ stream: TypedStream) -> [String] {
         var renderer = Renderer(stream: stream)
@@ -49,8 +50,12 @@ private struct Renderer {
     mutating func run() {
         let order = stream.byteOrder == .little ? "little" : "big"
         lines.append("header streamer=\(TypedStreamHeader.streamerVersion) order=\(order) system=\(stream.systemVersion)")
+        // A salvaged stream's events end at its break, rendered "broken".
+        let broken = stream.broken?.place
         while let step = walk.next() {
             switch step {
+            case .value(let index) where broken == .value(UInt32(index)), .endOfObject(let index) where broken == .endOfObject(UInt32(index)):
+                return lines.append("broken")
             case .group(let index):
                 lines.append("group " + stream.values(ofGroup: index).map { TypedStreamEventText.quoted(stream.encoding(of: $0)) }.joined(separator: " "))
             case .value(let index): value(index)
@@ -64,6 +69,7 @@ private struct Renderer {
                 }
             }
         }
+        if broken == .endOfStream { lines.append("broken") }
     }
 
     mutating func value(_ index: Int) {

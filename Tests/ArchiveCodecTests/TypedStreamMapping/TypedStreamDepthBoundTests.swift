@@ -20,6 +20,21 @@ final class TypedStreamDepthBoundTests: XCTestCase {
         }
     }
 
+    /// A salvaged stream's break mark (`{"$broken": {…, "rest": {"$data": …}}}`) stands where a
+    /// value or a group would: every cut of real streams keeps the bound above the depth.
+    func testTheBoundHoldsForEveryCutOfSalvagedStreams() throws {
+        for name in ["python-typedstream_Emacs.clr", "imessage-exporter_attributedBody-MultiPart.bin", "thecheat_NetTraffic.nib-objects.nib"] {
+            let bytes = try Fixtures.typedStream(name)
+            var salvaged = 0
+            for length in stride(from: 16, to: min(bytes.count, 3_000), by: 1) {
+                guard let document = try? TypedStreamDocument(parsing: Array(bytes[..<length]), salvaging: true) else { continue }
+                if document.stream.broken != nil { salvaged += 1 }
+                XCTAssertGreaterThanOrEqual(document.depthBound, document.depth(numbers: .all), "\(name) cut at \(length)")
+            }
+            XCTAssertGreaterThan(salvaged, 0, name)
+        }
+    }
+
     /// The builder counts what is open at once: a stream's bound grows with its nesting, not
     /// with its length.
     func testTheBoundFollowsNestingNotLength() throws {

@@ -78,6 +78,8 @@ export const KEY = Object.freeze({
   name: '$name',
   size: '$size',
   flags: '$flags',
+  // What a salvaged decode could not read (docs/mapping.md, "Salvage").
+  broken: '$broken',
 });
 
 /// What starts a marker key; a member whose own name starts with it is written with it doubled.

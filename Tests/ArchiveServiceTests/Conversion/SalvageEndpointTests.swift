@@ -1,0 +1,52 @@
+import ArchiveCodec
+import ArchiveServer
+import TestSupport
+import XCTest
+
+/// `POST /v1/decode?salvage=1` and `POST /v1/encode?dropBroken=1` over real HTTP: a damaged
+/// typedstream's JSON with its break marked, said in `Archive-Salvaged` and counted in the
+/// metrics; the mark refused on the way back unless dropped.
+final class SalvageEndpointTests: ServerTestCase {
+    private var damaged: [UInt8] { get throws { try Fixtures.typedStream("imessage-exporter_attributedBody-ExtraData.bin") } }
+
+    func testADamagedStreamIsRefusedWithoutSalvageAndMarkedWithIt() throws {
+        let refused = try server.post("/v1/decode", try damaged)
+        XCTAssertEqual(refused.status, 400, refused.text)
+        XCTAssertEqual(refused.jsonObject?["type"] as? String, "urn:archive-service:problem:malformed-typedstream")
+        XCTAssertNil(refused.header("Archive-Salvaged"))
+        let reply = try server.post("/v1/decode?salvage=1", try damaged)
+        XCTAssertEqual(reply.status, 200, reply.text)
+        XCTAssertEqual(reply.header("Archive-Salvaged"), "1")
+        XCTAssertEqual(reply.body, try Archive(parsing: try damaged, salvaging: true).json(view: .readable, pretty: false) + [UInt8(ascii: "\n")])
+        XCTAssertTrue(reply.text.contains(#"{"$broken":{"offset":121,"#), reply.text)
+        XCTAssertTrue(try server.waitForMetric("archive_salvaged_decodes_total", 1))
+        XCTAssertTrue(try server.waitForMetric("archive_salvaged_breaks_total", 1))
+    }
+
+    func testAWholeDocumentCarriesNoHeader() throws {
+        let whole = try server.post("/v1/decode?salvage=1", try Fixtures.typedStream("imessage-exporter_attributedBody-AttributedBodyTextOnly2.bin"))
+        XCTAssertEqual(whole.status, 200, whole.text)
+        XCTAssertNil(whole.header("Archive-Salvaged"))
+        let plist = try server.post("/v1/decode?salvage=1", try Fixtures.bytes("goios_dict.bin"))
+        XCTAssertEqual(plist.status, 200, plist.text)
+        XCTAssertNil(plist.header("Archive-Salvaged"))
+    }
+
+    func testEncodeRefusesTheMarkUnlessToldToDropIt() throws {
+        let json = try server.post("/v1/decode?salvage=1", try damaged).body
+        let refused = try server.post("/v1/encode", json, contentType: "application/json")
+        XCTAssertEqual(refused.status, 422, refused.text)
+        XCTAssertEqual(refused.jsonObject?["type"] as? String, "urn:archive-service:problem:invalid-document")
+        XCTAssertTrue((refused.jsonObject?["detail"] as? String)?.contains("dropBroken=1") == true, refused.text)
+        let dropped = try server.post("/v1/encode?dropBroken=1", json, contentType: "application/json")
+        XCTAssertEqual(dropped.status, 200, dropped.text)
+        XCTAssertEqual(try Archive(parsing: dropped.body).breaks, 0)
+    }
+
+    func testSalvageIsRefusedWithNestedAndItsValuesChecked() throws {
+        for query in ["salvage=1&nested=1", "salvage=maybe", "dropBroken=1", "salvage=1&view=summary", "salvage=1&view=plain"] {
+            let reply = try server.post("/v1/decode?" + query, try damaged)
+            XCTAssertEqual(reply.status, 400, query)
+        }
+    }
+}
