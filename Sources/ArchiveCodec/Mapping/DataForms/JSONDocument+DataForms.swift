@@ -4,10 +4,11 @@
 /// that it disagrees with them is refused at the member that differs, an unchanged one is
 /// accepted, and bytes without an account always are.
 extension JSONDocument {
-    /// The account kind a mapping key names (`$bookmark`, `$alias`), or nil.
+    /// The account kind a mapping key names (`$bookmark`, `$alias`, `$kind`), or nil.
     static func accountKind(_ text: UnsafeBufferPointer<UInt8>) -> DataAccountKind? {
         if JSONText.text(text, equals: MappingKeys.bookmark) { return .bookmark }
         if JSONText.text(text, equals: MappingKeys.alias) { return .alias }
+        if JSONText.text(text, equals: MappingKeys.kind) { return .kind }
         return nil
     }
 
@@ -43,7 +44,7 @@ extension JSONDocument {
         let expected = bytes.withUnsafeBufferPointer { kind.account(of: $0) }
         guard let expected else {
             throw invalid(
-                "\(kind.key) is given, but the data's bytes are not a \(kind.noun) this reads: leave \(kind.key) out (the bytes alone are the value)", at: account)
+                "\(kind.key) is given, but the data's bytes \(kind.absence): leave \(kind.key) out (the bytes alone are the value)", at: account)
         }
         guard let (at, says) = accountDifference(expected, account) else { return }
         throw invalid(

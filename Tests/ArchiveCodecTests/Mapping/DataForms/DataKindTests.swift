@@ -105,4 +105,13 @@ final class DataKindTests: XCTestCase {
         webp += [0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF]
         XCTAssertEqual(kind(webp), DataKind(name: .webp, width: 1 << 24, height: 1 << 24))
     }
+
+    /// The readable view writes no kind for a document the nested view decodes.
+    func testDocumentsTheNestedViewDecodesHaveNoReadableKind() {
+        for value in [Array("bplist00".utf8) + [0xD0], [0x04, 0x0B] + Array("streamtyped".utf8) + [0x81]] {
+            XCTAssertNotNil(kind(value))
+            XCTAssertNil(value.withUnsafeBufferPointer { DataForm.readableKind(of: $0) })
+        }
+        XCTAssertNotNil(Array("%PDF-1.4".utf8).withUnsafeBufferPointer { DataForm.readableKind(of: $0) })
+    }
 }
