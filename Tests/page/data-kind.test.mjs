@@ -4,7 +4,7 @@ import { deflateSync, gzipSync } from 'node:zlib';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 
-import { HEADER_BYTES, KINDS, dataKind, kindText } from '../../Sources/ArchiveServer/Resources/page/data-kind.mjs';
+import { HEADER_BYTES, KINDS, dataKind, kindText, writtenKind } from '../../Sources/ArchiveServer/Resources/page/data-kind.mjs';
 import { REPOSITORY } from './page-files.mjs';
 
 const bytes = (...parts) => new Uint8Array(Buffer.concat(parts.map((p) => (typeof p === 'string' ? Buffer.from(p, 'latin1') : Buffer.from(p)))));
@@ -145,4 +145,20 @@ test('every case of the table shared with the codec', () => {
 
 test('the shared table covers every kind', () => {
   assert.deepEqual(new Set(SHARED.map((c) => c.kind)), new Set(Object.keys(KINDS)));
+});
+
+test('the kind the service wrote (`$kind`) reads as the signatures would say it', () => {
+  for (const { name, hex, kind } of SHARED) {
+    if (kind === 'unknown') continue;
+    const said = kindOf(new Uint8Array(Buffer.from(hex, 'hex')));
+    const written = { name: kind };
+    if (said.width !== undefined) Object.assign(written, { width: said.width, height: said.height });
+    assert.deepEqual(writtenKind(written), said, name);
+  }
+  for (const odd of [null, 'png', 3, [], {}, { name: 'unknown' }, { name: 'future' }, { name: 'toString' }]) {
+    assert.equal(writtenKind(odd), null, JSON.stringify(odd));
+  }
+  // A size that is not two whole numbers is left out.
+  assert.equal(writtenKind({ name: 'png', width: '1', height: 2 }).width, undefined);
+  assert.equal(writtenKind({ name: 'png', width: 1 }).width, undefined);
 });

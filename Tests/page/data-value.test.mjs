@@ -71,3 +71,14 @@ test('a saved copy is named from the nearest member name, indexes kept', () => {
   assert.equal(saveName(['...'], 'zip'), 'data.zip');
   assert.equal(saveName(['x'.repeat(500)], 'png'), 'x'.repeat(80) + '.png');
 });
+
+test('the kind the service wrote comes with the bytes, never as them', () => {
+  const kind = { name: 'png', width: 1, height: 2 };
+  assert.deepEqual(dataOf({ $data: 'AAEC', $kind: kind }), { marker: '$data', base64: 'AAEC', kind });
+  assert.deepEqual(dataOf({ $kind: kind, $bytes: 'AAEC' }), { marker: '$bytes', base64: 'AAEC', kind });
+  assert.deepEqual(dataOf({ $class: 'NSMutableData', $data: 'AAEC', $kind: kind }), { marker: '$data', base64: 'AAEC', kind });
+  // Alone, or beside a nested document, it is no data value.
+  assert.equal(dataOf({ $kind: kind }), null);
+  assert.equal(dataOf({ $data: { $keyedArchive: {} }, $kind: kind }), null);
+  assert.equal(dataOf(kind, '$kind'), null);
+});

@@ -191,6 +191,19 @@ export function dataKind(head, length = head.length) {
   return result;
 }
 
+/// The kind the codec wrote beside a value's bytes (its `$kind` member: `{name, width?, height?}`),
+/// in `dataKind`'s form; null when `written` is not one this page knows (then the signatures
+/// decide). A size is taken only as two whole numbers.
+export function writtenKind(written) {
+  if (written === null || typeof written !== 'object' || typeof written.name !== 'string') return null;
+  if (written.name === 'unknown' || !Object.hasOwn(KINDS, written.name)) return null;
+  const result = { kind: written.name, ...KINDS[written.name] };
+  if (Number.isSafeInteger(written.width) && Number.isSafeInteger(written.height)) {
+    Object.assign(result, { width: written.width, height: written.height });
+  }
+  return result;
+}
+
 /// What the panel says of a kind: its text, with the pixel size when known (`PNG image, 24 × 16
 /// pixels`).
 export const kindText = (k) => (k.width !== undefined ? `${k.text}, ${k.width} × ${k.height} pixels` : k.text);

@@ -1,9 +1,10 @@
 /* eslint-env browser */
-// The data panel: what the selected data value is (its kind from its signature, its size), its
+// The data panel: what the selected data value is (its kind, as `$kind` says or else from its
+// signature, its size), its
 // bytes as a hex dump a page of 4 KiB at a time, and "Save bytes", which saves exactly them.
 // Below the tree while a data value is selected; Escape or its close button closes it.
 
-import { HEADER_BYTES, dataKind, kindText } from './data-kind.mjs';
+import { HEADER_BYTES, dataKind, kindText, writtenKind } from './data-kind.mjs';
 import { base64Slice, dataOf, saveName } from './data-value.mjs';
 import { el, ui } from './dom.mjs';
 import { base64Length, plural } from './format.mjs';
@@ -40,7 +41,8 @@ export function inspect(row) {
   let kind;
   try {
     source = sourceOf(data);
-    kind = dataKind(source.slice(0, HEADER_BYTES), source.length);
+    // The kind the service wrote (`$kind`), else the value's signature (the raw view, edits).
+    kind = writtenKind(data.kind) || dataKind(source.slice(0, HEADER_BYTES), source.length);
   } catch (error) {
     closeInspector();
     ui.selectionNote.textContent = `not shown: ${error.message}`;

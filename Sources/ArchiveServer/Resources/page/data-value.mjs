@@ -1,6 +1,8 @@
 // Data values of the readable JSON as the data panel and the thumbnails read them: which values
 // hold bytes (`{"$data": base64}`, `{"$bytes": base64}`, or text the service found in them,
-// `$text`, `$bytesText`), their bytes decoded a slice at a time, and the name a saved copy takes.
+// `$text`, `$bytesText`), the kind the service wrote beside them (`$kind`, which says what the
+// bytes are and is never their content), their bytes decoded a slice at a time, and the name a
+// saved copy takes.
 //
 // Pure: no DOM, no globals; node imports it as the browser does.
 
@@ -10,10 +12,11 @@ import { base64Length } from './format.mjs';
 /// Wrappers of bytes that are UTF-8 text, written as that text.
 const TEXT_KEYS = [KEY.text, KEY.bytesText];
 
-/// The bytes `v` holds, when it is a data value: `{marker, base64}` for base64, `{marker, text}`
-/// for bytes that are UTF-8 text; null for anything else (a nested document in a data value is a
-/// document, not bytes). `slot` is where `v` is in its container: a string in a wrapper's own
-/// slot (an NSMutableData's `$data` member) is the wrapper's bytes.
+/// The bytes `v` holds, when it is a data value: `{marker, base64}` for base64 (with `kind`, the
+/// `$kind` member beside it, when the service wrote one), `{marker, text}` for bytes that are
+/// UTF-8 text; null for anything else (a nested document in a data value is a document, not
+/// bytes). `slot` is where `v` is in its container: a string in a wrapper's own slot (an
+/// NSMutableData's `$data` member) is the wrapper's bytes.
 export function dataOf(v, slot = null) {
   if (typeof v === 'string') {
     if (BASE64_KEYS.includes(slot)) return { marker: slot, base64: v };
@@ -21,7 +24,10 @@ export function dataOf(v, slot = null) {
     return null;
   }
   if (!isObject(v)) return null;
-  for (const marker of BASE64_KEYS) if (typeof v[marker] === 'string') return { marker, base64: v[marker] };
+  for (const marker of BASE64_KEYS) {
+    if (typeof v[marker] !== 'string') continue;
+    return isObject(v[KEY.kind]) ? { marker, base64: v[marker], kind: v[KEY.kind] } : { marker, base64: v[marker] };
+  }
   for (const marker of TEXT_KEYS) if (typeof v[marker] === 'string') return { marker, text: v[marker] };
   return null;
 }
