@@ -31,9 +31,10 @@ enum DataForm {
     /// Whether the bytes have a kind the readable view writes (`readableKind`), by signature.
     @inline(__always)
     static func mayHaveReadableKind(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard DataKind.mightHaveOne(bytes) else { return false }
         switch DataKind.name(of: bytes) {
-        case .none, .bplist?, .typedstream?: false
-        default: true
+        case .none, .bplist?, .typedstream?: return false
+        default: return true
         }
     }
 

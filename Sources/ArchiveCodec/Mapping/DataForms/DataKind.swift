@@ -46,8 +46,36 @@ struct DataKind: Equatable, Sendable {
         return DataKind(name: name, width: size?.width, height: size?.height)
     }
 
-    /// The kind of `bytes` by signature alone (no size read): a few bytes compared, for every
-    /// data value a readable view writes.
+    /// Whether `bytes` may have a kind: their first byte begins a signature, or the bytes at 4
+    /// or 36 begin `ftyp` or `acsp`. Asked of every data value a readable view writes (most
+    /// have no kind), so it is a bit test and two comparisons, inlined; `name(of:)` decides.
+    @inline(__always)
+    static func mightHaveOne(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        let count = bytes.count
+        guard count >= 2 else { return false }
+        let first = bytes[0]
+        let bit = UInt64(1) << (first & 63)
+        let word: UInt64
+        switch first >> 6 {
+        case 0: word = firstBytes0
+        case 1: word = firstBytes1
+        case 2: word = firstBytes2
+        default: word = firstBytes3
+        }
+        if word & bit != 0 { return true }
+        return (count >= 12 && bytes[4] == UInt8(ascii: "f")) || (count >= 40 && bytes[36] == UInt8(ascii: "a"))
+    }
+
+    /// The first bytes of the signatures `name(of:)` tries, as bits (byte `b` is bit `b % 64` of
+    /// word `b / 64`): 04 1F 25 42 47 49 4D 50 52 54 62 89 EF FE FF.
+    private static let firstBytes0: UInt64 = 1 << 0x04 | 1 << 0x1F | 1 << 0x25
+    private static let firstBytes1: UInt64 =
+        1 << (0x42 - 64) | 1 << (0x47 - 64) | 1 << (0x49 - 64) | 1 << (0x4D - 64) | 1 << (0x50 - 64) | 1 << (0x52 - 64)
+        | 1 << (0x54 - 64) | 1 << (0x62 - 64)
+    private static let firstBytes2: UInt64 = 1 << (0x89 - 128)
+    private static let firstBytes3: UInt64 = 1 << (0xEF - 192) | 1 << (0xFE - 192) | 1 << (0xFF - 192)
+
+    /// The kind of `bytes` by signature alone (no size read): a few bytes compared.
     static func name(of bytes: UnsafeBufferPointer<UInt8>) -> Name? {
         let count = bytes.count
         guard count >= 2 else { return nil }
@@ -71,10 +99,11 @@ struct DataKind: Equatable, Sendable {
         default: break
         }
         // An ISO base media file (HEIF, AVIF): its first box is `ftyp`, whose major brand is
-        // one the image formats' specifications define.
-        if holds(bytes, "ftyp", at: 4), let name = isoMediaKind(bytes) { return name }
+        // one the image formats' specifications define. (One byte first: most values are
+        // neither this nor a profile, and leave after a comparison.)
+        if count >= 12, bytes[4] == UInt8(ascii: "f"), holds(bytes, "ftyp", at: 4), let name = isoMediaKind(bytes) { return name }
         // A colour profile's signature is in its header, at offset 36.
-        if holds(bytes, "acsp", at: 36) { return .icc }
+        if count >= 40, bytes[36] == UInt8(ascii: "a"), holds(bytes, "acsp", at: 36) { return .icc }
         return nil
     }
 
@@ -190,6 +219,7 @@ struct DataKind: Equatable, Sendable {
     // MARK: Bytes
 
     /// Whether `bytes` hold `signature` at `offset`.
+    @inline(__always)
     private static func holds(_ bytes: UnsafeBufferPointer<UInt8>, _ signature: [UInt8], at offset: Int = 0) -> Bool {
         guard bytes.count >= offset + signature.count else { return false }
         for (index, byte) in signature.enumerated() where bytes[offset + index] != byte { return false }
@@ -197,6 +227,7 @@ struct DataKind: Equatable, Sendable {
     }
 
     /// Whether `bytes` hold the ASCII text `signature` at `offset`.
+    @inline(__always)
     private static func holds(_ bytes: UnsafeBufferPointer<UInt8>, _ signature: StaticString, at offset: Int = 0) -> Bool {
         let length = signature.utf8CodeUnitCount
         guard bytes.count >= offset + length else { return false }

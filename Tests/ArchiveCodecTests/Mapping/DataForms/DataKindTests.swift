@@ -48,6 +48,20 @@ final class DataKindTests: XCTestCase {
         XCTAssertEqual(names, Set(DataKind.Name.allCases.map(\.rawValue) + ["unknown"]))
     }
 
+    /// The quick test every data value takes lets through every value that has a kind: each
+    /// case, and each case's first bytes over every other byte.
+    func testTheQuickTestMissesNoKind() throws {
+        var values = try table().map { bytes($0.hex) }
+        for entry in try table() where !entry.hex.isEmpty {
+            for first in 0...255 { values.append([UInt8(first)] + bytes(entry.hex).dropFirst()) }
+        }
+        for value in values {
+            value.withUnsafeBufferPointer { buffer in
+                if DataKind.name(of: buffer) != nil { XCTAssertTrue(DataKind.mightHaveOne(buffer), "\(value.prefix(8))") }
+            }
+        }
+    }
+
     /// Each value cut short at every length reads no byte past its end: a kind or none, never a
     /// trap (a read past the end traps in a debug build).
     func testEveryPrefixOfEveryCaseIsRead() throws {
