@@ -102,6 +102,16 @@ extension PlistValueEncoding {
         return try bytes.withUnsafeBufferPointer { (buffer) throws(CodecError) -> UInt32 in try tree.data(buffer) }
     }
 
+    /// The plist data of `{"<textKey>": …, "$bom": …}` (text after a byte order mark), or nil
+    /// when `value` is not that.
+    static func markedTextDataValue(
+        _ document: JSONDocument, _ value: JSONDocument.Value, textKey: StaticString, into tree: inout Tree
+    ) throws(CodecError) -> UInt32? {
+        guard let marked = document.markedText(value, textKey: textKey) else { return nil }
+        let bytes = try document.markedTextBytes(marked.text, mark: marked.mark)
+        return try bytes.withUnsafeBufferPointer { (buffer) throws(CodecError) -> UInt32 in try tree.data(buffer) }
+    }
+
     /// The plist data of `{"<dataKey>": …, "$bookmark" or "$alias": …}`, or nil when `value`
     /// is not that.
     static func accountedDataValue(

@@ -22,6 +22,8 @@ extension ArchiveEncoder {
                 }
             } else if let bytes = try Self.accountedDataValue(document, value, dataKey: MappingKeys.bytes, into: &tree) {
                 return bytes
+            } else if let bytes = try Self.markedTextDataValue(document, value, textKey: MappingKeys.bytesText, into: &tree) {
+                return bytes
             }
             return try tree.uid(UInt64(encodeObject(value)))
         default:
@@ -45,6 +47,8 @@ extension ArchiveEncoder {
         case .object:
             if let bytes = try Self.accountedDataValue(document, value, dataKey: MappingKeys.bytes, into: &tree) { return bytes }
             if let bytes = try Self.accountedDataValue(document, value, dataKey: MappingKeys.data, into: &tree) { return bytes }
+            if let bytes = try Self.markedTextDataValue(document, value, textKey: MappingKeys.bytesText, into: &tree) { return bytes }
+            if let bytes = try Self.markedTextDataValue(document, value, textKey: MappingKeys.text, into: &tree) { return bytes }
             guard document.count(value) == 1 else { return nil }
             var cursor = document.children(of: value)
             let (key, inner) = document.nextMember(&cursor)!

@@ -48,9 +48,17 @@ enum DataForm {
 
 extension JSONOutput {
     /// The members of a data value's object (which the caller opens and closes, with `$id` or
-    /// `$class` beside them): `"$text": "…"`, or `"$data": "base64"` with `"$bookmark": {…}` or
-    /// `"$alias": {…}` when `accounts`; `inline` bytes take `$bytesText` and `$bytes`.
+    /// `$class` beside them): `"$text": "…"` (with `"$bom": "utf8"` after a byte order mark),
+    /// or `"$data": "base64"` with `"$bookmark": {…}`, `"$alias": {…}` or `"$kind": {…}` when
+    /// `accounts`; `inline` bytes take `$bytesText` and `$bytes`.
     mutating func dataMembers(_ bytes: UnsafeBufferPointer<UInt8>, inline: Bool, accounts: Bool, _ numbers: NumberWrapping) {
+        if TextMark.leads(bytes), let (mark, text) = DataText.markedText(bytes) {
+            key(inline ? MappingKeys.bytesText : MappingKeys.text)
+            string(utf8: text)
+            key(MappingKeys.bom)
+            string(mark.name)
+            return
+        }
         if DataText.isText(bytes) {
             key(inline ? MappingKeys.bytesText : MappingKeys.text)
             string(utf8: bytes)

@@ -18,6 +18,33 @@ extension JSONDocument {
         return withString(value) { Array($0) }
     }
 
+    /// The parts of `{"<textKey>": "…", "$bom": "utf8"}` (in either order), or nil when
+    /// `object` is not that.
+    func markedText(_ object: Value, textKey: StaticString) -> (text: Value, mark: Value)? {
+        guard kind(object) == .object, count(object) == 2, mappingKeySpans[object.container] == 2 else { return nil }
+        var text: Value?
+        var mark: Value?
+        var cursor = children(of: object)
+        while let (key, value) = nextMember(&cursor) {
+            if stringEquals(key, textKey) {
+                text = value
+            } else if stringEquals(key, MappingKeys.bom) {
+                mark = value
+            }
+        }
+        guard let text, let mark else { return nil }
+        return (text, mark)
+    }
+
+    /// The bytes of `{"$text": …, "$bom": …}` (or `$bytesText`): the mark `$bom` names, then
+    /// the string's UTF-8.
+    func markedTextBytes(_ text: Value, mark: Value) throws(CodecError) -> [UInt8] {
+        guard kind(mark) == .string, let found = withString(mark, TextMark.named) else {
+            throw invalid("$bom names the byte order mark before the text: \"utf8\"", at: mark)
+        }
+        return found.bytes + (try textBytes(text))
+    }
+
     /// The parts of `{"<dataKey>": bytes, "$bookmark" or "$alias": account}` (in either order),
     /// or nil when `object` is not that.
     func accountedData(_ object: Value, dataKey: StaticString) -> (data: Value, kind: DataAccountKind, account: Value)? {

@@ -9,7 +9,7 @@ extension ReadableFormLowering {
         /// Content keys: what the form holds (one per form, or data keys instead).
         case string, number, array, set, dict, data, text, date, components, value, relative, name, named
         /// Companions: keys that go with a content key (`contents`).
-        case type, runs, space, base, version, size, flags, kind
+        case type, runs, space, base, version, size, flags, kind, bom
 
         /// What a key does in a form's object.
         enum Role { case generic, className, identity, content, companion }
@@ -48,6 +48,7 @@ extension ReadableFormLowering {
             case .size: MappingKeys.size
             case .flags: MappingKeys.flags
             case .kind: MappingKeys.kind
+            case .bom: MappingKeys.bom
             }
         }
 
@@ -56,7 +57,7 @@ extension ReadableFormLowering {
             case .classes, .groups: .generic
             case .className: .className
             case .identity: .identity
-            case .type, .runs, .space, .base, .version, .size, .flags, .kind: .companion
+            case .type, .runs, .space, .base, .version, .size, .flags, .kind, .bom: .companion
             default: .content
             }
         }
@@ -70,6 +71,7 @@ extension ReadableFormLowering {
             case .base: [.relative]
             case .version, .size, .flags: [.name]
             case .kind: [.data]
+            case .bom: [.text]
             default: []
             }
         }
@@ -81,6 +83,7 @@ extension ReadableFormLowering {
             switch text.count {
             case 3 where equals(.identity): self = .identity
             case 4 where equals(.set): self = .set
+            case 4 where equals(.bom): self = .bom
             case 5 where equals(.dict): self = .dict
             case 5 where equals(.data): self = .data
             case 5 where equals(.text): self = .text

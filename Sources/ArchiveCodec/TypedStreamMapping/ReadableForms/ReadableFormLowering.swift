@@ -57,6 +57,7 @@ struct ReadableFormLowering {
         var size: Value?
         var flags: Value?
         var kind: Value?
+        var bom: Value?
 
         subscript(key: FormKey) -> Value? {
             get {
@@ -69,6 +70,7 @@ struct ReadableFormLowering {
                 case .size: size
                 case .flags: flags
                 case .kind: kind
+                case .bom: bom
                 default: nil
                 }
             }
@@ -82,6 +84,7 @@ struct ReadableFormLowering {
                 case .size: size = newValue
                 case .flags: flags = newValue
                 case .kind: kind = newValue
+                case .bom: bom = newValue
                 default: preconditionFailure("\(key.text) is no companion")
                 }
             }
@@ -102,7 +105,7 @@ struct ReadableFormLowering {
                     continue
                 }
                 throw document.invalid(
-                    "unknown key in a typedstream object: the readable forms have $class, $id and one of $string (with $runs for an attributed string), $number or $value (with $type), $array, $set, $dict, $data or $text, $date, $components (with $space), $relative (with $base), $name (with $version, $size, $flags), $named, or data keys ($data may have $kind beside it); the generic form has $classes and $groups",
+                    "unknown key in a typedstream object: the readable forms have $class, $id and one of $string (with $runs for an attributed string), $number or $value (with $type), $array, $set, $dict, $data or $text, $date, $components (with $space), $relative (with $base), $name (with $version, $size, $flags), $named, or data keys ($data may have $kind beside it, $text $bom); the generic form has $classes and $groups",
                     at: key)
             }
             switch formKey.role {
@@ -159,7 +162,14 @@ struct ReadableFormLowering {
             try pairSteps(readableClass, id: id, pairs: body, at: value, into: &steps)
         case .data, .text:
             let readableClass = try resolve(members.className, among: [.data, .mutableData])
-            let bytes = content.key == .text ? try document.textBytes(body) : try document.dataBytes(body)
+            let bytes =
+                if content.key == .text, let mark = companions.bom {
+                    try document.markedTextBytes(body, mark: mark)
+                } else if content.key == .text {
+                    try document.textBytes(body)
+                } else {
+                    try document.dataBytes(body)
+                }
             // `$kind` beside `$data` only reads the bytes: checked against them, as in the other formats.
             if let kind = companions.kind { try document.checkAccount(.kind, kind, against: bytes) }
             dataSteps(readableClass, id: id, bytes: bytes, body: body, at: value, into: &steps)

@@ -36,8 +36,15 @@ extension TypedStreamJSONWriter {
                     }, content: content)
                 return false
             }
-            // UTF-8 text (`DataText`): `{"$text": "…"}`, no deeper than `$data`.
-            let text: (inout Sink) -> Void = { $0.text(bytes) }
+            // UTF-8 text (`DataText`): `{"$text": "…"}`, no deeper than `$data`; after a byte
+            // order mark, the text after it and `"$bom": "utf8"`.
+            let marked = bytes.withUnsafeBufferPointer { DataText.markedText($0).map { (mark: $0.mark, length: $0.text.count) } }
+            let text: (inout Sink) -> Void = { sink in
+                guard let marked else { return sink.text(bytes) }
+                sink.text(bytes.suffix(marked.length))
+                sink.key(MappingKeys.bom)
+                sink.string(marked.mark.name)
+            }
             writeLeaf(
                 readableClass, bare: .data, key: MappingKeys.text, object, into: &sink,
                 bareForm: { sink in

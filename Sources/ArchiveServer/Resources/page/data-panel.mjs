@@ -5,7 +5,7 @@
 // Below the tree while a data value is selected; Escape or its close button closes it.
 
 import { HEADER_BYTES, dataKind, kindText, writtenKind } from './data-kind.mjs';
-import { base64Slice, dataOf, saveName } from './data-value.mjs';
+import { base64Slice, dataOf, saveName, textBytes } from './data-value.mjs';
 import { el, ui } from './dom.mjs';
 import { base64Length, plural } from './format.mjs';
 import { save } from './downloads.mjs';
@@ -19,7 +19,7 @@ function sourceOf(data) {
   if (typeof data.base64 === 'string') {
     return { length: base64Length(data.base64), slice: (from, to) => base64Slice(data.base64, from, to) };
   }
-  const bytes = new TextEncoder().encode(data.text);
+  const bytes = textBytes(data);
   return { length: bytes.length, slice: (from, to) => bytes.subarray(from, Math.min(to, bytes.length)) };
 }
 
