@@ -39,9 +39,11 @@ enum DataForm {
     }
 
     /// The levels the value's account opens below the data value's own object (0 without
-    /// one): the one count of it every depth pass uses.
+    /// one, and for text, which `dataMembers` writes first: UTF-8 text after a byte order mark,
+    /// or a PDF all of whose bytes are text, has a kind but is written as text): the one count
+    /// of it every depth pass uses.
     static func accountHeight(_ bytes: UnsafeBufferPointer<UInt8>, _ numbers: NumberWrapping) -> Int {
-        guard mayCarryAccount(bytes), let account = account(of: bytes) else { return 0 }
+        guard mayCarryAccount(bytes), !DataText.isText(bytes), let account = account(of: bytes) else { return 0 }
         return account.value.height(numbers)
     }
 }

@@ -150,16 +150,21 @@ final class DataKindFormTests: XCTestCase {
     }
 
     /// Text stays `$text`, never with a kind (a UTF-8 byte order mark and valid text after it
-    /// is text, the mark its first character); bytes that are not text after their mark (a
+    /// is text, the mark named by `$bom`), and the depth counts no kind for it; bytes that are not text after their mark (a
     /// control character; markup, which begins as an XML property list would, for `--nested`)
     /// have the mark's kind.
     func testTextHasNoKind() throws {
         let bom: [UInt8] = [0xEF, 0xBB, 0xBF]
-        let values: [(String, [UInt8])] = [("t", bom + Array("hello".utf8)), ("c", bom + [0x01]), ("h", bom + Array("<html></html>".utf8))]
+        let values: [(String, [UInt8])] = [
+            ("t", bom + Array("hello".utf8)), ("c", bom + [0x01]), ("h", bom + Array("<html></html>".utf8)), ("p", Array("%PDF-1.0 all text\n".utf8))
+        ]
         let members = values.map { #""\#($0.0)":{"$data":"\#(Data($0.1).base64EncodedString())"}"# }.joined(separator: ",")
         let bytes = try encode("{\"$propertyList\":{\(members)}}")
-        let json = text(try decode(bytes).json)
-        XCTAssertTrue(json.contains("\"t\":{\"$text\":\"\u{FEFF}hello\"}"), json)
+        let (decoded, depth) = try decode(bytes)
+        let json = text(decoded)
+        XCTAssertEqual(jsonNesting(decoded), depth, "no kind counted for text")
+        XCTAssertTrue(json.contains(#""p":{"$text":"%PDF-1.0 all text\n"}"#), json)
+        XCTAssertTrue(json.contains(#""t":{"$text":"hello","$bom":"utf8"}"#), json)
         XCTAssertTrue(json.contains(#""c":{"$data":"77u/AQ==","$kind":{"name":"utf8"}}"#), json)
         XCTAssertTrue(json.contains(#""h":{"$data":"77u/PGh0bWw+PC9odG1sPg==","$kind":{"name":"utf8"}}"#), json)
         XCTAssertEqual(try encode(Array(json.utf8)), bytes)
