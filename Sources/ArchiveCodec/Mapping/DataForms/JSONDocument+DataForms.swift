@@ -18,22 +18,48 @@ extension JSONDocument {
         return withString(value) { Array($0) }
     }
 
-    /// The parts of `{"<textKey>": "…", "$bom": "utf8"}` (in either order), or nil when
-    /// `object` is not that.
-    func markedText(_ object: Value, textKey: StaticString) -> (text: Value, mark: Value)? {
+    /// A data value of two members, each the mapping's: bytes with an account
+    /// (`{"<dataKey>": bytes, "$bookmark", "$alias" or "$kind": account}`), or text after a
+    /// byte order mark (`{"<textKey>": "…", "$bom": "utf8"}`), in either order; nil when
+    /// `object` is neither. One walk of the members for both (asked of every object value
+    /// with two members).
+    enum PairedData {
+        case accounted(data: Value, kind: DataAccountKind, account: Value)
+        case marked(text: Value, mark: Value)
+    }
+
+    private enum PairedKey {
+        case data, text, mark
+        case account(DataAccountKind)
+    }
+
+    func pairedData(_ object: Value, dataKey: StaticString, textKey: StaticString) -> PairedData? {
+        // Both keys are the mapping's: the parser's span says so without reading them.
         guard kind(object) == .object, count(object) == 2, mappingKeySpans[object.container] == 2 else { return nil }
+        var data: Value?
         var text: Value?
         var mark: Value?
+        var account: (DataAccountKind, Value)?
         var cursor = children(of: object)
         while let (key, value) = nextMember(&cursor) {
-            if stringEquals(key, textKey) {
-                text = value
-            } else if stringEquals(key, MappingKeys.bom) {
-                mark = value
+            // Each key's text read once, compared in place (both keys are the mapping's strings).
+            let read = withString(key) { text -> PairedKey? in
+                if JSONText.text(text, equals: dataKey) { return .data }
+                if JSONText.text(text, equals: textKey) { return .text }
+                if JSONText.text(text, equals: MappingKeys.bom) { return .mark }
+                return Self.accountKind(text).map(PairedKey.account)
+            }
+            switch read {
+            case .data?: data = value
+            case .text?: text = value
+            case .mark?: mark = value
+            case .account(let kind)?: account = (kind, value)
+            case nil: continue
             }
         }
-        guard let text, let mark else { return nil }
-        return (text, mark)
+        if let data, let account { return .accounted(data: data, kind: account.0, account: account.1) }
+        if let text, let mark { return .marked(text: text, mark: mark) }
+        return nil
     }
 
     /// The bytes of `{"$text": …, "$bom": …}` (or `$bytesText`): the mark `$bom` names, then
@@ -43,26 +69,6 @@ extension JSONDocument {
             throw invalid("$bom names the byte order mark before the text: \"utf8\"", at: mark)
         }
         return found.bytes + (try textBytes(text))
-    }
-
-    /// The parts of `{"<dataKey>": bytes, "$bookmark" or "$alias": account}` (in either order),
-    /// or nil when `object` is not that.
-    func accountedData(_ object: Value, dataKey: StaticString) -> (data: Value, kind: DataAccountKind, account: Value)? {
-        // Both keys are the mapping's: the parser's span says so without reading them (asked
-        // of every object value with more than one member).
-        guard kind(object) == .object, count(object) == 2, mappingKeySpans[object.container] == 2 else { return nil }
-        var data: Value?
-        var account: (DataAccountKind, Value)?
-        var cursor = children(of: object)
-        while let (key, value) = nextMember(&cursor) {
-            if stringEquals(key, dataKey) {
-                data = value
-            } else if let kind = withString(key, Self.accountKind) {
-                account = (kind, value)
-            }
-        }
-        guard let data, let account else { return nil }
-        return (data, account.0, account.1)
     }
 
     /// Refuses `account`, given as the `kind` account of data `bytes`, unless it says what the
