@@ -55,7 +55,7 @@ final class StableRoundTripTests: XCTestCase {
         for name in Fixtures.names() {
             try assertStable(try Fixtures.bytes(name), name)
         }
-        for folder in ["keyed-archive", "plain-plist", "plain-plist-with-nested-archive"] {
+        for folder in ["keyed-archive", "plain-plist", "plain-plist-with-nested-archive", "webarchive"] {
             for name in Fixtures.publicNames(folder) {
                 try assertStable(try Fixtures.publicFile(name), name, xml: folder == "keyed-archive")
             }

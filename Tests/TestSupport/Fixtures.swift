@@ -36,6 +36,11 @@ public enum Fixtures {
     /// page's `sniffFormat` tell from them, which the page's node tests read too).
     public static func sniffing(_ name: String) throws -> [UInt8] { try read("sniffing/" + name) }
 
+    /// The bytes of `name` under `data-kinds/` (`cases.json`: data values and the kind
+    /// `DataKind` and the page's `dataKind` tell from their signatures, which the page's node
+    /// tests read too).
+    public static func dataKinds(_ name: String) throws -> [UInt8] { try read("data-kinds/" + name) }
+
     /// What pytypedstream reads in typedstream fixture `name` (`scripts/gen/typedstream_oracle.py`).
     public static func typedStreamOracle(_ name: String) throws -> String {
         String(decoding: try read("public/typedstream-oracle/" + name + ".events"), as: UTF8.self)

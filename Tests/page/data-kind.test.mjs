@@ -4,7 +4,7 @@ import { deflateSync, gzipSync } from 'node:zlib';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 
-import { HEADER_BYTES, KINDS, dataKind, kindText } from '../../Sources/ArchiveServer/Resources/page/data-kind.mjs';
+import { HEADER_BYTES, KINDS, dataKind, kindText, writtenKind } from '../../Sources/ArchiveServer/Resources/page/data-kind.mjs';
 import { REPOSITORY } from './page-files.mjs';
 
 const bytes = (...parts) => new Uint8Array(Buffer.concat(parts.map((p) => (typeof p === 'string' ? Buffer.from(p, 'latin1') : Buffer.from(p)))));
@@ -65,7 +65,7 @@ test('every signature the formats define, and nothing else', () => {
   ];
   for (const [kind, b] of cases) assert.equal(kindOf(b).kind, kind, kind);
   for (const kind of new Set(cases.map(([k]) => k))) assert.ok(KINDS[kind], kind);
-  assert.deepEqual(Object.keys(KINDS).filter((k) => k !== 'unknown' && !cases.some(([c]) => c === k)), ['bmp']);
+  assert.deepEqual(Object.keys(KINDS).filter((k) => k !== 'unknown' && !cases.some(([c]) => c === k)), ['bmp', 'heic', 'heif', 'avif']);
 });
 
 test('bytes that match no signature are unknown: no guess', () => {
@@ -127,4 +127,38 @@ test('real files of the repository: the binary plists and typedstreams among the
   assert.equal(kindOf(new Uint8Array(typed)).kind, 'typedstream');
   const archive = readFileSync(path.join(fixtures, 'apple/scl-macOS1014_NSAttributedString.archive'));
   assert.equal(kindOf(new Uint8Array(archive)).kind, 'bplist');
+});
+
+// The table the codec's DataKind reads too (Tests/ArchiveCodecTests/Mapping/DataForms/
+// DataKindTests.swift): both sides name each case's kind and pixel size alike.
+const { cases: SHARED } = JSON.parse(readFileSync(path.join(REPOSITORY, 'Tests/Fixtures/data-kinds/cases.json'), 'utf8'));
+
+test('every case of the table shared with the codec', () => {
+  assert.ok(SHARED.length >= 40);
+  for (const { name, hex, kind, width, height } of SHARED) {
+    const k = kindOf(new Uint8Array(Buffer.from(hex, 'hex')));
+    assert.equal(k.kind, kind, name);
+    assert.equal(k.width, width, name);
+    assert.equal(k.height, height, name);
+  }
+});
+
+test('the shared table covers every kind', () => {
+  assert.deepEqual(new Set(SHARED.map((c) => c.kind)), new Set(Object.keys(KINDS)));
+});
+
+test('the kind the service wrote (`$kind`) reads as the signatures would say it', () => {
+  for (const { name, hex, kind } of SHARED) {
+    if (kind === 'unknown') continue;
+    const said = kindOf(new Uint8Array(Buffer.from(hex, 'hex')));
+    const written = { name: kind };
+    if (said.width !== undefined) Object.assign(written, { width: said.width, height: said.height });
+    assert.deepEqual(writtenKind(written), said, name);
+  }
+  for (const odd of [null, 'png', 3, [], {}, { name: 'unknown' }, { name: 'future' }, { name: 'toString' }]) {
+    assert.equal(writtenKind(odd), null, JSON.stringify(odd));
+  }
+  // A size that is not two whole numbers is left out.
+  assert.equal(writtenKind({ name: 'png', width: '1', height: 2 }).width, undefined);
+  assert.equal(writtenKind({ name: 'png', width: 1 }).width, undefined);
 });

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 
-import { base64Slice, dataOf, saveName } from '../../Sources/ArchiveServer/Resources/page/data-value.mjs';
+import { base64Slice, dataOf, saveName, textBytes } from '../../Sources/ArchiveServer/Resources/page/data-value.mjs';
 
 test('data values, in every form the mapping writes them', () => {
   assert.deepEqual(dataOf({ $data: 'AAEC' }), { marker: '$data', base64: 'AAEC' });
@@ -70,4 +70,23 @@ test('a saved copy is named from the nearest member name, indexes kept', () => {
   assert.equal(saveName(['$$price'], ''), 'price');
   assert.equal(saveName(['...'], 'zip'), 'data.zip');
   assert.equal(saveName(['x'.repeat(500)], 'png'), 'x'.repeat(80) + '.png');
+});
+
+test('the kind the service wrote comes with the bytes, never as them', () => {
+  const kind = { name: 'png', width: 1, height: 2 };
+  assert.deepEqual(dataOf({ $data: 'AAEC', $kind: kind }), { marker: '$data', base64: 'AAEC', kind });
+  assert.deepEqual(dataOf({ $kind: kind, $bytes: 'AAEC' }), { marker: '$bytes', base64: 'AAEC', kind });
+  assert.deepEqual(dataOf({ $class: 'NSMutableData', $data: 'AAEC', $kind: kind }), { marker: '$data', base64: 'AAEC', kind });
+  // Alone, or beside a nested document, it is no data value.
+  assert.equal(dataOf({ $kind: kind }), null);
+  assert.equal(dataOf({ $data: { $keyedArchive: {} }, $kind: kind }), null);
+  assert.equal(dataOf(kind, '$kind'), null);
+});
+
+test('text after a byte order mark: the mark comes back with its bytes', () => {
+  const data = dataOf({ $text: 'hé', $bom: 'utf8' });
+  assert.deepEqual(data, { marker: '$text', text: 'hé', bom: 'utf8' });
+  assert.deepEqual([...textBytes(data)], [0xef, 0xbb, 0xbf, 0x68, 0xc3, 0xa9]);
+  assert.deepEqual([...textBytes(dataOf({ $bytesText: 'hé' }))], [0x68, 0xc3, 0xa9]);
+  assert.throws(() => textBytes({ marker: '$text', text: 'x', bom: 'utf16' }), /unknown byte order mark/);
 });

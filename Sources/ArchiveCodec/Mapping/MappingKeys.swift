@@ -77,6 +77,10 @@ enum MappingKeys {
     static let bookmark: StaticString = "$bookmark"
     /// A readable account of an alias record, beside its bytes.
     static let alias: StaticString = "$alias"
+    /// What a data value's bytes are by their signature, beside them (`DataKind`).
+    static let kind: StaticString = "$kind"
+    /// The byte order mark data's text stands behind, beside `$text` or `$bytesText`.
+    static let bom: StaticString = "$bom"
 
     // MARK: Readable bytes
 
@@ -146,7 +150,7 @@ enum MappingKeys {
         archiver, version, top, table, className, classes, classHints, identity, reference,
         array, set, orderedSet, dict, string, data, date, uuid, number, plist, plistDate,
         runs, length, attributes, attributesOf,
-        real, integer, bytes, inline, text, bytesText, uid, bookmark, alias,
+        real, integer, bytes, inline, text, bytesText, uid, bookmark, alias, kind, bom,
         components, hex, nul, ranges, indexes,
         propertyList, keyedArchive, format, typedStream, byteOrder, systemVersion,
         groups, type, value, base, relative, space, named, name, size, flags,

@@ -16,6 +16,9 @@ struct ObjectMeta {
     var account: (kind: DataAccountKind, value: Value)?
     /// `$runs` beside `$string`: an attributed string's text in runs (`fillAttributedString`).
     var runs: Value?
+    /// `$bom` beside `$text` or `$bytesText`: the byte order mark before the text
+    /// (`JSONDocument.markedTextBytes`).
+    var mark: Value?
 }
 
 /// What a member key of an object is: a data key, or one of the `$` keys an object may hold.
@@ -25,6 +28,7 @@ private enum MetaKey {
     case wrapper(ValueWrapper)
     case account(DataAccountKind)
     case runs
+    case mark
     case topOnly
     /// A `$` key the mapping does not define.
     case unknown
@@ -58,6 +62,7 @@ extension JSONDocument {
             case 3 where equals(MappingKeys.identity): return .id
             case 4 where equals(MappingKeys.reference): return .ref
             case 4 where equals(MappingKeys.top): return .topOnly
+            case 4 where equals(MappingKeys.bom): return .mark
             case 5 where equals(MappingKeys.runs): return .runs
             case 6 where equals(MappingKeys.table): return .topOnly
             case 6 where equals(MappingKeys.className): return .className
@@ -111,6 +116,8 @@ extension JSONDocument {
                 meta.account = (kind, value)
             case .runs:
                 meta.runs = value
+            case .mark:
+                meta.mark = value
             case .topOnly:
                 throw invalid("\(TextExcerpt.quote(stringValue(key))) belongs only at the top of the document", at: value)
             case .unknown:
@@ -120,6 +127,9 @@ extension JSONDocument {
         }
         if let account = meta.account, meta.wrapper?.kind != .data, meta.wrapper?.kind != .bytes {
             throw invalid("\(account.kind.key) stands beside $data or $bytes: it is an account of their bytes", at: account.value)
+        }
+        if let mark = meta.mark, meta.wrapper?.kind != .text, meta.wrapper?.kind != .bytesText {
+            throw invalid("$bom stands beside $text or $bytesText: the byte order mark before their text", at: mark)
         }
         if let runs = meta.runs, meta.wrapper?.kind != .string {
             throw invalid("$runs stands beside $string: they are an attributed string's text and its runs", at: runs)

@@ -102,13 +102,21 @@ extension PlistValueEncoding {
         return try bytes.withUnsafeBufferPointer { (buffer) throws(CodecError) -> UInt32 in try tree.data(buffer) }
     }
 
-    /// The plist data of `{"<dataKey>": …, "$bookmark" or "$alias": …}`, or nil when `value`
-    /// is not that.
-    static func accountedDataValue(
-        _ document: JSONDocument, _ value: JSONDocument.Value, dataKey: StaticString, into tree: inout Tree
+    /// The plist data of a data value of two members (`JSONDocument.pairedData`): bytes with
+    /// an account, checked against them, or text after a byte order mark; nil when `value` is
+    /// neither.
+    static func pairedDataValue(
+        _ document: JSONDocument, _ value: JSONDocument.Value, dataKey: StaticString, textKey: StaticString, into tree: inout Tree
     ) throws(CodecError) -> UInt32? {
-        guard let accounted = document.accountedData(value, dataKey: dataKey) else { return nil }
-        return try dataValue(document, accounted.data, account: (accounted.kind, accounted.account), into: &tree)
+        switch document.pairedData(value, dataKey: dataKey, textKey: textKey) {
+        case .accounted(let data, let kind, let account)?:
+            return try dataValue(document, data, account: (kind, account), into: &tree)
+        case .marked(let text, let mark)?:
+            let bytes = try document.markedTextBytes(text, mark: mark)
+            return try bytes.withUnsafeBufferPointer { (buffer) throws(CodecError) -> UInt32 in try tree.data(buffer) }
+        case nil:
+            return nil
+        }
     }
 
     /// Not a value index: both builders refuse to grow past `UInt32.max - 1` values.

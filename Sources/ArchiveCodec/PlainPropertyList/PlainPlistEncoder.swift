@@ -39,7 +39,7 @@ struct PlainPlistEncoder<Tree: PlistBuilding>: PlistValueEncoding {
         case .array:
             return nil
         case .object:
-            if let bytes = try Self.accountedDataValue(document, value, dataKey: MappingKeys.data, into: &tree) { return bytes }
+            if let bytes = try Self.pairedDataValue(document, value, dataKey: MappingKeys.data, textKey: MappingKeys.text, into: &tree) { return bytes }
             guard let (key, inner) = document.onlyMember(value), document.withString(key, MappingKeys.isMappingKey) else { return nil }
             if document.stringEquals(key, MappingKeys.data) { return try Self.dataValue(document, inner, into: &tree) }
             if document.stringEquals(key, MappingKeys.text) { return try Self.textDataValue(document, inner, into: &tree) }

@@ -59,6 +59,22 @@ extension TypedStreamJSONSink {
 
     mutating func willWrite(value index: Int) {}
     mutating func didWrite(value index: Int) {}
+
+    /// `"$kind": {"name": …, "width": …, "height": …}` beside an NSData's `$data`: the member
+    /// `JSONOutput.account` writes for `kind.account` in the other formats, key for key.
+    mutating func kindMember(_ kind: DataKind) {
+        key(MappingKeys.kind)
+        openObject()
+        key(bytes: ArraySlice("name".utf8))
+        text(ArraySlice(kind.name.rawValue.utf8))
+        if let width = kind.width, let height = kind.height {
+            key(bytes: ArraySlice("width".utf8))
+            unsigned(UInt64(width))
+            key(bytes: ArraySlice("height".utf8))
+            unsigned(UInt64(height))
+        }
+        closeObject()
+    }
 }
 
 struct TypedStreamJSONMeasure: TypedStreamJSONSink {

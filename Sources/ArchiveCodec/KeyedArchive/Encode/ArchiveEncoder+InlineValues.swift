@@ -20,7 +20,7 @@ extension ArchiveEncoder {
                 case .bytesText?: return try Self.textDataValue(document, only.value, into: &tree)
                 default: break
                 }
-            } else if let bytes = try Self.accountedDataValue(document, value, dataKey: MappingKeys.bytes, into: &tree) {
+            } else if let bytes = try Self.pairedDataValue(document, value, dataKey: MappingKeys.bytes, textKey: MappingKeys.bytesText, into: &tree) {
                 return bytes
             }
             return try tree.uid(UInt64(encodeObject(value)))
@@ -43,8 +43,8 @@ extension ArchiveEncoder {
         case .number, .bool: return try Self.scalarNumber(document, value, into: &tree)
         case .array: return nil
         case .object:
-            if let bytes = try Self.accountedDataValue(document, value, dataKey: MappingKeys.bytes, into: &tree) { return bytes }
-            if let bytes = try Self.accountedDataValue(document, value, dataKey: MappingKeys.data, into: &tree) { return bytes }
+            if let bytes = try Self.pairedDataValue(document, value, dataKey: MappingKeys.bytes, textKey: MappingKeys.bytesText, into: &tree) { return bytes }
+            if let bytes = try Self.pairedDataValue(document, value, dataKey: MappingKeys.data, textKey: MappingKeys.text, into: &tree) { return bytes }
             guard document.count(value) == 1 else { return nil }
             var cursor = document.children(of: value)
             let (key, inner) = document.nextMember(&cursor)!

@@ -225,7 +225,14 @@ extension ArchiveEncoder {
             }
             return try scalarEntry(text, meta: meta, object: object)
         case .data, .text:
-            let bytes = wrapper.kind == .text ? try Self.textDataValue(document, wrapper.value, into: &tree) : try Self.dataValue(document, wrapper.value, account: meta.account, into: &tree)
+            let bytes =
+                if wrapper.kind == .text, let mark = meta.mark {
+                    try document.markedTextBytes(wrapper.value, mark: mark).withUnsafeBufferPointer { (buffer) throws(CodecError) -> UInt32 in try tree.data(buffer) }
+                } else if wrapper.kind == .text {
+                    try Self.textDataValue(document, wrapper.value, into: &tree)
+                } else {
+                    try Self.dataValue(document, wrapper.value, account: meta.account, into: &tree)
+                }
             if meta.className != nil {
                 return try instance(object, meta: meta, defaultClass: nil, key: "NS.data", value: bytes)
             }

@@ -67,26 +67,34 @@ struct AccountMember: Equatable {
 enum DataAccountKind: Equatable {
     case bookmark
     case alias
+    /// What the bytes are by their signature (`DataKind`).
+    case kind
 
     var key: StaticString {
         switch self {
         case .bookmark: MappingKeys.bookmark
         case .alias: MappingKeys.alias
+        case .kind: MappingKeys.kind
         }
     }
 
-    var noun: String {
+    /// What the bytes are not, said when an account of this kind is given beside them.
+    var absence: String {
         switch self {
-        case .bookmark: "bookmark"
-        case .alias: "alias record"
+        case .bookmark: "are not a bookmark this reads"
+        case .alias: "are not a alias record this reads"
+        case .kind: "begin with no signature this knows"
         }
     }
 
-    /// The account of `bytes` of this kind, or nil when they are not one.
+    /// The account of `bytes` of this kind, or nil when they are not one. A kind is read for
+    /// any bytes that have one, also those the readable view writes none for (a binary
+    /// property list's): a `$kind` written by hand that says what the bytes are is accepted.
     func account(of bytes: UnsafeBufferPointer<UInt8>) -> AccountValue? {
         switch self {
         case .bookmark: BookmarkData.account(of: bytes)
         case .alias: AliasRecord.account(of: bytes)
+        case .kind: DataKind.of(bytes)?.account
         }
     }
 }

@@ -4,10 +4,11 @@
 /// that it disagrees with them is refused at the member that differs, an unchanged one is
 /// accepted, and bytes without an account always are.
 extension JSONDocument {
-    /// The account kind a mapping key names (`$bookmark`, `$alias`), or nil.
+    /// The account kind a mapping key names (`$bookmark`, `$alias`, `$kind`), or nil.
     static func accountKind(_ text: UnsafeBufferPointer<UInt8>) -> DataAccountKind? {
         if JSONText.text(text, equals: MappingKeys.bookmark) { return .bookmark }
         if JSONText.text(text, equals: MappingKeys.alias) { return .alias }
+        if JSONText.text(text, equals: MappingKeys.kind) { return .kind }
         return nil
     }
 
@@ -17,24 +18,57 @@ extension JSONDocument {
         return withString(value) { Array($0) }
     }
 
-    /// The parts of `{"<dataKey>": bytes, "$bookmark" or "$alias": account}` (in either order),
-    /// or nil when `object` is not that.
-    func accountedData(_ object: Value, dataKey: StaticString) -> (data: Value, kind: DataAccountKind, account: Value)? {
-        // Both keys are the mapping's: the parser's span says so without reading them (asked
-        // of every object value with more than one member).
+    /// A data value of two members, each the mapping's: bytes with an account
+    /// (`{"<dataKey>": bytes, "$bookmark", "$alias" or "$kind": account}`), or text after a
+    /// byte order mark (`{"<textKey>": "…", "$bom": "utf8"}`), in either order; nil when
+    /// `object` is neither. One walk of the members for both (asked of every object value
+    /// with two members).
+    enum PairedData {
+        case accounted(data: Value, kind: DataAccountKind, account: Value)
+        case marked(text: Value, mark: Value)
+    }
+
+    private enum PairedKey {
+        case data, text, mark
+        case account(DataAccountKind)
+    }
+
+    func pairedData(_ object: Value, dataKey: StaticString, textKey: StaticString) -> PairedData? {
+        // Both keys are the mapping's: the parser's span says so without reading them.
         guard kind(object) == .object, count(object) == 2, mappingKeySpans[object.container] == 2 else { return nil }
         var data: Value?
+        var text: Value?
+        var mark: Value?
         var account: (DataAccountKind, Value)?
         var cursor = children(of: object)
         while let (key, value) = nextMember(&cursor) {
-            if stringEquals(key, dataKey) {
-                data = value
-            } else if let kind = withString(key, Self.accountKind) {
-                account = (kind, value)
+            // Each key's text read once, compared in place (both keys are the mapping's strings).
+            let read = withString(key) { text -> PairedKey? in
+                if JSONText.text(text, equals: dataKey) { return .data }
+                if JSONText.text(text, equals: textKey) { return .text }
+                if JSONText.text(text, equals: MappingKeys.bom) { return .mark }
+                return Self.accountKind(text).map(PairedKey.account)
+            }
+            switch read {
+            case .data?: data = value
+            case .text?: text = value
+            case .mark?: mark = value
+            case .account(let kind)?: account = (kind, value)
+            case nil: continue
             }
         }
-        guard let data, let account else { return nil }
-        return (data, account.0, account.1)
+        if let data, let account { return .accounted(data: data, kind: account.0, account: account.1) }
+        if let text, let mark { return .marked(text: text, mark: mark) }
+        return nil
+    }
+
+    /// The bytes of `{"$text": …, "$bom": …}` (or `$bytesText`): the mark `$bom` names, then
+    /// the string's UTF-8.
+    func markedTextBytes(_ text: Value, mark: Value) throws(CodecError) -> [UInt8] {
+        guard kind(mark) == .string, let found = withString(mark, TextMark.named) else {
+            throw invalid("$bom names the byte order mark before the text: \"utf8\"", at: mark)
+        }
+        return found.bytes + (try textBytes(text))
     }
 
     /// Refuses `account`, given as the `kind` account of data `bytes`, unless it says what the
@@ -43,7 +77,7 @@ extension JSONDocument {
         let expected = bytes.withUnsafeBufferPointer { kind.account(of: $0) }
         guard let expected else {
             throw invalid(
-                "\(kind.key) is given, but the data's bytes are not a \(kind.noun) this reads: leave \(kind.key) out (the bytes alone are the value)", at: account)
+                "\(kind.key) is given, but the data's bytes \(kind.absence): leave \(kind.key) out (the bytes alone are the value)", at: account)
         }
         guard let (at, says) = accountDifference(expected, account) else { return }
         throw invalid(

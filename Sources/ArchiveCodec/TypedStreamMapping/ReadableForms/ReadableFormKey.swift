@@ -9,7 +9,7 @@ extension ReadableFormLowering {
         /// Content keys: what the form holds (one per form, or data keys instead).
         case string, number, array, set, dict, data, text, date, components, value, relative, name, named
         /// Companions: keys that go with a content key (`contents`).
-        case type, runs, space, base, version, size, flags
+        case type, runs, space, base, version, size, flags, kind, bom
 
         /// What a key does in a form's object.
         enum Role { case generic, className, identity, content, companion }
@@ -47,6 +47,8 @@ extension ReadableFormLowering {
             case .version: MappingKeys.version
             case .size: MappingKeys.size
             case .flags: MappingKeys.flags
+            case .kind: MappingKeys.kind
+            case .bom: MappingKeys.bom
             }
         }
 
@@ -55,7 +57,7 @@ extension ReadableFormLowering {
             case .classes, .groups: .generic
             case .className: .className
             case .identity: .identity
-            case .type, .runs, .space, .base, .version, .size, .flags: .companion
+            case .type, .runs, .space, .base, .version, .size, .flags, .kind, .bom: .companion
             default: .content
             }
         }
@@ -68,6 +70,8 @@ extension ReadableFormLowering {
             case .space: [.components]
             case .base: [.relative]
             case .version, .size, .flags: [.name]
+            case .kind: [.data]
+            case .bom: [.text]
             default: []
             }
         }
@@ -79,6 +83,7 @@ extension ReadableFormLowering {
             switch text.count {
             case 3 where equals(.identity): self = .identity
             case 4 where equals(.set): self = .set
+            case 4 where equals(.bom): self = .bom
             case 5 where equals(.dict): self = .dict
             case 5 where equals(.data): self = .data
             case 5 where equals(.text): self = .text
@@ -88,6 +93,7 @@ extension ReadableFormLowering {
             case 5 where equals(.base): self = .base
             case 5 where equals(.size): self = .size
             case 5 where equals(.name): self = .name
+            case 5 where equals(.kind): self = .kind
             case 6 where equals(.className): self = .className
             case 6 where equals(.array): self = .array
             case 6 where equals(.value): self = .value

@@ -56,6 +56,8 @@ struct ReadableFormLowering {
         var version: Value?
         var size: Value?
         var flags: Value?
+        var kind: Value?
+        var bom: Value?
 
         subscript(key: FormKey) -> Value? {
             get {
@@ -67,6 +69,8 @@ struct ReadableFormLowering {
                 case .version: version
                 case .size: size
                 case .flags: flags
+                case .kind: kind
+                case .bom: bom
                 default: nil
                 }
             }
@@ -79,6 +83,8 @@ struct ReadableFormLowering {
                 case .version: version = newValue
                 case .size: size = newValue
                 case .flags: flags = newValue
+                case .kind: kind = newValue
+                case .bom: bom = newValue
                 default: preconditionFailure("\(key.text) is no companion")
                 }
             }
@@ -99,7 +105,7 @@ struct ReadableFormLowering {
                     continue
                 }
                 throw document.invalid(
-                    "unknown key in a typedstream object: the readable forms have $class, $id and one of $string (with $runs for an attributed string), $number or $value (with $type), $array, $set, $dict, $data or $text, $date, $components (with $space), $relative (with $base), $name (with $version, $size, $flags), $named, or data keys; the generic form has $classes and $groups",
+                    "unknown key in a typedstream object: the readable forms have $class, $id and one of $string (with $runs for an attributed string), $number or $value (with $type), $array, $set, $dict, $data or $text, $date, $components (with $space), $relative (with $base), $name (with $version, $size, $flags), $named, or data keys ($data may have $kind beside it, $text $bom); the generic form has $classes and $groups",
                     at: key)
             }
             switch formKey.role {
@@ -156,7 +162,16 @@ struct ReadableFormLowering {
             try pairSteps(readableClass, id: id, pairs: body, at: value, into: &steps)
         case .data, .text:
             let readableClass = try resolve(members.className, among: [.data, .mutableData])
-            let bytes = content.key == .text ? try document.textBytes(body) : try document.dataBytes(body)
+            let bytes =
+                if content.key == .text, let mark = companions.bom {
+                    try document.markedTextBytes(body, mark: mark)
+                } else if content.key == .text {
+                    try document.textBytes(body)
+                } else {
+                    try document.dataBytes(body)
+                }
+            // `$kind` beside `$data` only reads the bytes: checked against them, as in the other formats.
+            if let kind = companions.kind { try document.checkAccount(.kind, kind, against: bytes) }
             dataSteps(readableClass, id: id, bytes: bytes, body: body, at: value, into: &steps)
         case .date:
             _ = try resolve(members.className, among: [.date])

@@ -16,11 +16,35 @@ extension TypedStreamJSONWriter {
             return false
         case .data(let readableClass, let bytes):
             guard bytes.withUnsafeBufferPointer(DataText.isText) else {
-                writeLeaf(readableClass, bare: .data, key: MappingKeys.data, object, into: &sink, bareForm: { $0.data(bytes) }, content: { $0.base64(bytes) })
+                guard let kind = bytes.withUnsafeBufferPointer(DataForm.readableKind) else {
+                    writeLeaf(readableClass, bare: .data, key: MappingKeys.data, object, into: &sink, bareForm: { $0.data(bytes) }, content: { $0.base64(bytes) })
+                    return false
+                }
+                // Bytes with a kind (`DataKind`): `{"$data": "…", "$kind": {…}}`, as in the
+                // other formats' readable views.
+                let content: (inout Sink) -> Void = { sink in
+                    sink.base64(bytes)
+                    sink.kindMember(kind)
+                }
+                writeLeaf(
+                    readableClass, bare: .data, key: MappingKeys.data, object, into: &sink,
+                    bareForm: { sink in
+                        sink.openObject()
+                        sink.key(MappingKeys.data)
+                        content(&sink)
+                        sink.closeObject()
+                    }, content: content)
                 return false
             }
-            // UTF-8 text (`DataText`): `{"$text": "…"}`, no deeper than `$data`.
-            let text: (inout Sink) -> Void = { $0.text(bytes) }
+            // UTF-8 text (`DataText`): `{"$text": "…"}`, no deeper than `$data`; after a byte
+            // order mark, the text after it and `"$bom": "utf8"`.
+            let marked = bytes.withUnsafeBufferPointer { DataText.markedText($0).map { (mark: $0.mark, length: $0.text.count) } }
+            let text: (inout Sink) -> Void = { sink in
+                guard let marked else { return sink.text(bytes) }
+                sink.text(bytes.suffix(marked.length))
+                sink.key(MappingKeys.bom)
+                sink.string(marked.mark.name)
+            }
             writeLeaf(
                 readableClass, bare: .data, key: MappingKeys.text, object, into: &sink,
                 bareForm: { sink in

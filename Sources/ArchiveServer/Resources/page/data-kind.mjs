@@ -1,6 +1,11 @@
 // What a data value's bytes are, read from their signature only: the first bytes each format's
 // specification fixes, and nothing else. Bytes that match no signature are "unknown", never a
-// guess. For PNG, GIF and JPEG also the pixel size, read from the header.
+// guess. For PNG, GIF, JPEG, WebP and BMP also the pixel size, read from the header.
+//
+// The codec's DataKind (Sources/ArchiveCodec/Mapping/DataForms/DataKind.swift) reads the same
+// table and writes what it finds as `$kind` beside the bytes in the readable view; the page reads
+// that (`kindOf`) and the signatures only for values without it (the raw view, its own edits).
+// Tests/Fixtures/data-kinds/cases.json holds the cases both sides check.
 //
 // Pure: no DOM, no globals; node imports it as the browser does.
 
@@ -19,6 +24,9 @@ export const KINDS = Object.freeze({
   webp: { text: 'WebP image', extension: 'webp', image: true },
   bmp: { text: 'BMP image', extension: 'bmp', image: true },
   tiff: { text: 'TIFF image', extension: 'tiff', image: true },
+  heic: { text: 'HEIC image', extension: 'heic', image: false },
+  heif: { text: 'HEIF image', extension: 'heif', image: false },
+  avif: { text: 'AVIF image', extension: 'avif', image: true },
   pdf: { text: 'PDF document', extension: 'pdf', image: false },
   gzip: { text: 'gzip stream', extension: 'gz', image: false },
   zip: { text: 'zip archive', extension: 'zip', image: false },
@@ -54,7 +62,25 @@ const TYPEDSTREAM_BIG = [0x04, 0x0b].concat(ascii('typedstream'));
 const be16 = (b, i) => (b[i] << 8) | b[i + 1];
 const be32 = (b, i) => b[i] * 0x1000000 + ((b[i + 1] << 16) | (b[i + 2] << 8) | b[i + 3]);
 const le16 = (b, i) => b[i] | (b[i + 1] << 8);
-const le32 = (b, i) => (b[i] | (b[i + 1] << 8) | (b[i + 2] << 16)) + b[i + 3] * 0x1000000;
+const le24 = (b, i) => b[i] | (b[i + 1] << 8) | (b[i + 2] << 16);
+const le32 = (b, i) => le24(b, i) + b[i + 3] * 0x1000000;
+/// A little-endian 32-bit signed integer.
+const le32Signed = (b, i) => le32(b, i) | 0;
+
+/// HEIF's brands for HEVC-coded images and sequences (ISO/IEC 23008-12, annex B), its generic
+/// brands (`mif1`, `msf1`), and AVIF's: the major brand of an ISO base media file's `ftyp` box.
+const ISO_MEDIA_BRANDS = Object.freeze({
+  heic: 'heic', heix: 'heic', heim: 'heic', heis: 'heic', hevc: 'heic', hevx: 'heic', hevm: 'heic', hevs: 'heic',
+  mif1: 'heif', msf1: 'heif',
+  avif: 'avif', avis: 'avif',
+});
+
+/// The kind an ISO base media file's major brand names, when its first box is `ftyp`.
+function isoMediaKind(b) {
+  if (!holds(b, ascii('ftyp'), 4) || b.length < 12) return null;
+  const brand = String.fromCharCode(b[8], b[9], b[10], b[11]);
+  return Object.hasOwn(ISO_MEDIA_BRANDS, brand) ? ISO_MEDIA_BRANDS[brand] : null;
+}
 
 /// The signatures, in the order they are tried: `[kind, test(bytes, length)]`.
 const SIGNATURES = [
@@ -74,6 +100,9 @@ const SIGNATURES = [
   ['utf8', (b) => holds(b, [0xef, 0xbb, 0xbf])],
   ['utf16be', (b) => holds(b, [0xfe, 0xff])],
   ['utf16le', (b) => holds(b, [0xff, 0xfe])],
+  ['heic', (b) => isoMediaKind(b) === 'heic'],
+  ['heif', (b) => isoMediaKind(b) === 'heif'],
+  ['avif', (b) => isoMediaKind(b) === 'avif'],
   // A profile's signature is in its header, at offset 36.
   ['icc', (b) => holds(b, ascii('acsp'), 36)],
 ];
@@ -115,7 +144,40 @@ function jpegSize(b) {
   return null;
 }
 
-const SIZES = { png: pngSize, gif: gifSize, jpeg: jpegSize };
+/// A WebP's size from its first chunk (RFC 9649): `VP8 ` (the key frame's 14-bit sizes after its
+/// start code), `VP8L` (14-bit sizes less one, after its signature byte) or `VP8X` (the canvas's
+/// 24-bit sizes less one).
+function webpSize(b) {
+  if (holds(b, ascii('VP8 '), 12)) {
+    if (b.length < 30 || !holds(b, [0x9d, 0x01, 0x2a], 23)) return null;
+    return { width: le16(b, 26) & 0x3fff, height: le16(b, 28) & 0x3fff };
+  }
+  if (holds(b, ascii('VP8L'), 12)) {
+    if (b.length < 25 || b[20] !== 0x2f) return null;
+    const bits = le32(b, 21);
+    return { width: (bits % 0x4000) + 1, height: (Math.floor(bits / 0x4000) % 0x4000) + 1 };
+  }
+  if (holds(b, ascii('VP8X'), 12)) {
+    if (b.length < 30) return null;
+    return { width: le24(b, 24) + 1, height: le24(b, 27) + 1 };
+  }
+  return null;
+}
+
+/// A BMP's size from its information header: 16-bit sizes in the core header (12 bytes), 32-bit
+/// signed ones in every later one (a negative height: rows stored top-down).
+function bmpSize(b) {
+  if (b.length < 18) return null;
+  const headerSize = le32(b, 14);
+  if (headerSize === 12) return b.length >= 22 ? { width: le16(b, 18), height: le16(b, 20) } : null;
+  if (headerSize < 40 || b.length < 26) return null;
+  const width = le32Signed(b, 18);
+  const height = le32Signed(b, 22);
+  if (width <= 0 || height === 0 || height === -0x80000000) return null;
+  return { width, height: Math.abs(height) };
+}
+
+const SIZES = { png: pngSize, gif: gifSize, jpeg: jpegSize, webp: webpSize, bmp: bmpSize };
 
 /// The kind of a value whose first bytes are `head` (a Uint8Array, up to `HEADER_BYTES`) and
 /// whose length is `length`: `{kind, text, extension, image}` from `KINDS`, with `width` and
@@ -126,6 +188,19 @@ export function dataKind(head, length = head.length) {
   const result = { kind, ...KINDS[kind] };
   const size = SIZES[kind] ? SIZES[kind](head) : null;
   if (size) Object.assign(result, size);
+  return result;
+}
+
+/// The kind the codec wrote beside a value's bytes (its `$kind` member: `{name, width?, height?}`),
+/// in `dataKind`'s form; null when `written` is not one this page knows (then the signatures
+/// decide). A size is taken only as two whole numbers.
+export function writtenKind(written) {
+  if (written === null || typeof written !== 'object' || typeof written.name !== 'string') return null;
+  if (written.name === 'unknown' || !Object.hasOwn(KINDS, written.name)) return null;
+  const result = { kind: written.name, ...KINDS[written.name] };
+  if (Number.isSafeInteger(written.width) && Number.isSafeInteger(written.height)) {
+    Object.assign(result, { width: written.width, height: written.height });
+  }
   return result;
 }
 

@@ -1,10 +1,11 @@
 /* eslint-env browser */
-// The data panel: what the selected data value is (its kind from its signature, its size), its
+// The data panel: what the selected data value is (its kind, as `$kind` says or else from its
+// signature, its size), its
 // bytes as a hex dump a page of 4 KiB at a time, and "Save bytes", which saves exactly them.
 // Below the tree while a data value is selected; Escape or its close button closes it.
 
-import { HEADER_BYTES, dataKind, kindText } from './data-kind.mjs';
-import { base64Slice, dataOf, saveName } from './data-value.mjs';
+import { HEADER_BYTES, dataKind, kindText, writtenKind } from './data-kind.mjs';
+import { base64Slice, dataOf, saveName, textBytes } from './data-value.mjs';
 import { el, ui } from './dom.mjs';
 import { base64Length, plural } from './format.mjs';
 import { save } from './downloads.mjs';
@@ -18,7 +19,7 @@ function sourceOf(data) {
   if (typeof data.base64 === 'string') {
     return { length: base64Length(data.base64), slice: (from, to) => base64Slice(data.base64, from, to) };
   }
-  const bytes = new TextEncoder().encode(data.text);
+  const bytes = textBytes(data);
   return { length: bytes.length, slice: (from, to) => bytes.subarray(from, Math.min(to, bytes.length)) };
 }
 
@@ -40,7 +41,8 @@ export function inspect(row) {
   let kind;
   try {
     source = sourceOf(data);
-    kind = dataKind(source.slice(0, HEADER_BYTES), source.length);
+    // The kind the service wrote (`$kind`), else the value's signature (the raw view, edits).
+    kind = writtenKind(data.kind) || dataKind(source.slice(0, HEADER_BYTES), source.length);
   } catch (error) {
     closeInspector();
     ui.selectionNote.textContent = `not shown: ${error.message}`;

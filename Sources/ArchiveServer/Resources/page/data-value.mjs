@@ -1,8 +1,12 @@
 // Data values of the readable JSON as the data panel and the thumbnails read them: which values
 // hold bytes (`{"$data": base64}`, `{"$bytes": base64}`, or text the service found in them,
-// `$text`, `$bytesText`), their bytes decoded a slice at a time, and the name a saved copy takes.
+// `$text`, `$bytesText`), the kind the service wrote beside them (`$kind`, which says what the
+// bytes are and is never their content), their bytes decoded a slice at a time, and the name a
+// saved copy takes.
 //
-// Pure: no DOM, no globals; node imports it as the browser does.
+// Pure: no DOM, no globals but TextEncoder, which the browser and node both have; node imports it
+// as the browser does.
+/* global TextEncoder */
 
 import { BASE64_KEYS, KEY, isMarkerKey, isObject } from './mapping.mjs';
 import { base64Length } from './format.mjs';
@@ -10,10 +14,27 @@ import { base64Length } from './format.mjs';
 /// Wrappers of bytes that are UTF-8 text, written as that text.
 const TEXT_KEYS = [KEY.text, KEY.bytesText];
 
-/// The bytes `v` holds, when it is a data value: `{marker, base64}` for base64, `{marker, text}`
-/// for bytes that are UTF-8 text; null for anything else (a nested document in a data value is a
-/// document, not bytes). `slot` is where `v` is in its container: a string in a wrapper's own
-/// slot (an NSMutableData's `$data` member) is the wrapper's bytes.
+/// The bytes of each byte order mark `$bom` names.
+const MARKS = Object.freeze({ utf8: [0xef, 0xbb, 0xbf] });
+
+/// The bytes of a text data value (`{marker, text, bom?}` from `dataOf`): its mark's, then its
+/// text's UTF-8, as the codec writes them back. Throws on a mark this page does not know.
+export function textBytes(data) {
+  const text = new TextEncoder().encode(data.text);
+  if (data.bom === undefined) return text;
+  if (!Object.hasOwn(MARKS, data.bom)) throw new Error(`unknown byte order mark ${JSON.stringify(data.bom)}`);
+  const bytes = new Uint8Array(MARKS[data.bom].length + text.length);
+  bytes.set(MARKS[data.bom]);
+  bytes.set(text, MARKS[data.bom].length);
+  return bytes;
+}
+
+/// The bytes `v` holds, when it is a data value: `{marker, base64}` for base64 (with `kind`, the
+/// `$kind` member beside it, when the service wrote one), `{marker, text}` for bytes that are
+/// UTF-8 text (with `bom`, the `$bom` member's name, when a byte order mark stands before it);
+/// null for anything else (a nested document in a data value is a document, not
+/// bytes). `slot` is where `v` is in its container: a string in a wrapper's own slot (an
+/// NSMutableData's `$data` member) is the wrapper's bytes.
 export function dataOf(v, slot = null) {
   if (typeof v === 'string') {
     if (BASE64_KEYS.includes(slot)) return { marker: slot, base64: v };
@@ -21,8 +42,14 @@ export function dataOf(v, slot = null) {
     return null;
   }
   if (!isObject(v)) return null;
-  for (const marker of BASE64_KEYS) if (typeof v[marker] === 'string') return { marker, base64: v[marker] };
-  for (const marker of TEXT_KEYS) if (typeof v[marker] === 'string') return { marker, text: v[marker] };
+  for (const marker of BASE64_KEYS) {
+    if (typeof v[marker] !== 'string') continue;
+    return isObject(v[KEY.kind]) ? { marker, base64: v[marker], kind: v[KEY.kind] } : { marker, base64: v[marker] };
+  }
+  for (const marker of TEXT_KEYS) {
+    if (typeof v[marker] !== 'string') continue;
+    return typeof v[KEY.bom] === 'string' ? { marker, text: v[marker], bom: v[KEY.bom] } : { marker, text: v[marker] };
+  }
   return null;
 }
 

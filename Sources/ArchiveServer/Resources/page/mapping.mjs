@@ -30,6 +30,11 @@ export const KEY = Object.freeze({
   uuid: '$uuid',
   data: '$data',
   bytes: '$bytes',
+  // What a data value's bytes are by their signature, beside them: `{"name": "png", "width": 24,
+  // "height": 16}` (the page's data-kind.mjs reads it).
+  kind: '$kind',
+  // The byte order mark a data value's text stands behind, beside `$text`: `"utf8"`.
+  bom: '$bom',
   // An attributed string: its runs, and a run's length and the run whose attributes it shares.
   runs: '$runs',
   length: '$length',

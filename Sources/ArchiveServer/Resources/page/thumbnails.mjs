@@ -3,7 +3,7 @@
 // a `blob:` URL (the page's Content-Security-Policy allows `img-src blob:`), made when its row
 // comes near the tree's visible part, and its URL revoked when the row goes away.
 
-import { HEADER_BYTES, dataKind } from './data-kind.mjs';
+import { HEADER_BYTES, dataKind, writtenKind } from './data-kind.mjs';
 import { base64Slice } from './data-value.mjs';
 import { base64Length } from './format.mjs';
 import { ui } from './dom.mjs';
@@ -24,7 +24,7 @@ const SIGNATURE_BYTES = 16;
 
 /// The `blob:` URL of each thumbnail made, by its element.
 const urls = new Map();
-/// The base64 text and the MIME type each waiting thumbnail is to be made of, by its element.
+/// The base64 text, kind and MIME type each waiting thumbnail is to be made of, by its element.
 const waiting = new Map();
 /// The base64 text each thumbnail shows, by its element: a row painted again with the same value
 /// keeps its thumbnail (the reference index's repaint of every row decodes no image twice).
@@ -47,7 +47,7 @@ function onSight(entries) {
       img.remove();
       continue;
     }
-    const kind = dataKind(bytes.subarray(0, HEADER_BYTES), bytes.length);
+    const kind = job.kind.width !== undefined ? job.kind : dataKind(bytes.subarray(0, HEADER_BYTES), bytes.length);
     if (kind.width !== undefined && kind.width * kind.height > THUMBNAIL_MAX_PIXELS) {
       img.remove();
       continue;
@@ -73,11 +73,14 @@ export function thumbnailFor(data, previous = null) {
   if (base64 === null) return null;
   const length = base64Length(base64);
   if (length > THUMBNAIL_MAX_BYTES) return null;
-  let kind;
-  try {
-    kind = dataKind(base64Slice(base64, 0, SIGNATURE_BYTES), length);
-  } catch (_) {
-    return null;
+  // The kind the service wrote beside the bytes (`$kind`), else their signature.
+  let kind = writtenKind(data.kind);
+  if (!kind) {
+    try {
+      kind = dataKind(base64Slice(base64, 0, SIGNATURE_BYTES), length);
+    } catch (_) {
+      return null;
+    }
   }
   if (!kind.image) return null;
   if (!observer) observer = new IntersectionObserver(onSight, { root: ui.tree, rootMargin: '100% 0px' });
@@ -89,7 +92,7 @@ export function thumbnailFor(data, previous = null) {
     dropThumbnail(img);
     img.remove();
   });
-  waiting.set(img, { base64, type: `image/${kind.kind}` });
+  waiting.set(img, { base64, kind, type: `image/${kind.kind}` });
   shows.set(img, base64);
   observer.observe(img);
   return img;

@@ -9,17 +9,19 @@ import {
   startsLikeMarker,
 } from './mapping.mjs';
 import { base64Length, clip, countText, plural } from './format.mjs';
+import { kindText, writtenKind } from './data-kind.mjs';
 
 /// Children rendered at a time (a page); the rest wait behind "show" rows.
 export const PAGE_SIZE = 200;
 
 /// Whether `v` is shown as one row without children: scalars, references, and wrapper objects
-/// whose members are all markers with scalar values (`{"$date": …}`, `{"$data": "…"}`).
+/// whose members are all markers with scalar values (`{"$date": …}`, `{"$data": "…"}`), a data
+/// value's `$kind` aside (its row says the kind: `leafText`).
 export function isLeaf(v) {
   if (!isObject(v)) return !Array.isArray(v);
   if (KEY.ref in v) return true;
   if (KEY.class in v) return false;
-  const keys = Object.keys(v);
+  const keys = Object.keys(v).filter((k) => k !== KEY.kind);
   return keys.length > 0 && keys.every((k) => isMarkerKey(k) && k !== KEY.id && (v[k] === null || typeof v[k] !== 'object'));
 }
 
@@ -80,7 +82,9 @@ export function leafText(v) {
   if (KEY.bytesText in v) return [JSON.stringify(clip(String(v[KEY.bytesText]))), 'string'];
   for (const marker of BASE64_KEYS) {
     if (typeof v[marker] === 'string') {
-      return [`${marker.slice(1)} · ${plural(base64Length(v[marker]), 'byte')} · ${clip(v[marker], 48)}`, 'other'];
+      const kind = writtenKind(v[KEY.kind]);
+      const said = kind ? ` · ${kindText(kind)}` : '';
+      return [`${marker.slice(1)} · ${plural(base64Length(v[marker]), 'byte')}${said} · ${clip(v[marker], 48)}`, 'other'];
     }
   }
   return [clip(JSON.stringify(v)), 'other'];
