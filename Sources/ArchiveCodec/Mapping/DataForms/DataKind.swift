@@ -1,6 +1,7 @@
 /// What a data value's bytes are, read from their signature only: the first bytes each format's
 /// specification fixes, and nothing else (docs/mapping.md, "Data values"). Bytes that match no
-/// signature have no kind: never a guess. For PNG, GIF, JPEG, WebP and BMP also the pixel size,
+/// signature have no kind: never a guess. (UTF-16's byte order marks are two bytes that any
+/// binary value may begin with — a little-endian −2 is `FE FF` — so they name no kind.) For PNG, GIF, JPEG, WebP and BMP also the pixel size,
 /// read from the header.
 ///
 /// The page names a value's kind by the same table (`Sources/ArchiveServer/Resources/page/
@@ -16,7 +17,7 @@ struct DataKind: Equatable, Sendable {
     /// signatures are tried.
     enum Name: String, CaseIterable, Sendable {
         case png, jpeg, gif, webp, bmp, tiff, pdf, gzip, zip, bplist, typedstream, tzif
-        case utf8, utf16be, utf16le
+        case utf8
         case heic, heif, avif
         case icc
     }
@@ -67,13 +68,13 @@ struct DataKind: Equatable, Sendable {
     }
 
     /// The first bytes of the signatures `name(of:)` tries, as bits (byte `b` is bit `b % 64` of
-    /// word `b / 64`): 04 1F 25 42 47 49 4D 50 52 54 62 89 EF FE FF.
+    /// word `b / 64`): 04 1F 25 42 47 49 4D 50 52 54 62 89 EF FF.
     private static let firstBytes0: UInt64 = 1 << 0x04 | 1 << 0x1F | 1 << 0x25
     private static let firstBytes1: UInt64 =
         1 << (0x42 - 64) | 1 << (0x47 - 64) | 1 << (0x49 - 64) | 1 << (0x4D - 64) | 1 << (0x50 - 64) | 1 << (0x52 - 64)
         | 1 << (0x54 - 64) | 1 << (0x62 - 64)
     private static let firstBytes2: UInt64 = 1 << (0x89 - 128)
-    private static let firstBytes3: UInt64 = 1 << (0xEF - 192) | 1 << (0xFE - 192) | 1 << (0xFF - 192)
+    private static let firstBytes3: UInt64 = 1 << (0xEF - 192) | 1 << (0xFF - 192)
 
     /// The kind of `bytes` by signature alone (no size read): a few bytes compared.
     static func name(of bytes: UnsafeBufferPointer<UInt8>) -> Name? {
@@ -88,14 +89,13 @@ struct DataKind: Equatable, Sendable {
         case 0x42 where holds(bytes, "BM") && count >= 6 && UInt64(le32(bytes, 2)) == UInt64(count): return .bmp
         case 0x49 where holds(bytes, [0x49, 0x49, 0x2A, 0x00]), 0x4D where holds(bytes, [0x4D, 0x4D, 0x00, 0x2A]): return .tiff
         case 0x25 where holds(bytes, "%PDF-"): return .pdf
-        case 0x1F where bytes[1] == 0x8B: return .gzip
+        // RFC 1952 defines one compression method (8, deflate): three bytes, not two.
+        case 0x1F where holds(bytes, [0x1F, 0x8B, 0x08]): return .gzip
         case 0x50 where holds(bytes, [0x50, 0x4B, 0x03, 0x04]): return .zip
         case 0x62 where holds(bytes, "bplist00"): return .bplist
         case 0x04 where holds(bytes, [0x04, 0x0B]) && (holds(bytes, "streamtyped", at: 2) || holds(bytes, "typedstream", at: 2)): return .typedstream
         case 0x54 where holds(bytes, "TZif"): return .tzif
         case 0xEF where holds(bytes, [0xEF, 0xBB, 0xBF]): return .utf8
-        case 0xFE where bytes[1] == 0xFF: return .utf16be
-        case 0xFF where bytes[1] == 0xFE: return .utf16le
         default: break
         }
         // An ISO base media file (HEIF, AVIF): its first box is `ftyp`, whose major brand is

@@ -22,7 +22,7 @@ enum DataText {
     ///
     /// UTF-16's marks are two bytes, and nearly any even run of bytes is valid UTF-16: binary
     /// data that begins FE FF or FF FE (a little-endian −2) would read as text of unrelated
-    /// characters. Such values keep base64, with `$kind` (`utf16be`, `utf16le`) beside it.
+    /// characters. Such values keep base64, and name no kind (`DataKind`).
     static func markedText(_ bytes: UnsafeBufferPointer<UInt8>) -> (mark: TextMark, text: UnsafeBufferPointer<UInt8>)? {
         guard let mark = TextMark.of(bytes) else { return nil }
         let rest = UnsafeBufferPointer(rebasing: bytes[mark.bytes.count...])
