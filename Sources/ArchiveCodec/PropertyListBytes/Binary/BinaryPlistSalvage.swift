@@ -84,7 +84,7 @@ enum BinaryPlistSalvage {
         let firstLayout = layOut(entries)
         firstLayout.withUnsafeBufferPointer { buffer in
             let view = BinaryPlistView(bytes: buffer, tableStart: placeholder + 1, offsetSize: 8, refSize: refSize, objectCount: objectCount)
-            var check = ObjectRangeCheck(view: view, range: 0..<objectCount)
+            var check = ObjectRangeCheck(view: view, range: 0..<objectCount, areaEnd: areaEnd)
             check.checkEach { ref, error in
                 guard marks[ref] == nil else { return }
                 marks[ref] = Mark(offset: offsets[ref], reason: error.message, rest: bytes[extent(from: offsets[ref])])

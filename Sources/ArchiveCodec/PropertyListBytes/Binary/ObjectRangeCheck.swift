@@ -29,9 +29,15 @@ struct ObjectRangeCheck {
     /// then reads on as if it named object 0. Asked only where a reference fails.
     private(set) var danglingRefs: [(at: Int, error: CodecError)]? = nil
 
-    init(view: BinaryPlistView, range: Range<Int>) {
+    /// Where the object area ends: every object lies before it. The file's trailer, unless a
+    /// salvage's repaired copy says where its input's ended (`BinaryPlistSalvage`: the copy
+    /// appends a table no object of the input may run into).
+    let areaEnd: Int
+
+    init(view: BinaryPlistView, range: Range<Int>, areaEnd: Int? = nil) {
         self.view = view
         self.range = range
+        self.areaEnd = areaEnd ?? view.bytes.count - 32
         keys = Bitmap(count: view.objectCount)
         referenced = Bitmap(count: view.objectCount)
         referencedAgain = Bitmap(count: view.objectCount)
@@ -94,7 +100,7 @@ struct ObjectRangeCheck {
     /// that its text is valid; notes what the whole-file checks need.
     private mutating func check(_ ref: Int) throws(CodecError) {
         let bytes = view.bytes
-        let limit = bytes.count - 32
+        let limit = areaEnd
         let position = view.offset(of: ref)  // in the object area: the table was checked first
         let marker = bytes[position]
         let low = Int(marker & 0x0F)
