@@ -97,6 +97,36 @@ final class BinaryPlistSalvageTests: XCTestCase {
         }
     }
 
+    /// Every string given a length that runs past its bytes (its marker made a data object's
+    /// with an 8-byte count, the count read from what follows): the object is marked at its
+    /// offset, or its dictionary where it is a key.
+    func testEveryObjectWhoseLengthRunsPastItsBytesIsMarked() throws {
+        for (name, bytes, view) in try files() {
+            let whole = try Archive(parsing: bytes, view: view).json(view: view, pretty: false)
+            let plist = try BinaryPlist(bytes: bytes)
+            let offsets: [Int] = plist.withView { plistView in
+                (0..<plist.objectCount).compactMap { ref in
+                    let header = plistView.header(of: ref)
+                    return header.kind == .asciiString && header.count > 0 ? plistView.offset(of: ref) : nil
+                }
+            }
+            var salvaged = 0
+            for offset in offsets {
+                var damaged = bytes
+                damaged[offset] = 0x4F
+                damaged[offset + 1] = 0x13
+                guard (try? Archive(parsing: damaged, view: view)) == nil else { continue }
+                if (try? Archive(parsing: damaged, view: view, salvaging: true)) == nil {
+                    try checkRefusedAsWithoutSalvage(damaged, view: view, "\(name) object at \(offset)")
+                    continue
+                }
+                try checkSalvage(damaged, whole: whole, view: view, expectedOffsets: [offset], "\(name) object at \(offset)")
+                salvaged += 1
+            }
+            XCTAssertGreaterThan(salvaged, 0, name)
+        }
+    }
+
     /// A keyed archive whose plist is damaged is refused in the readable view, salvage or not:
     /// its graph is not salvaged.
     func testADamagedKeyedArchiveIsRefusedInTheReadableView() throws {
