@@ -14,21 +14,42 @@ public struct Archive: Sendable {
     /// property list is taken as it is, archive or not: the raw view of an archive whose graph
     /// is broken still shows it (`CodecError.Remedy.rawView`).
     ///
-    /// `salvaging`: a damaged typedstream is read as far as it goes, what could not be read
-    /// marked `$broken` in place (docs/mapping.md, "Salvage"; `breaks` counts the marks);
-    /// other formats are read as without it.
+    /// `salvaging`: a damaged typedstream is read as far as it goes, a damaged binary property
+    /// list with each object it could not read marked (`BinaryPlistSalvage`), what could not
+    /// be read marked `$broken` in place (docs/mapping.md, "Salvage"; `breaks` counts the marks); a keyed
+    /// archive in the readable view and an XML property list are read as without it.
     public init(parsing bytes: [UInt8], view: ArchiveView = .readable, parallelism: Parallelism = .serial, salvaging: Bool = false) throws(CodecError) {
         inputSize = bytes.count
         if TypedStreamDocument.starts(bytes) {
             document = try TypedStreamDocument(parsing: bytes, salvaging: salvaging)
             return
         }
-        let (plist, format) = try KeyedArchive.readPropertyList(bytes, parallelism: parallelism)
+        let plist: BinaryPlist
+        let format: PlistFormat
+        do {
+            (plist, format) = try KeyedArchive.readPropertyList(bytes, parallelism: parallelism)
+        } catch {
+            // Salvage runs only once the strict read has refused: a whole file pays nothing.
+            guard salvaging, error.kind == .malformedPlist, bytes.starts(with: "bplist".utf8) else { throw error }
+            document = try Self.salvagedPropertyList(bytes, view: view, parallelism: parallelism, refusal: error)
+            return
+        }
         if view == .readable, Self.isKeyedArchive(plist) {
             document = try KeyedArchive(plist: plist, sourceFormat: format, parallelism: parallelism)
         } else {
             document = PlainPropertyList(plist: plist, sourceFormat: format)
         }
+    }
+
+    /// A damaged binary property list read with its damaged objects marked
+    /// (`BinaryPlistSalvage`), as a plain property list; `refusal` (the strict read's) when
+    /// nothing could be marked, or in the readable view when the list is a keyed archive (its
+    /// objects' graph is not salvaged: the raw view shows the marks) or its top is marked (then
+    /// nothing tells an archive from a plain list, and nothing but the mark would be read).
+    private static func salvagedPropertyList(_ bytes: [UInt8], view: ArchiveView, parallelism: Parallelism, refusal: CodecError) throws(CodecError) -> PlainPropertyList {
+        let (plist, marks) = try BinaryPlistSalvage.repair(bytes, parallelism: parallelism)
+        guard !marks.isEmpty, view == .raw || (marks[plist.topObject] == nil && !isKeyedArchive(plist)) else { throw refusal }
+        return PlainPropertyList(plist: plist, sourceFormat: .binary, marks: marks)
     }
 
     /// The keys only an archive's root has. NSKeyedUnarchiver needs all of `$archiver`,
@@ -46,7 +67,7 @@ public struct Archive: Sendable {
     }
 
     /// How many places a salvaged read marked `$broken` (0: the document was read whole).
-    public var breaks: Int { (document as? TypedStreamDocument)?.breaks ?? 0 }
+    public var breaks: Int { (document as? TypedStreamDocument)?.breaks ?? (document as? PlainPropertyList)?.marks?.count ?? 0 }
 
     /// The property list format read (a typedstream is neither: binary).
     public var sourceFormat: PlistFormat { document.sourceFormat }

@@ -8,12 +8,15 @@ extension PlainPropertyList: PropertyListDocumentFormat {
     static var payloadIsWrapped: Bool { false }
 
     func depth(of view: ArchiveView) -> Int {
-        view == .raw ? plist.rawDepth : readableDepth(numbers: .nonFinite)
+        view == .raw ? rawDepth : readableDepth(numbers: .nonFinite)
     }
+
+    /// The raw view's depth; with marks, a bound: a mark nests deeper than any leaf.
+    private var rawDepth: Int { marks == nil ? plist.rawDepth : plist.rawDepth + Self.markHeight }
 
     /// A `maxDepth` below its nesting is refused with the bound it needs.
     func plan(view: ArchiveView, pretty: Bool, maxDepth: Int?, numbers: NumberWrapping, parallelism: Parallelism) throws(CodecError) -> WritePlan {
-        var depth = view == .raw ? plist.rawDepth : readableDepth(numbers: numbers)
+        var depth = view == .raw ? rawDepth : readableDepth(numbers: numbers)
         var accounts = true
         if view == .readable, let maxDepth, depth > maxDepth {
             // Too deep: the data values' accounts left out (bytes alone) first.

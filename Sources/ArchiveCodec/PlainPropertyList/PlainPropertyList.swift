@@ -5,6 +5,18 @@
 public struct PlainPropertyList: Sendable {
     let plist: BinaryPlist
     public let sourceFormat: PlistFormat
+    /// A salvaged file's marks (`BinaryPlistSalvage`), by object reference: each is written
+    /// `{"$broken": …}` where its object stands. Nil for a file read whole.
+    let marks: [Int: BinaryPlistSalvage.Mark]?
+
+    init(plist: BinaryPlist, sourceFormat: PlistFormat, marks: [Int: BinaryPlistSalvage.Mark]? = nil) {
+        self.plist = plist
+        self.sourceFormat = sourceFormat
+        self.marks = marks
+    }
+
+    /// The JSON nesting of a mark where a value stands: the mark, its members, `rest`'s `$data`.
+    static let markHeight = 3
 
     /// The readable view's JSON nesting: the envelope, the containers, and the wrapper a leaf
     /// may take (`$data` with its account when `accounts`, `$date`, `$uid`, and `$real` or
@@ -19,6 +31,11 @@ public struct PlainPropertyList: Sendable {
             while let (ref, next) = stack.last {
                 trips &+= 1
                 if ConversionDeadline.shouldStop(trips) { return 0 }
+                if let marks, marks[ref] != nil {
+                    height[ref] = Int32(Self.markHeight)
+                    stack.removeLast()
+                    continue
+                }
                 let header = view.header(of: ref)
                 guard header.kind == .array || header.kind == .dict else {
                     height[ref] = Int32(leafHeight(header, view, numbers: numbers, accounts: accounts))
@@ -63,7 +80,7 @@ public struct PlainPropertyList: Sendable {
             var out = JSONOutput(pretty: pretty, reserve: min(plist.bytes.count * 2, limit), sink: sink)
             out.limit = limit
             let readable = view == .readable
-            var writer = PlistValueWriter(view: plistView, out: out, dataKeys: readable, numbers: readable ? numbers : .nonFinite, accounts: readable && accounts)
+            var writer = PlistValueWriter(view: plistView, out: out, dataKeys: readable, numbers: readable ? numbers : .nonFinite, accounts: readable && accounts, marks: marks)
             if readable {
                 writer.out.openObject()
                 writer.out.key(MappingKeys.propertyList)

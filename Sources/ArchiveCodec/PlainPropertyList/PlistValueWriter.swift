@@ -17,17 +17,24 @@ struct PlistValueWriter {
     let numbers: NumberWrapping
     /// Data values with their accounts (`$bookmark`, `$alias`).
     let accounts: Bool
+    /// A salvaged file's marks (`BinaryPlistSalvage`): each written in its object's place.
+    let marks: [Int: BinaryPlistSalvage.Mark]?
 
-    init(view: BinaryPlistView, out: JSONOutput, dataKeys: Bool = false, numbers: NumberWrapping = .nonFinite, accounts: Bool = false) {
+    init(view: BinaryPlistView, out: JSONOutput, dataKeys: Bool = false, numbers: NumberWrapping = .nonFinite, accounts: Bool = false, marks: [Int: BinaryPlistSalvage.Mark]? = nil) {
         self.view = view
         self.out = out
         self.dataKeys = dataKeys
         self.numbers = numbers
         self.accounts = accounts
+        self.marks = marks
     }
 
     mutating func write(_ ref: Int) {
         if out.reachedLimit() { return }
+        if let marks, let mark = marks[ref] {
+            out.brokenMark(offset: mark.offset, reason: mark.reason, rest: mark.rest)
+            return
+        }
         let header = view.header(of: ref)
         switch header.kind {
         case .bool: out.bool(view.bool(header))

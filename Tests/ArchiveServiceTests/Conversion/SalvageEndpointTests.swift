@@ -32,6 +32,22 @@ final class SalvageEndpointTests: ServerTestCase {
         XCTAssertNil(plist.header("Archive-Salvaged"))
     }
 
+    /// A damaged binary property list: each damaged object marked, their count in the header;
+    /// dropping the marks writes a list that reads whole.
+    func testADamagedPropertyListIsSalvagedWithEachMarkCounted() throws {
+        var bytes = try Fixtures.publicFile("plain-plist/plaso_com.apple.HIToolbox.plist")
+        bytes[252] = 0xFF  // object 11's offset table entry, past the file
+        bytes[201] = 0xC3  // a byte of the ASCII string object 9
+        let refused = try server.post("/v1/decode", bytes)
+        XCTAssertEqual(refused.status, 400, refused.text)
+        let reply = try server.post("/v1/decode?salvage=1", bytes)
+        XCTAssertEqual(reply.status, 200, reply.text)
+        XCTAssertEqual(reply.header("Archive-Salvaged"), "2")
+        let dropped = try server.post("/v1/encode?dropBroken=1", reply.body, contentType: "application/json")
+        XCTAssertEqual(dropped.status, 200, dropped.text)
+        XCTAssertEqual(try Archive(parsing: dropped.body).breaks, 0)
+    }
+
     func testEncodeRefusesTheMarkUnlessToldToDropIt() throws {
         let json = try server.post("/v1/decode?salvage=1", try damaged).body
         let refused = try server.post("/v1/encode", json, contentType: "application/json")

@@ -34,47 +34,8 @@ struct BinaryPlist: @unchecked Sendable {
     /// `parallelism`: validation runs over ranges of objects, at the same time if it allows.
     init(bytes: [UInt8], parallelism: Parallelism = .serial) throws(CodecError) {
         self.bytes = bytes
-        let length = bytes.count
-        guard length <= Int(UInt32.max) else {
-            throw CodecError(.limitExceeded, "binary plist larger than 4 GiB", found: length, limit: Int(UInt32.max))
-        }
-        guard length >= 8 + 32 else {
-            throw CodecError(.malformedPlist, "binary plist is truncated: \(length) bytes, the header and trailer alone take 40", byteOffset: length)
-        }
-        guard bytes[0..<6].elementsEqual("bplist".utf8) else {
-            throw CodecError(.malformedPlist, "missing bplist header", byteOffset: 0)
-        }
-        let trailer = length - 32
-        offsetSize = Int(bytes[trailer + 6])
-        refSize = Int(bytes[trailer + 7])
-        let objectCount64 = Self.readBigEndian(bytes, at: trailer + 8, size: 8)
-        let top64 = Self.readBigEndian(bytes, at: trailer + 16, size: 8)
-        let tableOffset64 = Self.readBigEndian(bytes, at: trailer + 24, size: 8)
-        guard (1...8).contains(offsetSize) else {
-            throw CodecError(.malformedPlist, "trailer offset size \(offsetSize) is not 1...8", byteOffset: trailer + 6)
-        }
-        guard (1...8).contains(refSize) else {
-            throw CodecError(.malformedPlist, "trailer object reference size \(refSize) is not 1...8", byteOffset: trailer + 7)
-        }
-        // Every object takes at least one byte, so a count above the file length is a lie.
-        guard objectCount64 >= 1, objectCount64 <= UInt64(length) else {
-            throw CodecError(.malformedPlist, "trailer claims \(objectCount64) objects in a \(length)-byte file", byteOffset: trailer + 8)
-        }
-        objectCount = Int(objectCount64)
-        guard top64 < objectCount64 else {
-            throw CodecError(.malformedPlist, "trailer top object \(top64) is not below the object count \(objectCount)", byteOffset: trailer + 16)
-        }
-        topObject = Int(top64)
-        let (tableSize, overflow) = objectCount.multipliedReportingOverflow(by: offsetSize)
-        guard tableOffset64 >= 9, tableOffset64 < UInt64(trailer), !overflow,
-            Int(tableOffset64) + tableSize <= trailer
-        else {
-            throw CodecError(.malformedPlist, "offset table (at \(tableOffset64), \(objectCount) × \(offsetSize) bytes) does not fit before the trailer", byteOffset: trailer + 24)
-        }
-        offsetTableStart = Int(tableOffset64)
-        guard refSize == 8 || objectCount <= 1 << (8 * refSize) else {
-            throw CodecError(.malformedPlist, "\(objectCount) objects cannot be addressed with \(refSize)-byte references", byteOffset: trailer + 7)
-        }
+        let trailer = bytes.count - 32
+        (offsetSize, refSize, objectCount, topObject, offsetTableStart) = try Self.readTrailer(bytes)
         let (objects, refs, top, tableStart, entrySize) = (objectCount, refSize, topObject, offsetTableStart, offsetSize)
         (classKeys, sharedObjects, containerCount, measuredRawDepth) = try bytes.withUnsafeBufferPointer { (buffer) throws(CodecError) -> (ClassKeyRefs, Bitmap, Int, Int?) in
             let view = BinaryPlistView(bytes: buffer, tableStart: tableStart, offsetSize: entrySize, refSize: refs, objectCount: objects)
@@ -100,6 +61,54 @@ struct BinaryPlist: @unchecked Sendable {
             }
             return (ClassKeyRefs(refs: check.classKeyRefs), check.referencedAgain, check.containerCount, check.containersFormTree(top: top) ? nil : try view.checkAcyclicAndMeasure(from: top))
         }
+    }
+
+    /// The trailer of `bytes`, checked: the offset and reference widths, the object count and
+    /// top object, where the offset table starts (it fits before the trailer). Without it
+    /// nothing in the file can be located, so even salvage refuses a file it does not read.
+    static func readTrailer(_ bytes: [UInt8]) throws(CodecError) -> (offsetSize: Int, refSize: Int, objectCount: Int, topObject: Int, offsetTableStart: Int) {
+        let length = bytes.count
+        guard length <= Int(UInt32.max) else {
+            throw CodecError(.limitExceeded, "binary plist larger than 4 GiB", found: length, limit: Int(UInt32.max))
+        }
+        guard length >= 8 + 32 else {
+            throw CodecError(.malformedPlist, "binary plist is truncated: \(length) bytes, the header and trailer alone take 40", byteOffset: length)
+        }
+        guard bytes[0..<6].elementsEqual("bplist".utf8) else {
+            throw CodecError(.malformedPlist, "missing bplist header", byteOffset: 0)
+        }
+        let trailer = length - 32
+        let offsetSize = Int(bytes[trailer + 6])
+        let refSize = Int(bytes[trailer + 7])
+        let objectCount64 = Self.readBigEndian(bytes, at: trailer + 8, size: 8)
+        let top64 = Self.readBigEndian(bytes, at: trailer + 16, size: 8)
+        let tableOffset64 = Self.readBigEndian(bytes, at: trailer + 24, size: 8)
+        guard (1...8).contains(offsetSize) else {
+            throw CodecError(.malformedPlist, "trailer offset size \(offsetSize) is not 1...8", byteOffset: trailer + 6)
+        }
+        guard (1...8).contains(refSize) else {
+            throw CodecError(.malformedPlist, "trailer object reference size \(refSize) is not 1...8", byteOffset: trailer + 7)
+        }
+        // Every object takes at least one byte, so a count above the file length is a lie.
+        guard objectCount64 >= 1, objectCount64 <= UInt64(length) else {
+            throw CodecError(.malformedPlist, "trailer claims \(objectCount64) objects in a \(length)-byte file", byteOffset: trailer + 8)
+        }
+        let objectCount = Int(objectCount64)
+        guard top64 < objectCount64 else {
+            throw CodecError(.malformedPlist, "trailer top object \(top64) is not below the object count \(objectCount)", byteOffset: trailer + 16)
+        }
+        let topObject = Int(top64)
+        let (tableSize, overflow) = objectCount.multipliedReportingOverflow(by: offsetSize)
+        guard tableOffset64 >= 9, tableOffset64 < UInt64(trailer), !overflow,
+            Int(tableOffset64) + tableSize <= trailer
+        else {
+            throw CodecError(.malformedPlist, "offset table (at \(tableOffset64), \(objectCount) × \(offsetSize) bytes) does not fit before the trailer", byteOffset: trailer + 24)
+        }
+        let offsetTableStart = Int(tableOffset64)
+        guard refSize == 8 || objectCount <= 1 << (8 * refSize) else {
+            throw CodecError(.malformedPlist, "\(objectCount) objects cannot be addressed with \(refSize)-byte references", byteOffset: trailer + 7)
+        }
+        return (offsetSize, refSize, objectCount, topObject, offsetTableStart)
     }
 
     static func readBigEndian(_ bytes: [UInt8], at offset: Int, size: Int) -> UInt64 {

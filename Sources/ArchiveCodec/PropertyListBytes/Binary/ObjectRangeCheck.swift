@@ -24,10 +24,20 @@ struct ObjectRangeCheck {
     private(set) var repeatedKey: CodecError?
     /// Key references of the dictionary being checked, when it has too many to compare pairwise.
     private var scratch: [Int] = []
+    /// Salvage only (`checkEach`): an element or value reference past the object count is
+    /// noted here (its byte offset, the refusal) instead of refusing its container, which
+    /// then reads on as if it named object 0. Asked only where a reference fails.
+    private(set) var danglingRefs: [(at: Int, error: CodecError)]? = nil
 
-    init(view: BinaryPlistView, range: Range<Int>) {
+    /// Where the object area ends: every object lies before it. The file's trailer, unless a
+    /// salvage's repaired copy says where its input's ended (`BinaryPlistSalvage`: the copy
+    /// appends a table no object of the input may run into).
+    let areaEnd: Int
+
+    init(view: BinaryPlistView, range: Range<Int>, areaEnd: Int? = nil) {
         self.view = view
         self.range = range
+        self.areaEnd = areaEnd ?? view.bytes.count - 32
         keys = Bitmap(count: view.objectCount)
         referenced = Bitmap(count: view.objectCount)
         referencedAgain = Bitmap(count: view.objectCount)
@@ -47,6 +57,24 @@ struct ObjectRangeCheck {
                 let size = marker & 0xF8 == 0x80 ? Int(marker & 0x07) &+ 1 : marker & 0xFC == 0x10 ? 1 &<< Int(marker & 0x03) : -1
                 if size > 0, position &+ 1 &+ size <= limit { continue }
                 try check(ref)
+            }
+        }
+    }
+
+    /// Salvage: checks every object of the range on its own, handing each refused one to
+    /// `refused` (its reference and the refusal) rather than stopping at the first; element
+    /// and value references past the object count are noted (`danglingRefs`), not refused.
+    /// Linear, as `run`; the table entries must have been checked first.
+    mutating func checkEach(_ refused: (Int, CodecError) -> Void) {
+        danglingRefs = []
+        for ref in range {
+            let noted = danglingRefs?.count ?? 0
+            do throws(CodecError) {
+                try check(ref)
+            } catch {
+                // A refused container's references stand for nothing.
+                danglingRefs?.removeSubrange(noted...)
+                refused(ref, error)
             }
         }
     }
@@ -72,7 +100,7 @@ struct ObjectRangeCheck {
     /// that its text is valid; notes what the whole-file checks need.
     private mutating func check(_ ref: Int) throws(CodecError) {
         let bytes = view.bytes
-        let limit = bytes.count - 32
+        let limit = areaEnd
         let position = view.offset(of: ref)  // in the object area: the table was checked first
         let marker = bytes[position]
         let low = Int(marker & 0x0F)
@@ -162,7 +190,7 @@ struct ObjectRangeCheck {
             var seen = DistinctKeyCheck()
             for index in 0..<count {
                 let at = start + index * refSize
-                let key = try childInRange(at, of: ref)
+                let key = try childInRange(at, of: ref, key: true)
                 // The key may not be validated yet, but its offset is (table checked first).
                 let keyMarker = bytes[view.offset(of: key)] >> 4
                 guard keyMarker == 0x5 || keyMarker == 0x6 else {
@@ -183,11 +211,17 @@ struct ObjectRangeCheck {
         }
     }
 
+    /// `key`: a dictionary's key, refused when out of range even in salvage (a key must be
+    /// a string); any other reference out of range is noted there (`danglingRefs`) and read
+    /// as object 0.
     @inline(__always)
-    private func childInRange(_ at: Int, of ref: Int) throws(CodecError) -> Int {
+    private mutating func childInRange(_ at: Int, of ref: Int, key: Bool = false) throws(CodecError) -> Int {
         let child = Int(truncatingIfNeeded: view.readBigEndian(at: at, size: view.refSize))
         guard child >= 0, child < view.objectCount else {
-            throw view.fail("object \(ref) refers to object \(child); there are \(view.objectCount)", at: at)
+            let error = view.fail("object \(ref) refers to object \(child); there are \(view.objectCount)", at: at)
+            guard !key, danglingRefs != nil else { throw error }
+            danglingRefs?.append((at, error))
+            return 0
         }
         return child
     }
