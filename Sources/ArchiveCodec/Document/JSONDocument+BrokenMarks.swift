@@ -28,44 +28,8 @@ extension JSONDocument {
         guard !marks.isEmpty else { return self }
         let dropped = Set(marks.map(\.dropped.offset))
         var output = JSONOutput(pretty: false, reserve: source.count)
-        source.withUnsafeBufferPointer { source in
-            func text(_ value: Value) -> UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(rebasing: source[sourceRange(of: value)]) }
-            var open: [(cursor: Cursor, isObject: Bool)] = []
-            func begin(_ value: Value) {
-                switch kind(value) {
-                case .object:
-                    output.openObject()
-                    open.append((children(of: value), true))
-                case .array:
-                    output.openArray()
-                    open.append((children(of: value), false))
-                default:
-                    output.scalar(json: text(value))
-                }
-            }
-            begin(root)
-            while !open.isEmpty {
-                let last = open.count - 1
-                if open[last].isObject {
-                    guard let (key, member) = nextMember(&open[last].cursor) else {
-                        open.removeLast()
-                        output.closeObject()
-                        continue
-                    }
-                    if dropped.contains(member.offset) { continue }
-                    output.key(json: text(key))
-                    begin(member)
-                } else {
-                    guard let element = nextElement(&open[last].cursor) else {
-                        open.removeLast()
-                        output.closeArray()
-                        continue
-                    }
-                    if dropped.contains(element.offset) { continue }
-                    begin(element)
-                }
-            }
-        }
+        write(root, to: &output, leavingOut: dropped)
+        try ConversionDeadline.check()
         return try JSONDocument(parsing: output.finish(), payloadNesting: payloadNesting)
     }
 

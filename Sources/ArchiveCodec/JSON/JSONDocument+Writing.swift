@@ -9,7 +9,10 @@ extension JSONDocument {
     /// parser took is safe for the thread's stack; linear in the value's size. Stops early
     /// when `output` passes its limit (`reachedLimit`), as the writers do, or when the
     /// thread's `ConversionDeadline` has passed (the caller checks it after).
-    func write(_ value: Value, to output: inout JSONOutput) {
+    ///
+    /// `leavingOut`: the offsets of members and elements written as if they were not there
+    /// (a salvaged document's marks dropped, `droppingBroken`).
+    func write(_ value: Value, to output: inout JSONOutput, leavingOut dropped: Set<UInt32> = []) {
         source.withUnsafeBufferPointer { source in
             func text(_ value: Value) -> UnsafeBufferPointer<UInt8> {
                 UnsafeBufferPointer(rebasing: source[sourceRange(of: value)])
@@ -40,6 +43,7 @@ extension JSONDocument {
                         output.closeObject()
                         continue
                     }
+                    if !dropped.isEmpty, dropped.contains(member.offset) { continue }
                     output.key(json: text(key))
                     begin(member)
                 } else {
@@ -48,6 +52,7 @@ extension JSONDocument {
                         output.closeArray()
                         continue
                     }
+                    if !dropped.isEmpty, dropped.contains(element.offset) { continue }
                     begin(element)
                 }
             }
