@@ -82,9 +82,11 @@ export function leafText(v) {
   if (KEY.bytesText in v) return [JSON.stringify(clip(String(v[KEY.bytesText]))), 'string'];
   for (const marker of BASE64_KEYS) {
     if (typeof v[marker] === 'string') {
+      // A kind the service named stands in for the base64's first characters: the row stays
+      // as short as before, so that an image's thumbnail after it is still in view.
       const kind = writtenKind(v[KEY.kind]);
-      const said = kind ? ` · ${kindText(kind)}` : '';
-      return [`${marker.slice(1)} · ${plural(base64Length(v[marker]), 'byte')}${said} · ${clip(v[marker], 48)}`, 'other'];
+      const said = kind ? kindText(kind) : clip(v[marker], 48);
+      return [`${marker.slice(1)} · ${plural(base64Length(v[marker]), 'byte')} · ${said}`, 'other'];
     }
   }
   return [clip(JSON.stringify(v)), 'other'];
