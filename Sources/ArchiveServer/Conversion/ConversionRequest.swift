@@ -74,7 +74,7 @@ enum ConversionRequest: Sendable {
             case "xml": format = .xml
             case let other?: throw Problem.invalidQuery("format must be binary or xml, not \(other)", path: path)
             }
-            self = .encode(format: format, dropBroken: try Self.flag(query, "dropBroken", path: path))
+            self = .encode(format: format, dropBroken: try Self.explicitFlag(query, "dropBroken", path: path))
         case .healthz, .readyz, .metrics, .openapi, .page:
             preconditionFailure("\(route) is not a conversion")
         }
@@ -144,6 +144,17 @@ enum ConversionRequest: Sendable {
             throw Problem.invalidQuery("maxDepth must be at least 1 level, not \(text)", path: path)
         }
         return bound
+    }
+
+    /// A flag that leaves data out when on (`dropBroken`): only `1` turns it on and `0` off, as
+    /// openapi.yaml states; a spelling the other flags take (`true`, `yes`, empty) is refused
+    /// rather than read as either.
+    private static func explicitFlag(_ query: QueryParameters, _ name: String, path: String) throws(Problem) -> Bool {
+        switch query[name] {
+        case nil, "0": return false
+        case "1": return true
+        case let other?: throw Problem.invalidQuery("\(name) must be 1 (on) or 0 (off), not \(other)", path: path)
+        }
     }
 
     private static func flag(_ query: QueryParameters, _ name: String, path: String) throws(Problem) -> Bool {

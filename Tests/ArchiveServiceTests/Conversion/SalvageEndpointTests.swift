@@ -57,6 +57,13 @@ final class SalvageEndpointTests: ServerTestCase {
         let dropped = try server.post("/v1/encode?dropBroken=1", json, contentType: "application/json")
         XCTAssertEqual(dropped.status, 200, dropped.text)
         XCTAssertEqual(try Archive(parsing: dropped.body).breaks, 0)
+        // Leaving data out takes an explicit 1, as openapi.yaml says: the other flags' spellings
+        // are refused, not read as on or off.
+        for spelling in ["true", "yes", "", "TRUE", "2"] {
+            let reply = try server.post("/v1/encode?dropBroken=" + spelling, json, contentType: "application/json")
+            XCTAssertEqual(reply.status, 400, "dropBroken=\(spelling): \(reply.text)")
+        }
+        XCTAssertEqual(try server.post("/v1/encode?dropBroken=0", json, contentType: "application/json").status, 422)
     }
 
     func testSalvageIsRefusedWithNestedAndItsValuesChecked() throws {
