@@ -41,6 +41,9 @@ protocol TypedStreamJSONSink {
     /// container without text of its own), and has been (its object entered, if it is one).
     mutating func willWrite(value index: Int)
     mutating func didWrite(value index: Int)
+    /// A salvaged stream's mark where reading stopped (`JSONOutput.brokenMark`, the one home of
+    /// its shape): one value, three levels deep.
+    mutating func brokenMark(offset: Int, reason: String, rest: ArraySlice<UInt8>)
 }
 
 extension TypedStreamJSONSink {
@@ -108,6 +111,7 @@ struct TypedStreamJSONMeasure: TypedStreamJSONSink {
     mutating func data(_ bytes: ArraySlice<UInt8>) { deepest = max(deepest, level + 1) }
     mutating func base64(_ bytes: ArraySlice<UInt8>) {}
     mutating func reference(_ object: Int) { deepest = max(deepest, level + 1) }
+    mutating func brokenMark(offset: Int, reason: String, rest: ArraySlice<UInt8>) { deepest = max(deepest, level + 3) }
     private mutating func open() {
         level += 1
         deepest = max(deepest, level)
@@ -195,4 +199,5 @@ struct TypedStreamJSONText: TypedStreamJSONSink {
     }
     mutating func base64(_ bytes: ArraySlice<UInt8>) { bytes.withUnsafeBufferPointer { out.base64String($0) } }
     mutating func reference(_ object: Int) { out.reference(object) }
+    mutating func brokenMark(offset: Int, reason: String, rest: ArraySlice<UInt8>) { out.brokenMark(offset: offset, reason: reason, rest: rest) }
 }
