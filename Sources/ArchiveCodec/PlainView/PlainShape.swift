@@ -58,7 +58,8 @@ struct PlainShape {
 
     /// The `$` keys of a typedstream's readable NSColor and NSFont, written without their `$`.
     static let renamedKeys: [StaticString] = [
-        MappingKeys.space, MappingKeys.named, MappingKeys.name, MappingKeys.size, MappingKeys.flags, MappingKeys.version, MappingKeys.components
+        MappingKeys.space, MappingKeys.named, MappingKeys.name, MappingKeys.size, MappingKeys.flags, MappingKeys.version, MappingKeys.components,
+        MappingKeys.hex
     ]
 
     /// Foundation's dictionary classes, whose `$class` the plain view leaves out.

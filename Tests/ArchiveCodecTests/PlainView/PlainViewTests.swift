@@ -127,6 +127,9 @@ final class PlainViewTests: XCTestCase {
         try assertPlain(
             #"{"$typedstream":[{"@":{"$class":"NSColor","$space":"calibratedRGB","$components":[1.0,0.5,0.0,1.0]}}]}"#,
             #"{"$class":"NSColor","space":"calibratedRGB","components":[1.0,0.5,0.0,1.0]}"#)
+        try assertPlain(
+            ##"{"$typedstream":[{"@":{"$class":"NSColor","$space":"calibratedRGB","$components":[1.0,0.5,0.0,1.0],"$hex":"#FF8000"}}]}"##,
+            ##"{"$class":"NSColor","space":"calibratedRGB","components":[1.0,0.5,0.0,1.0],"hex":"#FF8000"}"##)
         try assertPlain(#"{"$typedstream":[{"@":{"$class":"NSColor","$named":["System","textColor",null]}}]}"#, #"{"$class":"NSColor","named":["System","textColor",null]}"#)
         try assertPlain(
             #"{"$typedstream":[{"@":{"$class":"Widget","$classes":[["Widget",3],["NSObject",0]],"$id":1,"$groups":[{"i":7},{"@":{"$ref":1}},{"ff":[1.0,2.0]}]}}]}"#,

@@ -73,7 +73,7 @@ final class TypedStreamReadableFormTests: XCTestCase {
     func testColoursValuesAndURLsOfRealStreams() throws {
         try assertReadable(
             Fixtures.typedStream("mac-setup_nvALT-SearchTermHighlightColor.bin"),
-            #"{"$typedstream":[{"@":{"$class":"NSColor","$space":"calibratedRGB","$components":[0.800000011920929,1.0,0.800000011920929,1.0]}}]}"#)
+            ##"{"$typedstream":[{"@":{"$class":"NSColor","$space":"calibratedRGB","$components":[0.800000011920929,1.0,0.800000011920929,1.0],"$hex":"#CCFFCC"}}]}"##)
         try assertRoundTrip(
             Fixtures.typedStream("python-typedstream_Grapher-Empty2D-macOS13.gcx"),
             holding: [
@@ -83,6 +83,37 @@ final class TypedStreamReadableFormTests: XCTestCase {
         try assertRoundTrip(
             Fixtures.typedStream("imessage-exporter_attributedBody-URL.bin"),
             holding: [#""__kIMLinkAttributeName":{"$class":"NSURL","$relative":"https://github.com/ReagentX/Logria"}"#])
+    }
+
+    /// An RGB colour's hex beside its components (as `NSRGB`'s in keyed archives), from the
+    /// floats the stream holds; other spaces have none. On encode it only reads them: either
+    /// letter case or none at all gives the same bytes, a hex that is not theirs is refused.
+    func testRGBColoursHaveTheirHex() throws {
+        let json = String(decoding: try RoundTrip.json(Fixtures.typedStream("ColorPaletteCodable_apple-ii.clr")), as: UTF8.self)
+        XCTAssertTrue(json.contains(##"{"$class":"NSColor","$space":"calibratedRGB","$components":[0.4266679883003235,0.42665520310401917,0.4266624450683594,1.0],"$hex":"#6D6D6D"}"##), json)
+        let grapher = String(decoding: try RoundTrip.json(Fixtures.typedStream("python-typedstream_Grapher-Empty2D-macOS13.gcx")), as: UTF8.self)
+        XCTAssertTrue(grapher.contains(#""$space":"calibratedWhite","$components":[0.0,1.0]}"#), "a white colour has no hex")
+        let green = #"{"$typedstream":[{"@":{"$class":"NSColor","$space":"deviceRGB","$components":[0.800000011920929,1.0,0.20000000298023224,0.5]HEX}}]}"#
+        let bytes = try RoundTrip.encode(Array(green.replacingOccurrences(of: "HEX", with: "").utf8))
+        XCTAssertTrue(String(decoding: try RoundTrip.json(bytes), as: UTF8.self).contains(##""$hex":"#CCFF3380""##))
+        for hex in [##","$hex":"#CCFF3380""##, ##","$hex":"#ccff3380""##] {
+            XCTAssertEqual(try RoundTrip.encode(Array(green.replacingOccurrences(of: "HEX", with: hex).utf8)), bytes, hex)
+        }
+        let refused: [(String, String)] = [
+            (green.replacingOccurrences(of: "HEX", with: ##","$hex":"#CCFF33""##), ##"they say "#CCFF3380""##),
+            (green.replacingOccurrences(of: "HEX", with: #","$hex":7"#), "$hex disagrees"),
+            (##"{"$typedstream":[{"@":{"$class":"NSColor","$space":"calibratedRGB","$components":[2.0,0,0,1],"$hex":"#FF0000"}}]}"##, "no hex"),
+            (##"{"$typedstream":[{"@":{"$class":"NSColor","$space":"calibratedWhite","$components":[0.5,1],"$hex":"#808080"}}]}"##, "RGB space's components only"),
+            (##"{"$typedstream":[{"@":{"$string":"x","$hex":"#808080"}}]}"##, "$hex goes with $components only")
+        ]
+        for (document, words) in refused {
+            XCTAssertThrowsError(try RoundTrip.encode(Array(document.utf8)), document) { error in
+                guard let error = error as? CodecError else { return XCTFail("\(error)") }
+                XCTAssertEqual(error.kind, .invalidDocument, document)
+                XCTAssertTrue(error.message.contains(words), "\(document): \(error.message)")
+                XCTAssertTrue(error.jsonPath?.hasSuffix("$hex") ?? false, "\(document): at \(error.jsonPath ?? "nowhere")")
+            }
+        }
     }
 
     func testFontsOfBothVersions() throws {

@@ -17,6 +17,9 @@ enum ReadableColor {
         (1...Int64(spaces.count)).contains(number) ? spaces[Int(number) - 1] : nil
     }
 
+    /// Whether a colour of space `number` is written with its hex (`$hex`): the RGB spaces.
+    static func hasHex(space number: Int64) -> Bool { number == 1 || number == 2 }
+
     /// The number of the space named `name`.
     static func number(named name: String) -> Int64? {
         spaces.firstIndex { $0.name == name }.map { Int64($0) + 1 }

@@ -9,7 +9,7 @@ extension ReadableFormLowering {
         /// Content keys: what the form holds (one per form, or data keys instead).
         case string, number, array, set, dict, data, text, date, components, value, relative, name, named
         /// Companions: keys that go with a content key (`contents`).
-        case type, runs, space, base, version, size, flags, kind, bom
+        case type, runs, space, base, version, size, flags, kind, bom, hex
 
         /// What a key does in a form's object.
         enum Role { case generic, className, identity, content, companion }
@@ -49,6 +49,7 @@ extension ReadableFormLowering {
             case .flags: MappingKeys.flags
             case .kind: MappingKeys.kind
             case .bom: MappingKeys.bom
+            case .hex: MappingKeys.hex
             }
         }
 
@@ -57,7 +58,7 @@ extension ReadableFormLowering {
             case .classes, .groups: .generic
             case .className: .className
             case .identity: .identity
-            case .type, .runs, .space, .base, .version, .size, .flags, .kind, .bom: .companion
+            case .type, .runs, .space, .base, .version, .size, .flags, .kind, .bom, .hex: .companion
             default: .content
             }
         }
@@ -67,7 +68,7 @@ extension ReadableFormLowering {
             switch self {
             case .type: [.number, .value]
             case .runs: [.string]
-            case .space: [.components]
+            case .space, .hex: [.components]
             case .base: [.relative]
             case .version, .size, .flags: [.name]
             case .kind: [.data]
@@ -84,6 +85,7 @@ extension ReadableFormLowering {
             case 3 where equals(.identity): self = .identity
             case 4 where equals(.set): self = .set
             case 4 where equals(.bom): self = .bom
+            case 4 where equals(.hex): self = .hex
             case 5 where equals(.dict): self = .dict
             case 5 where equals(.data): self = .data
             case 5 where equals(.text): self = .text

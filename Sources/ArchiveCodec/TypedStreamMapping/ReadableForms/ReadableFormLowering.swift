@@ -58,6 +58,7 @@ struct ReadableFormLowering {
         var flags: Value?
         var kind: Value?
         var bom: Value?
+        var hex: Value?
 
         subscript(key: FormKey) -> Value? {
             get {
@@ -71,6 +72,7 @@ struct ReadableFormLowering {
                 case .flags: flags
                 case .kind: kind
                 case .bom: bom
+                case .hex: hex
                 default: nil
                 }
             }
@@ -85,6 +87,7 @@ struct ReadableFormLowering {
                 case .flags: flags = newValue
                 case .kind: kind = newValue
                 case .bom: bom = newValue
+                case .hex: hex = newValue
                 default: preconditionFailure("\(key.text) is no companion")
                 }
             }
@@ -181,7 +184,7 @@ struct ReadableFormLowering {
             steps.append(.endObject(at: value))
         case .components:
             _ = try resolve(members.className, among: [.color])
-            try colorSteps(id: id, space: companions.space, components: body, at: value, into: &steps)
+            try colorSteps(id: id, space: companions.space, components: body, hex: companions.hex, at: value, into: &steps)
         case .named:
             _ = try resolve(members.className, among: [.color])
             guard document.kind(body) == .array, document.count(body) == 3 else {
@@ -376,8 +379,11 @@ struct ReadableFormLowering {
         steps.append(.endObject(at: value))
     }
 
-    /// NSColor: `{"c": space}`, then `{"ff…": components}`, a float per component.
-    private func colorSteps(id: (number: Int64, at: Value)?, space: Value?, components: Value, at value: Value, into steps: inout [Step]) throws(CodecError) {
+    /// NSColor: `{"c": space}`, then `{"ff…": components}`, a float per component. A `$hex`
+    /// beside an RGB space's components only reads them: it must be their hex (`ColorHex`).
+    private func colorSteps(
+        id: (number: Int64, at: Value)?, space: Value?, components: Value, hex: Value?, at value: Value, into steps: inout [Step]
+    ) throws(CodecError) {
         let names = ReadableColor.spaces.map(\.name).joined(separator: ", ")
         guard let space, document.kind(space) == .string, let number = ReadableColor.number(named: document.stringValue(space)) else {
             throw document.invalid("an NSColor's $space is one of \(names)", at: space ?? value)
@@ -386,6 +392,7 @@ struct ReadableFormLowering {
         guard document.kind(components) == .array, document.count(components) == count else {
             throw document.invalid("a \(document.stringValue(space)) colour has \(count) components", at: components)
         }
+        if let hex { try checkHex(hex, space: number, components: components) }
         steps.append(.beginObject(.color, id: id, at: value))
         group("c", .integer(number, at: space), at: space, into: &steps)
         steps.append(.group(String(repeating: "f", count: count), at: components))
@@ -393,6 +400,30 @@ struct ReadableFormLowering {
         while let component = document.nextElement(&cursor) { steps.append(.value(component)) }
         steps.append(.end(at: components))
         steps.append(.endObject(at: value))
+    }
+
+    /// A typedstream colour's `$hex`: text, in an RGB space, equal (either letter case) to the hex
+    /// of the components as the stream holds them (each a float: `ColorHex` of their values).
+    private func checkHex(_ hex: Value, space: Int64, components: Value) throws(CodecError) {
+        guard ReadableColor.hasHex(space: space) else { throw document.invalid("$hex goes with an RGB space's components only", at: hex) }
+        var values: [Double] = []
+        var cursor = document.children(of: components)
+        while let component = document.nextElement(&cursor) {
+            let value: Double
+            switch document.kind(component) == .number ? document.number(component) : nil {
+            case .signed(let number)?: value = Double(number)
+            case .unsigned(let number)?: value = Double(number)
+            case .real(let number)?: value = number
+            case nil: throw document.invalid("a colour's component is a number", at: component)
+            }
+            values.append(Double(Float(value)))
+        }
+        let expected = ColorHex.text(values)
+        guard document.kind(hex) == .string, expected != nil, ColorHex.matches(document.stringValue(hex), values) else {
+            throw document.invalid(
+                "$hex disagrees with the colour's components here: they say \(expected.map { "\"\($0)\"" } ?? "no hex (a component outside 0 … 1)"). The components are the colour: edit them, or leave $hex out",
+                at: hex)
+        }
     }
 
     /// NSFont: `{"i": n}`, `{"[nc]": name list}` (`ReadableFont`), `{"f": size}`, a `{"c": flag}`

@@ -52,10 +52,18 @@ extension TypedStreamJSONWriter {
             sink.text(ArraySlice(ReadableColor.spaces[Int(space) - 1].name.utf8))
             sink.key(MappingKeys.components)
             sink.openArray()
+            var values: [Double] = []
             for component in components {
-                if case .float(let bits) = stream.content(of: component) { sink.real(FloatWidening.double(bits)) }
+                guard case .float(let bits) = stream.content(of: component) else { continue }
+                sink.real(FloatWidening.double(bits))
+                values.append(Double(Float(bitPattern: bits)))
             }
             sink.closeArray()
+            // An RGB colour's hex beside its components, as `NSRGB`'s in keyed archives.
+            if ReadableColor.hasHex(space: space), let hex = ColorHex.text(values) {
+                sink.key(MappingKeys.hex)
+                sink.text(ArraySlice(hex.utf8))
+            }
             sink.closeObject()
             return false
         case .font(let readableClass, let name, let size, let flags):
