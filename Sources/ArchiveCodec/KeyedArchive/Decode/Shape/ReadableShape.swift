@@ -59,6 +59,10 @@ struct ReadableShape {
             return BodyLayout(opening: .wrapped, children: ChildList(.pairs, keys, values, count: 2 * keys.count), defaultClass: .dictionary)
         case .mutableString, .classData, .date, .uuid:
             return BodyLayout(opening: .value, children: .none, defaultClass: DefaultClass(valueForm: form))
+        case .decimal, .calendarDate, .timeZone:
+            // Folded members first (`ReadableWriter.writeFoldedMembers`), then the references.
+            let header = view.header(at: Int(archive.entryOffsets[uid]))
+            return BodyLayout(opening: .members, children: ChildList(.formMembers, header), defaultClass: .none)
         case .generic:
             // Asked of the folds themselves: a flag here would grow the shape, which the
             // walkers copy often.
@@ -155,6 +159,10 @@ struct ReadableShape {
             return Child(key: view.childRef(from: list.first, position), value: view.childRef(from: list.first, list.count &+ position), role: .topValue)
         case .attributedRuns:
             preconditionFailure("a folded attributed string's children are read with runChild")
+        case .formMembers:
+            let key = view.childRef(from: list.first, position)
+            if archive.classKeys.contains(key) || ValueObjectForms.referenceMember(view, key: key) == nil { return nil }
+            return Child(key: key, value: view.childRef(from: list.first, list.count &+ position), role: .reference)
         }
     }
 
@@ -380,6 +388,10 @@ struct ChildList {
         /// `$runs` (or `{"$length": n, "$attributesOf": j}`, no child), read with
         /// `ReadableShape.runChild`. `first` is the fold's index in `AttributedRunFolds.folds`.
         case attributedRuns
+        /// A decimal's, calendar date's or time zone's own dictionary (`ValueObjectForms`): the
+        /// keys that stay references, each a `reference` child written under its readable
+        /// member (`ValueObjectForms.referenceMember`); `$class` and the folded keys are left out.
+        case formMembers
     }
 
     let walk: Walk
