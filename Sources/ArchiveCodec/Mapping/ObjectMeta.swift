@@ -64,7 +64,7 @@ struct ValueFormMembers {
     fileprivate static func key(_ text: UnsafeBufferPointer<UInt8>) -> Key? {
         func equals(_ literal: StaticString) -> Bool { JSONText.text(text, equals: literal) }
         switch text.count {
-        case 4 where equals(MappingKeys.zone): return .zone
+        case 5 where equals(MappingKeys.zone): return .zone
         case 5 where equals(MappingKeys.tzif): return .tzif
         case 8 where equals(MappingKeys.decimal): return .decimal
         case 8 where equals(MappingKeys.compact): return .compact

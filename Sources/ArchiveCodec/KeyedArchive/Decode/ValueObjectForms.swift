@@ -143,18 +143,16 @@ enum ValueObjectForms {
 
     // MARK: Members
 
-    /// The readable member of archived key `ref` of an instance in one of these forms when the
-    /// key stays a reference (`$dateFormat`, `$zone`, `$timeZone`, `$tzif`); nil for a key
-    /// folded into the form's text.
-    static func referenceMember(_ view: BinaryPlistView, key ref: Int) -> StaticString? {
-        if view.isString(ref, equalTo: format) { return MappingKeys.dateFormat }
-        if view.isString(ref, equalTo: timeZone) { return MappingKeys.zone }
-        if view.isString(ref, equalTo: name) { return MappingKeys.timeZone }
-        if view.isString(ref, equalTo: data) { return MappingKeys.tzif }
-        return nil
+    /// The archived keys of a calendar date (`header` holds `NS.format`) or a time zone that
+    /// stay references, with their readable members, in the order the form writes them and
+    /// the encoder writes the keys back: `$dateFormat`, `$zone`; `$timeZone`, `$tzif`.
+    static func referenceMembers(_ view: BinaryPlistView, _ header: PlistObjectHeader) -> [(key: StaticString, member: StaticString)] {
+        view.value(in: header, forKey: format) != nil
+            ? [(format, MappingKeys.dateFormat), (timeZone, MappingKeys.zone)] : [(name, MappingKeys.timeZone), (data, MappingKeys.tzif)]
     }
 
-    /// `referenceMember` for a key's text (the readers of places have the text).
+    /// The readable member of an archived key that stays a reference (`referenceMembers`), by
+    /// the key's text (the readers of places have the text); nil for a folded key.
     static func referenceMember(named key: String) -> StaticString? {
         for (name, member) in [(format, MappingKeys.dateFormat), (timeZone, MappingKeys.zone), (self.name, MappingKeys.timeZone), (data, MappingKeys.tzif)]
         where key == name.description {
@@ -226,13 +224,15 @@ extension ReadableWriter {
         }
     }
 
-    /// The references of a decimal, calendar date or time zone (`ChildList.formMembers`), each
-    /// under its readable member. Out of line, as `writeOrderedChildren`.
+    /// The references of a calendar date or time zone (`ChildList.formMembers`), each under its
+    /// readable member, in the form's order. Out of line, as `writeOrderedChildren`.
     @inline(never)
     mutating func writeFormMembers(_ list: ChildList, from start: Int) {
+        let header = PlistObjectHeader(kind: .dict, marker: 0, start: list.first, count: list.second)
+        let members = ValueObjectForms.referenceMembers(view, header)
         for position in start..<list.count {
-            guard let child = shape.child(list, at: position), let key = ValueObjectForms.referenceMember(view, key: child.key) else { continue }
-            out.key(key)
+            guard let child = ReadableShape.formChild(view, list, at: position) else { continue }
+            out.key(members[position].member)
             writeReference(view.uidValue(of: child.value), keyContext: false)
         }
     }
