@@ -210,6 +210,10 @@ final class ValueObjectFormsTests: XCTestCase {
 
     /// Layouts the form cannot write back keep their keys.
     func testUnusualDecimalsKeepTheirKeys() throws {
+        func layout(exponent: String = "-2", negative: String = "true", mantissa: String = #"{"$bytes":"OTAAAAAAAAAAAAAAAAAAAA=="}"#) -> String {
+            #"{"$class":"NSDecimalNumber","NS.exponent":\#(exponent),"NS.length":1,"NS.negative":\#(negative),"NS.compact":true,"#
+                + #""NS.mantissa.bo":1,"NS.mantissa":\#(mantissa)}"#
+        }
         let value = Fields(words: [12345, 0, 0, 0, 0, 0, 0, 0], exponent: -2, length: 1, negative: true, compact: true)
         var trailing = value
         trailing.words[5] = 1
@@ -222,11 +226,11 @@ final class ValueObjectFormsTests: XCTestCase {
             (decimalKeys(long), "a length past the last word"),
             (decimalKeys(nanExponent), "NaN with an exponent"),
             (decimalKeys(value, extra: #","NS.other":1"#), "another key"),
-            (#"{"$class":"NSDecimalNumber","NS.exponent":-2,"NS.length":1,"NS.negative":true,"NS.compact":true,"NS.mantissa.bo":1,"NS.mantissa":{"$bytes":"OTA="}}"#, "two bytes of mantissa"),
-            (#"{"$class":"NSDecimalNumber","NS.exponent":-2.0,"NS.length":1,"NS.negative":true,"NS.compact":true,"NS.mantissa.bo":1,"NS.mantissa":{"$bytes":"OTAAAAAAAAAAAAAAAAAAAA=="}}"#, "a real exponent"),
-            (#"{"$class":"NSDecimalNumber","NS.exponent":200,"NS.length":1,"NS.negative":true,"NS.compact":true,"NS.mantissa.bo":1,"NS.mantissa":{"$bytes":"OTAAAAAAAAAAAAAAAAAAAA=="}}"#, "an exponent past a byte"),
-            (#"{"$class":"NSDecimalNumber","NS.exponent":-2,"NS.length":1,"NS.negative":1,"NS.compact":true,"NS.mantissa.bo":1,"NS.mantissa":{"$bytes":"OTAAAAAAAAAAAAAAAAAAAA=="}}"#, "an integer flag"),
-            (#"{"$class":"NSDecimalNumber","NS.exponent":-2,"NS.length":1,"NS.negative":true,"NS.compact":true,"NS.mantissa.bo":1,"NS.mantissa":{"$data":"OTAAAAAAAAAAAAAAAAAAAA=="}}"#, "referenced mantissa")
+            (layout(mantissa: #"{"$bytes":"OTA="}"#), "two bytes of mantissa"),
+            (layout(exponent: "-2.0"), "a real exponent"),
+            (layout(exponent: "200"), "an exponent past a byte"),
+            (layout(negative: "1"), "an integer flag"),
+            (layout(mantissa: #"{"$data":"OTAAAAAAAAAAAAAAAAAAAA=="}"#), "referenced mantissa")
         ] {
             let bytes = try encode(keys)
             let text = try json(bytes)
