@@ -315,6 +315,15 @@ final class ValueObjectFormsTests: XCTestCase {
         XCTAssertNil(try difference(date("%Y"), date("%Y")))
     }
 
+    /// Keypaths (`archive-tool get`) reach the forms' members, through a `$ref` too.
+    func testKeypaths() throws {
+        let document = try JSONDocument(parsing: Array(try json(Fixtures.bytes("scl-macOS1014_DateIntervalFormatter-Default.archive")).utf8))
+        func value(_ path: String) throws -> String { String(decoding: try document.valueText(at: ReadablePath(parsing: path)), as: UTF8.self) }
+        XCTAssertEqual(try value(#".["NS.timeZone"].$zoneInfo.offset"#), "0")
+        XCTAssertEqual(try value(#".["NS.timeZone"].$zoneInfo.abbreviations[0]"#), #""GMT""#)
+        XCTAssertEqual(try value(#".["NS.calendar"]["NS.timezone"].$timeZone"#), #""GMT""#)
+    }
+
     /// The summary names the largest data where the readable view writes it.
     func testSummaryPaths() throws {
         let summary = try Archive(parsing: Fixtures.bytes("scl-macOS1014_ISO8601DateFormatter-Default.archive")).summary()
