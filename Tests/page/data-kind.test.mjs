@@ -4,7 +4,7 @@ import { deflateSync, gzipSync } from 'node:zlib';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 
-import { HEADER_BYTES, KINDS, dataKind, kindText, writtenKind } from '../../Sources/ArchiveServer/Resources/page/data-kind.mjs';
+import { HEADER_BYTES, KINDS, dataKind, kindText, profileText, writtenKind } from '../../Sources/ArchiveServer/Resources/page/data-kind.mjs';
 import { REPOSITORY } from './page-files.mjs';
 
 const bytes = (...parts) => new Uint8Array(Buffer.concat(parts.map((p) => (typeof p === 'string' ? Buffer.from(p, 'latin1') : Buffer.from(p)))));
@@ -159,4 +159,14 @@ test('the kind the service wrote (`$kind`) reads as the signatures would say it'
   // A size that is not two whole numbers is left out.
   assert.equal(writtenKind({ name: 'png', width: '1', height: 2 }).width, undefined);
   assert.equal(writtenKind({ name: 'png', width: 1 }).width, undefined);
+});
+
+test("a colour profile's own account (`$kind`'s description, class, space, version) reads in the panel's words", () => {
+  const written = { name: 'icc', version: '2.1.0', class: 'display', space: 'RGB', description: 'sRGB IEC61966-2.1' };
+  const k = writtenKind(written);
+  assert.equal(kindText(k), 'ICC colour profile');
+  assert.equal(profileText(k), '“sRGB IEC61966-2.1”, display, RGB, version 2.1.0');
+  // Members that are not text are not taken; other kinds say no profile.
+  assert.equal(profileText(writtenKind({ name: 'icc', description: 7, space: 'GRAY' })), 'GRAY');
+  assert.equal(profileText(writtenKind({ name: 'png', description: 'not a profile' })), '');
 });

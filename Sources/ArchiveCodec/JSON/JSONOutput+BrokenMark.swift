@@ -1,8 +1,9 @@
 extension JSONOutput {
-    /// A salvaged property list's mark where an object could not be read (docs/mapping.md,
+    /// A salvaged document's mark where a value could not be read (docs/mapping.md,
     /// "Salvage"): `{"$broken": {"offset": n, "reason": "…", "rest": {"$data": base64}}}`,
-    /// `rest` being the input's bytes kept beside it. The same members, in the same order, as a
-    /// typedstream's break (`TypedStreamJSONWriter.writeBreak`), which writes through its sinks.
+    /// `rest` being the input's bytes kept beside it; three levels deep. The one home of the
+    /// mark's shape: a property list's marks and a typedstream's break
+    /// (`TypedStreamJSONSink.brokenMark`) are written here.
     mutating func brokenMark(offset: Int, reason: String, rest: ArraySlice<UInt8>) {
         openObject()
         key(MappingKeys.broken)

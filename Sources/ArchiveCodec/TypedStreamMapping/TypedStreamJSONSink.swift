@@ -41,6 +41,13 @@ protocol TypedStreamJSONSink {
     /// container without text of its own), and has been (its object entered, if it is one).
     mutating func willWrite(value index: Int)
     mutating func didWrite(value index: Int)
+    /// A salvaged stream's mark where reading stopped (`JSONOutput.brokenMark`, the one home of
+    /// its shape): one value, three levels deep.
+    mutating func brokenMark(offset: Int, reason: String, rest: ArraySlice<UInt8>)
+    /// `"$kind": {…}` beside an NSData's `$data`: the member `JSONOutput.account` writes for
+    /// `kind.account` in the other formats (the one home of its text), as deep as that
+    /// account's `height`.
+    mutating func kindMember(_ kind: DataKind)
 }
 
 extension TypedStreamJSONSink {
@@ -59,22 +66,6 @@ extension TypedStreamJSONSink {
 
     mutating func willWrite(value index: Int) {}
     mutating func didWrite(value index: Int) {}
-
-    /// `"$kind": {"name": …, "width": …, "height": …}` beside an NSData's `$data`: the member
-    /// `JSONOutput.account` writes for `kind.account` in the other formats, key for key.
-    mutating func kindMember(_ kind: DataKind) {
-        key(MappingKeys.kind)
-        openObject()
-        key(bytes: ArraySlice("name".utf8))
-        text(ArraySlice(kind.name.rawValue.utf8))
-        if let width = kind.width, let height = kind.height {
-            key(bytes: ArraySlice("width".utf8))
-            unsigned(UInt64(width))
-            key(bytes: ArraySlice("height".utf8))
-            unsigned(UInt64(height))
-        }
-        closeObject()
-    }
 }
 
 struct TypedStreamJSONMeasure: TypedStreamJSONSink {
@@ -108,6 +99,8 @@ struct TypedStreamJSONMeasure: TypedStreamJSONSink {
     mutating func data(_ bytes: ArraySlice<UInt8>) { deepest = max(deepest, level + 1) }
     mutating func base64(_ bytes: ArraySlice<UInt8>) {}
     mutating func reference(_ object: Int) { deepest = max(deepest, level + 1) }
+    mutating func brokenMark(offset: Int, reason: String, rest: ArraySlice<UInt8>) { deepest = max(deepest, level + 3) }
+    mutating func kindMember(_ kind: DataKind) { deepest = max(deepest, level + kind.account.height(numbers)) }
     private mutating func open() {
         level += 1
         deepest = max(deepest, level)
@@ -195,4 +188,9 @@ struct TypedStreamJSONText: TypedStreamJSONSink {
     }
     mutating func base64(_ bytes: ArraySlice<UInt8>) { bytes.withUnsafeBufferPointer { out.base64String($0) } }
     mutating func reference(_ object: Int) { out.reference(object) }
+    mutating func brokenMark(offset: Int, reason: String, rest: ArraySlice<UInt8>) { out.brokenMark(offset: offset, reason: reason, rest: rest) }
+    mutating func kindMember(_ kind: DataKind) {
+        out.key(MappingKeys.kind)
+        out.account(kind.account, numbers)
+    }
 }

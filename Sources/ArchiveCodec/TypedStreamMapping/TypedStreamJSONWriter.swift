@@ -130,17 +130,7 @@ struct TypedStreamJSONWriter {
     /// words, the input's bytes from the offset on.
     func writeBreak<Sink: TypedStreamJSONSink>(into sink: inout Sink) {
         let broken = stream.broken!
-        sink.openObject()
-        sink.key(MappingKeys.broken)
-        sink.openObject()
-        sink.key(MappingKeys.brokenOffset)
-        sink.mappingInteger(Int64(broken.offset))
-        sink.key(MappingKeys.brokenReason)
-        sink.text(ArraySlice(broken.reason.utf8))
-        sink.key(MappingKeys.brokenRest)
-        sink.data(stream.bytes(broken.rest))
-        sink.closeObject()
-        sink.closeObject()
+        sink.brokenMark(offset: broken.offset, reason: broken.reason, rest: stream.bytes(broken.rest))
     }
 
     /// Writes value `index`; when it is an object the walk must go into (the generic form, or

@@ -126,4 +126,9 @@ struct TypedStreamPathSink: TypedStreamJSONSink {
     mutating func data(_ bytes: ArraySlice<UInt8>) { scalar() }
     mutating func base64(_ bytes: ArraySlice<UInt8>) { scalar() }
     mutating func reference(_ object: Int) { scalar() }
+    mutating func brokenMark(offset: Int, reason: String, rest: ArraySlice<UInt8>) { scalar() }
+    mutating func kindMember(_ kind: DataKind) {
+        key(MappingKeys.kind)
+        scalar()
+    }
 }

@@ -6,7 +6,8 @@ import Darwin
 
 /// The files a batch converts and where each goes: the paths given, and with `--recursive`
 /// the files inside the folders given (names starting with `.` left out, symbolic links to
-/// folders not followed), each folder's layout mirrored under the output folder.
+/// folders not followed and said so, as are what is neither a file nor a folder), each
+/// folder's layout mirrored under the output folder.
 ///
 /// Paths are bytes (`BytePath`): a name that is not UTF-8 is found, read and written under
 /// its own bytes like any other. Names are decided before anything converts, so a run names
@@ -29,6 +30,10 @@ struct BatchInputs {
     /// Outputs renamed to keep them apart, as lines to say, their paths shown as a terminal
     /// takes them (`BytePath.shown`).
     private(set) var renamed: [String] = []
+    /// What a walk found and did not take, as lines to say (not failures: nothing there was
+    /// asked for by name): a link to a folder (it may lead round in a loop, or out of the
+    /// folder given), a pipe, a socket, a device.
+    private(set) var passedOver: [String] = []
 
     /// `name` is the output's name for an input's file name (`save.plist` → `save.plist.json`).
     init(paths: [BytePath], recursive: Bool, into folder: BytePath, name: (ArraySlice<UInt8>) -> [UInt8]) {
@@ -62,6 +67,17 @@ struct BatchInputs {
             renamed.append("\(path.shown) → \(output.shown) (\(first.shown) is another input's)")
         }
         items.append(Item(path: path, output: output))
+    }
+
+    /// What a file that is not a regular file or a folder is, in words.
+    private static func kind(of status: stat) -> String {
+        switch status.st_mode & S_IFMT {
+        case S_IFIFO: "a named pipe"
+        case S_IFSOCK: "a socket"
+        case S_IFCHR: "a character device"
+        case S_IFBLK: "a block device"
+        default: "neither a file nor a folder"
+        }
     }
 
     /// `x.plist.json` numbered `n`: `x.plist-n.json` (the number before the last extension).
@@ -118,8 +134,14 @@ struct BatchInputs {
                         refused.append((path, FileFailure("follow", path, errno: errno).messageAfterPath))
                         continue
                     }
-                    if target.st_mode & S_IFMT == S_IFREG { files.append(Found(path: path, folder: relative, name: name)) }
-                default: break
+                    switch target.st_mode & S_IFMT {
+                    case S_IFREG: files.append(Found(path: path, folder: relative, name: name))
+                    case S_IFDIR:
+                        let shown = path.linkTarget().map { " (\(TerminalText.escaped(bytes: $0)))" } ?? ""
+                        passedOver.append("\(path.shown) is a link to a folder\(shown): not followed; give that folder to convert its files")
+                    default: passedOver.append("\(path.shown) leads to \(Self.kind(of: target)): not converted")
+                    }
+                default: passedOver.append("\(path.shown) is \(Self.kind(of: status)): not converted")
                 }
             }
             // Walked in name order: the last pushed is taken first.

@@ -88,7 +88,7 @@ final class BatchRun: @unchecked Sendable {
     func run(to destination: Destination) -> Int32 {
         self.destination = destination
         if case .folder(let folder) = destination, !makeFolders(folder) { return ExitStatus.inputOutput }
-        for line in inputs.renamed { say("archive-tool: \(line)") }
+        for line in inputs.renamed + inputs.passedOver { say("archive-tool: \(line)") }
         for (path, message) in inputs.refused { fail(path, message) }
         let threads = (0..<jobs).map { _ in startThread(stackSize: stackSize) { self.work() } }
         if showsProgress {

@@ -2,7 +2,7 @@
 /// specification fixes, and nothing else (docs/mapping.md, "Data values"). Bytes that match no
 /// signature have no kind: never a guess. (UTF-16's byte order marks are two bytes that any
 /// binary value may begin with — a little-endian −2 is `FE FF` — so they name no kind.) For PNG, GIF, JPEG, WebP and BMP also the pixel size,
-/// read from the header.
+/// read from the header; for a colour profile what its header and description say.
 ///
 /// The page names a value's kind by the same table (`Sources/ArchiveServer/Resources/page/
 /// data-kind.mjs`); `Tests/Fixtures/data-kinds/cases.json` holds the cases both sides check.
@@ -26,6 +26,15 @@ struct DataKind: Equatable, Sendable {
     /// The pixel size, when the header says it.
     let width: UInt32?
     let height: UInt32?
+    /// A colour profile's account of itself (`ColorProfileSummary`), for `icc`.
+    let profile: ColorProfileSummary?
+
+    init(name: Name, width: UInt32? = nil, height: UInt32? = nil, profile: ColorProfileSummary? = nil) {
+        self.name = name
+        self.width = width
+        self.height = height
+        self.profile = profile
+    }
 
     /// The most bytes read from the start of a value: a JPEG's frame header comes after its APPn
     /// segments (Exif, ICC profiles, each up to 64 KiB), and one further in than this is not
@@ -44,7 +53,7 @@ struct DataKind: Equatable, Sendable {
         case .bmp: size = bmpSize(bytes)
         default: size = nil
         }
-        return DataKind(name: name, width: size?.width, height: size?.height)
+        return DataKind(name: name, width: size?.width, height: size?.height, profile: name == .icc ? ColorProfileSummary.of(bytes) : nil)
     }
 
     /// Whether `bytes` may have a kind: their first byte begins a signature, or the bytes at 4
@@ -108,13 +117,16 @@ struct DataKind: Equatable, Sendable {
     }
 
     /// The account written beside the bytes (`"$kind"`): `{"name": "png", "width": 24,
-    /// "height": 16}`, the size only when the header says it.
+    /// "height": 16}`, the size only when the header says it; a colour profile's version,
+    /// class, space and description after its name (`ColorProfileSummary`). One level deep:
+    /// every member is a scalar.
     var account: AccountValue {
         var members = [AccountMember("name", .string(name.rawValue))]
         if let width, let height {
             members.append(AccountMember("width", .unsigned(UInt64(width))))
             members.append(AccountMember("height", .unsigned(UInt64(height))))
         }
+        if let profile { members += profile.members }
         return .object(members)
     }
 

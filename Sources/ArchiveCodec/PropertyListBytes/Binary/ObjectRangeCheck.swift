@@ -56,7 +56,7 @@ struct ObjectRangeCheck {
                 let marker = bytes[position]
                 let size = marker & 0xF8 == 0x80 ? Int(marker & 0x07) &+ 1 : marker & 0xFC == 0x10 ? 1 &<< Int(marker & 0x03) : -1
                 if size > 0, position &+ 1 &+ size <= limit { continue }
-                try check(ref)
+                try check(ref, WholeFile.self)
             }
         }
     }
@@ -70,7 +70,7 @@ struct ObjectRangeCheck {
         for ref in range {
             let noted = danglingRefs?.count ?? 0
             do throws(CodecError) {
-                try check(ref)
+                try check(ref, Salvaging.self)
             } catch {
                 // A refused container's references stand for nothing.
                 danglingRefs?.removeSubrange(noted...)
@@ -98,7 +98,7 @@ struct ObjectRangeCheck {
     /// Checks that object `ref` lies inside the file with a known marker, that its counts do
     /// not overflow, that its references are in range (dictionary keys being strings), and
     /// that its text is valid; notes what the whole-file checks need.
-    private mutating func check(_ ref: Int) throws(CodecError) {
+    private mutating func check<Reading: RangeReading>(_ ref: Int, _ reading: Reading.Type) throws(CodecError) {
         let bytes = view.bytes
         let limit = areaEnd
         let position = view.offset(of: ref)  // in the object area: the table was checked first
@@ -182,7 +182,7 @@ struct ObjectRangeCheck {
         case 0xA, 0xC:
             containerCount += 1
             for index in 0..<count {
-                let child = try childInRange(start + index * refSize, of: ref)
+                let child = try childInRange(start + index * refSize, of: ref, reading)
                 referenced.insert(child, notingRepeatsIn: &referencedAgain)
             }
         case 0xD:
@@ -190,7 +190,7 @@ struct ObjectRangeCheck {
             var seen = DistinctKeyCheck()
             for index in 0..<count {
                 let at = start + index * refSize
-                let key = try childInRange(at, of: ref, key: true)
+                let key = try childInRange(at, of: ref, reading, key: true)
                 // The key may not be validated yet, but its offset is (table checked first).
                 let keyMarker = bytes[view.offset(of: key)] >> 4
                 guard keyMarker == 0x5 || keyMarker == 0x6 else {
@@ -200,7 +200,7 @@ struct ObjectRangeCheck {
                 seen.note(key)
             }
             for index in count..<(2 * count) {
-                let child = try childInRange(start + index * refSize, of: ref)
+                let child = try childInRange(start + index * refSize, of: ref, reading)
                 referenced.insert(child, notingRepeatsIn: &referencedAgain)
             }
             if seen.mayRepeat, repeatedKey == nil, let key = repeatedKeyRef(start: start, count: count) {
@@ -215,11 +215,11 @@ struct ObjectRangeCheck {
     /// a string); any other reference out of range is noted there (`danglingRefs`) and read
     /// as object 0.
     @inline(__always)
-    private mutating func childInRange(_ at: Int, of ref: Int, key: Bool = false) throws(CodecError) -> Int {
+    private mutating func childInRange<Reading: RangeReading>(_ at: Int, of ref: Int, _: Reading.Type, key: Bool = false) throws(CodecError) -> Int {
         let child = Int(truncatingIfNeeded: view.readBigEndian(at: at, size: view.refSize))
         guard child >= 0, child < view.objectCount else {
             let error = view.fail("object \(ref) refers to object \(child); there are \(view.objectCount)", at: at)
-            guard !key, danglingRefs != nil else { throw error }
+            guard Reading.salvages, !key else { throw error }
             danglingRefs?.append((at, error))
             return 0
         }
@@ -325,4 +325,19 @@ struct ObjectRangeCheck {
             return false
         }
     }
+}
+
+/// How `ObjectRangeCheck` reads a range, fixed when its checks are compiled: a whole file's
+/// check (`run`) has no salvage branch at all in its loops over references, a salvage
+/// (`checkEach`) notes what it cannot read.
+private protocol RangeReading {
+    static var salvages: Bool { get }
+}
+
+private enum WholeFile: RangeReading {
+    static var salvages: Bool { false }
+}
+
+private enum Salvaging: RangeReading {
+    static var salvages: Bool { true }
 }

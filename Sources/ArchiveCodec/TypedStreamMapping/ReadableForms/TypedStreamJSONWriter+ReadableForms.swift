@@ -26,14 +26,7 @@ extension TypedStreamJSONWriter {
                     sink.base64(bytes)
                     sink.kindMember(kind)
                 }
-                writeLeaf(
-                    readableClass, bare: .data, key: MappingKeys.data, object, into: &sink,
-                    bareForm: { sink in
-                        sink.openObject()
-                        sink.key(MappingKeys.data)
-                        content(&sink)
-                        sink.closeObject()
-                    }, content: content)
+                writeWrappedLeaf(readableClass, key: MappingKeys.data, object, into: &sink, content: content)
                 return false
             }
             // UTF-8 text (`DataText`): `{"$text": "…"}`, no deeper than `$data`; after a byte
@@ -45,14 +38,7 @@ extension TypedStreamJSONWriter {
                 sink.key(MappingKeys.bom)
                 sink.string(marked.mark.name)
             }
-            writeLeaf(
-                readableClass, bare: .data, key: MappingKeys.text, object, into: &sink,
-                bareForm: { sink in
-                    sink.openObject()
-                    sink.key(MappingKeys.text)
-                    text(&sink)
-                    sink.closeObject()
-                }, content: text)
+            writeWrappedLeaf(readableClass, key: MappingKeys.text, object, into: &sink, content: text)
             return false
         case .date(let value):
             writeHead(.date, default: .date, object, into: &sink)
@@ -205,6 +191,21 @@ extension TypedStreamJSONWriter {
             sink.key(MappingKeys.identity)
             sink.mappingInteger(Int64(object))
         }
+    }
+
+    /// A data object whose bare form is the wrapper alone, `{key: content}` (`$text`, `$data`
+    /// with `$kind`): the object form adds its class and identity to that wrapper.
+    private func writeWrappedLeaf<Sink: TypedStreamJSONSink>(
+        _ readableClass: ReadableClass, key: StaticString, _ object: Int, into sink: inout Sink, content: (inout Sink) -> Void
+    ) {
+        writeLeaf(
+            readableClass, bare: .data, key: key, object, into: &sink,
+            bareForm: { sink in
+                sink.openObject()
+                sink.key(key)
+                content(&sink)
+                sink.closeObject()
+            }, content: content)
     }
 
     /// A string or data object: `bareForm` for an unshared object of class `bare`, else the

@@ -187,7 +187,8 @@ export function dataKind(head, length = head.length) {
   return result;
 }
 
-/// The kind the codec wrote beside a value's bytes (its `$kind` member: `{name, width?, height?}`),
+/// The kind the codec wrote beside a value's bytes (its `$kind` member: `{name, width?, height?}`,
+/// a colour profile's `description`, `class`, `space` and `version`),
 /// in `dataKind`'s form; null when `written` is not one this page knows (then the signatures
 /// decide). A size is taken only as two whole numbers.
 export function writtenKind(written) {
@@ -197,9 +198,26 @@ export function writtenKind(written) {
   if (Number.isSafeInteger(written.width) && Number.isSafeInteger(written.height)) {
     Object.assign(result, { width: written.width, height: written.height });
   }
+  // What a colour profile says of itself (the codec reads it from the header and the
+  // description tag; the page has no reader of its own): each member taken only as text.
+  if (written.name === 'icc') {
+    for (const member of ['description', 'class', 'space', 'version']) {
+      if (typeof written[member] === 'string') result[member] = written[member];
+    }
+  }
   return result;
 }
 
 /// What the panel says of a kind: its text, with the pixel size when known (`PNG image, 24 × 16
 /// pixels`).
 export const kindText = (k) => (k.width !== undefined ? `${k.text}, ${k.width} × ${k.height} pixels` : k.text);
+
+/// What the panel says of a colour profile after its kind (`“sRGB IEC61966-2.1”, display, RGB,
+/// version 2.1.0`): the members the service wrote, in that order; empty for anything else.
+export function profileText(k) {
+  const parts = [];
+  if (k.description !== undefined) parts.push(`“${k.description}”`);
+  for (const member of ['class', 'space']) if (k[member] !== undefined) parts.push(k[member]);
+  if (k.version !== undefined) parts.push(`version ${k.version}`);
+  return parts.join(', ');
+}

@@ -4,7 +4,7 @@
 // bytes as a hex dump a page of 4 KiB at a time, and "Save bytes", which saves exactly them.
 // Below the tree while a data value is selected; Escape or its close button closes it.
 
-import { HEADER_BYTES, dataKind, kindText, writtenKind } from './data-kind.mjs';
+import { HEADER_BYTES, dataKind, kindText, profileText, writtenKind } from './data-kind.mjs';
 import { base64Slice, dataOf, saveName, textBytes } from './data-value.mjs';
 import { el, ui } from './dom.mjs';
 import { base64Length, plural } from './format.mjs';
@@ -49,7 +49,8 @@ export function inspect(row) {
     return;
   }
   shown = { ...source, kind, name: saveName(labelsOf(row), kind.extension), page: 0 };
-  ui.inspectorKind.textContent = kindText(kind);
+  const profile = profileText(kind);
+  ui.inspectorKind.textContent = profile ? `${kindText(kind)}: ${profile}` : kindText(kind);
   ui.inspectorSize.textContent = plural(source.length, 'byte');
   ui.inspectorForm.textContent = typeof data.base64 === 'string' ? `${data.marker}, base64` : `${data.marker}, the service read it as UTF-8 text`;
   ui.inspectorSave.title = `Save the ${plural(source.length, 'byte')} as ${shown.name}`;
