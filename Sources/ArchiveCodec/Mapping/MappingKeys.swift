@@ -57,6 +57,23 @@ enum MappingKeys {
     /// A run whose attributes are another run's, by its index.
     static let attributesOf: StaticString = "$attributesOf"
 
+    // MARK: Decimal numbers, calendar dates, time zones (keyed archives)
+
+    /// An NSDecimalNumber's exact value as decimal text (`DecimalText`).
+    static let decimal: StaticString = "$decimal"
+    /// `false` beside `$decimal` when the archive's `NS.compact` flag is clear.
+    static let compact: StaticString = "$compact"
+    /// An NSCalendarDate's format (`NS.format`), beside its `$date`.
+    static let dateFormat: StaticString = "$dateFormat"
+    /// An NSCalendarDate's time zone (`NS.timezone`), beside its `$date`.
+    static let zone: StaticString = "$zone"
+    /// An NSTimeZone's name (`NS.name`).
+    static let timeZone: StaticString = "$timeZone"
+    /// An NSTimeZone's TZif data (`NS.data`), beside its name.
+    static let tzif: StaticString = "$tzif"
+    /// What an NSTimeZone's TZif data says (`TZifSummary`), beside the data.
+    static let zoneInfo: StaticString = "$zoneInfo"
+
     // MARK: Values the JSON cannot say
 
     /// NaN or an infinity; with exact numbers, a real without a fraction, as text.
@@ -150,6 +167,7 @@ enum MappingKeys {
         archiver, version, top, table, className, classes, classHints, identity, reference,
         array, set, orderedSet, dict, string, data, date, uuid, number, plist, plistDate,
         runs, length, attributes, attributesOf,
+        decimal, compact, dateFormat, zone, timeZone, tzif, zoneInfo,
         real, integer, bytes, inline, text, bytesText, uid, bookmark, alias, kind, bom,
         components, hex, nul, ranges, indexes,
         propertyList, keyedArchive, format, typedStream, byteOrder, systemVersion,

@@ -19,6 +19,61 @@ struct ObjectMeta {
     /// `$bom` beside `$text` or `$bytesText`: the byte order mark before the text
     /// (`JSONDocument.markedTextBytes`).
     var mark: Value?
+    /// The members of a decimal, calendar date or time zone (`ValueFormMembers`).
+    var valueForm = ValueFormMembers()
+}
+
+/// The members of the readable forms of NSDecimalNumber, NSCalendarDate and NSTimeZone
+/// (`ValueObjectForms`) found in one JSON object, and which form they make. A calendar
+/// date's time is the object's `$date` wrapper.
+struct ValueFormMembers {
+    typealias Value = JSONDocument.Value
+    enum Kind { case decimal, calendarDate, timeZone }
+
+    var decimal: Value?
+    var compact: Value?
+    var dateFormat: Value?
+    var zone: Value?
+    var timeZone: Value?
+    var tzif: Value?
+    var zoneInfo: Value?
+
+    /// The form the members make, once `check` has passed (nil: none of them).
+    var kind: Kind? {
+        if decimal != nil || compact != nil { return .decimal }
+        if dateFormat != nil || zone != nil { return .calendarDate }
+        if timeZone != nil || tzif != nil || zoneInfo != nil { return .timeZone }
+        return nil
+    }
+
+    fileprivate enum Key { case decimal, compact, dateFormat, zone, timeZone, tzif, zoneInfo }
+
+    fileprivate mutating func set(_ key: Key, _ value: Value) {
+        switch key {
+        case .decimal: decimal = value
+        case .compact: compact = value
+        case .dateFormat: dateFormat = value
+        case .zone: zone = value
+        case .timeZone: timeZone = value
+        case .tzif: tzif = value
+        case .zoneInfo: zoneInfo = value
+        }
+    }
+
+    /// The member named `text`, if it is one of these.
+    fileprivate static func key(_ text: UnsafeBufferPointer<UInt8>) -> Key? {
+        func equals(_ literal: StaticString) -> Bool { JSONText.text(text, equals: literal) }
+        switch text.count {
+        case 5 where equals(MappingKeys.zone): return .zone
+        case 5 where equals(MappingKeys.tzif): return .tzif
+        case 8 where equals(MappingKeys.decimal): return .decimal
+        case 8 where equals(MappingKeys.compact): return .compact
+        case 9 where equals(MappingKeys.timeZone): return .timeZone
+        case 9 where equals(MappingKeys.zoneInfo): return .zoneInfo
+        case 11 where equals(MappingKeys.dateFormat): return .dateFormat
+        default: return nil
+        }
+    }
 }
 
 /// What a member key of an object is: a data key, or one of the `$` keys an object may hold.
@@ -29,6 +84,7 @@ private enum MetaKey {
     case account(DataAccountKind)
     case runs
     case mark
+    case valueForm(ValueFormMembers.Key)
     case topOnly
     /// A `$` key the mapping does not define.
     case unknown
@@ -71,6 +127,7 @@ extension JSONDocument {
             case 11 where equals(MappingKeys.classHints): return .classHints
             default:
                 if let wrapper = ValueWrapper.named(text) { return .wrapper(wrapper) }
+                if let member = ValueFormMembers.key(text) { return .valueForm(member) }
                 return Self.accountKind(text).map(MetaKey.account) ?? .unknown
             }
         }
@@ -118,6 +175,8 @@ extension JSONDocument {
                 meta.runs = value
             case .mark:
                 meta.mark = value
+            case .valueForm(let member):
+                meta.valueForm.set(member, value)
             case .topOnly:
                 throw invalid("\(TextExcerpt.quote(stringValue(key))) belongs only at the top of the document", at: value)
             case .unknown:
@@ -134,10 +193,40 @@ extension JSONDocument {
         if let runs = meta.runs, meta.wrapper?.kind != .string {
             throw invalid("$runs stands beside $string: they are an attributed string's text and its runs", at: runs)
         }
+        try checkValueForm(meta, object: object, dataKeys: memberCount > mappingKeys)
         if let wrapper = meta.wrapper, memberCount > mappingKeys {
             throw invalid("\(wrapper.kind.name) objects hold no data keys", at: object)
         }
         return meta
+    }
+
+    /// The members of a decimal, calendar date or time zone stand together, each form's
+    /// complete, with no other wrapper, account or data key beside them.
+    private func checkValueForm(_ meta: ObjectMeta, object: Value, dataKeys: Bool) throws(CodecError) {
+        let form = meta.valueForm
+        guard let kind = form.kind else { return }
+        let (name, members): (String, [Value?]) =
+            switch kind {
+            case .decimal: ("$decimal", [form.decimal])
+            case .calendarDate: ("$date, $dateFormat and $zone", [meta.wrapper?.kind == .date ? meta.wrapper?.value : nil, form.dateFormat, form.zone])
+            case .timeZone: ("$timeZone, $tzif and $zoneInfo", [form.timeZone, form.tzif, form.zoneInfo])
+            }
+        let stray: [Value?] =
+            switch kind {
+            case .decimal: [form.dateFormat, form.zone, form.timeZone, form.tzif, form.zoneInfo, meta.wrapper?.value]
+            case .calendarDate: [form.decimal, form.compact, form.timeZone, form.tzif, form.zoneInfo]
+            case .timeZone: [form.decimal, form.compact, form.dateFormat, form.zone, meta.wrapper?.value]
+            }
+        if let extra = stray.compactMap({ $0 }).first {
+            throw invalid("\(name) stand together as one form; this member belongs to another", at: extra)
+        }
+        guard members.allSatisfy({ $0 != nil }) else {
+            throw invalid("\(name) stand together: a \(kind == .decimal ? "$compact" : "form") without them is refused", at: object)
+        }
+        if let other = meta.runs ?? meta.account?.value ?? meta.mark {
+            throw invalid("\(name) take no other mapping member", at: other)
+        }
+        if dataKeys { throw invalid("\(name) objects hold no data keys", at: object) }
     }
 
     /// `$id` and `$ref` values are integers or strings.

@@ -56,10 +56,11 @@ struct PlainShape {
         }
     }
 
-    /// The `$` keys of a typedstream's readable NSColor and NSFont, written without their `$`.
+    /// The `$` keys of a typedstream's readable NSColor (its `$hex` too) and NSFont, and of a keyed archive's
+    /// NSCalendarDate and NSTimeZone (`ValueObjectForms`), written without their `$`.
     static let renamedKeys: [StaticString] = [
         MappingKeys.space, MappingKeys.named, MappingKeys.name, MappingKeys.size, MappingKeys.flags, MappingKeys.version, MappingKeys.components,
-        MappingKeys.hex
+        MappingKeys.hex, MappingKeys.date, MappingKeys.dateFormat, MappingKeys.zone, MappingKeys.timeZone, MappingKeys.zoneInfo, MappingKeys.tzif
     ]
 
     /// Foundation's dictionary classes, whose `$class` the plain view leaves out.
@@ -117,6 +118,14 @@ extension JSONDocument {
             shape.opensDocument = true
             return shape
         }
+        if let decimal = found.decimal {
+            // NSDecimalNumber: its text as a JSON number ("NaN" as a string), as `$integer`.
+            shape.form = .exactNumber(decimal)
+            shape.className = nil
+            return shape
+        }
+        // NSCalendarDate: its members, `$date` with them (`renamedKeys`), not the date alone.
+        if found.calendarDate { return shape }
         if let number = found.exactNumber {
             shape.form = .exactNumber(number)
             shape.className = nil
@@ -206,6 +215,8 @@ private struct FoundKeys {
     var sequence: JSONDocument.Value?
     var dict: JSONDocument.Value?
     var groups: JSONDocument.Value?
+    var decimal: JSONDocument.Value?
+    var calendarDate = false
 
     mutating func note(key: JSONDocument.Value, value: JSONDocument.Value, in document: JSONDocument) {
         document.withString(key) { text in
@@ -255,6 +266,10 @@ private struct FoundKeys {
                 dict = value
             } else if equals(MappingKeys.groups) {
                 groups = value
+            } else if equals(MappingKeys.decimal) {
+                decimal = value
+            } else if equals(MappingKeys.dateFormat) || equals(MappingKeys.zone) {
+                calendarDate = true
             }
         }
     }

@@ -42,6 +42,9 @@ struct ArchiveAnalysis {
             parallelism: parallelism)
         try ConversionDeadline.check()
         refineDictionaries(parallelism)
+        if classInfos.contains(where: { $0.family == .timeZone }) {
+            ValueObjectForms.refineTimeZones(&forms, view: view, entryOffsets: entryOffsets)
+        }
     }
 
     /// A dictionary is written as a JSON object when every key is a string that needs no

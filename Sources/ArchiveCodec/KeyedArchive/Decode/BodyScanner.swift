@@ -84,7 +84,12 @@ struct BodyScanner {
             let height = visitChildren(layout.children, level: level)
             return max(meta, layout.children.count > 0 ? max(height, level) : 2)
         case .members:
-            return max(meta, visitChildren(layout.children, level: 1))
+            let children = visitChildren(layout.children, level: 1)
+            guard layout.children.walk == .formMembers else { return max(meta, children) }
+            let folded = ValueObjectForms.foldedHeight(forms[uid]) {
+                numbers.wrapsTime(view.real(view.header(of: view.value(in: view.header(at: Int(archive.entryOffsets[uid])), forKey: ValueObjectForms.time)!)))
+            }
+            return max(meta, children, folded)
         case .value:
             if forms[uid] == .classData {
                 // `$data` (or `$text`) beside the meta keys, its account one level in.

@@ -337,6 +337,13 @@ struct ObjectClassifier {
             guard let value = single(.uuidBytes) else { return .generic }
             let bytes = view.header(of: value)
             return bytes.kind == .data && bytes.count == 16 ? .uuid : .generic
+        case .decimal:
+            return ValueObjectForms.decimal(view, header, classKeys) != nil ? .decimal : .generic
+        case .calendarDate:
+            return ValueObjectForms.isCalendarDate(view, header, classKeys) ? .calendarDate : .generic
+        case .timeZone:
+            // The data is read once every entry is classified (`ValueObjectForms.refineTimeZones`).
+            return ValueObjectForms.hasTimeZoneKeys(view, header, classKeys) ? .timeZone : .generic
         }
     }
 

@@ -5,6 +5,9 @@ enum ObjectForm: UInt8 {
     case string, integer, real, bool, data, plistDate
     // Foundation classes whose archived keys have the expected shape.
     case array, set, orderedSet, stringKeyDictionary, pairDictionary, mutableString, classData, date, uuid
+    /// NSDecimalNumber, NSCalendarDate, NSTimeZone whose archived keys have Foundation's
+    /// layout (`ValueObjectForms`).
+    case decimal, calendarDate, timeZone
     /// Any other class instance: class name plus archived keys.
     case generic
     /// A plain dict or array stored as an object (no `$class`), or a class entry used as a value.

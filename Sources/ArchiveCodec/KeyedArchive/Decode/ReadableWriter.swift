@@ -194,6 +194,7 @@ struct ReadableWriter {
         case .members:
             out.openObject()
             writeMeta(uid: uid, defaultClass: layout.defaultClass, carriesID: carriesID)
+            if layout.children.walk == .formMembers { writeFoldedMembers(uid) }
             return
         case .value:
             out.openObject()
@@ -228,6 +229,10 @@ struct ReadableWriter {
         }
         if list.walk == .attributedRuns {
             writeRunChildren(list, from: start)
+            return
+        }
+        if list.walk == .formMembers {
+            writeFormMembers(list, from: start)
             return
         }
         for position in start..<list.count {

@@ -38,6 +38,10 @@ extension ArchiveEncoder {
             uidOfObject[target.offset] = uid
             return uid
         }
+        if meta.valueForm.kind != nil {
+            // A decimal, calendar date or time zone (its `$date` is not NSDate's wrapper).
+            return encodeValueFormObject(object, meta: meta)
+        }
         if meta.runs != nil {
             // An attributed string: its attributes are filled later, as any instance's keys.
             let uid = uidFor(object, meta: meta)
@@ -94,6 +98,10 @@ extension ArchiveEncoder {
                 break
             }
             let meta = try document.meta(of: value)
+            if let kind = meta.valueForm.kind {
+                try fillValueForm(uid, meta: meta, kind: kind)
+                continue
+            }
             guard let wrapper = meta.wrapper else {
                 if meta.className == nil {
                     try fillDictionary(uid, meta: meta, members: value, allKeysData: false)

@@ -88,6 +88,9 @@ struct DifferenceNaming {
         } else {
             shown = (plain(a, side: .left, place.context), plain(b, side: .right, place.context))
         }
+        if place.context == .field(.decimal), let texts = decimalTexts(at: at) {
+            return DocumentDifference(path: place.path, detail: ShownValue.pair(texts.0, texts.1))
+        }
         let (x, y) = (l.header(of: a), r.header(of: b))
         guard x.kind == .data, y.kind == .data else { return DocumentDifference(path: place.path, detail: ShownValue.pair(shown.0, shown.1)) }
         // Where the base64 text stands: an NSData entry's `{"$data": …}` (its `$data` member
@@ -99,6 +102,28 @@ struct DifferenceNaming {
             data.append(.mapping(MappingKeys.bytes))
         }
         return NestedPayload.differenceOfData(l.payload(x), r.payload(y), nesting: checker.payloadNesting, place: place.path, data: data, shown: shown)
+    }
+
+    /// Two decimals that differ in one of their folded keys, shown whole as `$decimal` writes
+    /// them (a key alone, an exponent or a mantissa's bytes, says little); nil when the second
+    /// has no decimal form.
+    private func decimalTexts(at: Int) -> (ShownValue, ShownValue)? {
+        var step = at
+        while step >= 0 {
+            if case .uid(let uid) = label(step) {
+                guard let partner = checker.leftToRight[uid] else { return nil }
+                func text(_ archive: KeyedArchive, _ view: BinaryPlistView, _ uid: Int) -> ShownValue? {
+                    guard archive.forms[uid] == .decimal,
+                        let (value, compact) = ValueObjectForms.decimal(view, view.header(at: Int(archive.entryOffsets[uid])), archive.classKeys)
+                    else { return nil }
+                    return ShownValue(json: DocumentPath.quoted(value.text) + (compact ? "" : " (\"$compact\": false)"))
+                }
+                guard let left = text(left, l, uid), let right = text(checker.right, checker.r, partner) else { return nil }
+                return (left, right)
+            }
+            step = checker.steps[step].parent
+        }
+        return nil
     }
 
     /// `"a", "b" only in the first; "c" only in the second`.
@@ -240,7 +265,7 @@ struct DifferenceNaming {
         case .field(.classData) where ReadableShape.writesText(header, archive: archive, view: view):
             // Written `{"$text": "…"}`: shown as the text it is.
             return ShownValue(text: String(decoding: view.payload(header), as: UTF8.self))
-        case .field(.date) where header.kind == .real:
+        case .field(.date) where header.kind == .real, .field(.calendarDate) where header.kind == .real:
             var out = JSONOutput(pretty: false)
             out.mappedTime(view.real(header), .nonFinite)
             return ShownValue(json: String(decoding: out.finish(), as: UTF8.self))

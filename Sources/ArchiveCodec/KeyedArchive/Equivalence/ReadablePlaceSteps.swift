@@ -75,6 +75,11 @@ struct ReadablePlaceSteps {
             return (steps, .reference)
         case .mutableString, .classData, .date, .uuid:
             return (content, .field(form))
+        case .decimal, .calendarDate, .timeZone:
+            // A reference under its readable member; a folded key in the member it is folded into.
+            guard case .key(let key)? = relative.first else { return ([], .reference) }
+            if let member = ValueObjectForms.referenceMember(named: key) { return ([.mapping(member)], .reference) }
+            return ([.mapping(ValueObjectForms.foldedMember(form))], .field(form))
         default:
             // An instance's members stand in its body; a stored plist's in `$plist`.
             guard let first = relative.first else { return (content, .keyed) }

@@ -8,7 +8,7 @@ enum FoundationClasses {
     /// dictionary: a dictionary keyed by `String` costs a process a runtime conformance lookup
     /// (`String: Hashable`) at its first use, a scan of every conformance the static binary
     /// holds (docs/benchmarks.md, "Start-up"), and a chain is asked for once per class of an
-    /// archive, where a look through 22 names, their lengths compared first, costs less.
+    /// archive, where a look through 24 names, their lengths compared first, costs less.
     private static let chains: [(name: String, chain: [String])] = [
         ("NSArray", ["NSArray", "NSObject"]),
         ("NSMutableArray", ["NSMutableArray", "NSArray", "NSObject"]),
@@ -31,7 +31,9 @@ enum FoundationClasses {
         ("NSDateIntervalFormatter", ["NSDateIntervalFormatter", "NSFormatter", "NSObject"]),
         ("NSISO8601DateFormatter", ["NSISO8601DateFormatter", "NSFormatter", "NSObject"]),
         ("NSUnitLength", ["NSUnitLength", "NSDimension", "NSUnit", "NSObject"]),
-        ("NSUnitConverterLinear", ["NSUnitConverterLinear", "NSUnitConverter", "NSObject"])
+        ("NSUnitConverterLinear", ["NSUnitConverterLinear", "NSUnitConverter", "NSObject"]),
+        ("NSDecimalNumber", ["NSDecimalNumber", "NSNumber", "NSValue", "NSObject"]),
+        ("NSCalendarDate", ["NSCalendarDate", "NSDate", "NSObject"])
     ]
 
     /// The chain Apple's `NSKeyedArchiver` writes for class `name`; `[name, "NSObject"]` for
@@ -45,6 +47,8 @@ enum FoundationClasses {
     /// The readable wrapper a class may use when its archived keys have the expected shape.
     enum Family {
         case array, set, orderedSet, dictionary, mutableString, data, date, uuid
+        /// NSDecimalNumber, NSCalendarDate, NSTimeZone (`ValueObjectForms`).
+        case decimal, calendarDate, timeZone
     }
 
     static func family(of name: String) -> Family? {
@@ -57,6 +61,9 @@ enum FoundationClasses {
         case "NSData", "NSMutableData": return .data
         case dateClass: return .date
         case uuidClass: return .uuid
+        case ValueObjectForms.decimalClass, "NSDecimalNumberPlaceholder": return .decimal
+        case ValueObjectForms.calendarDateClass: return .calendarDate
+        case ValueObjectForms.timeZoneClass: return .timeZone
         default: return nil
         }
     }

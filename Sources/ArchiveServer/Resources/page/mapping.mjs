@@ -61,6 +61,15 @@ export const KEY = Object.freeze({
   number: '$number',
   plist: '$plist',
   plistDate: '$plistDate',
+  // A decimal number's text and compact flag; a calendar date's format and zone; a time zone's
+  // name, TZif data and what the data says.
+  decimal: '$decimal',
+  compact: '$compact',
+  dateFormat: '$dateFormat',
+  zone: '$zone',
+  timeZone: '$timeZone',
+  tzif: '$tzif',
+  zoneInfo: '$zoneInfo',
   attributes: '$attributes',
   inline: '$inline',
   uid: '$uid',

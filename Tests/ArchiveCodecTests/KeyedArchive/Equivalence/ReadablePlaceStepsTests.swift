@@ -115,7 +115,9 @@ final class ReadablePlaceStepsTests: XCTestCase {
                 checked.forms.insert(form)
                 checked.bodies += 1
                 let first = places.translate([], in: uid).0.first
-                let expected = writtenKey(body)
+                // A decimal, calendar date or time zone holds its members in its body, as an
+                // instance does: its first `$` key is one of them, not a content key.
+                let expected = [ObjectForm.decimal, .calendarDate, .timeZone].contains(form) ? nil : writtenKey(body)
                 XCTAssertEqual(first, expected.map { DocumentPath.Step.member($0) }, "\(name): entry \(uid) (\(form)) opens with \(expected ?? "no key")")
                 if let expected { checked.wrappers.insert(expected) }
                 for (labels, child) in references(in: archive.entryRef(uid, view), archive, view) {

@@ -59,6 +59,10 @@ struct ReadableShape {
             return BodyLayout(opening: .wrapped, children: ChildList(.pairs, keys, values, count: 2 * keys.count), defaultClass: .dictionary)
         case .mutableString, .classData, .date, .uuid:
             return BodyLayout(opening: .value, children: .none, defaultClass: DefaultClass(valueForm: form))
+        case .decimal, .calendarDate, .timeZone:
+            // Folded members first (`ReadableWriter.writeFoldedMembers`), then the references.
+            let header = view.header(at: Int(archive.entryOffsets[uid]))
+            return BodyLayout(opening: .members, children: .formMembers(of: header, count: form == .decimal ? 0 : 2), defaultClass: .none)
         case .generic:
             // Asked of the folds themselves: a flag here would grow the shape, which the
             // walkers copy often.
@@ -155,6 +159,8 @@ struct ReadableShape {
             return Child(key: view.childRef(from: list.first, position), value: view.childRef(from: list.first, list.count &+ position), role: .topValue)
         case .attributedRuns:
             preconditionFailure("a folded attributed string's children are read with runChild")
+        case .formMembers:
+            return Self.formChild(view, list, at: position)
         }
     }
 
@@ -168,6 +174,17 @@ struct ReadableShape {
         if position == 0 { return Child(key: -1, value: fold.string, role: .keyedValue) }
         let attributes = fold.attributes(ofRun: position - 1)
         return attributes >= 0 ? Child(key: -1, value: attributes, role: .reference) : nil
+    }
+
+    /// Child `position` of a decimal, calendar date or time zone (`ChildList.formMembers`): its
+    /// reference members in the form's order (`ValueObjectForms.referenceMembers`). Static and
+    /// out of line, as `runChild`.
+    @inline(never)
+    static func formChild(_ view: BinaryPlistView, _ list: ChildList, at position: Int) -> Child? {
+        let header = PlistObjectHeader(kind: .dict, marker: 0, start: list.first, count: list.second)
+        let member = ValueObjectForms.referenceMembers(view, header)[position]
+        guard let value = view.value(in: header, forKey: member.key) else { return nil }
+        return Child(key: -1, value: value, role: .reference)
     }
 
     /// Run `position - 1` of a folded attributed string's children (`ChildList.attributedRuns`,
@@ -380,6 +397,12 @@ struct ChildList {
         /// `$runs` (or `{"$length": n, "$attributesOf": j}`, no child), read with
         /// `ReadableShape.runChild`. `first` is the fold's index in `AttributedRunFolds.folds`.
         case attributedRuns
+        /// A decimal's, calendar date's or time zone's own dictionary (`ValueObjectForms`): the
+        /// keys that stay references, in the form's order whatever the archive's (so that the
+        /// encoder, which writes that order, gives the same text back), each a `reference`
+        /// child written under its readable member (`ValueObjectForms.referenceMembers`);
+        /// `first` is the dictionary's start, `second` its count (`ReadableShape.formChild`).
+        case formMembers
     }
 
     let walk: Walk
@@ -414,6 +437,12 @@ struct ChildList {
     }
 
     static func inlineMembers(of header: PlistObjectHeader) -> ChildList { ChildList(.inlineMembers, header) }
+
+    /// The `count` reference members of a decimal, calendar date or time zone whose own
+    /// dictionary is `header` (`Walk.formMembers`).
+    static func formMembers(of header: PlistObjectHeader, count: Int) -> ChildList {
+        ChildList(walk: .formMembers, isDictionary: true, count: count, first: header.start, second: header.count)
+    }
 
     /// The text and `runs` runs of fold number `fold` (`AttributedRunFolds.folds`).
     static func attributedRuns(fold: Int, runs: Int) -> ChildList {

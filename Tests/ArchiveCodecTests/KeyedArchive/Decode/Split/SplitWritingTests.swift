@@ -86,6 +86,20 @@ final class SplitWritingTests: XCTestCase {
         }
     }
 
+    /// Decimals, calendar dates and time zones (`ValueObjectForms`): cuts at a date's format and
+    /// zone, a zone's name and data, between decimals.
+    func testEveryCutOfValueObjectForms() throws {
+        let raw = String(decoding: try KeyedArchive(parsing: Fixtures.bytes("scl-macOS1014_ISO8601DateFormatter-Default.archive")).json(view: .raw, pretty: false), as: UTF8.self)
+        let gmt = String(try XCTUnwrap(raw.firstMatch(of: /"NS.data":\{"\$data":"([^"]+)"/)).output.1)
+        var items: [String] = [#"{"$class":"NSTimeZone","$id":"z","NS.name":"GMT","NS.data":{"$class":"NSMutableData","$data":"\#(gmt)"}}"#]
+        for index in 0..<12 {
+            items.append(#"{"$class":"NSCalendarDate","NS.time":\#(index).5,"NS.format":"%Y \#(index % 3)","NS.timezone":{"$ref":"z"}}"#)
+            items.append(#"{"$class":"NSDecimalNumber","$decimal":"\#(index).25"}"#)
+        }
+        let bytes = try JSONDocument(parsing: Array(("[" + items.joined(separator: ",") + "]").utf8)).archive(format: .binary)
+        try assertEveryCutMatches(bytes, name: "value object forms")
+    }
+
     func testEveryCutOfRandomGraphs() throws {
         var generator = TestRandom(for: self)
         for round in 0..<40 {
