@@ -409,12 +409,18 @@ struct ReadableFormLowering {
         var values: [Double] = []
         var cursor = document.children(of: components)
         while let component = document.nextElement(&cursor) {
+            // A number, or `{"$real": …}` as `exactNumbers` writes a whole one (the value step
+            // that writes the component refuses anything else).
             let value: Double
-            switch document.kind(component) == .number ? document.number(component) : nil {
-            case .signed(let number)?: value = Double(number)
-            case .unsigned(let number)?: value = Double(number)
-            case .real(let number)?: value = number
-            case nil: throw document.invalid("a colour's component is a number", at: component)
+            if let wrapped = document.singleMember(component, named: MappingKeys.real) {
+                value = try document.wrappedReal(wrapped.value)
+            } else {
+                switch document.kind(component) == .number ? document.number(component) : nil {
+                case .signed(let number)?: value = Double(number)
+                case .unsigned(let number)?: value = Double(number)
+                case .real(let number)?: value = number
+                case nil: throw document.invalid("a colour's component is a number", at: component)
+                }
             }
             values.append(Double(Float(value)))
         }
