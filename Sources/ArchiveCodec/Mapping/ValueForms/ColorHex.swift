@@ -3,28 +3,50 @@
 /// people, read from the components, never instead of them: it is the components' own hex, not
 /// a conversion between colour spaces, and several components spell the same hex.
 enum ColorHex {
-    /// The hex of three components (red, green, blue) or four (and alpha), or nil for another
-    /// count or a component outside 0 … 1.
-    static func text(_ components: [Double]) -> String? {
-        guard components.count == 3 || components.count == 4, components.allSatisfy({ $0 >= 0 && $0 <= 1 }) else { return nil }
-        let shown = components.count == 4 && components[3] == 1 ? 3 : components.count
-        // At most 9 bytes: a small string, built in place without a buffer of its own.
-        return String(unsafeUninitializedCapacity: 1 + 2 * shown) { text in
-            text[0] = UInt8(ascii: "#")
-            for index in 0..<shown {
-                let byte = Int((components[index] * 255).rounded())
-                text[1 + 2 * index] = Self.digits[byte >> 4]
-                text[2 + 2 * index] = Self.digits[byte & 0xF]
-            }
-            return 1 + 2 * shown
+    /// A spelling held in place, `#` and up to four pairs of digits: made per colour a view
+    /// writes (a colour list holds hundreds) without allocating.
+    struct Spelling {
+        private var bytes: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) = (0, 0, 0, 0, 0, 0, 0, 0, 0)
+        private(set) var count = 0
+
+        /// The spelling's bytes (ASCII), for the body's duration.
+        func withUTF8<Result>(_ body: (UnsafeBufferPointer<UInt8>) throws -> Result) rethrows -> Result {
+            try withUnsafeBytes(of: bytes) { raw in try body(UnsafeBufferPointer(rebasing: raw.bindMemory(to: UInt8.self).prefix(count))) }
         }
+
+        fileprivate mutating func append(_ byte: UInt8) {
+            withUnsafeMutableBytes(of: &bytes) { $0[count] = byte }
+            count += 1
+        }
+    }
+
+    /// The spelling of three components (red, green, blue) or four (and alpha), or nil for
+    /// another count or a component outside 0 … 1.
+    static func spelling(_ components: some Collection<Double>) -> Spelling? {
+        let count = components.count
+        guard count == 3 || count == 4, components.allSatisfy({ $0 >= 0 && $0 <= 1 }) else { return nil }
+        var spelling = Spelling()
+        spelling.append(UInt8(ascii: "#"))
+        for (index, component) in components.enumerated() where index < 3 || component != 1 {
+            let byte = Int((component * 255).rounded())
+            spelling.append(digits[byte >> 4])
+            spelling.append(digits[byte & 0xF])
+        }
+        return spelling
+    }
+
+    /// The hex of `components` as text (`spelling`).
+    static func text(_ components: [Double]) -> String? {
+        spelling(components)?.withUTF8 { String(decoding: $0, as: UTF8.self) }
     }
 
     private static let digits: [UInt8] = Array("0123456789ABCDEF".utf8)
 
     /// Whether `hex` is the hex of `components`, in either letter case.
     static func matches(_ hex: String, _ components: [Double]) -> Bool {
-        guard let expected = text(components) else { return false }
-        return expected.utf8.elementsEqual(hex.utf8.map { $0 >= UInt8(ascii: "a") && $0 <= UInt8(ascii: "f") ? $0 - 0x20 : $0 })
+        guard let expected = spelling(components) else { return false }
+        return expected.withUTF8 { expected in
+            expected.elementsEqual(hex.utf8.lazy.map { $0 >= UInt8(ascii: "a") && $0 <= UInt8(ascii: "f") ? $0 - 0x20 : $0 })
+        }
     }
 }

@@ -52,17 +52,21 @@ extension TypedStreamJSONWriter {
             sink.text(ArraySlice(ReadableColor.spaces[Int(space) - 1].name.utf8))
             sink.key(MappingKeys.components)
             sink.openArray()
-            var values: [Double] = []
             for component in components {
-                guard case .float(let bits) = stream.content(of: component) else { continue }
-                sink.real(FloatWidening.double(bits))
-                values.append(Double(Float(bitPattern: bits)))
+                if case .float(let bits) = stream.content(of: component) { sink.real(FloatWidening.double(bits)) }
             }
             sink.closeArray()
-            // An RGB colour's hex beside its components, as `NSRGB`'s in keyed archives.
-            if ReadableColor.hasHex(space: space), let hex = ColorHex.text(values) {
-                sink.key(MappingKeys.hex)
-                sink.text(ArraySlice(hex.utf8))
+            // An RGB colour's hex beside its components, as `NSRGB`'s in keyed archives: read from
+            // the floats the stream holds, spelled in place.
+            if ReadableColor.hasHex(space: space) {
+                let values = components.lazy.map { component -> Double in
+                    if case .float(let bits) = self.stream.content(of: component) { return Double(Float(bitPattern: bits)) }
+                    return .nan
+                }
+                if let hex = ColorHex.spelling(values) {
+                    sink.key(MappingKeys.hex)
+                    hex.withUTF8 { sink.ascii($0) }
+                }
             }
             sink.closeObject()
             return false
