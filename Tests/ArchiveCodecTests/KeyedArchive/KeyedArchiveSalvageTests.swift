@@ -29,6 +29,8 @@ final class KeyedArchiveSalvageTests: XCTestCase {
     /// the entry's offset); a plain root marked is refused as without salvage.
     func testEveryUIDPastObjectsIsMarked() throws {
         var salvagedTotal = 0
+        // Damage a shared object or reference reaches: marked at each place, counted once.
+        var sharedMarked = 0
         for (name, bytes) in try files() {
             let whole = try Archive(parsing: bytes).json(view: .readable, pretty: false)
             let plist = try BinaryPlist(bytes: bytes)
@@ -50,6 +52,8 @@ final class KeyedArchiveSalvageTests: XCTestCase {
                     continue
                 }
                 try checkSalvage(damaged, whole: whole, expectedOffsets: expected, label)
+                let archive = try Archive(parsing: damaged, salvaging: true)
+                if try brokenMarks(in: try archive.json(view: .readable, pretty: false)).count > archive.breaks { sharedMarked += 1 }
                 salvaged += 1
             }
             // A plain root's own UIDs mark the root: nothing else would be read (goios_nsuuid.bin).
@@ -57,6 +61,7 @@ final class KeyedArchiveSalvageTests: XCTestCase {
             salvagedTotal += salvaged
         }
         XCTAssertGreaterThan(salvagedTotal, 100)
+        XCTAssertGreaterThan(sharedMarked, 0)
     }
 
     /// Every class entry's `$classname` renamed to a key a class has not: each instance is
