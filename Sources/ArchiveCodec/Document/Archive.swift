@@ -44,7 +44,9 @@ public struct Archive: Sendable {
             }
             do {
                 document = try KeyedArchive(plist: plist, sourceFormat: format, parallelism: parallelism)
-            } catch where error.kind == .invalidArchive {
+            } catch {
+                // A graph the strict read refuses; any other refusal (a limit, the deadline) stands.
+                guard error.kind == .invalidArchive else { throw error }
                 document = try KeyedArchiveSalvage.salvage(plist, sourceFormat: format, parallelism: parallelism, refusal: error)
             }
         } else {

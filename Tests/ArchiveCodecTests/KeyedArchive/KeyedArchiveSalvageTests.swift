@@ -11,11 +11,11 @@ import XCTest
 final class KeyedArchiveSalvageTests: XCTestCase {
     private static let apple = [
         "goios_arrays.bin", "goios_dict.bin", "goios_nsuuid.bin", "goios_XCActivityRecord.bin", "goios_XCTCapabilities.bin",
-        "goios_xctestconfiguration.bin", "goios_uint64-key-dictionary.bin", "scl-NSKeyedUnarchiver-ComplexTest.plist",
+        "goios_xctestconfiguration.bin", "goios_uint64-key-dictionary.bin", "scl-NSKeyedUnarchiver-ComplexTest.plist"
     ]
     private static let publicArchives = [
         "keyed-archive/bpylist2_circular_archive-synthesized.plist", "keyed-archive/imessage-exporter_payload_data-Game.plist",
-        "keyed-archive/plaso_NSKeyedArchiver-pyobjc.plist", "keyed-archive/fq_recentdocs.sfl2",
+        "keyed-archive/plaso_NSKeyedArchiver-pyobjc.plist", "keyed-archive/fq_recentdocs.sfl2"
     ]
 
     private func files() throws -> [(name: String, bytes: [UInt8])] {

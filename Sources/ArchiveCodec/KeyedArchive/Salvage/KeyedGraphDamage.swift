@@ -155,7 +155,9 @@ struct KeyedGraphDamage {
             guard family == .dictionary, let (keys, values) = dictionaryLists(header) else { return nil }
             let (keyList, valueList) = (view.header(of: keys), view.header(of: values))
             guard keyList.kind == .array, valueList.kind == .array, keyList.count != valueList.count else { return nil }
-            return "\(view.text(of: view.value(in: view.header(of: entryRef(Int(classUID))), forKey: ArchiverKeys.className)!) ?? "") object \(uid) has \(keyList.count) NS.keys but \(valueList.count) NS.objects"
+            let classEntry = view.header(of: entryRef(Int(classUID)))
+            let name = view.value(in: classEntry, forKey: ArchiverKeys.className).flatMap { view.text(of: $0) } ?? "dictionary"
+            return "\(name) object \(uid) has \(keyList.count) NS.keys but \(valueList.count) NS.objects"
         }
     }
 
