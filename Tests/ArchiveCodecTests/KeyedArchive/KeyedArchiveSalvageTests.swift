@@ -110,6 +110,33 @@ final class KeyedArchiveSalvageTests: XCTestCase {
         try checkSalvage(damaged, whole: whole, expectedOffsets: [dictionaryOffset], "goios_dict.bin NS.keys")
     }
 
+    /// A dictionary written in the generic form (`NS.keys` holding a value that is no UID) one
+    /// of whose list elements is broken is marked whole: leaving the element out would leave
+    /// its lists of unequal counts, which no archive holds.
+    func testAGenericDictionaryWithABrokenElementIsMarkedWhole() throws {
+        let json = #"{"$top": {"d": {"$class": "NSDictionary", "NS.keys": {"$inline": ["k", 2]}, "NS.objects": {"$inline": ["x", "y"]}}, "n": 1}}"#
+        let bytes = try JSONDocument(parsing: Array(json.utf8)).archive(format: .binary)
+        let whole = try Archive(parsing: bytes).json(view: .readable, pretty: false)
+        XCTAssertTrue(String(decoding: whole, as: UTF8.self).contains(#""NS.objects":{"$inline":["x","y"]}"#), String(decoding: whole, as: UTF8.self))
+        let plist = try BinaryPlist(bytes: bytes)
+        // The UID object naming the entry "y", made to name entry 255.
+        let (uidStart, dictionaryOffset) = plist.withView { view -> (Int, Int) in
+            var found = (-1, -1)
+            for ref in 0..<plist.objectCount {
+                let header = view.header(of: ref)
+                guard header.kind == .dict, let values = view.value(in: header, forKey: "NS.objects") else { continue }
+                let list = view.header(of: values)
+                found = (view.header(of: view.childRef(list, 1)).start, view.offset(of: ref))
+            }
+            return found
+        }
+        var damaged = bytes
+        damaged[uidStart] = 0xFF
+        try checkSalvage(damaged, whole: whole, expectedOffsets: [dictionaryOffset], "generic dictionary")
+        let marked = String(decoding: try Archive(parsing: damaged, salvaging: true).json(view: .readable, pretty: false), as: UTF8.self)
+        XCTAssertTrue(marked.hasPrefix(#"{"$top":{"d":{"$broken":{"offset":\#(dictionaryOffset),"reason":"element 1 of NS.objects of dictionary object"#), marked)
+    }
+
     /// Damage to an archive's binary plist (what the raw view salvaged alone) is marked in the
     /// readable view too: every offset table entry set past the object area in turn.
     func testBinaryPlistDamageIsMarkedInTheReadableView() throws {

@@ -4,7 +4,9 @@
 /// than the line it begins on). A placeholder may be cut between two pieces of text: the
 /// filter holds back fewer bytes than one placeholder until the next piece (or `finish`).
 ///
-/// Linear in the text: each byte is looked at once, a mark written once per place. The text
+/// Linear in the text: each byte is looked at once (a placeholder begins `"~`, which nothing
+/// else the view writes begins with but a string starting with `~`), a mark written once per
+/// place. The text
 /// handed on is bounded by `limit` (the conversion's output bound, `KeyedArchive.
 /// maximumOutputSize`): past it nothing more is handed on and `finish` refuses.
 final class BrokenTokenFilter {
@@ -47,32 +49,56 @@ final class BrokenTokenFilter {
     }
 
     private func scan(final: Bool) {
+        let end = final ? held.count : max(0, held.count - (token.length - 1))
         var output: [UInt8] = []
         output.reserveCapacity(held.count)
-        let first = token.prefix[0]
+        var copied = 0
         var index = 0
-        let end = final ? held.count : max(0, held.count - (token.length - 1))
+        let (quote, tilde) = (UInt8(ascii: "\""), UInt8(ascii: "~"))
         while index < end {
-            let byte = held[index]
-            if byte == first, let placeholder = placeholderIndex(at: index) {
+            // A placeholder begins `"~`: anything else is copied as it is, unread.
+            let found = held.withUnsafeBufferPointer { buffer -> Int? in
+                var at = index
+                while at < end {
+                    if buffer[at] == quote, at + 1 < buffer.count, buffer[at + 1] == tilde { return at }
+                    at += 1
+                }
+                return nil
+            }
+            guard let at = found else { break }
+            if let placeholder = placeholderIndex(at: at) {
+                output += held[copied..<at]
+                noteIndent(of: held[copied..<at])
                 appendMark(Int(placeholderMarks[placeholder]), to: &output)
-                index += token.length
                 countingIndent = false
-                continue
-            }
-            output.append(byte)
-            if byte == 0x0A {
-                indent = 0
-                countingIndent = true
-            } else if countingIndent, byte == 0x20 {
-                indent += 1
+                index = at + token.length
+                copied = index
             } else {
-                countingIndent = false
+                index = at + 1
             }
-            index += 1
         }
-        held.removeFirst(index)
+        // A placeholder read last may end past `end`: the text is handed on up to either.
+        let upTo = max(end, copied)
+        output += held[copied..<upTo]
+        noteIndent(of: held[copied..<upTo])
+        held.removeFirst(upTo)
         handOn(output)
+    }
+
+    /// Follows the indentation of the current line through `segment`, the next text handed
+    /// on (pretty text only): the spaces after its last newline, or, without one, the spaces
+    /// it adds to the line's.
+    private func noteIndent(of segment: ArraySlice<UInt8>) {
+        guard pretty else { return }
+        if let newline = segment.lastIndex(of: 0x0A) {
+            let rest = segment[(newline + 1)...]
+            indent = rest.prefix { $0 == 0x20 }.count
+            countingIndent = indent == rest.count
+        } else if countingIndent {
+            let spaces = segment.prefix { $0 == 0x20 }.count
+            indent += spaces
+            countingIndent = spaces == segment.count
+        }
     }
 
     /// The index of a whole placeholder at `index` of `held`, if one is there.

@@ -117,9 +117,25 @@ struct BrokenToken: Sendable {
         return Array("~brk~".utf8) + nonce + [UInt8(ascii: "~")] + Array((String(repeating: "0", count: digits - number.count) + number).utf8)
     }
 
-    /// The first of 64 fixed nonces that `bytes` holds in none of the three encodings.
+    /// The first of 64 fixed nonces that `bytes` holds in none of the three encodings. One
+    /// pass finds whether `bytes` holds `~brk~` in any of them at all (the usual file does not:
+    /// then the first nonce is taken without looking further); only a file that does is
+    /// searched again per nonce.
     static func nonce(absentFrom bytes: [UInt8]) -> [UInt8]? {
         var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+        let holdsPrefix = bytes.withUnsafeBufferPointer { buffer -> Bool in
+            let prefix = Array("~brk~".utf8)
+            var index = 0
+            while index < buffer.count {
+                if buffer[index] == UInt8(ascii: "~") {
+                    for step in 1...2 where index + step * (prefix.count - 1) < buffer.count {
+                        if (1..<prefix.count).allSatisfy({ buffer[index + step * $0] == prefix[$0] }) { return true }
+                    }
+                }
+                index += 1
+            }
+            return false
+        }
         for _ in 0..<64 {
             state = state &* 0x2545_F491_4F6C_DD1D &+ 0x1405_7B7E_F767_814F
             let hex = Array(String(state, radix: 16).utf8)
@@ -127,7 +143,7 @@ struct BrokenToken: Sendable {
             let ascii = Array("~brk~".utf8) + nonce
             let bigEndian: [UInt8] = ascii.flatMap { byte -> [UInt8] in [0, byte] }
             let littleEndian: [UInt8] = ascii.flatMap { byte -> [UInt8] in [byte, 0] }
-            if [ascii, bigEndian, littleEndian].allSatisfy({ KeyedArchive.firstIndex(of: $0, in: bytes) == nil }) { return nonce }
+            if !holdsPrefix || [ascii, bigEndian, littleEndian].allSatisfy({ KeyedArchive.firstIndex(of: $0, in: bytes) == nil }) { return nonce }
         }
         return nil
     }

@@ -10,8 +10,9 @@
 ///   other than `$classname`, `$classes` and `$classhints`, `$classes` or `$classhints` not an
 ///   array of strings); a dictionary whose `NS.keys` and `NS.objects` differ in count; a
 ///   dictionary written as `[key, value]` pairs one of whose keys is broken (a key has no
-///   place for a mark), which may break in turn a dictionary using it as a key; an entry a
-///   salvaged binary plist marked. It is marked at every place that references it.
+///   place for a mark), or in the generic form one of whose list elements is (leaving it out
+///   would leave the lists unequal), which may break in turn a dictionary using it so; an
+///   entry a salvaged binary plist marked. It is marked at every place that references it.
 /// - a **broken reference**: a UID past `$objects`, or a value a salvaged binary plist
 ///   marked, where a value stands (a `$top` value, an instance's value, an element or value
 ///   of an array or dictionary, inline or as an entry). The plist object is marked at every
@@ -215,30 +216,39 @@ struct KeyedGraphDamage {
         return nil
     }
 
-    // MARK: Dictionaries' keys
+    // MARK: Dictionaries' lists
 
-    /// A dictionary the readable view writes as pairs has no place for a marked key: it is
-    /// broken when a key is, and so is a pair dictionary using it as a key, and so on (a
-    /// work list over the key references, each followed once).
+    /// A dictionary the readable view writes as pairs has no place for a marked key, and one
+    /// written in the generic form (`NS.keys` and `NS.objects` as they are) none for a marked
+    /// element of either list (leaving it out would leave the lists of unequal counts): it is
+    /// broken when such an element is, and so is a dictionary using it there, and so on (a work
+    /// list over those references, each followed once).
     private mutating func breakDictionariesWithBrokenKeys() {
         var users: [(key: Int32, dictionary: Int32)] = []
         var broken: [Int] = []
         for uid in 1..<max(objectCount, 1) where brokenEntries[uid] < 0 {
-            guard let keys = pairKeys(uid) else { continue }
-            let list = view.header(of: keys)
-            /// The index in `NS.keys` of a key that cannot be read.
-            var bad: Int?
-            for index in 0..<list.count {
-                let key = view.childRef(list, index)
-                let target = plistMarks[key] != nil ? UInt64.max : view.uid(view.header(of: key))
-                if target >= UInt64(objectCount) {
-                    bad = index
-                    break
+            /// The list and index of an element that cannot be read.
+            var bad: (list: String, index: Int)?
+            for (name, ref) in watchedLists(uid) where bad == nil {
+                let list = view.header(of: ref)
+                for index in 0..<list.count {
+                    let element = view.childRef(list, index)
+                    if plistMarks[element] != nil {
+                        bad = (name, index)
+                        break
+                    }
+                    let header = view.header(of: element)
+                    guard header.kind == .uid else { continue }
+                    let target = view.uid(header)
+                    guard target < UInt64(objectCount) else {
+                        bad = (name, index)
+                        break
+                    }
+                    users.append((Int32(target), Int32(uid)))
                 }
-                users.append((Int32(target), Int32(uid)))
             }
             if let bad {
-                brokenEntries[uid] = mark(entryRef(uid), "key \(bad) of dictionary object \(uid) could not be read")
+                brokenEntries[uid] = mark(entryRef(uid), "element \(bad.index) of \(bad.list) of dictionary object \(uid) could not be read")
                 broken.append(uid)
             }
         }
@@ -265,22 +275,25 @@ struct KeyedGraphDamage {
                 guard !seen.contains(user) else { continue }
                 seen.insert(user)
                 if brokenEntries[user] < 0 {
-                    brokenEntries[user] = mark(entryRef(user), "a key of dictionary object \(user) (entry \(key)) could not be read")
+                    brokenEntries[user] = mark(entryRef(user), "entry \(key), in NS.keys or NS.objects of dictionary object \(user), could not be read")
                 }
                 broken.append(user)
             }
         }
     }
 
-    /// `NS.keys` of an instance the readable view writes as `[key, value]` pairs or a JSON
-    /// object (a dictionary class, those two keys only, both arrays of UIDs); nil otherwise.
-    private mutating func pairKeys(_ uid: Int) -> Int? {
+    /// The lists of a dictionary instance whose elements need a place of their own: `NS.keys`
+    /// when the readable view writes it as `[key, value]` pairs or a JSON object (a dictionary
+    /// class, those two keys only, both arrays of UIDs), both lists when it writes the generic
+    /// form (both arrays otherwise); none for any other instance.
+    private mutating func watchedLists(_ uid: Int) -> [(name: String, ref: Int)] {
         let header = view.header(of: entryRef(uid))
-        guard header.kind == .dict, header.count == 3, let classRef = classValue(header), view.header(of: classRef).kind == .uid,
+        guard header.kind == .dict, let classRef = classValue(header), view.header(of: classRef).kind == .uid,
             case .success(.dictionary)? = classVerdicts[Int(view.uid(view.header(of: classRef)))],
-            let (keys, values) = dictionaryLists(header), isUIDArray(keys), isUIDArray(values)
-        else { return nil }
-        return keys
+            let (keys, values) = dictionaryLists(header), view.header(of: keys).kind == .array, view.header(of: values).kind == .array
+        else { return [] }
+        if header.count == 3, isUIDArray(keys), isUIDArray(values) { return [("NS.keys", keys)] }
+        return [("NS.keys", keys), ("NS.objects", values)]
     }
 
     /// Whether `ref` is an array of UIDs once repaired (a marked element becomes one).
