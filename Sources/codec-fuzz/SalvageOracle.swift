@@ -1,10 +1,10 @@
 import ArchiveCodec
 
 extension RoundTripOracle {
-    /// With `--salvage`: an input refused whole that salvage reads (a damaged typedstream or
-    /// binary property list) gives JSON holding a `$broken` mark for each break it counts (a
-    /// typedstream exactly one; a property list's shared object is counted once and marked at
-    /// each place it stands), which an encode refuses (naming the way out) and, with what holds
+    /// With `--salvage`: an input refused whole that salvage reads (a damaged typedstream,
+    /// binary property list or keyed archive) gives JSON holding a `$broken` mark for each break
+    /// it counts (a typedstream exactly one; a property list's or archive's shared object is
+    /// counted once and marked at each place it stands), which an encode refuses (naming the way out) and, with what holds
     /// each mark left out, writes a document that reads whole and whose JSON encodes again to
     /// the same bytes. nil when all holds, or salvage refuses too.
     mutating func checkSalvage(_ input: [UInt8]) -> String? {

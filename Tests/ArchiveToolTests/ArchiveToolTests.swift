@@ -533,4 +533,28 @@ final class ArchiveToolTests: XCTestCase {
         XCTAssertEqual(try run(["decode", "--salvage", whole], stdout: json).status, 0)
         XCTAssertEqual(try run(["decode", "--salvage", "--plain", whole], stdout: json).status, 64)
     }
+
+    /// `decode --salvage` of a keyed archive whose graph is broken (a UID past `$objects`):
+    /// exit 5 with the place marked (2 without it, the refusal as before); `encode
+    /// --drop-broken` writes an archive that decodes whole.
+    func testSalvageOfAKeyedArchiveExitsFive() throws {
+        var bytes = try Fixtures.bytes("goios_arrays.bin")
+        bytes[187] = 0xFF  // the UID object at byte 186 (the $0 array's 10th and 11th elements) names entry 255 of 21
+        let damaged = scratch.appendingPathComponent("damaged.bin")
+        try Data(bytes).write(to: damaged)
+        let json = scratch.appendingPathComponent("salvaged.json")
+        let refused = try run(["decode", damaged.path], stdout: json)
+        XCTAssertEqual(refused.status, 2)
+        XCTAssertTrue(refused.stderr.contains("UID 255 is out of range"), refused.stderr)
+        let salvaged = try run(["decode", "--salvage", damaged.path], stdout: json)
+        XCTAssertEqual(salvaged.status, 5, salvaged.stderr)
+        XCTAssertTrue(salvaged.stderr.contains("salvaged: 1 place"), salvaged.stderr)
+        XCTAssertTrue(try String(contentsOf: json, encoding: .utf8).contains(#"{"$broken":{"offset":186,"reason":"UID 255 is out of range"#))
+        let archive = scratch.appendingPathComponent("salvaged.bin")
+        XCTAssertEqual(try run(["encode", json.path], stdout: archive).status, 2)
+        XCTAssertEqual(try run(["encode", "--drop-broken", json.path], stdout: archive).status, 0)
+        XCTAssertEqual(try run(["decode", archive.path], stdout: scratch.appendingPathComponent("again.json")).status, 0)
+        XCTAssertEqual(try run(["decode", "--salvage", "--pretty", damaged.path], stdout: json).status, 5)
+        XCTAssertTrue(try String(contentsOf: json, encoding: .utf8).contains(#""$broken": {"#))
+    }
 }

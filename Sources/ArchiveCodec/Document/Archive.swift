@@ -15,9 +15,12 @@ public struct Archive: Sendable {
     /// is broken still shows it (`CodecError.Remedy.rawView`).
     ///
     /// `salvaging`: a damaged typedstream is read as far as it goes, a damaged binary property
-    /// list with each object it could not read marked (`BinaryPlistSalvage`), what could not
-    /// be read marked `$broken` in place (docs/mapping.md, "Salvage"; `breaks` counts the marks); a keyed
-    /// archive in the readable view and an XML property list are read as without it.
+    /// list with each object it could not read marked (`BinaryPlistSalvage`), a keyed archive
+    /// whose graph (or binary property list) is broken with each entry or reference it could
+    /// not read marked in the readable view (`KeyedArchiveSalvage`), what could not be read
+    /// marked `$broken` in place (docs/mapping.md, "Salvage"; `breaks` counts the marks); an
+    /// XML property list's own damage is refused as without it. A whole file reads exactly
+    /// as without it, through the same steps: salvage starts only once a strict read refused.
     public init(parsing bytes: [UInt8], view: ArchiveView = .readable, parallelism: Parallelism = .serial, salvaging: Bool = false) throws(CodecError) {
         inputSize = bytes.count
         if TypedStreamDocument.starts(bytes) {
@@ -35,21 +38,34 @@ public struct Archive: Sendable {
             return
         }
         if view == .readable, Self.isKeyedArchive(plist) {
-            document = try KeyedArchive(plist: plist, sourceFormat: format, parallelism: parallelism)
+            guard salvaging else {
+                document = try KeyedArchive(plist: plist, sourceFormat: format, parallelism: parallelism)
+                return
+            }
+            do {
+                document = try KeyedArchive(plist: plist, sourceFormat: format, parallelism: parallelism)
+            } catch {
+                // A graph the strict read refuses; any other refusal (a limit, the deadline) stands.
+                guard error.kind == .invalidArchive else { throw error }
+                document = try KeyedArchiveSalvage.salvage(plist, sourceFormat: format, parallelism: parallelism, refusal: error)
+            }
         } else {
             document = PlainPropertyList(plist: plist, sourceFormat: format)
         }
     }
 
     /// A damaged binary property list read with its damaged objects marked
-    /// (`BinaryPlistSalvage`), as a plain property list; `refusal` (the strict read's) when
-    /// nothing could be marked, or in the readable view when the list is a keyed archive (its
-    /// objects' graph is not salvaged: the raw view shows the marks) or its top is marked (then
-    /// nothing tells an archive from a plain list, and nothing but the mark would be read).
-    private static func salvagedPropertyList(_ bytes: [UInt8], view: ArchiveView, parallelism: Parallelism, refusal: CodecError) throws(CodecError) -> PlainPropertyList {
+    /// (`BinaryPlistSalvage`): as a plain property list, or in the readable view as the keyed
+    /// archive it holds, its marks placed in the archive's graph (`KeyedArchiveSalvage`);
+    /// `refusal` (the strict read's) when nothing could be marked, or in the readable view when
+    /// its top is marked (then nothing tells an archive from a plain list, and nothing but the
+    /// mark would be read) or the archive's marks cannot be placed.
+    private static func salvagedPropertyList(_ bytes: [UInt8], view: ArchiveView, parallelism: Parallelism, refusal: CodecError) throws(CodecError) -> any DocumentFormat {
         let (plist, marks) = try BinaryPlistSalvage.repair(bytes, parallelism: parallelism)
-        guard !marks.isEmpty, view == .raw || (marks[plist.topObject] == nil && !isKeyedArchive(plist)) else { throw refusal }
-        return PlainPropertyList(plist: plist, sourceFormat: .binary, marks: marks)
+        guard !marks.isEmpty, view == .raw || marks[plist.topObject] == nil else { throw refusal }
+        guard view == .readable, isKeyedArchive(plist) else { return PlainPropertyList(plist: plist, sourceFormat: .binary, marks: marks) }
+        let areaEnd = try BinaryPlist.readTrailer(bytes).offsetTableStart
+        return try KeyedArchiveSalvage.salvage(plist, sourceFormat: .binary, plistMarks: marks, areaEnd: areaEnd, parallelism: parallelism, refusal: refusal)
     }
 
     /// The keys only an archive's root has. NSKeyedUnarchiver needs all of `$archiver`,
@@ -67,7 +83,9 @@ public struct Archive: Sendable {
     }
 
     /// How many places a salvaged read marked `$broken` (0: the document was read whole).
-    public var breaks: Int { (document as? TypedStreamDocument)?.breaks ?? (document as? PlainPropertyList)?.marks?.count ?? 0 }
+    public var breaks: Int {
+        (document as? TypedStreamDocument)?.breaks ?? (document as? PlainPropertyList)?.marks?.count ?? (document as? SalvagedKeyedArchive)?.breaks ?? 0
+    }
 
     /// The property list format read (a typedstream is neither: binary).
     public var sourceFormat: PlistFormat { document.sourceFormat }

@@ -7,6 +7,7 @@
 ///   left the rest of every group it was inside unread, and a group's type string needs all its
 ///   values), else the innermost group holding it, or the mark itself where it stands in a list
 ///   of groups (the stream's or an object's `$groups`): the object keeps its other groups;
+/// - in a keyed archive's `[key, value]` pair (`$dict`), the pair: a pair needs both;
 /// - elsewhere, the mark's own place: an array's element, an object's member.
 extension JSONDocument {
     /// The refusal of a document holding a mark, naming the first one's place; nil when it
@@ -46,19 +47,27 @@ extension JSONDocument {
             var group: Value?
             /// Whether `group` is short of values: it stays the one left out.
             var groupIsShort = false
+            /// Whether the container is a `$dict` list of pairs.
+            var isPairList = false
+            /// The container itself when it is one of those pairs (a mark among its two
+            /// elements takes it with it).
+            var pair: Value?
         }
         var open: [Open] = []
         /// Takes `value` (a member's or an element's): a mark is noted, a container opened.
-        func take(_ value: Value, isGroupList: Bool, group: Value?, groupIsShort: Bool) {
+        func take(_ value: Value, isGroupList: Bool, group: Value?, groupIsShort: Bool, isPairList: Bool = false, pair: Value? = nil, isPair: Bool = false) {
             switch kind(value) {
             case .object:
                 if holdsBrokenMember(value) {
-                    marks.append((value, group ?? value))
+                    marks.append((value, group ?? pair ?? value))
                     return
                 }
                 open.append(Open(cursor: children(of: value), isObject: true, isGroupList: false, group: group, groupIsShort: groupIsShort))
             case .array:
-                open.append(Open(cursor: children(of: value), isObject: false, isGroupList: isGroupList, group: group, groupIsShort: groupIsShort))
+                open.append(
+                    Open(
+                        cursor: children(of: value), isObject: false, isGroupList: isGroupList, group: group, groupIsShort: groupIsShort, isPairList: isPairList,
+                        pair: isPair ? value : nil))
             default:
                 break
             }
@@ -76,7 +85,7 @@ extension JSONDocument {
                     continue
                 }
                 let holdsGroups = stringEquals(key, MappingKeys.typedStream) || stringEquals(key, MappingKeys.groups)
-                take(member, isGroupList: holdsGroups, group: group, groupIsShort: groupIsShort)
+                take(member, isGroupList: holdsGroups, group: group, groupIsShort: groupIsShort, isPairList: stringEquals(key, MappingKeys.dict))
             } else {
                 guard let element = nextElement(&open[last].cursor) else {
                     open.removeLast()
@@ -87,7 +96,8 @@ extension JSONDocument {
                 if isGroupList, !groupIsShort {
                     take(element, isGroupList: false, group: element, groupIsShort: isShortGroup(element))
                 } else {
-                    take(element, isGroupList: false, group: group, groupIsShort: groupIsShort)
+                    let (isPairList, pair) = (open[last].isPairList, open[last].pair)
+                    take(element, isGroupList: false, group: group, groupIsShort: groupIsShort, pair: pair, isPair: isPairList)
                 }
             }
         }

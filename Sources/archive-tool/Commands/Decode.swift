@@ -65,7 +65,7 @@ struct Decode: ParsableCommand {
 
     @Flag(
         help:
-            "Read a damaged typedstream as far as it goes: what could not be read is marked in place, {\"$broken\": {\"offset\": N, \"reason\": …, \"rest\": {\"$data\": …}}}, and the tool exits 5 (a whole file exits 0). A damaged binary property list has each object it could not read marked so (a keyed archive's in the raw view only). One file, readable or raw view; other formats are read as without it."
+            "Read a damaged typedstream as far as it goes: what could not be read is marked in place, {\"$broken\": {\"offset\": N, \"reason\": …, \"rest\": {\"$data\": …}}}, and the tool exits 5 (a whole file exits 0). A damaged binary property list has each object it could not read marked so, a keyed archive whose graph is broken each entry or reference. One file, readable or raw view; other formats are read as without it."
     )
     var salvage = false
 

@@ -48,6 +48,28 @@ final class SalvageEndpointTests: ServerTestCase {
         XCTAssertEqual(try Archive(parsing: dropped.body).breaks, 0)
     }
 
+    /// A keyed archive whose graph is broken: refused as before without salvage; with it, the
+    /// readable view with the place marked, counted in the header and the metrics; dropping
+    /// the mark writes an archive that reads whole.
+    func testAKeyedArchiveWithABrokenGraphIsSalvaged() throws {
+        var bytes = try Fixtures.bytes("goios_arrays.bin")
+        bytes[187] = 0xFF  // the UID object at byte 186 (two elements of one array) names entry 255 of 21
+        let refused = try server.post("/v1/decode", bytes)
+        XCTAssertEqual(refused.status, 422, refused.text)
+        XCTAssertNil(refused.header("Archive-Salvaged"))
+        let reply = try server.post("/v1/decode?salvage=1", bytes)
+        XCTAssertEqual(reply.status, 200, reply.text)
+        XCTAssertEqual(reply.header("Archive-Salvaged"), "1")
+        XCTAssertEqual(reply.body, try Archive(parsing: bytes, salvaging: true).json(view: .readable, pretty: false) + [UInt8(ascii: "\n")])
+        XCTAssertTrue(reply.text.contains(#"{"$broken":{"offset":186,"reason":"UID 255 is out of range: $objects has 21 entries","#), reply.text)
+        XCTAssertTrue(try server.waitForMetric("archive_salvaged_decodes_total", 1))
+        let kept = try server.post("/v1/encode", reply.body, contentType: "application/json")
+        XCTAssertEqual(kept.status, 422, kept.text)
+        let dropped = try server.post("/v1/encode?dropBroken=1", reply.body, contentType: "application/json")
+        XCTAssertEqual(dropped.status, 200, dropped.text)
+        XCTAssertEqual(try Archive(parsing: dropped.body).breaks, 0)
+    }
+
     func testEncodeRefusesTheMarkUnlessToldToDropIt() throws {
         let json = try server.post("/v1/decode?salvage=1", try damaged).body
         let refused = try server.post("/v1/encode", json, contentType: "application/json")

@@ -14,7 +14,8 @@ final class BinaryPlistSalvageTests: XCTestCase {
         "plain-plist/plaso_com.apple.loginitems.plist", "plain-plist/plaso_com.apple.TimeMachine.plist"
     ]
 
-    /// Keyed archives, whose plists salvage in the raw view.
+    /// Keyed archives, whose plists salvage in the raw view here (the readable view:
+    /// `KeyedArchiveSalvageTests`).
     private static let archives = ["goios_onevalue.bin", "goios_nsuuid.bin", "goios_arrays.bin", "goios_dict.bin"]
 
     private func files() throws -> [(name: String, bytes: [UInt8], view: ArchiveView)] {
@@ -127,9 +128,11 @@ final class BinaryPlistSalvageTests: XCTestCase {
         }
     }
 
-    /// A keyed archive whose plist is damaged is refused in the readable view, salvage or not:
-    /// its graph is not salvaged.
-    func testADamagedKeyedArchiveIsRefusedInTheReadableView() throws {
+    /// A keyed archive whose plist's top (the archive's root dictionary) is damaged is refused
+    /// in the readable view, salvage or not: nothing tells an archive from a plain list (the
+    /// raw view shows the mark). Damage elsewhere is marked in the archive's graph
+    /// (`KeyedArchiveSalvageTests`).
+    func testAKeyedArchiveWithItsTopDamagedIsRefusedInTheReadableView() throws {
         var damaged = try Fixtures.bytes("goios_onevalue.bin")
         let trailer = try BinaryPlist.readTrailer(damaged)
         damaged[trailer.offsetTableStart] = 0xFF
