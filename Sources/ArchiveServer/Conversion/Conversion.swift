@@ -99,10 +99,13 @@ enum Conversion {
     private static func decode(_ bytes: [UInt8], _ options: DecodeOptions, _ job: Job) throws(CodecError) -> HTTPResponse {
         let (view, pretty) = (options.view, options.pretty)
         // The counts of objects and entries, not the size of the bytes, say what the decode's
-        // tables will hold: one byte of reference can stand for an entry.
-        if let refusal = admit(ConversionCost.decodeWorking(bodyBytes: bytes.count, counts: ArchiveCounts(of: bytes)), job) {
-            return refusal
-        }
+        // tables will hold: one byte of reference can stand for an entry. A salvage may read a
+        // repaired copy too, and holds its marks.
+        let counts = ArchiveCounts(of: bytes)
+        let working =
+            options.salvage
+            ? ConversionCost.salvageWorking(bodyBytes: bytes.count, counts: counts) : ConversionCost.decodeWorking(bodyBytes: bytes.count, counts: counts)
+        if let refusal = admit(working, job) { return refusal }
         let archive = try Archive(parsing: bytes, view: view, salvaging: options.salvage)
         // A nested expansion holds its parts' text until written, and each payload's tables while
         // it is read: reserved as they come, as a decode of the payload alone would be.

@@ -31,6 +31,15 @@ enum ConversionCost {
             bodyBytes + counts.entries * decodePerEntry + counts.objects * decodePerObject)
     }
 
+    /// What a decode asked to salvage (`?salvage=1`) needs in all: a decode's working memory
+    /// twice (a damaged file is read again as a repaired copy, which holds the input's bytes and
+    /// an offset table of its own, after the strict read refused it) and the most its marks can
+    /// hold (`SalvageLimit`: a bounded count of marks, each measured). Reserved for every such
+    /// request, whole or not: whether a file is damaged is known only once it has been read.
+    static func salvageWorking(bodyBytes: Int, counts: ArchiveCounts) -> Int {
+        2 * decodeWorking(bodyBytes: bodyBytes, counts: counts) + SalvageLimit.marks * SalvageLimit.bytesPerMark
+    }
+
     /// What an encode of `document` needs in all, known once the body is parsed: the body and
     /// the working memory its format holds per value (`JSONDocument.encodingWorkingBytes`),
     /// and nothing yet for the reply (reserved as it is written).

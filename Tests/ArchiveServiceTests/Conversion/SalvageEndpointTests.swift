@@ -23,6 +23,39 @@ final class SalvageEndpointTests: ServerTestCase {
         XCTAssertTrue(try server.waitForMetric("archive_salvaged_breaks_total", 1))
     }
 
+    /// A salvage reserves a decode's working memory twice (the repaired copy's read) and the
+    /// most its marks can hold (`SalvageLimit`) before it reads: under a budget that holds a
+    /// decode of a megabyte of damaged references but not that, the decode is admitted (and
+    /// refused as malformed) and the salvage refused for memory (413); with room, the file,
+    /// damaged throughout, is refused as over the marks' limit, not held mark by mark.
+    func testASalvageReservesWhatItsMarksCanHold() throws {
+        var throughout = Array("bplist00".utf8) + [0x10, 7, 0xAF, 0x12, 0x00, 0x05, 0x57, 0xE4]
+        for index in 0..<350_180 {
+            throughout += [UInt8(truncatingIfNeeded: (index + 2) >> 16), UInt8(truncatingIfNeeded: (index + 2) >> 8), UInt8(truncatingIfNeeded: index + 2)]
+        }
+        let table = throughout.count
+        throughout += [0, 0, 0, 0, 0, 0, 0, 8, 0, 0, 0, 0, 0, 0, 0, 10]
+        throughout += [0, 0, 0, 0, 0, 0, 8, 3, 0, 0, 0, 0, 0, 0, 0, 2, 0, 0, 0, 0, 0, 0, 0, 1]
+        throughout += (0..<8).map { UInt8(truncatingIfNeeded: table >> (8 * (7 - $0))) }
+        let small = try server(budget: 16 << 20)
+        defer { small.stop() }
+        let strict = try small.post("/v1/decode", throughout)
+        XCTAssertEqual(strict.status, 400, strict.text)
+        let refused = try small.post("/v1/decode?salvage=1", throughout)
+        XCTAssertEqual(refused.status, 413, refused.text)
+        XCTAssertTrue(refused.text.contains("too-large-for-memory"), refused.text)
+        XCTAssertEqual(try small.post("/v1/decode?salvage=1", try damaged).status, 200)
+        XCTAssertTrue(try small.waitForMetric("archive_memory_reserved_bytes", 0))
+        let large = try server(budget: 64 << 20)
+        defer { large.stop() }
+        let limit = try large.post("/v1/decode?salvage=1", throughout)
+        XCTAssertEqual(limit.status, 413, limit.text)
+        XCTAssertTrue(limit.text.contains("limit-exceeded"), limit.text)
+        XCTAssertTrue(limit.text.contains("more than \(SalvageLimit.marks) places could not be read"), limit.text)
+    }
+
+    private func server(budget: Int) throws -> TestServer { try TestServer { $0.memoryBudget = budget } }
+
     func testAWholeDocumentCarriesNoHeader() throws {
         let whole = try server.post("/v1/decode?salvage=1", try Fixtures.typedStream("imessage-exporter_attributedBody-AttributedBodyTextOnly2.bin"))
         XCTAssertEqual(whole.status, 200, whole.text)

@@ -33,6 +33,7 @@ enum KeyedArchiveSalvage {
         // The passes finding the damage are linear and cannot stop part way: the deadline is
         // checked after them (the strict read below polls it as it goes).
         try ConversionDeadline.check()
+        if let found, found.tooMany { throw SalvageLimit.tooMany }
         guard let damage = found, damage.objectCount + damage.brokenReferences.count < 100_000_000, let nonce = BrokenToken.nonce(absentFrom: plist.bytes) else { throw refusal }
         guard let (bytes, placeholderMarks) = layOut(plist, damage, nonce) else { throw refusal }
         do {

@@ -42,6 +42,9 @@ struct KeyedGraphDamage {
     private var markOfObject: [Int: Int32] = [:]
     /// How many marks the readable document reaches (each shared one once).
     private(set) var reachedMarks = 0
+    /// More places are broken than a salvage marks (`SalvageLimit.marks`): those past the
+    /// limit were not marked, and the file is refused.
+    private(set) var tooMany = false
 
     let objectsRef: Int
     let topRef: Int
@@ -85,6 +88,7 @@ struct KeyedGraphDamage {
         findBrokenEntries()
         breakDictionariesWithBrokenKeys()
         findBrokenReferences()
+        guard !tooMany else { return }
         guard !rootIsBroken() else { return nil }
         countReachedMarks()
         guard reachedMarks > 0 else { return nil }
@@ -96,6 +100,11 @@ struct KeyedGraphDamage {
     /// object that is both an entry and a reference, share its mark (counted once).
     private mutating func mark(_ ref: Int, _ reason: String) -> Int32 {
         if let known = markOfObject[ref] { return known }
+        guard marks.count < SalvageLimit.marks else {
+            // Past the limit nothing more is held: the index stands for a mark never written.
+            tooMany = true
+            return 0
+        }
         let made: Mark
         if let known = plistMarks[ref] {
             made = known
@@ -314,7 +323,7 @@ struct KeyedGraphDamage {
     }
 
     private mutating func noteReference(_ ref: Int) {
-        guard referenceMarks[ref] == nil else { return }
+        guard referenceMarks[ref] == nil, !tooMany else { return }
         if plistMarks[ref] != nil {
             referenceMarks[ref] = mark(ref, "")
         } else {

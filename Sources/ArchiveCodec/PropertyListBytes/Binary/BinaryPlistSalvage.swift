@@ -49,6 +49,7 @@ enum BinaryPlistSalvage {
             if position >= 8, position < UInt64(areaEnd) {
                 offsets[ref] = Int(position)
             } else {
+                guard marks.count < SalvageLimit.marks else { throw SalvageLimit.tooMany }
                 marks[ref] = Mark(offset: entry, reason: "object \(ref) has offset \(position), outside the object area", rest: bytes[entry..<(entry + entrySize)])
             }
         }
@@ -81,16 +82,24 @@ enum BinaryPlistSalvage {
         var entries = offsets.indices.map { marks[$0] == nil ? offsets[$0] : placeholder }
         // Every object on its own, read through the repaired table.
         var dangling: [(at: Int, error: CodecError)] = []
+        // Marks past `SalvageLimit.marks` are not made: the file is refused.
+        var tooMany = false
         let firstLayout = layOut(entries)
         firstLayout.withUnsafeBufferPointer { buffer in
             let view = BinaryPlistView(bytes: buffer, tableStart: placeholder + 1, offsetSize: 8, refSize: refSize, objectCount: objectCount)
             var check = ObjectRangeCheck(view: view, range: 0..<objectCount, areaEnd: areaEnd)
             check.checkEach { ref, error in
-                guard marks[ref] == nil else { return }
+                guard marks[ref] == nil, !tooMany else { return }
+                guard marks.count < SalvageLimit.marks else {
+                    tooMany = true
+                    return
+                }
                 marks[ref] = Mark(offset: offsets[ref], reason: error.message, rest: bytes[extent(from: offsets[ref])])
             }
             dangling = check.danglingRefs ?? []
+            tooMany = tooMany || check.tooManyDangling
         }
+        guard !tooMany, marks.count + dangling.count <= SalvageLimit.marks else { throw SalvageLimit.tooMany }
         for ref in marks.keys { entries[ref] = placeholder }
         // A reference past the count names a new object, marked, in the repaired copy.
         guard refSize == 8 || objectCount + dangling.count <= 1 << (8 * refSize) else {
@@ -114,6 +123,7 @@ enum BinaryPlistSalvage {
             }
         }
         if !keyless.isEmpty {
+            guard marks.count + keyless.count <= SalvageLimit.marks else { throw SalvageLimit.tooMany }
             for (ref, key) in keyless {
                 entries[ref] = placeholder
                 marks[ref] = Mark(offset: offsets[ref], reason: "dictionary object \(ref) has a key (object \(key)) that could not be read", rest: bytes[extent(from: offsets[ref])])

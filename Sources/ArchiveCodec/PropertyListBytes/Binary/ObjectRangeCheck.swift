@@ -28,6 +28,9 @@ struct ObjectRangeCheck {
     /// noted here (its byte offset, the refusal) instead of refusing its container, which
     /// then reads on as if it named object 0. Asked only where a reference fails.
     private(set) var danglingRefs: [(at: Int, error: CodecError)]? = nil
+    /// Salvage only: more references past the object count than a salvage marks
+    /// (`SalvageLimit.marks`); those past the limit are not noted.
+    private(set) var tooManyDangling = false
 
     /// Where the object area ends: every object lies before it. The file's trailer, unless a
     /// salvage's repaired copy says where its input's ended (`BinaryPlistSalvage`: the copy
@@ -220,7 +223,11 @@ struct ObjectRangeCheck {
         guard child >= 0, child < view.objectCount else {
             let error = view.fail("object \(ref) refers to object \(child); there are \(view.objectCount)", at: at)
             guard Reading.salvages, !key else { throw error }
-            danglingRefs?.append((at, error))
+            if (danglingRefs?.count ?? 0) < SalvageLimit.marks {
+                danglingRefs?.append((at, error))
+            } else {
+                tooManyDangling = true
+            }
             return 0
         }
         return child
