@@ -53,7 +53,7 @@ final class KeyedArchiveSalvageTests: XCTestCase {
                 }
                 try checkSalvage(damaged, whole: whole, expectedOffsets: expected, label)
                 let archive = try Archive(parsing: damaged, salvaging: true)
-                if try brokenMarks(in: try archive.json(view: .readable, pretty: false)).count > archive.breaks { sharedMarked += 1 }
+                if try BrokenMarks.find(in: try archive.json(view: .readable, pretty: false)).count > archive.breaks { sharedMarked += 1 }
                 salvaged += 1
             }
             // A plain root's own UIDs mark the root: nothing else would be read (goios_nsuuid.bin).
@@ -177,7 +177,7 @@ final class KeyedArchiveSalvageTests: XCTestCase {
         XCTAssertThrowsError(try Archive(parsing: damaged))
         let archive = try Archive(parsing: damaged, salvaging: true)
         XCTAssertEqual(archive.breaks, 1)
-        let marks = try brokenMarks(in: try archive.json(view: .readable, pretty: false))
+        let marks = try BrokenMarks.find(in: try archive.json(view: .readable, pretty: false))
         XCTAssertFalse(marks.isEmpty)
         for mark in marks {
             XCTAssertEqual(mark.offset, -1)
@@ -254,7 +254,7 @@ final class KeyedArchiveSalvageTests: XCTestCase {
         XCTAssertGreaterThan(archive.breaks, 0, label)
         let json = try archive.json(view: .readable, pretty: false)
         XCTAssertFalse(String(decoding: json, as: UTF8.self).contains("~brk~"), label)
-        let marks = try brokenMarks(in: json)
+        let marks = try BrokenMarks.find(in: json)
         XCTAssertFalse(marks.isEmpty, label)
         XCTAssertEqual(Set(marks.map { "\($0.offset) \($0.reason)" }).count, archive.breaks, label)
         for mark in marks {
@@ -284,34 +284,6 @@ final class KeyedArchiveSalvageTests: XCTestCase {
         let text = try again.json(view: .readable, pretty: false)
         XCTAssertFalse(String(decoding: text, as: UTF8.self).contains("$broken"), label)
         XCTAssertEqual(try JSONDocument(parsing: text).archive(format: .binary), written, label)
-    }
-
-    private struct Mark {
-        let offset: Int
-        let reason: String
-        let rest: Data
-    }
-
-    private func brokenMarks(in json: [UInt8]) throws -> [Mark] {
-        var marks: [Mark] = []
-        func walk(_ value: Any) {
-            if let object = value as? [String: Any] {
-                if let mark = object["$broken"] as? [String: Any] {
-                    let rest = (mark["rest"] as? [String: Any])?["$data"] as? String ?? ""
-                    marks.append(Mark(offset: mark["offset"] as? Int ?? -2, reason: mark["reason"] as? String ?? "", rest: Data(base64Encoded: rest) ?? Data()))
-                    return
-                }
-                object.values.forEach(walk)
-            } else if let array = value as? [Any] {
-                array.forEach(walk)
-            }
-        }
-        guard let parsed = try? JSONSerialization.jsonObject(with: Data(json), options: [.fragmentsAllowed]) else {
-            XCTFail("not JSON: \(String(decoding: json, as: UTF8.self))")
-            return []
-        }
-        walk(parsed)
-        return marks
     }
 
     /// Every value of `salvaged` that is not a mark is the value `whole` has at its place.

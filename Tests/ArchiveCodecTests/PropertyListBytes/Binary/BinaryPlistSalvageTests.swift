@@ -86,7 +86,7 @@ final class BinaryPlistSalvageTests: XCTestCase {
                 }
                 XCTAssertGreaterThan(archive.breaks, 0, "\(name) string at \(string.offset)")
                 let json = try archive.json(view: view, pretty: false)
-                let marks = try brokenMarks(in: json)
+                let marks = try BrokenMarks.find(in: json)
                 XCTAssertEqual(Set(marks.map(\.offset)).count, archive.breaks, "\(name) string at \(string.offset)")
                 if let mark = marks.first(where: { $0.offset == string.offset }), mark.reason.hasPrefix("ASCII") {
                     // The string's bytes are kept, from its marker on.
@@ -191,7 +191,7 @@ final class BinaryPlistSalvageTests: XCTestCase {
         let archive = try Archive(parsing: damaged, view: view, salvaging: true)
         XCTAssertGreaterThan(archive.breaks, 0, label)
         let json = try archive.json(view: view, pretty: false)
-        let marks = try brokenMarks(in: json)
+        let marks = try BrokenMarks.find(in: json)
         // A shared object is counted once and marked at each of its places.
         XCTAssertEqual(Set(marks.map(\.offset)).count, archive.breaks, label)
         for offset in expectedOffsets where !marks.contains(where: { $0.offset == offset }) {
@@ -215,30 +215,6 @@ final class BinaryPlistSalvageTests: XCTestCase {
         let again = try Archive(parsing: written)
         XCTAssertEqual(again.breaks, 0, label)
         XCTAssertFalse(String(decoding: try again.json(view: .readable, pretty: false), as: UTF8.self).contains("$broken"), label)
-    }
-
-    private struct Mark {
-        let offset: Int
-        let reason: String
-        let rest: Data
-    }
-
-    private func brokenMarks(in json: [UInt8]) throws -> [Mark] {
-        var marks: [Mark] = []
-        func walk(_ value: Any) {
-            if let object = value as? [String: Any] {
-                if let mark = object["$broken"] as? [String: Any] {
-                    let rest = (mark["rest"] as? [String: Any])?["$data"] as? String ?? ""
-                    marks.append(Mark(offset: mark["offset"] as? Int ?? -1, reason: mark["reason"] as? String ?? "", rest: Data(base64Encoded: rest) ?? Data()))
-                    return
-                }
-                object.values.forEach(walk)
-            } else if let array = value as? [Any] {
-                array.forEach(walk)
-            }
-        }
-        walk(try JSONSerialization.jsonObject(with: Data(json), options: [.fragmentsAllowed]))
-        return marks
     }
 
     /// Every value of `salvaged` that is not a mark is the value `whole` has at its place.
