@@ -418,6 +418,17 @@ struct JSONOutput {
         needsComma = true
     }
 
+    /// Writes a string value `#` and the ASCII digits packed in `digits` (the first highest,
+    /// `digitCount` of them): a colour's hex (`ColorHex.Spelling`), with no buffer of its own.
+    mutating func hexString(packed digits: UInt64, digitCount: Int) {
+        beginValue()
+        append(UInt8(ascii: "\""))
+        append(UInt8(ascii: "#"))
+        for index in stride(from: digitCount - 1, through: 0, by: -1) { append(UInt8(truncatingIfNeeded: digits >> (8 * index))) }
+        append(UInt8(ascii: "\""))
+        needsComma = true
+    }
+
     /// Writes base64 text of `data` as a string value.
     mutating func base64String(_ data: UnsafeBufferPointer<UInt8>) {
         beginValue()

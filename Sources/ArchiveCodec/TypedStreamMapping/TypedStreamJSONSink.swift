@@ -30,8 +30,8 @@ protocol TypedStreamJSONSink {
     mutating func time(_ seconds: Double)
     mutating func string(_ literal: StaticString)
     mutating func text(_ bytes: ArraySlice<UInt8>)
-    /// Text the mapping makes, ASCII without escapes (a colour's hex), as a JSON string.
-    mutating func ascii(_ text: UnsafeBufferPointer<UInt8>)
+    /// A colour's hex (`ColorHex.Spelling`) as a JSON string.
+    mutating func colorHex(_ spelling: ColorHex.Spelling)
     mutating func data(_ bytes: ArraySlice<UInt8>)
     /// Bytes as a base64 string (a `$data` member's value).
     mutating func base64(_ bytes: ArraySlice<UInt8>)
@@ -98,7 +98,7 @@ struct TypedStreamJSONMeasure: TypedStreamJSONSink {
     mutating func time(_ seconds: Double) { leaf(wrapped: numbers.wrapsTime(seconds)) }
     mutating func string(_ literal: StaticString) {}
     mutating func text(_ bytes: ArraySlice<UInt8>) {}
-    mutating func ascii(_ text: UnsafeBufferPointer<UInt8>) {}
+    mutating func colorHex(_ spelling: ColorHex.Spelling) {}
     mutating func data(_ bytes: ArraySlice<UInt8>) { deepest = max(deepest, level + 1) }
     mutating func base64(_ bytes: ArraySlice<UInt8>) {}
     mutating func reference(_ object: Int) { deepest = max(deepest, level + 1) }
@@ -183,7 +183,7 @@ struct TypedStreamJSONText: TypedStreamJSONSink {
     mutating func time(_ seconds: Double) { out.mappedTime(seconds, numbers) }
     mutating func string(_ literal: StaticString) { out.string(literal) }
     mutating func text(_ bytes: ArraySlice<UInt8>) { bytes.withUnsafeBufferPointer { out.string(utf8: $0) } }
-    mutating func ascii(_ text: UnsafeBufferPointer<UInt8>) { out.string(utf8: text) }
+    mutating func colorHex(_ spelling: ColorHex.Spelling) { out.hexString(packed: spelling.digits, digitCount: spelling.digitCount) }
     mutating func data(_ bytes: ArraySlice<UInt8>) {
         out.openObject()
         out.key(MappingKeys.data)

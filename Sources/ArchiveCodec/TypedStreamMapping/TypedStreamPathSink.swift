@@ -123,7 +123,7 @@ struct TypedStreamPathSink: TypedStreamJSONSink {
     mutating func time(_ seconds: Double) { scalar() }
     mutating func string(_ literal: StaticString) { scalar() }
     mutating func text(_ bytes: ArraySlice<UInt8>) { scalar() }
-    mutating func ascii(_ text: UnsafeBufferPointer<UInt8>) { scalar() }
+    mutating func colorHex(_ spelling: ColorHex.Spelling) { scalar() }
     mutating func data(_ bytes: ArraySlice<UInt8>) { scalar() }
     mutating func base64(_ bytes: ArraySlice<UInt8>) { scalar() }
     mutating func reference(_ object: Int) { scalar() }

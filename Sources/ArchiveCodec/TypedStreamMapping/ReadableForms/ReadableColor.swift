@@ -12,6 +12,9 @@ enum ReadableColor {
         ("calibratedRGB", 4), ("deviceRGB", 4), ("calibratedWhite", 2), ("deviceWhite", 2), ("deviceCMYK", 5)
     ]
 
+    /// The spaces' names as UTF-8, made once (a colour list writes one per colour).
+    static let spaceNameBytes: [ArraySlice<UInt8>] = spaces.map { ArraySlice($0.name.utf8) }
+
     /// The name and component count of space `number`, nil for a space without a readable form.
     static func space(_ number: Int64) -> (name: String, components: Int)? {
         (1...Int64(spaces.count)).contains(number) ? spaces[Int(number) - 1] : nil

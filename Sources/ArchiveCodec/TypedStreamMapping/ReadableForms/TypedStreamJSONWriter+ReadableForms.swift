@@ -49,24 +49,28 @@ extension TypedStreamJSONWriter {
         case .color(let space, let components):
             writeHead(.color, default: nil, object, into: &sink)
             sink.key(MappingKeys.space)
-            sink.text(ArraySlice(ReadableColor.spaces[Int(space) - 1].name.utf8))
+            sink.text(ReadableColor.spaceNameBytes[Int(space) - 1])
             sink.key(MappingKeys.components)
             sink.openArray()
-            for component in components {
-                if case .float(let bits) = stream.content(of: component) { sink.real(FloatWidening.double(bits)) }
+            // The components' values as the stream holds them (floats), for an RGB colour's hex.
+            var (red, green, blue, alpha) = (Double.nan, Double.nan, Double.nan, Double.nan)
+            for (position, component) in components.enumerated() {
+                guard case .float(let bits) = stream.content(of: component) else { continue }
+                sink.real(FloatWidening.double(bits))
+                let value = Double(Float(bitPattern: bits))
+                switch position {
+                case 0: red = value
+                case 1: green = value
+                case 2: blue = value
+                default: alpha = value
+                }
             }
             sink.closeArray()
-            // An RGB colour's hex beside its components, as `NSRGB`'s in keyed archives: read from
-            // the floats the stream holds, spelled in place.
-            if ReadableColor.hasHex(space: space) {
-                let values = components.lazy.map { component -> Double in
-                    if case .float(let bits) = self.stream.content(of: component) { return Double(Float(bitPattern: bits)) }
-                    return .nan
-                }
-                if let hex = ColorHex.spelling(values) {
-                    sink.key(MappingKeys.hex)
-                    hex.withUTF8 { sink.ascii($0) }
-                }
+            // An RGB colour's hex beside its components, as `NSRGB`'s in keyed archives, spelled
+            // in place (`ColorHex.Spelling`).
+            if ReadableColor.hasHex(space: space), components.count == 4, let hex = ColorHex.spelling(red, green, blue, alpha: alpha) {
+                sink.key(MappingKeys.hex)
+                sink.colorHex(hex)
             }
             sink.closeObject()
             return false
