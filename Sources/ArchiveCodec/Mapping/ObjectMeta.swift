@@ -19,8 +19,11 @@ struct ObjectMeta {
     /// `$bom` beside `$text` or `$bytesText`: the byte order mark before the text
     /// (`JSONDocument.markedTextBytes`).
     var mark: Value?
-    /// The members of a decimal, calendar date or time zone (`ValueFormMembers`).
-    var valueForm = ValueFormMembers()
+    /// Whether the object holds members of a decimal, calendar date or time zone (nearly
+    /// every object holds none). Their values are read again when it does
+    /// (`JSONDocument.valueFormMembers(of:)`): seven handles here would make the meta every
+    /// object's walk reads and copies larger.
+    var hasValueForm = false
 }
 
 /// The members of the readable forms of NSDecimalNumber, NSCalendarDate and NSTimeZone
@@ -84,9 +87,10 @@ private enum MetaKey {
     case account(DataAccountKind)
     case runs
     case mark
-    case valueForm(ValueFormMembers.Key)
     case topOnly
-    /// A `$` key the mapping does not define.
+    /// A `$` key the mapping does not define, or a member of a decimal, calendar date or time
+    /// zone (`ValueFormMembers.key`, asked only then: a case of its own here costs every
+    /// object's walk of its keys).
     case unknown
 }
 
@@ -127,7 +131,6 @@ extension JSONDocument {
             case 11 where equals(MappingKeys.classHints): return .classHints
             default:
                 if let wrapper = ValueWrapper.named(text) { return .wrapper(wrapper) }
-                if let member = ValueFormMembers.key(text) { return .valueForm(member) }
                 return Self.accountKind(text).map(MetaKey.account) ?? .unknown
             }
         }
@@ -136,6 +139,22 @@ extension JSONDocument {
     /// Reads and checks the `$` keys of object `object`. Only the members up to the last
     /// such key are walked (`mappingKeySpans`); the rest are data keys.
     func meta(of object: Value) throws(CodecError) -> ObjectMeta {
+        try readMeta(of: object, valueForms: false)
+    }
+
+    /// `meta(of:)` of an object that holds members of a decimal, calendar date or time zone,
+    /// read again from its first member once one is met: `meta(of:)`'s own walk, which every
+    /// object takes, then has no path that goes on past such a member (one costs its loop
+    /// register spills on every member of every object).
+    @inline(never)
+    private func metaWithValueForm(of object: Value) throws(CodecError) -> ObjectMeta {
+        try readMeta(of: object, valueForms: true)
+    }
+
+    /// `meta(of:)`; `valueForms`: whether the members of a decimal, calendar date or time zone
+    /// are read (false: the first one met hands the object to `metaWithValueForm`).
+    @inline(__always)
+    private func readMeta(of object: Value, valueForms: Bool) throws(CodecError) -> ObjectMeta {
         var meta = ObjectMeta()
         let memberCount = count(object)
         let span = Int(mappingKeySpans[object.container])
@@ -175,11 +194,14 @@ extension JSONDocument {
                 meta.runs = value
             case .mark:
                 meta.mark = value
-            case .valueForm(let member):
-                meta.valueForm.set(member, value)
             case .topOnly:
                 throw invalid("\(TextExcerpt.quote(stringValue(key))) belongs only at the top of the document", at: value)
             case .unknown:
+                if valueFormKey(key) != nil {
+                    guard valueForms else { return try metaWithValueForm(of: object) }
+                    meta.hasValueForm = true
+                    break
+                }
                 throw invalid("unknown key \(TextExcerpt.quote(stringValue(key))); a data key that starts with $ is written with $$", at: key)
             }
             mappingKeys += 1
@@ -193,7 +215,9 @@ extension JSONDocument {
         if let runs = meta.runs, meta.wrapper?.kind != .string {
             throw invalid("$runs stands beside $string: they are an attributed string's text and its runs", at: runs)
         }
-        try checkValueForm(meta, object: object, dataKeys: memberCount > mappingKeys)
+        if valueForms, meta.hasValueForm {
+            try checkValueForm(object, wrapper: meta.wrapper, other: meta.runs ?? meta.account?.value ?? meta.mark, dataKeys: memberCount > mappingKeys)
+        }
         if let wrapper = meta.wrapper, memberCount > mappingKeys {
             throw invalid("\(wrapper.kind.name) objects hold no data keys", at: object)
         }
@@ -201,21 +225,24 @@ extension JSONDocument {
     }
 
     /// The members of a decimal, calendar date or time zone stand together, each form's
-    /// complete, with no other wrapper, account or data key beside them.
-    private func checkValueForm(_ meta: ObjectMeta, object: Value, dataKeys: Bool) throws(CodecError) {
-        let form = meta.valueForm
+    /// complete, with no other wrapper, account or data key beside them (`other`: the object's
+    /// `$runs`, account or `$bom`). Handed the meta's members it reads, not the meta: the meta
+    /// stays out of memory on `meta(of:)`'s common path.
+    @inline(never)
+    private func checkValueForm(_ object: Value, wrapper: (kind: ValueWrapper, value: Value)?, other: Value?, dataKeys: Bool) throws(CodecError) {
+        let form = valueFormMembers(of: object)
         guard let kind = form.kind else { return }
         let (name, members): (String, [Value?]) =
             switch kind {
             case .decimal: ("$decimal", [form.decimal])
-            case .calendarDate: ("$date, $dateFormat and $zone", [meta.wrapper?.kind == .date ? meta.wrapper?.value : nil, form.dateFormat, form.zone])
+            case .calendarDate: ("$date, $dateFormat and $zone", [wrapper?.kind == .date ? wrapper?.value : nil, form.dateFormat, form.zone])
             case .timeZone: ("$timeZone, $tzif and $zoneInfo", [form.timeZone, form.tzif, form.zoneInfo])
             }
         let stray: [Value?] =
             switch kind {
-            case .decimal: [form.dateFormat, form.zone, form.timeZone, form.tzif, form.zoneInfo, meta.wrapper?.value]
+            case .decimal: [form.dateFormat, form.zone, form.timeZone, form.tzif, form.zoneInfo, wrapper?.value]
             case .calendarDate: [form.decimal, form.compact, form.timeZone, form.tzif, form.zoneInfo]
-            case .timeZone: [form.decimal, form.compact, form.dateFormat, form.zone, meta.wrapper?.value]
+            case .timeZone: [form.decimal, form.compact, form.dateFormat, form.zone, wrapper?.value]
             }
         if let extra = stray.compactMap({ $0 }).first {
             throw invalid("\(name) stand together as one form; this member belongs to another", at: extra)
@@ -223,10 +250,30 @@ extension JSONDocument {
         guard members.allSatisfy({ $0 != nil }) else {
             throw invalid("\(name) stand together: a \(kind == .decimal ? "$compact" : "form") without them is refused", at: object)
         }
-        if let other = meta.runs ?? meta.account?.value ?? meta.mark {
+        if let other {
             throw invalid("\(name) take no other mapping member", at: other)
         }
         if dataKeys { throw invalid("\(name) objects hold no data keys", at: object) }
+    }
+
+    /// Which member of a decimal, calendar date or time zone `key` is, if one (`MetaKey.unknown`).
+    @inline(never)
+    private func valueFormKey(_ key: Value) -> ValueFormMembers.Key? {
+        withString(key) { ValueFormMembers.key($0) }
+    }
+
+    /// The members of a decimal, calendar date or time zone that object `object` holds, read
+    /// as `meta(of:)` reads them (asked only of an object whose meta has `hasValueForm`).
+    func valueFormMembers(of object: Value) -> ValueFormMembers {
+        var form = ValueFormMembers()
+        let span = Int(mappingKeySpans[object.container])
+        var unread = span == Self.unboundedSpan ? count(object) : span
+        var cursor = children(of: object)
+        while unread > 0, let (key, value) = nextMember(&cursor) {
+            unread -= 1
+            if let member = valueFormKey(key) { form.set(member, value) }
+        }
+        return form
     }
 
     /// `$id` and `$ref` values are integers or strings.

@@ -84,12 +84,8 @@ struct BodyScanner {
             let height = visitChildren(layout.children, level: level)
             return max(meta, layout.children.count > 0 ? max(height, level) : 2)
         case .members:
-            let children = visitChildren(layout.children, level: 1)
-            guard layout.children.walk == .formMembers else { return max(meta, children) }
-            let folded = ValueObjectForms.foldedHeight(forms[uid]) {
-                numbers.wrapsTime(view.real(view.header(of: view.value(in: view.header(at: Int(archive.entryOffsets[uid])), forKey: ValueObjectForms.time)!)))
-            }
-            return max(meta, children, folded)
+            let height = max(meta, visitChildren(layout.children, level: 1))
+            return layout.children.walk == .formMembers ? max(height, foldedHeight(uid)) : height
         case .value:
             if forms[uid] == .classData {
                 // `$data` (or `$text`) beside the meta keys, its account one level in.
@@ -101,6 +97,15 @@ struct BodyScanner {
         case .plist:
             // `{"$plist": container}` (`$id` beside it when it carries one).
             return max(1, inlineContainerHeight(view.header(at: Int(archive.entryOffsets[uid])), level: 2))
+        }
+    }
+
+    /// The height of the members a decimal, calendar date or time zone `uid` folds its keys
+    /// into (`ValueObjectForms.foldedHeight`). Out of line, off every other body's path.
+    @inline(never)
+    private func foldedHeight(_ uid: Int) -> Int {
+        ValueObjectForms.foldedHeight(forms[uid]) {
+            numbers.wrapsTime(view.real(view.header(of: view.value(in: view.header(at: Int(archive.entryOffsets[uid])), forKey: ValueObjectForms.time)!)))
         }
     }
 
@@ -143,22 +148,8 @@ struct BodyScanner {
     /// Visits the children of a body at `level`; returns the most the values written in place
     /// reach (`level` itself at most for references, which `slots` and the scalar height count).
     private mutating func visitChildren(_ list: ChildList, level: Int) -> Int {
+        if list.walk.readsOutOfLine { return visitOutOfLine(list, level: level) }
         var height = 0
-        if list.walk == .ordered {
-            let values = ReadableShape.orderedSetValues(list, view)
-            for position in 0..<list.count { visit(view.uidValue(of: shape.orderedChild(values, at: position).value), at: level, keyContext: false) }
-            return height
-        }
-        if list.walk == .attributedRuns {
-            // `$string` at `level`; each run's attributes in `$runs`' array and the run's object.
-            let folds = archive.attributedRuns
-            height = keyValueHeight(ReadableShape.runChild(folds, list, at: 0)!.value, level: level)
-            for position in 1..<list.count {
-                guard let child = ReadableShape.runChild(folds, list, at: position) else { continue }
-                visit(view.uidValue(of: child.value), at: level + 2, keyContext: false)
-            }
-            return max(height, level + 2)
-        }
         for position in 0..<list.count {
             guard let child = shape.child(list, at: position) else { continue }
             switch child.role {
@@ -175,6 +166,35 @@ struct BodyScanner {
             }
         }
         return height
+    }
+
+    /// `visitChildren` of an ordered set, a folded attributed string, or a decimal, calendar
+    /// date or time zone (`ChildList.Walk.readsOutOfLine`). Out of line: the common lists pay
+    /// one test for the three.
+    @inline(never)
+    private mutating func visitOutOfLine(_ list: ChildList, level: Int) -> Int {
+        switch list.walk {
+        case .ordered:
+            let values = ReadableShape.orderedSetValues(list, view)
+            for position in 0..<list.count { visit(view.uidValue(of: shape.orderedChild(values, at: position).value), at: level, keyContext: false) }
+            return 0
+        case .attributedRuns:
+            // `$string` at `level`; each run's attributes in `$runs`' array and the run's object.
+            let folds = archive.attributedRuns
+            let height = keyValueHeight(ReadableShape.runChild(folds, list, at: 0)!.value, level: level)
+            for position in 1..<list.count {
+                guard let child = ReadableShape.runChild(folds, list, at: position) else { continue }
+                visit(view.uidValue(of: child.value), at: level + 2, keyContext: false)
+            }
+            return max(height, level + 2)
+        default:
+            // A decimal's, calendar date's or time zone's references, as `ReadableWriter.writeFormMembers`.
+            for position in 0..<list.count {
+                guard let child = ReadableShape.formChild(view, list, at: position) else { continue }
+                visit(view.uidValue(of: child.value), at: level, keyContext: false)
+            }
+            return 0
+        }
     }
 
     /// An archived key's value (or an inline container's member) at `level` within the body:

@@ -223,16 +223,12 @@ struct ReadableWriter {
     /// The children of `list` from position `start` on (all of them, or the rest of a list the
     /// split writer's first half began): each with its key, `$dict` pairs in their own arrays.
     mutating func writeChildren(_ list: ChildList, from start: Int) {
-        if list.walk == .ordered {
-            writeOrderedChildren(list, from: start)
-            return
-        }
-        if list.walk == .attributedRuns {
-            writeRunChildren(list, from: start)
-            return
-        }
-        if list.walk == .formMembers {
-            writeFormMembers(list, from: start)
+        if list.walk.readsOutOfLine {
+            switch list.walk {
+            case .ordered: writeOrderedChildren(list, from: start)
+            case .attributedRuns: writeRunChildren(list, from: start)
+            default: writeFormMembers(list, from: start)
+            }
             return
         }
         for position in start..<list.count {

@@ -38,7 +38,7 @@ extension ArchiveEncoder {
             uidOfObject[target.offset] = uid
             return uid
         }
-        if meta.valueForm.kind != nil {
+        if meta.hasValueForm {
             // A decimal, calendar date or time zone (its `$date` is not NSDate's wrapper).
             return encodeValueFormObject(object, meta: meta)
         }
@@ -98,8 +98,8 @@ extension ArchiveEncoder {
                 break
             }
             let meta = try document.meta(of: value)
-            if let kind = meta.valueForm.kind {
-                try fillValueForm(uid, meta: meta, kind: kind)
+            if meta.hasValueForm {
+                try fillValueForm(uid, object: value, meta: meta)
                 continue
             }
             guard let wrapper = meta.wrapper else {

@@ -16,9 +16,11 @@ extension ArchiveEncoder {
         return uid
     }
 
-    /// Fills entry `uid` with the archived keys of the form `meta` holds.
-    mutating func fillValueForm(_ uid: Int, meta: ObjectMeta, kind: ValueFormMembers.Kind) throws(CodecError) {
-        let form = meta.valueForm
+    /// Fills entry `uid` with the archived keys of the form object `object` (its meta `meta`)
+    /// holds.
+    mutating func fillValueForm(_ uid: Int, object: Value, meta: ObjectMeta) throws(CodecError) {
+        let form = document.valueFormMembers(of: object)
+        guard let kind = form.kind else { preconditionFailure("fillValueForm is asked of a meta with hasValueForm") }
         let pairs = scratch.frame()
         switch kind {
         case .decimal:

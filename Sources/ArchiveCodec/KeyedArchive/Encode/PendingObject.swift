@@ -29,7 +29,7 @@ struct PendingObject {
         self.value = value
         self.uid = UInt32(truncatingIfNeeded: uid)
         className = meta.className
-        if meta.wrapper != nil || meta.valueForm.kind != nil || meta.chainGiven || meta.hints != nil {
+        if meta.wrapper != nil || meta.hasValueForm || meta.chainGiven || meta.hints != nil {
             shape = .other
         } else {
             shape = meta.className == nil ? .plainDictionary : .instance

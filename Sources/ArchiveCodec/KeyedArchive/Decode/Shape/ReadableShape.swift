@@ -135,7 +135,8 @@ struct ReadableShape {
     /// Child `position` of `list` (nil for a member the view leaves out: `$class`). An ordered
     /// set's children are read with `orderedChild` from its values in index order
     /// (`orderedSetValues`), which callers keep while they walk it; a folded attributed
-    /// string's with `runChild`.
+    /// string's with `runChild`; a decimal's, calendar date's or time zone's with `formChild`
+    /// (a call here, on the path every walk inlines for every body, costs every body).
     @inline(__always)
     func child(_ list: ChildList, at position: Int) -> Child? {
         switch list.walk {
@@ -160,7 +161,7 @@ struct ReadableShape {
         case .attributedRuns:
             preconditionFailure("a folded attributed string's children are read with runChild")
         case .formMembers:
-            return Self.formChild(view, list, at: position)
+            preconditionFailure("a decimal's, calendar date's or time zone's children are read with formChild")
         }
     }
 
@@ -174,6 +175,14 @@ struct ReadableShape {
         if position == 0 { return Child(key: -1, value: fold.string, role: .keyedValue) }
         let attributes = fold.attributes(ofRun: position - 1)
         return attributes >= 0 ? Child(key: -1, value: attributes, role: .reference) : nil
+    }
+
+    /// Child `position` of a folded list (`ChildList.Walk.isFolded`): `runChild`'s or
+    /// `formChild`'s. One call out of line for both, so that a walk that meets either pays one
+    /// test per child for them.
+    @inline(never)
+    static func foldedChild(_ folds: AttributedRunFolds, _ view: BinaryPlistView, _ list: ChildList, at position: Int) -> Child? {
+        list.walk == .attributedRuns ? runChild(folds, list, at: position) : formChild(view, list, at: position)
     }
 
     /// Child `position` of a decimal, calendar date or time zone (`ChildList.formMembers`): its
@@ -384,14 +393,14 @@ struct ChildList {
         case keyedReferences
         /// Keys and values alternately, each a reference, two positions per `[key, value]` pair.
         case pairs
-        /// An ordered set's values in index order (`ReadableShape.orderedSetValues`).
-        case ordered
         /// A class instance's own dictionary, `$class` left out.
         case objectMembers
         /// A plist array or dictionary written in place.
         case inlineMembers
         /// The `$top` dictionary.
         case topEntries
+        /// An ordered set's values in index order (`ReadableShape.orderedSetValues`).
+        case ordered
         /// A folded attributed string (`AttributedRunFolds`): position 0 its text, written under
         /// `$string`; position 1 + k run k, written `{"$length": n, "$attributes": child}` in
         /// `$runs` (or `{"$length": n, "$attributesOf": j}`, no child), read with
@@ -403,6 +412,14 @@ struct ChildList {
         /// child written under its readable member (`ValueObjectForms.referenceMembers`);
         /// `first` is the dictionary's start, `second` its count (`ReadableShape.formChild`).
         case formMembers
+
+        /// `attributedRuns` or `formMembers`: children read out of line (`foldedChild`), not
+        /// with `child`. (The last cases: one comparison.)
+        var isFolded: Bool { rawValue >= Self.attributedRuns.rawValue }
+
+        /// `ordered`, `attributedRuns` or `formMembers`: children not read with `child`. (The
+        /// last cases: the walks ask one comparison of every list.)
+        var readsOutOfLine: Bool { rawValue >= Self.ordered.rawValue }
     }
 
     let walk: Walk

@@ -110,10 +110,10 @@ struct ResumeWalk {
                 current.position = position + 1
                 if current.children.walk == .ordered {
                     next = open(shape.orderedChild(orderedLists[orderedLists.count - 1], at: position))
-                } else if current.children.walk == .attributedRuns {
+                } else if current.children.walk.isFolded {
                     // Not through a closure: capturing `open` would box the walk's state.
                     next = nil
-                    if let child = ReadableShape.runChild(archive.attributedRuns, current.children, at: position) { next = open(child) }
+                    if let child = ReadableShape.foldedChild(archive.attributedRuns, view, current.children, at: position) { next = open(child) }
                 } else if let child = shape.child(current.children, at: position) {
                     next = open(child)
                 } else {
