@@ -431,9 +431,9 @@ struct ReadableWriter {
         case .components(let text):
             for component in text.components { out.mappedReal(component, placement.numbers) }
             out.closeArray()
-            if form == .rgbComponents, let hex = ColorHex.text(text.components) {
+            if form == .rgbComponents, let hex = ColorHex.spelling(text.components) {
                 out.key(BytesForm.hexKey)
-                out.string(hex)
+                out.hexString(packed: hex.digits, digitCount: hex.digitCount)
             }
             if !text.terminated {
                 out.key(BytesForm.terminatedKey)

@@ -424,8 +424,8 @@ struct ReadableFormLowering {
             }
             values.append(Double(Float(value)))
         }
-        let expected = ColorHex.text(values)
-        guard document.kind(hex) == .string, expected != nil, ColorHex.matches(document.stringValue(hex), values) else {
+        guard document.kind(hex) == .string, ColorHex.matches(document.stringValue(hex), values) else {
+            let expected = ColorHex.text(values)
             throw document.invalid(
                 "$hex disagrees with the colour's components here: they say \(expected.map { "\"\($0)\"" } ?? "no hex (a component outside 0 … 1)"). The components are the colour: edit them, or leave $hex out",
                 at: hex)
