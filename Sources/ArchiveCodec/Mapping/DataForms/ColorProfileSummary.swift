@@ -82,7 +82,7 @@ struct ColorProfileSummary: Equatable, Sendable {
     }
 
     private static func signature(_ bytes: UnsafeBufferPointer<UInt8>, _ at: Int) -> UInt32 {
-        be32(bytes, at)
+        bytes.bigEndianUInt32(at: at)
     }
 
     /// The four letters at `at` without the spaces that pad them (a defined signature: ASCII).
@@ -98,13 +98,13 @@ struct ColorProfileSummary: Equatable, Sendable {
     private static func description(_ bytes: UnsafeBufferPointer<UInt8>) -> String? {
         guard bytes.count >= headerSize + 4 else { return nil }
         // Only the entries the bytes hold are looked at, however many the count claims.
-        let claimed = Int(be32(bytes, headerSize))
+        let claimed = Int(bytes.bigEndianUInt32(at: headerSize))
         let count = min(claimed, (bytes.count - headerSize - 4) / 12)
         for index in 0..<count {
             let entry = headerSize + 4 + index * 12
             guard signature(bytes, entry) == fourCC("desc") else { continue }
-            let offset = Int(be32(bytes, entry + 4))
-            let size = Int(be32(bytes, entry + 8))
+            let offset = Int(bytes.bigEndianUInt32(at: entry + 4))
+            let size = Int(bytes.bigEndianUInt32(at: entry + 8))
             guard offset <= bytes.count, size <= bytes.count - offset, size >= 12 else { return nil }
             let tag = UnsafeBufferPointer(rebasing: bytes[offset..<(offset + size)])
             switch signature(tag, 0) {
@@ -118,7 +118,7 @@ struct ColorProfileSummary: Equatable, Sendable {
 
     /// A `textDescriptionType`: an ASCII count (its NUL included) at 8, the text at 12.
     private static func asciiDescription(_ tag: UnsafeBufferPointer<UInt8>) -> String? {
-        let count = Int(be32(tag, 8))
+        let count = Int(tag.bigEndianUInt32(at: 8))
         guard count >= 1, count <= tag.count - 12 else { return nil }
         var end = 12
         while end < 12 + count, tag[end] != 0 { end += 1 }
@@ -131,9 +131,9 @@ struct ColorProfileSummary: Equatable, Sendable {
     /// (language, country, length, offset) from 16, each text UTF-16 big-endian.
     private static func localisedDescription(_ tag: UnsafeBufferPointer<UInt8>) -> String? {
         guard tag.count >= 16 else { return nil }
-        let recordSize = Int(be32(tag, 12))
+        let recordSize = Int(tag.bigEndianUInt32(at: 12))
         guard recordSize >= 12 else { return nil }
-        let count = min(Int(be32(tag, 8)), (tag.count - 16) / recordSize)
+        let count = min(Int(tag.bigEndianUInt32(at: 8)), (tag.count - 16) / recordSize)
         guard count > 0 else { return nil }
         var chosen = 16
         for index in 0..<count {
@@ -145,8 +145,8 @@ struct ColorProfileSummary: Equatable, Sendable {
                 break
             }
         }
-        let length = Int(be32(tag, chosen + 4))
-        let offset = Int(be32(tag, chosen + 8))
+        let length = Int(tag.bigEndianUInt32(at: chosen + 4))
+        let offset = Int(tag.bigEndianUInt32(at: chosen + 8))
         guard length > 0, length % 2 == 0, offset <= tag.count, length <= tag.count - offset else { return nil }
         var units = (0..<(length / 2)).lazy.map { UInt16(tag[offset + 2 * $0]) << 8 | UInt16(tag[offset + 2 * $0 + 1]) }[...]
         while let last = units.last, last == 0 { units = units.dropLast() }
@@ -165,7 +165,4 @@ struct ColorProfileSummary: Equatable, Sendable {
         return text.isEmpty ? nil : text
     }
 
-    private static func be32(_ bytes: UnsafeBufferPointer<UInt8>, _ at: Int) -> UInt32 {
-        UInt32(bytes[at]) << 24 | UInt32(bytes[at + 1]) << 16 | UInt32(bytes[at + 2]) << 8 | UInt32(bytes[at + 3])
-    }
 }

@@ -151,7 +151,7 @@ struct DataKind: Equatable, Sendable {
     /// A PNG's size: its first chunk is IHDR, width and height big-endian.
     private static func pngSize(_ bytes: UnsafeBufferPointer<UInt8>) -> (width: UInt32, height: UInt32)? {
         guard bytes.count >= 24, holds(bytes, "IHDR", at: 12) else { return nil }
-        return (be32(bytes, 16), be32(bytes, 20))
+        return (bytes.bigEndianUInt32(at: 16), bytes.bigEndianUInt32(at: 20))
     }
 
     /// A GIF's logical screen size, little-endian after the signature.
@@ -250,10 +250,6 @@ struct DataKind: Equatable, Sendable {
 
     private static func be16(_ bytes: UnsafeBufferPointer<UInt8>, _ at: Int) -> UInt16 {
         UInt16(bytes[at]) << 8 | UInt16(bytes[at + 1])
-    }
-
-    private static func be32(_ bytes: UnsafeBufferPointer<UInt8>, _ at: Int) -> UInt32 {
-        UInt32(bytes[at]) << 24 | UInt32(bytes[at + 1]) << 16 | UInt32(bytes[at + 2]) << 8 | UInt32(bytes[at + 3])
     }
 
     private static func le16(_ bytes: UnsafeBufferPointer<UInt8>, _ at: Int) -> UInt16 {

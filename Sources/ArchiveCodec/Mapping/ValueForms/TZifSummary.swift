@@ -69,7 +69,7 @@ struct TZifSummary: Equatable {
         guard bytes.count - start >= 44, bytes[start] == 0x54, bytes[start + 1] == 0x5A, bytes[start + 2] == 0x69, bytes[start + 3] == 0x66 else { return nil }
         let version = bytes[start + 4]
         guard version == 0 || (version >= 0x32 && version <= 0x34) else { return nil }
-        let counts = (0..<6).map { Int(bigEndian32(bytes, at: start + 20 + 4 * $0)) }
+        let counts = (0..<6).map { Int(bytes.bigEndianUInt32(at: start + 20 + 4 * $0)) }
         return (version, counts)
     }
 
@@ -112,11 +112,8 @@ struct TZifSummary: Equatable {
         let last = times > 0 ? Int(bytes[indices + times - 1]) : 0
         let record = typeRecords + 6 * last
         return TZifSummary(
-            abbreviations: seen, offset: Int32(bitPattern: bigEndian32(bytes, at: record)), isDST: bytes[record + 4] == 1, abbreviation: names[last],
+            abbreviations: seen, offset: Int32(bitPattern: bytes.bigEndianUInt32(at: record)), isDST: bytes[record + 4] == 1, abbreviation: names[last],
             rule: rule)
     }
 
-    private static func bigEndian32(_ bytes: UnsafeBufferPointer<UInt8>, at start: Int) -> UInt32 {
-        UInt32(bytes[start]) << 24 | UInt32(bytes[start + 1]) << 16 | UInt32(bytes[start + 2]) << 8 | UInt32(bytes[start + 3])
-    }
 }
