@@ -211,6 +211,56 @@ final class KeyedArchiveSalvageTests: XCTestCase {
         }
     }
 
+    // MARK: Placeholder text
+
+    /// A placeholder's nonce is the first candidate the input holds after `~brk~` in no
+    /// encoding: the first 63 planted (ASCII, big- and little-endian UTF-16 in turn) leave the
+    /// 64th; all 64 planted leave none (refused, not guessed). Near misses rule nothing out.
+    func testTheNonceIsOneTheInputDoesNotHold() {
+        let candidates = BrokenToken.candidates
+        XCTAssertEqual(BrokenToken.nonce(absentFrom: Array("plain bytes ~brk~ ~brk".utf8)), BrokenToken.spelled(candidates[0]))
+        func planted(_ count: Int) -> [UInt8] {
+            var bytes: [UInt8] = Array("head".utf8)
+            for index in 0..<count {
+                let text = Array("~brk~".utf8) + BrokenToken.spelled(candidates[index]) + Array("~00000001".utf8)
+                switch index % 3 {
+                case 0: bytes += text
+                case 1: bytes += text.flatMap { [0, $0] }
+                default: bytes += text.flatMap { [$0, 0] }
+                }
+                bytes.append(UInt8(ascii: "x"))
+            }
+            return bytes
+        }
+        XCTAssertEqual(BrokenToken.nonce(absentFrom: planted(1)), BrokenToken.spelled(candidates[1]))
+        XCTAssertEqual(BrokenToken.nonce(absentFrom: planted(63)), BrokenToken.spelled(candidates[63]))
+        XCTAssertNil(BrokenToken.nonce(absentFrom: planted(64)))
+        // A nonce at the very end of the input is read; one cut short, in capitals or with a
+        // digit changed is not the nonce.
+        XCTAssertEqual(BrokenToken.nonce(absentFrom: Array(("~brk~" + String(decoding: BrokenToken.spelled(candidates[0]), as: UTF8.self)).utf8)), BrokenToken.spelled(candidates[1]))
+        let first = String(decoding: BrokenToken.spelled(candidates[0]), as: UTF8.self)
+        for miss in ["~brk~" + first.dropLast(), "~brk~" + first.uppercased(), "~brk~0" + first.dropFirst(), "~brk" + first] where miss != "~brk~" + first {
+            XCTAssertEqual(BrokenToken.nonce(absentFrom: Array(miss.utf8)), BrokenToken.spelled(candidates[0]), miss)
+        }
+    }
+
+    /// An archive whose own string is the text the first placeholder would have: the string
+    /// reads as itself and the damage is marked once, with the next nonce.
+    func testAStringThatSpellsAPlaceholderReadsAsItself() throws {
+        let planted = "~brk~" + String(decoding: BrokenToken.spelled(BrokenToken.candidates[0]), as: UTF8.self) + "~00000000"
+        let json = #"{"$top":{"root":[""# + planted + #"",{"$class":"NSMutableArray","$array":[1,2]}]}}"#
+        let bytes = try JSONDocument(parsing: Array(json.utf8)).archive(format: .binary)
+        let plist = try BinaryPlist(bytes: bytes)
+        let start = plist.withView { view in (0..<plist.objectCount).map { view.header(of: $0) }.last { $0.kind == .uid }!.start }
+        var damaged = bytes
+        damaged[start] = 0xFF
+        let archive = try Archive(parsing: damaged, salvaging: true)
+        XCTAssertEqual(archive.breaks, 1)
+        let text = String(decoding: try archive.json(view: .readable, pretty: false), as: UTF8.self)
+        XCTAssertTrue(text.contains("\"" + planted + "\""), text)
+        XCTAssertEqual(text.components(separatedBy: "\"$broken\"").count, 2, text)
+    }
+
     // MARK: Checks
 
     /// The offsets of the entries that use UID object `ref` as their `$class` or as a key in

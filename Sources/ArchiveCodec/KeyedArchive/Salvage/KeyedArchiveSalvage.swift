@@ -118,34 +118,61 @@ struct BrokenToken: Sendable {
         return Array("~brk~".utf8) + nonce + [UInt8(ascii: "~")] + Array((String(repeating: "0", count: digits - number.count) + number).utf8)
     }
 
-    /// The first of 64 fixed nonces that `bytes` holds in none of the three encodings. One
-    /// pass finds whether `bytes` holds `~brk~` in any of them at all (the usual file does not:
-    /// then the first nonce is taken without looking further); only a file that does is
-    /// searched again per nonce.
-    static func nonce(absentFrom bytes: [UInt8]) -> [UInt8]? {
+    /// The 64 fixed nonces a placeholder may take, in the order they are tried: 16 lowercase
+    /// hex digits each, from a fixed seed, so a salvage writes the same text every time.
+    static let candidates: [UInt64] = {
         var state: UInt64 = 0x9E37_79B9_7F4A_7C15
-        let holdsPrefix = bytes.withUnsafeBufferPointer { buffer -> Bool in
-            let prefix = Array("~brk~".utf8)
-            var index = 0
-            while index < buffer.count {
-                if buffer[index] == UInt8(ascii: "~") {
-                    for step in 1...2 where index + step * (prefix.count - 1) < buffer.count {
-                        if (1..<prefix.count).allSatisfy({ buffer[index + step * $0] == prefix[$0] }) { return true }
-                    }
-                }
-                index += 1
-            }
-            return false
-        }
-        for _ in 0..<64 {
+        return (0..<64).map { _ in
             state = state &* 0x2545_F491_4F6C_DD1D &+ 0x1405_7B7E_F767_814F
-            let hex = Array(String(state, radix: 16).utf8)
-            let nonce = [UInt8](repeating: UInt8(ascii: "0"), count: 16 - hex.count) + hex
-            let ascii = Array("~brk~".utf8) + nonce
-            let bigEndian: [UInt8] = ascii.flatMap { byte -> [UInt8] in [0, byte] }
-            let littleEndian: [UInt8] = ascii.flatMap { byte -> [UInt8] in [byte, 0] }
-            if !holdsPrefix || [ascii, bigEndian, littleEndian].allSatisfy({ KeyedArchive.firstIndex(of: $0, in: bytes) == nil }) { return nonce }
+            return state
         }
-        return nil
+    }()
+
+    /// The first of the `candidates` that `bytes` holds after `~brk~` in none of the three
+    /// encodings (ASCII, big- or little-endian UTF-16), spelled as its 16 hex digits; nil when
+    /// the input holds every one of them.
+    ///
+    /// One pass over `bytes`, whatever it plants: at each `~`, `~brk~` and 16 hex digits are
+    /// read at a stride of one byte and of two (the byte between two UTF-16 characters is not
+    /// looked at, so a near miss counts as held: it only rules a nonce out), and a nonce found
+    /// among the candidates is marked in a 64-bit set. A `~` costs at most 2 × 20 reads and
+    /// nothing is held per occurrence, so an input of planted nonces costs what any input of
+    /// its size does (a search per candidate would read it up to 192 times).
+    static func nonce(absentFrom bytes: [UInt8]) -> [UInt8]? {
+        let candidates = Self.candidates
+        var held: UInt64 = 0
+        bytes.withUnsafeBufferPointer { buffer in
+            let marker: (UInt8, UInt8, UInt8, UInt8) = (UInt8(ascii: "b"), UInt8(ascii: "r"), UInt8(ascii: "k"), UInt8(ascii: "~"))
+            for index in buffer.indices where buffer[index] == UInt8(ascii: "~") {
+                for step in 1...2 where index + step * 20 < buffer.count {
+                    guard buffer[index + step] == marker.0, buffer[index + 2 * step] == marker.1,
+                        buffer[index + 3 * step] == marker.2, buffer[index + 4 * step] == marker.3
+                    else { continue }
+                    var value: UInt64 = 0
+                    var digits = 0
+                    while digits < 16, let digit = lowercaseHexValue(buffer[index + step * (5 + digits)]) {
+                        value = value << 4 | UInt64(digit)
+                        digits += 1
+                    }
+                    if digits == 16, let position = candidates.firstIndex(of: value) { held |= 1 << UInt64(position) }
+                }
+            }
+        }
+        guard let position = (0..<candidates.count).first(where: { held & (1 << UInt64($0)) == 0 }) else { return nil }
+        return spelled(candidates[position])
+    }
+
+    /// `value` as the 16 lowercase hex digits a nonce is written with.
+    static func spelled(_ value: UInt64) -> [UInt8] {
+        let hex = Array(String(value, radix: 16).utf8)
+        return [UInt8](repeating: UInt8(ascii: "0"), count: 16 - hex.count) + hex
+    }
+
+    private static func lowercaseHexValue(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): return byte - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): return byte - UInt8(ascii: "a") + 10
+        default: return nil
+        }
     }
 }
