@@ -162,7 +162,7 @@ extension JSONDocument {
     }
 
     /// `step` taken from `value` itself, or nil when `value` has no such member or element.
-    private func take(_ step: ReadablePath.Step, from value: Value, walk: inout PathWalk) throws(PathFailure) -> Value? {
+    func take(_ step: ReadablePath.Step, from value: Value, walk: inout PathWalk) throws(PathFailure) -> Value? {
         switch step {
         case .index(let index):
             guard kind(value) == .array else { return nil }

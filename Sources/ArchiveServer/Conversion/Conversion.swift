@@ -147,18 +147,25 @@ enum Conversion {
         return response
     }
 
-    /// `?path=`: the decode's text is made whole and indexed (`Archive.decodedDocument`, held
-    /// in the budget as it grows and before it is parsed, as the plain view's is), and only the
-    /// value at `path` is answered; a path that leads nowhere is `422 path-not-found`, naming
-    /// how far it got.
+    /// `?path=`: the value alone where the codec can write it so (`Archive.readableValueDocument`,
+    /// the bodies on the way and the answer held in the budget as they grow); else the decode's
+    /// text is made whole and indexed (`Archive.decodedDocument`, held in the budget as it
+    /// grows and before it is parsed, as the plain view's is). Only the value at `path` is
+    /// answered; a path that leads nowhere is `422 path-not-found`, naming how far it got.
     private static func answerValue(at path: ReadablePath, of archive: Archive, _ options: DecodeOptions, plan: WritePlan, _ job: Job) throws(CodecError) -> HTTPResponse {
         let held = DecodedTextReservation(job.reservation)
         let document: JSONDocument
+        var rest = path
         do throws(CodecError) {
-            // The index, the identities a `$ref` on the way asks for, and the walk's stack are
-            // bounded as the plain view's are.
-            document = try archive.decodedDocument(view: options.view, plan: plan, hold: held.hold) { text in
-                PlainView.workingBytes(losslessText: text, depth: plan.depth)
+            if options.view == .readable, let value = try archive.readableValueDocument(at: path, plan: plan, hold: held.hold) {
+                document = value
+                rest = ReadablePath(steps: [])
+            } else {
+                // The index, the identities a `$ref` on the way asks for, and the walk's stack
+                // are bounded as the plain view's are.
+                document = try archive.decodedDocument(view: options.view, plan: plan, hold: held.hold) { text in
+                    PlainView.workingBytes(losslessText: text, depth: plan.depth)
+                }
             }
         } catch {
             guard let refusal = held.refusal(path: job.path) else { throw error }
@@ -166,7 +173,7 @@ enum Conversion {
         }
         let reply = try replyBuffer(job)
         do throws(JSONDocument.PathFailure) {
-            try document.writeValue(at: path, pretty: options.pretty) { reply.append($0) }
+            try document.writeValue(at: rest, pretty: options.pretty) { reply.append($0) }
         } catch {
             if let refusal = error.refusal { throw refusal }
             return Problem.pathNotFound(error.description, path: job.path).response()

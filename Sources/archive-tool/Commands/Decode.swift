@@ -191,6 +191,25 @@ struct Decode: ParsableCommand {
         }
     }
 
+    /// The value at `path` of `input`'s readable JSON (compact, numbers as decode writes them
+    /// by default), for `get`: a document whose root is that value when the codec writes it
+    /// without the rest of the document (`Archive.readableValueDocument`), with the path left
+    /// to follow in it (`.`); else the whole document parsed, with `path`. The archive is read
+    /// and placed once either way; a codec error is reported as `reportingErrors` does.
+    static func readableValue(of input: [UInt8], at path: ReadablePath, nested: Bool, stack: StackOptions) throws -> (document: JSONDocument, path: ReadablePath) {
+        if nested { return (try readableDocument(of: input, nested: nested, stack: stack), path) }
+        let stackSize = stack.bytes
+        return try reportingErrors(hint: { Hint.decoding(input, error: $0) }) { () throws(CodecError) -> (document: JSONDocument, path: ReadablePath) in
+            let cores = coreParallelism(stackSize: stackSize, inputSize: input.count)
+            let policy = stack.skipDepthCheck ? DecodePolicy(depthLimit: .max) : DecodePolicy(stackSize: stackSize)
+            let archive = try Archive(parsing: input, parallelism: cores)
+            let plan = try archive.plan(view: .readable, pretty: false, numbers: .nonFinite, parallelism: cores, depthLimit: policy.nestingLimit(pretty: false))
+            if let refusal = policy.refusal(depth: plan.depth, pretty: false) { throw refused(refusal, stackSize: stackSize) }
+            if let value = try archive.readableValueDocument(at: path, plan: plan, hold: nil) { return (value, ReadablePath(steps: [])) }
+            return (try archive.decodedDocument(view: .readable, plan: plan, parallelism: cores, hold: nil) { _ in 0 }, path)
+        }
+    }
+
     /// `file` decoded as `shape` on stdout, on a stack of `stackSize` (the writers recurse
     /// once per level).
     /// Returns how many places a `salvage` marked `$broken`.

@@ -52,11 +52,12 @@ struct Get: ParsableCommand {
             throw ValidationError(error.description)
         }
         let input = try readInput(CommandLineFiles.paths([file], of: Get.self)[0])
-        let document = try Decode.readableDocument(of: input, nested: nested, stack: stack)
+        // The value alone where the codec can write it so, else the whole document.
+        let (document, rest) = try Decode.readableValue(of: input, at: path, nested: nested, stack: stack)
         // What is written: the data's bytes, or the value's text and a newline.
         let result: [UInt8]
         if bytes {
-            guard let data = try reportingPathFailure({ () throws(JSONDocument.PathFailure) in try document.dataBytes(at: path) }) else {
+            guard let data = try reportingPathFailure({ () throws(JSONDocument.PathFailure) in try document.dataBytes(at: rest) }) else {
                 writeAll("archive-tool: the value at \(TerminalText.escaped(path.description)) is not data ($data, $bytes or $text)\n", to: 2)
                 throw ExitCode(ExitStatus.notConvertible)
             }
@@ -67,8 +68,8 @@ struct Get: ParsableCommand {
             result = data
         } else {
             result = try reportingPathFailure { () throws(JSONDocument.PathFailure) -> [UInt8] in
-                if raw, let string = try document.stringText(at: path) { return string + [UInt8(ascii: "\n")] }
-                return try document.valueText(at: path) + [UInt8(ascii: "\n")]
+                if raw, let string = try document.stringText(at: rest) { return string + [UInt8(ascii: "\n")] }
+                return try document.valueText(at: rest) + [UInt8(ascii: "\n")]
             }
         }
         // The output file is made only once there is something to write into it.

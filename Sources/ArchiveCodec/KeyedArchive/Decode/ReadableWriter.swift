@@ -27,6 +27,10 @@ struct ReadableWriter {
     var stopAt = Int.max
     /// The text of keys met so far: an archive's instances share a few key objects.
     private var keyTexts: KeyTextCache
+    /// Bodies opened below this many others are written as a stub, `{"$stub": uid}`, instead
+    /// (`KeyedValueAtPath`, which writes only the bodies a path goes through); never by
+    /// default.
+    var stubDepth = Int.max
 
     /// `emitted`: the objects already written in full, when resuming part way.
     init(archive: KeyedArchive, view: BinaryPlistView, placement: Placement, out: JSONOutput, emitted: [Bool]? = nil) {
@@ -105,8 +109,43 @@ struct ReadableWriter {
             writeScalarObject(uid: uid, position: Int(archive.entryOffsets[uid]), form: form, keyContext: keyContext, carriesID: carriesID)
             return
         }
+        if depth >= stubDepth {
+            writeStub(uid)
+            return
+        }
         writeBody(uid, carriesID: carriesID)
     }
+
+    /// Entry `uid` as it is written where its body stands (its one reference, or the one
+    /// `Placement` gives it): the text `writeReference` writes there, whatever the writer
+    /// wrote before. A stub's body is written so (`KeyedValueAtPath`).
+    mutating func writeAtBodyPlace(_ uid: Int) {
+        let carriesID = carriesID[uid]
+        if carriesID { emitted[uid] = true }
+        let form = archive.forms[uid]
+        if form.isScalar {
+            writeScalarObject(uid: uid, position: Int(archive.entryOffsets[uid]), form: form, keyContext: false, carriesID: carriesID)
+            return
+        }
+        writeBody(uid, carriesID: carriesID)
+    }
+
+    /// Forgets that `uid`'s body was written, so that the body of the object holding it
+    /// writes it again (`KeyedValueAtPath` writes bodies one at a time, in any order).
+    mutating func forgetWritten(_ uid: Int) { emitted[uid] = false }
+
+    /// `{"$stub": uid}`: where a body would stand below `stubDepth`.
+    @inline(never)
+    private mutating func writeStub(_ uid: Int) {
+        out.openObject()
+        out.key(Self.stubKey)
+        out.int(Int64(uid))
+        out.closeObject()
+    }
+
+    /// The key of a stub: no value of the mapping has it (a data key beginning with `$` is
+    /// written `$$…`).
+    static let stubKey: StaticString = "$stub"
 
     /// The body of non-scalar entry `uid` as `ReadableShape` lays it out; its references are
     /// then `uid`'s.

@@ -1,0 +1,168 @@
+import Foundation
+import TestSupport
+import XCTest
+
+@testable import ArchiveCodec
+
+/// The value at a path of a keyed archive, written alone (`KeyedValueAtPath`,
+/// `Archive.readableValueDocument`): the same text as the value at that path of the whole
+/// readable document, for every path a walk through real archives takes (members, data keys
+/// beginning with `$`, the mapping's own keys, steps through wrappers left out, elements from
+/// either end, `$ref`s followed, steps that lead nowhere); nil, never another answer, where it
+/// gives up.
+final class KeyedValueAtPathTests: XCTestCase {
+    private func archives() throws -> [(name: String, bytes: [UInt8])] {
+        let apple = try Fixtures.names().map { ($0, try Fixtures.bytes($0)) }
+        let keyed = try Fixtures.publicNames("keyed-archive").map { ($0, try Fixtures.publicFile($0)) }
+        return (apple + keyed).filter { (try? Archive(parsing: $0.1).keyedArchive) != nil }
+    }
+
+    /// The whole document's answer at `path`: its text, or nil when the path leads nowhere.
+    private func wholeAnswer(_ document: JSONDocument, _ path: ReadablePath) -> [UInt8]? {
+        try? document.valueText(at: path)
+    }
+
+    private func aloneAnswer(_ archive: Archive, _ plan: WritePlan, _ path: ReadablePath, _ label: String) throws -> [UInt8]? {
+        guard let value = try archive.readableValueDocument(at: path, plan: plan, hold: nil) else { return nil }
+        XCTAssertEqual(value.source, try value.valueText(at: ReadablePath(steps: [])), label)
+        return value.source
+    }
+
+    func testEveryWalkedPathAnswersAsTheWholeDocument() throws {
+        var generator = SplitMix(seed: 0x5EED)
+        var (answered, gaveUp, nowhere) = (0, 0, 0)
+        let files = try archives()
+        XCTAssertGreaterThan(files.count, 30)
+        for (name, bytes) in files {
+            let archive = try Archive(parsing: bytes)
+            let plan = try archive.plan(view: .readable, pretty: false)
+            let whole = try archive.decodedDocument(view: .readable, plan: plan, hold: nil) { _ in 0 }
+            for _ in 0..<60 {
+                var steps: [ReadablePath.Step] = []
+                var value = whole.root
+                for _ in 0..<12 {
+                    var walk = JSONDocument.PathWalk(document: whole)
+                    value = (try? whole.followingReference(value, walk: &walk, path: ReadablePath(steps: []))) ?? value
+                    guard let step = randomStep(from: value, in: whole, &generator) else { break }
+                    steps.append(step)
+                    let path = ReadablePath(steps: steps)
+                    let label = "\(name) \(path)"
+                    let expected = wholeAnswer(whole, path)
+                    let alone = try aloneAnswer(archive, plan, path, label)
+                    if let alone {
+                        XCTAssertEqual(alone, expected, label)
+                        answered += 1
+                    } else if expected == nil {
+                        nowhere += 1
+                    } else {
+                        gaveUp += 1
+                    }
+                    guard expected != nil, let next = try? whole.value(at: path) else { break }
+                    value = next
+                }
+            }
+        }
+        // Nearly every path that leads somewhere is answered alone.
+        XCTAssertGreaterThan(answered, 1_000)
+        XCTAssertLessThan(gaveUp * 50, answered, "gave up on \(gaveUp) of \(answered + gaveUp)")
+        XCTAssertGreaterThan(nowhere, 50)
+    }
+
+    /// A generated save: values behind `$ref`s to bodies placed elsewhere, then containers that
+    /// hold those bodies, in one walk; a path going round the cycle team → player → team.
+    func testReferencesAndCyclesInASave() throws {
+        let json = #"""
+            {"$class":"League","teams":{"$class":"NSMutableArray","$array":[
+              {"$class":"Team","$id":1,"name":"A","rival":{"$ref":2},"players":[{"$class":"Player","name":"a1","team":{"$ref":1}},{"$class":"Player","name":"a2","team":{"$ref":1}}]},
+              {"$class":"Team","$id":2,"name":"B","rival":{"$ref":1},"players":[{"$class":"Player","name":"b1","team":{"$ref":2}}],
+               "motto":{"$id":3,"$string":"onward"}}]},
+             "slogan":{"$ref":3},"best":{"$ref":2}}
+            """#
+        let bytes = try JSONDocument(parsing: Array(json.utf8)).archive(format: .binary)
+        let archive = try Archive(parsing: bytes)
+        let plan = try archive.plan(view: .readable, pretty: false)
+        let whole = try archive.decodedDocument(view: .readable, plan: plan, hold: nil) { _ in 0 }
+        var cycle = ".teams[0]"
+        for _ in 0..<20 { cycle += ".players[1].team.rival.rival" }
+        let paths = [
+            ".best", ".best.players", ".teams[0].rival.players[0].team", ".slogan", ".teams[1].motto", ".best.motto", ".teams",
+            ".teams[1].rival.rival.players", ".teams[0].players[0].team.rival.motto", cycle, cycle + ".name", ".teams[2]", ".best.nope"
+        ]
+        for text in paths {
+            let path = try ReadablePath(parsing: text)
+            let alone = try aloneAnswer(archive, plan, path, text)
+            XCTAssertEqual(alone, wholeAnswer(whole, path), text)
+            if wholeAnswer(whole, path) != nil { XCTAssertNotNil(alone, text) }
+        }
+    }
+
+    /// The walk's memory is asked of `hold` as it grows, and a refusal stops it.
+    func testTheWalkAsksItsMemoryBeforeHoldingIt() throws {
+        let bytes = try Fixtures.bytes("goios_arrays.bin")
+        let archive = try Archive(parsing: bytes)
+        let plan = try archive.plan(view: .readable, pretty: false)
+        var asked: [Int] = []
+        let value = try archive.readableValueDocument(at: try ReadablePath(parsing: ".$$1.$array[1]"), plan: plan) {
+            asked.append($0)
+            return true
+        }
+        XCTAssertEqual(value.map { String(decoding: $0.source, as: UTF8.self) }, #""Hello, World!""#)
+        XCTAssertFalse(asked.isEmpty)
+        XCTAssertEqual(asked, asked.sorted())
+        // Refused for the document's own body, and for a body on the way.
+        XCTAssertThrowsError(try archive.readableValueDocument(at: try ReadablePath(parsing: ".$$1"), plan: plan) { _ in false }) { error in
+            XCTAssertEqual((error as? CodecError)?.description, Archive.notHeld.description)
+        }
+        var grants = 1
+        XCTAssertThrowsError(
+            try archive.readableValueDocument(at: try ReadablePath(parsing: ".$$1.$array[1]"), plan: plan) { _ in
+                grants -= 1
+                return grants >= 0
+            }
+        ) { error in
+            XCTAssertEqual((error as? CodecError)?.description, Archive.notHeld.description)
+        }
+    }
+
+    // MARK: Walking
+
+    /// A step from `value`: one of its members (a data key by its name, `$`-keys as written),
+    /// one of its wrapped content's (the wrapper left out), an element counted from either end,
+    /// or now and then one that leads nowhere.
+    private func randomStep(from value: JSONDocument.Value, in document: JSONDocument, _ generator: inout SplitMix) -> ReadablePath.Step? {
+        if generator.next() % 20 == 0 { return generator.next() % 2 == 0 ? .key("no such key") : .index(1_000_000) }
+        var target = value
+        if generator.next() % 2 == 0, let inner = document.wrapped(value) { target = inner }
+        switch document.kind(target) {
+        case .array:
+            let count = document.count(target)
+            guard count > 0 else { return nil }
+            let position = Int(generator.next() % UInt64(count))
+            return generator.next() % 3 == 0 ? .index(position - count) : .index(position)
+        case .object:
+            var keys: [String] = []
+            var cursor = document.children(of: target)
+            while let (key, _) = document.nextMember(&cursor) {
+                let text = document.withString(key) { String(decoding: Array($0), as: UTF8.self) }
+                keys.append(text.hasPrefix("$$") ? String(text.dropFirst()) : text)
+            }
+            guard !keys.isEmpty else { return nil }
+            return .key(keys[Int(generator.next() % UInt64(keys.count))])
+        default:
+            return nil
+        }
+    }
+}
+
+/// A small deterministic generator (SplitMix64), so a failing walk is the same every run.
+private struct SplitMix {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
