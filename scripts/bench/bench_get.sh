@@ -71,9 +71,9 @@ for index in "${!paths[@]}"; do
   ratio=$(awk -v a="${decode_ms}" -v b="${ms}" 'BEGIN { printf "%.2f", a / (b > 0 ? b : 1) }')
   if [[ "${instructions}" == true ]]; then
     count=$(count_instructions "${tool}" get "${save}" "${paths[index]}")
-    printf '| get `%s` | %d | %s× | %s | %s |\n' "${paths[index]}" "${ms}" "${ratio}" "${count}" \
+    printf '| get %s | %d | %s× | %s | %s |\n' "\`${paths[index]}\`" "${ms}" "${ratio}" "${count}" \
       "$(awk -v a="${count}" -v b="${decode_count}" 'BEGIN { printf "%.2f", a / b }')"
   else
-    printf '| get `%s` | %d | %s× |\n' "${paths[index]}" "${ms}" "${ratio}"
+    printf '| get %s | %d | %s× |\n' "\`${paths[index]}\`" "${ms}" "${ratio}"
   fi
 done
