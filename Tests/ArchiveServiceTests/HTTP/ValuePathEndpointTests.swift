@@ -78,6 +78,30 @@ final class ValuePathEndpointTests: ServerTestCase {
         XCTAssertEqual(try server.post("/v1/decode?path=.[8999]", plist).text, "\"" + String(repeating: "x", count: 1_000) + "\"\n")
     }
 
+    /// A keyed archive's value is found from the objects on the path alone: under a budget that
+    /// admits the decode of an archive whose text is 9 MB but not that text held whole with its
+    /// index (as the raw view's path needs), a path into it is answered (the array's body holds
+    /// its 9,000 dictionaries as stubs).
+    func testAKeyedArchiveIsAnsweredFromTheObjectsOnThePath() throws {
+        let small = try TestServer { $0.memoryBudget = 48 << 20 }
+        defer { small.stop() }
+        let padding = String(repeating: "x", count: 1_000)
+        let elements = (0..<9_000).map { #"{"$class":"NSDictionary","s":"\#($0)\#(padding)"}"# }
+        let json = #"{"$top":{"root":{"$class":"NSArray","$array":["# + elements.joined(separator: ",") + "]}}}"
+        let archive = try JSONDocument(parsing: Array(json.utf8)).archive(format: .binary)
+        let decode = try small.post("/v1/decode", archive)
+        XCTAssertEqual(decode.status, 200, decode.text)
+        XCTAssertGreaterThan(decode.body.count, 9_000_000)
+        let value = try small.post("/v1/decode?path=.[4500].s", archive)
+        XCTAssertEqual(value.status, 200, value.text)
+        XCTAssertEqual(value.text, "\"4500" + padding + "\"\n")
+        let pretty = try small.post("/v1/decode?path=.[-1]&pretty=1", archive)
+        XCTAssertEqual(pretty.text, "{\n  \"$class\": \"NSDictionary\",\n  \"s\": \"8999" + padding + "\"\n}\n")
+        let whole = try small.post("/v1/decode?path=.$objects&view=raw", archive)
+        XCTAssertEqual(whole.status, 413, whole.text)
+        XCTAssertEqual(whole.jsonObject?["type"] as? String, "urn:archive-service:problem:too-large-for-memory", whole.text)
+    }
+
     /// A path that goes round a `$ref` through a large array (the array's last element refers
     /// back to it) would look through the whole array at every step: refused as over a limit
     /// once it has looked through a few times the document's values; a path that goes round
