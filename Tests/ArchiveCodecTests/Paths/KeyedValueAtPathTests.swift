@@ -29,7 +29,7 @@ final class KeyedValueAtPathTests: XCTestCase {
     }
 
     func testEveryWalkedPathAnswersAsTheWholeDocument() throws {
-        var generator = SplitMix(seed: 0x5EED)
+        var generator = SplitMix64(seed: 0x5EED)
         var (answered, gaveUp, nowhere) = (0, 0, 0)
         let files = try archives()
         XCTAssertGreaterThan(files.count, 30)
@@ -129,7 +129,7 @@ final class KeyedValueAtPathTests: XCTestCase {
     /// A step from `value`: one of its members (a data key by its name, `$`-keys as written),
     /// one of its wrapped content's (the wrapper left out), an element counted from either end,
     /// or now and then one that leads nowhere.
-    private func randomStep(from value: JSONDocument.Value, in document: JSONDocument, _ generator: inout SplitMix) -> ReadablePath.Step? {
+    private func randomStep(from value: JSONDocument.Value, in document: JSONDocument, _ generator: inout SplitMix64) -> ReadablePath.Step? {
         if generator.next() % 20 == 0 { return generator.next() % 2 == 0 ? .key("no such key") : .index(1_000_000) }
         var target = value
         if generator.next() % 2 == 0, let inner = document.wrapped(value) { target = inner }
@@ -151,18 +151,5 @@ final class KeyedValueAtPathTests: XCTestCase {
         default:
             return nil
         }
-    }
-}
-
-/// A small deterministic generator (SplitMix64), so a failing walk is the same every run.
-private struct SplitMix {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }
