@@ -138,6 +138,22 @@ final class ArchiveToolTests: XCTestCase {
             XCTAssertEqual(plainRun.stderr, parsedRun.stderr, "\(plain)")
             XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: plainFile)), try Data(contentsOf: URL(fileURLWithPath: parsedFile)), "\(plain)")
         }
+        // `-oFILE`, one word (as `cc -oFILE`): the same file as `-o FILE`, for every command
+        // that writes one.
+        let edited = scratch.appendingPathComponent("edited.plist")
+        try Data(#"<?xml version="1.0" encoding="UTF-8"?><plist version="1.0"><dict><key>a</key><integer>1</integer></dict></plist>"#.utf8).write(to: edited)
+        let joinedForms: [[String]] = [
+            ["decode", archive], ["decode", "--pretty", archive], ["encode", json.path], ["get", archive, "."], ["set", edited.path, ".a", "2"]
+        ]
+        for (index, words) in joinedForms.enumerated() {
+            let spacedFile = scratch.appendingPathComponent("spaced-\(index)").path
+            let joinedFile = scratch.appendingPathComponent("joined-\(index)").path
+            let spaced = try run(words + ["-o", spacedFile], stdout: scratch.appendingPathComponent("spaced-stdout"))
+            let joined = try run(words + ["-o" + joinedFile], stdout: scratch.appendingPathComponent("joined-stdout"))
+            XCTAssertEqual(spaced.status, 0, "\(words) \(spaced.stderr)")
+            XCTAssertEqual(joined.status, 0, "\(words) \(joined.stderr)")
+            XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: joinedFile)), try Data(contentsOf: URL(fileURLWithPath: spacedFile)), "\(words)")
+        }
     }
 
     func testDecodeThenEncodeRoundTripsAFixture() throws {

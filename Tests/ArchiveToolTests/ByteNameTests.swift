@@ -107,6 +107,11 @@ final class ByteNameTests: XCTestCase {
         let attachedRun = try ToolRun.run(bytes: [Array("decode".utf8), Array("--output-dir=".utf8) + attached, first + [0x2F] + latin1], stdout: alone)
         XCTAssertEqual(attachedRun.status, 0, attachedRun.stderr)
         XCTAssertEqual(try BytePathFiles.read(attached + [0x2F] + latin1 + json), decoded)
+        // `-oFILE`, one word, by bytes too.
+        let joined = BytePathFiles.path(root, Array("joined-".utf8) + [0xE9] + Array(".json".utf8))
+        let joinedRun = try ToolRun.run(bytes: [Array("decode".utf8), first + [0x2F] + latin1, Array("-o".utf8) + joined], stdout: alone)
+        XCTAssertEqual(joinedRun.status, 0, joinedRun.stderr)
+        XCTAssertEqual(try BytePathFiles.read(joined), decoded)
     }
 
     /// `get`, `set` (and `insert`, `remove`), `compare`, `depth` and `summary` read a file named

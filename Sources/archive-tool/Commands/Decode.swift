@@ -26,7 +26,7 @@ struct Decode: ParsableCommand {
     )
     var files: [String] = []
 
-    @Option(name: [.customShort("o"), .customLong("output")], help: "Write the JSON to this file (created or replaced) instead of stdout.")
+    @Option(name: [.customShort("o", allowingJoined: true), .customLong("output")], help: "Write the JSON to this file (created or replaced) instead of stdout.")
     var output: String?
 
     @OptionGroup var batch: BatchOptions

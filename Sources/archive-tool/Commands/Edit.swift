@@ -71,7 +71,7 @@ struct EditOptions: ParsableArguments {
     @Argument(help: "The place to change: .teams[1].name")
     var path: String
 
-    @Option(name: [.customShort("o"), .customLong("output")], help: "Write the result to this file (created or replaced) instead of stdout.")
+    @Option(name: [.customShort("o", allowingJoined: true), .customLong("output")], help: "Write the result to this file (created or replaced) instead of stdout.")
     var output: String?
 
     @Flag(help: "Go into data values that hold a keyed archive, a property list or a typedstream (as decode --nested); they are encoded back as such.")

@@ -27,7 +27,7 @@ struct Encode: ParsableCommand {
     @Flag(help: "Write an XML property list instead of a binary one.")
     var xml = false
 
-    @Option(name: [.customShort("o"), .customLong("output")], help: "Write the archive to this file (created or replaced) instead of stdout.")
+    @Option(name: [.customShort("o", allowingJoined: true), .customLong("output")], help: "Write the archive to this file (created or replaced) instead of stdout.")
     var output: String?
 
     @Flag(help: "Write a binary archive to stdout even when it is a terminal.")

@@ -32,7 +32,7 @@ struct Get: ParsableCommand {
     @Flag(help: "Write a data value's bytes themselves ($data, $bytes, $text), not their JSON; not to a terminal unless -o FILE.")
     var bytes = false
 
-    @Option(name: [.customShort("o"), .customLong("output")], help: "Write to this file (created or replaced) instead of stdout.")
+    @Option(name: [.customShort("o", allowingJoined: true), .customLong("output")], help: "Write to this file (created or replaced) instead of stdout.")
     var output: String?
 
     @Flag(help: "Go into data values that hold a keyed archive, a property list or a typedstream (as decode --nested).")

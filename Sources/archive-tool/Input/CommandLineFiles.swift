@@ -42,8 +42,8 @@ enum CommandLineFiles {
     }
 
     /// `value`, as `command` parsed it for the option spelled `names` (`-o`, `--output`), as
-    /// bytes: the last word after one of them (or after `--name=`) whose text is `value`
-    /// exactly, else `value`'s UTF-8.
+    /// bytes: the last word after one of them (or after `--name=`, or joined to a short name,
+    /// `-oFILE`) whose text is `value` exactly, else `value`'s UTF-8.
     static func optionValue(_ value: String, named names: [String], of command: any OptionsWithValues.Type) -> BytePath {
         let words = CommandLine.arguments
         guard words.count > 2, Int(CommandLine.argc) == words.count,
@@ -64,11 +64,15 @@ enum CommandLineFiles {
                 index += 2
                 continue
             }
-            // `--name=value`, one word.
+            // `--name=value` or `-nvalue`, one word.
             if let name = names.first(where: { $0.hasPrefix("--") && word.hasPrefix($0 + "=") }),
                 word.utf8.dropFirst(name.utf8.count + 1).elementsEqual(value.utf8), let raw = CommandLine.unsafeArgv[position]
             {
                 found = BytePath(UnsafeRawBufferPointer(start: raw, count: strlen(raw)).dropFirst(name.utf8.count + 1))
+            } else if let name = names.first(where: { !$0.hasPrefix("--") && word.count > $0.count && word.hasPrefix($0) }),
+                word.utf8.dropFirst(name.utf8.count).elementsEqual(value.utf8), let raw = CommandLine.unsafeArgv[position]
+            {
+                found = BytePath(UnsafeRawBufferPointer(start: raw, count: strlen(raw)).dropFirst(name.utf8.count))
             }
             index += 1
         }
