@@ -33,8 +33,14 @@ public struct Archive: Sendable {
             (plist, format) = try KeyedArchive.readPropertyList(bytes, parallelism: parallelism)
         } catch {
             // Salvage runs only once the strict read has refused: a whole file pays nothing.
-            guard salvaging, error.kind == .malformedPlist, bytes.starts(with: "bplist".utf8) else { throw error }
-            document = try Self.salvagedPropertyList(bytes, view: view, parallelism: parallelism, refusal: error)
+            guard salvaging, error.kind == .malformedPlist else { throw error }
+            if bytes.starts(with: "bplist".utf8) {
+                document = try Self.salvagedPropertyList(bytes, view: view, parallelism: parallelism, refusal: error)
+            } else if KeyedArchive.looksLikeXML(bytes) {
+                document = try Self.salvagedXMLPropertyList(bytes, view: view, parallelism: parallelism, refusal: error)
+            } else {
+                throw error
+            }
             return
         }
         if view == .readable, Self.isKeyedArchive(plist) {
@@ -71,6 +77,26 @@ public struct Archive: Sendable {
     /// The keys only an archive's root has. NSKeyedUnarchiver needs all of `$archiver`,
     /// `$top` and `$objects`; one of them is enough to mean an archive was meant, so a broken
     /// archive is refused as one rather than shown as a plain dictionary.
+    /// A damaged XML property list read up to its break (`XMLPlistReader.salvage`), the break
+    /// marked where it stands. An archive in XML whose text breaks is refused as without
+    /// salvage: its graph's marks are placed in a binary file's terms (`KeyedArchiveSalvage`).
+    private static func salvagedXMLPropertyList(_ bytes: [UInt8], view: ArchiveView, parallelism: Parallelism, refusal: CodecError) throws(CodecError) -> any DocumentFormat {
+        let plist: BinaryPlist
+        let broken: (node: UInt32, mark: BinaryPlistSalvage.Mark)
+        do throws(CodecError) {
+            let (tree, root, found) = try XMLPlistReader.salvage(bytes)
+            guard let found else { throw refusal }
+            broken = found
+            plist = try BinaryPlist(bytes: BinaryPlistWriter.write(tree, root: root), parallelism: parallelism)
+        } catch {
+            // A limit or the deadline stands; anything else is the file's, as the strict read said.
+            guard error.kind == .malformedPlist || error.kind == .invalidArchive else { throw error }
+            throw refusal
+        }
+        guard view == .raw || !isKeyedArchive(plist) else { throw refusal }
+        return PlainPropertyList(plist: plist, sourceFormat: .xml, marks: [Int(broken.node): broken.mark])
+    }
+
     static func isKeyedArchive(_ plist: BinaryPlist) -> Bool {
         plist.withView { view in
             let root = view.header(of: plist.topObject)

@@ -8,6 +8,8 @@
 ///   values), else the innermost group holding it, or the mark itself where it stands in a list
 ///   of groups (the stream's or an object's `$groups`): the object keeps its other groups;
 /// - in a keyed archive's `[key, value]` pair (`$dict`), the pair: a pair needs both;
+/// - a dictionary that broke where a key belongs (an XML property list's) holds the mark as its
+///   own `$broken` member, beside its entries: that member;
 /// - elsewhere, the mark's own place: an array's element, an object's member.
 extension JSONDocument {
     /// The refusal of a document holding a mark, naming the first one's place; nil when it
@@ -52,13 +54,23 @@ extension JSONDocument {
             /// The container itself when it is one of those pairs (a mark among its two
             /// elements takes it with it).
             var pair: Value?
+            /// The `$broken` member of a dictionary that holds its mark among its entries:
+            /// noted already, not looked into.
+            var brokenMember: Value?
         }
         var open: [Open] = []
         /// Takes `value` (a member's or an element's): a mark is noted, a container opened.
         func take(_ value: Value, isGroupList: Bool, group: Value?, groupIsShort: Bool, isPairList: Bool = false, pair: Value? = nil, isPair: Bool = false) {
             switch kind(value) {
             case .object:
-                if holdsBrokenMember(value) {
+                if let member = brokenMember(of: value) {
+                    // A dictionary that broke where a key belongs holds its mark among its
+                    // entries: the member alone is left out, the entries before it stay.
+                    if count(value) > 1, group == nil, pair == nil {
+                        marks.append((value, member))
+                        open.append(Open(cursor: children(of: value), isObject: true, isGroupList: false, group: nil, brokenMember: member))
+                        return
+                    }
                     marks.append((value, group ?? pair ?? value))
                     return
                 }
@@ -84,6 +96,7 @@ extension JSONDocument {
                     open.removeLast()
                     continue
                 }
+                if let noted = open[last].brokenMember, noted.offset == member.offset { continue }
                 let holdsGroups = stringEquals(key, MappingKeys.typedStream) || stringEquals(key, MappingKeys.groups)
                 take(member, isGroupList: holdsGroups, group: group, groupIsShort: groupIsShort, isPairList: stringEquals(key, MappingKeys.dict))
             } else {
@@ -114,12 +127,12 @@ extension JSONDocument {
         return count(value) < Int(types[root].count)
     }
 
-    /// Whether object `value` has a `$broken` member.
-    private func holdsBrokenMember(_ value: Value) -> Bool {
+    /// Object `value`'s `$broken` member's value, if it has one.
+    private func brokenMember(of value: Value) -> Value? {
         var cursor = children(of: value)
         while let member = nextMember(&cursor) {
-            if stringEquals(member.key, MappingKeys.broken) { return true }
+            if stringEquals(member.key, MappingKeys.broken) { return member.value }
         }
-        return false
+        return nil
     }
 }

@@ -7,6 +7,12 @@ extension JSONOutput {
     mutating func brokenMark(offset: Int, reason: String, rest: ArraySlice<UInt8>) {
         openObject()
         key(MappingKeys.broken)
+        brokenMarkContent(offset: offset, reason: reason, rest: rest)
+        closeObject()
+    }
+
+    /// What a mark's `$broken` member holds: `{"offset": …, "reason": …, "rest": {"$data": …}}`.
+    mutating func brokenMarkContent(offset: Int, reason: String, rest: ArraySlice<UInt8>) {
         openObject()
         key(MappingKeys.brokenOffset)
         int(Int64(offset))
@@ -16,7 +22,6 @@ extension JSONOutput {
         openObject()
         key(MappingKeys.data)
         rest.withUnsafeBufferPointer { base64String($0) }
-        closeObject()
         closeObject()
         closeObject()
     }

@@ -69,8 +69,15 @@ struct PlistValueWriter {
         case .dict:
             out.openObject()
             for index in 0..<header.count where !out.reachedLimit() {
+                let value = view.childRef(header, header.count + index)
+                // A break where a key belongs: the dictionary's own `$broken` member.
+                if let marks, let mark = marks[value], mark.standsForEntry {
+                    out.key(MappingKeys.broken)
+                    out.brokenMarkContent(offset: mark.offset, reason: mark.reason, rest: mark.rest)
+                    continue
+                }
                 writeKey(view.header(of: view.childRef(header, index)))
-                write(view.childRef(header, header.count + index))
+                write(value)
             }
             out.closeObject()
         }

@@ -83,6 +83,18 @@ struct PlistTree: PlistBuilding {
         return UInt32(nodes.count - 1)
     }
 
+    /// A node no other value shares (never interned), for a salvage's mark to stand on
+    /// (`XMLPlistReader.salvage`): `false`, or, where a dictionary's key belongs, a key whose
+    /// text no XML key has (it begins with U+0000, which XML 1.0 excludes). The writers write
+    /// the mark in its place and never its value.
+    mutating func placeholder(key: Bool = false) throws(CodecError) -> UInt32 {
+        guard key else { return try append(Node(bits: 0, start: 0, count: 0, kind: .bool)) }
+        let start = UInt32(truncatingIfNeeded: text.count)
+        text.append(0)
+        MappingKeys.broken.withUTF8Buffer { text.append(contentsOf: $0) }
+        return try append(Node(bits: 0, start: start, count: UInt32(truncatingIfNeeded: text.count) - start, kind: .asciiString))
+    }
+
     // MARK: Scalars
 
     mutating func string(_ utf8: UnsafeBufferPointer<UInt8>) throws(CodecError) -> UInt32 {

@@ -81,6 +81,32 @@ final class SalvageEndpointTests: ServerTestCase {
         XCTAssertEqual(try Archive(parsing: dropped.body).breaks, 0)
     }
 
+    /// A cut XML property list: refused as before without salvage; with it, read up to the cut,
+    /// the dictionary's own `$broken` member where a key belonged, counted once; dropping the
+    /// mark writes the entries read.
+    func testACutXMLPropertyListIsSalvaged() throws {
+        let whole = try Fixtures.publicFile("plain-plist-with-nested-archive/dracula-terminal-app_Dracula.terminal")
+        let text = String(decoding: whole, as: UTF8.self)
+        // Cut inside the third <key> of the top dictionary.
+        var keys = text.ranges(of: "<key>").makeIterator()
+        _ = keys.next()
+        _ = keys.next()
+        let cut = Array(whole[..<(text.utf8.distance(from: text.startIndex, to: keys.next()!.lowerBound) + 3)])
+        let refused = try server.post("/v1/decode", cut)
+        XCTAssertEqual(refused.status, 400, refused.text)
+        let reply = try server.post("/v1/decode?salvage=1", cut)
+        XCTAssertEqual(reply.status, 200, reply.text)
+        XCTAssertEqual(reply.header("Archive-Salvaged"), "1")
+        let document = (reply.jsonObject?["$propertyList"] as? [String: Any]) ?? [:]
+        XCTAssertEqual(document.count, 3, reply.text)
+        XCTAssertNotNil(document["$broken"], reply.text)
+        let dropped = try server.post("/v1/encode?dropBroken=1", reply.body, contentType: "application/json")
+        XCTAssertEqual(dropped.status, 200, dropped.text)
+        let back = try Archive(parsing: dropped.body)
+        XCTAssertEqual(back.breaks, 0)
+        XCTAssertEqual((try JSONSerialization.jsonObject(with: Data(try back.json(view: .readable, pretty: false))) as? [String: [String: Any]])?["$propertyList"]?.count, 2)
+    }
+
     /// A keyed archive whose graph is broken: refused as before without salvage; with it, the
     /// readable view with the place marked, counted in the header and the metrics; dropping
     /// the mark writes an archive that reads whole.

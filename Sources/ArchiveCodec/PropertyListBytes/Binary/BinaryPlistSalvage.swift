@@ -33,6 +33,10 @@ enum BinaryPlistSalvage {
         let offset: Int
         let reason: String
         let rest: ArraySlice<UInt8>
+        /// The break came where a dictionary's key belongs (`XMLPlistReader.salvage`): the
+        /// mark is written as that dictionary's `$broken` member, after its whole entries,
+        /// and the placeholder key beside it is never written.
+        var standsForEntry = false
     }
 
     /// The file repaired and its marks by object reference (in the repaired file); no marks

@@ -11,20 +11,49 @@ struct XMLPlistReader {
     private var position = 0
     private var tree = PlistTree()
     private var scratch: [UInt8] = []
+    /// Whether a break inside the top value is marked rather than refused (`salvage`).
+    private let salvaging: Bool
+    /// The break a salvage marked: the placeholder node standing for it, where the break is,
+    /// the refusal's words, and whether it stands where a dictionary's key belongs.
+    private var broken: (node: UInt32, offset: Int, reason: String, atKey: Bool)?
 
-    private init(text: UnsafeBufferPointer<UInt8>) { self.text = text }
+    private init(text: UnsafeBufferPointer<UInt8>, salvaging: Bool = false) {
+        self.text = text
+        self.salvaging = salvaging
+    }
 
     static func read(_ bytes: [UInt8]) throws(CodecError) -> (tree: PlistTree, root: UInt32) {
-        try bytes.withUnsafeBufferPointer { (buffer) throws(CodecError) -> (tree: PlistTree, root: UInt32) in
+        let (tree, root, _) = try read(bytes, salvaging: false)
+        return (tree, root)
+    }
+
+    /// A damaged XML property list read as far as it goes (docs/mapping.md, "Salvage"): the
+    /// values before the first point the strict read refuses, every container open there
+    /// closed with what it holds, and a placeholder node where the break stands, with its mark
+    /// (the offset, the refusal's words, the text from there on). A break where a dictionary
+    /// expects a key is the dictionary's own `$broken` member (`Mark.standsForEntry`): its
+    /// entries before it are whole, and no key is made up. Nil mark: the file is whole.
+    ///
+    /// Refused still, with the strict read's refusal: input that is not UTF-8, a break before
+    /// the top value opens a container (nothing around it to hold a mark) or after the top
+    /// value closed (no value is missing: a lost `</plist>`), and refusals that are not about
+    /// the text (a limit, the deadline).
+    static func salvage(_ bytes: [UInt8]) throws(CodecError) -> (tree: PlistTree, root: UInt32, broken: (node: UInt32, mark: BinaryPlistSalvage.Mark)?) {
+        let (tree, root, broken) = try read(bytes, salvaging: true)
+        return (tree, root, broken.map { ($0.node, BinaryPlistSalvage.Mark(offset: $0.offset, reason: $0.reason, rest: bytes[$0.offset...], standsForEntry: $0.atKey)) })
+    }
+
+    private static func read(_ bytes: [UInt8], salvaging: Bool) throws(CodecError) -> (tree: PlistTree, root: UInt32, broken: (node: UInt32, offset: Int, reason: String, atKey: Bool)?) {
+        try bytes.withUnsafeBufferPointer { (buffer) throws(CodecError) -> (tree: PlistTree, root: UInt32, broken: (node: UInt32, offset: Int, reason: String, atKey: Bool)?) in
             if let bad = UTF8Encoding.firstInvalidOffset(buffer) {
                 throw CodecError(.malformedPlist, "XML property list is not valid UTF-8", byteOffset: bad)
             }
-            var reader = XMLPlistReader(text: buffer)
+            var reader = XMLPlistReader(text: buffer, salvaging: salvaging)
             // A `CF$UID` dictionary takes 51 bytes or more, and each entry it numbers some more:
             // UIDs up to a sixteenth of the bytes index the direct table, 4 bytes each.
             reader.tree.expectUIDs(below: buffer.count / 16)
             let root = try reader.readDocument()
-            return (reader.tree, root)
+            return (reader.tree, root, reader.broken)
         }
     }
 
@@ -44,6 +73,8 @@ struct XMLPlistReader {
             wrapped = true
         }
         let root = try readValue()
+        // A salvaged value ends at its break: what follows is the mark's.
+        if broken != nil { return root }
         try skipMisc()
         if wrapped {
             guard starts(with: "</plist") else { throw fail("expected </plist> after the top value") }
@@ -98,6 +129,41 @@ struct XMLPlistReader {
     private mutating func readValue() throws(CodecError) -> UInt32 {
         var stack: [Frame] = []
         var pending: [UInt32] = []
+        do throws(CodecError) {
+            return try readValue(&stack, &pending)
+        } catch {
+            guard salvaging, error.kind == .malformedPlist, !stack.isEmpty else { throw error }
+            do throws(CodecError) {
+                return try closeAtBreak(error, &stack, &pending)
+            } catch {
+                // A container the break leaves that cannot be closed (a `CF$UID` out of range).
+            }
+            throw error
+        }
+    }
+
+    /// Marks the break `error` reports and closes every open container around it, innermost
+    /// first, each with what it holds; returns the top value.
+    private mutating func closeAtBreak(_ error: CodecError, _ stack: inout [Frame], _ pending: inout [UInt32]) throws(CodecError) -> UInt32 {
+        let offset = min(max(error.byteOffset ?? position, 0), text.count)
+        let innermost = stack[stack.count - 1]
+        let atKey = innermost.kind == .dict && innermost.expectKey
+        let node = try tree.placeholder()
+        broken = (node, offset, error.message, atKey)
+        // Where a key belongs, a key no reader sees (the writer writes the mark's member).
+        if atKey { pending.append(try tree.placeholder(key: true)) }
+        pending.append(node)
+        while var frame = stack.popLast() {
+            frame.expectKey = true
+            let produced = try finish(frame, pending: pending[frame.mark...], at: frame.offset)
+            pending.removeSubrange(frame.mark...)
+            if stack.isEmpty { return produced }
+            pending.append(produced)
+        }
+        preconditionFailure("the stack held a container")
+    }
+
+    private mutating func readValue(_ stack: inout [Frame], _ pending: inout [UInt32]) throws(CodecError) -> UInt32 {
         var trips = 0
         while true {
             trips &+= 1
@@ -112,8 +178,9 @@ struct XMLPlistReader {
                 guard let frame = stack.last, tag.name == (frame.kind == .array ? "array" : "dict") else {
                     throw fail("unexpected closing tag </\(TextExcerpt.quote(tag.name))>", at: tagOffset)
                 }
-                stack.removeLast()
+                // Taken off only once it is closed: a salvage closes it at the break otherwise.
                 produced = try finish(frame, pending: pending[frame.mark...], at: tagOffset)
+                stack.removeLast()
                 pending.removeSubrange(frame.mark...)
             } else {
                 switch tag.name {
