@@ -130,20 +130,102 @@ struct XMLPlistReader {
         var stack: [Frame] = []
         var pending: [UInt32] = []
         do throws(CodecError) {
-            return try readValue(&stack, &pending)
-        } catch {
-            guard salvaging, error.kind == .malformedPlist, !stack.isEmpty else { throw error }
-            do throws(CodecError) {
-                return try closeAtBreak(error, &stack, &pending)
-            } catch {
-                // A container the break leaves that cannot be closed (a `CF$UID` out of range).
+            var trips = 0
+            while true {
+                trips &+= 1
+                try ConversionDeadline.poll(trips)
+                try skipWhitespaceAndComments()
+                guard position < text.count else { throw fail("unexpected end of XML inside a value") }
+                let tagOffset = position
+                let tag = try readTag()
+                var produced: UInt32
+                var isKey = false
+                if tag.closing {
+                    guard let frame = stack.last, tag.name == (frame.kind == .array ? "array" : "dict") else {
+                        throw fail("unexpected closing tag </\(TextExcerpt.quote(tag.name))>", at: tagOffset)
+                    }
+                    // Taken off only once it is closed: a salvage closes it at the break otherwise.
+                    produced = try finish(frame, pending: pending[frame.mark...], at: tagOffset)
+                    stack.removeLast()
+                    pending.removeSubrange(frame.mark...)
+                } else {
+                    switch tag.name {
+                    case "array", "dict":
+                        if tag.selfClosing {
+                            produced =
+                                tag.name == "array"
+                                ? try tree.array(EmptyCollection())
+                                : try tree.dict(keys: EmptyCollection(), values: EmptyCollection())
+                        } else {
+                            guard stack.count < Self.maximumNesting else {
+                                throw CodecError(.limitExceeded, "XML nesting deeper than \(Self.maximumNesting)", byteOffset: tagOffset, found: stack.count + 1, limit: Self.maximumNesting)
+                            }
+                            stack.append(Frame(kind: tag.name == "array" ? .array : .dict, mark: pending.count, expectKey: true, offset: tagOffset))
+                            continue
+                        }
+                    case "key":
+                        isKey = true
+                        produced = try tree.string(bytes: readText(tag))
+                    case "string":
+                        produced = try tree.string(bytes: readText(tag))
+                    case "true", "false":
+                        if !tag.selfClosing { try expectClose(tag.name) }
+                        produced = try tree.bool(tag.name == "true")
+                    case "integer":
+                        produced = try tree.integer(parseInteger(readText(tag), at: tagOffset))
+                    case "real":
+                        produced = try tree.real(parseReal(readText(tag), at: tagOffset))
+                    case "date":
+                        let content = try readText(tag)
+                        guard let time = DateText.parse(content.trimmedXMLSpace()) else {
+                            throw fail("invalid <date> \(String(decoding: content, as: UTF8.self).prefix(40))", at: tagOffset)
+                        }
+                        produced = try tree.date(time)
+                    case "data":
+                        let content = try readText(tag).filter { $0 > 0x20 }
+                        let (decoded, bad) = content.withUnsafeBufferPointer { Base64.decode($0) }
+                        guard bad == nil else { throw fail("invalid base64 in <data>", at: tagOffset) }
+                        produced = try decoded.withUnsafeBufferPointer { (buffer) throws(CodecError) -> UInt32 in try tree.data(buffer) }
+                    default:
+                        throw fail("unknown element <\(TextExcerpt.quote(tag.name))>", at: tagOffset)
+                    }
+                }
+                guard var frame = stack.last else {
+                    guard !isKey else { throw fail("<key> outside a <dict>", at: tagOffset) }
+                    return produced
+                }
+                if frame.kind == .dict {
+                    guard isKey == frame.expectKey else {
+                        throw fail(isKey ? "<dict> has a <key> where a value belongs" : "<dict> has a value where a <key> belongs", at: tagOffset)
+                    }
+                    frame.expectKey.toggle()
+                    stack[stack.count - 1] = frame
+                } else if isKey {
+                    throw fail("<key> inside an <array>", at: tagOffset)
+                }
+                pending.append(produced)
             }
-            throw error
+        } catch {
+            return try salvage(error, &stack, &pending)
         }
+    }
+
+    /// The top value closed at the break `error` reports, when salvaging and it stands inside
+    /// the top container; else `error` itself, thrown.
+    @inline(never)
+    private mutating func salvage(_ error: CodecError, _ stack: inout [Frame], _ pending: inout [UInt32]) throws(CodecError) -> UInt32 {
+        guard salvaging, error.kind == .malformedPlist, !stack.isEmpty else { throw error }
+        do throws(CodecError) {
+            return try closeAtBreak(error, &stack, &pending)
+        } catch {
+            // A container the break leaves that cannot be closed (a `CF$UID` out of range).
+        }
+        throw error
     }
 
     /// Marks the break `error` reports and closes every open container around it, innermost
     /// first, each with what it holds; returns the top value.
+    @inline(never)
     private mutating func closeAtBreak(_ error: CodecError, _ stack: inout [Frame], _ pending: inout [UInt32]) throws(CodecError) -> UInt32 {
         let offset = min(max(error.byteOffset ?? position, 0), text.count)
         let innermost = stack[stack.count - 1]
@@ -161,84 +243,6 @@ struct XMLPlistReader {
             pending.append(produced)
         }
         preconditionFailure("the stack held a container")
-    }
-
-    private mutating func readValue(_ stack: inout [Frame], _ pending: inout [UInt32]) throws(CodecError) -> UInt32 {
-        var trips = 0
-        while true {
-            trips &+= 1
-            try ConversionDeadline.poll(trips)
-            try skipWhitespaceAndComments()
-            guard position < text.count else { throw fail("unexpected end of XML inside a value") }
-            let tagOffset = position
-            let tag = try readTag()
-            var produced: UInt32
-            var isKey = false
-            if tag.closing {
-                guard let frame = stack.last, tag.name == (frame.kind == .array ? "array" : "dict") else {
-                    throw fail("unexpected closing tag </\(TextExcerpt.quote(tag.name))>", at: tagOffset)
-                }
-                // Taken off only once it is closed: a salvage closes it at the break otherwise.
-                produced = try finish(frame, pending: pending[frame.mark...], at: tagOffset)
-                stack.removeLast()
-                pending.removeSubrange(frame.mark...)
-            } else {
-                switch tag.name {
-                case "array", "dict":
-                    if tag.selfClosing {
-                        produced =
-                            tag.name == "array"
-                            ? try tree.array(EmptyCollection())
-                            : try tree.dict(keys: EmptyCollection(), values: EmptyCollection())
-                    } else {
-                        guard stack.count < Self.maximumNesting else {
-                            throw CodecError(.limitExceeded, "XML nesting deeper than \(Self.maximumNesting)", byteOffset: tagOffset, found: stack.count + 1, limit: Self.maximumNesting)
-                        }
-                        stack.append(Frame(kind: tag.name == "array" ? .array : .dict, mark: pending.count, expectKey: true, offset: tagOffset))
-                        continue
-                    }
-                case "key":
-                    isKey = true
-                    produced = try tree.string(bytes: readText(tag))
-                case "string":
-                    produced = try tree.string(bytes: readText(tag))
-                case "true", "false":
-                    if !tag.selfClosing { try expectClose(tag.name) }
-                    produced = try tree.bool(tag.name == "true")
-                case "integer":
-                    produced = try tree.integer(parseInteger(readText(tag), at: tagOffset))
-                case "real":
-                    produced = try tree.real(parseReal(readText(tag), at: tagOffset))
-                case "date":
-                    let content = try readText(tag)
-                    guard let time = DateText.parse(content.trimmedXMLSpace()) else {
-                        throw fail("invalid <date> \(String(decoding: content, as: UTF8.self).prefix(40))", at: tagOffset)
-                    }
-                    produced = try tree.date(time)
-                case "data":
-                    let content = try readText(tag).filter { $0 > 0x20 }
-                    let (decoded, bad) = content.withUnsafeBufferPointer { Base64.decode($0) }
-                    guard bad == nil else { throw fail("invalid base64 in <data>", at: tagOffset) }
-                    produced = try decoded.withUnsafeBufferPointer { (buffer) throws(CodecError) -> UInt32 in try tree.data(buffer) }
-                default:
-                    throw fail("unknown element <\(TextExcerpt.quote(tag.name))>", at: tagOffset)
-                }
-            }
-            guard var frame = stack.last else {
-                guard !isKey else { throw fail("<key> outside a <dict>", at: tagOffset) }
-                return produced
-            }
-            if frame.kind == .dict {
-                guard isKey == frame.expectKey else {
-                    throw fail(isKey ? "<dict> has a <key> where a value belongs" : "<dict> has a value where a <key> belongs", at: tagOffset)
-                }
-                frame.expectKey.toggle()
-                stack[stack.count - 1] = frame
-            } else if isKey {
-                throw fail("<key> inside an <array>", at: tagOffset)
-            }
-            pending.append(produced)
-        }
     }
 
     /// Builds the container for a closed frame; a dict of the single key `CF$UID` with an
