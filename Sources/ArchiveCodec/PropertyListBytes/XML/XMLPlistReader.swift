@@ -227,11 +227,21 @@ struct XMLPlistReader {
     /// first, each with what it holds; returns the top value.
     @inline(never)
     private mutating func closeAtBreak(_ error: CodecError, _ stack: inout [Frame], _ pending: inout [UInt32]) throws(CodecError) -> UInt32 {
-        let offset = min(max(error.byteOffset ?? position, 0), text.count)
+        var offset = min(max(error.byteOffset ?? position, 0), text.count)
+        var reason = error.message
+        // A container opened where a dictionary's key belongs has no place (the strict read
+        // refuses it once it closes): the break is where it begins, and what it holds is the
+        // mark's rest.
+        if let misplaced = (1..<max(stack.count, 1)).first(where: { stack[$0 - 1].kind == .dict && stack[$0 - 1].expectKey }) {
+            offset = stack[misplaced].offset
+            reason = "<dict> has a value where a <key> belongs"
+            pending.removeSubrange(stack[misplaced].mark...)
+            stack.removeSubrange(misplaced...)
+        }
         let innermost = stack[stack.count - 1]
         let atKey = innermost.kind == .dict && innermost.expectKey
         let node = try tree.placeholder()
-        broken = (node, offset, error.message, atKey)
+        broken = (node, offset, reason, atKey)
         // Where a key belongs, a key no reader sees (the writer writes the mark's member).
         if atKey { pending.append(try tree.placeholder(key: true)) }
         pending.append(node)
@@ -249,7 +259,7 @@ struct XMLPlistReader {
     /// integer value is a UID, as Apple's XML writer encodes them.
     private mutating func finish(_ frame: Frame, pending: ArraySlice<UInt32>, at offset: Int) throws(CodecError) -> UInt32 {
         if frame.kind == .array { return try tree.array(pending) }
-        guard frame.expectKey else { throw fail("<dict> ends after a <key> without a value", at: offset) }
+        guard frame.expectKey, pending.count % 2 == 0 else { throw fail("<dict> ends after a <key> without a value", at: offset) }
         let count = pending.count / 2
         var keys: [UInt32] = []
         var values: [UInt32] = []

@@ -117,6 +117,23 @@ final class XMLPlistSalvageTests: XCTestCase {
         }
     }
 
+    /// A container opened where a dictionary's key belongs and broken inside: the break is
+    /// where the container begins (the strict read refuses it there once it closes), the
+    /// dictionary's `$broken` member after its whole entries, the container's text the rest.
+    func testAContainerWhereAKeyBelongsIsTheBreak() throws {
+        let head = #"<?xml version="1.0" encoding="UTF-8"?><plist version="1.0"><dict><key>a</key><dict><key>CF$UID</key><integer>3</integer>"#
+        let damaged = Array((head + "<array><string>x</string><").utf8)
+        let archive = try Archive(parsing: damaged, salvaging: true)
+        XCTAssertEqual(archive.breaks, 1)
+        let json = try archive.json(view: .readable, pretty: false)
+        let inner = ((try JSONSerialization.jsonObject(with: Data(json)) as? [String: Any])?["$propertyList"] as? [String: Any])?["a"] as? [String: Any]
+        XCTAssertEqual(inner?["CF$UID"] as? Int, 3, String(decoding: json, as: UTF8.self))
+        let marks = try BrokenMarks.find(in: json)
+        XCTAssertEqual(marks.map(\.offset), [head.utf8.count])
+        XCTAssertEqual(marks.first?.rest, Data(damaged[head.utf8.count...]))
+        XCTAssertEqual(marks.first?.reason, "<dict> has a value where a <key> belongs")
+    }
+
     /// Refused as without salvage: a break before the top container opens, a lost
     /// `</plist>`, text that is not UTF-8; and an archive in XML in the readable view (its
     /// raw view is salvaged).
