@@ -119,7 +119,8 @@ package struct KeyedArchive: Sendable {
 
     /// The archive in `plist`, read as `sourceFormat` (error offsets of XML input are dropped:
     /// they would point into the binary form).
-    init(plist: BinaryPlist, sourceFormat: PlistFormat, parallelism: Parallelism = .serial) throws(CodecError) {
+    /// `placeholders`: a salvage's placeholder entries (`KeyedArchiveSalvage`).
+    init(plist: BinaryPlist, sourceFormat: PlistFormat, parallelism: Parallelism = .serial, placeholders: Set<Int> = []) throws(CodecError) {
         self.plist = plist
         self.sourceFormat = sourceFormat
         let (parsed, format) = (plist, sourceFormat)
@@ -127,7 +128,8 @@ package struct KeyedArchive: Sendable {
             (view) throws(CodecError) -> (ArchiveAnalysis, BytesFormMarks, AttributedRunFolds) in
             do throws(CodecError) {
                 let analysis = try ArchiveAnalysis(
-                    view: view, top: parsed.topObject, classKeys: parsed.classKeys, sharedObjects: parsed.sharedObjects, parallelism: parallelism)
+                    view: view, top: parsed.topObject, classKeys: parsed.classKeys, sharedObjects: parsed.sharedObjects, parallelism: parallelism,
+                    placeholders: placeholders)
                 return (analysis, BytesFormMarks(view: view, analysis: analysis), AttributedRunFolds(view: view, analysis: analysis))
             } catch {
                 // Offsets found past the XML reader point into the binary plist it was turned into.

@@ -211,6 +211,42 @@ final class KeyedArchiveSalvageTests: XCTestCase {
         }
     }
 
+    /// A time zone or calendar date one of whose references is broken is written in the
+    /// generic form, its mark one archived key's value: left out, the rest encodes (the form's
+    /// members stand together, so a form missing one would be refused).
+    func testAValueFormWithABrokenReferenceIsGeneric() throws {
+        let names = [
+            "keyed-archive/scl-macOS1014_DateIntervalFormatter-ValuesSetWithTemplate.archive", "keyed-archive/scl-macOS1014_ISO8601DateFormatter-OptionsSet.archive"
+        ]
+        var damagedForms = 0
+        for name in names {
+            let bytes = try Fixtures.publicFile(name)
+            let plist = try BinaryPlist(bytes: bytes)
+            // The UID objects NS.name, NS.data, NS.format and NS.timezone hold.
+            let starts = plist.withView { view in
+                (0..<plist.objectCount).flatMap { ref -> [Int] in
+                    let header = view.header(of: ref)
+                    guard header.kind == .dict else { return [] }
+                    let keys: [StaticString] = ["NS.name", "NS.data", "NS.format", "NS.timezone"]
+                    return keys.compactMap { key in
+                        view.value(in: header, forKey: key).map { view.header(of: $0) }.flatMap { $0.kind == .uid ? $0.start : nil }
+                    }
+                }
+            }
+            for start in Set(starts) {
+                var damaged = bytes
+                damaged[start] = 0xFF
+                let label = "\(name) UID at \(start)"
+                guard let archive = try? Archive(parsing: damaged, salvaging: true) else { continue }
+                let document = try JSONDocument(parsing: try archive.json(view: .readable, pretty: false))
+                let back = try document.droppingBroken().archive(format: .binary)
+                XCTAssertEqual(try Archive(parsing: back).breaks, 0, label)
+                damagedForms += 1
+            }
+        }
+        XCTAssertGreaterThan(damagedForms, 2)
+    }
+
     // MARK: Placeholder text
 
     /// A placeholder's nonce is the first candidate the input holds after `~brk~` in no

@@ -21,7 +21,11 @@ struct ArchiveAnalysis {
 
     /// `sharedObjects`: `BinaryPlist.sharedObjects`. `parallelism`: how classifying the
     /// entries may be split (the result is the same for every choice).
-    init(view: BinaryPlistView, top: Int, classKeys: ClassKeyRefs, sharedObjects: Bitmap, parallelism: Parallelism = .serial) throws(CodecError) {
+    /// `placeholders`: a salvage's placeholder entries (`KeyedArchiveSalvage`), which no form
+    /// may read as a value of its own.
+    init(
+        view: BinaryPlistView, top: Int, classKeys: ClassKeyRefs, sharedObjects: Bitmap, parallelism: Parallelism = .serial, placeholders: Set<Int> = []
+    ) throws(CodecError) {
         self.view = view
         self.classKeys = classKeys
         try readEnvelope(top)
@@ -44,6 +48,9 @@ struct ArchiveAnalysis {
         refineDictionaries(parallelism)
         if classInfos.contains(where: { $0.family == .timeZone }) {
             ValueObjectForms.refineTimeZones(&forms, view: view, entryOffsets: entryOffsets)
+        }
+        if !placeholders.isEmpty {
+            ValueObjectForms.refineAroundPlaceholders(&forms, placeholders, view: view, entryOffsets: entryOffsets)
         }
     }
 

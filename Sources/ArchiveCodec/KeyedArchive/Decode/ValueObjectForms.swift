@@ -141,6 +141,21 @@ enum ValueObjectForms {
         }
     }
 
+    /// Turns back to `generic` every calendar date and time zone one of whose references
+    /// (`NS.format`, `NS.timezone`; `NS.name`, `NS.data`) is a salvage's placeholder: its mark
+    /// would stand as one of the form's members, which stand together, and leaving it out
+    /// (`JSONDocument.droppingBroken`) would leave a form the encoder refuses. In the generic
+    /// form the mark is one archived key's value, which can be left out.
+    static func refineAroundPlaceholders(_ forms: inout [ObjectForm], _ placeholders: Set<Int>, view: BinaryPlistView, entryOffsets: [UInt32]) {
+        for uid in forms.indices where forms[uid] == .calendarDate || forms[uid] == .timeZone {
+            let header = view.header(at: Int(entryOffsets[uid]))
+            let keys = forms[uid] == .calendarDate ? [format, timeZone] : [name, data]
+            if keys.contains(where: { key in view.value(in: header, forKey: key).map { placeholders.contains(view.uidValue(of: $0)) } ?? false }) {
+                forms[uid] = .generic
+            }
+        }
+    }
+
     // MARK: Members
 
     /// The archived keys of a calendar date (`header` holds `NS.format`) or a time zone that

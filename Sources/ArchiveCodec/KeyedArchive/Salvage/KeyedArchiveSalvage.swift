@@ -38,7 +38,10 @@ enum KeyedArchiveSalvage {
         guard let (bytes, placeholderMarks) = layOut(plist, damage, nonce) else { throw refusal }
         do {
             let repaired = try BinaryPlist(bytes: bytes, parallelism: parallelism)
-            let archive = try KeyedArchive(plist: repaired, sourceFormat: sourceFormat, parallelism: parallelism)
+            // The placeholders: each broken entry's, in its place, then one per broken reference.
+            var placeholders = Set((0..<damage.objectCount).filter { damage.brokenEntries[$0] >= 0 })
+            placeholders.formUnion(damage.objectCount..<(damage.objectCount + damage.brokenReferences.count))
+            let archive = try KeyedArchive(plist: repaired, sourceFormat: sourceFormat, parallelism: parallelism, placeholders: placeholders)
             return SalvagedKeyedArchive(
                 archive: archive, marks: damage.marks, placeholderMarks: placeholderMarks, token: BrokenToken(nonce: nonce), breaks: damage.reachedMarks)
         } catch {
