@@ -216,18 +216,19 @@ final class KeyedArchiveSalvageTests: XCTestCase {
     /// members stand together, so a form missing one would be refused).
     func testAValueFormWithABrokenReferenceIsGeneric() throws {
         let names = [
-            "keyed-archive/scl-macOS1014_DateIntervalFormatter-ValuesSetWithTemplate.archive", "keyed-archive/scl-macOS1014_ISO8601DateFormatter-OptionsSet.archive"
+            "keyed-archive/scl-macOS1014_DateIntervalFormatter-ValuesSetWithTemplate.archive", "keyed-archive/scl-macOS1014_ISO8601DateFormatter-OptionsSet.archive",
+            "apple:scl-macOS1014_NSMutableAttributedString.archive"
         ]
         var damagedForms = 0
         for name in names {
-            let bytes = try Fixtures.publicFile(name)
+            let bytes = name.hasPrefix("apple:") ? try Fixtures.bytes(String(name.dropFirst(6))) : try Fixtures.publicFile(name)
             let plist = try BinaryPlist(bytes: bytes)
             // The UID objects NS.name, NS.data, NS.format and NS.timezone hold.
             let starts = plist.withView { view in
                 (0..<plist.objectCount).flatMap { ref -> [Int] in
                     let header = view.header(of: ref)
                     guard header.kind == .dict else { return [] }
-                    let keys: [StaticString] = ["NS.name", "NS.data", "NS.format", "NS.timezone"]
+                    let keys: [StaticString] = ["NS.name", "NS.data", "NS.format", "NS.timezone", "NSString", "NSAttributes", "NSAttributeInfo"]
                     return keys.compactMap { key in
                         view.value(in: header, forKey: key).map { view.header(of: $0) }.flatMap { $0.kind == .uid ? $0.start : nil }
                     }
