@@ -13,12 +13,17 @@
 /// (`ReadableWriter.forgetWritten`), so that the body holding them writes them again.
 ///
 /// Gives up (nil), and the caller follows the path in the whole document, where this way would
-/// not see what the whole document shows: a `$dict` key that is a `$ref` or a stub (its `$id`
-/// is in another body), a path that leads nowhere (the whole document says how far it got,
-/// in its words), or a walk whose bodies pass `budget` bytes in all: a path that goes round
-/// `$ref`s through large bodies (`.a[9].back[9].back…`) writes each body once (they are kept),
-/// but looks into them again, each body's looks bounded as `JSONDocument.PathWalk` bounds the
-/// whole document's (past that bound, the whole document answers, under its own). Each step polls the thread's `ConversionDeadline`.
+/// not see what the whole document shows: a key step into a `$dict` one of whose keys is a
+/// stub (its text is in another body) or a `$ref` (its `$id` is elsewhere), a path that leads
+/// nowhere (the whole document says how far it got, in its words), or a body looked into more
+/// than `JSONDocument.PathWalk` lets a walk look into the whole document (a path that goes
+/// round `$ref`s through large bodies, `.a[9].back[9].back…`, writes each body once, as they
+/// are kept, but looks into them again; the whole document then answers, under its own bound).
+/// Each body is written once, so the bodies' text together is at most the whole document's:
+/// it is held to the document's output limit, and past it the walk gives up too.
+///
+/// Every byte is asked of `hold` as it is written (`HeldText`), and the thread's deadline is
+/// polled at each hand-over of the writer's text and before each body.
 struct KeyedValueAtPath {
     /// A body written on its own, indexed, with what the path has spent looking into it.
     private struct Part {
@@ -40,10 +45,8 @@ struct KeyedValueAtPath {
     /// Per `$id` number, the entry that carries it: made on the first body written.
     private var entryOfID: [Int32] = []
     private var parts: [Int: Part] = [:]
-    /// The bytes of the bodies' texts so far, and their bound: eight times the input, and
-    /// 64 KiB for the smallest inputs.
+    /// The bytes of the bodies' texts so far, held to `limit` in all.
     private var written = 0
-    private let budget: Int
     /// Asked before the bodies and the answer grow, with all they then hold; a refusal
     /// throws `Archive.notHeld`.
     private let hold: ((Int) -> Bool)?
@@ -58,7 +61,6 @@ struct KeyedValueAtPath {
         envelope = placement.envelope
         limit = KeyedArchive.maximumOutputSize(forInputSize: archive.plist.bytes.count)
         tooMuch = archive.tooMuchJSON(limit: limit)
-        budget = 8 * archive.plist.bytes.count + 65_536
         self.hold = hold
     }
 
@@ -74,6 +76,9 @@ struct KeyedValueAtPath {
                     guard let followed = try following(place) else { return nil }
                     place = followed
                     let document = parts[place.part]!.document
+                    // A `$dict` key written as a stub is a body of its own: the part cannot
+                    // compare it with the step's key.
+                    if case .key = step, Self.hasStubKey(place.value, in: document) { return nil }
                     if let next = try document.take(step, from: place.value, walk: &parts[place.part]!.walk) {
                         place.value = next
                         break
@@ -96,6 +101,18 @@ struct KeyedValueAtPath {
         let text = try wholeText(of: place.value, in: parts[place.part]!.document)
         try grow(by: text.withUnsafeBufferPointer { PlainView.workingBytes(losslessText: $0, depth: 4) })
         return text
+    }
+
+    /// Whether `value` is an object whose `$dict` pairs hold a key written as a stub.
+    private static func hasStubKey(_ value: JSONDocument.Value, in document: JSONDocument) -> Bool {
+        guard document.kind(value) == .object, let pairs = document.member(of: value, MappingKeys.dict), document.kind(pairs) == .array else { return false }
+        var cursor = document.children(of: pairs)
+        while let pair = document.nextElement(&cursor) {
+            guard document.kind(pair) == .array else { continue }
+            var parts = document.children(of: pair)
+            if let key = document.nextElement(&parts), document.singleMember(key, named: ReadableWriter.stubKey) != nil { return true }
+        }
+        return false
     }
 
     /// `place`, or the body its value stands for when that is a stub or a `{"$ref": n}`
@@ -133,22 +150,25 @@ struct KeyedValueAtPath {
             entryOfID = Array(repeating: 0, count: (writtenIDs.max().map(Int.init) ?? 0) + 1)
             for (entry, id) in writtenIDs.enumerated() where id > 0 && Int(id) < entryOfID.count { entryOfID[Int(id)] = Int32(entry) }
         }
-        writer.out = JSONOutput(pretty: false, reserve: 256)
-        writer.out.limit = limit
-        if part == Self.documentPart {
-            writer.stubDepth = envelope ? 0 : 1
-            writer.writeDocument()
-        } else {
-            writer.stubDepth = 1
-            writer.writeAtBodyPlace(part)
+        // Past what the whole document may be the walk gives up: the output stops there.
+        let cap = limit - written
+        let text = HeldText(hold: hold, held: held)
+        let envelope = envelope
+        let done = try write(into: text, cap: cap) { writer in
+            if part == Self.documentPart {
+                writer.stubDepth = envelope ? 0 : 1
+                writer.writeDocument()
+            } else {
+                writer.stubDepth = 1
+                writer.writeAtBodyPlace(part)
+            }
         }
-        try writer.out.refuseIfUnfinished(tooMuch)
-        let text = writer.out.finish()
-        written += text.count
-        guard written <= budget else { return false }
-        let working = text.withUnsafeBufferPointer { PlainView.workingBytes(losslessText: $0, depth: 4) }
-        try grow(by: text.capacity + working)
-        let document = try JSONDocument(parsing: text)
+        guard done else { return false }
+        written += text.bytes.count
+        held += text.bytes.capacity
+        let working = text.bytes.withUnsafeBufferPointer { PlainView.workingBytes(losslessText: $0, depth: 4) }
+        try grow(by: working)
+        let document = try JSONDocument(parsing: text.take())
         if part != Self.documentPart { writer.forgetWritten(part) }
         forgetBodies(in: document)
         parts[part] = Part(document: document, walk: JSONDocument.PathWalk(document: document))
@@ -182,13 +202,13 @@ struct KeyedValueAtPath {
 
     /// `value`'s text with each stub replaced by its body written in full. A stub's text is
     /// found as `{"$stub":`, which no string's text holds (a quote inside a string is escaped).
+    /// The text is held as it grows (`HeldText`).
     private mutating func wholeText(of value: JSONDocument.Value, in document: JSONDocument) throws(CodecError) -> [UInt8] {
         let stub = Array("{\"\(ReadableWriter.stubKey)\":".utf8)
         let range = document.sourceRange(of: value)
-        var result: [UInt8] = []
+        let result = HeldText(hold: hold, held: held)
         var start = range.lowerBound
         var index = range.lowerBound
-        writer.stubDepth = Int.max
         let source = document.source
         while index + stub.count <= range.upperBound {
             guard source[index] == stub[0], source[index..<(index + stub.count)].elementsEqual(stub) else {
@@ -203,25 +223,71 @@ struct KeyedValueAtPath {
             }
             // The stub's closing brace.
             end += 1
-            result.append(contentsOf: source[start..<index])
-            try ConversionDeadline.check()
-            writer.out = JSONOutput(pretty: false, reserve: 256)
-            writer.out.limit = limit - result.count
-            writer.writeAtBodyPlace(entry)
-            try writer.out.refuseIfUnfinished(tooMuch)
-            let body = writer.out.finish()
-            try grow(by: body.count)
-            result.append(contentsOf: body)
+            source[start..<index].withUnsafeBufferPointer { result.append($0) }
+            _ = try write(into: result, cap: limit - result.bytes.count, isWhole: true) { writer in
+                writer.stubDepth = Int.max
+                writer.writeAtBodyPlace(entry)
+            }
             start = end
             index = end
         }
-        result.append(contentsOf: source[start..<range.upperBound])
-        return result
+        source[start..<range.upperBound].withUnsafeBufferPointer { result.append($0) }
+        if result.refused { throw Archive.notHeld }
+        held += result.bytes.capacity
+        return result.take()
+    }
+
+    /// Runs `body` with the writer's output handed to `text` in pieces (which asks `hold` as it
+    /// grows, and the thread's deadline is polled at each hand-over), stopping past `cap`
+    /// bytes. False when it stopped there for a part (the walk gives up); throws when the
+    /// answer's text (`isWhole`) passes it, at the deadline, or when `hold` refused.
+    private mutating func write(into text: HeldText, cap: Int, isWhole: Bool = false, _ body: (inout ReadableWriter) -> Void) throws(CodecError) -> Bool {
+        try ConversionDeadline.check()
+        writer.out = JSONOutput(pretty: false, reserve: 4_096) { text.append($0) }
+        writer.out.limit = cap
+        body(&writer)
+        if writer.out.timedOut { throw ConversionDeadline.passed }
+        if writer.out.isOverLimit {
+            guard isWhole else { return false }
+            throw tooMuch
+        }
+        writer.out.finish { _ in }
+        if text.refused { throw Archive.notHeld }
+        return true
     }
 
     private mutating func grow(by bytes: Int) throws(CodecError) {
         held += bytes
         if let hold, !hold(held) { throw Archive.notHeld }
+    }
+}
+
+/// Text collected from a writer's pieces, its growth asked of `hold` with what is held beside
+/// it (doubling, as the array grows); once refused, it holds nothing more.
+private final class HeldText {
+    private(set) var bytes: [UInt8] = []
+    private(set) var refused = false
+    private let hold: ((Int) -> Bool)?
+    private let held: Int
+
+    init(hold: ((Int) -> Bool)?, held: Int) {
+        self.hold = hold
+        self.held = held
+    }
+
+    func append(_ piece: UnsafeBufferPointer<UInt8>) {
+        guard !refused else { return }
+        if let hold, bytes.count + piece.count > bytes.capacity, !hold(held + max(bytes.capacity * 2, bytes.count + piece.count)) {
+            refused = true
+            bytes = []
+            return
+        }
+        bytes.append(contentsOf: piece)
+    }
+
+    func take() -> [UInt8] {
+        defer { bytes = [] }
+        return bytes
     }
 }
 

@@ -124,6 +124,41 @@ final class KeyedValueAtPathTests: XCTestCase {
         }
     }
 
+    /// A `$dict` whose keys are not all plain strings (one an NSMutableString, written as a
+    /// body of its own): a key step there is answered by the whole document, which compares
+    /// every key's text, not by the first pair whose key the part can read.
+    func testADictWithAKeyOfItsOwnIsAnsweredByTheWholeDocument() throws {
+        let json = #"{"$top":{"root":{"$class":"NSDictionary","$dict":[[{"$class":"NSMutableString","$string":"a"},"first"],["a","second"]]}}}"#
+        let archive = try Archive(parsing: try JSONDocument(parsing: Array(json.utf8)).archive(format: .binary))
+        let plan = try archive.plan(view: .readable, pretty: false)
+        let whole = try archive.decodedDocument(view: .readable, plan: plan, hold: nil) { _ in 0 }
+        let path = try ReadablePath(parsing: ".a")
+        XCTAssertEqual(wholeAnswer(whole, path).map { String(decoding: $0, as: UTF8.self) }, #""first""#)
+        XCTAssertNil(try archive.readableValueDocument(at: path, plan: plan, hold: nil))
+    }
+
+    /// A body is held as it is written, not once whole: an array of 2,000 references to one
+    /// 1,000-byte string (written in full at each: a string needs no `$id`), 2 MB of text,
+    /// under a hold that grants 512 KiB, is refused while it is written.
+    func testABodyIsHeldAsItIsWritten() throws {
+        let text = #"""# + String(repeating: "x", count: 1_000) + #"""#
+        let json = #"{"$top":{"root":[["# + Array(repeating: text, count: 2_000).joined(separator: ",") + "]]}}"
+        let archive = try Archive(parsing: try JSONDocument(parsing: Array(json.utf8)).archive(format: .binary))
+        XCTAssertLessThan(archive.inputSize, 20_000)
+        let plan = try archive.plan(view: .readable, pretty: false)
+        var asked: [Int] = []
+        XCTAssertThrowsError(
+            try archive.readableValueDocument(at: try ReadablePath(parsing: "[0][5]"), plan: plan) {
+                asked.append($0)
+                return $0 <= 1 << 19
+            }
+        ) { error in
+            XCTAssertEqual((error as? CodecError)?.description, Archive.notHeld.description)
+        }
+        XCTAssertGreaterThan(asked.last ?? 0, 1 << 19)
+        XCTAssertLessThan(asked.last ?? .max, 4 << 20)
+    }
+
     // MARK: Walking
 
     /// A step from `value`: one of its members (a data key by its name, `$`-keys as written),
