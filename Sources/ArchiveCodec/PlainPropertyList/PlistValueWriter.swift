@@ -72,7 +72,13 @@ struct PlistValueWriter {
                 let value = view.childRef(header, header.count + index)
                 // A break where a key belongs: the dictionary's own `$broken` member.
                 if let marks, let mark = marks[value], mark.standsForEntry {
-                    out.key(MappingKeys.broken)
+                    // In the raw view a key is written as it is: beside a key `$broken` of the
+                    // file's, the mark keeps its placeholder key's own text (U+0000 first).
+                    if !dataKeys, (0..<header.count).contains(where: { view.isString(view.childRef(header, $0), equalTo: MappingKeys.broken) }) {
+                        writeKey(view.header(of: view.childRef(header, index)))
+                    } else {
+                        out.key(MappingKeys.broken)
+                    }
                     out.brokenMarkContent(offset: mark.offset, reason: mark.reason, rest: mark.rest)
                     continue
                 }

@@ -129,14 +129,18 @@ struct XMLPlistReader {
     private mutating func readValue() throws(CodecError) -> UInt32 {
         var stack: [Frame] = []
         var pending: [UInt32] = []
+        // Where the value being read begins (a salvage's mark and rest start there).
+        var valueStart = position
         do throws(CodecError) {
             var trips = 0
             while true {
                 trips &+= 1
                 try ConversionDeadline.poll(trips)
+                valueStart = position
                 try skipWhitespaceAndComments()
                 guard position < text.count else { throw fail("unexpected end of XML inside a value") }
                 let tagOffset = position
+                valueStart = tagOffset
                 let tag = try readTag()
                 var produced: UInt32
                 var isKey = false
@@ -148,6 +152,7 @@ struct XMLPlistReader {
                     produced = try finish(frame, pending: pending[frame.mark...], at: tagOffset)
                     stack.removeLast()
                     pending.removeSubrange(frame.mark...)
+                    valueStart = frame.offset
                 } else {
                     switch tag.name {
                     case "array", "dict":
@@ -206,17 +211,17 @@ struct XMLPlistReader {
                 pending.append(produced)
             }
         } catch {
-            return try salvage(error, &stack, &pending)
+            return try salvage(error, &stack, &pending, valueStart: valueStart)
         }
     }
 
     /// The top value closed at the break `error` reports, when salvaging and it stands inside
     /// the top container; else `error` itself, thrown.
     @inline(never)
-    private mutating func salvage(_ error: CodecError, _ stack: inout [Frame], _ pending: inout [UInt32]) throws(CodecError) -> UInt32 {
+    private mutating func salvage(_ error: CodecError, _ stack: inout [Frame], _ pending: inout [UInt32], valueStart: Int) throws(CodecError) -> UInt32 {
         guard salvaging, error.kind == .malformedPlist, !stack.isEmpty else { throw error }
         do throws(CodecError) {
-            return try closeAtBreak(error, &stack, &pending)
+            return try closeAtBreak(error, &stack, &pending, valueStart: valueStart)
         } catch {
             // A container the break leaves that cannot be closed (a `CF$UID` out of range).
         }
@@ -224,10 +229,13 @@ struct XMLPlistReader {
     }
 
     /// Marks the break `error` reports and closes every open container around it, innermost
-    /// first, each with what it holds; returns the top value.
+    /// first, each with what it holds; returns the top value. The mark's offset is where the
+    /// value that could not be read begins (`valueStart`: its tag, or a container's opening
+    /// tag), so that its text is the rest; throws `error` when the break leaves nothing around
+    /// it to hold the mark.
     @inline(never)
-    private mutating func closeAtBreak(_ error: CodecError, _ stack: inout [Frame], _ pending: inout [UInt32]) throws(CodecError) -> UInt32 {
-        var offset = min(max(error.byteOffset ?? position, 0), text.count)
+    private mutating func closeAtBreak(_ error: CodecError, _ stack: inout [Frame], _ pending: inout [UInt32], valueStart: Int) throws(CodecError) -> UInt32 {
+        var offset = min(max(min(error.byteOffset ?? position, valueStart), 0), text.count)
         var reason = error.message
         // A container opened where a dictionary's key belongs has no place (the strict read
         // refuses it once it closes): the break is where it begins, and what it holds is the
@@ -237,6 +245,13 @@ struct XMLPlistReader {
             reason = "<dict> has a value where a <key> belongs"
             pending.removeSubrange(stack[misplaced].mark...)
             stack.removeSubrange(misplaced...)
+        }
+        // A dictionary that broke before its first entry holds nothing read: it is the mark
+        // itself, in its place (the top one leaves nothing to hold it).
+        if let innermost = stack.last, innermost.kind == .dict, innermost.expectKey, pending.count == innermost.mark {
+            offset = innermost.offset
+            stack.removeLast()
+            guard !stack.isEmpty else { throw error }
         }
         let innermost = stack[stack.count - 1]
         let atKey = innermost.kind == .dict && innermost.expectKey
@@ -314,6 +329,9 @@ struct XMLPlistReader {
                 quote = byte
             } else if byte == UInt8(ascii: ">") {
                 break
+            } else if byte == UInt8(ascii: "<") {
+                // No markup inside a tag: `<key<x/>` is not an empty key.
+                throw fail("unterminated tag <\(TextExcerpt.quote(name))", at: start)
             }
             position += 1
         }

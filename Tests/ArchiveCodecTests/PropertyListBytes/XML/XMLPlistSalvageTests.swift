@@ -29,8 +29,10 @@ final class XMLPlistSalvageTests: XCTestCase {
             // Salvaged: every cut from the end of the top container's opening tag to the end
             // of its closing tag; refused as without salvage: the cuts before and after.
             let text = String(decoding: bytes, as: UTF8.self)
+            // A top dictionary holds the mark once it holds an entry's key: broken before it,
+            // it would be the mark itself, and nothing would hold that.
             let plistTag = text.range(of: "<plist")!.upperBound
-            let opening = text[plistTag...].range(of: "<dict>") ?? text[plistTag...].range(of: "<array>")!
+            let opening = text[plistTag...].range(of: "</key>") ?? text[plistTag...].range(of: "<array>")!
             let closing = text.range(of: "</dict>", options: .backwards) ?? text.range(of: "</array>", options: .backwards)!
             let salvageable = text.utf8.distance(from: text.startIndex, to: opening.upperBound)..<text.utf8.distance(from: text.startIndex, to: closing.upperBound)
             var (salvaged, refused, previousLeaves) = (0, 0, 0)
@@ -132,6 +134,41 @@ final class XMLPlistSalvageTests: XCTestCase {
         XCTAssertEqual(marks.map(\.offset), [head.utf8.count])
         XCTAssertEqual(marks.first?.rest, Data(damaged[head.utf8.count...]))
         XCTAssertEqual(marks.first?.reason, "<dict> has a value where a <key> belongs")
+    }
+
+    /// The mark begins where the value that could not be read begins, so that its text is the
+    /// rest: a value cut or broken inside its element, a container closed where a key belongs.
+    /// A dictionary broken before its first entry is the mark itself, left out whole by
+    /// `--drop-broken` as any marked value. In the raw view, beside a key `$broken` of the
+    /// file's own, the member keeps a key of its own.
+    func testTheMarkBeginsWhereItsValueBegins() throws {
+        let head = #"<?xml version="1.0" encoding="UTF-8"?><plist version="1.0"><array>"#
+        for (tail, restStart) in [
+            ("<string>hello world", "<string>"), ("<true><false/></array></plist>", "<true>"), ("<integer>5</intger></array></plist>", "<integer>"),
+            ("<dict><key>a</key><integer>0</integer><array><integer>1</integer></array></dict></array></plist>", "<array><integer>1")
+        ] {
+            let damaged = Array((head + tail).utf8)
+            let json = try Archive(parsing: damaged, salvaging: true).json(view: .readable, pretty: false)
+            let marks = try BrokenMarks.find(in: json)
+            XCTAssertEqual(marks.count, 1, tail)
+            XCTAssertEqual(marks.first.map { String(decoding: $0.rest, as: UTF8.self) }?.hasPrefix(restStart), true, "\(tail): \(String(decoding: json, as: UTF8.self))")
+        }
+        // Broken before its first entry: `b` is the mark, left out whole.
+        let empty = Array(#"<?xml version="1.0" encoding="UTF-8"?><plist version="1.0"><dict><key>a</key><integer>1</integer><key>b</key><dict><bogus/>"#.utf8)
+        let document = try JSONDocument(parsing: try Archive(parsing: empty, salvaging: true).json(view: .readable, pretty: false))
+        let b = ((try JSONSerialization.jsonObject(with: Data(document.source)) as? [String: Any])?["$propertyList"] as? [String: Any])?["b"] as? [String: Any]
+        XCTAssertEqual(b?.keys.sorted(), ["$broken"])
+        XCTAssertEqual(
+            try JSONSerialization.jsonObject(with: Data(try Archive(parsing: try document.droppingBroken().archive(format: .binary)).json(view: .readable, pretty: false))) as? NSDictionary,
+            ["$propertyList": ["a": 1]] as NSDictionary)
+        // The raw view with a key `$broken` of the file's.
+        let keyed = Array(#"<?xml version="1.0" encoding="UTF-8"?><plist version="1.0"><dict><key>$broken</key><integer>1</integer><key>y</key><string>s</string><bogus/>"#.utf8)
+        let raw = try Archive(parsing: keyed, view: .raw, salvaging: true).json(view: .raw, pretty: false)
+        let object = try JSONSerialization.jsonObject(with: Data(raw)) as? [String: Any]
+        XCTAssertEqual(object?["$broken"] as? Int, 1, String(decoding: raw, as: UTF8.self))
+        XCTAssertNotNil(object?["\u{0}$broken"], String(decoding: raw, as: UTF8.self))
+        // A tag with markup inside it is refused, not read as an empty key.
+        XCTAssertThrowsError(try Archive(parsing: Array(#"<?xml version="1.0" encoding="UTF-8"?><plist version="1.0"><dict><key<zz/><integer>1</integer></dict></plist>"#.utf8)))
     }
 
     /// Refused as without salvage: a break before the top container opens, a lost
