@@ -79,6 +79,21 @@ final class EditTests: XCTestCase {
     }
 
     /// Each refusal is one line on stderr with exit 2 (64 for a malformed path), and no output.
+    /// `get` writes on a thread with the stack its depth check assumes: a chain of 60,000
+    /// nested arrays (within the default 512 MiB stack) is read, not a crash of the main
+    /// thread's 8 MiB.
+    func testGetReadsADeepArchive() throws {
+        let depth = 60_000
+        let json = #"{"$top":{"root":"# + String(repeating: "[", count: depth) + "1" + String(repeating: "]", count: depth) + "}}"
+        let archive = scratch.appendingPathComponent("deep.plist")
+        try Data(try JSONDocument(parsing: Array(json.utf8)).archive(format: .binary)).write(to: archive)
+        for words in [["get", archive.path, "[0][0]"], ["get", "--nested", archive.path, "[0][0]"]] {
+            let result = try tool(words)
+            XCTAssertEqual(result.status, 0, "\(words) \(result.stderr)")
+            XCTAssertTrue(result.stdout.hasPrefix("[[[[") && result.stdout.hasSuffix("1" + String(repeating: "]", count: depth - 2) + "\n"), "\(words)")
+        }
+    }
+
     func testRefusals() throws {
         let archive = Fixtures.directory.appendingPathComponent("apple/scl-NSKeyedUnarchiver-ComplexTest.plist")
         let result = scratch.appendingPathComponent("never.plist")

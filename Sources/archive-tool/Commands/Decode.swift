@@ -184,10 +184,15 @@ struct Decode: ParsableCommand {
     static func readableDocument(of input: [UInt8], nested: Bool, stack: StackOptions) throws -> JSONDocument {
         let (stackSize, skipDepthCheck) = (stack.bytes, stack.skipDepthCheck)
         return try reportingErrors(hint: { Hint.decoding(input, error: $0) }) { () throws(CodecError) -> JSONDocument in
-            let json = try json(
-                of: input, as: .lossless(.readable, maxDepth: nil, numbers: .nonFinite), pretty: false, nested: nested, stackSize: stackSize,
-                skipDepthCheck: skipDepthCheck)
-            return try JSONDocument(parsing: json)
+            // The writer recurses once per level: on a thread with the stack the depth was checked against.
+            try onLargeStack(stackSize) { () -> Result<JSONDocument, CodecError> in
+                Result { () throws(CodecError) -> JSONDocument in
+                    let json = try json(
+                        of: input, as: .lossless(.readable, maxDepth: nil, numbers: .nonFinite), pretty: false, nested: nested, stackSize: stackSize,
+                        skipDepthCheck: skipDepthCheck)
+                    return try JSONDocument(parsing: json)
+                }
+            }.get()
         }
     }
 
@@ -199,14 +204,21 @@ struct Decode: ParsableCommand {
     static func readableValue(of input: [UInt8], at path: ReadablePath, nested: Bool, stack: StackOptions) throws -> (document: JSONDocument, path: ReadablePath) {
         if nested { return (try readableDocument(of: input, nested: nested, stack: stack), path) }
         let stackSize = stack.bytes
+        let skipDepthCheck = stack.skipDepthCheck
         return try reportingErrors(hint: { Hint.decoding(input, error: $0) }) { () throws(CodecError) -> (document: JSONDocument, path: ReadablePath) in
-            let cores = coreParallelism(stackSize: stackSize, inputSize: input.count)
-            let policy = stack.skipDepthCheck ? DecodePolicy(depthLimit: .max) : DecodePolicy(stackSize: stackSize)
-            let archive = try Archive(parsing: input, parallelism: cores)
-            let plan = try archive.plan(view: .readable, pretty: false, numbers: .nonFinite, parallelism: cores, depthLimit: policy.nestingLimit(pretty: false))
-            if let refusal = policy.refusal(depth: plan.depth, pretty: false) { throw refused(refusal, stackSize: stackSize) }
-            if let value = try archive.readableValueDocument(at: path, plan: plan, hold: nil) { return (value, ReadablePath(steps: [])) }
-            return (try archive.decodedDocument(view: .readable, plan: plan, parallelism: cores, hold: nil) { _ in 0 }, path)
+            // The writers recurse once per level: on a thread with the stack the depth was checked against.
+            try onLargeStack(stackSize) { () -> Result<(document: JSONDocument, path: ReadablePath), CodecError> in
+                Result { () throws(CodecError) -> (document: JSONDocument, path: ReadablePath) in
+                    let cores = coreParallelism(stackSize: stackSize, inputSize: input.count)
+                    let policy = skipDepthCheck ? DecodePolicy(depthLimit: .max) : DecodePolicy(stackSize: stackSize)
+                    let archive = try Archive(parsing: input, parallelism: cores)
+                    let plan = try archive.plan(
+                        view: .readable, pretty: false, numbers: .nonFinite, parallelism: cores, depthLimit: policy.nestingLimit(pretty: false))
+                    if let refusal = policy.refusal(depth: plan.depth, pretty: false) { throw refused(refusal, stackSize: stackSize) }
+                    if let value = try archive.readableValueDocument(at: path, plan: plan, hold: nil) { return (value, ReadablePath(steps: [])) }
+                    return (try archive.decodedDocument(view: .readable, plan: plan, parallelism: cores, hold: nil) { _ in 0 }, path)
+                }
+            }.get()
         }
     }
 
