@@ -9,7 +9,7 @@ extension Archive {
         view: ArchiveView, plan: WritePlan, parallelism: Parallelism = .serial, hold: ((Int) -> Bool)?,
         working: (UnsafeBufferPointer<UInt8>) -> Int
     ) throws(CodecError) -> JSONDocument {
-        let text = DecodedText(hold: hold)
+        let text = HeldText(hold: hold)
         try writeJSON(view: view, pretty: false, plan: plan, parallelism: parallelism) { text.append($0) }
         guard !text.refused else { throw Self.notHeld }
         if let hold {
@@ -27,29 +27,4 @@ extension Archive {
 
     /// `decodedDocument`'s refusal when `hold` grants no more memory.
     public static let notHeld = CodecError(.limitExceeded, "no memory granted to hold the decoded JSON this answer is made from")
-}
-
-/// The text collected from the writer's sink, its growth asked of `hold` (doubling, as the
-/// array grows).
-private final class DecodedText {
-    private(set) var bytes: [UInt8] = []
-    private(set) var refused = false
-    private let hold: ((Int) -> Bool)?
-
-    init(hold: ((Int) -> Bool)?) { self.hold = hold }
-
-    func append(_ piece: UnsafeBufferPointer<UInt8>) {
-        guard !refused else { return }
-        if let hold, bytes.count + piece.count > bytes.capacity, !hold(max(bytes.capacity * 2, bytes.count + piece.count)) {
-            refused = true
-            bytes = []
-            return
-        }
-        bytes.append(contentsOf: piece)
-    }
-
-    func take() -> [UInt8] {
-        defer { bytes = [] }
-        return bytes
-    }
 }

@@ -262,35 +262,6 @@ struct KeyedValueAtPath {
     }
 }
 
-/// Text collected from a writer's pieces, its growth asked of `hold` with what is held beside
-/// it (doubling, as the array grows); once refused, it holds nothing more.
-private final class HeldText {
-    private(set) var bytes: [UInt8] = []
-    private(set) var refused = false
-    private let hold: ((Int) -> Bool)?
-    private let held: Int
-
-    init(hold: ((Int) -> Bool)?, held: Int) {
-        self.hold = hold
-        self.held = held
-    }
-
-    func append(_ piece: UnsafeBufferPointer<UInt8>) {
-        guard !refused else { return }
-        if let hold, bytes.count + piece.count > bytes.capacity, !hold(held + max(bytes.capacity * 2, bytes.count + piece.count)) {
-            refused = true
-            bytes = []
-            return
-        }
-        bytes.append(contentsOf: piece)
-    }
-
-    func take() -> [UInt8] {
-        defer { bytes = [] }
-        return bytes
-    }
-}
-
 extension UInt8 {
     /// The value of an ASCII decimal digit, or nil.
     fileprivate var asciiDigitValue: Int? { self >= UInt8(ascii: "0") && self <= UInt8(ascii: "9") ? Int(self - UInt8(ascii: "0")) : nil }
