@@ -136,7 +136,8 @@ final class ArchiveToolTests: XCTestCase {
             let parsedRun = try run(parsed + [parsedFile], stdout: scratch.appendingPathComponent("parsed-o-stdout"))
             XCTAssertEqual(plainRun.status, parsedRun.status, "\(plain)")
             XCTAssertEqual(plainRun.stderr, parsedRun.stderr, "\(plain)")
-            XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: plainFile)), try Data(contentsOf: URL(fileURLWithPath: parsedFile)), "\(plain)")
+            // A refused conversion leaves no file (it is renamed into place only when whole).
+            XCTAssertEqual(try? Data(contentsOf: URL(fileURLWithPath: plainFile)), try? Data(contentsOf: URL(fileURLWithPath: parsedFile)), "\(plain)")
         }
         // `-oFILE`, one word (as `cc -oFILE`): the same file as `-o FILE`, for every command
         // that writes one.
@@ -154,6 +155,40 @@ final class ArchiveToolTests: XCTestCase {
             XCTAssertEqual(joined.status, 0, "\(words) \(joined.stderr)")
             XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: joinedFile)), try Data(contentsOf: URL(fileURLWithPath: spacedFile)), "\(words)")
         }
+    }
+
+    /// `-o FILE` is written beside FILE and renamed over it once the command has written it
+    /// all: a refused conversion leaves an existing FILE as it was (not emptied), a finished
+    /// one replaces it keeping its mode; no temporary file is left either way; a link is
+    /// written through and a device written in place.
+    func testARefusedConversionLeavesTheOutputFileAsItWas() throws {
+        let folder = scratch.appendingPathComponent("out-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let file = folder.appendingPathComponent("kept.plist")
+        try Data("earlier content\n".utf8).write(to: file)
+        try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: file.path)
+        let broken = folder.appendingPathComponent("broken.json")
+        try Data(#"{"$ref":"nowhere"}"#.utf8).write(to: broken)
+        let archive = try firstAppleArchive().path
+        let stdout = scratch.appendingPathComponent("stdout")
+        for words in [["encode", broken.path, "-o", file.path], ["decode", broken.path, "-o", file.path], ["decode", "--pretty", broken.path, "-o", file.path]] {
+            XCTAssertNotEqual(try run(words, stdout: stdout).status, 0, "\(words)")
+            XCTAssertEqual(String(decoding: try Data(contentsOf: file), as: UTF8.self), "earlier content\n", "\(words)")
+        }
+        XCTAssertEqual(try run(["decode", archive], stdout: stdout).status, 0)
+        let decoded = try Data(contentsOf: stdout)
+        XCTAssertEqual(try run(["decode", archive, "-o", file.path], stdout: stdout).status, 0)
+        XCTAssertEqual(try Data(contentsOf: file), decoded)
+        XCTAssertEqual((try FileManager.default.attributesOfItem(atPath: file.path)[.posixPermissions] as? NSNumber)?.intValue, 0o600)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted(), ["broken.json", "kept.plist"])
+        // A link is written through, a device in place.
+        let target = folder.appendingPathComponent("target.json")
+        let link = folder.appendingPathComponent("link.json")
+        try FileManager.default.createSymbolicLink(at: link, withDestinationURL: target)
+        XCTAssertEqual(try run(["decode", archive, "-o", link.path], stdout: stdout).status, 0)
+        XCTAssertEqual(try FileManager.default.destinationOfSymbolicLink(atPath: link.path), target.path)
+        XCTAssertEqual(try Data(contentsOf: target), decoded)
+        XCTAssertEqual(try run(["decode", archive, "-o", "/dev/null"], stdout: stdout).status, 0)
     }
 
     func testDecodeThenEncodeRoundTripsAFixture() throws {

@@ -113,6 +113,7 @@ struct Decode: ParsableCommand {
             }
             if let output { try redirectStandardOutput(to: CommandLineFiles.optionValue(output, named: ["-o", "--output"], of: Decode.self)) }
             let status = run.run(to: folder.map(BatchRun.Destination.folder) ?? .lines)
+            try commitStandardOutput()
             if status != 0 { throw ExitCode(status) }
             return
         }
@@ -120,6 +121,7 @@ struct Decode: ParsableCommand {
         let breaks = try Decode.convert(
             CommandLineFiles.paths(files, of: Decode.self).first ?? BytePath("-"), as: shape, pretty: pretty, nested: nested, stackSize: stack.bytes,
             skipDepthCheck: stack.skipDepthCheck, salvage: salvage)
+        try commitStandardOutput()
         if breaks > 0 {
             writeAll("archive-tool: salvaged: \(breaks) place\(breaks == 1 ? "" : "s") could not be read, marked $broken in the JSON\n", to: 2)
             throw ExitCode(ExitStatus.salvaged)

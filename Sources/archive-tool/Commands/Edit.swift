@@ -99,5 +99,6 @@ struct EditOptions: ParsableArguments {
         }
         if let output { try redirectStandardOutput(to: CommandLineFiles.optionValue(output, named: ["-o", "--output"], of: EditOptions.self)) }
         try writeOutput(result)
+        try commitStandardOutput()
     }
 }

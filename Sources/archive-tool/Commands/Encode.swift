@@ -66,6 +66,7 @@ struct Encode: ParsableCommand {
         }
         if let output { try redirectStandardOutput(to: CommandLineFiles.optionValue(output, named: ["-o", "--output"], of: Encode.self)) }
         try Encode.convert(CommandLineFiles.paths(files, of: Encode.self).first ?? BytePath("-"), xml: xml, toTerminal: force, dropBroken: dropBroken)
+        try commitStandardOutput()
     }
 
     /// `input` parsed, without what its `$broken` marks stand in when `dropBroken`.

@@ -75,5 +75,6 @@ struct Get: ParsableCommand {
         // The output file is made only once there is something to write into it.
         if let output { try redirectStandardOutput(to: CommandLineFiles.optionValue(output, named: ["-o", "--output"], of: Get.self)) }
         try writeOutput(result)
+        try commitStandardOutput()
     }
 }

@@ -51,11 +51,13 @@ enum PlainInvocation {
                 if let outputPath { try redirectStandardOutput(to: outputPath) }
                 let shape: Decode.Shape = plain ? .plain : .lossless(raw ? .raw : .readable, maxDepth: nil, numbers: numbers)
                 try Decode.convert(file, as: shape, pretty: pretty, nested: nested, stackSize: StackOptions.defaultStackMiB << 20, skipDepthCheck: false)
+                try commitStandardOutput()
             }
         } else {
             conversion = {
                 if let outputPath { try redirectStandardOutput(to: outputPath) }
                 try Encode.convert(file, xml: false)
+                try commitStandardOutput()
             }
         }
         do {
