@@ -80,9 +80,25 @@ struct BytesFormMarks: Sendable {
                 else { continue }
                 // A data object under two keys keeps the first form found: each gives back the bytes.
                 guard table.find(data.start) == nil, let content = form.content(of: view.payload(data)) else { continue }
-                table.insert(data.start, value: Mark(form: form, content: content).packed)
+                let shown = Self.isRGB(components: content, of: header, key: key, view: view) ? BytesForm.rgbComponents : form
+                table.insert(data.start, value: Mark(form: shown, content: content).packed)
             }
         }
+    }
+
+    /// Whether `key` is an NSColor's `NSComponents` holding red, green, blue (and alpha) of
+    /// the RGB model (`NSColorSpace` 1, calibrated, or 2, device; in the colour's own space,
+    /// `NSCustomColorSpace` when it has one): then the components have a `$hex` too, as
+    /// `NSRGB`'s have (`BytesForm.rgbComponents`), and a reader sees the colour's own hex
+    /// beside the fallback's. Other models (white, CMYK) have none.
+    private static func isRGB(components content: BytesForm.Content, of header: PlistObjectHeader, key: Int, view: BinaryPlistView) -> Bool {
+        guard case .components(let text) = content, text.components.count == 3 || text.components.count == 4, view.isString(key, equalTo: "NSComponents"),
+            let space = view.value(in: header, forKey: "NSColorSpace")
+        else { return false }
+        let model = view.header(of: space)
+        guard model.kind == .int else { return false }
+        let value = view.integer(model)
+        return !value.isUnsigned && (value.bits == 1 || value.bits == 2)
     }
 
     /// The owner and form whose key the string `key` is, if any (every key belongs to one owner).

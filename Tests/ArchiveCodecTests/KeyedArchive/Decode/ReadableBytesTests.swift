@@ -87,11 +87,28 @@ final class ReadableBytesTests: XCTestCase {
         let components = try form(colors[0]["NSComponents"])
         XCTAssertEqual((components["$components"] as? [NSNumber])?.map(\.doubleValue), [1, 0.1058823529, 0.09803921569, 1])
         XCTAssertEqual(components["$nul"] as? Bool, false)
-        XCTAssertNil(components["$hex"])
+        // The colour's own components (RGB model, `NSColorSpace` 1, in its custom space) have
+        // their hex too, beside the fallback's.
+        XCTAssertEqual(components["$hex"] as? String, "#FF1B19")
         // With exact numbers, the whole components keep their `.0` through tools that drop it.
         let exact = String(decoding: try json(bytes, numbers: .all), as: UTF8.self)
-        XCTAssertTrue(exact.contains(#""$components":[{"$real":"1.0"},0.1058823529,0.09803921569,{"$real":"1.0"}],"$nul":false"#), exact)
+        XCTAssertTrue(exact.contains(##""$components":[{"$real":"1.0"},0.1058823529,0.09803921569,{"$real":"1.0"}],"$hex":"#FF1B19","$nul":false"##), exact)
         try assertReadableLossless(bytes, "colour list")
+    }
+
+    /// `NSComponents` have a hex only in the RGB model (`NSColorSpace` 1 or 2): four CMYK
+    /// components (5) or two white ones (3) have none.
+    func testComponentsHaveAHexOnlyInTheRGBModel() throws {
+        func colour(space: Int, components: String) throws -> [UInt8] {
+            let json = #"{"$top":{"root":{"$class":"NSColor","NSColorSpace":"# + String(space) + #","NSComponents":{"$bytes":{"$components":["# + components + "],\"$nul\":false}}}}}"
+            return try JSONDocument(parsing: Array(json.utf8)).archive(format: .binary)
+        }
+        for (space, components, hex) in [(1, "0.5,0.25,1", "#8040FF"), (2, "0,0,0,0.5", "#00000080"), (5, "0.1,0.2,0.3,0.4", nil), (3, "0.5,1", nil)] {
+            let bytes = try colour(space: space, components: components)
+            let read = try form((try object(bytes)["NSComponents"]))
+            XCTAssertEqual(read["$hex"] as? String, hex, "space \(space)")
+            try assertReadableLossless(bytes, "space \(space)")
+        }
     }
 
     func testNibWhites() throws {
