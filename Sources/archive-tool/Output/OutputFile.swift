@@ -61,19 +61,15 @@ enum OutputFile {
     nonisolated(unsafe) static var pending: (temporary: BytePath, path: BytePath)?
     nonisolated(unsafe) private static var registered = false
 
-    /// `.NAME.archive-tool-PID` beside `path`, when `path` names a regular file or nothing yet
-    /// (not a link: writing through it keeps the link) and its folder can take a file.
+    /// `NAME.PID.partial` beside `path` (as a batch names its outputs' temporary files), when
+    /// `path` names a regular file or nothing yet (not a link: writing through it keeps the
+    /// link) and its folder can take a file.
     static func temporaryName(for path: BytePath) -> BytePath? {
-        var status = stat()
-        if path.withCString({ lstat($0, &status) }) == 0, status.st_mode & S_IFMT != S_IFREG { return nil }
-        let bytes = Array(path.bytes)
-        let slash = bytes.lastIndex(of: UInt8(ascii: "/"))
-        let folder = slash.map { Array(bytes[...$0]) } ?? []
-        let name = slash.map { Array(bytes[($0 + 1)...]) } ?? bytes
-        guard !name.isEmpty else { return nil }
-        let probe = BytePath(folder.isEmpty ? Array(".".utf8) : folder)
-        guard probe.withCString({ access($0, W_OK | X_OK) }) == 0 else { return nil }
-        return BytePath(folder + Array(".".utf8) + name + Array(".archive-tool-\(getpid())".utf8))
+        if let status = path.status(following: false), status.st_mode & S_IFMT != S_IFREG { return nil }
+        guard path.bytes.last.map({ $0 != UInt8(ascii: "/") }) ?? false else { return nil }
+        let folder = path.parent ?? BytePath(path.bytes.first == UInt8(ascii: "/") ? "/" : ".")
+        guard folder.withCString({ access($0, W_OK | X_OK) }) == 0 else { return nil }
+        return path.appendingToName(".\(getpid()).partial")
     }
 
     /// Removes the temporary file as the process exits, when no command committed it.
