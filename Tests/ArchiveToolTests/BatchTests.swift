@@ -74,6 +74,28 @@ final class BatchTests: XCTestCase {
         XCTAssertEqual(try Data(contentsOf: scratch.appendingPathComponent("stdout")), Data(), "nothing on stdout")
     }
 
+    /// A second run into the same folder replaces each output whole (an output is named only
+    /// once written: unnamed, then linked in, or renamed over the old one); an output whose
+    /// name a folder holds fails alone; no temporary file is left either way.
+    func testARunOverEarlierOutputsReplacesThemWhole() throws {
+        let (folder, good, _) = try mixedFolder()
+        let out = scratch.appendingPathComponent("out")
+        _ = try ToolRun.run(["decode", "--output-dir", out.path, "--recursive", folder.path], stdout: scratch.appendingPathComponent("stdout"))
+        let first = try good.map { try Data(contentsOf: out.appendingPathComponent($0 + ".json")) }
+        try Data("stale".utf8).write(to: out.appendingPathComponent(good[0] + ".json"))
+        try FileManager.default.removeItem(at: out.appendingPathComponent(good[1] + ".json"))
+        try FileManager.default.removeItem(at: out.appendingPathComponent(good[2] + ".json"))
+        try FileManager.default.createDirectory(at: out.appendingPathComponent(good[2] + ".json"), withIntermediateDirectories: false)
+        let result = try ToolRun.run(["decode", "--output-dir", out.path, "--recursive", folder.path], stdout: scratch.appendingPathComponent("stdout"))
+        XCTAssertEqual(result.status, 1, result.stderr)
+        let blocked = folder.appendingPathComponent(good[2]).path
+        XCTAssertEqual(result.stderr.split(separator: "\n").filter { $0.hasPrefix(blocked + ": cannot write ") }.count, 1, result.stderr)
+        for (index, name) in good.enumerated() where index != 2 {
+            XCTAssertEqual(try Data(contentsOf: out.appendingPathComponent(name + ".json")), first[index], name)
+        }
+        XCTAssertEqual(files(under: out), good.enumerated().filter { $0.offset != 2 }.map { $0.element + ".json" }.sorted())
+    }
+
     func testEncodeBackGivesTheSameGraphsUnderTheOriginalNames() throws {
         let (folder, good, _) = try mixedFolder()
         let json = scratch.appendingPathComponent("json")

@@ -195,29 +195,24 @@ final class BatchRun: @unchecked Sendable {
         return true
     }
 
-    /// Writes `bytes` to a temporary file beside `path`, then renames it to `path`; nil when
-    /// done, else what went wrong (the temporary file removed).
+    /// Writes `bytes` as the file `path` (`UnseenFile`: whole or not at all); nil when done,
+    /// else what went wrong.
     private func writeWhole(_ bytes: [UInt8], to path: BytePath) -> String? {
         let number = lock.withLock {
             temporaryNumber += 1
             return temporaryNumber
         }
         let temporary = path.appendingToName(".\(processID)-\(number).partial")
-        let descriptor = temporary.withCString { open($0, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644) }
-        guard descriptor >= 0 else { return "cannot write \(path.shown): \(String(cString: strerror(errno)))" }
-        let failure = bytes.withUnsafeBytes { writeAll($0, to: descriptor) }
-        let closed = close(descriptor) == 0 ? 0 : errno
-        if failure != 0 || closed != 0 {
-            temporary.withCString { _ = unlink($0) }
-            return "cannot write \(path.shown): \(String(cString: strerror(failure != 0 ? failure : closed)))"
+        guard let file = UnseenFile.create(becoming: path, temporary: temporary) else {
+            return "cannot write \(path.shown): \(String(cString: strerror(errno)))"
         }
-        let renamed = temporary.withCString { from in path.withCString { to in rename(from, to) } }
-        guard renamed == 0 else {
-            let reason = String(cString: strerror(errno))
-            temporary.withCString { _ = unlink($0) }
-            return "cannot write \(path.shown): \(reason)"
+        let failure = bytes.withUnsafeBytes { writeAll($0, to: file.descriptor) }
+        guard failure == 0 else {
+            file.discard()
+            return "cannot write \(path.shown): \(String(cString: strerror(failure)))"
         }
-        return nil
+        let named = file.name(path, spare: temporary)
+        return named == 0 ? nil : "cannot write \(path.shown): \(String(cString: strerror(named)))"
     }
 
     /// `"file": NAME` for a line, and `"fileBase64": BYTES` after it when the name is not

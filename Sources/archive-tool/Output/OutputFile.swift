@@ -10,23 +10,17 @@ import Darwin
 /// whole, writes it exactly as it would a redirected stdout, cutting back included. A file
 /// that cannot be opened exits 4.
 ///
-/// A regular file (or a name nothing has yet) is written as a temporary file beside it,
-/// renamed over it once the command has written everything (`commitStandardOutput`): a
-/// conversion refused part way leaves the file as it was, not emptied, and the temporary
-/// file is removed as the process exits. Anything else (a device, a pipe, a link, a folder
-/// the tool may not create files in) is opened and written in place, as before.
+/// A regular file (or a name nothing has yet) is written unseen (`UnseenFile`) and takes its
+/// name once the command has written everything (`commitStandardOutput`): a conversion
+/// refused part way leaves the file as it was, not emptied; a named temporary file is removed
+/// as the process exits. Anything else (a device, a pipe, a link, a folder the tool may not
+/// create files in) is opened and written in place.
 func redirectStandardOutput(to path: BytePath) throws {
-    let fd: Int32
-    if let temporary = OutputFile.temporaryName(for: path) {
-        fd = temporary.withCString { open($0, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644) }
-        if fd >= 0 {
-            OutputFile.pending = (temporary, path)
-            OutputFile.removeAtExit()
-        }
-    } else {
-        fd = -1
+    var unseen: (file: UnseenFile, temporary: BytePath)?
+    if let temporary = OutputFile.temporaryName(for: path), let file = UnseenFile.create(becoming: path, temporary: temporary) {
+        unseen = (file, temporary)
     }
-    let output = fd >= 0 ? fd : path.withCString { open($0, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644) }
+    let output = unseen?.file.descriptor ?? path.withCString { open($0, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644) }
     guard output >= 0 else {
         writeAll("archive-tool: cannot open \(path.shown) for writing: \(String(cString: strerror(errno)))\n", to: 2)
         throw ExitCode(ExitStatus.inputOutput)
@@ -34,31 +28,36 @@ func redirectStandardOutput(to path: BytePath) throws {
     if output != 1 {
         guard dup2(output, 1) == 1 else {
             writeAll("archive-tool: cannot write to \(path.shown): \(String(cString: strerror(errno)))\n", to: 2)
+            unseen?.file.discard()
             throw ExitCode(ExitStatus.inputOutput)
         }
         close(output)
     }
+    if let (file, temporary) = unseen {
+        OutputFile.pending = (file.renumbered(1), path, temporary)
+        if !file.isUnnamed { OutputFile.removeAtExit() }
+    }
 }
 
-/// The command wrote all it had to: the temporary file of `-o FILE` (if any) takes the file's
-/// name, with the mode the file had. Exits 4 when the rename fails (the file as it was).
+/// The command wrote all it had to: the file `-o FILE` wrote (if unseen) takes the file's
+/// name, with the mode the file had. Exits 4 when that fails (the file as it was).
 func commitStandardOutput() throws {
-    guard let (temporary, path) = OutputFile.pending else { return }
+    guard let (file, path, temporary) = OutputFile.pending else { return }
     OutputFile.pending = nil
     var status = stat()
     if path.withCString({ stat($0, &status) }) == 0 { _ = fchmod(1, status.st_mode & 0o7777) }
-    let renamed = temporary.withCString { from in path.withCString { to in rename(from, to) } }
-    guard renamed == 0 else {
-        let reason = String(cString: strerror(errno))
-        _ = temporary.withCString { unlink($0) }
-        writeAll("archive-tool: cannot write \(path.shown): \(reason)\n", to: 2)
+    // Descriptor 1 stays open: the process's stdout until it exits.
+    let failure = file.name(path, spare: temporary, closing: false)
+    guard failure == 0 else {
+        writeAll("archive-tool: cannot write \(path.shown): \(String(cString: strerror(failure)))\n", to: 2)
         throw ExitCode(ExitStatus.inputOutput)
     }
 }
 
-/// The temporary file `-o` writes (`redirectStandardOutput`), while it is not yet renamed.
+/// The file `-o` writes (`redirectStandardOutput`), while it has not yet taken its name.
 enum OutputFile {
-    nonisolated(unsafe) static var pending: (temporary: BytePath, path: BytePath)?
+    /// The file (on descriptor 1), its name to be, and its temporary name.
+    nonisolated(unsafe) static var pending: (file: UnseenFile, path: BytePath, temporary: BytePath)?
     nonisolated(unsafe) private static var registered = false
 
     /// `NAME.PID.partial` beside `path` (as a batch names its outputs' temporary files), when
@@ -77,8 +76,7 @@ enum OutputFile {
         guard !registered else { return }
         registered = true
         atexit {
-            guard let (temporary, _) = OutputFile.pending else { return }
-            _ = temporary.withCString { unlink($0) }
+            OutputFile.pending?.file.discard(closing: false)
         }
     }
 }
