@@ -251,7 +251,10 @@ final class BatchTests: XCTestCase {
             (["get", "--bytes", archive, #"."$0"[4]"#], 0, "asdfasdfadsfadsf"),
             (["get", "--bytes", archive, #"."$0"[0]"#], 2, ""),
             (["get", archive, ".nothing"], 2, ""),
-            (["get", archive, "nothing"], 64, "")
+            (["get", archive, "nothing"], 64, ""),
+            (["get", "--plain", archive, #"."$1""#], 0, "[true,\"Hello, World!\",42]\n"),
+            (["get", "--plain", archive, ".nothing"], 2, ""),
+            (["get", "--plain", "--bytes", archive, "."], 64, "")
         ]
         for (index, (arguments, status, output)) in cases.enumerated() {
             let out = scratch.appendingPathComponent("get-\(index)")
@@ -263,6 +266,10 @@ final class BatchTests: XCTestCase {
         let decoded = scratch.appendingPathComponent("decoded")
         XCTAssertEqual(try ToolRun.run(["get", archive, "."], stdout: whole).status, 0)
         XCTAssertEqual(try ToolRun.run(["decode", archive], stdout: decoded).status, 0)
+        XCTAssertEqual(try Data(contentsOf: whole), try Data(contentsOf: decoded))
+        // `--plain` at `.` is the document's plain view.
+        XCTAssertEqual(try ToolRun.run(["get", "--plain", archive, "."], stdout: whole).status, 0)
+        XCTAssertEqual(try ToolRun.run(["decode", "--plain", archive], stdout: decoded).status, 0)
         XCTAssertEqual(try Data(contentsOf: whole), try Data(contentsOf: decoded))
         let file = scratch.appendingPathComponent("bytes.bin")
         XCTAssertEqual(try ToolRun.run(["get", "--bytes", archive, #"."$0"[4]"#, "-o", file.path], stdout: scratch.appendingPathComponent("stdout")).status, 0)

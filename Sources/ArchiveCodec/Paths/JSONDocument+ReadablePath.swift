@@ -2,7 +2,7 @@
 ///
 /// At each step a `{"$ref": n}` is followed to the object that carries `"$id": n`, and a
 /// wrapper the step does not name is gone through: a collection's `$array`, `$set` or
-/// `$orderedSet`, a `$dict`'s pairs (a key step finds the pair whose key is that string), an
+/// `$orderedSet`, a `$dict`'s members or pairs (a key step finds the pair whose key is that string), an
 /// envelope's `$top`, a nested payload's `$data`, `$keyedArchive` or `$propertyList`, bytes read
 /// as numbers (`$bytes` holding `$components`, `$ranges`, …), a typedstream's `$typedstream`. A key that begins with `$` is looked for as
 /// a data key first (written `$$…`), then as the mapping's own key. So `.teams[1].name` reads a
@@ -228,16 +228,20 @@ extension JSONDocument {
         while let (key, member) = nextMember(&cursor) {
             guard let rank = Self.wrapperRank(of: key, in: self), rank < (found?.rank ?? .max) else { continue }
             if rank >= Self.wrapperKeys.count - 2, !isContainer(member) { continue }
+            // `$dict` pairs are looked through by the key step itself (`take`).
+            if rank == Self.dictionaryRank, kind(member) != .object { continue }
             found = (rank, member)
         }
         return found?.value
     }
 
-    /// The wrapper keys, first found first; the last two wrap only a container.
+    /// The wrapper keys, first found first; the last two wrap only a container, `$dict` only
+    /// its object form (a mutable dictionary's string keys: `{"$class": …, "$dict": {…}}`).
     private static let wrapperKeys: [StaticString] = [
-        MappingKeys.array, MappingKeys.set, MappingKeys.orderedSet, MappingKeys.top, MappingKeys.keyedArchive, MappingKeys.propertyList,
-        MappingKeys.typedStream, MappingKeys.data, MappingKeys.bytes
+        MappingKeys.array, MappingKeys.set, MappingKeys.orderedSet, MappingKeys.dict, MappingKeys.top, MappingKeys.keyedArchive,
+        MappingKeys.propertyList, MappingKeys.typedStream, MappingKeys.data, MappingKeys.bytes
     ]
+    private static let dictionaryRank = 3
 
     private static func wrapperRank(of key: Value, in document: JSONDocument) -> Int? {
         // Every wrapper key begins with the mapping's marker (which an escaped key may spell

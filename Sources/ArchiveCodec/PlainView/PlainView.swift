@@ -26,15 +26,33 @@ public enum PlainView {
         return output.finish()
     }
 
+    /// Writes the plain view of one value of `document` (a document of the lossless view)
+    /// into `sink`, whole in itself: what the value refers to outside itself is written at its
+    /// first reference there (`PlainWriter`), so every `$ref` names an `$id` of the text. Throws
+    /// as `write` does.
+    static func write(
+        _ document: JSONDocument, value: JSONDocument.Value, pretty: Bool, limit: Int, to sink: @escaping (UnsafeBufferPointer<UInt8>) -> Void
+    ) throws(CodecError) {
+        var output = try render(document, from: value, pretty: pretty, limit: limit, sink: sink)
+        _ = output.finish()
+    }
+
     private static func render(
-        _ document: JSONDocument, pretty: Bool, limit: Int, sink: ((UnsafeBufferPointer<UInt8>) -> Void)?
+        _ document: JSONDocument, from value: JSONDocument.Value? = nil, pretty: Bool, limit: Int, sink: ((UnsafeBufferPointer<UInt8>) -> Void)?
     ) throws(CodecError) -> JSONOutput {
         let identities = try PlainIdentities(document)
         // The plain text is about as large as the lossless text or smaller (wrappers go).
-        var output = JSONOutput(pretty: pretty, reserve: min(document.source.count, limit), sink: sink)
+        let size = value.map { document.sourceRange(of: $0).count } ?? document.source.count
+        var output = JSONOutput(pretty: pretty, reserve: min(size, limit), sink: sink)
         output.limit = limit
-        var writer = PlainWriter(document: document, identities: identities, output: output)
-        try writer.write()
+        var writer: PlainWriter
+        if let value, value != document.root {
+            writer = PlainWriter(
+                document: document, identities: identities, output: output, within: document.sourceRange(of: value), scope: try document.plainScope(of: value))
+        } else {
+            writer = PlainWriter(document: document, identities: identities, output: output)
+        }
+        try writer.write(from: value)
         output = writer.output
         try output.refuseIfUnfinished(
             CodecError(
@@ -88,6 +106,51 @@ public enum PlainView {
     /// number and flags (6), rounded up.
     static let perIdentity = 96
     static let perFrame = 48
+}
+
+extension JSONDocument {
+    /// Writes the plain view of the value at `path` of this lossless document (`value(at:)`:
+    /// through the mapping's wrappers, `$ref`s followed), whole in itself (`PlainView.write(_:
+    /// value:…)`), as JSON text ending with a newline, into `sink` in pieces. A path that leads
+    /// nowhere throws its failure; a refusal of the plain view's (`limit`, the deadline) throws
+    /// as the failure's `refusal`.
+    public func writePlainValue(at path: ReadablePath, pretty: Bool, limit: Int, to sink: @escaping (UnsafeBufferPointer<UInt8>) -> Void) throws(PathFailure) {
+        let value = try value(at: path)
+        do throws(CodecError) {
+            try PlainView.write(self, value: value, pretty: pretty, limit: limit, to: sink)
+        } catch {
+            throw PathFailure(refusal: error)
+        }
+        // Indented text ends with a newline already (`JSONOutput.finish`).
+        if !pretty { [UInt8(ascii: "\n")].withUnsafeBufferPointer { sink($0) } }
+    }
+
+    /// The document a value is in, as the plain view's identities name it
+    /// (`PlainIdentities.Key.scope`): 0 for the outermost, the offset of the innermost wrapper
+    /// around the value that opens a document, plus one. One descent from the root through the
+    /// containers whose text holds the value: linear in the children looked at.
+    func plainScope(of value: Value) throws(CodecError) -> UInt32 {
+        var scope: UInt32 = 0
+        var current = root
+        let target = Int(value.offset)
+        while current != value, isContainer(current) {
+            var next: Value?
+            var cursor = children(of: current)
+            if kind(current) == .object {
+                if try plainShape(of: current).opensDocument { scope = current.offset &+ 1 }
+                while next == nil, let (_, member) = nextMember(&cursor) {
+                    if sourceRange(of: member).contains(target) { next = member }
+                }
+            } else {
+                while next == nil, let element = nextElement(&cursor) {
+                    if sourceRange(of: element).contains(target) { next = element }
+                }
+            }
+            guard let next else { break }
+            current = next
+        }
+        return scope
+    }
 }
 
 extension Archive {

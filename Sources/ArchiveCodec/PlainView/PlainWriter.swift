@@ -16,6 +16,10 @@
 ///   are given in the order the plain view reaches them (a body or a reference), 1, 2, 3 …
 ///   across the whole output, nested payloads included, so a payload's identities never
 ///   collide with the document's.
+/// - **A value alone is whole.** Written from one value of the document (`within`), a
+///   reference to a body outside that value places the body at the first such reference
+///   (with its `$id`, as a dropped body is placed), so that every `$ref` of the text names an
+///   `$id` the text holds; the value itself, reached again from such a body, is a reference.
 struct PlainWriter {
     private let document: JSONDocument
     private let identities: PlainIdentities
@@ -31,6 +35,8 @@ struct PlainWriter {
     /// The document whose identities `$id` and `$ref` name (`PlainIdentities.Key.scope`).
     private var scope: UInt32 = 0
     private var stack: [Frame] = []
+    /// The source bytes of the value the writer was started at, when not the whole document.
+    private let within: Range<Int>?
 
     private enum Frame {
         /// An array's elements; then `]`.
@@ -57,10 +63,14 @@ struct PlainWriter {
         case endScope(UInt32)
     }
 
-    init(document: JSONDocument, identities: PlainIdentities, output: JSONOutput) {
+    /// `within`: the source range of the value `write(from:)` starts at, when it is not the
+    /// document's root; `scope`: the document that value is in (`JSONDocument.plainScope`).
+    init(document: JSONDocument, identities: PlainIdentities, output: JSONOutput, within: Range<Int>? = nil, scope: UInt32 = 0) {
         self.document = document
         self.identities = identities
         self.output = output
+        self.within = within
+        self.scope = scope
         let count = identities.entries.count
         numbers = Array(repeating: 0, count: count)
         written = Array(repeating: false, count: count)
@@ -69,8 +79,8 @@ struct PlainWriter {
 
     /// Writes the whole document; stops early (leaving the text unfinished) when the output
     /// passes its limit or the deadline passes (`JSONOutput.reachedLimit`).
-    mutating func write() throws(CodecError) {
-        try begin(document.root)
+    mutating func write(from value: JSONDocument.Value? = nil) throws(CodecError) {
+        try begin(value ?? document.root)
         while !stack.isEmpty {
             if output.reachedLimit() { return }
             try step()
@@ -293,7 +303,8 @@ struct PlainWriter {
     }
 
     /// A `$ref`: the value it names written again (a value object), the body it names when that
-    /// stands where nothing is written and is not written yet, or `{"$ref": n}`.
+    /// stands where nothing is written (or outside the value written alone) and is not written
+    /// yet, or `{"$ref": n}`.
     private mutating func reference(_ identity: JSONDocument.Value, at object: JSONDocument.Value) throws(CodecError) -> JSONDocument.Value? {
         guard let entry = identities.entry(identity, scope: scope, in: document) else {
             throw CodecError(.invalidDocument, "$ref names no $id of its document", jsonPath: document.path(to: object))
@@ -308,7 +319,7 @@ struct PlainWriter {
             stack.append(.endExpansion(entry))
             return target.body
         }
-        if target.dropped && !written[entry] { return target.body }
+        if !written[entry], target.dropped || within.map({ !$0.contains(Int(target.body.offset)) }) == true { return target.body }
         output.singleMemberObject(MappingKeys.reference, UInt64(number(entry)))
         return nil
     }

@@ -185,7 +185,8 @@ enum Conversion {
     /// is made from, compact), refused for depth as that decode is (its writer recurses; the
     /// plain view never nests deeper). The lossless text, its parsed index and the walk's state
     /// are reserved before they are held (`Archive.writePlainJSON`'s `hold`), the reply as it
-    /// is written.
+    /// is written. With `path`, the plain view of the value there alone (`422 path-not-found`
+    /// when it leads nowhere), made from the whole lossless document held the same way.
     private static func decodePlain(_ bytes: [UInt8], _ options: PlainOptions, _ job: Job) throws(CodecError) -> HTTPResponse {
         if let refusal = admit(ConversionCost.decodeWorking(bodyBytes: bytes.count, counts: ArchiveCounts(of: bytes)), job) {
             return refusal
@@ -208,13 +209,26 @@ enum Conversion {
         // payload text, the reply's coder).
         let held = DecodedTextReservation(job.reservation)
         do throws(CodecError) {
-            try archive.writePlainJSON(pretty: options.pretty, plan: plan, hold: held.hold) { reply.append($0) }
+            guard let valuePath = options.path else {
+                try archive.writePlainJSON(pretty: options.pretty, plan: plan, hold: held.hold) { reply.append($0) }
+                if !options.pretty { newline.withUnsafeBufferPointer { reply.append($0) } }
+                return try buffered(reply, contentType: "application/json", job)
+            }
+            // The whole lossless document: the value's references outside itself are written in it.
+            let document = try archive.decodedDocument(view: .readable, plan: plan, hold: held.hold) { text in
+                PlainView.workingBytes(losslessText: text, depth: plan.depth)
+            }
+            do throws(JSONDocument.PathFailure) {
+                try document.writePlainValue(at: valuePath, pretty: options.pretty, limit: KeyedArchive.maximumOutputSize(forInputSize: archive.inputSize)) { reply.append($0) }
+            } catch {
+                if let refusal = error.refusal { throw refusal }
+                return Problem.pathNotFound(error.description, path: job.path).response()
+            }
+            return try buffered(reply, contentType: "application/json", job)
         } catch {
             guard let refusal = held.refusal(path: job.path) else { throw error }
             return refusal
         }
-        if !options.pretty { newline.withUnsafeBufferPointer { reply.append($0) } }
-        return try buffered(reply, contentType: "application/json", job)
     }
 
     /// A document's summary: admitted as a decode is (it reads the archive the same way and

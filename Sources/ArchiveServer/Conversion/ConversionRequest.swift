@@ -37,10 +37,6 @@ enum ConversionRequest: Sendable {
                 self = .summary(try Self.summaryOptions(query, path: path))
                 return
             case "plain":
-                if query["path"] != nil {
-                    throw Problem.invalidQuery(
-                        "path picks a value of the readable or raw view (it goes through their wrappers as the plain view would); leave view=plain out with it", path: path)
-                }
                 self = .plain(try Self.plainOptions(query, path: path))
                 return
             case let other?: throw Problem.invalidQuery("view must be readable, raw, plain or summary, not \(other)", path: path)
@@ -59,13 +55,7 @@ enum ConversionRequest: Sendable {
             if view == .raw, options.maxDepth != nil || options.exactIntegers || options.exactNumbers || options.nested {
                 throw Problem.invalidQuery("maxDepth, exactIntegers, exactNumbers and nested shape the readable view; leave them out with view=raw", path: path)
             }
-            if let text = query["path"] {
-                do {
-                    options.path = try ReadablePath(parsing: text)
-                } catch {
-                    throw Problem.invalidQuery("path: \(error.description)", path: path)
-                }
-            }
+            options.path = try Self.valuePath(query, path: path)
             self = .decode(options)
         case .encode:
             let format: PlistFormat
@@ -90,14 +80,26 @@ enum ConversionRequest: Sendable {
         return SummaryOptions(pretty: try flag(query, "pretty", path: path), nested: try flag(query, "nested", path: path))
     }
 
-    /// `view=plain`: `pretty` and `nested`; the parameters that shape the lossless view are
+    /// `?path=`: the value the answer is, parsed.
+    private static func valuePath(_ query: QueryParameters, path: String) throws(Problem) -> ReadablePath? {
+        guard let text = query["path"] else { return nil }
+        do {
+            return try ReadablePath(parsing: text)
+        } catch {
+            throw Problem.invalidQuery("path: \(error.description)", path: path)
+        }
+    }
+
+    /// `view=plain`: `pretty`, `nested` and `path`; the parameters that shape the lossless view are
     /// refused (the plain view writes numbers as numbers and has no `$table`).
     private static func plainOptions(_ query: QueryParameters, path: String) throws(Problem) -> PlainOptions {
         if try asksReadableShape(query, path: path) {
             throw Problem.invalidQuery(
                 "maxDepth, exactIntegers and exactNumbers shape the lossless view; leave them out with view=plain (nested=1 writes nested payloads as their plain view too)", path: path)
         }
-        return PlainOptions(pretty: try flag(query, "pretty", path: path), nested: try flag(query, "nested", path: path))
+        var options = PlainOptions(pretty: try flag(query, "pretty", path: path), nested: try flag(query, "nested", path: path))
+        options.path = try valuePath(query, path: path)
+        return options
     }
 
     /// Whether `maxDepth`, `exactIntegers` or `exactNumbers` ask to shape the lossless view

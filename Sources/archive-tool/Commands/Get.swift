@@ -17,7 +17,9 @@ struct Get: ParsableCommand {
             (from the end); . is the whole document. Each step goes through the mapping's wrappers \
             ($array, $set, $dict, $top, nested payloads with --nested) and follows {"$ref": n} to \
             the object with that $id, so a path read off the JSON works whatever class holds each \
-            step. A path that leads nowhere exits 2 and says how far it got.
+            step. A path that leads nowhere exits 2 and says how far it got. With --plain the value \
+            is written as the plain view writes it (decode --plain), whole in itself: what it refers \
+            to outside itself is written at its first reference.
             """)
 
     @Argument(help: "Archive, other property list or typedstream, or - for stdin.")
@@ -28,6 +30,9 @@ struct Get: ParsableCommand {
 
     @Flag(help: "Write a string's text as it is, without quotes or escapes (like jq -r); other values as JSON.")
     var raw = false
+
+    @Flag(help: "Write the value's plain view, for reading (as decode --plain): collections as arrays and objects, values as strings and numbers.")
+    var plain = false
 
     @Flag(help: "Write a data value's bytes themselves ($data, $bytes, $text), not their JSON; not to a terminal unless -o FILE.")
     var bytes = false
@@ -42,6 +47,7 @@ struct Get: ParsableCommand {
 
     func validate() throws {
         if raw, bytes { throw ValidationError("--raw writes text, --bytes writes bytes: give one of them") }
+        if plain, bytes { throw ValidationError("--plain writes JSON, --bytes writes bytes: give one of them") }
     }
 
     func run() throws {
@@ -52,8 +58,12 @@ struct Get: ParsableCommand {
             throw ValidationError(error.description)
         }
         let input = try readInput(CommandLineFiles.paths([file], of: Get.self)[0])
-        // The value alone where the codec can write it so, else the whole document.
-        let (document, rest) = try Decode.readableValue(of: input, at: path, nested: nested, stack: stack)
+        // The value alone where the codec can write it so, else the whole document (always for
+        // the plain view: the value's references outside itself are written in it).
+        let (document, rest) =
+            plain
+            ? (try Decode.readableDocument(of: input, nested: nested, stack: stack), path)
+            : try Decode.readableValue(of: input, at: path, nested: nested, stack: stack)
         // What is written: the data's bytes, or the value's text and a newline.
         let result: [UInt8]
         if bytes {
@@ -69,7 +79,12 @@ struct Get: ParsableCommand {
         } else {
             result = try reportingPathFailure { () throws(JSONDocument.PathFailure) -> [UInt8] in
                 if raw, let string = try document.stringText(at: rest) { return string + [UInt8(ascii: "\n")] }
-                return try document.valueText(at: rest) + [UInt8(ascii: "\n")]
+                guard plain else { return try document.valueText(at: rest) + [UInt8(ascii: "\n")] }
+                let text = OutputCollector()
+                try document.writePlainValue(at: rest, pretty: false, limit: KeyedArchive.maximumOutputSize(forInputSize: input.count)) {
+                    text.bytes.append(contentsOf: $0)
+                }
+                return text.bytes
             }
         }
         // The output file is made only once there is something to write into it.

@@ -69,6 +69,17 @@ final class PathEditTests: XCTestCase {
         }
     }
 
+    /// A mutable dictionary whose keys stand in a `$dict` object: set, insert and remove
+    /// change its members as they would members beside `$class`.
+    func testEditsInADictObject() throws {
+        let json = #"{"$class":"NSMutableDictionary","$dict":{"a":1,"$$b":2}}"#
+        XCTAssertEqual(try edited(".a", set("5"), in: json), #"{"$class":"NSMutableDictionary","$dict":{"a":5,"$$b":2}}"#)
+        XCTAssertEqual(try edited(".$b", set("6"), in: json), #"{"$class":"NSMutableDictionary","$dict":{"a":1,"$$b":6}}"#)
+        XCTAssertEqual(try edited(".c", insert("7"), in: json), #"{"$class":"NSMutableDictionary","$dict":{"a":1,"$$b":2,"c":7}}"#)
+        XCTAssertEqual(try edited(".a", .remove, in: json), #"{"$class":"NSMutableDictionary","$dict":{"$$b":2}}"#)
+        XCTAssertThrowsError(try edited(".a", insert("1"), in: json))
+    }
+
     /// The place that holds a shared object cannot be replaced or removed while others refer
     /// to it; one nobody else refers to can.
     func testASharedObjectsPlaceIsKept() throws {

@@ -56,6 +56,23 @@ final class ReadablePathTests: XCTestCase {
         XCTAssertEqual(try lookup(save, "."), save)
     }
 
+    /// A mutable dictionary's string keys may stand in a `$dict` object beside `$class` (the
+    /// form the decoder writes when its entries' order asks for it): a key step looks into it
+    /// as into the members, `$$` keys included; `$dict` pairs are still found by their key.
+    func testStepsGoThroughADictObject() throws {
+        let json = #"""
+            {"$class":"NSMutableDictionary","$dict":{"a":{"$class":"NSMutableArray","$id":1,"$array":[1,{"$ref":2}]},"b":{"$class":"NSMutableArray","$id":2,"$array":[{"$ref":1},"x"]},"$$c":3}}
+            """#
+        XCTAssertEqual(try lookup(json, ".a[0]"), "1")
+        XCTAssertEqual(try lookup(json, ".a[1][1]"), #""x""#)
+        XCTAssertEqual(try lookup(json, ".b[0][1][0]"), #"{"$class":"NSMutableArray","$id":1,"$array":[1,{"$ref":2}]}"#)
+        XCTAssertEqual(try lookup(json, ".$c"), "3")
+        XCTAssertEqual(try lookup(json, ".$class"), #""NSMutableDictionary""#)
+        XCTAssertThrowsError(try lookup(json, ".d"))
+        // A `$dict` that is neither pairs nor an object is no wrapper.
+        XCTAssertThrowsError(try lookup(#"{"$dict":"a"}"#, ".a"))
+    }
+
     /// A key step takes the data key written `$$…` before the mapping's own key, and either
     /// before a `$dict` pair, wherever each stands among the members.
     func testAKeyStepPrefersADataKeyThenTheMappingKeyThenADictPair() throws {

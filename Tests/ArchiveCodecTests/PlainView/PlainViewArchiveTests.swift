@@ -1,3 +1,4 @@
+import Foundation
 import TestSupport
 import XCTest
 
@@ -103,6 +104,78 @@ final class PlainViewArchiveTests: XCTestCase {
             checked += 1
         }
         XCTAssertGreaterThan(checked, 50)
+    }
+
+    /// The plain view of one value (`get --plain`, `?view=plain&path=`) is whole in itself on
+    /// every fixture: each `$ref` in it names an `$id` in it, and `encode` takes it. The paths
+    /// are the first places of each document, breadth first, through wrappers and references.
+    func testEveryValueAloneIsWholeInItself() throws {
+        let names =
+            Fixtures.names().map { "apple/" + $0 } + Fixtures.publicNames("typedstream").map { "public/" + $0 }
+            + Fixtures.publicNames("plain-plist-with-nested-archive").map { "public/" + $0 } + Fixtures.publicNames("keyed-archive").map { "public/" + $0 }
+        var (checked, withReferences) = (0, 0)
+        for name in names {
+            let bytes = try Array(Data(contentsOf: Fixtures.directory.appendingPathComponent(name)))
+            guard let archive = try? Archive(parsing: bytes), (try? archive.json(view: .readable, pretty: false)) != nil else { continue }
+            let plan = try archive.plainViewPlan(nested: DecodePolicy(depthLimit: .max))
+            let document = try archive.decodedDocument(view: .readable, plan: plan, hold: nil) { _ in 0 }
+            for path in places(in: document, count: 40) {
+                var text: [UInt8] = []
+                try document.writePlainValue(at: path, pretty: false, limit: .max) { text.append(contentsOf: $0) }
+                let object = try JSONSerialization.jsonObject(with: Data(text), options: .fragmentsAllowed)
+                var (ids, refs) = (Set<Int>(), Set<Int>())
+                collectIdentities(object, ids: &ids, refs: &refs)
+                XCTAssertTrue(refs.isSubset(of: ids), "\(name) \(path): \(String(decoding: text, as: UTF8.self).prefix(300))")
+                if !refs.isEmpty { withReferences += 1 }
+                XCTAssertNoThrow(try JSONDocument(parsing: text).archive(format: .binary), "\(name) \(path)")
+                checked += 1
+            }
+        }
+        XCTAssertGreaterThan(checked, 1_000)
+        XCTAssertGreaterThan(withReferences, 20)
+    }
+
+    /// Up to `count` paths of `document`, breadth first: each member and element of what the
+    /// walk reached, through wrappers (`JSONDocument.wrapped`) and `$ref`s.
+    private func places(in document: JSONDocument, count: Int) -> [ReadablePath] {
+        var paths: [ReadablePath] = []
+        var queue: [(JSONDocument.Value, [ReadablePath.Step])] = [(document.root, [])]
+        var next = 0
+        while next < queue.count, paths.count < count {
+            var (value, steps) = queue[next]
+            next += 1
+            paths.append(ReadablePath(steps: steps))
+            var walk = JSONDocument.PathWalk(document: document)
+            value = (try? document.followingReference(value, walk: &walk, path: ReadablePath(steps: []))) ?? value
+            while document.kind(value) == .object, let inner = document.wrapped(value) { value = inner }
+            var cursor = document.children(of: value)
+            if document.kind(value) == .array {
+                var index = 0
+                while let element = document.nextElement(&cursor) {
+                    queue.append((element, steps + [.index(index)]))
+                    index += 1
+                }
+            } else if document.kind(value) == .object {
+                while let (key, member) = document.nextMember(&cursor) {
+                    let text = document.withString(key) { String(decoding: Array($0), as: UTF8.self) }
+                    queue.append((member, steps + [.key(text.hasPrefix("$$") ? String(text.dropFirst()) : text)]))
+                }
+            }
+        }
+        return paths
+    }
+
+    private func collectIdentities(_ value: Any, ids: inout Set<Int>, refs: inout Set<Int>) {
+        var pending: [Any] = [value]
+        while let next = pending.popLast() {
+            if let object = next as? [String: Any] {
+                if let id = object["$id"] as? Int { ids.insert(id) }
+                if let ref = object["$ref"] as? Int { refs.insert(ref) }
+                pending.append(contentsOf: object.values)
+            } else if let array = next as? [Any] {
+                pending.append(contentsOf: array)
+            }
+        }
     }
 
     /// A shared object and a cycle in the plain view encode back to one shared object.

@@ -188,6 +188,40 @@ final class PlainViewTests: XCTestCase {
             #"[{"$class":"In","$id":1,"x":{"$ref":1}},{"$ref":1}]"#)
     }
 
+    private func plainValue(_ lossless: String, _ path: String) throws -> String {
+        let document = try JSONDocument(parsing: Array(lossless.utf8))
+        var text: [UInt8] = []
+        try document.writePlainValue(at: ReadablePath(parsing: path), pretty: false, limit: .max) { text.append(contentsOf: $0) }
+        XCTAssertEqual(text.last, UInt8(ascii: "\n"))
+        return String(decoding: text.dropLast(), as: UTF8.self)
+    }
+
+    /// One value's plain view is whole in itself: a body outside the value that it refers to
+    /// is written at the first reference (numbers from 1 again), and the value, reached again
+    /// from there, is a reference to itself.
+    func testAValueAloneWritesWhatItRefersTo() throws {
+        let lossless = #"""
+            {"$class":"NSMutableDictionary","$dict":{"a":{"$class":"NSMutableArray","$id":1,"$array":[1,2,{"$ref":3}]},"b":{"$class":"NSMutableArray","$id":3,"$array":[{"$ref":1},{"$ref":1},"x"]},"s":{"$id":4,"$string":"shared"},"t":[{"$ref":4}]}}
+            """#
+        XCTAssertEqual(try plainValue(lossless, "."), try plain(lossless))
+        XCTAssertEqual(try plainValue(lossless, ".a"), #"{"$id":1,"$array":[1,2,{"$id":2,"$array":[{"$ref":1},{"$ref":1},"x"]}]}"#)
+        XCTAssertEqual(try plainValue(lossless, ".b"), #"{"$id":1,"$array":[{"$id":2,"$array":[1,2,{"$ref":1}]},{"$ref":2},"x"]}"#)
+        XCTAssertEqual(try plainValue(lossless, ".a[0]"), "1")
+        XCTAssertEqual(try plainValue(lossless, ".t"), #"["shared"]"#)
+        XCTAssertEqual(try plainValue(lossless, ".s"), #""shared""#)
+        XCTAssertThrowsError(try plainValue(lossless, ".c"))
+        // Inside a nested payload, the payload's identities are the ones named.
+        let nested = #"{"$class":"Holder","$id":1,"data":{"$data":{"$keyedArchive":{"$class":"Inner","$id":1,"me":{"$ref":1},"list":[{"$ref":1}]}}},"self":{"$ref":1}}"#
+        // (The list holds no identity: inside the body written in it, it is written again.)
+        XCTAssertEqual(try plainValue(nested, ".data.list"), #"[{"$class":"Inner","$id":1,"me":{"$ref":1},"list":[{"$ref":1}]}]"#)
+        XCTAssertEqual(try plainValue(nested, ".data"), #"{"$class":"Inner","$id":1,"me":{"$ref":1},"list":[{"$ref":1}]}"#)
+        // The limit holds for a value as for the whole.
+        let document = try JSONDocument(parsing: Array(lossless.utf8))
+        XCTAssertThrowsError(try document.writePlainValue(at: ReadablePath(parsing: ".b"), pretty: false, limit: 10) { _ in }) { error in
+            XCTAssertEqual((error as? JSONDocument.PathFailure)?.refusal?.kind, .limitExceeded)
+        }
+    }
+
     func testRefusals() throws {
         XCTAssertThrowsError(try plain(#"{"$top":{"root":{"$ref":1}},"$table":[{"$id":1,"$array":[]}]}"#)) { error in
             XCTAssertEqual((error as? CodecError)?.kind, .invalidDocument)

@@ -71,8 +71,8 @@ final class ConversionRequestTests: XCTestCase {
         XCTAssertTrue(refusal("view=plain&nested=maybe")?.contains("maybe") == true)
     }
 
-    /// `path` is read as `archive-tool get` reads one; it picks from the readable or raw view,
-    /// not from a summary.
+    /// `path` is read as `archive-tool get` reads one; it picks from the readable, raw or plain
+    /// view, not from a summary.
     func testPathIsReadOnTheLoop() throws {
         guard case .decode(let options) = try ConversionRequest(route: .decode, query: QueryParameters("path=.teams%5B1%5D.name"), path: "/v1/decode") else {
             return XCTFail("not a decode")
@@ -81,7 +81,11 @@ final class ConversionRequestTests: XCTestCase {
         XCTAssertNil(refusal("path=.&view=raw"))
         XCTAssertTrue(refusal("path=teams")?.contains("path:") == true)
         XCTAssertTrue(refusal("path=.a&view=summary")?.contains("view=summary") == true)
-        XCTAssertTrue(refusal("path=.a&view=plain")?.contains("view=plain") == true)
+        guard case .plain(let plain) = try ConversionRequest(route: .decode, query: QueryParameters("view=plain&path=.a%5B0%5D"), path: "/v1/decode") else {
+            return XCTFail("not the plain view")
+        }
+        XCTAssertEqual(plain.path, try ReadablePath(parsing: ".a[0]"))
+        XCTAssertTrue(refusal("path=a&view=plain")?.contains("path:") == true)
     }
 
     func testNotFoundListsEveryEndpoint() {

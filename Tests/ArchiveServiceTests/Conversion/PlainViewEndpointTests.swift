@@ -60,6 +60,25 @@ final class PlainViewEndpointTests: ServerTestCase {
         XCTAssertTrue((plain.jsonObject?["detail"] as? String)?.contains("The plain view takes no maxDepth") == true, plain.text)
     }
 
+    /// `?view=plain&path=`: the plain view of one value, whole in itself (what it refers to
+    /// outside itself written in it); a path that leads nowhere is 422, as for the lossless views.
+    func testOneValuesPlainView() throws {
+        let json = #"{"$class":"NSMutableDictionary","$dict":{"a":{"$class":"NSMutableArray","$id":1,"$array":[1,{"$ref":2}]},"b":{"$class":"NSMutableArray","$id":2,"$array":[{"$ref":1},"x"]}}}"#
+        let archive = try JSONDocument(parsing: Array(json.utf8)).archive(format: .binary)
+        let value = try server.post("/v1/decode?view=plain&path=.b", archive)
+        XCTAssertEqual(value.status, 200, value.text)
+        XCTAssertEqual(value.header("Content-Type"), "application/json")
+        XCTAssertEqual(value.text, #"{"$id":1,"$array":[{"$id":2,"$array":[1,{"$ref":1}]},"x"]}"# + "\n")
+        XCTAssertEqual(try server.post("/v1/decode?view=plain&path=.a%5B0%5D", archive).text, "1\n")
+        let pretty = try server.post("/v1/decode?view=plain&path=.b%5B1%5D&pretty=1", archive)
+        XCTAssertEqual(pretty.text, "\"x\"\n")
+        let whole = try server.post("/v1/decode?view=plain&path=.", archive)
+        XCTAssertEqual(whole.body, try server.post("/v1/decode?view=plain", archive).body)
+        let nowhere = try server.post("/v1/decode?view=plain&path=.c", archive)
+        XCTAssertEqual(nowhere.status, 422, nowhere.text)
+        XCTAssertEqual(nowhere.jsonObject?["type"] as? String, "urn:archive-service:problem:path-not-found")
+    }
+
     /// The lossless text the plain view is made from is held in the budget: a small archive
     /// whose text repeats one long string is refused by a small budget, not held unaccounted.
     func testLosslessTextIsReservedInTheBudget() throws {
