@@ -106,7 +106,9 @@ enum MappingKeys {
     /// The RGB hex beside NSColor's components.
     static let hex: StaticString = "$hex"
     /// Whether NSColor's component text ends in a NUL, when it is not the usual.
-    static let nul: StaticString = "$nul"
+    static let nulTerminated: StaticString = "$nulTerminated"
+    /// `$nulTerminated` as builds before named it: still read by the encoder, never written.
+    static let formerNulTerminated: StaticString = "$nul"
     /// NSIndexSet's ranges.
     static let ranges: StaticString = "$ranges"
     /// NSIndexPath's indexes.
@@ -169,7 +171,7 @@ enum MappingKeys {
         runs, length, attributes, attributesOf,
         decimal, compact, dateFormat, zone, timeZone, tzif, zoneInfo,
         real, integer, bytes, inline, text, bytesText, uid, bookmark, alias, kind, bom,
-        components, hex, nul, ranges, indexes,
+        components, hex, nulTerminated, ranges, indexes,
         propertyList, keyedArchive, format, typedStream, byteOrder, systemVersion,
         groups, type, value, base, relative, space, named, name, size, flags,
         broken

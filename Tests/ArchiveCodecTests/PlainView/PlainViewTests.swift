@@ -81,7 +81,7 @@ final class PlainViewTests: XCTestCase {
         try assertPlain(#"{"$data":"Ym9vaw==","$bookmark":{"path":["Applications"],"created":{"$date":"2020-06-06T06:44:56Z"}}}"#, #"{"path":["Applications"],"created":"2020-06-06T06:44:56Z"}"#)
         try assertPlain(#"{"$bytes":"AAAA","$alias":{"version":2}}"#, #"{"version":2}"#)
         try assertPlain(##"{"$bytes":{"$components":[0.1,0.2,0.3],"$hex":"#1A334D"}}"##, "[0.1,0.2,0.3]")
-        try assertPlain(#"{"$data":{"$components":[1.0],"$nul":false}}"#, "[1.0]")
+        try assertPlain(#"{"$data":{"$components":[1.0],"$nulTerminated":false}}"#, "[1.0]")
         try assertPlain(#"{"$class":"NSMutableData","$data":{"$ranges":[[0,50],[{"$integer":"9223372036854775757"},50]]}}"#, "[[0,50],[9223372036854775757,50]]")
         try assertPlain(#"{"$bytes":{"$indexes":[4,8]}}"#, "[4,8]")
         try assertPlain(#"{"$bytes":{"$runs":[[1,0],[2,1]]}}"#, "[[1,0],[2,1]]")

@@ -26,7 +26,7 @@ extension JSONDocument {
             } else {
                 if stringEquals(key, BytesForm.hexKey) {
                     hex = (key, value)
-                } else if stringEquals(key, BytesForm.terminatedKey) {
+                } else if stringEquals(key, BytesForm.terminatedKey) || stringEquals(key, MappingKeys.formerNulTerminated) {
                     terminated = (key, value)
                 } else {
                     others.append(key)
@@ -39,7 +39,7 @@ extension JSONDocument {
         guard let content else { return nil }
         let stray = content.form == .components ? others : others + [hex?.key, terminated?.key].compactMap { $0 }
         if let key = stray.first {
-            let allowed = content.form == .components ? "$components takes $hex and $nul beside it" : "\(content.form.contentKey) stands alone"
+            let allowed = content.form == .components ? "$components takes $hex and $nulTerminated beside it" : "\(content.form.contentKey) stands alone"
             throw invalid("\(allowed): not \(TextExcerpt.quote(stringValue(key)))", at: key)
         }
         switch content.form {

@@ -32,7 +32,7 @@ enum BytesForm: UInt8 {
 
     static let componentsKey: StaticString = MappingKeys.components
     static let hexKey: StaticString = MappingKeys.hex
-    static let terminatedKey: StaticString = MappingKeys.nul
+    static let terminatedKey: StaticString = MappingKeys.nulTerminated
     static let rangesKey: StaticString = MappingKeys.ranges
     static let indexesKey: StaticString = MappingKeys.indexes
     static let runsKey: StaticString = MappingKeys.runs

@@ -76,7 +76,7 @@ export const KEY = Object.freeze({
   bookmark: '$bookmark',
   alias: '$alias',
   components: '$components',
-  nul: '$nul',
+  nulTerminated: '$nulTerminated',
   ranges: '$ranges',
   indexes: '$indexes',
   format: '$format',

@@ -83,16 +83,16 @@ final class ReadableBytesTests: XCTestCase {
         let first = try form(colors[0]["NSRGB"])
         XCTAssertEqual((first["$components"] as? [NSNumber])?.map(\.doubleValue), [0.9861047268, 0, 0.0832362771])
         XCTAssertEqual(first["$hex"] as? String, "#FB0015")
-        XCTAssertNil(first["$nul"])
+        XCTAssertNil(first["$nulTerminated"])
         let components = try form(colors[0]["NSComponents"])
         XCTAssertEqual((components["$components"] as? [NSNumber])?.map(\.doubleValue), [1, 0.1058823529, 0.09803921569, 1])
-        XCTAssertEqual(components["$nul"] as? Bool, false)
+        XCTAssertEqual(components["$nulTerminated"] as? Bool, false)
         // The colour's own components (RGB model, `NSColorSpace` 1, in its custom space) have
         // their hex too, beside the fallback's.
         XCTAssertEqual(components["$hex"] as? String, "#FF1B19")
         // With exact numbers, the whole components keep their `.0` through tools that drop it.
         let exact = String(decoding: try json(bytes, numbers: .all), as: UTF8.self)
-        XCTAssertTrue(exact.contains(##""$components":[{"$real":"1.0"},0.1058823529,0.09803921569,{"$real":"1.0"}],"$hex":"#FF1B19","$nul":false"##), exact)
+        XCTAssertTrue(exact.contains(##""$components":[{"$real":"1.0"},0.1058823529,0.09803921569,{"$real":"1.0"}],"$hex":"#FF1B19","$nulTerminated":false"##), exact)
         try assertReadableLossless(bytes, "colour list")
     }
 
@@ -100,7 +100,7 @@ final class ReadableBytesTests: XCTestCase {
     /// components (5) or two white ones (3) have none.
     func testComponentsHaveAHexOnlyInTheRGBModel() throws {
         func colour(space: Int, components: String) throws -> [UInt8] {
-            let json = #"{"$top":{"root":{"$class":"NSColor","NSColorSpace":"# + String(space) + #","NSComponents":{"$bytes":{"$components":["# + components + "],\"$nul\":false}}}}}"
+            let json = #"{"$top":{"root":{"$class":"NSColor","NSColorSpace":"# + String(space) + #","NSComponents":{"$bytes":{"$components":["# + components + "],\"$nulTerminated\":false}}}}}"
             return try JSONDocument(parsing: Array(json.utf8)).archive(format: .binary)
         }
         for (space, components, hex) in [(1, "0.5,0.25,1", "#8040FF"), (2, "0,0,0,0.5", "#00000080"), (5, "0.1,0.2,0.3,0.4", nil), (3, "0.5,1", nil)] {
@@ -222,7 +222,8 @@ final class ReadableBytesTests: XCTestCase {
             #"""
             {"$class": "Holder",
              "color": {"$class": "NSColor", "NSRGB": {"$bytes": {"$components": [1, 0.5, 0.0], "$hex": "#ff8000"}},
-                       "NSComponents": {"$bytes": {"$components": [0.25], "$nul": false}}},
+                       "NSComponents": {"$bytes": {"$components": [0.25], "$nulTerminated": false}},
+                       "former": {"$bytes": {"$components": [0.75], "$nul": false}}},
              "set": {"$class": "NSIndexSet", "NSRangeData": {"$class": "NSMutableData", "$data": {"$ranges": [[0, 2], [300, {"$integer": "18446744073709551615"}]]}}},
              "path": {"$data": {"$indexes": [1, 2]}},
              "runs": {"$bytes": {"$runs": []}}}
@@ -230,6 +231,8 @@ final class ReadableBytesTests: XCTestCase {
         let values = try dataValues(archive)
         XCTAssertTrue(values.contains(Array("1 0.5 0\0".utf8)), "\(values)")
         XCTAssertTrue(values.contains(Array("0.25".utf8)), "\(values)")
+        // `$nul`, the name builds before gave `$nulTerminated`, is still read.
+        XCTAssertTrue(values.contains(Array("0.75".utf8)), "\(values)")
         XCTAssertTrue(values.contains([0x00, 0x02, 0xAC, 0x02] + Array(repeating: 0xFF, count: 9) + [0x01]), "\(values)")
         XCTAssertTrue(values.contains([0x01, 0x02]), "\(values)")
         XCTAssertTrue(values.contains([]), "\(values)")
@@ -243,6 +246,7 @@ final class ReadableBytesTests: XCTestCase {
             (#"{"$class":"NSColor","NSRGB":{"$bytes":{"$components":[{"$real":"NaN"}]}}}"#, "$.NSRGB.$bytes.$components[0]"),
             (##"{"$class":"NSColor","NSRGB":{"$bytes":{"$components":[1,0,0],"$hex":"#FE0000"}}}"##, "$.NSRGB.$bytes.$hex"),
             (##"{"$class":"NSColor","NSRGB":{"$bytes":{"$components":[2,0,0],"$hex":"#FF0000"}}}"##, "$.NSRGB.$bytes.$hex"),
+            (#"{"$class":"NSColor","NSRGB":{"$bytes":{"$components":[1],"$nulTerminated":0}}}"#, "$.NSRGB.$bytes.$nulTerminated"),
             (#"{"$class":"NSColor","NSRGB":{"$bytes":{"$components":[1],"$nul":0}}}"#, "$.NSRGB.$bytes.$nul"),
             (#"{"$class":"NSColor","NSRGB":{"$bytes":{"$components":[1],"$space":1}}}"#, "$.NSRGB.$bytes.$space"),
             (#"{"$class":"S","NSRangeData":{"$data":{"$ranges":[[1]]}}}"#, "$.NSRangeData.$data.$ranges[0]"),
