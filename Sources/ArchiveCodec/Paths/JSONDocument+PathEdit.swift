@@ -90,13 +90,18 @@ extension JSONDocument {
             guard kind(container) == .object else { return nil }
             let bytes = Array(key.utf8)
             let isMapping = bytes.first == MappingKeys.marker
-            // Where `value(at:)` would find it: a data key `$$…` first, then the key as it is.
-            for name in isMapping ? [[MappingKeys.marker] + bytes, bytes] : [bytes] {
-                if let position = memberPosition(of: container, named: name) {
+            // Where `value(at:)` would find it: a data key `$$…` first (among the members, then
+            // in a `$dict` object), then the key as it is.
+            let dictionary = member(of: container, MappingKeys.dict).flatMap { kind($0) == .object ? $0 : nil }
+            var places: [(Value, [UInt8])] = isMapping ? [(container, [MappingKeys.marker] + bytes)] : []
+            if isMapping, let dictionary { places.append((dictionary, [MappingKeys.marker] + bytes)) }
+            places.append((container, bytes))
+            for (object, name) in places {
+                if let position = memberPosition(of: object, named: name) {
                     if isInsert {
                         throw PathFailure(description: "\(path) is there already: set it, or remove it first")
                     }
-                    return changing(entryAt: position, of: container, edit, newText: newText)
+                    return changing(entryAt: position, of: object, edit, newText: newText)
                 }
             }
             if let pairs = member(of: container, MappingKeys.dict), kind(pairs) == .array {

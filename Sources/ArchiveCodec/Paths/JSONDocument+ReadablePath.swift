@@ -39,12 +39,23 @@ extension JSONDocument {
     /// key step: its own look and the look for a wrapper), and the `$id` index at most once more.
     /// The thread's `ConversionDeadline` is read every `ConversionDeadline.pollInterval` steps.
     struct PathWalk {
-        /// The objects that carry `$id`, by number: made on the first `$ref` met.
-        var identities: [Int64: Value]?
+        /// The objects that carry `$id`, by the document they are in and their number: made on
+        /// the first `$ref` met.
+        var identities: [Identity: Value]?
+        /// The document the walk is in, whose `$id`s a `$ref` names (docs/mapping.md, "Nested
+        /// payloads": a payload's identities are its own): 0 for the outermost, the offset of the
+        /// object that holds a nested document (`$keyedArchive`, `$propertyList`,
+        /// `$typedstream`) plus one once the walk has stepped into it.
+        var scope: UInt32 = 0
         private(set) var spent = 0
         let budget: Int
 
         static let stepsPerValue = 8
+
+        struct Identity: Hashable {
+            var scope: UInt32
+            var number: Int64
+        }
 
         init(document: JSONDocument) {
             budget = Self.stepsPerValue * (document.valueCount + 1)
@@ -136,29 +147,40 @@ extension JSONDocument {
         guard kind(value) == .object, let reference = singleMember(value, named: MappingKeys.reference) else { return value }
         guard kind(reference.value) == .number, case .signed(let id) = number(reference.value) else { return value }
         if walk.identities == nil { walk.identities = try identityIndex(walk: &walk) }
-        guard let target = walk.identities?[id] else { throw PathFailure(description: "\(path) is {\"$ref\": \(id)}, and no object has \"$id\": \(id)") }
+        guard let target = walk.identities?[PathWalk.Identity(scope: walk.scope, number: id)] else { throw PathFailure(description: "\(path) is {\"$ref\": \(id)}, and no object has \"$id\": \(id)") }
         return target
     }
 
-    /// Every object that carries `$id`, by its number.
-    private func identityIndex(walk: inout PathWalk) throws(PathFailure) -> [Int64: Value] {
-        var index: [Int64: Value] = [:]
-        var pending = isContainer(root) ? [root] : []
-        while let container = pending.popLast() {
+    /// Every object that carries `$id`, by the document it is in (`PathWalk.scope`: a member
+    /// under a nested document's key is in that document) and its number.
+    private func identityIndex(walk: inout PathWalk) throws(PathFailure) -> [PathWalk.Identity: Value] {
+        var index: [PathWalk.Identity: Value] = [:]
+        var pending: [(Value, UInt32)] = isContainer(root) ? [(root, UInt32(0))] : []
+        while let (container, scope) = pending.popLast() {
             try walk.step(over: count(container))
             var cursor = children(of: container)
             if kind(container) == .object {
                 while let (key, value) = nextMember(&cursor) {
-                    if stringEquals(key, MappingKeys.identity), kind(value) == .number, case .signed(let id) = number(value) { index[id] = container }
-                    if isContainer(value) { pending.append(value) }
+                    if stringEquals(key, MappingKeys.identity), kind(value) == .number, case .signed(let id) = number(value) {
+                        index[PathWalk.Identity(scope: scope, number: id)] = container
+                    }
+                    guard isContainer(value) else { continue }
+                    pending.append((value, Self.holdsDocument(key, in: self) ? container.offset &+ 1 : scope))
                 }
             } else {
                 while let element = nextElement(&cursor) {
-                    if isContainer(element) { pending.append(element) }
+                    if isContainer(element) { pending.append((element, scope)) }
                 }
             }
         }
         return index
+    }
+
+    /// Whether member key `key` holds a nested document (`$keyedArchive`, `$propertyList`,
+    /// `$typedstream`): the member is in a document of its own.
+    private static func holdsDocument(_ key: Value, in document: JSONDocument) -> Bool {
+        guard let rank = wrapperRank(of: key, in: document) else { return false }
+        return documentRanks.contains(rank)
     }
 
     /// `step` taken from `value` itself, or nil when `value` has no such member or element.
@@ -187,14 +209,25 @@ extension JSONDocument {
                 withString(name) { text in
                     if isMapping, escaped == nil, text.count == bytes.count + 1, text.first == MappingKeys.marker, text.dropFirst().elementsEqual(bytes) {
                         escaped = member
-                    } else if plain == nil, text.elementsEqual(bytes) {
-                        plain = member
-                    } else if dictionary == nil, JSONText.text(text, equals: MappingKeys.dict) {
-                        dictionary = member
+                    } else {
+                        if plain == nil, text.elementsEqual(bytes) { plain = member }
+                        if dictionary == nil, JSONText.text(text, equals: MappingKeys.dict) { dictionary = member }
                     }
                 }
             }
-            if let found = escaped ?? plain { return found }
+            if let found = escaped { return found }
+            // A data key beginning with `$` of a mutable dictionary whose keys stand in a `$dict`
+            // object is there as `$$…`, and wins over the object's own mapping key.
+            if isMapping, let members = dictionary, kind(members) == .object {
+                try walk.step(over: count(members))
+                if let found = member(of: members, [MappingKeys.marker] + bytes) { return found }
+            }
+            if let found = plain {
+                if isMapping, bytes.withUnsafeBufferPointer({ text in Self.documentKeys.contains { JSONText.text(text, equals: $0) } }) {
+                    walk.scope = value.offset &+ 1
+                }
+                return found
+            }
             if let pairs = dictionary, kind(pairs) == .array {
                 try walk.step(over: count(pairs))
                 var cursor = children(of: pairs)
@@ -214,7 +247,9 @@ extension JSONDocument {
     func wrapped(_ value: Value, walk: inout PathWalk) throws(PathFailure) -> Value? {
         guard kind(value) == .object else { return nil }
         try walk.step(over: count(value))
-        return wrapped(value)
+        guard let (rank, member) = wrappedMember(value) else { return nil }
+        if Self.documentRanks.contains(rank) { walk.scope = value.offset &+ 1 }
+        return member
     }
 
     /// What `value` wraps, when it is one of the mapping's wrappers: a collection's or an
@@ -222,6 +257,11 @@ extension JSONDocument {
     /// as numbers `{"$bytes": {…}}`; not base64 text). One look through the members: the first
     /// of the wrapper keys, in the order below, that the object has.
     func wrapped(_ value: Value) -> Value? {
+        wrappedMember(value)?.value
+    }
+
+    /// `wrapped(_:)` with the rank of the wrapper key it went through (`wrapperKeys`).
+    private func wrappedMember(_ value: Value) -> (rank: Int, value: Value)? {
         guard kind(value) == .object else { return nil }
         var found: (rank: Int, value: Value)?
         var cursor = children(of: value)
@@ -232,7 +272,7 @@ extension JSONDocument {
             if rank == Self.dictionaryRank, kind(member) != .object { continue }
             found = (rank, member)
         }
-        return found?.value
+        return found
     }
 
     /// The wrapper keys, first found first; the last two wrap only a container, `$dict` only
@@ -242,6 +282,9 @@ extension JSONDocument {
         MappingKeys.propertyList, MappingKeys.typedStream, MappingKeys.data, MappingKeys.bytes
     ]
     private static let dictionaryRank = 3
+    /// The ranks of the keys that hold a nested document, and those keys.
+    private static let documentRanks = 5...7
+    private static let documentKeys: [StaticString] = [MappingKeys.keyedArchive, MappingKeys.propertyList, MappingKeys.typedStream]
 
     private static func wrapperRank(of key: Value, in document: JSONDocument) -> Int? {
         // Every wrapper key begins with the mapping's marker (which an escaped key may spell

@@ -244,9 +244,14 @@ struct PlainWriter {
             stack.append(.closeObject)
             return elements
         case .pairs(let pairs):
-            guard document.kind(pairs) == .array else { return pairs }
+            guard document.isContainer(pairs) else { return pairs }
             guard let number = claimBody(shape) else { return nil }
-            if try stringKeys(pairs) {
+            if document.kind(pairs) == .object {
+                // A mutable dictionary's string keys in a `$dict` object: its members, every key
+                // a data key as the lossless view spells it.
+                openObject(shape, number: number)
+                stack.append(.members(document.children(of: pairs), mappingKeys: 0))
+            } else if try stringKeys(pairs) {
                 openObject(shape, number: number)
                 stack.append(.pairMembers(document.children(of: pairs)))
             } else {

@@ -33,6 +33,17 @@ extension ArchiveSummary {
             out.closeObject()
         }
         out.closeArray()
+        out.key("dataKinds")
+        out.openArray()
+        for kind in dataKinds {
+            out.openObject()
+            out.key("kind")
+            out.string(kind.kind)
+            Self.member(&out, "count", kind.count)
+            Self.member(&out, "bytes", kind.bytes)
+            out.closeObject()
+        }
+        out.closeArray()
         out.key("largestStrings")
         Self.write(largestStrings, to: &out)
         out.key("largestData")

@@ -37,6 +37,7 @@ extension ArchiveSummary {
         dictionaryKeys = Self.merged(dictionaryKeys, other.dictionaryKeys)
         dictionaryKeysNotListed += other.dictionaryKeysNotListed
         absorbPayloads(other.nestedPayloads)
+        for kind in other.dataKinds { noteDataKind(kind.kind, count: kind.count, bytes: kind.bytes) }
         largestStrings = LargestValues.merged(largestStrings, other.largestStrings)
         largestData = LargestValues.merged(largestData, other.largestData)
         capLists()
@@ -45,6 +46,29 @@ extension ArchiveSummary {
     /// Counts one payload of `format` found in this document.
     mutating func notePayload(_ format: Format) {
         absorbPayloads([PayloadCount(format: format, count: 1)])
+    }
+
+    /// Counts `count` data values of `kind` (`DataKind.Name`'s raw value), `bytes` in all,
+    /// keeping `dataKinds` in order: the entry moves up past those it now outnumbers (a list of
+    /// at most one entry per kind, so a step costs a few comparisons).
+    mutating func noteDataKind(_ kind: String, count: Int = 1, bytes: Int) {
+        var index: Int
+        if let found = dataKinds.firstIndex(where: { $0.kind == kind }) {
+            index = found
+            dataKinds[index].count += count
+            dataKinds[index].bytes += bytes
+        } else {
+            dataKinds.append(DataKindCount(kind: kind, count: count, bytes: bytes))
+            index = dataKinds.count - 1
+        }
+        while index > 0, Self.precedes(dataKinds[index], dataKinds[index - 1]) {
+            dataKinds.swapAt(index, index - 1)
+            index -= 1
+        }
+    }
+
+    private static func precedes(_ left: DataKindCount, _ right: DataKindCount) -> Bool {
+        left.count != right.count ? left.count > right.count : left.kind < right.kind
     }
 
     private mutating func absorbPayloads(_ payloads: [PayloadCount]) {

@@ -81,6 +81,14 @@ public struct ArchiveSummary: Sendable, Equatable {
         var suffix: [DocumentPath.Step] = []
     }
 
+    /// Data values of one kind (`DataKind`: what their signature says they are, as the
+    /// readable view's `$kind` names it): how many, and their bytes in all.
+    public struct DataKindCount: Sendable, Equatable {
+        public var kind: String
+        public var count: Int
+        public var bytes: Int
+    }
+
     /// Documents found inside data values, by kind.
     public struct PayloadCount: Sendable, Equatable {
         public var format: Format
@@ -107,6 +115,10 @@ public struct ArchiveSummary: Sendable, Equatable {
     public var rawNesting = 0
     /// By format name.
     public var nestedPayloads: [PayloadCount] = []
+    /// Data values by kind, each value once however many places refer to it (as payloads are
+    /// counted); by count, most first, then by name. Values of no kind are not counted. At most
+    /// one entry per `DataKind.Name`.
+    public var dataKinds: [DataKindCount] = []
     /// Longest first; at most `listedValues`.
     public var largestStrings: [LargeValue] = []
     public var largestData: [LargeValue] = []

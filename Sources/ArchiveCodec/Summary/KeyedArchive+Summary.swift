@@ -68,7 +68,7 @@ extension KeyedArchive {
         summary.largestStrings = walk.values.strings.entries
         summary.largestData = walk.values.data.entries
         // Nothing found, nothing to add (`absorb` would only sort the sorted lists again).
-        if !payloads.found.nestedPayloads.isEmpty { summary.absorb(payloads.found) }
+        if !payloads.found.nestedPayloads.isEmpty || !payloads.found.dataKinds.isEmpty { summary.absorb(payloads.found) }
         plist.withView { view in
             let paths = KeyedSummaryPaths(archive: self, view: view, placement: placement, parents: walk.parents)
             LargestValues.name(&summary.largestStrings, paths.steps(to:))

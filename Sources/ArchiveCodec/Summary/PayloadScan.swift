@@ -1,5 +1,6 @@
 /// The documents found in one document's data values (`NestedPayload`: a keyed archive, a
-/// property list or a typedstream), counted by format. When `expanding` (`?nested=1`,
+/// property list or a typedstream), counted by format; and every data value's kind by its
+/// signature (`DataKind`, a few bytes compared), counted with its bytes. When `expanding` (`?nested=1`,
 /// `summary --nested`), each payload is summed up too, its payloads in their turn down to
 /// `NestedPayload.maximumNesting` levels, and its counts added to the document's (`found`).
 ///
@@ -47,6 +48,7 @@ struct PayloadScan {
     /// named with it), through the wrapper `decode --nested` writes (`$keyedArchive`; the
     /// other kinds' documents are their own wrappers).
     mutating func consider(_ bytes: UnsafeBufferPointer<UInt8>, at location: ArchiveSummary.Location?) {
+        if DataKind.mightHaveOne(bytes), let kind = DataKind.name(of: bytes) { found.noteDataKind(kind.rawValue, bytes: bytes.count) }
         guard !refused, nesting < NestedPayload.maximumNesting, NestedPayload.mightBeDocument(bytes.prefix(64)) else { return }
         guard parsed.insert(Place(start: UnsafeRawPointer(bytes.baseAddress), count: bytes.count)).inserted else { return }
         let copy = Array(bytes)

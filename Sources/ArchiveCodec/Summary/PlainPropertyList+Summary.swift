@@ -55,7 +55,7 @@ extension PlainPropertyList {
             summary.largestStrings = values.strings.entries
             summary.largestData = values.data.entries
             // Nothing found, nothing to add (`absorb` would only sort the sorted lists again).
-            if !payloads.found.nestedPayloads.isEmpty { summary.absorb(payloads.found) }
+            if !payloads.found.nestedPayloads.isEmpty || !payloads.found.dataKinds.isEmpty { summary.absorb(payloads.found) }
             // `.$propertyList` and the keys and indices down to the value; data's bytes or text
             // are the member of the object standing there. A path is written only up to
             // `DocumentPath.shownSteps` steps and `ArchiveSummary.listedPathLength` bytes

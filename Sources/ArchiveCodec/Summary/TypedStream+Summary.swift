@@ -47,7 +47,7 @@ extension TypedStream {
         summary.largestStrings = walk.strings.entries
         summary.largestData = walk.data.entries
         // Nothing found, nothing to add (`absorb` would only sort the sorted lists again).
-        if !payloads.found.nestedPayloads.isEmpty { summary.absorb(payloads.found) }
+        if !payloads.found.nestedPayloads.isEmpty || !payloads.found.dataKinds.isEmpty { summary.absorb(payloads.found) }
         return summary
     }
 

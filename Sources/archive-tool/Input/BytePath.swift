@@ -71,6 +71,12 @@ struct BytePath: Hashable, Sendable {
         return BytePath(bytes[..<slash])
     }
 
+    /// The folder a file at this path is made in: its parent, `/` for a name in the root
+    /// (`/x`), `.` for a name without a folder.
+    var folder: BytePath {
+        parent ?? BytePath(bytes.first == UInt8(ascii: "/") ? "/" : ".")
+    }
+
     /// The path for a terminal: its UTF-8 as text, bytes that are not UTF-8 as `\xNN`, and what a
     /// terminal would act on escaped (`TerminalText`).
     var shown: String { TerminalText.escaped(bytes: bytes) }

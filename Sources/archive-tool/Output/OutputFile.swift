@@ -66,8 +66,7 @@ enum OutputFile {
     static func temporaryName(for path: BytePath) -> BytePath? {
         if let status = path.status(following: false), status.st_mode & S_IFMT != S_IFREG { return nil }
         guard path.bytes.last.map({ $0 != UInt8(ascii: "/") }) ?? false else { return nil }
-        let folder = path.parent ?? BytePath(path.bytes.first == UInt8(ascii: "/") ? "/" : ".")
-        guard folder.withCString({ access($0, W_OK | X_OK) }) == 0 else { return nil }
+        guard path.folder.withCString({ access($0, W_OK | X_OK) }) == 0 else { return nil }
         return path.appendingToName(".\(getpid()).partial")
     }
 

@@ -17,6 +17,9 @@ enum SummaryTable {
         if !summary.nestedPayloads.isEmpty {
             lines.append("nested payloads: " + summary.nestedPayloads.map { "\($0.format.rawValue) \($0.count)" }.joined(separator: ", "))
         }
+        if !summary.dataKinds.isEmpty {
+            lines.append("data kinds: " + summary.dataKinds.map { "\(TerminalText.escaped($0.kind)) \($0.count) (\($0.bytes) bytes)" }.joined(separator: ", "))
+        }
         if summary.arrays > 0 || summary.dictionaries > 0 {
             lines.append("containers: arrays \(summary.arrays), dictionaries \(summary.dictionaries)")
         }

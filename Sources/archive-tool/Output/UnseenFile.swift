@@ -10,7 +10,8 @@ import Darwin
 ///
 /// Where the kernel can (Linux `O_TMPFILE`, and `/proc/self/fd` to name the file by), the file
 /// has no name at all while it is written: it vanishes with the process if the process dies,
-/// and naming it is one link into the folder. Else it is a named temporary file beside its
+/// and naming it is one link into the folder (replacing a file: a link under the spare name,
+/// then a rename over it, so only a whole copy can be left behind, in the moment between). Else it is a named temporary file beside its
 /// destination (`temporary`), renamed over it at the end and removed on failure. The unnamed
 /// way also takes the folder's lock half as often: creating a named file and renaming it each
 /// take it, and on ext4 a creation holds it while the inode allocator passes over inodes freed
@@ -27,8 +28,7 @@ struct UnseenFile {
     /// neither can be created.
     static func create(becoming path: BytePath, temporary: BytePath, mode: mode_t = 0o644) -> UnseenFile? {
         if canNameUnnamedFiles {
-            let folder = path.parent ?? BytePath(".")
-            let descriptor = folder.withCString { open($0, Self.unnamedFileFlags | O_WRONLY | O_CLOEXEC, mode) }
+            let descriptor = path.folder.withCString { open($0, Self.unnamedFileFlags | O_WRONLY | O_CLOEXEC, mode) }
             if descriptor >= 0 { return UnseenFile(descriptor: descriptor, temporary: nil) }
             // Not every file system makes unnamed files (EOPNOTSUPP, EISDIR before Linux 3.11):
             // the named way then says what is wrong, if anything is.
@@ -54,7 +54,13 @@ struct UnseenFile {
             failure = errno
             if failure == EEXIST {
                 let spareName = spare()
-                if link(to: spareName) != 0 {
+                var linked = link(to: spareName) == 0
+                if !linked, errno == EEXIST {
+                    // A spare name a killed run left (its process number taken again) goes.
+                    spareName.withCString { _ = unlink($0) }
+                    linked = link(to: spareName) == 0
+                }
+                if !linked {
                     failure = errno
                 } else if Self.renamed(spareName, path) != 0 {
                     failure = errno

@@ -78,6 +78,10 @@ final class PathEditTests: XCTestCase {
         XCTAssertEqual(try edited(".c", insert("7"), in: json), #"{"$class":"NSMutableDictionary","$dict":{"a":1,"$$b":2,"c":7}}"#)
         XCTAssertEqual(try edited(".a", .remove, in: json), #"{"$class":"NSMutableDictionary","$dict":{"$$b":2}}"#)
         XCTAssertThrowsError(try edited(".a", insert("1"), in: json))
+        // A data key beginning with `$` in the `$dict` object is the place, not the mapping's key.
+        let keys = #"{"$class":"NSMutableDictionary","$dict":{"$$class":2,"$$dict":3}}"#
+        XCTAssertEqual(try edited(".$class", set(#""Foo""#), in: keys), #"{"$class":"NSMutableDictionary","$dict":{"$$class":"Foo","$$dict":3}}"#)
+        XCTAssertEqual(try edited(".$dict", .remove, in: keys), #"{"$class":"NSMutableDictionary","$dict":{"$$class":2}}"#)
     }
 
     /// The place that holds a shared object cannot be replaced or removed while others refer

@@ -56,6 +56,20 @@ final class ReadablePathTests: XCTestCase {
         XCTAssertEqual(try lookup(save, "."), save)
     }
 
+    /// A `$ref` names an `$id` of the document it stands in: a nested payload's identities are
+    /// its own, whatever numbers the document around it uses.
+    func testReferencesNameTheirOwnDocumentsIdentities() throws {
+        let json = #"""
+            {"$class":"Holder","$id":1,"name":"outer","data":{"$data":{"$keyedArchive":{"$class":"Inner","$id":1,"name":"inner","me":{"$ref":1}}}},"self":{"$ref":1},
+            "list":{"$data":{"$propertyList":[{"$id":1,"$string":"listed"},{"$ref":1}]}}}
+            """#
+        XCTAssertEqual(try lookup(json, ".self.name"), #""outer""#)
+        XCTAssertEqual(try lookup(json, ".data.me.name"), #""inner""#)
+        XCTAssertEqual(try lookup(json, ".data.$data.$keyedArchive.me.name"), #""inner""#)
+        XCTAssertEqual(try lookup(json, ".list[1]"), #"{"$id":1,"$string":"listed"}"#)
+        XCTAssertEqual(try lookup(json, ".self.data.me.me.name"), #""inner""#)
+    }
+
     /// A mutable dictionary's string keys may stand in a `$dict` object beside `$class` (the
     /// form the decoder writes when its entries' order asks for it): a key step looks into it
     /// as into the members, `$$` keys included; `$dict` pairs are still found by their key.
@@ -68,6 +82,11 @@ final class ReadablePathTests: XCTestCase {
         XCTAssertEqual(try lookup(json, ".b[0][1][0]"), #"{"$class":"NSMutableArray","$id":1,"$array":[1,{"$ref":2}]}"#)
         XCTAssertEqual(try lookup(json, ".$c"), "3")
         XCTAssertEqual(try lookup(json, ".$class"), #""NSMutableDictionary""#)
+        // A data key beginning with `$` in the `$dict` object wins over the mapping's own key.
+        let keys = #"{"$class":"NSMutableDictionary","$id":1,"$dict":{"a":1,"$$class":2,"$$dict":3,"me":{"$ref":1}}}"#
+        XCTAssertEqual(try lookup(keys, ".$class"), "2")
+        XCTAssertEqual(try lookup(keys, ".$dict"), "3")
+        XCTAssertEqual(try lookup(keys, ".me.me.a"), "1")
         XCTAssertThrowsError(try lookup(json, ".d"))
         // A `$dict` that is neither pairs nor an object is no wrapper.
         XCTAssertThrowsError(try lookup(#"{"$dict":"a"}"#, ".a"))

@@ -215,6 +215,12 @@ final class PlainViewTests: XCTestCase {
         // (The list holds no identity: inside the body written in it, it is written again.)
         XCTAssertEqual(try plainValue(nested, ".data.list"), #"[{"$class":"Inner","$id":1,"me":{"$ref":1},"list":[{"$ref":1}]}]"#)
         XCTAssertEqual(try plainValue(nested, ".data"), #"{"$class":"Inner","$id":1,"me":{"$ref":1},"list":[{"$ref":1}]}"#)
+        // A mutable dictionary whose keys stand in a `$dict` object keeps its identity: it is
+        // written once with `$id`, referred to elsewhere, however the value is entered.
+        let dictionary = #"{"$class":"NSMutableDictionary","$id":1,"$dict":{"a":1,"$$class":2,"me":{"$ref":1}}}"#
+        XCTAssertEqual(try plain(dictionary), #"{"$id":1,"a":1,"$$class":2,"me":{"$ref":1}}"#)
+        XCTAssertEqual(try plainValue(dictionary, ".me"), #"{"$id":1,"a":1,"$$class":2,"me":{"$ref":1}}"#)
+        XCTAssertEqual(try plainValue(dictionary, ".me.me.a"), "1")
         // The limit holds for a value as for the whole.
         let document = try JSONDocument(parsing: Array(lossless.utf8))
         XCTAssertThrowsError(try document.writePlainValue(at: ReadablePath(parsing: ".b"), pretty: false, limit: 10) { _ in }) { error in

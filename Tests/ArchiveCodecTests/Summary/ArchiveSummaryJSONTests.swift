@@ -19,6 +19,7 @@ final class ArchiveSummaryJSONTests: XCTestCase {
         summary.readableNesting = 4
         summary.rawNesting = 3
         summary.nestedPayloads = [ArchiveSummary.PayloadCount(format: .propertyList, count: 1)]
+        summary.noteDataKind("png", bytes: 40)
         summary.largestStrings = [ArchiveSummary.LargeValue(length: 5, preview: "Bears", path: "$id 1 .name")]
         summary.largestData = [ArchiveSummary.LargeValue(length: 3, preview: "AAEC", file: "a.plist")]
         return summary
@@ -30,7 +31,7 @@ final class ArchiveSummaryJSONTests: XCTestCase {
             text,
             #"{"format":"keyedArchive","files":1,"bytes":120,"objects":7,"shared":1,"cyclic":2,"#
                 + #""classes":[{"class":"Team","chain":["Team","NSObject"],"count":2,"shared":1,"cyclic":2,"keys":[{"key":"na\"me","count":2,"kinds":{"string":2}}],"keysNotListed":3}],"#
-                + #""nesting":{"readable":4,"raw":3},"nestedPayloads":[{"format":"propertyList","count":1}],"#
+                + #""nesting":{"readable":4,"raw":3},"nestedPayloads":[{"format":"propertyList","count":1}],"dataKinds":[{"kind":"png","count":1,"bytes":40}],"#
                 + #""largestStrings":[{"length":5,"preview":"Bears","path":"$id 1 .name"}],"largestData":[{"length":3,"preview":"AAEC","file":"a.plist"}]}"#)
     }
 

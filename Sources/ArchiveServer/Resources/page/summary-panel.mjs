@@ -43,6 +43,10 @@ export function renderSummary(s) {
     box.append(el('h3', null, 'Archives inside data'));
     for (const p of s.nestedPayloads) box.append(el('div', null, `${p.format}: ${p.count}`));
   }
+  if (Array.isArray(s.dataKinds) && s.dataKinds.length) {
+    box.append(el('h3', null, 'Data by kind'));
+    for (const k of s.dataKinds) box.append(el('div', null, `${k.kind}: ${plural(k.count, 'value')}, ${plural(k.bytes, 'byte')}`));
+  }
   for (const [title, list] of [['Largest strings', s.largestStrings], ['Largest data', s.largestData]]) {
     if (!Array.isArray(list) || !list.length) continue;
     box.append(el('h3', null, title));
