@@ -13,7 +13,7 @@ let directMetadata: [SwiftSetting] = [
 
 let package = Package(
     name: "ArchiveService",
-    platforms: [.macOS(.v13)],
+    platforms: [.macOS(.v15)],
     products: [
         .library(name: "ArchiveCodec", targets: ["ArchiveCodec"]),
         .executable(name: "archive-tool", targets: ["archive-tool"]),

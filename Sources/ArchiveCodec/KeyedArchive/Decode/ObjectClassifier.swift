@@ -186,11 +186,12 @@ struct ObjectClassifier {
         CodecError(.invalidArchive, message, uid: uid, remedy: remedy)
     }
 
+    /// The class entry `classUID` (first used by object `user`), checked, from the process's
+    /// `ClassInfoCache` when an entry of the same strings was read before.
     private mutating func readClass(_ classUID: Int, user: Int) throws(CodecError) -> KeyedArchive.ClassInfo {
         let ref = view.childRef(objectsHeader, classUID)
         let header = view.header(of: ref)
-        guard header.kind == .dict, let nameRef = view.value(in: header, forKey: ArchiverKeys.className),
-            let name = stringValue(nameRef), !name.isEmpty
+        guard header.kind == .dict, let nameRef = view.value(in: header, forKey: ArchiverKeys.className), Self.isNonEmptyString(view.header(of: nameRef))
         else {
             throw invalid("$class of object \(user) points at entry \(classUID), which is not a class ($classname missing, empty or not a string)", uid: user)
         }
@@ -208,21 +209,32 @@ struct ObjectClassifier {
                     remedy: .rawView)
             }
         }
+        let chainRef = view.value(in: header, forKey: MappingKeys.classes)
+        let hintsRef = view.value(in: header, forKey: MappingKeys.classHints)
+        let cacheKey = ClassInfoCache.key(name: nameRef, chain: chainRef, hints: hintsRef, in: view)
+        if let cacheKey, let known = ClassInfoCache.shared.info(for: cacheKey) { return known }
         var chain: NameList?
-        if let chainRef = view.value(in: header, forKey: MappingKeys.classes) {
+        if let chainRef {
             guard let names = stringArray(chainRef) else {
                 throw invalid("$classes of class entry \(classUID) is not an array of strings", uid: classUID)
             }
             chain = names
         }
         var hints: [String]?
-        if let hintsRef = view.value(in: header, forKey: MappingKeys.classHints) {
+        if let hintsRef {
             guard let names = stringArray(hintsRef) else {
                 throw invalid("$classhints of class entry \(classUID) is not an array of strings", uid: classUID)
             }
             hints = names.names
         }
-        return KeyedArchive.ClassInfo(name: name, chain: chain?.names, hints: hints, chainOwner: chain?.owner)
+        // A string of one unit or more reads as text of one character or more.
+        let info = KeyedArchive.ClassInfo(name: stringValue(nameRef)!, chain: chain?.names, hints: hints, chainOwner: chain?.owner)
+        if let cacheKey { ClassInfoCache.shared.keep(info, for: cacheKey) }
+        return info
+    }
+
+    private static func isNonEmptyString(_ header: PlistObjectHeader) -> Bool {
+        (header.kind == .asciiString || header.kind == .utf16String) && header.count > 0
     }
 
     /// The strings of a `$classes` or `$classhints` array, and the readable bytes form the
