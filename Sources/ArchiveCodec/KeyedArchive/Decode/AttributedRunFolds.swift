@@ -7,7 +7,8 @@
 /// gives back exactly what it holds; anything else keeps its archived keys:
 /// - its class is one of the attributed string classes (`BytesForm.Owner.attributedString`)
 ///   and its keys besides `$class` are `NSString` and `NSAttributes`, with `NSAttributeInfo`
-///   exactly when the text has more than one run (Foundation's encoding);
+///   exactly when the text has more than one run (Foundation's encoding); or `NSString` alone,
+///   an empty text (an empty string or NSMutableString), which has no runs (`"$runs": []`);
 /// - `NSString` is a non-empty string, or an NSMutableString instance, of ASCII or well-formed
 ///   UTF-16 text;
 /// - with one run, `NSAttributes` is the run's dictionary;
@@ -147,6 +148,10 @@ final class AttributedRunFolds: Sendable {
                     return nil
                 }
             }
+            // An empty text has no runs: Foundation archives it as its `NSString` alone.
+            if string >= 0, attributes < 0, info < 0 {
+                return isEmptyText(string) ? Fold(string: string, lengths: [], slots: [], elements: []) : nil
+            }
             guard string >= 0, attributes >= 0, let length = textLength(string),
                 let attributesUID = uidTarget(attributes)
             else { return nil }
@@ -248,6 +253,21 @@ final class AttributedRunFolds: Sendable {
         /// sides: ASCII bytes only, or well-formed UTF-16.
         private static func countsAlike(_ text: PlistObjectHeader, _ payload: UnsafeBufferPointer<UInt8>) -> Bool {
             text.kind == .asciiString ? !payload.contains { $0 >= 0x80 } : isWellFormed(payload)
+        }
+
+        /// Whether the `NSString` value `value` references an empty text: an empty string, or an
+        /// NSMutableString instance's.
+        private func isEmptyText(_ value: Int) -> Bool {
+            guard let uid = uidTarget(value), uid != 0 else { return false }
+            var text = view.header(at: Int(analysis.entryOffsets[uid]))
+            switch analysis.forms[uid] {
+            case .string: break
+            case .mutableString:
+                guard let field = view.value(in: text, forKey: "NS.string") else { return false }
+                text = view.header(of: field)
+            default: return false
+            }
+            return (text.kind == .asciiString || text.kind == .utf16String) && text.count == 0
         }
 
         /// Whether big-endian UTF-16 `units` pair every surrogate (the JSON text then holds the

@@ -186,7 +186,8 @@ struct BodyScanner {
                 guard let child = ReadableShape.runChild(folds, list, at: position) else { continue }
                 visit(view.uidValue(of: child.value), at: level + 2, keyContext: false)
             }
-            return max(height, level + 2)
+            // The array's brackets; a run's object inside it, when there is a run.
+            return max(height, list.count > 1 ? level + 2 : level + 1)
         default:
             // A decimal's, calendar date's or time zone's references, as `ReadableWriter.writeFormMembers`.
             for position in 0..<list.count {

@@ -290,9 +290,17 @@ struct ReadableWriter {
 
     /// A folded attributed string's children (`ChildList.attributedRuns`): `"$string": text`,
     /// then `"$runs": [` and each run's object around its attributes; `close` ends the array.
+    /// `$runs` opens before the first run, or, for an empty text (no runs), once the text is
+    /// written (here, or by the split writer's second half resuming after it).
     /// Out of line, as `writeOrderedChildren`.
     @inline(never)
     private mutating func writeRunChildren(_ list: ChildList, from start: Int) {
+        defer {
+            if list.count == 1, start <= 1 {
+                out.key(MappingKeys.runs)
+                out.openArray()
+            }
+        }
         for position in start..<list.count {
             guard position > 0 else {
                 out.key(MappingKeys.string)

@@ -35,6 +35,16 @@ extension ArchiveEncoder {
                 throw fail("the runs' lengths do not sum to the text's length, \(length) UTF-16 units", at: runs)
             }
         }
+        if read.isEmpty {
+            // No runs: an empty text, archived as Foundation does, its `NSString` alone.
+            guard textLength(text) == 0 else { throw fail("$runs is empty for an empty $string only (\"\"): a text has a run per attributes", at: runs) }
+            let string = try tree.uid(UInt64(encodeObject(text)))
+            let pairs = scratch.frame()
+            scratch.append(try tree.string(static: "NSString"))
+            scratch.append(string)
+            try fillInstance(uid, meta: meta, defaultClass: "NSAttributedString", pairs: pairs, ownPairs: 1)
+            return
+        }
         let string = try tree.uid(UInt64(encodeObject(text)))
         let attributes: UInt32
         var info: UInt32?
@@ -66,12 +76,12 @@ extension ArchiveEncoder {
         try fillInstance(uid, meta: meta, defaultClass: "NSAttributedString", pairs: pairs, ownPairs: info == nil ? 2 : 3)
     }
 
-    /// The runs of `$runs`: at least one, each `{"$length": n, "$attributes": value}` or
+    /// The runs of `$runs` (none for an empty text), each `{"$length": n, "$attributes": value}` or
     /// `{"$length": n, "$attributesOf": k}` with `k` an earlier run that has `$attributes`,
     /// every length a whole number of 1 or more.
     private func readRuns(_ runs: Value) throws(CodecError) -> [Run] {
-        guard document.kind(runs) == .array, document.count(runs) > 0 else {
-            throw fail("$runs takes an array of runs, at least one", at: runs)
+        guard document.kind(runs) == .array else {
+            throw fail("$runs takes an array of runs", at: runs)
         }
         var read: [Run] = []
         var slots = 0

@@ -60,6 +60,28 @@ final class AttributedRunsTests: XCTestCase {
         XCTAssertFalse(raw.contains("NSMutableArray"), raw)
     }
 
+    // MARK: No runs
+
+    /// An empty text: Foundation archives its `NSString` alone (no `NSAttributes`). It reads
+    /// as `"$string": ""` with no runs, as any attributed string reads, and encodes back to
+    /// Foundation's layout; a text that is not empty without runs keeps its archived key.
+    func testAnEmptyTextHasNoRuns() throws {
+        let foundation = try encode(#"{"$class":"NSAttributedString","NSString":""}"#)
+        XCTAssertEqual(try json(foundation), #"{"$class":"NSAttributedString","$string":"","$runs":[]}"#)
+        try assertReadableLossless(foundation, "empty")
+        let mutable = try encode(#"{"$class":"NSMutableAttributedString","NSString":{"$class":"NSMutableString","$string":""}}"#)
+        XCTAssertEqual(try json(mutable), #"{"$class":"NSMutableAttributedString","$string":{"$class":"NSMutableString","$string":""},"$runs":[]}"#)
+        try assertReadableLossless(mutable, "empty mutable")
+        let back = try encode(#"{"$class":"NSAttributedString","$string":"","$runs":[]}"#)
+        let raw = String(decoding: try KeyedArchive(parsing: back).json(view: .raw, pretty: false), as: UTF8.self)
+        XCTAssertTrue(raw.contains(#"{"NSString":{"$uid":"#), raw)
+        XCTAssertFalse(raw.contains("NSAttributes"), raw)
+        XCTAssertEqual(try json(back), #"{"$class":"NSAttributedString","$string":"","$runs":[]}"#)
+        XCTAssertEqual(try json(try encode(#"{"$class":"NSAttributedString","NSString":"a"}"#)), #"{"$class":"NSAttributedString","NSString":"a"}"#)
+        // The plain view reads it as its text.
+        XCTAssertEqual(String(decoding: try Archive(parsing: foundation).plainJSON(pretty: false), as: UTF8.self), #""""#)
+    }
+
     // MARK: Random attributed strings
 
     /// Random text (non-BMP characters included) cut into random runs, dictionaries repeated

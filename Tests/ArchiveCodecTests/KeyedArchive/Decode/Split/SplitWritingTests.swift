@@ -86,6 +86,19 @@ final class SplitWritingTests: XCTestCase {
         }
     }
 
+    /// Empty attributed strings (no runs: `"$runs": []` opens once the text is written), alone,
+    /// with a text that is a body of its own, and among others: every cut, the text's included.
+    func testEveryCutOfEmptyAttributedStrings() throws {
+        let json = #"""
+            {"$top":{"root":[{"$class":"NSAttributedString","NSString":""},
+            {"$class":"NSMutableAttributedString","NSString":{"$class":"NSMutableString","$string":""}},
+            {"$class":"NSAttributedString","$string":"ab","$runs":[{"$length":2,"$attributes":{"k":1}}]},
+            {"$class":"NSMutableAttributedString","NSString":{"$class":"NSMutableString","$string":""}},
+            {"$class":"NSAttributedString","NSString":""}]}}
+            """#
+        try assertEveryCutMatches(try JSONDocument(parsing: Array(json.utf8)).archive(format: .binary), name: "empty attributed strings")
+    }
+
     /// Decimals, calendar dates and time zones (`ValueObjectForms`): cuts at a date's format and
     /// zone, a zone's name and data, between decimals.
     func testEveryCutOfValueObjectForms() throws {
