@@ -232,16 +232,7 @@ final class AttributedRunFolds: Sendable {
         /// (`textLengths`, by where its bytes stand), however many instances, entries or
         /// plist objects lead to it.
         private mutating func textLength(_ value: Int) -> Int? {
-            guard let uid = uidTarget(value), uid != 0 else { return nil }
-            var text = view.header(at: Int(analysis.entryOffsets[uid]))
-            switch analysis.forms[uid] {
-            case .string: break
-            case .mutableString:
-                guard let field = view.value(in: text, forKey: "NS.string") else { return nil }
-                text = view.header(of: field)
-            default: return nil
-            }
-            guard text.kind == .asciiString || text.kind == .utf16String, text.count > 0 else { return nil }
+            guard let text = text(value), text.count > 0 else { return nil }
             if let known = textLengths[text.start] { return known > 0 ? known : nil }
             measured += 1
             let length = Self.countsAlike(text, view.payload(text)) ? text.count : 0
@@ -258,16 +249,22 @@ final class AttributedRunFolds: Sendable {
         /// Whether the `NSString` value `value` references an empty text: an empty string, or an
         /// NSMutableString instance's.
         private func isEmptyText(_ value: Int) -> Bool {
-            guard let uid = uidTarget(value), uid != 0 else { return false }
+            text(value)?.count == 0
+        }
+
+        /// The string `NSString`'s value `value` references: a string entry, or an
+        /// NSMutableString instance's `NS.string`; nil for anything else.
+        private func text(_ value: Int) -> PlistObjectHeader? {
+            guard let uid = uidTarget(value), uid != 0 else { return nil }
             var text = view.header(at: Int(analysis.entryOffsets[uid]))
             switch analysis.forms[uid] {
             case .string: break
             case .mutableString:
-                guard let field = view.value(in: text, forKey: "NS.string") else { return false }
+                guard let field = view.value(in: text, forKey: "NS.string") else { return nil }
                 text = view.header(of: field)
-            default: return false
+            default: return nil
             }
-            return (text.kind == .asciiString || text.kind == .utf16String) && text.count == 0
+            return text.kind == .asciiString || text.kind == .utf16String ? text : nil
         }
 
         /// Whether big-endian UTF-16 `units` pair every surrogate (the JSON text then holds the
