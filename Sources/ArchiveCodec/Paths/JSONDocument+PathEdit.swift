@@ -219,19 +219,22 @@ extension JSONDocument {
         return Splice(range: lastEnd..<lastEnd, replacement: [UInt8(ascii: ",")] + text, removed: nil)
     }
 
-    /// Refuses when `removed` holds an object with `"$id"` that a `$ref` outside it names.
+    /// Refuses when `removed` holds an object with `"$id"` that a `$ref` outside it names (in
+    /// the same document: a nested payload's identities are its own, `PathWalk.scope`).
     private func checkNoOtherReferences(into removed: Value?, path: ReadablePath) throws(PathFailure) {
         guard let removed, isContainer(removed) else { return }
         let inside = sourceRange(of: removed)
-        var defined: Set<Int64> = []
-        forEachObject(under: removed) { object in
-            if let id = identity(of: object, key: MappingKeys.identity) { defined.insert(id) }
+        var defined: Set<PathWalk.Identity> = []
+        forEachObject(under: removed, scope: identityScope(of: removed)) { object, scope in
+            if let id = identity(of: object, key: MappingKeys.identity) { defined.insert(PathWalk.Identity(scope: scope, number: id)) }
         }
         guard !defined.isEmpty else { return }
         var referring = 0
         var named: Int64 = 0
-        forEachObject(under: root) { object in
-            guard !inside.contains(Int(object.offset)), count(object) == 1, let id = identity(of: object, key: MappingKeys.reference), defined.contains(id) else {
+        forEachObject(under: root, scope: 0) { object, scope in
+            guard !inside.contains(Int(object.offset)), count(object) == 1, let id = identity(of: object, key: MappingKeys.reference),
+                defined.contains(PathWalk.Identity(scope: scope, number: id))
+            else {
                 return
             }
             referring += 1
@@ -253,21 +256,22 @@ extension JSONDocument {
         return nil
     }
 
-    /// Calls `body` with every object in `value` (itself included), with a heap stack: any
-    /// nesting is safe.
-    private func forEachObject(under value: Value, _ body: (Value) -> Void) {
-        var pending = isContainer(value) ? [value] : []
-        while let container = pending.popLast() {
+    /// Calls `body` with every object in `value` (itself included) and the document it is in
+    /// (`value` in `scope`; a member under a nested document's key in that document), with a
+    /// heap stack: any nesting is safe.
+    private func forEachObject(under value: Value, scope: UInt32, _ body: (Value, UInt32) -> Void) {
+        var pending: [(Value, UInt32)] = isContainer(value) ? [(value, scope)] : []
+        while let (container, scope) = pending.popLast() {
             let isObject = kind(container) == .object
-            if isObject { body(container) }
+            if isObject { body(container, scope) }
             var cursor = children(of: container)
             if isObject {
-                while let (_, member) = nextMember(&cursor) {
-                    if isContainer(member) { pending.append(member) }
+                while let (key, member) = nextMember(&cursor) {
+                    if isContainer(member) { pending.append((member, Self.holdsDocument(key, in: self) ? container.offset &+ 1 : scope)) }
                 }
             } else {
                 while let element = nextElement(&cursor) {
-                    if isContainer(element) { pending.append(element) }
+                    if isContainer(element) { pending.append((element, scope)) }
                 }
             }
         }

@@ -3,7 +3,7 @@
 /// At each step a `{"$ref": n}` is followed to the object that carries `"$id": n`, and a
 /// wrapper the step does not name is gone through: a collection's `$array`, `$set` or
 /// `$orderedSet`, a `$dict`'s members or pairs (a key step finds the pair whose key is that string), an
-/// envelope's `$top`, a nested payload's `$data`, `$keyedArchive` or `$propertyList`, bytes read
+/// envelope's `$top` (and, when it holds one root, that root), a nested payload's `$data`, `$keyedArchive` or `$propertyList`, bytes read
 /// as numbers (`$bytes` holding `$components`, `$ranges`, …), a typedstream's `$typedstream`. A key that begins with `$` is looked for as
 /// a data key first (written `$$…`), then as the mapping's own key. So `.teams[1].name` reads a
 /// save whether `teams` is an NSArray or an NSMutableArray and whether the team is written
@@ -47,6 +47,10 @@ extension JSONDocument {
         /// object that holds a nested document (`$keyedArchive`, `$propertyList`,
         /// `$typedstream`) plus one once the walk has stepped into it.
         var scope: UInt32 = 0
+        /// The last `$top` object the walk went into: with one member (one root under a key
+        /// that is not `root`), it is gone through to that root as a wrapper is, so that the
+        /// path of the plain view (where the document is its root value) works here too.
+        var top: Value?
         private(set) var spent = 0
         let budget: Int
 
@@ -178,9 +182,35 @@ extension JSONDocument {
 
     /// Whether member key `key` holds a nested document (`$keyedArchive`, `$propertyList`,
     /// `$typedstream`): the member is in a document of its own.
-    private static func holdsDocument(_ key: Value, in document: JSONDocument) -> Bool {
+    static func holdsDocument(_ key: Value, in document: JSONDocument) -> Bool {
         guard let rank = wrapperRank(of: key, in: document) else { return false }
         return documentRanks.contains(rank)
+    }
+
+    /// The document `value` is in (`PathWalk.scope`): one descent from the root through the
+    /// containers whose text holds it, entering a nested document under its key.
+    func identityScope(of value: Value) -> UInt32 {
+        var scope: UInt32 = 0
+        var current = root
+        let target = Int(value.offset)
+        while current != value, isContainer(current) {
+            var next: Value?
+            var cursor = children(of: current)
+            if kind(current) == .object {
+                while next == nil, let (key, member) = nextMember(&cursor) {
+                    guard sourceRange(of: member).contains(target) else { continue }
+                    if Self.holdsDocument(key, in: self) { scope = current.offset &+ 1 }
+                    next = member
+                }
+            } else {
+                while next == nil, let element = nextElement(&cursor) {
+                    if sourceRange(of: element).contains(target) { next = element }
+                }
+            }
+            guard let next else { break }
+            current = next
+        }
+        return scope
     }
 
     /// `step` taken from `value` itself, or nil when `value` has no such member or element.
@@ -247,8 +277,13 @@ extension JSONDocument {
     func wrapped(_ value: Value, walk: inout PathWalk) throws(PathFailure) -> Value? {
         guard kind(value) == .object else { return nil }
         try walk.step(over: count(value))
+        if value == walk.top, count(value) == 1 {
+            var members = children(of: value)
+            return nextMember(&members)?.value
+        }
         guard let (rank, member) = wrappedMember(value) else { return nil }
         if Self.documentRanks.contains(rank) { walk.scope = value.offset &+ 1 }
+        if rank == Self.topRank, kind(member) == .object { walk.top = member }
         return member
     }
 
@@ -282,6 +317,7 @@ extension JSONDocument {
         MappingKeys.propertyList, MappingKeys.typedStream, MappingKeys.data, MappingKeys.bytes
     ]
     private static let dictionaryRank = 3
+    private static let topRank = 4
     /// The ranks of the keys that hold a nested document, and those keys.
     private static let documentRanks = 5...7
     private static let documentKeys: [StaticString] = [MappingKeys.keyedArchive, MappingKeys.propertyList, MappingKeys.typedStream]

@@ -48,7 +48,7 @@ public enum PlainView {
         var writer: PlainWriter
         if let value, value != document.root {
             writer = PlainWriter(
-                document: document, identities: identities, output: output, within: document.sourceRange(of: value), scope: try document.plainScope(of: value))
+                document: document, identities: identities, output: output, within: document.sourceRange(of: value), scope: document.identityScope(of: value))
         } else {
             writer = PlainWriter(document: document, identities: identities, output: output)
         }
@@ -123,33 +123,6 @@ extension JSONDocument {
         }
         // Indented text ends with a newline already (`JSONOutput.finish`).
         if !pretty { [UInt8(ascii: "\n")].withUnsafeBufferPointer { sink($0) } }
-    }
-
-    /// The document a value is in, as the plain view's identities name it
-    /// (`PlainIdentities.Key.scope`): 0 for the outermost, the offset of the innermost wrapper
-    /// around the value that opens a document, plus one. One descent from the root through the
-    /// containers whose text holds the value: linear in the children looked at.
-    func plainScope(of value: Value) throws(CodecError) -> UInt32 {
-        var scope: UInt32 = 0
-        var current = root
-        let target = Int(value.offset)
-        while current != value, isContainer(current) {
-            var next: Value?
-            var cursor = children(of: current)
-            if kind(current) == .object {
-                if try plainShape(of: current).opensDocument { scope = current.offset &+ 1 }
-                while next == nil, let (_, member) = nextMember(&cursor) {
-                    if sourceRange(of: member).contains(target) { next = member }
-                }
-            } else {
-                while next == nil, let element = nextElement(&cursor) {
-                    if sourceRange(of: element).contains(target) { next = element }
-                }
-            }
-            guard let next else { break }
-            current = next
-        }
-        return scope
     }
 }
 

@@ -64,7 +64,7 @@ struct PlainWriter {
     }
 
     /// `within`: the source range of the value `write(from:)` starts at, when it is not the
-    /// document's root; `scope`: the document that value is in (`JSONDocument.plainScope`).
+    /// document's root; `scope`: the document that value is in (`JSONDocument.identityScope`).
     init(document: JSONDocument, identities: PlainIdentities, output: JSONOutput, within: Range<Int>? = nil, scope: UInt32 = 0) {
         self.document = document
         self.identities = identities

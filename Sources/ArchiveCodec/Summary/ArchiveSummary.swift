@@ -115,9 +115,10 @@ public struct ArchiveSummary: Sendable, Equatable {
     public var rawNesting = 0
     /// By format name.
     public var nestedPayloads: [PayloadCount] = []
-    /// Data values by kind, each value once however many places refer to it (as payloads are
-    /// counted); by count, most first, then by name. Values of no kind are not counted. At most
-    /// one entry per `DataKind.Name`.
+    /// Data values by kind (`DataKind.name`: the signature, as `$kind` reads it, and also the
+    /// kinds the readable view writes in other forms), each plist data object or typedstream
+    /// byte array once however many places refer to it; by count, most first, then by name.
+    /// Values of no kind are not counted. At most one entry per `DataKind.Name`.
     public var dataKinds: [DataKindCount] = []
     /// Longest first; at most `listedValues`.
     public var largestStrings: [LargeValue] = []

@@ -84,6 +84,18 @@ final class PathEditTests: XCTestCase {
         XCTAssertEqual(try edited(".$dict", .remove, in: keys), #"{"$class":"NSMutableDictionary","$dict":{"$$class":2}}"#)
     }
 
+    /// A reference names an `$id` of its own document: a nested payload whose numbers repeat
+    /// the outer document's is not referred to from outside, and can be changed.
+    func testReferencesAreCheckedInTheirOwnDocument() throws {
+        let json = #"{"$class":"Holder","$id":1,"name":"outer","data":{"$data":{"$keyedArchive":{"$class":"Inner","$id":1,"me":{"$ref":1}}}},"self":{"$ref":1}}"#
+        XCTAssertEqual(try edited(".data", .remove, in: json), #"{"$class":"Holder","$id":1,"name":"outer","self":{"$ref":1}}"#)
+        XCTAssertEqual(try edited(".data", set(#""x""#), in: json), #"{"$class":"Holder","$id":1,"name":"outer","data":"x","self":{"$ref":1}}"#)
+        // The outer object is still referred to (from `self`): its place is kept.
+        let wrapped = #"{"list":[{"$class":"Holder","$id":1,"self":{"$ref":1}},{"$ref":1}],"data":{"$data":{"$keyedArchive":{"$class":"I","x":{"$ref":1},"$id":1}}}}"#
+        XCTAssertThrowsError(try edited(".list[0]", .remove, in: wrapped))
+        XCTAssertEqual(try edited(".data.x", .remove, in: wrapped), #"{"list":[{"$class":"Holder","$id":1,"self":{"$ref":1}},{"$ref":1}],"data":{"$data":{"$keyedArchive":{"$class":"I","$id":1}}}}"#)
+    }
+
     /// The place that holds a shared object cannot be replaced or removed while others refer
     /// to it; one nobody else refers to can.
     func testASharedObjectsPlaceIsKept() throws {

@@ -56,6 +56,20 @@ final class ReadablePathTests: XCTestCase {
         XCTAssertEqual(try lookup(save, "."), save)
     }
 
+    /// An envelope whose `$top` holds one root under a key other than `root` (Apple's
+    /// `goios_dict.bin`): a step the envelope and `$top` do not have goes on in that root, as
+    /// the plain view shows the document; the key still names it. With several roots, only
+    /// their keys do.
+    func testOneRootUnderAnotherKeyIsGoneThrough() throws {
+        let one = #"{"$top":{"$$0":{"int":1,"array":{"$class":"NSMutableArray","$array":[true,"Hello"]}}}}"#
+        XCTAssertEqual(try lookup(one, ".array[1]"), #""Hello""#)
+        XCTAssertEqual(try lookup(one, ".int"), "1")
+        XCTAssertEqual(try lookup(one, #"."$0".int"#), "1")
+        let two = #"{"$top":{"$$0":{"int":1},"$$1":{"int":2}}}"#
+        XCTAssertThrowsError(try lookup(two, ".int"))
+        XCTAssertEqual(try lookup(two, #"."$1".int"#), "2")
+    }
+
     /// A `$ref` names an `$id` of the document it stands in: a nested payload's identities are
     /// its own, whatever numbers the document around it uses.
     func testReferencesNameTheirOwnDocumentsIdentities() throws {

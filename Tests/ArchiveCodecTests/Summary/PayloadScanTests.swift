@@ -59,7 +59,10 @@ final class PayloadScanTests: XCTestCase {
             ])
         let nested = try Archive(parsing: outer).summary(nested: true)
         XCTAssertEqual(nested.dataKinds.first, .init(kind: "png", count: 3, bytes: 3 * png.count + 1))
-        // A typedstream's data (a Terminal theme's colours are archives inside a plain list).
+        // A typedstream's byte arrays: a message body whose link is a binary plist.
+        let message = try Archive(parsing: try Fixtures.typedStream("imessage-exporter_attributedBody-URL.bin")).summary()
+        XCTAssertEqual(message.dataKinds.map(\.kind), ["bplist"])
+        // A plain list's data (a Terminal theme's colours are archives).
         let theme = try Archive(parsing: try Fixtures.publicFile("plain-plist-with-nested-archive/nord-terminal-app_Nord.terminal")).summary()
         XCTAssertEqual(theme.dataKinds, [.init(kind: "bplist", count: 15, bytes: theme.dataKinds.first?.bytes ?? -1)])
         let merged = plain.merged(with: nested)

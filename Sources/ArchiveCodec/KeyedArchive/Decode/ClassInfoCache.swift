@@ -8,22 +8,30 @@ import Synchronization
 /// up, its `$class` member written) cost about 9,000 instructions, a fifth of a small
 /// archive's decode; a hit costs its key (the strings' bytes, copied once) and one lookup.
 ///
-/// What is kept is bounded whatever the inputs: at most `maximumEntries` entries of at most
-/// `maximumKeyBytes` bytes of strings each; past the count, nothing more is kept (the entries
-/// kept stay: the common classes come first). The answers do not depend on what is kept: a
-/// miss reads the entry as a hit's entry was read.
+/// What is kept is bounded whatever the inputs: at most `maximumEntries` entries, keys of at
+/// most `maximumKeyBytes` bytes of strings, and `maximumRetainedBytes` of keys and written
+/// names in all (a name of control characters is six times as long escaped). An entry that
+/// would pass a bound empties the cache first: a client sending many distinct classes costs
+/// the others their hits for a while (the reading they would do without a cache), never
+/// memory, and the common classes come back with their next use. The answers do not depend on
+/// what is kept: a miss reads the entry as a hit's entry was read.
 ///
 /// Shared by every thread of the process behind one mutex, held for a lookup or an insert only.
 final class ClassInfoCache: Sendable {
     static let shared = ClassInfoCache()
 
-    /// With `maximumKeyBytes`, what the cache can hold: an entry's key, its `ClassInfo`'s
-    /// strings (the name three times over, the chain, the hints) come to about five times the
-    /// key, so at most about 2.5 MiB in all. Real class entries' keys are 50–300 bytes.
+    /// Real class entries' keys are 50–300 bytes, and a process meets tens of classes.
     static let maximumEntries = 1_024
     static let maximumKeyBytes = 512
+    static let maximumRetainedBytes = 2 << 20
 
-    private let entries = Mutex<[Key: KeyedArchive.ClassInfo]>([:])
+    private struct Entries {
+        var infos: [Key: KeyedArchive.ClassInfo] = [:]
+        /// What the kept keys and `ClassInfo`s hold in strings (`retainedBytes`).
+        var retained = 0
+    }
+
+    private let entries = Mutex(Entries())
 
     /// The bytes of a class entry's strings, each with its kind (ASCII or UTF-16, which read as
     /// text differently) and length: equal keys are equal strings.
@@ -36,17 +44,34 @@ final class ClassInfoCache: Sendable {
     }
 
     /// How many entries are kept.
-    var count: Int { entries.withLock { $0.count } }
+    var count: Int { entries.withLock { $0.infos.count } }
 
     func info(for key: Key) -> KeyedArchive.ClassInfo? {
-        entries.withLock { $0[key] }
+        entries.withLock { $0.infos[key] }
     }
 
+    /// Keeps `info` under `key`, emptying the cache first when it would pass a bound.
     func keep(_ info: KeyedArchive.ClassInfo, for key: Key) {
+        let size = Self.retainedBytes(info, key)
         entries.withLock { entries in
-            guard entries.count < Self.maximumEntries else { return }
-            entries[key] = info
+            if entries.infos.count >= Self.maximumEntries || entries.retained + size > Self.maximumRetainedBytes {
+                entries.infos.removeAll()
+                entries.retained = 0
+            }
+            if entries.infos.updateValue(info, forKey: key) == nil { entries.retained += size }
         }
+    }
+
+    /// Empties the cache (for tests that compare a reading with a hit).
+    func removeAll() {
+        entries.withLock { $0 = Entries() }
+    }
+
+    /// The bytes an entry holds in strings: its key, and its info's name, written name and
+    /// `$class` member, chain and hints (each string's UTF-8, and a few words per string).
+    private static func retainedBytes(_ info: KeyedArchive.ClassInfo, _ key: Key) -> Int {
+        let names = [info.name] + (info.chain ?? []) + (info.hints ?? [])
+        return key.bytes.count + info.quotedName.count + info.classMember.count + names.reduce(0) { $0 + $1.utf8.count + 32 }
     }
 
     /// The key of a class entry whose name is string `name` and whose `$classes` and
@@ -55,7 +80,8 @@ final class ClassInfoCache: Sendable {
     /// strings pass `maximumKeyBytes`.
     static func key(name: Int, chain: Int?, hints: Int?, in view: BinaryPlistView) -> Key? {
         var bytes: [UInt8] = []
-        bytes.reserveCapacity(maximumKeyBytes)
+        // The strings' bound, and a few bytes of lists' presence and counts past it.
+        bytes.reserveCapacity(maximumKeyBytes + 8)
         guard append(string: name, to: &bytes, in: view), append(list: chain, to: &bytes, in: view), append(list: hints, to: &bytes, in: view)
         else { return nil }
         return Key(bytes: bytes)
