@@ -72,7 +72,7 @@ final class ValueObjectFormsTests: XCTestCase {
         for name in ["scl-macOS1014_ISO8601DateFormatter-Default.archive", "scl-macOS1014_DateIntervalFormatter-Default.archive"] {
             let bytes = try Fixtures.bytes(name)
             let text = try json(bytes)
-            XCTAssertTrue(text.contains(gmtInfo + #","$timeZone":"GMT","$tzif":{"$class":"NSMutableData","$data":"VFppZjIA"#), text)
+            XCTAssertTrue(text.contains(#""$timeZone":"GMT","# + gmtInfo + #","$tzif":{"$class":"NSMutableData","$data":"VFppZjIA"#), text)
             XCTAssertFalse(text.contains("NS.name"), text)
             try assertReadableLossless(bytes, name)
             XCTAssertEqual(try roundTrip(roundTrip(bytes)), try roundTrip(bytes), name)
@@ -85,8 +85,11 @@ final class ValueObjectFormsTests: XCTestCase {
         guard let zone = NSTimeZone(name: "America/Los_Angeles"), !zone.data.isEmpty else { throw XCTSkip("no zone data on this machine") }
         let bytes = Array(try NSKeyedArchiver.archivedData(withRootObject: zone, requiringSecureCoding: false))
         let text = try json(bytes)
-        XCTAssertTrue(text.hasPrefix(#"{"$class":"NSTimeZone","$zoneInfo":{"abbreviation":"PST","offset":-28800,"isDST":false,"abbreviations":["LMT","PDT","PST","PWT","PPT"],"rule":"#), text)
-        XCTAssertTrue(text.contains(#""PST8PDT,M3.2.0,M11.1.0"},"$timeZone":"America/Los_Angeles","$tzif":{"$data":"VFppZ"#), text)
+        XCTAssertTrue(
+            text.hasPrefix(
+                #"{"$class":"NSTimeZone","$timeZone":"America/Los_Angeles","$zoneInfo":{"abbreviation":"PST","offset":-28800,"isDST":false,"abbreviations":["LMT","PDT","PST","PWT","PPT"],"rule":"#
+            ), text)
+        XCTAssertTrue(text.contains(#""PST8PDT,M3.2.0,M11.1.0"},"$tzif":{"$data":"VFppZ"#), text)
         try assertReadableLossless(bytes, "America/Los_Angeles")
     }
 
@@ -130,7 +133,7 @@ final class ValueObjectFormsTests: XCTestCase {
         XCTAssertEqual(
             try json(bytes),
             #"{"$class":"NSCalendarDate","$date":"2020-10-21T19:06:40.500Z","$dateFormat":"%Y-%m-%d %H:%M:%S %z","$zone":{"$class":"NSTimeZone","#
-                + gmtInfo + #","$timeZone":"GMT","$tzif":{"$class":"NSMutableData","$data":"\#(gmt)","$kind":{"name":"tzif"}}}}"#)
+                + #""$timeZone":"GMT","# + gmtInfo + #","$tzif":{"$class":"NSMutableData","$data":"\#(gmt)","$kind":{"name":"tzif"}}}}"#)
         try assertReadableLossless(bytes, "calendar date")
         // No format (nil), a zone shared by two dates, a time text cannot say exactly.
         let shared = try encode(

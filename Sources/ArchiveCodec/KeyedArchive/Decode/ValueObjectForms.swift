@@ -196,9 +196,10 @@ enum ValueObjectForms {
 }
 
 extension ReadableWriter {
-    /// The members of a decimal, calendar date or time zone that stand for folded keys or are
-    /// read from its data (`ValueObjectForms`), written after its meta keys and before its
-    /// references. Out of line: it is off the recursion (see `StackBudget`).
+    /// The members of a decimal or calendar date that stand for folded keys (`ValueObjectForms`),
+    /// written after its meta keys and before its references (a time zone's `$zoneInfo` comes
+    /// after its name: `writeFormMembers`). Out of line: it is off the recursion (see
+    /// `StackBudget`).
     @inline(never)
     mutating func writeFoldedMembers(_ uid: Int) {
         let header = view.header(at: Int(archive.entryOffsets[uid]))
@@ -215,37 +216,47 @@ extension ReadableWriter {
             out.key(MappingKeys.date)
             out.mappedTime(view.real(view.header(of: view.value(in: header, forKey: ValueObjectForms.time)!)), placement.numbers)
         default:
-            guard let dataUID = ValueObjectForms.timeZoneDataUID(view, header),
-                let bytes = ValueObjectForms.dataBytes(view, forms: archive.forms, entryOffsets: archive.entryOffsets, uid: dataUID),
-                let summary = TZifSummary.parse(bytes)
-            else { return }
-            out.key(MappingKeys.zoneInfo)
-            out.openObject()
-            out.key(TZifSummary.abbreviationKey)
-            out.string(summary.abbreviation)
-            out.key(TZifSummary.offsetKey)
-            out.int(Int64(summary.offset))
-            out.key(TZifSummary.isDSTKey)
-            out.bool(summary.isDST)
-            out.key(TZifSummary.abbreviationsKey)
-            out.openArray()
-            for name in summary.abbreviations { out.string(name) }
-            out.closeArray()
-            if let rule = summary.rule {
-                out.key(TZifSummary.ruleKey)
-                out.string(rule)
-            }
-            out.closeObject()
+            break
         }
     }
 
+    /// A time zone's `$zoneInfo`: what the TZif data of entry `header` says.
+    private mutating func writeZoneInfo(_ header: PlistObjectHeader) {
+        guard let dataUID = ValueObjectForms.timeZoneDataUID(view, header),
+            let bytes = ValueObjectForms.dataBytes(view, forms: archive.forms, entryOffsets: archive.entryOffsets, uid: dataUID),
+            let summary = TZifSummary.parse(bytes)
+        else { return }
+        out.key(MappingKeys.zoneInfo)
+        out.openObject()
+        out.key(TZifSummary.abbreviationKey)
+        out.string(summary.abbreviation)
+        out.key(TZifSummary.offsetKey)
+        out.int(Int64(summary.offset))
+        out.key(TZifSummary.isDSTKey)
+        out.bool(summary.isDST)
+        out.key(TZifSummary.abbreviationsKey)
+        out.openArray()
+        for name in summary.abbreviations { out.string(name) }
+        out.closeArray()
+        if let rule = summary.rule {
+            out.key(TZifSummary.ruleKey)
+            out.string(rule)
+        }
+        out.closeObject()
+    }
+
     /// The references of a calendar date or time zone (`ChildList.formMembers`), each under its
-    /// readable member, in the form's order. Out of line, as `writeOrderedChildren`.
+    /// readable member, in the form's order; a time zone's `$zoneInfo` between its name and its
+    /// data (here, or where the split writer's second half resumes after the name), so that
+    /// it reads `$timeZone`, `$zoneInfo`, `$tzif`. Out of line, as `writeOrderedChildren`.
     @inline(never)
     mutating func writeFormMembers(_ list: ChildList, from start: Int) {
         let header = PlistObjectHeader(kind: .dict, marker: 0, start: list.first, count: list.second)
         let members = ValueObjectForms.referenceMembers(view, header)
+        // A calendar date's references are its format and zone (`referenceMembers`).
+        let isTimeZone = view.value(in: header, forKey: ValueObjectForms.format) == nil
         for position in start..<list.count {
+            if isTimeZone, position == 1 { writeZoneInfo(header) }
             guard let child = ReadableShape.formChild(view, list, at: position) else { continue }
             out.key(members[position].member)
             writeReference(view.uidValue(of: child.value), keyContext: false)

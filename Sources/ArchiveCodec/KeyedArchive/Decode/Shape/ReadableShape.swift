@@ -60,7 +60,8 @@ struct ReadableShape {
         case .mutableString, .classData, .date, .uuid:
             return BodyLayout(opening: .value, children: .none, defaultClass: DefaultClass(valueForm: form))
         case .decimal, .calendarDate, .timeZone:
-            // Folded members first (`ReadableWriter.writeFoldedMembers`), then the references.
+            // Folded members first (`ReadableWriter.writeFoldedMembers`), then the references (a
+            // time zone's `$zoneInfo` between its two: `writeFormMembers`).
             let header = view.header(at: Int(archive.entryOffsets[uid]))
             return BodyLayout(opening: .members, children: .formMembers(of: header, count: form == .decimal ? 0 : 2), defaultClass: .none)
         case .generic:
