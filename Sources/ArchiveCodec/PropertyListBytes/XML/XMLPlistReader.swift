@@ -253,6 +253,16 @@ struct XMLPlistReader {
             stack.removeLast()
             guard !stack.isEmpty else { throw error }
         }
+        // A UID (`<dict><key>CF$UID</key>` and its integer) that broke before its value is
+        // the mark itself too: dropped, an empty dictionary would stand where a UID did.
+        if let innermost = stack.last, innermost.kind == .dict, !innermost.expectKey, pending.count == innermost.mark + 1,
+            tree.bytes(tree.node(pending[innermost.mark])).elementsEqual("CF$UID".utf8)
+        {
+            offset = innermost.offset
+            pending.removeSubrange(innermost.mark...)
+            stack.removeLast()
+            guard !stack.isEmpty else { throw error }
+        }
         let innermost = stack[stack.count - 1]
         let atKey = innermost.kind == .dict && innermost.expectKey
         let node = try tree.placeholder()

@@ -192,6 +192,30 @@ final class XMLPlistSalvageTests: XCTestCase {
         XCTAssertEqual(try BrokenMarks.find(in: try raw.json(view: .raw, pretty: false)).count, 1)
     }
 
+    /// A UID (`<dict><key>CF$UID</key><integer>…`) broken before its value is the mark itself,
+    /// where the UID stands: every cut of an archive in XML inside one reads (raw view) without
+    /// a `CF$UID` dictionary, which dropping the mark would leave empty where a UID was.
+    func testABrokenUIDIsTheMark() throws {
+        let archive = try Fixtures.bytes("goios_dict.xml")
+        let text = String(decoding: archive, as: UTF8.self)
+        var checked = 0
+        var searched = text.startIndex
+        while let key = text[searched...].range(of: "<key>CF$UID</key>") {
+            let start = text.utf8.distance(from: text.startIndex, to: key.upperBound)
+            let end = text.utf8.distance(from: text.startIndex, to: text[key.upperBound...].range(of: "</integer>")!.lowerBound)
+            let dictionary = text.utf8.distance(from: text.startIndex, to: text[..<key.lowerBound].range(of: "<dict>", options: .backwards)!.lowerBound)
+            for length in start..<end {
+                let raw = try Archive(parsing: Array(archive[..<length]), view: .raw, salvaging: true)
+                let json = String(decoding: try raw.json(view: .raw, pretty: false), as: UTF8.self)
+                XCTAssertFalse(json.contains("CF$UID"), "cut at \(length): \(json)")
+                XCTAssertEqual(try BrokenMarks.find(in: Array(json.utf8)).first?.offset, dictionary, "cut at \(length)")
+                checked += 1
+            }
+            searched = key.upperBound
+        }
+        XCTAssertGreaterThan(checked, 20)
+    }
+
     // MARK: Checks
 
     private func jsonObject(_ bytes: [UInt8]) throws -> Any {
