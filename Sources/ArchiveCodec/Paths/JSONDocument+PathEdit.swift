@@ -96,6 +96,7 @@ extension JSONDocument {
             var places: [(Value, [UInt8])] = isMapping ? [(container, [MappingKeys.marker] + bytes)] : []
             if isMapping, let dictionary { places.append((dictionary, [MappingKeys.marker] + bytes)) }
             places.append((container, bytes))
+            if let renamed = Self.renamedMember(bytes) { places.append((container, renamed)) }
             for (object, name) in places {
                 if let position = memberPosition(of: object, named: name) {
                     if isInsert {

@@ -47,10 +47,14 @@ extension JSONDocument {
         /// object that holds a nested document (`$keyedArchive`, `$propertyList`,
         /// `$typedstream`) plus one once the walk has stepped into it.
         var scope: UInt32 = 0
-        /// The last `$top` object the walk went into: with one member (one root under a key
-        /// that is not `root`), it is gone through to that root as a wrapper is, so that the
-        /// path of the plain view (where the document is its root value) works here too.
-        var top: Value?
+        /// A container the walk went into that is gone through to its one value as a wrapper
+        /// is, so that the plain view's paths (where a document is its root value and a
+        /// typedstream group its value) work here too: a `$top` of one root (under a key that
+        /// is not `root`), a typedstream's groups when they are one group, a group taken from
+        /// them (`{"@": value}`).
+        var oneRoot: Value?
+        /// The last typedstream's groups (`$typedstream`'s array) the walk went into.
+        var groups: Value?
         private(set) var spent = 0
         let budget: Int
 
@@ -63,6 +67,11 @@ extension JSONDocument {
 
         init(document: JSONDocument) {
             budget = Self.stepsPerValue * (document.valueCount + 1)
+        }
+
+        /// `element`, taken from `container`, is gone through as `oneRoot` when it is a group.
+        mutating func took(_ element: Value, from container: Value, in document: JSONDocument) {
+            if container == groups, document.kind(element) == .object, document.count(element) == 1 { oneRoot = element }
         }
 
         mutating func step(over children: Int) throws(PathFailure) {
@@ -224,7 +233,9 @@ extension JSONDocument {
             try walk.step(over: position + 1)
             var cursor = children(of: value)
             for _ in 0..<position { _ = nextElement(&cursor) }
-            return nextElement(&cursor)
+            guard let element = nextElement(&cursor) else { return nil }
+            walk.took(element, from: value, in: self)
+            return element
         case .key(let key):
             guard kind(value) == .object else { return nil }
             // One look through the members notes each spelling the key may have: a data key
@@ -269,22 +280,47 @@ extension JSONDocument {
                     if kind(string) == .string, withString(string, { $0.elementsEqual(bytes) }) { return nextElement(&parts) }
                 }
             }
+            // The plain view's name of a member it renames (`hex` for `$hex`, `timeZone` for
+            // `$timeZone`), where the object has no data key of that name.
+            if let renamed = Self.renamedMember(bytes) { return member(of: value, renamed) }
             return nil
         }
     }
 
+    /// The mapping key the plain view writes as `key` (`PlainShape.renamedKeys`: `$hex` for
+    /// `hex`), if it renames one so.
+    static func renamedMember(_ key: [UInt8]) -> [UInt8]? {
+        guard key.first != MappingKeys.marker else { return nil }
+        let spelled = [MappingKeys.marker] + key
+        let known = spelled.withUnsafeBufferPointer { text in PlainShape.renamedKeys.contains { JSONText.text(text, equals: $0) } }
+        return known ? spelled : nil
+    }
+
     /// What `value` wraps, when it is one of the mapping's wrappers.
     func wrapped(_ value: Value, walk: inout PathWalk) throws(PathFailure) -> Value? {
+        if value == walk.oneRoot, let only = onlyValue(of: value) {
+            try walk.step(over: 1)
+            return only
+        }
         guard kind(value) == .object else { return nil }
         try walk.step(over: count(value))
-        if value == walk.top, count(value) == 1 {
-            var members = children(of: value)
-            return nextMember(&members)?.value
-        }
         guard let (rank, member) = wrappedMember(value) else { return nil }
         if Self.documentRanks.contains(rank) { walk.scope = value.offset &+ 1 }
-        if rank == Self.topRank, kind(member) == .object { walk.top = member }
+        if rank == Self.topRank || rank == Self.typedStreamRank { walk.oneRoot = member }
+        if rank == Self.typedStreamRank { walk.groups = member }
         return member
+    }
+
+    /// The one value of a `PathWalk.oneRoot`: an object's one member, or an array's one
+    /// element's when that is an object of one member (a typedstream's one group); nil for
+    /// anything else.
+    private func onlyValue(of container: Value) -> Value? {
+        guard count(container) == 1 else { return nil }
+        var cursor = children(of: container)
+        if kind(container) == .object { return nextMember(&cursor)?.value }
+        guard kind(container) == .array, let group = nextElement(&cursor), kind(group) == .object, count(group) == 1 else { return nil }
+        var members = children(of: group)
+        return nextMember(&members)?.value
     }
 
     /// What `value` wraps, when it is one of the mapping's wrappers: a collection's or an
@@ -318,6 +354,7 @@ extension JSONDocument {
     ]
     private static let dictionaryRank = 3
     private static let topRank = 4
+    private static let typedStreamRank = 7
     /// The ranks of the keys that hold a nested document, and those keys.
     private static let documentRanks = 5...7
     private static let documentKeys: [StaticString] = [MappingKeys.keyedArchive, MappingKeys.propertyList, MappingKeys.typedStream]

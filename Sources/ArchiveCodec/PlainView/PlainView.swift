@@ -115,7 +115,13 @@ extension JSONDocument {
     /// nowhere throws its failure; a refusal of the plain view's (`limit`, the deadline) throws
     /// as the failure's `refusal`.
     public func writePlainValue(at path: ReadablePath, pretty: Bool, limit: Int, to sink: @escaping (UnsafeBufferPointer<UInt8>) -> Void) throws(PathFailure) {
-        let value = try value(at: path)
+        var walk = PathWalk(document: self)
+        var value = try value(at: path, walk: &walk)
+        // A typedstream group (`{"@": value}`, taken from `$typedstream`'s groups) is its value
+        // in the plain view.
+        if value == walk.oneRoot, let groups = walk.groups, sourceRange(of: groups).contains(Int(value.offset)), let only = try wrapped(value, walk: &walk) {
+            value = only
+        }
         do throws(CodecError) {
             try PlainView.write(self, value: value, pretty: pretty, limit: limit, to: sink)
         } catch {

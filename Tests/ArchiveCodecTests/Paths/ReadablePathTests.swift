@@ -70,6 +70,22 @@ final class ReadablePathTests: XCTestCase {
         XCTAssertEqual(try lookup(two, #"."$1".int"#), "2")
     }
 
+    /// A typedstream's groups are gone through as the plain view writes them: one group is the
+    /// document's value, a group taken from several is its value; a member the plain view
+    /// renames (`hex` for `$hex`) is found by that name too, where no data key has it.
+    func testPlainViewPathsOfTypedStreams() throws {
+        let one = #"{"$typedstream":[{"@":{"key":123}}]}"#
+        XCTAssertEqual(try lookup(one, ".key"), "123")
+        let several = ##"{"$typedstream":[{"i":1},{"@":{"$class":"NSColor","$space":"calibratedRGB","$components":[0,0,0,1],"$hex":"#000000"}}]}"##
+        XCTAssertEqual(try lookup(several, ".[0]"), #"{"i":1}"#)
+        XCTAssertEqual(try lookup(several, ".[1].hex"), ##""#000000""##)
+        XCTAssertEqual(try lookup(several, ".[1].components[3]"), "1")
+        XCTAssertEqual(try lookup(several, ".[1].$space"), #""calibratedRGB""#)
+        XCTAssertThrowsError(try lookup(several, ".key"))
+        // A data key of the plain name wins over the renamed member.
+        XCTAssertEqual(try lookup(##"{"$class":"T","$hex":"#000000","hex":5}"##, ".hex"), "5")
+    }
+
     /// A `$ref` names an `$id` of the document it stands in: a nested payload's identities are
     /// its own, whatever numbers the document around it uses.
     func testReferencesNameTheirOwnDocumentsIdentities() throws {

@@ -221,6 +221,11 @@ final class PlainViewTests: XCTestCase {
         XCTAssertEqual(try plain(dictionary), #"{"$id":1,"a":1,"$$class":2,"me":{"$ref":1}}"#)
         XCTAssertEqual(try plainValue(dictionary, ".me"), #"{"$id":1,"a":1,"$$class":2,"me":{"$ref":1}}"#)
         XCTAssertEqual(try plainValue(dictionary, ".me.me.a"), "1")
+        // A typedstream group is its value in the plain view, as in the whole document's.
+        let stream = #"{"$typedstream":[{"i":1},{"@":{"$class":"Box","$classes":[["Box",0]],"$groups":[{"i":7}]}}]}"#
+        XCTAssertEqual(try plainValue(stream, ".[0]"), "1")
+        XCTAssertEqual(try plainValue(stream, ".[1]"), #"{"$class":"Box","groups":[7]}"#)
+        XCTAssertEqual(try plain(stream), #"[1,{"$class":"Box","groups":[7]}]"#)
         // The limit holds for a value as for the whole.
         let document = try JSONDocument(parsing: Array(lossless.utf8))
         XCTAssertThrowsError(try document.writePlainValue(at: ReadablePath(parsing: ".b"), pretty: false, limit: 10) { _ in }) { error in
