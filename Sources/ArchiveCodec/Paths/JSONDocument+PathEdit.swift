@@ -45,22 +45,29 @@ extension JSONDocument {
         var through = 0
         while true {
             container = try followingReference(container, walk: &walk, path: parentPath)
-            if let splice = try place(last, in: container, edit, newText: newText, path: path) {
-                try checkNoOtherReferences(into: splice.removed, path: path)
-                var text: [UInt8] = []
-                text.reserveCapacity(source.count - splice.range.count + splice.replacement.count)
-                text.append(contentsOf: source[..<splice.range.lowerBound])
-                text.append(contentsOf: splice.replacement)
-                text.append(contentsOf: source[splice.range.upperBound...])
-                return text
-            }
-            guard let inner = try wrapped(container, walk: &walk), through < 64 else {
+            if let splice = try place(last, in: container, edit, newText: newText, path: path) { return try applying(splice, path: path) }
+            guard let inner = try wrapped(container, walk: &walk, for: last), through < 64 else {
+                // At the last wrapper, a member by the name the plain view gives it (as `value(at:)`).
+                if let renamed = renamedStep(last), let splice = try place(renamed, in: container, edit, newText: newText, path: path) {
+                    return try applying(splice, path: path)
+                }
                 let verb = if case .insert = edit { "insert at" } else { "no value at" }
                 throw PathFailure(description: "\(verb) \(path): \(parentPath) \(describe(container, for: last))")
             }
             through += 1
             container = inner
         }
+    }
+
+    /// The document's text with `splice` made, once no other place refers into what it removes.
+    private func applying(_ splice: Splice, path: ReadablePath) throws(PathFailure) -> [UInt8] {
+        try checkNoOtherReferences(into: splice.removed, path: path)
+        var text: [UInt8] = []
+        text.reserveCapacity(source.count - splice.range.count + splice.replacement.count)
+        text.append(contentsOf: source[..<splice.range.lowerBound])
+        text.append(contentsOf: splice.replacement)
+        text.append(contentsOf: source[splice.range.upperBound...])
+        return text
     }
 
     /// A change of the source: `range` becomes `replacement`; `removed` is the value that
@@ -96,7 +103,6 @@ extension JSONDocument {
             var places: [(Value, [UInt8])] = isMapping ? [(container, [MappingKeys.marker] + bytes)] : []
             if isMapping, let dictionary { places.append((dictionary, [MappingKeys.marker] + bytes)) }
             places.append((container, bytes))
-            if let renamed = Self.renamedMember(bytes) { places.append((container, renamed)) }
             for (object, name) in places {
                 if let position = memberPosition(of: object, named: name) {
                     if isInsert {

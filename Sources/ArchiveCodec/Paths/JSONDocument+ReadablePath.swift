@@ -74,6 +74,17 @@ extension JSONDocument {
             if container == groups, document.kind(element) == .object, document.count(element) == 1 { oneRoot = element }
         }
 
+        /// The walk stepped from `object` into its member `value` under mapping key `key`, named
+        /// by the path (`.$keyedArchive`, `.$typedstream`): its document, and its groups (a
+        /// group taken from them is gone through; the groups themselves are indexed as they
+        /// stand, as `compare` names them: `.$typedstream[0].@`).
+        mutating func entered(_ key: [UInt8], value: Value, from object: Value, in document: JSONDocument) {
+            key.withUnsafeBufferPointer { text in
+                if JSONDocument.documentKeys.contains(where: { JSONText.text(text, equals: $0) }) { scope = object.offset &+ 1 }
+                if JSONText.text(text, equals: MappingKeys.typedStream) { groups = value }
+            }
+        }
+
         mutating func step(over children: Int) throws(PathFailure) {
             let before = spent
             spent += children + 1
@@ -144,8 +155,13 @@ extension JSONDocument {
                     current = next
                     break
                 }
-                // Not here: through the wrapper, if the value is one, and again.
-                guard let inner = try wrapped(current, walk: &walk), through < 64 else {
+                // Not here: through the wrapper, if the value is one, and again; at the last
+                // wrapper, a member by the name the plain view gives it.
+                guard let inner = try wrapped(current, walk: &walk, for: step), through < 64 else {
+                    if let renamed = renamedStep(step), let found = try take(renamed, from: current, walk: &walk) {
+                        current = found
+                        break
+                    }
                     throw PathFailure(description: "no value at \(path.prefix(position + 1)): \(path.prefix(position)) \(describe(current, for: step))")
                 }
                 through += 1
@@ -153,6 +169,13 @@ extension JSONDocument {
             }
         }
         return try followingReference(current, walk: &walk, path: path)
+    }
+
+    /// The key step `step` names as the plain view renames it (`.hex` for `$hex`,
+    /// `PlainShape.renamedKeys`), tried where no data key and no wrapper has the name.
+    func renamedStep(_ step: ReadablePath.Step) -> ReadablePath.Step? {
+        guard case .key(let key) = step, let renamed = Self.renamedMember(Array(key.utf8)) else { return nil }
+        return .key(String(decoding: renamed, as: UTF8.self))
     }
 
     /// `value`, or the object its `$ref` names.
@@ -264,9 +287,7 @@ extension JSONDocument {
                 if let found = member(of: members, [MappingKeys.marker] + bytes) { return found }
             }
             if let found = plain {
-                if isMapping, bytes.withUnsafeBufferPointer({ text in Self.documentKeys.contains { JSONText.text(text, equals: $0) } }) {
-                    walk.scope = value.offset &+ 1
-                }
+                if isMapping { walk.entered(bytes, value: found, from: value, in: self) }
                 return found
             }
             if let pairs = dictionary, kind(pairs) == .array {
@@ -280,9 +301,6 @@ extension JSONDocument {
                     if kind(string) == .string, withString(string, { $0.elementsEqual(bytes) }) { return nextElement(&parts) }
                 }
             }
-            // The plain view's name of a member it renames (`hex` for `$hex`, `timeZone` for
-            // `$timeZone`), where the object has no data key of that name.
-            if let renamed = Self.renamedMember(bytes) { return member(of: value, renamed) }
             return nil
         }
     }
@@ -297,8 +315,12 @@ extension JSONDocument {
     }
 
     /// What `value` wraps, when it is one of the mapping's wrappers.
-    func wrapped(_ value: Value, walk: inout PathWalk) throws(PathFailure) -> Value? {
+    /// `step`: the step about to be taken inside, when known: a typedstream's groups are
+    /// indexed as they stand (`.[0]` is the first group, as before), only a key step goes
+    /// through a single group to its value.
+    func wrapped(_ value: Value, walk: inout PathWalk, for step: ReadablePath.Step? = nil) throws(PathFailure) -> Value? {
         if value == walk.oneRoot, let only = onlyValue(of: value) {
+            if case .index = step, kind(value) == .array { return nil }
             try walk.step(over: 1)
             return only
         }
@@ -314,7 +336,7 @@ extension JSONDocument {
     /// The one value of a `PathWalk.oneRoot`: an object's one member, or an array's one
     /// element's when that is an object of one member (a typedstream's one group); nil for
     /// anything else.
-    private func onlyValue(of container: Value) -> Value? {
+    func onlyValue(of container: Value) -> Value? {
         guard count(container) == 1 else { return nil }
         var cursor = children(of: container)
         if kind(container) == .object { return nextMember(&cursor)?.value }
@@ -357,7 +379,7 @@ extension JSONDocument {
     private static let typedStreamRank = 7
     /// The ranks of the keys that hold a nested document, and those keys.
     private static let documentRanks = 5...7
-    private static let documentKeys: [StaticString] = [MappingKeys.keyedArchive, MappingKeys.propertyList, MappingKeys.typedStream]
+    static let documentKeys: [StaticString] = [MappingKeys.keyedArchive, MappingKeys.propertyList, MappingKeys.typedStream]
 
     private static func wrapperRank(of key: Value, in document: JSONDocument) -> Int? {
         // Every wrapper key begins with the mapping's marker (which an escaped key may spell

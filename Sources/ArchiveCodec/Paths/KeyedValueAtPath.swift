@@ -83,7 +83,7 @@ struct KeyedValueAtPath {
                         place.value = next
                         break
                     }
-                    guard through < 64, let inner = try document.wrapped(place.value, walk: &parts[place.part]!.walk) else { return nil }
+                    guard through < 64, let inner = try document.wrapped(place.value, walk: &parts[place.part]!.walk, for: step) else { return nil }
                     through += 1
                     place.value = inner
                 }

@@ -84,6 +84,19 @@ final class PathEditTests: XCTestCase {
         XCTAssertEqual(try edited(".$dict", .remove, in: keys), #"{"$class":"NSMutableDictionary","$dict":{"$$class":2}}"#)
     }
 
+    /// Edits take the places `get` reads: a group's value by a key step through it, a renamed
+    /// name only past the wrappers (not an envelope's `$version`).
+    func testEditsFollowThePlainViewsPaths() throws {
+        let dictionary = #"{"$typedstream":[{"@":{"a":1,"b":2}}]}"#
+        XCTAssertEqual(try edited(".a", .remove, in: dictionary), #"{"$typedstream":[{"@":{"b":2}}]}"#)
+        XCTAssertEqual(try edited(#".[0]["@"].b"#, set("3"), in: dictionary), #"{"$typedstream":[{"@":{"a":1,"b":3}}]}"#)
+        XCTAssertEqual(try edited(#".[0]["@"][1]"#, insert("7"), in: #"{"$typedstream":[{"@":["abc",123]}]}"#), #"{"$typedstream":[{"@":["abc",7,123]}]}"#)
+        let envelope = #"{"$version":99999,"$top":{"root":{"version":"v","a":1}}}"#
+        XCTAssertEqual(try edited(".version", .remove, in: envelope), #"{"$version":99999,"$top":{"root":{"a":1}}}"#)
+        let colour = ##"{"$typedstream":[{"@":{"$class":"NSColor","$space":"calibratedRGB","$components":[0,0,0,1],"$hex":"#000000"}}]}"##
+        XCTAssertEqual(try edited(".hex", set(##""#000000""##), in: colour), colour)
+    }
+
     /// A reference names an `$id` of its own document: a nested payload whose numbers repeat
     /// the outer document's is not referred to from outside, and can be changed.
     func testReferencesAreCheckedInTheirOwnDocument() throws {

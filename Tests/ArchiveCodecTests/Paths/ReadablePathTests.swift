@@ -82,6 +82,20 @@ final class ReadablePathTests: XCTestCase {
         XCTAssertEqual(try lookup(several, ".[1].components[3]"), "1")
         XCTAssertEqual(try lookup(several, ".[1].$space"), #""calibratedRGB""#)
         XCTAssertThrowsError(try lookup(several, ".key"))
+        XCTAssertEqual(try lookup(several, ".$typedstream[1].$class"), #""NSColor""#)
+        // Index steps index the groups as they stand (`.[0]` is the first group, as compare's
+        // places name it), whatever the one group holds; key steps go through it.
+        let array = #"{"$typedstream":[{"@":["abc",123,0.5]}]}"#
+        XCTAssertEqual(try lookup(array, ".[0]"), #"{"@":["abc",123,0.5]}"#)
+        XCTAssertEqual(try lookup(array, #".[0]["@"][1]"#), "123")
+        XCTAssertThrowsError(try lookup(array, ".[1]"))
+        XCTAssertEqual(try lookup(array, #".$typedstream[0]["@"][1]"#), "123")
+        XCTAssertEqual(try lookup(one, ".[0]"), #"{"@":{"key":123}}"#)
+        XCTAssertEqual(try lookup(one, #".[0]["@"].key"#), "123")
+        // A renamed name is looked for only past the wrappers: an envelope's `$version` is not
+        // the root's `version`.
+        let envelope = #"{"$version":99999,"$top":{"root":{"version":"v-in-root"}}}"#
+        XCTAssertEqual(try lookup(envelope, ".version"), #""v-in-root""#)
         // A data key of the plain name wins over the renamed member.
         XCTAssertEqual(try lookup(##"{"$class":"T","$hex":"#000000","hex":5}"##, ".hex"), "5")
     }

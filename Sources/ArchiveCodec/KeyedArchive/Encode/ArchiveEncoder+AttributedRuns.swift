@@ -36,8 +36,11 @@ extension ArchiveEncoder {
             }
         }
         if read.isEmpty {
-            // No runs: an empty text, archived as Foundation does, its `NSString` alone.
-            guard textLength(text) == 0 else { throw fail("$runs is empty for an empty $string only (\"\"): a text has a run per attributes", at: runs) }
+            // No runs: an empty text, archived as Foundation does, its `NSString` alone. A text
+            // written elsewhere (shared: `{"$ref": n}`) is measured where its body stands.
+            var measured = text
+            if document.kind(text) == .object, let ref = try document.meta(of: text).ref, let body = objectOfID[try idKey(ref)] { measured = body }
+            guard textLength(measured) == 0 else { throw fail("$runs is empty for an empty $string only (\"\"): a text has a run per attributes", at: runs) }
             let string = try tree.uid(UInt64(encodeObject(text)))
             let pairs = scratch.frame()
             scratch.append(try tree.string(static: "NSString"))

@@ -78,6 +78,13 @@ final class AttributedRunsTests: XCTestCase {
         XCTAssertFalse(raw.contains("NSAttributes"), raw)
         XCTAssertEqual(try json(back), #"{"$class":"NSAttributedString","$string":"","$runs":[]}"#)
         XCTAssertEqual(try json(try encode(#"{"$class":"NSAttributedString","NSString":"a"}"#)), #"{"$class":"NSAttributedString","NSString":"a"}"#)
+        // A shared empty text: the second string refers to the first one's, and encodes back.
+        let shared = try encode(
+            #"[{"$class":"NSMutableAttributedString","NSString":{"$class":"NSMutableString","$id":1,"$string":""}},{"$class":"NSMutableAttributedString","NSString":{"$ref":1}}]"#
+        )
+        let sharedJSON = try json(shared)
+        XCTAssertTrue(sharedJSON.contains(#""$string":{"$ref":1},"$runs":[]"#), sharedJSON)
+        try assertReadableLossless(shared, "shared empty text")
         // The plain view reads it as its text.
         XCTAssertEqual(String(decoding: try Archive(parsing: foundation).plainJSON(pretty: false), as: UTF8.self), #""""#)
     }
