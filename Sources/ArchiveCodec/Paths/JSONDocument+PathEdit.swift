@@ -232,15 +232,16 @@ extension JSONDocument {
         guard let removed, isContainer(removed) else { return }
         let inside = sourceRange(of: removed)
         var defined: Set<PathWalk.Identity> = []
-        forEachObject(under: removed, scope: identityScope(of: removed)) { object, scope in
-            if let id = identity(of: object, key: MappingKeys.identity) { defined.insert(PathWalk.Identity(scope: scope, number: id)) }
+        forEachContainer(under: removed, scope: identityScope(of: removed)) { container, scope in
+            guard kind(container) == .object, let id = integerMember(of: container, MappingKeys.identity) else { return }
+            defined.insert(PathWalk.Identity(scope: scope, number: id))
         }
         guard !defined.isEmpty else { return }
         var referring = 0
         var named: Int64 = 0
-        forEachObject(under: root, scope: 0) { object, scope in
-            guard !inside.contains(Int(object.offset)), count(object) == 1, let id = identity(of: object, key: MappingKeys.reference),
-                defined.contains(PathWalk.Identity(scope: scope, number: id))
+        forEachContainer(under: root, scope: 0) { container, scope in
+            guard kind(container) == .object, !inside.contains(Int(container.offset)), count(container) == 1,
+                let id = integerMember(of: container, MappingKeys.reference), defined.contains(PathWalk.Identity(scope: scope, number: id))
             else {
                 return
             }
@@ -252,35 +253,5 @@ extension JSONDocument {
             description:
                 "\(path) holds the object with \"$id\": \(named), which \(referring == 1 ? "another place refers" : "\(referring) other places refer") to ({\"$ref\": \(named)}): change its members instead (\(path).key), or change those places first"
         )
-    }
-
-    /// The number of `object`'s member `key` when it is a whole number.
-    private func identity(of object: Value, key: StaticString) -> Int64? {
-        var cursor = children(of: object)
-        while let (name, value) = nextMember(&cursor) {
-            if stringEquals(name, key), kind(value) == .number, case .signed(let id) = number(value) { return id }
-        }
-        return nil
-    }
-
-    /// Calls `body` with every object in `value` (itself included) and the document it is in
-    /// (`value` in `scope`; a member under a nested document's key in that document), with a
-    /// heap stack: any nesting is safe.
-    private func forEachObject(under value: Value, scope: UInt32, _ body: (Value, UInt32) -> Void) {
-        var pending: [(Value, UInt32)] = isContainer(value) ? [(value, scope)] : []
-        while let (container, scope) = pending.popLast() {
-            let isObject = kind(container) == .object
-            if isObject { body(container, scope) }
-            var cursor = children(of: container)
-            if isObject {
-                while let (key, member) = nextMember(&cursor) {
-                    if isContainer(member) { pending.append((member, Self.holdsDocument(key, in: self) ? container.offset &+ 1 : scope)) }
-                }
-            } else {
-                while let element = nextElement(&cursor) {
-                    if isContainer(element) { pending.append((element, scope)) }
-                }
-            }
-        }
     }
 }

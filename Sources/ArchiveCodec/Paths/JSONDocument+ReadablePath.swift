@@ -191,17 +191,25 @@ extension JSONDocument {
     /// under a nested document's key is in that document) and its number.
     private func identityIndex(walk: inout PathWalk) throws(PathFailure) -> [PathWalk.Identity: Value] {
         var index: [PathWalk.Identity: Value] = [:]
-        var pending: [(Value, UInt32)] = isContainer(root) ? [(root, UInt32(0))] : []
-        while let (container, scope) = pending.popLast() {
+        try forEachContainer(under: root, scope: 0) { (container, scope) throws(PathFailure) in
             try walk.step(over: count(container))
+            guard kind(container) == .object, let id = integerMember(of: container, MappingKeys.identity) else { return }
+            index[PathWalk.Identity(scope: scope, number: id)] = container
+        }
+        return index
+    }
+
+    /// Calls `body` with every container in `value` (itself included) and the document it is
+    /// in (`value` in `scope`; a member under a nested document's key in that document,
+    /// `PathWalk.scope`), with a heap stack: any nesting is safe.
+    func forEachContainer<E: Error>(under value: Value, scope: UInt32, _ body: (Value, UInt32) throws(E) -> Void) throws(E) {
+        var pending: [(Value, UInt32)] = isContainer(value) ? [(value, scope)] : []
+        while let (container, scope) = pending.popLast() {
+            try body(container, scope)
             var cursor = children(of: container)
             if kind(container) == .object {
-                while let (key, value) = nextMember(&cursor) {
-                    if stringEquals(key, MappingKeys.identity), kind(value) == .number, case .signed(let id) = number(value) {
-                        index[PathWalk.Identity(scope: scope, number: id)] = container
-                    }
-                    guard isContainer(value) else { continue }
-                    pending.append((value, Self.holdsDocument(key, in: self) ? container.offset &+ 1 : scope))
+                while let (key, member) = nextMember(&cursor) {
+                    if isContainer(member) { pending.append((member, Self.holdsDocument(key, in: self) ? container.offset &+ 1 : scope)) }
                 }
             } else {
                 while let element = nextElement(&cursor) {
@@ -209,7 +217,16 @@ extension JSONDocument {
                 }
             }
         }
-        return index
+    }
+
+    /// The number of object `object`'s member `key` when it is a whole number that fits 64
+    /// bits signed (an `$id`'s, a `$ref`'s).
+    func integerMember(of object: Value, _ key: StaticString) -> Int64? {
+        var cursor = children(of: object)
+        while let (name, value) = nextMember(&cursor) {
+            if stringEquals(name, key), kind(value) == .number, case .signed(let id) = number(value) { return id }
+        }
+        return nil
     }
 
     /// Whether member key `key` holds a nested document (`$keyedArchive`, `$propertyList`,
@@ -379,7 +396,7 @@ extension JSONDocument {
     private static let typedStreamRank = 7
     /// The ranks of the keys that hold a nested document, and those keys.
     private static let documentRanks = 5...7
-    static let documentKeys: [StaticString] = [MappingKeys.keyedArchive, MappingKeys.propertyList, MappingKeys.typedStream]
+    static let documentKeys = Array(wrapperKeys[documentRanks])
 
     private static func wrapperRank(of key: Value, in document: JSONDocument) -> Int? {
         // Every wrapper key begins with the mapping's marker (which an escaped key may spell

@@ -161,19 +161,34 @@ enum Conversion {
                 document = value
                 rest = ReadablePath(steps: [])
             } else {
-                // The index, the identities a `$ref` on the way asks for, and the walk's stack
-                // are bounded as the plain view's are.
-                document = try archive.decodedDocument(view: options.view, plan: plan, hold: held.hold) { text in
-                    PlainView.workingBytes(losslessText: text, depth: plan.depth)
-                }
+                document = try wholeDocument(of: archive, view: options.view, plan: plan, held)
             }
         } catch {
             guard let refusal = held.refusal(path: job.path) else { throw error }
             return refusal
         }
-        let reply = try replyBuffer(job)
+        return try pathAnswer(try replyBuffer(job), job) { sink throws(JSONDocument.PathFailure) in
+            try document.writeValue(at: rest, pretty: options.pretty, to: sink)
+        }
+    }
+
+    /// The decode's text made whole and indexed, for a path to be followed in it: held in the
+    /// budget as it grows and before it is parsed, with the index, the identities a `$ref` on
+    /// the way asks for and the walk's stack bounded as the plain view's are.
+    private static func wholeDocument(of archive: Archive, view: ArchiveView, plan: WritePlan, _ held: DecodedTextReservation) throws(CodecError) -> JSONDocument {
+        try archive.decodedDocument(view: view, plan: plan, hold: held.hold) { text in
+            PlainView.workingBytes(losslessText: text, depth: plan.depth)
+        }
+    }
+
+    /// The reply to `?path=`: what `write` writes into `reply`, or `422 path-not-found` naming
+    /// how far the path got; a refusal on the way (a bound of the walk's, the deadline, the
+    /// output limit) is thrown as the conversion's.
+    private static func pathAnswer(
+        _ reply: ReplyBuffer, _ job: Job, writing write: (@escaping (UnsafeBufferPointer<UInt8>) -> Void) throws(JSONDocument.PathFailure) -> Void
+    ) throws(CodecError) -> HTTPResponse {
         do throws(JSONDocument.PathFailure) {
-            try document.writeValue(at: rest, pretty: options.pretty) { reply.append($0) }
+            try write { reply.append($0) }
         } catch {
             if let refusal = error.refusal { throw refusal }
             return Problem.pathNotFound(error.description, path: job.path).response()
@@ -215,16 +230,11 @@ enum Conversion {
                 return try buffered(reply, contentType: "application/json", job)
             }
             // The whole lossless document: the value's references outside itself are written in it.
-            let document = try archive.decodedDocument(view: .readable, plan: plan, hold: held.hold) { text in
-                PlainView.workingBytes(losslessText: text, depth: plan.depth)
+            let document = try wholeDocument(of: archive, view: .readable, plan: plan, held)
+            let limit = KeyedArchive.maximumOutputSize(forInputSize: archive.inputSize)
+            return try pathAnswer(reply, job) { sink throws(JSONDocument.PathFailure) in
+                try document.writePlainValue(at: valuePath, pretty: options.pretty, limit: limit, to: sink)
             }
-            do throws(JSONDocument.PathFailure) {
-                try document.writePlainValue(at: valuePath, pretty: options.pretty, limit: KeyedArchive.maximumOutputSize(forInputSize: archive.inputSize)) { reply.append($0) }
-            } catch {
-                if let refusal = error.refusal { throw refusal }
-                return Problem.pathNotFound(error.description, path: job.path).response()
-            }
-            return try buffered(reply, contentType: "application/json", job)
         } catch {
             guard let refusal = held.refusal(path: job.path) else { throw error }
             return refusal

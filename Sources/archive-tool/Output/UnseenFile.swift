@@ -15,8 +15,7 @@ import Darwin
 /// destination (`temporary`), renamed over it at the end and removed on failure. The unnamed
 /// way also takes the folder's lock half as often: creating a named file and renaming it each
 /// take it, and on ext4 a creation holds it while the inode allocator passes over inodes freed
-/// in the last minute; a thousand outputs written in a folder whose earlier outputs were just
-/// deleted took 250–430 ms named and 100–130 ms unnamed on two threads (docs/benchmarks.md).
+/// in the last minute (docs/benchmarks.md, "Many small files").
 struct UnseenFile {
     /// The descriptor to write; it stays open until `name` or `discard`.
     let descriptor: Int32

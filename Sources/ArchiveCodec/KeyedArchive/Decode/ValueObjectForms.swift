@@ -162,8 +162,13 @@ enum ValueObjectForms {
     /// stay references, with their readable members, in the order the form writes them and
     /// the encoder writes the keys back: `$dateFormat`, `$zone`; `$timeZone`, `$tzif`.
     static func referenceMembers(_ view: BinaryPlistView, _ header: PlistObjectHeader) -> [(key: StaticString, member: StaticString)] {
-        view.value(in: header, forKey: format) != nil
-            ? [(format, MappingKeys.dateFormat), (timeZone, MappingKeys.zone)] : [(name, MappingKeys.timeZone), (data, MappingKeys.tzif)]
+        isTimeZone(view, header) ? [(name, MappingKeys.timeZone), (data, MappingKeys.tzif)] : [(format, MappingKeys.dateFormat), (timeZone, MappingKeys.zone)]
+    }
+
+    /// Whether the calendar date or time zone entry `header` is a time zone: a calendar date
+    /// has a format.
+    static func isTimeZone(_ view: BinaryPlistView, _ header: PlistObjectHeader) -> Bool {
+        view.value(in: header, forKey: format) == nil
     }
 
     /// The readable member of an archived key that stays a reference (`referenceMembers`), by
@@ -253,8 +258,7 @@ extension ReadableWriter {
     mutating func writeFormMembers(_ list: ChildList, from start: Int) {
         let header = PlistObjectHeader(kind: .dict, marker: 0, start: list.first, count: list.second)
         let members = ValueObjectForms.referenceMembers(view, header)
-        // A calendar date's references are its format and zone (`referenceMembers`).
-        let isTimeZone = view.value(in: header, forKey: ValueObjectForms.format) == nil
+        let isTimeZone = ValueObjectForms.isTimeZone(view, header)
         for position in start..<list.count {
             if isTimeZone, position == 1 { writeZoneInfo(header) }
             guard let child = ReadableShape.formChild(view, list, at: position) else { continue }
