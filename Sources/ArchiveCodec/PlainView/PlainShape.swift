@@ -143,7 +143,8 @@ extension JSONDocument {
             shape.isText = true
             return shape
         }
-        if let readable = found.readableBytes, found.space == nil { return content(readable) }
+        // A `$space` beside `$components` without `$class` labels a keyed colour's components.
+        if let readable = found.readableBytes, found.space == nil || found.className == nil { return content(readable) }
         if let value = found.value { return content(value) }
         if let relative = found.relative {
             shape.form = .url(base: found.base, relative: relative)

@@ -39,6 +39,19 @@ struct OffsetTable: Sendable {
         count += 1
     }
 
+    /// Replaces the value stored for `offset` (below 2^24), which `find` knows.
+    mutating func update(_ offset: Int, value: UInt32) {
+        precondition(value < 1 << 24, "an offset table holds values below 2^24")
+        let key = UInt64(truncatingIfNeeded: offset)
+        let mask = slots.count - 1
+        var slot = Self.slot(of: key, mask: mask)
+        while slots[slot] >> Self.valueBits != key {
+            precondition(slots[slot] != 0, "update of an offset the table does not hold")
+            slot = (slot + 1) & mask
+        }
+        slots[slot] = key << Self.valueBits | UInt64(value)
+    }
+
     private mutating func place(_ entry: UInt64) {
         let mask = slots.count - 1
         var slot = Self.slot(of: entry >> Self.valueBits, mask: mask)

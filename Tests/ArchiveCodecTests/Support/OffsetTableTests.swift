@@ -23,4 +23,13 @@ final class OffsetTableTests: XCTestCase {
             XCTAssertEqual(table.find(offset), stored[offset])
         }
     }
+
+    func testUpdateReplacesOneValue() {
+        var table = OffsetTable()
+        for offset in 1...300 { table.insert(offset * 7, value: UInt32(offset)) }
+        for offset in stride(from: 3, through: 300, by: 3) { table.update(offset * 7, value: UInt32(offset) + 1_000) }
+        XCTAssertEqual(table.count, 300)
+        for offset in 1...300 { XCTAssertEqual(table.find(offset * 7), UInt32(offset) + (offset % 3 == 0 ? 1_000 : 0)) }
+        XCTAssertNil(table.find(301 * 7))
+    }
 }

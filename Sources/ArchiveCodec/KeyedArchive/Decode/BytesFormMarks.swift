@@ -17,22 +17,28 @@ struct BytesFormMarks: Sendable {
         let form: BytesForm
         /// Per `NumberWrapping` (`.nonFinite`, `.integers`, `.all`), 4 bits each.
         private let heights: UInt32
+        /// The colour space label (`ColorSpaceLabel`) of a colour's components: 1 + its index
+        /// in `BytesFormMarks.labels`, 0 for none.
+        fileprivate(set) var label: Int
 
-        fileprivate init(form: BytesForm, content: BytesForm.Content) {
+        fileprivate init(form: BytesForm, content: BytesForm.Content, label: Int) {
             self.form = form
             var heights: UInt32 = 0
             for (index, numbers) in Self.wrappings.enumerated() {
                 heights |= UInt32(ReadableShape.formHeight(form, content, numbers)) << (4 * UInt32(index))
             }
             self.heights = heights
+            self.label = label
         }
 
         fileprivate init(packed: UInt32) {
-            form = BytesForm(rawValue: UInt8(truncatingIfNeeded: packed))!
-            heights = packed >> 8
+            form = BytesForm(rawValue: UInt8(truncatingIfNeeded: packed & 0xF))!
+            heights = (packed >> 4) & 0xFFF
+            label = Int(packed >> 16)
         }
 
-        fileprivate var packed: UInt32 { UInt32(form.rawValue) | heights << 8 }
+        /// Form, heights and label in the 24 bits an `OffsetTable` holds.
+        fileprivate var packed: UInt32 { UInt32(form.rawValue) | heights << 4 | UInt32(label) << 16 }
 
         /// The brackets the form opens when numbers are wrapped as `numbers` says.
         @inline(__always)
@@ -52,7 +58,17 @@ struct BytesFormMarks: Sendable {
     /// Marks (`Mark.packed`) by the start of the bytes.
     private var table = OffsetTable()
 
+    /// The colour space labels marks name (`Mark.label` − 1), each once: at most
+    /// `maximumLabels`, so that an index fits a mark.
+    private(set) var labels: [String] = []
+    private static let maximumLabels = 255
+
     var isEmpty: Bool { table.count == 0 }
+
+    /// The `$space` label of a colour's components marked `mark`, if they have one.
+    func label(of mark: Mark) -> String? {
+        mark.label == 0 ? nil : labels[mark.label - 1]
+    }
 
     /// The mark of the data object whose bytes begin at `start`, if it has one.
     @inline(__always)
@@ -67,6 +83,7 @@ struct BytesFormMarks: Sendable {
         // The form each key object names, by key reference (instances share their key strings):
         // 64 slots, as `ObjectClassifier` remembers the keys it knows.
         var keyForms = [(ref: Int, owner: BytesForm.Owner?, form: BytesForm?)](repeating: (-1, nil, nil), count: 64)
+        var labelling = Labelling()
         for uid in 0..<analysis.objectCount where analysis.classOf[uid] >= 0 {
             guard let owner = owners[Int(analysis.classOf[uid])] else { continue }
             let header = view.header(at: Int(analysis.entryOffsets[uid]))
@@ -78,11 +95,66 @@ struct BytesFormMarks: Sendable {
                 guard named.owner == owner, let form = named.form, !analysis.classKeys.contains(key),
                     let data = Self.dataHeader(view.childRef(header, header.count + index), view: view, analysis: analysis)
                 else { continue }
-                // A data object under two keys keeps the first form found: each gives back the bytes.
-                guard table.find(data.start) == nil, let content = form.content(of: view.payload(data)) else { continue }
+                let label = owner == .color ? labelling.label(ofKey: key, in: header, view: view, analysis: analysis, marks: &self) : 0
+                // A data object under two keys keeps the first form found: each gives back the
+                // bytes. Its label stays only if every colour that holds it gives the same.
+                if let packed = table.find(data.start) {
+                    var mark = Mark(packed: packed)
+                    if mark.label != label, mark.label != 0 {
+                        mark.label = 0
+                        table.update(data.start, value: mark.packed)
+                    }
+                    continue
+                }
+                guard let content = form.content(of: view.payload(data)) else { continue }
                 let shown = Self.isRGB(components: content, of: header, key: key, view: view) ? BytesForm.rgbComponents : form
-                table.insert(data.start, value: Mark(form: shown, content: content).packed)
+                table.insert(data.start, value: Mark(form: shown, content: content, label: label).packed)
             }
+        }
+    }
+
+    /// The index (1 + into `labels`) of `text`, entered when new; 0 when `labels` is full.
+    fileprivate mutating func labelIndex(_ text: String, known: inout [String: Int]) -> Int {
+        if let index = known[text] { return index }
+        guard labels.count < Self.maximumLabels else { return 0 }
+        labels.append(text)
+        known[text] = labels.count
+        return labels.count
+    }
+
+    /// Reads each colour's label (`ColorSpaceLabel`) for its component keys; a custom space's
+    /// profile is read once however many colours refer to it.
+    private struct Labelling {
+        /// Label index by the custom space's UID (0: the space gives none).
+        var profileLabels: [Int: Int] = [:]
+        var known: [String: Int] = [:]
+
+        mutating func label(ofKey key: Int, in header: PlistObjectHeader, view: BinaryPlistView, analysis: ArchiveAnalysis, marks: inout BytesFormMarks) -> Int {
+            guard let which = ColorSpaceLabel.Key.allCases.first(where: { view.isString(key, equalTo: $0.name) }) else { return 0 }
+            guard which == .components else {
+                guard let number = view.value(in: header, forKey: ColorSpaceLabel.modelKey) else { return 0 }
+                let model = view.header(of: number)
+                guard model.kind == .int else { return 0 }
+                let value = view.integer(model)
+                guard !value.isUnsigned, let label = ColorSpaceLabel.modelLabel(which, model: Int64(bitPattern: value.bits)) else { return 0 }
+                return marks.labelIndex(label.description, known: &known)
+            }
+            guard let space = view.value(in: header, forKey: ColorSpaceLabel.customSpaceKey) else { return 0 }
+            let reference = view.header(of: space)
+            guard reference.kind == .uid else { return 0 }
+            let target = Int(view.uid(reference))
+            guard target < analysis.objectCount else { return 0 }
+            if let index = profileLabels[target] { return index }
+            var index = 0
+            let entry = view.header(at: Int(analysis.entryOffsets[target]))
+            if analysis.classOf[target] >= 0, entry.kind == .dict, let profile = view.value(in: entry, forKey: ColorSpaceLabel.profileKey),
+                let data = BytesFormMarks.dataHeader(profile, view: view, analysis: analysis),
+                let label = ColorSpaceLabel.profileLabel(view.payload(data))
+            {
+                index = marks.labelIndex(label, known: &known)
+            }
+            profileLabels[target] = index
+            return index
         }
     }
 
@@ -111,7 +183,7 @@ struct BytesFormMarks: Sendable {
 
     /// The data object a form key's value holds: inline data, an NSData entry it references,
     /// or a referenced NSMutableData instance's `NS.data`.
-    private static func dataHeader(_ value: Int, view: BinaryPlistView, analysis: ArchiveAnalysis) -> PlistObjectHeader? {
+    fileprivate static func dataHeader(_ value: Int, view: BinaryPlistView, analysis: ArchiveAnalysis) -> PlistObjectHeader? {
         let header = view.header(of: value)
         switch header.kind {
         case .data:

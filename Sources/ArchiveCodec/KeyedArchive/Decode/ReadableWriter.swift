@@ -470,7 +470,7 @@ struct ReadableWriter {
     /// through the mapping's number writers, as `ReadableShape.formHeight` measures it. Out of
     /// line: it is rare, and off the recursion.
     @inline(never)
-    private mutating func writeBytesForm(_ form: BytesForm, _ bytes: UnsafeBufferPointer<UInt8>) {
+    private mutating func writeBytesForm(_ form: BytesForm, label: String?, _ bytes: UnsafeBufferPointer<UInt8>) {
         out.openObject()
         out.key(form.contentKey)
         out.openArray()
@@ -481,6 +481,10 @@ struct ReadableWriter {
             if form == .rgbComponents, let hex = ColorHex.spelling(text.components) {
                 out.key(BytesForm.hexKey)
                 out.hexString(packed: hex.digits, digitCount: hex.digitCount)
+            }
+            if let label {
+                out.key(BytesForm.spaceKey)
+                out.string(label)
             }
             if !text.terminated {
                 out.key(BytesForm.terminatedKey)
@@ -527,9 +531,9 @@ struct ReadableWriter {
     /// (`BytesFormMarks`) where it has one, else `JSONOutput.dataMembers` (text, or base64 with
     /// its account).
     private mutating func writeDataMembers(_ header: PlistObjectHeader, inline: Bool) {
-        if shape.hasBytesForms, let form = shape.bytesForm(header) {
+        if shape.hasBytesForms, let mark = shape.bytesFormMark(header) {
             out.key(inline ? MappingKeys.bytes : MappingKeys.data)
-            writeBytesForm(form, view.payload(header))
+            writeBytesForm(mark.form, label: mark.label, view.payload(header))
             return
         }
         out.dataMembers(view.payload(header), inline: inline, accounts: placement.accounts, placement.numbers)

@@ -36,6 +36,9 @@ struct ArchiveEncoder<Tree: PlistBuilding>: PlistValueEncoding {
     var scratch = ScratchStack()
     /// The object being filled: where errors without a value of their own are reported.
     var current: Value
+    /// The colour space label each custom colour space's profile gives (nil: none), by the
+    /// space object's offset: read once per space (`checkColorSpaceLabels`).
+    var profileLabels: [UInt32: String?] = [:]
 
     enum IDKey: Hashable {
         case signed(Int64)

@@ -9,6 +9,7 @@ extension JSONDocument {
         var content: (form: BytesForm, value: Value)?
         var hex: (key: Value, value: Value)?
         var terminated: (key: Value, value: Value)?
+        var space: (key: Value, value: Value)?
         var others: [Value] = []
         // Asked of every data value (a nested payload's wrapper too): its members are walked,
         // not gathered into an array.
@@ -28,6 +29,8 @@ extension JSONDocument {
                     hex = (key, value)
                 } else if stringEquals(key, BytesForm.terminatedKey) || stringEquals(key, MappingKeys.formerNulTerminated) {
                     terminated = (key, value)
+                } else if stringEquals(key, BytesForm.spaceKey) {
+                    space = (key, value)
                 } else {
                     others.append(key)
                 }
@@ -37,11 +40,14 @@ extension JSONDocument {
             content = (form, value)
         }
         guard let content else { return nil }
-        let stray = content.form == .components ? others : others + [hex?.key, terminated?.key].compactMap { $0 }
+        let stray = content.form == .components ? others : others + [hex?.key, terminated?.key, space?.key].compactMap { $0 }
         if let key = stray.first {
-            let allowed = content.form == .components ? "$components takes $hex and $nulTerminated beside it" : "\(content.form.contentKey) stands alone"
+            let allowed =
+                content.form == .components ? "$components takes $hex, $space and $nulTerminated beside it" : "\(content.form.contentKey) stands alone"
             throw invalid("\(allowed): not \(TextExcerpt.quote(stringValue(key)))", at: key)
         }
+        // A colour's label is checked against the colour (`checkColorSpaceLabels`), not here.
+        if let space, kind(space.value) != .string { throw invalid("$space takes text naming the components' colour space", at: space.value) }
         switch content.form {
         case .components, .rgbComponents:
             return try componentBytes(content.value, hex: hex?.value, terminated: terminated?.value)

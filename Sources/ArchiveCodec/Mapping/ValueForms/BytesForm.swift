@@ -33,6 +33,8 @@ enum BytesForm: UInt8 {
     static let componentsKey: StaticString = MappingKeys.components
     static let hexKey: StaticString = MappingKeys.hex
     static let terminatedKey: StaticString = MappingKeys.nulTerminated
+    /// The space a colour's components are in (`ColorSpaceLabel`), beside `$components`.
+    static let spaceKey: StaticString = MappingKeys.space
     static let rangesKey: StaticString = MappingKeys.ranges
     static let indexesKey: StaticString = MappingKeys.indexes
     static let runsKey: StaticString = MappingKeys.runs

@@ -92,7 +92,7 @@ final class ReadableBytesTests: XCTestCase {
         XCTAssertEqual(components["$hex"] as? String, "#FF1B19")
         // With exact numbers, the whole components keep their `.0` through tools that drop it.
         let exact = String(decoding: try json(bytes, numbers: .all), as: UTF8.self)
-        XCTAssertTrue(exact.contains(##""$components":[{"$real":"1.0"},0.1058823529,0.09803921569,{"$real":"1.0"}],"$hex":"#FF1B19","$nulTerminated":false"##), exact)
+        XCTAssertTrue(exact.contains(##""$components":[{"$real":"1.0"},0.1058823529,0.09803921569,{"$real":"1.0"}],"$hex":"#FF1B19","$space":"sRGB IEC61966-2.1","$nulTerminated":false"##), exact)
         try assertReadableLossless(bytes, "colour list")
     }
 
@@ -114,8 +114,8 @@ final class ReadableBytesTests: XCTestCase {
     func testNibWhites() throws {
         let bytes = try Fixtures.publicFile("keyed-archive/thecheat_AboutBox.nib-keyedobjects.nib")
         let text = String(decoding: try json(bytes), as: UTF8.self)
-        XCTAssertTrue(text.contains(#""NSWhite":{"$bytes":{"$components":[0.66666669]}}"#), text)
-        XCTAssertTrue(text.contains(#""NSWhite":{"$bytes":{"$components":[0.0]}}"#), text)
+        XCTAssertTrue(text.contains(#""NSWhite":{"$bytes":{"$components":[0.66666669],"$space":"calibratedWhite"}}"#), text)
+        XCTAssertTrue(text.contains(#""NSWhite":{"$bytes":{"$components":[0.0],"$space":"calibratedWhite"}}"#), text)
         try assertReadableLossless(bytes, "nib")
     }
 
@@ -129,7 +129,7 @@ final class ReadableBytesTests: XCTestCase {
         try archive.writeJSON(view: .readable, pretty: false, plan: plan, parallelism: .serial) { text += $0 }
         XCTAssertEqual(jsonNesting(text), plan.depth)
         let black =
-            ##""ANSIBlackColor":{"$data":{"$keyedArchive":{"$class":"NSColor","NSRGB":{"$bytes":{"$components":[0.1764705882,0.1960784314,0.2549019608],"$hex":"#2D3241"}},"NSColorSpace":1}}}"##
+            ##""ANSIBlackColor":{"$data":{"$keyedArchive":{"$class":"NSColor","NSRGB":{"$bytes":{"$components":[0.1764705882,0.1960784314,0.2549019608],"$hex":"#2D3241","$space":"calibratedRGB"}},"NSColorSpace":1}}}"##
         let string = String(decoding: text, as: UTF8.self)
         XCTAssertTrue(string.contains(black), string)
         let back = try JSONDocument(parsing: text).archive(format: .xml)

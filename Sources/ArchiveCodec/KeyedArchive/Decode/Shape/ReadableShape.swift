@@ -274,10 +274,12 @@ struct ReadableShape {
     }
 
     /// The readable form data object `header`'s bytes take inside their `$bytes` or `$data`
-    /// wrapper (`BytesFormMarks`), or nil for base64 text.
+    /// wrapper (`BytesFormMarks`), with the colour space label of its components
+    /// (`ColorSpaceLabel`), or nil for base64 text.
     @inline(__always)
-    func bytesForm(_ header: PlistObjectHeader) -> BytesForm? {
-        hasBytesForms ? archive.bytesForms.mark(at: header.start)?.form : nil
+    func bytesFormMark(_ header: PlistObjectHeader) -> (form: BytesForm, label: String?)? {
+        guard hasBytesForms, let mark = archive.bytesForms.mark(at: header.start) else { return nil }
+        return (mark.form, archive.bytesForms.label(of: mark))
     }
 
     /// The brackets data object `header`'s content opens inside its wrapper: 0 for base64

@@ -1,0 +1,82 @@
+/// The `$space` labels of an NSColor's components (`ColorSpaceLabel`), checked against the
+/// colour they stand in: the label is read from the colour's other keys, so it is checked
+/// where the colour is, not where the bytes are turned back (`bytesFormBytes` takes any text
+/// there). A label that does not match is refused, as a `$hex` that does not match its
+/// components is; a form without one is taken as it is.
+extension ArchiveEncoder {
+    /// Whether an instance of class `meta` is a colour: NSColor, or a class whose `$classes`
+    /// chain names it (the classes whose components the decoder labels, `BytesForm.Owner`).
+    func isColor(_ meta: ObjectMeta) -> Bool {
+        if let name = meta.className, document.kind(name) == .string, document.stringEquals(name, "NSColor") { return true }
+        guard let chain = meta.chain, document.kind(chain) == .array else { return false }
+        return document.elements(of: chain).contains { document.kind($0) == .string && document.stringEquals($0, "NSColor") }
+    }
+
+    /// Checks the label of each of colour `object`'s components that has one. Out of line:
+    /// only colours come here.
+    @inline(never)
+    mutating func checkColorSpaceLabels(_ object: Value) throws(CodecError) {
+        var cursor = document.children(of: object)
+        while let (key, value) = document.nextMember(&cursor) {
+            guard document.isDataKey(key), let which = ColorSpaceLabel.Key.allCases.first(where: { document.stringEquals(key, $0.name) }),
+                let form = try componentsForm(value), let label = document.member(of: form, BytesForm.spaceKey),
+                document.kind(label) == .string
+            else { continue }
+            let given = document.stringValue(label)
+            let expected = try expectedLabel(which, in: object)
+            guard given != expected else { continue }
+            let reason =
+                if let expected {
+                    "its \(which.name) is in \"\(TextExcerpt.quote(expected))\""
+                } else if which == .components {
+                    "it names no space for its NSComponents (the description of its NSCustomColorSpace's NSICC profile would)"
+                } else {
+                    "it names no space for its \(which.name) components (its NSColorSpace number would: 1 or 2 for NSRGB, 3 or 4 for NSWhite, 5 for NSCMYK)"
+                }
+            throw fail("$space \"\(TextExcerpt.quote(given))\" does not match the colour: \(reason)", at: label)
+        }
+    }
+
+    /// The readable form (`{"$components": …}`) colour key value `value` holds: in a `$bytes`
+    /// or `$data` wrapper, directly or in the object a `$ref` names.
+    private func componentsForm(_ value: Value) throws(CodecError) -> Value? {
+        guard let object = try resolved(value) else { return nil }
+        guard let content = document.member(of: object, MappingKeys.bytes) ?? document.member(of: object, MappingKeys.data),
+            document.kind(content) == .object
+        else { return nil }
+        return content
+    }
+
+    /// The label `key`'s components of colour `object` are in (`ColorSpaceLabel`), or nil.
+    private mutating func expectedLabel(_ key: ColorSpaceLabel.Key, in object: Value) throws(CodecError) -> String? {
+        guard key == .components else {
+            guard let number = document.member(of: object, ColorSpaceLabel.modelKey), document.kind(number) == .number else { return nil }
+            let model: Int64
+            switch document.number(number) {
+            case .signed(let value): model = value
+            case .unsigned(let value): model = Int64(clamping: value)
+            case .real: return nil
+            }
+            return ColorSpaceLabel.modelLabel(key, model: model)?.description
+        }
+        guard let reference = document.member(of: object, ColorSpaceLabel.customSpaceKey), let space = try resolved(reference) else { return nil }
+        if let known = profileLabels[space.offset] { return known }
+        var label: String?
+        if let profile = document.member(of: space, ColorSpaceLabel.profileKey) {
+            let holder = try resolved(profile)
+            if let data = holder.flatMap({ document.member(of: $0, MappingKeys.data) ?? document.member(of: $0, MappingKeys.bytes) }) {
+                label = try document.dataBytes(data).withUnsafeBufferPointer(ColorSpaceLabel.profileLabel)
+            }
+        }
+        // Read once per space, however many colours refer to it.
+        profileLabels[space.offset] = label
+        return label
+    }
+
+    /// Object `value`, or the object its `$ref` names; nil for a value that is not an object.
+    private func resolved(_ value: Value) throws(CodecError) -> Value? {
+        guard document.kind(value) == .object else { return nil }
+        guard let ref = document.member(of: value, MappingKeys.reference) else { return value }
+        return objectOfID[try idKey(ref)]
+    }
+}
