@@ -395,7 +395,9 @@ final class ArchiveToolTests: XCTestCase {
         let inPayload = try compareEdited(terminal, nested: true) { text in
             let black = try XCTUnwrap(text.range(of: #""ANSIBlackColor":"#)).upperBound
             let space = try XCTUnwrap(text[black...].range(of: #""NSColorSpace":1"#))
-            return text.replacingCharacters(in: space, with: #""NSColorSpace":2"#)
+            // The components' `$space` label says the same, and moves with it.
+            let label = try XCTUnwrap(text[black..<space.lowerBound].range(of: #""$space":"calibratedRGB""#))
+            return text.replacingCharacters(in: space, with: #""NSColorSpace":2"#).replacingCharacters(in: label, with: #""$space":"deviceRGB""#)
         }
         XCTAssertEqual(inPayload, ".$propertyList.ANSIBlackColor.$data.$keyedArchive.NSColorSpace: 1 ≠ 2\n")
     }

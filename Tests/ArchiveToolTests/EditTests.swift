@@ -63,10 +63,18 @@ final class EditTests: XCTestCase {
         let result = scratch.appendingPathComponent("theme.terminal")
         XCTAssertEqual(try tool(["remove", theme.path, ".name", "-o", result.path]).status, 0)
         XCTAssertTrue(String(decoding: try Data(contentsOf: result), as: UTF8.self).hasPrefix("<?xml"))
-        // Inside a nested payload, written back as a keyed archive in the data value.
+        // Inside a nested payload, written back as a keyed archive in the data value. The
+        // components' `$space` label said the old space: an edit leaves it out, the next
+        // decode says the new one.
         XCTAssertEqual(
             try compareAfter(["set", ".ANSIBlackColor.NSColorSpace", "2"], file: theme, nested: true),
             ".$propertyList.ANSIBlackColor.$data.$keyedArchive.NSColorSpace: 1 ≠ 2\n")
+        XCTAssertEqual(try tool(["set", "--nested", theme.path, ".ANSIBlackColor.NSColorSpace", "2", "-o", result.path]).status, 0)
+        XCTAssertEqual(try tool(["get", "--nested", result.path, ".ANSIBlackColor.NSRGB.$bytes.$space"]).stdout, #""deviceRGB""# + "\n")
+        // A label the edit writes is checked.
+        let wrong = try tool(["set", "--nested", theme.path, ".ANSIBlackColor.NSRGB.$bytes.$space", #""deviceRGB""#, "-o", result.path])
+        XCTAssertEqual(wrong.status, 2, wrong.stderr)
+        XCTAssertTrue(wrong.stderr.contains(#"$space "deviceRGB" does not match the colour: its NSRGB is in "calibratedRGB""#), wrong.stderr)
     }
 
     func testTypedStream() throws {

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 
 import {
-  changes, checkRunLengths, editKind, editorText, isEditableSlot, parseEdit, setMember,
+  changes, checkRunLengths, dropStaleColourLabels, editKind, editorText, isEditableSlot, parseEdit, setMember,
 } from '../../Sources/ArchiveServer/Resources/page/edits.mjs';
 
 test('what can be edited, and as what', () => {
@@ -130,4 +130,24 @@ test('a member named __proto__ is written as a member', () => {
   const list = ['a', 'b'];
   setMember(list, 1, 'c');
   assert.deepEqual(list, ['a', 'c']);
+});
+
+test('a colour\'s space edited takes its components\' space labels out', () => {
+  const colour = {
+    $class: 'NSColor', NSColorSpace: 2,
+    NSRGB: { $bytes: { $components: [1, 0, 0], $hex: '#FF0000', $space: 'calibratedRGB' } },
+    NSComponents: { $class: 'NSMutableData', $data: { $components: [1, 0, 0, 1], $space: 'sRGB IEC61966-2.1', $nulTerminated: false } },
+    NSWhite: { $ref: 3 },
+    other: { $bytes: { $components: [0.5], $space: 'kept' } },
+  };
+  assert.deepEqual(dropStaleColourLabels(colour, 'NSColorSpace'), ['NSRGB', 'NSComponents']);
+  assert.deepEqual(colour.NSRGB, { $bytes: { $components: [1, 0, 0], $hex: '#FF0000' } });
+  assert.deepEqual(colour.NSComponents.$data, { $components: [1, 0, 0, 1], $nulTerminated: false });
+  assert.equal(colour.other.$bytes.$space, 'kept');
+  // Another key, or a container that is not an object: nothing.
+  const again = { NSColorSpace: 1, NSRGB: { $bytes: { $components: [1], $space: 'calibratedRGB' } } };
+  assert.deepEqual(dropStaleColourLabels(again, 'name'), []);
+  assert.deepEqual(dropStaleColourLabels([again], 0), []);
+  assert.equal(again.NSRGB.$bytes.$space, 'calibratedRGB');
+  assert.deepEqual(dropStaleColourLabels(again, 'NSCustomColorSpace'), ['NSRGB']);
 });

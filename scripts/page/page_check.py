@@ -678,6 +678,27 @@ def check_edit_guards(page, work, downloads):
     assert decoded == {"__proto__": "after", "other": 1}, decoded
 
 
+def check_colour_space_edit(page, work, downloads):
+    """A colour's NSColorSpace edited: its components' $space label, which named the old space,
+    goes from the tree, the archive encodes, and a decode of it names the new space."""
+    colour = {"$class": "NSColor", "NSColorSpace": 1, "NSRGB": {"$bytes": {"$components": [1, 0.5, 0]}}}
+    path = work / "colour.plist"
+    path.write_bytes(post(page.base, "/v1/encode", json.dumps(colour).encode(), "application/json"))
+    page.load()
+    page.upload(path)
+    page.open_row(key="NSRGB")
+    page.open_row(key="$bytes")
+    labels = page.js("return [...document.querySelectorAll('#tree .row .key')].map(k => k.textContent)")
+    assert "$space" in labels, f"the components' label is not shown: {labels}"
+    page.select_row("NSColorSpace")
+    edit_selected(page, "2")
+    labels = page.js("return [...document.querySelectorAll('#tree .row .key')].map(k => k.textContent)")
+    assert "$space" not in labels, f"the old space's label is still shown: {labels}"
+    decoded = json.loads(post(page.base, "/v1/decode", download_archive(page, downloads)))
+    assert decoded["NSColorSpace"] == 2, decoded
+    assert decoded["NSRGB"]["$bytes"]["$space"] == "deviceRGB", decoded
+
+
 def check_deep(page, work):
     chain = work / "chain.plist"
     with chain.open("wb") as out:
@@ -760,6 +781,7 @@ def main():
         ("references inside a nested payload stay in it", lambda: check_nested_scopes(page, work)),
         ("a reference far into a long array shows its page only", lambda: check_long_array(page, work)),
         ("edits keep an attributed string's length; __proto__ is a key", lambda: check_edit_guards(page, work, downloads)),
+        ("a colour's space edited: its old label goes, the archive encodes", lambda: check_colour_space_edit(page, work, downloads)),
         ("a PNG data value shows its thumbnail", lambda: check_thumbnail(page, inspected)),
         ("the data panel: hex dump, kind and pixel size, Escape", lambda: check_inspector(page, inspected, png)),
         ("the data panel pages a large value's dump", lambda: check_inspector_paging(page, inspected, large)),

@@ -59,16 +59,47 @@ extension JSONDocument {
         }
     }
 
-    /// The document's text with `splice` made, once no other place refers into what it removes.
+    /// The document's text with `splice` made, once no other place refers into what it removes,
+    /// and without the colour space labels it did not write (`staleLabelSplices`).
     private func applying(_ splice: Splice, path: ReadablePath) throws(PathFailure) -> [UInt8] {
         try checkNoOtherReferences(into: splice.removed, path: path)
+        var splices = staleLabelSplices(outside: splice.range)
+        // Both lists are in source order and do not overlap: the edit goes in at its place.
+        let position = splices.firstIndex { $0.range.lowerBound >= splice.range.upperBound } ?? splices.count
+        splices.insert(splice, at: position)
         var text: [UInt8] = []
-        text.reserveCapacity(source.count - splice.range.count + splice.replacement.count)
-        text.append(contentsOf: source[..<splice.range.lowerBound])
-        text.append(contentsOf: splice.replacement)
-        text.append(contentsOf: source[splice.range.upperBound...])
+        text.reserveCapacity(source.count + splice.replacement.count)
+        var done = 0
+        for change in splices {
+            text.append(contentsOf: source[done..<change.range.lowerBound])
+            text.append(contentsOf: change.replacement)
+            done = change.range.upperBound
+        }
+        text.append(contentsOf: source[done...])
         return text
     }
+
+    /// Splices that take out each `$space` beside a colour's `$components` (`ColorSpaceLabel`)
+    /// that does not overlap `edited`, in source order. A label is the decoder's account of
+    /// other members of the colour (its `NSColorSpace`, its custom space's profile), which an
+    /// edit may change (`.color.NSColorSpace` to 2): left in, the label would then disagree,
+    /// and the encoder refuses a label that disagrees with its colour. It stands for no byte,
+    /// and the next decode writes it again from the edited archive; a label the edit itself
+    /// writes is kept, and checked. Linear: one look at each data value's object.
+    private func staleLabelSplices(outside edited: Range<Int>) -> [Splice] {
+        var splices: [Splice] = []
+        for form in nestedPayloads {
+            guard memberPosition(of: form, named: Self.componentsKeyBytes) != nil,
+                let position = memberPosition(of: form, named: Self.spaceKeyBytes)
+            else { continue }
+            let splice = changing(entryAt: position, of: form, .remove, newText: [])
+            if splice.range.upperBound <= edited.lowerBound || splice.range.lowerBound >= edited.upperBound { splices.append(splice) }
+        }
+        return splices
+    }
+
+    private static let componentsKeyBytes = BytesForm.componentsKey.withUTF8Buffer { Array($0) }
+    private static let spaceKeyBytes = BytesForm.spaceKey.withUTF8Buffer { Array($0) }
 
     /// A change of the source: `range` becomes `replacement`; `removed` is the value that
     /// goes (nil for an insertion).

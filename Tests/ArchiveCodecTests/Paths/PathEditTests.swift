@@ -53,6 +53,27 @@ final class PathEditTests: XCTestCase {
         XCTAssertEqual(try value(try edited(".only", .remove, in: #"{"only":1}"#), "."), "{}")
     }
 
+    /// A colour's `$space` labels are the decoder's account of its other members: an edit
+    /// leaves out those it did not write (wherever they stand, first or last in their form),
+    /// and keeps one its change touches.
+    func testAnEditLeavesOutTheColourLabelsItDidNotWrite() throws {
+        let colours =
+            ##"[{"$class":"NSColor","NSColorSpace":1,"NSRGB":{"$bytes":{"$components":[1,0,0],"$hex":"#FF0000","$space":"calibratedRGB"}}},{"$class":"NSColor","NSColorSpace":3,"NSWhite":{"$data":{"$space":"calibratedWhite","$components":[0.5]}}},{"$class":"Other","$data":{"$space":"kept: not beside $components"}}]"##
+        XCTAssertEqual(
+            try edited(".[0].NSColorSpace", set("2"), in: colours),
+            ##"[{"$class":"NSColor","NSColorSpace":2,"NSRGB":{"$bytes":{"$components":[1,0,0],"$hex":"#FF0000"}}},{"$class":"NSColor","NSColorSpace":3,"NSWhite":{"$data":{"$components":[0.5]}}},{"$class":"Other","$data":{"$space":"kept: not beside $components"}}]"##
+        )
+        XCTAssertEqual(
+            try value(try edited(".[0].NSRGB.$bytes.$space", set(#""deviceRGB""#), in: colours), ".[0].NSRGB"),
+            ##"{"$bytes":{"$components":[1,0,0],"$hex":"#FF0000","$space":"deviceRGB"}}"##)
+        // Removing the member before it takes the comma the label's removal would: the label
+        // stays (the edit changed nothing it is read from).
+        XCTAssertEqual(
+            try value(try edited(".[0].NSRGB.$bytes.$hex", .remove, in: colours), ".[0].NSRGB"),
+            ##"{"$bytes":{"$components":[1,0,0],"$space":"calibratedRGB"}}"##)
+        XCTAssertEqual(try value(try edited(".[1]", .remove, in: colours), ".[0].NSRGB"), ##"{"$bytes":{"$components":[1,0,0],"$hex":"#FF0000"}}"##)
+    }
+
     func testInsertBeforeAnElementOrAsANewKey() throws {
         XCTAssertEqual(try value(try edited(".root.teams[0]", insert("0")), ".root.teams.$array[0]"), "0")
         XCTAssertEqual(try value(try edited(".root.teams[3]", insert("9")), ".root.teams.$array[3]"), "9")

@@ -4,10 +4,10 @@
 
 import { el, ui } from './dom.mjs';
 import { plural } from './format.mjs';
-import { changes, checkRunLengths, editKind, editorText, parseEdit, setMember } from './edits.mjs';
+import { changes, checkRunLengths, dropStaleColourLabels, editKind, editorText, parseEdit, setMember } from './edits.mjs';
 import { canEdit, select } from './navigation.mjs';
 import { currentView, state } from './state.mjs';
-import { paintRow } from './tree-view.mjs';
+import { paintRow, rebuildChildren } from './tree-view.mjs';
 
 /// Opens an editor on `row`'s value when it can be edited. Enter (or leaving the input) keeps the
 /// new value when it reads as one, else says why and stays; Escape leaves the value as it was.
@@ -41,6 +41,10 @@ export function beginEdit(row) {
       if (changes(current, next)) {
         setMember(row.container, row.slot, next);
         row.value = next;
+        const relabelled = dropStaleColourLabels(row.container, row.slot);
+        if (relabelled.length && row.parent) {
+          for (const sibling of row.parent.childRows) if (sibling && relabelled.includes(sibling.slot)) rebuildChildren(sibling);
+        }
         if (!row.el.classList.contains('edited')) {
           state.edits++;
           row.el.classList.add('edited');

@@ -92,3 +92,29 @@ export const changes = (current, next) => JSON.stringify(next) !== JSON.stringif
 export function setMember(container, slot, value) {
   Object.defineProperty(container, slot, { value, writable: true, enumerable: true, configurable: true });
 }
+
+/// A keyed colour's keys whose components stand in a readable form with a `$space` label, and
+/// the keys the label is read from (the colour's space number, its custom space).
+export const COLOUR_COMPONENT_KEYS = ['NSRGB', 'NSWhite', 'NSCMYK', 'NSComponents'];
+const COLOUR_SPACE_KEYS = ['NSColorSpace', 'NSCustomColorSpace'];
+
+/// After `container[slot]` changed: when it is a colour's space, the `$space` labels of the
+/// colour's components are taken out and the keys that held them returned. A label is the
+/// decoder's account of those keys, the server refuses one that disagrees with them, and the
+/// next decode of the encoded archive says the new space (as `archive-tool set` leaves them out).
+/// Components held through a `$ref` are not followed: the server names such a label if it
+/// disagrees.
+export function dropStaleColourLabels(container, slot) {
+  if (!isObject(container) || !COLOUR_SPACE_KEYS.includes(slot)) return [];
+  const dropped = [];
+  for (const key of COLOUR_COMPONENT_KEYS) {
+    const holder = container[key];
+    if (!isObject(holder)) continue;
+    const form = isObject(holder[KEY.bytes]) ? holder[KEY.bytes] : holder[KEY.data];
+    if (isObject(form) && KEY.components in form && KEY.space in form) {
+      delete form[KEY.space];
+      dropped.push(key);
+    }
+  }
+  return dropped;
+}

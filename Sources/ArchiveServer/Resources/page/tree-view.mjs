@@ -162,6 +162,22 @@ export function collapse(row) {
   paintRow(row);
 }
 
+/// Makes `row`'s children again from its value (which changed below it), open if it was.
+export function rebuildChildren(row) {
+  if (!row.box) {
+    paintRow(row);
+    return;
+  }
+  const wasExpanded = row.expanded;
+  row.box.remove();
+  row.box = null;
+  row.entries = null;
+  row.childRows = [];
+  row.expanded = false;
+  if (wasExpanded) expand(row);
+  else paintRow(row);
+}
+
 export const toggle = (row) => (row.expanded ? collapse(row) : expand(row));
 
 /// A "show" row for the pages `from` up to `to` (not included) of `row`'s children; null when
