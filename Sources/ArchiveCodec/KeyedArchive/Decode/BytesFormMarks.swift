@@ -122,22 +122,29 @@ struct BytesFormMarks: Sendable {
         return labels.count
     }
 
-    /// Reads each colour's label (`ColorSpaceLabel`) for its component keys; a custom space's
-    /// profile is read once however many colours refer to it.
+    /// Reads each colour's label (`ColorSpaceLabel`) for its component keys: a colour's
+    /// space number is read once for all its keys, a model label entered once, and a custom
+    /// space's profile read once however many colours refer to it.
     private struct Labelling {
         /// Label index by the custom space's UID (0: the space gives none).
         var profileLabels: [Int: Int] = [:]
         var known: [String: Int] = [:]
+        /// Label index of each of `ColorSpaceLabel.modelLabels`, −1 until entered.
+        var modelIndexes = [Int](repeating: -1, count: ColorSpaceLabel.modelLabels.count)
+        /// The colour last read and its space number (nil: none that labels).
+        var colour = -1
+        var model: Int64?
 
         mutating func label(ofKey key: Int, in header: PlistObjectHeader, view: BinaryPlistView, analysis: ArchiveAnalysis, marks: inout BytesFormMarks) -> Int {
-            guard let which = ColorSpaceLabel.Key.allCases.first(where: { view.isString(key, equalTo: $0.name) }) else { return 0 }
+            guard let which = ColorSpaceLabel.Key.all.first(where: { view.isString(key, equalTo: $0.name) }) else { return 0 }
             guard which == .components else {
-                guard let number = view.value(in: header, forKey: ColorSpaceLabel.modelKey) else { return 0 }
-                let model = view.header(of: number)
-                guard model.kind == .int else { return 0 }
-                let value = view.integer(model)
-                guard !value.isUnsigned, let label = ColorSpaceLabel.modelLabel(which, model: Int64(bitPattern: value.bits)) else { return 0 }
-                return marks.labelIndex(label.description, known: &known)
+                if colour != header.start {
+                    colour = header.start
+                    model = Self.model(of: header, view: view)
+                }
+                guard let model, let index = ColorSpaceLabel.modelLabelIndex(which, model: model) else { return 0 }
+                if modelIndexes[index] < 0 { modelIndexes[index] = marks.labelIndex(ColorSpaceLabel.modelLabels[index].description, known: &known) }
+                return modelIndexes[index]
             }
             guard let space = view.value(in: header, forKey: ColorSpaceLabel.customSpaceKey) else { return 0 }
             let reference = view.header(of: space)
@@ -155,6 +162,15 @@ struct BytesFormMarks: Sendable {
             }
             profileLabels[target] = index
             return index
+        }
+
+        /// Colour `header`'s `NSColorSpace` number, when it is an integer.
+        private static func model(of header: PlistObjectHeader, view: BinaryPlistView) -> Int64? {
+            guard let number = view.value(in: header, forKey: ColorSpaceLabel.modelKey) else { return nil }
+            let model = view.header(of: number)
+            guard model.kind == .int else { return nil }
+            let value = view.integer(model)
+            return value.isUnsigned ? nil : Int64(bitPattern: value.bits)
         }
     }
 

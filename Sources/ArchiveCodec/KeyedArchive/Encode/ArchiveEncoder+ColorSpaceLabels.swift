@@ -4,6 +4,12 @@
 /// there). A label that does not match is refused, as a `$hex` that does not match its
 /// components is; a form without one is taken as it is.
 extension ArchiveEncoder {
+    /// Whether a readable form of bytes in `document` (a `$data` or `$bytes` member's object,
+    /// `JSONDocument.nestedPayloads`) has a `$space`: one look at each, once per document.
+    static func holdsColorSpaceLabels(_ document: JSONDocument) -> Bool {
+        document.nestedPayloads.contains { document.memberNamed($0, BytesForm.spaceKey) != nil }
+    }
+
     /// Whether an instance of class `meta` is a colour: NSColor, or a class whose `$classes`
     /// chain names it (the classes whose components the decoder labels, `BytesForm.Owner`).
     func isColor(_ meta: ObjectMeta) -> Bool {
@@ -18,13 +24,13 @@ extension ArchiveEncoder {
     mutating func checkColorSpaceLabels(_ object: Value) throws(CodecError) {
         var cursor = document.children(of: object)
         while let (key, value) = document.nextMember(&cursor) {
-            guard document.isDataKey(key), let which = ColorSpaceLabel.Key.allCases.first(where: { document.stringEquals(key, $0.name) }),
-                let form = try componentsForm(value), let label = document.member(of: form, BytesForm.spaceKey),
+            guard document.isDataKey(key), let which = ColorSpaceLabel.Key.all.first(where: { document.stringEquals(key, $0.name) }),
+                let form = try componentsForm(value), let label = document.memberNamed(form, BytesForm.spaceKey),
                 document.kind(label) == .string
             else { continue }
-            let given = document.stringValue(label)
             let expected = try expectedLabel(which, in: object)
-            guard given != expected else { continue }
+            if let expected, document.withString(label, { $0.elementsEqual(expected.utf8) }) { continue }
+            let given = document.stringValue(label)
             let reason =
                 if let expected {
                     "its \(which.name) is in \"\(TextExcerpt.quote(expected))\""
@@ -41,7 +47,7 @@ extension ArchiveEncoder {
     /// or `$data` wrapper, directly or in the object a `$ref` names.
     private func componentsForm(_ value: Value) throws(CodecError) -> Value? {
         guard let object = try resolved(value) else { return nil }
-        guard let content = document.member(of: object, MappingKeys.bytes) ?? document.member(of: object, MappingKeys.data),
+        guard let content = document.memberNamed(object, MappingKeys.bytes) ?? document.memberNamed(object, MappingKeys.data),
             document.kind(content) == .object
         else { return nil }
         return content
@@ -50,7 +56,7 @@ extension ArchiveEncoder {
     /// The label `key`'s components of colour `object` are in (`ColorSpaceLabel`), or nil.
     private mutating func expectedLabel(_ key: ColorSpaceLabel.Key, in object: Value) throws(CodecError) -> String? {
         guard key == .components else {
-            guard let number = document.member(of: object, ColorSpaceLabel.modelKey), document.kind(number) == .number else { return nil }
+            guard let number = document.memberNamed(object, ColorSpaceLabel.modelKey), document.kind(number) == .number else { return nil }
             let model: Int64
             switch document.number(number) {
             case .signed(let value): model = value
@@ -59,12 +65,12 @@ extension ArchiveEncoder {
             }
             return ColorSpaceLabel.modelLabel(key, model: model)?.description
         }
-        guard let reference = document.member(of: object, ColorSpaceLabel.customSpaceKey), let space = try resolved(reference) else { return nil }
+        guard let reference = document.memberNamed(object, ColorSpaceLabel.customSpaceKey), let space = try resolved(reference) else { return nil }
         if let known = profileLabels[space.offset] { return known }
         var label: String?
-        if let profile = document.member(of: space, ColorSpaceLabel.profileKey) {
+        if let profile = document.memberNamed(space, ColorSpaceLabel.profileKey) {
             let holder = try resolved(profile)
-            if let data = holder.flatMap({ document.member(of: $0, MappingKeys.data) ?? document.member(of: $0, MappingKeys.bytes) }) {
+            if let data = holder.flatMap({ document.memberNamed($0, MappingKeys.data) ?? document.memberNamed($0, MappingKeys.bytes) }) {
                 label = try document.dataBytes(data).withUnsafeBufferPointer(ColorSpaceLabel.profileLabel)
             }
         }
@@ -76,7 +82,19 @@ extension ArchiveEncoder {
     /// Object `value`, or the object its `$ref` names; nil for a value that is not an object.
     private func resolved(_ value: Value) throws(CodecError) -> Value? {
         guard document.kind(value) == .object else { return nil }
-        guard let ref = document.member(of: value, MappingKeys.reference) else { return value }
+        guard let ref = document.memberNamed(value, MappingKeys.reference) else { return value }
         return objectOfID[try idKey(ref)]
+    }
+}
+
+extension JSONDocument {
+    /// The member of object `value` whose key is `key`, found without making the key's bytes
+    /// (`member(of:_:)` copies them).
+    func memberNamed(_ value: Value, _ key: StaticString) -> Value? {
+        var cursor = children(of: value)
+        while let (name, member) = nextMember(&cursor) {
+            if stringEquals(name, key) { return member }
+        }
+        return nil
     }
 }

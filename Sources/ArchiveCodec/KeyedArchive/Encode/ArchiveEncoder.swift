@@ -39,6 +39,9 @@ struct ArchiveEncoder<Tree: PlistBuilding>: PlistValueEncoding {
     /// The colour space label each custom colour space's profile gives (nil: none), by the
     /// space object's offset: read once per space (`checkColorSpaceLabels`).
     var profileLabels: [UInt32: String?] = [:]
+    /// Whether any readable form of bytes here carries a colour space label: only then are
+    /// instances asked whether they are colours.
+    let checksColorSpaceLabels: Bool
 
     enum IDKey: Hashable {
         case signed(Int64)
@@ -64,6 +67,7 @@ struct ArchiveEncoder<Tree: PlistBuilding>: PlistValueEncoding {
         self.document = document
         self.tree = tree
         current = document.root
+        checksColorSpaceLabels = Self.holdsColorSpaceLabels(document)
         // The archive has at most about one plist value per JSON value or key, plus the UIDs.
         self.tree.reserve(values: document.valueCount * 3, bytes: document.source.count)
     }

@@ -21,7 +21,7 @@ enum ColorSpaceLabel {
     static let maximumLength = 128
 
     /// The colour keys whose components take a label, and what the label is read from.
-    enum Key: CaseIterable {
+    enum Key {
         case rgb, white, cmyk, components
 
         /// The archive's key.
@@ -33,6 +33,9 @@ enum ColorSpaceLabel {
             case .components: "NSComponents"
             }
         }
+
+        /// Every key, made once (an enum's `allCases` is a new array at each use).
+        static let all: [Key] = [.rgb, .white, .cmyk, .components]
     }
 
     /// The colour's key that holds its space's number.
@@ -42,17 +45,22 @@ enum ColorSpaceLabel {
     /// The custom space's key that holds its ICC profile.
     static let profileKey: StaticString = "NSICC"
 
-    /// The label of `key`'s components for the colour's `NSColorSpace` number `model`, for
-    /// the model keys (`NSRGB`, `NSWhite`, `NSCMYK`); nil for another number or key.
-    static func modelLabel(_ key: Key, model: Int64) -> StaticString? {
+    /// The labels `NSColorSpace` numbers 1 … 5 give, in that order.
+    static let modelLabels: [StaticString] = ["calibratedRGB", "deviceRGB", "calibratedWhite", "deviceWhite", "deviceCMYK"]
+
+    /// The index into `modelLabels` of the label of `key`'s components for the colour's
+    /// `NSColorSpace` number `model`, for the model keys (`NSRGB`, `NSWhite`, `NSCMYK`); nil
+    /// for another number or key.
+    static func modelLabelIndex(_ key: Key, model: Int64) -> Int? {
         switch (key, model) {
-        case (.rgb, 1): "calibratedRGB"
-        case (.rgb, 2): "deviceRGB"
-        case (.white, 3): "calibratedWhite"
-        case (.white, 4): "deviceWhite"
-        case (.cmyk, 5): "deviceCMYK"
+        case (.rgb, 1), (.rgb, 2), (.white, 3), (.white, 4), (.cmyk, 5): Int(model - 1)
         default: nil
         }
+    }
+
+    /// The label `modelLabelIndex` names, as a label.
+    static func modelLabel(_ key: Key, model: Int64) -> StaticString? {
+        modelLabelIndex(key, model: model).map { modelLabels[$0] }
     }
 
     /// The label of components in the custom space whose profile is `bytes`: its description,
