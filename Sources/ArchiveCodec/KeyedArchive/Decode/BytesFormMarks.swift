@@ -58,16 +58,21 @@ struct BytesFormMarks: Sendable {
     /// Marks (`Mark.packed`) by the start of the bytes.
     private var table = OffsetTable()
 
-    /// The colour space labels marks name (`Mark.label` − 1), each once: at most
-    /// `maximumLabels`, so that an index fits a mark.
+    /// The profile descriptions marks name as labels, each once: `Mark.label` 1 … 5 are
+    /// `ColorSpaceLabel.modelLabels`, and 6 on these, at most `maximumLabels` in all so that a
+    /// label fits a mark.
     private(set) var labels: [String] = []
     private static let maximumLabels = 255
 
     var isEmpty: Bool { table.count == 0 }
 
     /// The `$space` label of a colour's components marked `mark`, if they have one.
-    func label(of mark: Mark) -> String? {
-        mark.label == 0 ? nil : labels[mark.label - 1]
+    func label(of mark: Mark) -> ColorSpaceLabel.Text? {
+        switch mark.label {
+        case 0: nil
+        case ...ColorSpaceLabel.modelLabels.count: .model(ColorSpaceLabel.modelLabels[mark.label - 1])
+        default: .profile(labels[mark.label - ColorSpaceLabel.modelLabels.count - 1])
+        }
     }
 
     /// The mark of the data object whose bytes begin at `start`, if it has one.
@@ -82,7 +87,7 @@ struct BytesFormMarks: Sendable {
         guard owners.contains(where: { $0 != nil }) else { return }
         // The form each key object names, by key reference (instances share their key strings):
         // 64 slots, as `ObjectClassifier` remembers the keys it knows.
-        var keyForms = [(ref: Int, owner: BytesForm.Owner?, form: BytesForm?)](repeating: (-1, nil, nil), count: 64)
+        var keyForms = [(ref: Int, owner: BytesForm.Owner?, form: BytesForm?, index: Int)](repeating: (-1, nil, nil, 0), count: 64)
         var labelling = Labelling()
         for uid in 0..<analysis.objectCount where analysis.classOf[uid] >= 0 {
             guard let owner = owners[Int(analysis.classOf[uid])] else { continue }
@@ -95,7 +100,8 @@ struct BytesFormMarks: Sendable {
                 guard named.owner == owner, let form = named.form, !analysis.classKeys.contains(key),
                     let data = Self.dataHeader(view.childRef(header, header.count + index), view: view, analysis: analysis)
                 else { continue }
-                let label = owner == .color ? labelling.label(ofKey: key, in: header, view: view, analysis: analysis, marks: &self) : 0
+                let label =
+                    owner == .color ? labelling.label(of: ColorSpaceLabel.Key.all[named.index], in: header, view: view, analysis: analysis, marks: &self) : 0
                 // A data object under two keys keeps the first form found: each gives back the
                 // bytes. Its label stays only if every colour that holds it gives the same.
                 if let packed = table.find(data.start) {
@@ -113,38 +119,37 @@ struct BytesFormMarks: Sendable {
         }
     }
 
-    /// The index (1 + into `labels`) of `text`, entered when new; 0 when `labels` is full.
+    /// The label number (`Mark.label`) of profile description `text`, entered when new; 0
+    /// when `labels` is full.
     fileprivate mutating func labelIndex(_ text: String, known: inout [String: Int]) -> Int {
         if let index = known[text] { return index }
-        guard labels.count < Self.maximumLabels else { return 0 }
+        guard ColorSpaceLabel.modelLabels.count + labels.count < Self.maximumLabels else { return 0 }
         labels.append(text)
-        known[text] = labels.count
-        return labels.count
+        let index = ColorSpaceLabel.modelLabels.count + labels.count
+        known[text] = index
+        return index
     }
 
     /// Reads each colour's label (`ColorSpaceLabel`) for its component keys: a colour's
-    /// space number is read once for all its keys, a model label entered once, and a custom
-    /// space's profile read once however many colours refer to it.
+    /// space number is read once for all its keys, and a custom space's profile once however
+    /// many colours refer to it. A model label is a number of its own (nothing is hashed or
+    /// made for it: a nested payload of one colour pays little).
     private struct Labelling {
-        /// Label index by the custom space's UID (0: the space gives none).
+        /// Label number by the custom space's UID (0: the space gives none).
         var profileLabels: [Int: Int] = [:]
         var known: [String: Int] = [:]
-        /// Label index of each of `ColorSpaceLabel.modelLabels`, −1 until entered.
-        var modelIndexes = [Int](repeating: -1, count: ColorSpaceLabel.modelLabels.count)
         /// The colour last read and its space number (nil: none that labels).
         var colour = -1
         var model: Int64?
 
-        mutating func label(ofKey key: Int, in header: PlistObjectHeader, view: BinaryPlistView, analysis: ArchiveAnalysis, marks: inout BytesFormMarks) -> Int {
-            guard let which = ColorSpaceLabel.Key.all.first(where: { view.isString(key, equalTo: $0.name) }) else { return 0 }
+        mutating func label(of which: ColorSpaceLabel.Key, in header: PlistObjectHeader, view: BinaryPlistView, analysis: ArchiveAnalysis, marks: inout BytesFormMarks) -> Int {
             guard which == .components else {
                 if colour != header.start {
                     colour = header.start
                     model = Self.model(of: header, view: view)
                 }
                 guard let model, let index = ColorSpaceLabel.modelLabelIndex(which, model: model) else { return 0 }
-                if modelIndexes[index] < 0 { modelIndexes[index] = marks.labelIndex(ColorSpaceLabel.modelLabels[index].description, known: &known) }
-                return modelIndexes[index]
+                return index + 1
             }
             guard let space = view.value(in: header, forKey: ColorSpaceLabel.customSpaceKey) else { return 0 }
             let reference = view.header(of: space)
@@ -189,12 +194,13 @@ struct BytesFormMarks: Sendable {
         return !value.isUnsigned && (value.bits == 1 || value.bits == 2)
     }
 
-    /// The owner and form whose key the string `key` is, if any (every key belongs to one owner).
-    private static func formNamed(by key: Int, view: BinaryPlistView) -> (ref: Int, owner: BytesForm.Owner?, form: BytesForm?) {
+    /// The owner and form whose key the string `key` is, if any (every key belongs to one
+    /// owner), with the key's place among the owner's (`BytesForm.Owner.keys`).
+    private static func formNamed(by key: Int, view: BinaryPlistView) -> (ref: Int, owner: BytesForm.Owner?, form: BytesForm?, index: Int) {
         for owner in BytesForm.Owner.allCases {
-            if let match = owner.keys.first(where: { view.isString(key, equalTo: $0.key) }) { return (key, owner, match.form) }
+            if let index = owner.keys.firstIndex(where: { view.isString(key, equalTo: $0.key) }) { return (key, owner, owner.keys[index].form, index) }
         }
-        return (key, nil, nil)
+        return (key, nil, nil, 0)
     }
 
     /// The data object a form key's value holds: inline data, an NSData entry it references,

@@ -470,7 +470,7 @@ struct ReadableWriter {
     /// through the mapping's number writers, as `ReadableShape.formHeight` measures it. Out of
     /// line: it is rare, and off the recursion.
     @inline(never)
-    private mutating func writeBytesForm(_ form: BytesForm, label: String?, _ bytes: UnsafeBufferPointer<UInt8>) {
+    private mutating func writeBytesForm(_ form: BytesForm, label: ColorSpaceLabel.Text?, _ bytes: UnsafeBufferPointer<UInt8>) {
         out.openObject()
         out.key(form.contentKey)
         out.openArray()
@@ -482,9 +482,15 @@ struct ReadableWriter {
                 out.key(BytesForm.hexKey)
                 out.hexString(packed: hex.digits, digitCount: hex.digitCount)
             }
-            if let label {
+            switch label {
+            case .model(let name):
                 out.key(BytesForm.spaceKey)
-                out.string(label)
+                out.string(name)
+            case .profile(let description):
+                out.key(BytesForm.spaceKey)
+                out.string(description)
+            case nil:
+                break
             }
             if !text.terminated {
                 out.key(BytesForm.terminatedKey)

@@ -29,11 +29,15 @@ extension ArchiveEncoder {
                 document.kind(label) == .string
             else { continue }
             let expected = try expectedLabel(which, in: object)
-            if let expected, document.withString(label, { $0.elementsEqual(expected.utf8) }) { continue }
+            switch expected {
+            case .model(let name) where document.stringEquals(label, name): continue
+            case .profile(let description) where document.withString(label, { $0.elementsEqual(description.utf8) }): continue
+            default: break
+            }
             let given = document.stringValue(label)
             let reason =
                 if let expected {
-                    "its \(which.name) is in \"\(TextExcerpt.quote(expected))\""
+                    "its \(which.name) is in \"\(TextExcerpt.quote(expected.text))\""
                 } else if which == .components {
                     "it names no space for its NSComponents (the description of its NSCustomColorSpace's NSICC profile would)"
                 } else {
@@ -54,7 +58,7 @@ extension ArchiveEncoder {
     }
 
     /// The label `key`'s components of colour `object` are in (`ColorSpaceLabel`), or nil.
-    private mutating func expectedLabel(_ key: ColorSpaceLabel.Key, in object: Value) throws(CodecError) -> String? {
+    private mutating func expectedLabel(_ key: ColorSpaceLabel.Key, in object: Value) throws(CodecError) -> ColorSpaceLabel.Text? {
         guard key == .components else {
             guard let number = document.memberNamed(object, ColorSpaceLabel.modelKey), document.kind(number) == .number else { return nil }
             let model: Int64
@@ -63,10 +67,12 @@ extension ArchiveEncoder {
             case .unsigned(let value): model = Int64(clamping: value)
             case .real: return nil
             }
-            return ColorSpaceLabel.modelLabel(key, model: model)?.description
+            return ColorSpaceLabel.modelLabel(key, model: model).map(ColorSpaceLabel.Text.model)
         }
-        guard let reference = document.memberNamed(object, ColorSpaceLabel.customSpaceKey), let space = try resolved(reference) else { return nil }
-        if let known = profileLabels[space.offset] { return known }
+        guard let reference = document.memberNamed(object, ColorSpaceLabel.customSpaceKey), let space = try resolved(reference),
+            let checks = colorLabels
+        else { return nil }
+        if let known = checks.profileLabels[space.offset] { return known.map(ColorSpaceLabel.Text.profile) }
         var label: String?
         if let profile = document.memberNamed(space, ColorSpaceLabel.profileKey) {
             let holder = try resolved(profile)
@@ -75,8 +81,8 @@ extension ArchiveEncoder {
             }
         }
         // Read once per space, however many colours refer to it.
-        profileLabels[space.offset] = label
-        return label
+        checks.profileLabels[space.offset] = label
+        return label.map(ColorSpaceLabel.Text.profile)
     }
 
     /// Object `value`, or the object its `$ref` names; nil for a value that is not an object.
@@ -85,6 +91,14 @@ extension ArchiveEncoder {
         guard let ref = document.memberNamed(value, MappingKeys.reference) else { return value }
         return objectOfID[try idKey(ref)]
     }
+}
+
+/// What an encoder remembers while it checks colour space labels: a class, so that an encoder
+/// of a document without labels carries one empty reference.
+final class ColorLabelChecks {
+    /// The label each custom colour space's profile gives (nil: none), by the space object's
+    /// offset: read once per space.
+    var profileLabels: [UInt32: String?] = [:]
 }
 
 extension JSONDocument {

@@ -132,7 +132,7 @@ extension ArchiveEncoder {
 
     /// A class instance with its archived keys (in key context).
     mutating func fillGeneric(_ uid: Int, object: Value, meta: ObjectMeta) throws(CodecError) {
-        if checksColorSpaceLabels, isColor(meta) { try checkColorSpaceLabels(object) }
+        if colorLabels != nil, isColor(meta) { try checkColorSpaceLabels(object) }
         let pairs = scratch.frame()
         var cursor = document.children(of: object)
         while let (key, value) = document.nextMember(&cursor) {

@@ -36,12 +36,10 @@ struct ArchiveEncoder<Tree: PlistBuilding>: PlistValueEncoding {
     var scratch = ScratchStack()
     /// The object being filled: where errors without a value of their own are reported.
     var current: Value
-    /// The colour space label each custom colour space's profile gives (nil: none), by the
-    /// space object's offset: read once per space (`checkColorSpaceLabels`).
-    var profileLabels: [UInt32: String?] = [:]
-    /// Whether any readable form of bytes here carries a colour space label: only then are
-    /// instances asked whether they are colours.
-    let checksColorSpaceLabels: Bool
+    /// What checking colour space labels remembers (`checkColorSpaceLabels`); nil when no
+    /// readable form of bytes here carries one: then instances are not asked whether they are
+    /// colours.
+    var colorLabels: ColorLabelChecks?
 
     enum IDKey: Hashable {
         case signed(Int64)
@@ -67,7 +65,7 @@ struct ArchiveEncoder<Tree: PlistBuilding>: PlistValueEncoding {
         self.document = document
         self.tree = tree
         current = document.root
-        checksColorSpaceLabels = Self.holdsColorSpaceLabels(document)
+        if Self.holdsColorSpaceLabels(document) { colorLabels = ColorLabelChecks() }
         // The archive has at most about one plist value per JSON value or key, plus the UIDs.
         self.tree.reserve(values: document.valueCount * 3, bytes: document.source.count)
     }

@@ -97,6 +97,7 @@ enum BytesForm: UInt8 {
             }
         }
 
+        /// In the order of `ColorSpaceLabel.Key.all`.
         private static let colorKeys: [(key: StaticString, form: BytesForm)] = [
             ("NSRGB", .rgbComponents), ("NSWhite", .components), ("NSCMYK", .components), ("NSComponents", .components)
         ]

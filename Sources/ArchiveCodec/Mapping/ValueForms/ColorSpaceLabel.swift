@@ -34,7 +34,8 @@ enum ColorSpaceLabel {
             }
         }
 
-        /// Every key, made once (an enum's `allCases` is a new array at each use).
+        /// Every key, made once (an enum's `allCases` is a new array at each use), in the
+        /// order of `BytesForm.Owner.color`'s keys.
         static let all: [Key] = [.rgb, .white, .cmyk, .components]
     }
 
@@ -47,6 +48,19 @@ enum ColorSpaceLabel {
 
     /// The labels `NSColorSpace` numbers 1 … 5 give, in that order.
     static let modelLabels: [StaticString] = ["calibratedRGB", "deviceRGB", "calibratedWhite", "deviceWhite", "deviceCMYK"]
+
+    /// A label as the decoder writes it.
+    enum Text {
+        case model(StaticString)
+        case profile(String)
+
+        var text: String {
+            switch self {
+            case .model(let name): name.description
+            case .profile(let description): description
+            }
+        }
+    }
 
     /// The index into `modelLabels` of the label of `key`'s components for the colour's
     /// `NSColorSpace` number `model`, for the model keys (`NSRGB`, `NSWhite`, `NSCMYK`); nil

@@ -59,6 +59,11 @@ final class ColorSpaceLabelTests: XCTestCase {
         }
     }
 
+    /// The decoder finds a colour key's label rule by its place among the colour's form keys.
+    func testTheKeysAreInTheFormsOrder() {
+        XCTAssertEqual(ColorSpaceLabel.Key.all.map(\.name.description), BytesForm.Owner.color.keys.map(\.key.description))
+    }
+
     func testAProfileLabelIsItsShortDescription() {
         func label(_ bytes: [UInt8]) -> String? { bytes.withUnsafeBufferPointer(ColorSpaceLabel.profileLabel) }
         XCTAssertEqual(label(Self.profile("Display P3")), "Display P3")

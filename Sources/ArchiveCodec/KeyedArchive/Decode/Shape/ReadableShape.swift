@@ -277,7 +277,7 @@ struct ReadableShape {
     /// wrapper (`BytesFormMarks`), with the colour space label of its components
     /// (`ColorSpaceLabel`), or nil for base64 text.
     @inline(__always)
-    func bytesFormMark(_ header: PlistObjectHeader) -> (form: BytesForm, label: String?)? {
+    func bytesFormMark(_ header: PlistObjectHeader) -> (form: BytesForm, label: ColorSpaceLabel.Text?)? {
         guard hasBytesForms, let mark = archive.bytesForms.mark(at: header.start) else { return nil }
         return (mark.form, archive.bytesForms.label(of: mark))
     }
