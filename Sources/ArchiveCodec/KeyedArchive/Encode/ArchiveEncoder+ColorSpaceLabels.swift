@@ -19,16 +19,28 @@ extension ArchiveEncoder {
     }
 
     /// Checks the label of each of colour `object`'s components that has one. Out of line:
-    /// only colours come here.
+    /// only colours come here. One walk over the colour's members finds its components, its
+    /// space number and its custom space.
     @inline(never)
     mutating func checkColorSpaceLabels(_ object: Value) throws(CodecError) {
+        // Its space number and custom space first; then its components (no list is made:
+        // a colour has a few members, walked twice).
+        var model: Value?
+        var customSpace: Value?
         var cursor = document.children(of: object)
         while let (key, value) = document.nextMember(&cursor) {
-            guard document.isDataKey(key), let which = ColorSpaceLabel.Key.all.first(where: { document.stringEquals(key, $0.name) }),
-                let form = try componentsForm(value), let label = document.memberNamed(form, BytesForm.spaceKey),
-                document.kind(label) == .string
+            if document.stringEquals(key, ColorSpaceLabel.modelKey) {
+                model = value
+            } else if document.stringEquals(key, ColorSpaceLabel.customSpaceKey) {
+                customSpace = value
+            }
+        }
+        cursor = document.children(of: object)
+        while let (key, value) = document.nextMember(&cursor) {
+            guard let which = ColorSpaceLabel.Key.all.first(where: { document.stringEquals(key, $0.name) }) else { continue }
+            guard let form = try componentsForm(value), let label = document.memberNamed(form, BytesForm.spaceKey), document.kind(label) == .string
             else { continue }
-            let expected = try expectedLabel(which, in: object)
+            let expected = which == .components ? try profileLabel(of: customSpace) : modelLabel(which, model: model)
             switch expected {
             case .model(let name) where document.stringEquals(label, name): continue
             case .profile(let description) where document.withString(label, { $0.elementsEqual(description.utf8) }): continue
@@ -49,29 +61,39 @@ extension ArchiveEncoder {
 
     /// The readable form (`{"$components": …}`) colour key value `value` holds: in a `$bytes`
     /// or `$data` wrapper, directly or in the object a `$ref` names.
-    private func componentsForm(_ value: Value) throws(CodecError) -> Value? {
-        guard let object = try resolved(value) else { return nil }
-        guard let content = document.memberNamed(object, MappingKeys.bytes) ?? document.memberNamed(object, MappingKeys.data),
-            document.kind(content) == .object
-        else { return nil }
-        return content
+    private func componentsForm(_ value: Value, following: Bool = true) throws(CodecError) -> Value? {
+        guard document.kind(value) == .object else { return nil }
+        var cursor = document.children(of: value)
+        while let (key, member) = document.nextMember(&cursor) {
+            if document.stringEquals(key, MappingKeys.bytes) || document.stringEquals(key, MappingKeys.data) {
+                return document.kind(member) == .object ? member : nil
+            }
+            // One `$ref` followed: the object it names is a body, not another reference.
+            if following, document.stringEquals(key, MappingKeys.reference) {
+                guard let target = objectOfID[try idKey(member)] else { return nil }
+                return try componentsForm(target, following: false)
+            }
+        }
+        return nil
     }
 
-    /// The label `key`'s components of colour `object` are in (`ColorSpaceLabel`), or nil.
-    private mutating func expectedLabel(_ key: ColorSpaceLabel.Key, in object: Value) throws(CodecError) -> ColorSpaceLabel.Text? {
-        guard key == .components else {
-            guard let number = document.memberNamed(object, ColorSpaceLabel.modelKey), document.kind(number) == .number else { return nil }
-            let model: Int64
-            switch document.number(number) {
-            case .signed(let value): model = value
-            case .unsigned(let value): model = Int64(clamping: value)
-            case .real: return nil
-            }
-            return ColorSpaceLabel.modelLabel(key, model: model).map(ColorSpaceLabel.Text.model)
+    /// The label of a model key's components (`NSRGB`, `NSWhite`, `NSCMYK`) for the colour's
+    /// `NSColorSpace` value `model`.
+    private func modelLabel(_ key: ColorSpaceLabel.Key, model: Value?) -> ColorSpaceLabel.Text? {
+        guard let model, document.kind(model) == .number else { return nil }
+        let number: Int64
+        switch document.number(model) {
+        case .signed(let value): number = value
+        case .unsigned(let value): number = Int64(clamping: value)
+        case .real: return nil
         }
-        guard let reference = document.memberNamed(object, ColorSpaceLabel.customSpaceKey), let space = try resolved(reference),
-            let checks = colorLabels
-        else { return nil }
+        return ColorSpaceLabel.modelLabel(key, model: number).map(ColorSpaceLabel.Text.model)
+    }
+
+    /// The label of `NSComponents` in the colour's `NSCustomColorSpace` value `reference`: its
+    /// profile's description, read once per space however many colours refer to it.
+    private mutating func profileLabel(of reference: Value?) throws(CodecError) -> ColorSpaceLabel.Text? {
+        guard let reference, let space = try resolved(reference), let checks = colorLabels else { return nil }
         if let known = checks.profileLabels[space.offset] { return known.map(ColorSpaceLabel.Text.profile) }
         var label: String?
         if let profile = document.memberNamed(space, ColorSpaceLabel.profileKey) {
@@ -80,7 +102,6 @@ extension ArchiveEncoder {
                 label = try document.dataBytes(data).withUnsafeBufferPointer(ColorSpaceLabel.profileLabel)
             }
         }
-        // Read once per space, however many colours refer to it.
         checks.profileLabels[space.offset] = label
         return label.map(ColorSpaceLabel.Text.profile)
     }

@@ -200,6 +200,11 @@ final class ColorSpaceLabelTests: XCTestCase {
             let bytes = try encode(json)
             try assertReadableLossless(bytes, json)
         }
+        // A reference that names itself is refused, not followed round.
+        XCTAssertThrowsError(
+            try encode(
+                #"{"$class":"NSMutableArray","$array":[{"$class":"NSColor","NSColorSpace":1,"NSRGB":{"$id":1,"$ref":1}},{"$class":"NSColor","NSColorSpace":1,"NSRGB":{"$bytes":{"$components":[1,0,0],"$space":"calibratedRGB"}}}]}"#
+            ))
         // The label is read back where the decoder gives one.
         let read = try colours(try encode(taken[2]))
         XCTAssertEqual(try form(read[1]["NSComponents"])["$space"] as? String, "Display P3")
