@@ -6,6 +6,7 @@
 extension ArchiveEncoder {
     /// Whether a readable form of bytes in `document` (a `$data` or `$bytes` member's object,
     /// `JSONDocument.nestedPayloads`) has a `$space`: one look at each, once per document.
+    @inline(never)
     static func holdsColorSpaceLabels(_ document: JSONDocument) -> Bool {
         document.nestedPayloads.contains { document.memberNamed($0, BytesForm.spaceKey) != nil }
     }

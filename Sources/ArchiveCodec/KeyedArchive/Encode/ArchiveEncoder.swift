@@ -65,7 +65,6 @@ struct ArchiveEncoder<Tree: PlistBuilding>: PlistValueEncoding {
         self.document = document
         self.tree = tree
         current = document.root
-        if Self.holdsColorSpaceLabels(document) { colorLabels = ColorLabelChecks() }
         // The archive has at most about one plist value per JSON value or key, plus the UIDs.
         self.tree.reserve(values: document.valueCount * 3, bytes: document.source.count)
     }
@@ -82,6 +81,7 @@ struct ArchiveEncoder<Tree: PlistBuilding>: PlistValueEncoding {
     /// payload's `$keyedArchive`).
     mutating func encodeDocument(root: Value) throws(CodecError) -> UInt32 {
         try collectIDs()
+        if !document.nestedPayloads.isEmpty, Self.holdsColorSpaceLabels(document) { colorLabels = ColorLabelChecks() }
         objects[0] = try tree.string(static: ArchiverKeys.null)
         var archiver = "NSKeyedArchiver"
         var version = PlistInteger(signed: 100_000)
