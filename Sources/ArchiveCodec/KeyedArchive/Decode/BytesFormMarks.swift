@@ -136,6 +136,9 @@ struct BytesFormMarks: Sendable {
     /// made for it: a nested payload of one colour pays little).
     private struct Labelling {
         /// Label number by the custom space's UID (0: the space gives none).
+        var spaceLabels: [Int: Int] = [:]
+        /// Label number by where the profile's bytes begin: many spaces may share one profile,
+        /// which is read once.
         var profileLabels: [Int: Int] = [:]
         var known: [String: Int] = [:]
         /// The colour last read and its space number (nil: none that labels).
@@ -156,16 +159,20 @@ struct BytesFormMarks: Sendable {
             guard reference.kind == .uid else { return 0 }
             let target = Int(view.uid(reference))
             guard target < analysis.objectCount else { return 0 }
-            if let index = profileLabels[target] { return index }
+            if let index = spaceLabels[target] { return index }
             var index = 0
             let entry = view.header(at: Int(analysis.entryOffsets[target]))
             if analysis.classOf[target] >= 0, entry.kind == .dict, let profile = view.value(in: entry, forKey: ColorSpaceLabel.profileKey),
-                let data = BytesFormMarks.dataHeader(profile, view: view, analysis: analysis),
-                let label = ColorSpaceLabel.profileLabel(view.payload(data))
+                let data = BytesFormMarks.dataHeader(profile, view: view, analysis: analysis)
             {
-                index = marks.labelIndex(label, known: &known)
+                if let known = profileLabels[data.start] {
+                    index = known
+                } else {
+                    index = ColorSpaceLabel.profileLabel(view.payload(data)).map { marks.labelIndex($0, known: &known) } ?? 0
+                    profileLabels[data.start] = index
+                }
             }
-            profileLabels[target] = index
+            spaceLabels[target] = index
             return index
         }
 

@@ -11,12 +11,21 @@ extension ArchiveEncoder {
         document.nestedPayloads.contains { document.memberNamed($0, BytesForm.spaceKey) != nil }
     }
 
-    /// Whether an instance of class `meta` is a colour: NSColor, or a class whose `$classes`
-    /// chain names it (the classes whose components the decoder labels, `BytesForm.Owner`).
+    /// Whether an instance of class `meta` is a colour as the decoder decides it
+    /// (`BytesForm.Owner(name:chain:)`): its class owns the colour's forms, or, when its class
+    /// owns none, the first class of its `$classes` chain that owns some is NSColor.
     func isColor(_ meta: ObjectMeta) -> Bool {
-        if let name = meta.className, document.kind(name) == .string, document.stringEquals(name, "NSColor") { return true }
+        if let name = meta.className, document.kind(name) == .string, let owner = formOwner(name) { return owner == .color }
         guard let chain = meta.chain, document.kind(chain) == .array else { return false }
-        return document.elements(of: chain).contains { document.kind($0) == .string && document.stringEquals($0, "NSColor") }
+        for name in document.elements(of: chain) where document.kind(name) == .string {
+            if let owner = formOwner(name) { return owner == .color }
+        }
+        return false
+    }
+
+    /// The owner of readable forms class name `name` is, if any.
+    private func formOwner(_ name: Value) -> BytesForm.Owner? {
+        BytesForm.Owner.classes.first { document.stringEquals(name, $0.name) }?.owner
     }
 
     /// Checks the label of each of colour `object`'s components that has one. Out of line:
@@ -79,31 +88,49 @@ extension ArchiveEncoder {
     }
 
     /// The label of a model key's components (`NSRGB`, `NSWhite`, `NSCMYK`) for the colour's
-    /// `NSColorSpace` value `model`.
+    /// `NSColorSpace` value `model`: an integer, plain or as `{"$integer": "…"}`.
     private func modelLabel(_ key: ColorSpaceLabel.Key, model: Value?) -> ColorSpaceLabel.Text? {
-        guard let model, document.kind(model) == .number else { return nil }
+        guard let model else { return nil }
         let number: Int64
-        switch document.number(model) {
-        case .signed(let value): number = value
-        case .unsigned(let value): number = Int64(clamping: value)
-        case .real: return nil
+        switch document.kind(model) {
+        case .number:
+            switch document.number(model) {
+            case .signed(let value): number = value
+            case .unsigned(let value): number = Int64(clamping: value)
+            case .real: return nil
+            }
+        case .object:
+            guard let exact = document.singleMember(model, named: MappingKeys.integer), let integer = try? document.exactInteger(exact.value),
+                !integer.isUnsigned
+            else { return nil }
+            number = Int64(bitPattern: integer.bits)
+        default:
+            return nil
         }
         return ColorSpaceLabel.modelLabel(key, model: number).map(ColorSpaceLabel.Text.model)
     }
 
     /// The label of `NSComponents` in the colour's `NSCustomColorSpace` value `reference`: its
-    /// profile's description, read once per space however many colours refer to it.
+    /// profile's description. Read once per space object and once per profile data value,
+    /// however many colours and spaces refer to them (many spaces sharing one large profile
+    /// would otherwise read it once a space).
     private mutating func profileLabel(of reference: Value?) throws(CodecError) -> ColorSpaceLabel.Text? {
         guard let reference, let space = try resolved(reference), let checks = colorLabels else { return nil }
-        if let known = checks.profileLabels[space.offset] { return known.map(ColorSpaceLabel.Text.profile) }
+        if let known = checks.spaceLabels[space.offset] { return known.map(ColorSpaceLabel.Text.profile) }
         var label: String?
-        if let profile = document.memberNamed(space, ColorSpaceLabel.profileKey) {
-            let holder = try resolved(profile)
-            if let data = holder.flatMap({ document.memberNamed($0, MappingKeys.data) ?? document.memberNamed($0, MappingKeys.bytes) }) {
-                label = try document.dataBytes(data).withUnsafeBufferPointer(ColorSpaceLabel.profileLabel)
+        if let profile = document.memberNamed(space, ColorSpaceLabel.profileKey), let holder = try resolved(profile) {
+            // Known by the object that holds the profile, before its members are walked: a
+            // walk past a large profile's text costs as much as the text.
+            if let known = checks.profileLabels[holder.offset] {
+                label = known
+            } else {
+                if let data = document.memberNamed(holder, MappingKeys.data) ?? document.memberNamed(holder, MappingKeys.bytes) {
+                    label = try document.dataBytes(data).withUnsafeBufferPointer(ColorSpaceLabel.profileLabel)
+                }
+                checks.profileLabels[holder.offset] = label
             }
         }
-        checks.profileLabels[space.offset] = label
+        checks.spaceLabels[space.offset] = label
         return label.map(ColorSpaceLabel.Text.profile)
     }
 
@@ -118,8 +145,9 @@ extension ArchiveEncoder {
 /// What an encoder remembers while it checks colour space labels: a class, so that an encoder
 /// of a document without labels carries one empty reference.
 final class ColorLabelChecks {
-    /// The label each custom colour space's profile gives (nil: none), by the space object's
-    /// offset: read once per space.
+    /// The label each custom colour space gives (nil: none), by the space object's offset.
+    var spaceLabels: [UInt32: String?] = [:]
+    /// The label each profile gives (nil: none), by the offset of the object that holds it.
     var profileLabels: [UInt32: String?] = [:]
 }
 

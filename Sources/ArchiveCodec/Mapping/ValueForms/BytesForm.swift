@@ -78,14 +78,19 @@ enum BytesForm: UInt8 {
 
         /// The form of class `name` itself.
         init?(named name: String) {
-            switch name {
-            case "NSColor": self = .color
-            case "NSIndexSet", "NSMutableIndexSet": self = .indexSet
-            case "NSIndexPath": self = .indexPath
-            case "NSAttributedString", "NSMutableAttributedString", "NSTextStorage": self = .attributedString
-            default: return nil
-            }
+            let owner = Self.classes.first { entry in
+                entry.name.withUTF8Buffer { literal in name.utf8.elementsEqual(literal) }
+            }?.owner
+            guard let owner else { return nil }
+            self = owner
         }
+
+        /// The classes that own forms, by name: the one table the decoder (`init(named:)`) and
+        /// the encoder (which compares the names in place, `ArchiveEncoder.isColor`) read.
+        static let classes: [(name: StaticString, owner: Owner)] = [
+            ("NSColor", .color), ("NSIndexSet", .indexSet), ("NSMutableIndexSet", .indexSet), ("NSIndexPath", .indexPath),
+            ("NSAttributedString", .attributedString), ("NSMutableAttributedString", .attributedString), ("NSTextStorage", .attributedString)
+        ]
 
         /// The keys of the owner's instances whose bytes take a form, with the form.
         var keys: [(key: StaticString, form: BytesForm)] {

@@ -210,6 +210,44 @@ final class ColorSpaceLabelTests: XCTestCase {
         XCTAssertEqual(try form(read[1]["NSComponents"])["$space"] as? String, "Display P3")
     }
 
+    /// A class whose chain names another owner of forms before NSColor is not a colour, for the
+    /// decoder and the encoder alike: a label its shared bytes show (a copy of a colour's) is
+    /// not checked against it.
+    func testOnlyWhatTheDecoderTakesForAColourIsChecked() throws {
+        for shared in [#"{"$bytes":{"$components":[1,0,0]}}"#, #"{"$class":"NSMutableData","$id":1,"$data":{"$components":[1,0,0]}}"#] {
+            let second = shared.contains("$id") ? #"{"$ref":1}"# : shared
+            let json =
+                #"{"$class":"NSMutableArray","$array":[{"$class":"NSColor","NSColorSpace":1,"NSRGB":"# + shared
+                + #"},{"$class":"Weird","$classes":["Weird","NSIndexSet","NSColor","NSObject"],"NSColorSpace":2,"NSRGB":"# + second + "}]}"
+            let bytes = try encode(json)
+            let text = String(decoding: try KeyedArchive(parsing: bytes).json(view: .readable, pretty: false), as: UTF8.self)
+            XCTAssertTrue(text.contains(#""$space":"calibratedRGB""#), text)
+            try assertReadableLossless(bytes, shared)
+        }
+    }
+
+    /// An `NSColorSpace` written as `{"$integer": "…"}` names the same space as the number.
+    func testAWrappedSpaceNumberNamesItsSpace() throws {
+        let bytes = try encode(#"{"$class":"NSColor","NSColorSpace":{"$integer":"2"},"NSRGB":{"$bytes":{"$components":[1,0,0],"$space":"deviceRGB"}}}"#)
+        XCTAssertEqual(try form((try readable(bytes) as? [String: Any])?["NSRGB"])["$space"] as? String, "deviceRGB")
+        XCTAssertThrowsError(try encode(#"{"$class":"NSColor","NSColorSpace":{"$integer":"2"},"NSRGB":{"$bytes":{"$components":[1,0,0],"$space":"calibratedRGB"}}}"#))
+    }
+
+    /// Many spaces that share one profile (and colours that share those spaces) are all
+    /// labelled from it; the profile is read once (docs/benchmarks.md times the large case).
+    func testSpacesSharingOneProfileAreLabelledFromIt() throws {
+        var entries: [Entry] = [.object("NSMutableArray", [("NS.objects", .array((0..<40).map { .uid(2 + $0) }))])]
+        for index in 0..<40 {
+            let components = Array("1 \(index) 0 1".utf8)
+            entries.append(.object("NSColor", [("NSColorSpace", .int(1)), ("NSComponents", .data(components)), ("NSCustomColorSpace", .uid(42 + index % 20))]))
+        }
+        for _ in 0..<20 { entries.append(.object("NSColorSpace", [("NSICC", .uid(62))])) }
+        entries.append(.object("NSMutableData", [("NS.data", .data(Self.profile("Shared P3")))]))
+        let bytes = try buildArchive(entries)
+        for colour in try colours(bytes) { XCTAssertEqual(try form(colour["NSComponents"])["$space"] as? String, "Shared P3") }
+        try assertReadableLossless(bytes, "shared profile")
+    }
+
     /// The plain view shows a labelled colour's components as numbers, as before.
     func testThePlainViewShowsTheComponents() throws {
         let bytes = try buildArchive([.object("NSColor", [("NSColorSpace", .int(1)), ("NSRGB", .data(Array("1 0.5 0\0".utf8)))])])
