@@ -405,9 +405,13 @@ extension JSONDocument {
         return wrapperKeys.firstIndex { document.stringEquals(key, $0) }
     }
 
-    /// The member of object `value` whose key is `key`.
+    /// The member of object `value` whose key is `key` (compared in place, no bytes made).
     func member(of value: Value, _ key: StaticString) -> Value? {
-        key.withUTF8Buffer { member(of: value, Array($0)) }
+        var cursor = children(of: value)
+        while let (name, member) = nextMember(&cursor) {
+            if stringEquals(name, key) { return member }
+        }
+        return nil
     }
 
     func member(of value: Value, _ key: [UInt8]) -> Value? {

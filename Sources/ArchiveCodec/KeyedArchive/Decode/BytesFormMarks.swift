@@ -149,7 +149,7 @@ struct BytesFormMarks: Sendable {
             guard which == .components else {
                 if colour != header.start {
                     colour = header.start
-                    model = Self.model(of: header, view: view)
+                    model = BytesFormMarks.colorModel(of: header, view: view)
                 }
                 guard let model, let index = ColorSpaceLabel.modelLabelIndex(which, model: model) else { return 0 }
                 return index + 1
@@ -176,14 +176,6 @@ struct BytesFormMarks: Sendable {
             return index
         }
 
-        /// Colour `header`'s `NSColorSpace` number, when it is an integer.
-        private static func model(of header: PlistObjectHeader, view: BinaryPlistView) -> Int64? {
-            guard let number = view.value(in: header, forKey: ColorSpaceLabel.modelKey) else { return nil }
-            let model = view.header(of: number)
-            guard model.kind == .int else { return nil }
-            let value = view.integer(model)
-            return value.isUnsigned ? nil : Int64(bitPattern: value.bits)
-        }
     }
 
     /// Whether `key` is an NSColor's `NSComponents` holding red, green, blue (and alpha) of
@@ -193,12 +185,18 @@ struct BytesFormMarks: Sendable {
     /// beside the fallback's. Other models (white, CMYK) have none.
     private static func isRGB(components content: BytesForm.Content, of header: PlistObjectHeader, key: Int, view: BinaryPlistView) -> Bool {
         guard case .components(let text) = content, text.components.count == 3 || text.components.count == 4, view.isString(key, equalTo: "NSComponents"),
-            let space = view.value(in: header, forKey: "NSColorSpace")
+            let model = colorModel(of: header, view: view)
         else { return false }
-        let model = view.header(of: space)
-        guard model.kind == .int else { return false }
+        return model == 1 || model == 2
+    }
+
+    /// Colour `header`'s `NSColorSpace` number, when it is a signed integer.
+    fileprivate static func colorModel(of header: PlistObjectHeader, view: BinaryPlistView) -> Int64? {
+        guard let number = view.value(in: header, forKey: ColorSpaceLabel.modelKey) else { return nil }
+        let model = view.header(of: number)
+        guard model.kind == .int else { return nil }
         let value = view.integer(model)
-        return !value.isUnsigned && (value.bits == 1 || value.bits == 2)
+        return value.isUnsigned ? nil : Int64(bitPattern: value.bits)
     }
 
     /// The owner and form whose key the string `key` is, if any (every key belongs to one

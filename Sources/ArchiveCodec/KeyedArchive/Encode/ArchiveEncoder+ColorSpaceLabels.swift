@@ -8,7 +8,7 @@ extension ArchiveEncoder {
     /// `JSONDocument.nestedPayloads`) has a `$space`: one look at each, once per document.
     @inline(never)
     static func holdsColorSpaceLabels(_ document: JSONDocument) -> Bool {
-        document.nestedPayloads.contains { document.memberNamed($0, BytesForm.spaceKey) != nil }
+        document.nestedPayloads.contains { document.member(of: $0, BytesForm.spaceKey) != nil }
     }
 
     /// Whether an instance of class `meta` is a colour as the decoder decides it
@@ -48,7 +48,7 @@ extension ArchiveEncoder {
         cursor = document.children(of: object)
         while let (key, value) = document.nextMember(&cursor) {
             guard let which = ColorSpaceLabel.Key.all.first(where: { document.stringEquals(key, $0.name) }) else { continue }
-            guard let form = try componentsForm(value), let label = document.memberNamed(form, BytesForm.spaceKey), document.kind(label) == .string
+            guard let form = try componentsForm(value), let label = document.member(of: form, BytesForm.spaceKey), document.kind(label) == .string
             else { continue }
             let expected = which == .components ? try profileLabel(of: customSpace) : modelLabel(which, model: model)
             switch expected {
@@ -118,13 +118,13 @@ extension ArchiveEncoder {
         guard let reference, let space = try resolved(reference), let checks = colorLabels else { return nil }
         if let known = checks.spaceLabels[space.offset] { return known.map(ColorSpaceLabel.Text.profile) }
         var label: String?
-        if let profile = document.memberNamed(space, ColorSpaceLabel.profileKey), let holder = try resolved(profile) {
+        if let profile = document.member(of: space, ColorSpaceLabel.profileKey), let holder = try resolved(profile) {
             // Known by the object that holds the profile, before its members are walked: a
             // walk past a large profile's text costs as much as the text.
             if let known = checks.profileLabels[holder.offset] {
                 label = known
             } else {
-                if let data = document.memberNamed(holder, MappingKeys.data) ?? document.memberNamed(holder, MappingKeys.bytes) {
+                if let data = document.member(of: holder, MappingKeys.data) ?? document.member(of: holder, MappingKeys.bytes) {
                     label = try document.dataBytes(data).withUnsafeBufferPointer(ColorSpaceLabel.profileLabel)
                 }
                 checks.profileLabels[holder.offset] = label
@@ -137,7 +137,7 @@ extension ArchiveEncoder {
     /// Object `value`, or the object its `$ref` names; nil for a value that is not an object.
     private func resolved(_ value: Value) throws(CodecError) -> Value? {
         guard document.kind(value) == .object else { return nil }
-        guard let ref = document.memberNamed(value, MappingKeys.reference) else { return value }
+        guard let ref = document.member(of: value, MappingKeys.reference) else { return value }
         return objectOfID[try idKey(ref)]
     }
 }
@@ -149,16 +149,4 @@ final class ColorLabelChecks {
     var spaceLabels: [UInt32: String?] = [:]
     /// The label each profile gives (nil: none), by the offset of the object that holds it.
     var profileLabels: [UInt32: String?] = [:]
-}
-
-extension JSONDocument {
-    /// The member of object `value` whose key is `key`, found without making the key's bytes
-    /// (`member(of:_:)` copies them).
-    func memberNamed(_ value: Value, _ key: StaticString) -> Value? {
-        var cursor = children(of: value)
-        while let (name, member) = nextMember(&cursor) {
-            if stringEquals(name, key) { return member }
-        }
-        return nil
-    }
 }
