@@ -22,6 +22,22 @@
 /// Each body is written once, so the bodies' text together is at most the whole document's:
 /// it is held to the document's output limit, and past it the walk gives up too.
 ///
+/// **Before the placement** (`Mode.unplaced`, `Mode.partlyPlaced`) the walk runs without
+/// the whole document's placement, which a large archive spends most of a decode's time on
+/// before writing. A body's text does not depend on where it stands; only where a body with
+/// `$id` stands and its number do.
+/// - *Unplaced* (`Placement.unplaced`): every body with `$id` is written on its own, every
+///   reference to one is a `{"$ref": n}` naming its entry. An answer without `$id` and `$ref`
+///   is the whole document's; one with either, or a path that names `$id` or `$ref` (whose
+///   number it would answer), wants a placement (`wantsPlacement`).
+/// - *Partly placed* (`GrowingPlacement`): what the placement says of the entries it reached
+///   is final, and an entry it did not reach is written with the number 0. A walk that wrote
+///   no 0 (in a part, or among the bodies the answer writes in full, measured before they are
+///   written) wrote what the whole placement writes; one that met a 0 wants more placement.
+/// Before the placement nothing has measured the document's nesting for the writer's stack:
+/// each part, and the answer with every body it writes in full, is measured first
+/// (`BodyScanner`) against the mode's limit, and the walk gives up past it.
+///
 /// Every byte is asked of `hold` as it is written (`HeldText`), and the thread's deadline is
 /// polled at each hand-over of the writer's text and before each body.
 struct KeyedValueAtPath {
@@ -35,15 +51,40 @@ struct KeyedValueAtPath {
     /// envelope with its values as stubs).
     private static let documentPart = -1
 
+    /// How the bodies are placed, and for a walk before the placement the deepest JSON the
+    /// writer may write (a part, the answer).
+    enum Mode {
+        /// The whole document's placement, its nesting checked by the caller.
+        case placed
+        /// `Placement.unplaced`.
+        case unplaced(depthLimit: Int)
+        /// A `GrowingPlacement`'s.
+        case partlyPlaced(depthLimit: Int)
+    }
+
+    private let mode: Mode
     private var writer: ReadableWriter
+    /// Before the placement: the mode's limit, the scanner that measures what is written first,
+    /// and each part's nesting.
+    private let depthLimit: Int?
+    private var scanner: BodyScanner?
+    private var partHeights: [Int: Int] = [:]
+    /// Whether the walk stopped where a placement (more of one) would let it go on: an answer
+    /// with identity unplaced, an entry the partial placement has not reached.
+    private(set) var wantsPlacement = false
+    private let isUnplaced: Bool
+    private var bodyHolder: [UInt32]
+    private var carriesID: [Bool]
+    private let forms: [ObjectForm]
     private let objectCount: Int
-    private let writtenIDs: [UInt32]
     private let envelope: Bool
     /// The largest JSON the archive's view may be (`KeyedArchive.maximumOutputSize`).
     private let limit: Int
     private let tooMuch: CodecError
-    /// Per `$id` number, the entry that carries it: made on the first body written.
+    /// Per `$id` number, the entry that carries it: made on the first body written, unless
+    /// the placement kept them (`Placement.entriesByID`, at number − 1).
     private var entryOfID: [Int32] = []
+    private var entriesByID: [Int32]?
     private var parts: [Int: Part] = [:]
     /// The bytes of the bodies' texts so far, held to `limit` in all.
     private var written = 0
@@ -54,19 +95,56 @@ struct KeyedValueAtPath {
     /// What stopped writing a body on the way (memory, the deadline, the output's size).
     private var failure: CodecError?
 
-    init(archive: KeyedArchive, view: BinaryPlistView, placement: Placement, hold: ((Int) -> Bool)?) {
+    /// `mode` says what `placement` is.
+    init(archive: KeyedArchive, view: BinaryPlistView, placement: Placement, mode: Mode = .placed, hold: ((Int) -> Bool)?) {
         writer = ReadableWriter(archive: archive, view: view, placement: placement, out: JSONOutput(pretty: false))
+        self.mode = mode
+        switch mode {
+        case .placed: (depthLimit, isUnplaced) = (nil, false)
+        case .unplaced(let limit): (depthLimit, isUnplaced) = (limit, true)
+        case .partlyPlaced(let limit): (depthLimit, isUnplaced) = (limit, false)
+        }
+        if depthLimit != nil { scanner = BodyScanner(archive: archive, view: view, numbers: placement.numbers, accounts: placement.accounts) }
+        bodyHolder = placement.bodyHolder
+        entriesByID = placement.entriesByID
+        carriesID = placement.carriesID
+        forms = archive.forms
         objectCount = archive.objectCount
-        writtenIDs = placement.writtenIDs
         envelope = placement.envelope
         limit = KeyedArchive.maximumOutputSize(forInputSize: archive.plist.bytes.count)
         tooMuch = archive.tooMuchJSON(limit: limit)
         self.hold = hold
     }
 
+    /// Lets go of the placement's tables, so that `GrowingPlacement` grows them in place
+    /// rather than copying them; `regrow` before the next walk.
+    mutating func releasePlacement() {
+        writer.place(by: .none)
+        bodyHolder = []
+        carriesID = []
+        entriesByID = nil
+    }
+
+    /// Takes a grown partial placement (`GrowingPlacement`) for the next walk, keeping the
+    /// parts written: a part is kept only when it wrote no 0, so every entry it wrote was
+    /// placed already, finally, and it reads the same under the grown placement. Each part's
+    /// walk starts afresh, as the next walk takes the path from the start.
+    mutating func regrow(_ placement: Placement) {
+        writer.place(by: placement)
+        bodyHolder = placement.bodyHolder
+        carriesID = placement.carriesID
+        entriesByID = placement.entriesByID
+        wantsPlacement = false
+        for key in parts.keys { parts[key]!.walk = JSONDocument.PathWalk(document: parts[key]!.document) }
+    }
+
     /// The compact JSON text of the value at `path` (a `$ref` at its end followed), or nil
     /// when this way gives up (above).
     mutating func valueText(at path: ReadablePath) throws(CodecError) -> [UInt8]? {
+        if isUnplaced, path.steps.contains(where: Self.namesIdentity) {
+            wantsPlacement = true
+            return nil
+        }
         guard try write(Self.documentPart) else { return nil }
         var place = (part: Self.documentPart, value: parts[Self.documentPart]!.document.root)
         do throws(JSONDocument.PathFailure) {
@@ -98,6 +176,7 @@ struct KeyedValueAtPath {
             if let refusal = error.refusal, refusal.kind != .limitExceeded { throw refusal }
             return nil
         }
+        if depthLimit != nil, try !answerFits(place.value, in: place.part) { return nil }
         let text = try wholeText(of: place.value, in: parts[place.part]!.document)
         try grow(by: text.withUnsafeBufferPointer { PlainView.workingBytes(losslessText: $0, depth: 4) })
         return text
@@ -126,8 +205,8 @@ struct KeyedValueAtPath {
         if document.stringEquals(key, ReadableWriter.stubKey) {
             entry = Int(number)
         } else if document.stringEquals(key, MappingKeys.reference) {
-            guard number > 0, number < entryOfID.count, entryOfID[Int(number)] > 0 else { return nil }
-            entry = Int(entryOfID[Int(number)])
+            guard let named = self.entry(ofID: number) else { return nil }
+            entry = named
         } else {
             return place
         }
@@ -146,7 +225,13 @@ struct KeyedValueAtPath {
     private mutating func write(_ part: Int) throws(CodecError) -> Bool {
         guard parts[part] == nil else { return true }
         try ConversionDeadline.check()
-        if entryOfID.isEmpty {
+        if let depthLimit {
+            let height = measuredHeight(of: part)
+            guard height <= depthLimit else { return false }
+            partHeights[part] = height
+        }
+        if !isUnplaced, entriesByID == nil, entryOfID.isEmpty {
+            let writtenIDs = writer.writtenIDs
             entryOfID = Array(repeating: 0, count: (writtenIDs.max().map(Int.init) ?? 0) + 1)
             for (entry, id) in writtenIDs.enumerated() where id > 0 && Int(id) < entryOfID.count { entryOfID[Int(id)] = Int32(entry) }
         }
@@ -164,6 +249,10 @@ struct KeyedValueAtPath {
             }
         }
         guard done else { return false }
+        if case .partlyPlaced = mode, Self.holdsUnnumbered(text.bytes) {
+            wantsPlacement = true
+            return false
+        }
         written += text.bytes.count
         held += text.bytes.capacity
         let working = text.bytes.withUnsafeBufferPointer { PlainView.workingBytes(losslessText: $0, depth: 4) }
@@ -187,8 +276,8 @@ struct KeyedValueAtPath {
                     } else if document.kind(value) == .number, case .signed(let number) = document.number(value) {
                         if document.stringEquals(key, ReadableWriter.stubKey), number > 0, number < objectCount {
                             writer.forgetWritten(Int(number))
-                        } else if document.stringEquals(key, MappingKeys.identity), number > 0, number < entryOfID.count {
-                            writer.forgetWritten(Int(entryOfID[Int(number)]))
+                        } else if document.stringEquals(key, MappingKeys.identity), let entry = entry(ofID: number) {
+                            writer.forgetWritten(entry)
                         }
                     }
                 }
@@ -198,6 +287,177 @@ struct KeyedValueAtPath {
                 }
             }
         }
+    }
+
+    /// The entry whose body carries `"$id": number` (placed: the whole document's numbers;
+    /// unplaced: the entry's UID + 1, `Placement.unplaced`), or nil.
+    private func entry(ofID number: Int64) -> Int? {
+        guard !isUnplaced else { return number > 1 && number <= objectCount ? Int(number - 1) : nil }
+        if let entriesByID { return number > 0 && number <= entriesByID.count ? Int(entriesByID[Int(number - 1)]) : nil }
+        guard number > 0, number < entryOfID.count, entryOfID[Int(number)] > 0 else { return nil }
+        return Int(entryOfID[Int(number)])
+    }
+
+    /// Whether `step` names `$id` or `$ref`, whose values an unplaced walk does not know.
+    private static func namesIdentity(_ step: ReadablePath.Step) -> Bool {
+        guard case .key(let key) = step else { return false }
+        return key == "$id" || key == "$ref"
+    }
+
+    // MARK: Unplaced
+
+    /// Whether `text` writes an entry the partial placement has not reached: `{"$ref":0}`, or
+    /// `"$id":0` (as a key, after `{` or `,`: a string's text holds neither before a quote).
+    private static func holdsUnnumbered(_ text: [UInt8]) -> Bool {
+        let reference = Array("{\"\(MappingKeys.reference)\":0}".utf8)
+        let identity = Array("\"\(MappingKeys.identity)\":0".utf8)
+        return text.withUnsafeBufferPointer { text in
+            var index = 0
+            while index + identity.count < text.count {
+                defer { index += 1 }
+                guard text[index] == UInt8(ascii: "{") || text[index] == UInt8(ascii: ",") else { continue }
+                let rest = UnsafeBufferPointer(rebasing: text[(index + 1)...])
+                if rest.starts(with: identity), rest.count > identity.count, rest[identity.count] == UInt8(ascii: ",") || rest[identity.count] == UInt8(ascii: "}") {
+                    return true
+                }
+                if text[index] == UInt8(ascii: "{"), UnsafeBufferPointer(rebasing: text[index...]).starts(with: reference) { return true }
+            }
+            return false
+        }
+    }
+
+    /// The nesting of `part`'s text as `write` writes it (the bodies it holds as stubs or
+    /// references, a scalar with `$id` perhaps in full), measured without writing (`BodyScanner`).
+    private mutating func measuredHeight(of part: Int) -> Int {
+        guard part == Self.documentPart else { return bodyHeight(part) }
+        scanner!.slots.removeAll(keepingCapacity: true)
+        var height = scanner!.scanTop(envelope: envelope)
+        let slots = scanner!.slots
+        for slot in slots {
+            let uid = Int(slot.uid)
+            // Without the envelope the root's body is the part (`stubDepth` 1).
+            if !envelope, !forms[uid].isScalar {
+                height = max(height, bodyHeight(uid))
+            } else {
+                height = max(height, slotHeight(slot))
+            }
+        }
+        return height
+    }
+
+    /// The nesting of entry `uid` written where its body stands, the bodies it holds as stubs
+    /// or references.
+    private mutating func bodyHeight(_ uid: Int) -> Int {
+        let form = forms[uid]
+        if form.isScalar { return scanner!.scalarLeafHeight(uid, form: form, carriesID: carriesID[uid], keyContext: false) }
+        scanner!.slots.removeAll(keepingCapacity: true)
+        var height = scanner!.scan(uid, carriesID: carriesID[uid])
+        let slots = scanner!.slots
+        for slot in slots { height = max(height, slotHeight(slot)) }
+        return height
+    }
+
+    /// The most a reference of a part reaches: a stub or `{"$ref": n}` (one bracket), or a
+    /// scalar's text, with `$id` or bare, at most as deep as with `$id`.
+    private mutating func slotHeight(_ slot: BodyScanner.Slot) -> Int {
+        let uid = Int(slot.uid)
+        let form = forms[uid]
+        guard form.isScalar else { return Int(slot.level) + 1 }
+        return Int(slot.level) + scanner!.scalarLeafHeight(uid, form: form, carriesID: true, keyContext: slot.keyContext)
+    }
+
+    /// Whether the value found in `part` is the whole document's answer before the placement
+    /// and fits the limit, measured before it is written in full: unplaced, its text holds no
+    /// `$id` and no `$ref`; the bodies its stubs stand for are measured (`subtreeHeight`).
+    /// A compact text writes a key right after `{` or `,`, neither of which a string's text
+    /// holds before a quote (a quote inside a string is escaped), so `{"$id":`, `,"$id":`
+    /// and `{"$ref":` are keys.
+    private mutating func answerFits(_ value: JSONDocument.Value, in part: Int) throws(CodecError) -> Bool {
+        let document = parts[part]!.document
+        let range = document.sourceRange(of: value)
+        let stub = Array("{\"\(ReadableWriter.stubKey)\":".utf8)
+        let identity = Array("\"\(MappingKeys.identity)\":".utf8)
+        let reference = Array("{\"\(MappingKeys.reference)\":".utf8)
+        let isUnplaced = isUnplaced
+        var stubs: [Int] = []
+        let holdsIdentity = document.source.withUnsafeBufferPointer { source -> Bool in
+            var index = range.lowerBound
+            while index < range.upperBound {
+                defer { index += 1 }
+                guard source[index] == UInt8(ascii: "{") || source[index] == UInt8(ascii: ",") else { continue }
+                let rest = UnsafeBufferPointer(rebasing: source[index..<range.upperBound])
+                if isUnplaced, rest.dropFirst().starts(with: identity) || rest.starts(with: reference) { return true }
+                guard rest.starts(with: stub) else { continue }
+                var end = index + stub.count
+                var entry = 0
+                while end < range.upperBound, let digit = source[end].asciiDigitValue {
+                    entry = entry * 10 + digit
+                    end += 1
+                }
+                stubs.append(entry)
+            }
+            return false
+        }
+        if holdsIdentity {
+            wantsPlacement = true
+            return false
+        }
+        let base = partHeights[part] ?? 0
+        for entry in stubs {
+            guard let height = try subtreeHeight(entry) else { return false }
+            if base + height > depthLimit! { return false }
+        }
+        return true
+    }
+
+    /// The nesting of entry `uid`'s body written in full (in a stub's place), or nil where the
+    /// walk cannot tell it: a reference to an entry with `$id` unplaced, or to one the partial
+    /// placement has not reached (then `wantsPlacement`), or more bodies than the archive has.
+    /// A body with `$id` is written in full at the first reference from the body that holds
+    /// it (`Placement.bodyHolder`), each other reference is `{"$ref": n}`. Iterative: a heap
+    /// stack of bodies with their levels.
+    private mutating func subtreeHeight(_ uid: Int) throws(CodecError) -> Int? {
+        guard uid > 0, uid < objectCount, !forms[uid].isScalar else { return nil }
+        var pending: [(uid: Int32, level: Int)] = [(Int32(truncatingIfNeeded: uid), 0)]
+        var whole = Set<Int32>()
+        var height = 0
+        var visited = 0
+        while let (body, level) = pending.popLast() {
+            visited += 1
+            guard visited <= objectCount else { return nil }
+            if ConversionDeadline.shouldStop(visited) { throw ConversionDeadline.passed }
+            scanner!.slots.removeAll(keepingCapacity: true)
+            height = max(height, level + scanner!.scan(Int(body), carriesID: carriesID[Int(body)]))
+            let slots = scanner!.slots
+            for slot in slots {
+                let child = Int(slot.uid)
+                let form = forms[child]
+                let at = level + Int(slot.level)
+                guard carriesID[child] else {
+                    // A tied scalar the placement wrote bare, or a body referenced once.
+                    if form.isScalar {
+                        height = max(height, at + scanner!.scalarLeafHeight(child, form: form, carriesID: false, keyContext: slot.keyContext))
+                    } else {
+                        pending.append((slot.uid, at))
+                    }
+                    continue
+                }
+                guard bodyHolder[child] != Placement.unplaced else {
+                    wantsPlacement = true
+                    return nil
+                }
+                guard bodyHolder[child] == UInt32(truncatingIfNeeded: Int(body)), whole.insert(slot.uid).inserted else {
+                    height = max(height, at + 1)
+                    continue
+                }
+                if form.isScalar {
+                    height = max(height, at + scanner!.scalarLeafHeight(child, form: form, carriesID: true, keyContext: slot.keyContext))
+                } else {
+                    pending.append((slot.uid, at))
+                }
+            }
+        }
+        return height
     }
 
     /// `value`'s text with each stub replaced by its body written in full. A stub's text is
@@ -277,6 +537,56 @@ extension Archive {
     /// then hold, and with the answer's index before it is made; a refusal throws `notHeld`.
     public func readableValueDocument(at path: ReadablePath, plan: WritePlan, hold: ((Int) -> Bool)?) throws(CodecError) -> JSONDocument? {
         guard !path.steps.isEmpty, plan.nested == nil, let placement = plan.placement, placement.table.isEmpty, let archive = keyedArchive else { return nil }
+        return try valueDocument(at: path, of: archive, placement: placement, hold: hold)
+    }
+
+    /// `readableValueDocument(at:plan:hold:)` before any plan: the value at `path` of the
+    /// readable view (nested payloads not decoded, no nesting bound), found without placing
+    /// the whole document where it can be (`KeyedValueAtPath`, "Before the placement"):
+    /// first unplaced; then, while the walk wants more, with the placement grown to twice as
+    /// many bodies each time (`GrowingPlacement`, from 1,024), up to a quarter of the
+    /// archive's entries: at most that share of a whole placement's scanning is spent before
+    /// the caller's, with a walk per step (each as long as the path and its answer). Nothing written nests deeper than
+    /// `depthLimit`. Nil where it gives up: the caller plans, checks the depth and asks
+    /// `readableValueDocument`. So a value that fits is answered from an archive whose whole
+    /// view would be refused as too deep. `parallelism`: how the placement's scans may be
+    /// split.
+    public func valueDocumentBeforePlacement(
+        at path: ReadablePath, numbers: NumberWrapping, depthLimit: Int, parallelism: Parallelism = .serial, hold: ((Int) -> Bool)?
+    ) throws(CodecError) -> JSONDocument? {
+        guard !path.steps.isEmpty, let archive = keyedArchive else { return nil }
+        let text = try archive.plist.withView { (view) throws(CodecError) -> [UInt8]? in
+            var wantsPlacement: Bool
+            do {
+                let unplaced = Placement.unplaced(archive: archive, numbers: numbers)
+                var walk = KeyedValueAtPath(archive: archive, view: view, placement: unplaced, mode: .unplaced(depthLimit: depthLimit), hold: hold)
+                if let text = try walk.valueText(at: path) { return text }
+                wantsPlacement = walk.wantsPlacement
+            }
+            let growing = GrowingPlacement(archive: archive, view: view, numbers: numbers)
+            var bodies = 1_024
+            var grown: KeyedValueAtPath?
+            while wantsPlacement, !growing.complete {
+                // The walk lets go of its placement before the pass goes on, which then writes
+                // its tables in place rather than copying them.
+                grown?.releasePlacement()
+                let placement = try growing.placement(scanning: bodies, parallelism: parallelism)
+                if grown == nil {
+                    grown = KeyedValueAtPath(archive: archive, view: view, placement: placement, mode: .partlyPlaced(depthLimit: depthLimit), hold: hold)
+                } else {
+                    grown!.regrow(placement)
+                }
+                if let text = try grown!.valueText(at: path) { return text }
+                wantsPlacement = grown!.wantsPlacement
+                guard bodies < archive.objectCount / 4 else { break }
+                bodies *= 2
+            }
+            return nil
+        }
+        return try text.map { (text) throws(CodecError) in try JSONDocument(parsing: text) }
+    }
+
+    private func valueDocument(at path: ReadablePath, of archive: KeyedArchive, placement: Placement, hold: ((Int) -> Bool)?) throws(CodecError) -> JSONDocument? {
         let text = try archive.plist.withView { (view) throws(CodecError) -> [UInt8]? in
             var walk = KeyedValueAtPath(archive: archive, view: view, placement: placement, hold: hold)
             return try walk.valueText(at: path)

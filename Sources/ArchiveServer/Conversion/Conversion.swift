@@ -107,6 +107,11 @@ enum Conversion {
             ? ConversionCost.salvageWorking(bodyBytes: bytes.count, counts: counts) : ConversionCost.decodeWorking(bodyBytes: bytes.count, counts: counts)
         if let refusal = admit(working, job) { return refusal }
         let archive = try Archive(parsing: bytes, view: view, salvaging: options.salvage)
+        if let valuePath = options.path, view == .readable, !options.nested, options.maxDepth == nil,
+            let answer = try answerBeforePlacement(at: valuePath, of: archive, options, job)
+        {
+            return salvaged(answer, breaks: archive.breaks)
+        }
         // A nested expansion holds its parts' text until written, and each payload's tables while
         // it is read: reserved as they come, as a decode of the payload alone would be.
         let payloads = PayloadReservation(job.reservation)
@@ -145,6 +150,31 @@ enum Conversion {
         response.headers.append(HTTPResponse.Header(name: salvagedHeader, value: String(breaks)))
         response.salvagedBreaks = breaks
         return response
+    }
+
+    /// `?path=` answered before the archive is planned, where the codec finds the value so
+    /// (`Archive.valueDocumentBeforePlacement`: no placement of the whole document, nothing
+    /// written deeper than the stack allows), held in the budget as it grows; nil when it
+    /// gives up (what it held given back), and the decode plans as for any path.
+    private static func answerBeforePlacement(at path: ReadablePath, of archive: Archive, _ options: DecodeOptions, _ job: Job) throws(CodecError) -> HTTPResponse? {
+        let held = DecodedTextReservation(job.reservation)
+        let document: JSONDocument
+        do throws(CodecError) {
+            guard
+                let value = try archive.valueDocumentBeforePlacement(
+                    at: path, numbers: options.numbers, depthLimit: job.limits.decode.nestingLimit(pretty: options.pretty), hold: held.hold)
+            else {
+                _ = held.hold(0)
+                return nil
+            }
+            document = value
+        } catch {
+            guard let refusal = held.refusal(path: job.path) else { throw error }
+            return refusal
+        }
+        return try pathAnswer(try replyBuffer(job), job) { sink throws(JSONDocument.PathFailure) in
+            try document.writeValue(at: ReadablePath(steps: []), pretty: options.pretty, to: sink)
+        }
     }
 
     /// `?path=`: the value alone where the codec can write it so (`Archive.readableValueDocument`,

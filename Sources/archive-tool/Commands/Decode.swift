@@ -202,7 +202,8 @@ struct Decode: ParsableCommand {
     /// by default), for `get`: a document whose root is that value when the codec writes it
     /// without the rest of the document (`Archive.readableValueDocument`), with the path left
     /// to follow in it (`.`); else the whole document parsed, with `path`. The archive is read
-    /// and placed once either way; a codec error is reported as `reportingErrors` does.
+    /// once; it is placed whole only when the value is not found before (`valueDocumentBeforePlacement`);
+    /// a codec error is reported as `reportingErrors` does.
     static func readableValue(of input: [UInt8], at path: ReadablePath, nested: Bool, stack: StackOptions) throws -> (document: JSONDocument, path: ReadablePath) {
         if nested { return (try readableDocument(of: input, nested: nested, stack: stack), path) }
         let stackSize = stack.bytes
@@ -214,6 +215,12 @@ struct Decode: ParsableCommand {
                     let cores = coreParallelism(stackSize: stackSize, inputSize: input.count)
                     let policy = skipDepthCheck ? DecodePolicy(depthLimit: .max) : DecodePolicy(stackSize: stackSize)
                     let archive = try Archive(parsing: input, parallelism: cores)
+                    // Most values need no placement of the whole document: tried first.
+                    if let value = try archive.valueDocumentBeforePlacement(
+                        at: path, numbers: .nonFinite, depthLimit: policy.nestingLimit(pretty: false), parallelism: cores, hold: nil)
+                    {
+                        return (value, ReadablePath(steps: []))
+                    }
                     let plan = try archive.plan(
                         view: .readable, pretty: false, numbers: .nonFinite, parallelism: cores, depthLimit: policy.nestingLimit(pretty: false))
                     if let refusal = policy.refusal(depth: plan.depth, pretty: false) { throw refused(refusal, stackSize: stackSize) }

@@ -22,6 +22,19 @@ final class KeyedValueAtPathTests: XCTestCase {
         try? document.valueText(at: path)
     }
 
+    /// The answer found before the placement (`Archive.valueDocumentBeforePlacement`), its
+    /// placement's scans split in parts.
+    private func earlyAnswer(_ archive: Archive, _ path: ReadablePath, depthLimit: Int = .max, _ label: String) throws -> [UInt8]? {
+        let parts = Parallelism(width: 2, smallestPart: 1) { jobs, job in
+            for index in (0..<jobs).reversed() { job(index) }
+        }
+        guard let value = try archive.valueDocumentBeforePlacement(at: path, numbers: .nonFinite, depthLimit: depthLimit, parallelism: parts, hold: nil) else {
+            return nil
+        }
+        XCTAssertEqual(value.source, try value.valueText(at: ReadablePath(steps: [])), label)
+        return value.source
+    }
+
     private func aloneAnswer(_ archive: Archive, _ plan: WritePlan, _ path: ReadablePath, _ label: String) throws -> [UInt8]? {
         guard let value = try archive.readableValueDocument(at: path, plan: plan, hold: nil) else { return nil }
         XCTAssertEqual(value.source, try value.valueText(at: ReadablePath(steps: [])), label)
@@ -30,7 +43,7 @@ final class KeyedValueAtPathTests: XCTestCase {
 
     func testEveryWalkedPathAnswersAsTheWholeDocument() throws {
         var generator = SplitMix64(seed: 0x5EED)
-        var (answered, gaveUp, nowhere) = (0, 0, 0)
+        var (answered, gaveUp, nowhere, early) = (0, 0, 0, 0)
         let files = try archives()
         XCTAssertGreaterThan(files.count, 30)
         for (name, bytes) in files {
@@ -49,6 +62,10 @@ final class KeyedValueAtPathTests: XCTestCase {
                     let label = "\(name) \(path)"
                     let expected = wholeAnswer(whole, path)
                     let alone = try aloneAnswer(archive, plan, path, label)
+                    if let answer = try earlyAnswer(archive, path, label) {
+                        XCTAssertEqual(answer, expected, label)
+                        early += 1
+                    }
                     if let alone {
                         XCTAssertEqual(alone, expected, label)
                         answered += 1
@@ -66,6 +83,8 @@ final class KeyedValueAtPathTests: XCTestCase {
         XCTAssertGreaterThan(answered, 1_000)
         XCTAssertLessThan(gaveUp * 50, answered, "gave up on \(gaveUp) of \(answered + gaveUp)")
         XCTAssertGreaterThan(nowhere, 50)
+        // Before the placement too (values with identity after a partial placement).
+        XCTAssertGreaterThan(early * 10, answered * 9, "answered early \(early) of \(answered)")
     }
 
     /// A generated save: values behind `$ref`s to bodies placed elsewhere, then containers that
@@ -92,8 +111,59 @@ final class KeyedValueAtPathTests: XCTestCase {
             let path = try ReadablePath(parsing: text)
             let alone = try aloneAnswer(archive, plan, path, text)
             XCTAssertEqual(alone, wholeAnswer(whole, path), text)
+            let early = try earlyAnswer(archive, path, text)
+            if let early { XCTAssertEqual(early, wholeAnswer(whole, path), text) }
             if wholeAnswer(whole, path) != nil { XCTAssertNotNil(alone, text) }
         }
+    }
+
+    /// Equal strings stored apart and referenced once each: the first the view reaches is
+    /// written bare, the other with `$id` (`ScalarIdentity`, "Ties"). Before the placement
+    /// neither can be told from the other: the walk places as far as it must, and answers as
+    /// the whole document.
+    func testTiedValuesAreAnsweredAsTheWholeDocumentWritesThem() throws {
+        let json = #"""
+            {"$class":"Pair","first":{"$class":"Box","label":"same"},"second":{"$class":"Box","label":{"$id":1,"$string":"same"}},
+             "boxes":[{"$class":"Box","label":"other"},{"$class":"Box","label":{"$id":2,"$string":"other"}}]}
+            """#
+        let archive = try Archive(parsing: try JSONDocument(parsing: Array(json.utf8)).archive(format: .binary))
+        let plan = try archive.plan(view: .readable, pretty: false)
+        let whole = try archive.decodedDocument(view: .readable, plan: plan, hold: nil) { _ in 0 }
+        for text in [".first.label", ".second.label", ".second", ".boxes", ".boxes[1].label", ".boxes[0]"] {
+            let path = try ReadablePath(parsing: text)
+            let expected = try XCTUnwrap(wholeAnswer(whole, path), text)
+            XCTAssertEqual(try earlyAnswer(archive, path, text), expected, text)
+        }
+        let second = try XCTUnwrap(earlyAnswer(archive, ReadablePath(parsing: ".second.label"), ""))
+        XCTAssertEqual(String(decoding: second, as: UTF8.self), #"{"$id":1,"$string":"same"}"#)
+    }
+
+    /// Before the placement nothing has measured the document's nesting: a value is answered
+    /// when it (and each body written on the way) nests within the limit, from an archive
+    /// nested far deeper, and a value deeper than the limit is left to the caller, which
+    /// refuses the whole document.
+    func testAValueIsAnsweredWhenItFitsTheLimitWhateverTheWholeNests() throws {
+        var chain = #"{"$class":"Node","name":"end"}"#
+        for level in 0..<400 { chain = #"{"$class":"Node","name":"n\#(level)","next":"# + chain + "}" }
+        let json = #"{"$class":"Root","title":"deep","shared":{"$class":"Box","$id":1},"again":{"$ref":1},"chain":"# + chain + "}"
+        let archive = try Archive(parsing: try JSONDocument(parsing: Array(json.utf8)).archive(format: .binary))
+        let plan = try archive.plan(view: .readable, pretty: false)
+        XCTAssertGreaterThan(plan.depth, 400)
+        let whole = try archive.decodedDocument(view: .readable, plan: plan, hold: nil) { _ in 0 }
+        let cases = [(".title", true), (".chain.name", true), (".chain.next.next.name", true), (".again", true), (".chain", false), (".chain.next", false)]
+        for (text, answered) in cases {
+            let path = try ReadablePath(parsing: text)
+            let early = try earlyAnswer(archive, path, depthLimit: 64, text)
+            XCTAssertEqual(early != nil, answered, text)
+            if let early {
+                XCTAssertEqual(early, wholeAnswer(whole, path), text)
+                XCTAssertLessThanOrEqual(jsonNesting(early), 64, text)
+            }
+        }
+        // Deep enough for the chain's tail, not its head.
+        let tail = try ReadablePath(parsing: ".chain" + String(repeating: ".next", count: 385))
+        let early = try XCTUnwrap(earlyAnswer(archive, tail, depthLimit: 64, "tail"))
+        XCTAssertEqual(early, wholeAnswer(whole, tail))
     }
 
     /// The walk's memory is asked of `hold` as it grows, and a refusal stops it.

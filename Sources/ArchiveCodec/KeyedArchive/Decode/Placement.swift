@@ -54,6 +54,9 @@ struct Placement: Sendable {
     let writtenIDs: [UInt32]
     /// Whether the document is the `$top` envelope rather than the root object itself.
     let envelope: Bool
+    /// Per `$id` number n, at n − 1, the entry that carries it, when the placement kept them
+    /// (`GrowingPlacement`'s do; else found from `writtenIDs`).
+    private(set) var entriesByID: [Int32]?
     /// The numbers written in typed wrappers (`$integer`, `$real`).
     let numbers: NumberWrapping
     /// Whether data values carry their readable accounts (`$bookmark`, `$alias`): always, but
@@ -97,6 +100,44 @@ struct Placement: Sendable {
         accounts = pass.accounts
     }
 
+    /// A placement made without the breadth-first pass, for writing bodies one at a time
+    /// where no answer may depend on where a body with `$id` stands (`KeyedValueAtPath`'s
+    /// unplaced walk): no body is placed, so the writer writes every reference to an entry
+    /// with `$id` as `{"$ref": uid + 1}` and such a body, written on its own, with `"$id":
+    /// uid + 1` — numbers that name the entry, not the whole document's. Tied scalars keep
+    /// their provisional `$id` (`ScalarIdentity`, "Ties"). `depth` is unknown (0): a caller
+    /// measures what it writes (`BodyScanner`).
+    static func unplaced(archive: KeyedArchive, numbers: NumberWrapping) -> Placement {
+        let count = archive.objectCount
+        return Placement(
+            bodyHolder: Array(repeating: Placement.unplaced, count: count), carriesID: archive.carriesID, table: [], depth: 0,
+            writtenIDs: (0..<count).map { UInt32(truncatingIfNeeded: $0 + 1) }, envelope: !archive.isPlainRoot, numbers: numbers, accounts: true)
+    }
+
+    /// No placement: empty tables, held by a writer that is not writing (`ReadableWriter.place(by:)`).
+    static let none = Placement(bodyHolder: [], carriesID: [], table: [], depth: 0, writtenIDs: [], envelope: false, numbers: .nonFinite, accounts: true)
+
+    /// What `pass` has placed so far (`GrowingPlacement`).
+    fileprivate init(partOf pass: PlacementPass, numbers: NumberWrapping) {
+        self.init(
+            bodyHolder: pass.bodyHolder, carriesID: pass.carriesID, table: [], depth: pass.depth, writtenIDs: pass.writtenIDs, envelope: pass.envelope,
+            numbers: numbers, accounts: true)
+        entriesByID = pass.numberedEntries
+    }
+
+    private init(
+        bodyHolder: [UInt32], carriesID: [Bool], table: [Int32], depth: Int, writtenIDs: [UInt32], envelope: Bool, numbers: NumberWrapping, accounts: Bool
+    ) {
+        self.bodyHolder = bodyHolder
+        self.carriesID = carriesID
+        self.table = table
+        self.depth = depth
+        self.writtenIDs = writtenIDs
+        self.envelope = envelope
+        self.numbers = numbers
+        self.accounts = accounts
+    }
+
     /// The smallest bound above `refused` that the archive fits (`known` fits by construction:
     /// every body fits in the table under it); tried upwards, at most eight passes.
     private static func smallestFittingBound(archive: KeyedArchive, view: BinaryPlistView, numbers: NumberWrapping, above refused: Int, atMost known: Int) -> Int {
@@ -131,6 +172,13 @@ private struct PlacementPass {
     var minimumBound = 0
     let envelope: Bool
     let accounts: Bool
+    /// How many queued bodies the pass scans before it stops (`GrowingPlacement`), whether it
+    /// got through the queue, and where it goes on (−1: before the top body).
+    var bodyBudget = Int.max
+    private(set) var complete = true
+    private var nextBody = -1
+    /// The entries in the order they were numbered, when kept (`GrowingPlacement`).
+    var numberedEntries: [Int32]?
 
     private var scanner: BodyScanner
     private let objectCount: Int
@@ -168,40 +216,68 @@ private struct PlacementPass {
     private mutating func number(_ uid: Int) {
         lastID += 1
         writtenIDs[uid] = lastID
+        numberedEntries?.append(Int32(truncatingIfNeeded: uid))
     }
 
     // MARK: Breadth-first pass
 
     mutating func place(bound: Int?, parallelism: Parallelism = .serial) {
+        start()
+        advance(bound: bound, parallelism: parallelism)
+        finish()
+    }
+
+    /// Sets the pass up to `advance`, from the top body; `finish` frees the queue.
+    mutating func start() {
         let count = objectCount
         table = []
         writtenIDs = [UInt32](repeating: 0, count: count)
         carriesID = scanner.archive.carriesID
         settledTies.removeAll()
         lastID = 0
+        complete = true
+        nextBody = -1
         queue = .allocate(capacity: count + 1)
-        defer { queue.deallocate() }
         queued = 0
-        bodyHolder = [UInt32](unsafeUninitializedCapacity: count) { buffer, initialized in
-            buffer.initialize(repeating: Placement.unplaced)
-            initialized = count
+        bodyHolder = [UInt32](repeating: Placement.unplaced, count: count)
+    }
+
+    mutating func finish() {
+        queue.deallocate()
+        queue = UnsafeMutableBufferPointer(start: nil, count: 0)
+    }
+
+    /// Goes on up to `bodyBudget` queued bodies (or the end of the queue).
+    mutating func advance(bound: Int?, parallelism: Parallelism = .serial) {
+        var holder = bodyHolder
+        bodyHolder = []
+        holder.withUnsafeMutableBufferPointer { buffer in
             bodyHolderSlots = buffer
             run(bound: bound, parallelism: parallelism)
             bodyHolderSlots = UnsafeMutableBufferPointer(start: nil, count: 0)
         }
+        bodyHolder = holder
     }
 
     private mutating func run(bound: Int?, parallelism: Parallelism) {
-        begin(body: Placement.topBody, level: 0)
-        scanner.slots.removeAll(keepingCapacity: true)
-        bodyHeight = scanner.scanTop(envelope: envelope)
-        placeSlots(scanner.slots[...])
-        minimumBound = max(depth, 3)
+        if nextBody < 0 {
+            begin(body: Placement.topBody, level: 0)
+            scanner.slots.removeAll(keepingCapacity: true)
+            bodyHeight = scanner.scanTop(envelope: envelope)
+            placeSlots(scanner.slots[...])
+            minimumBound = max(depth, 3)
+            nextBody = 0
+        }
         // Bodies worth a job of their own (each holds a few references or more).
         let smallestPart = max(1, parallelism.smallestPart >> 4)
-        var next = 0
+        var next = nextBody
+        defer { nextBody = next }
         while next < queued {
-            let end = queued
+            guard next < bodyBudget else {
+                complete = false
+                return
+            }
+            let end = min(queued, bodyBudget)
             if bound == nil, parallelism.width >= 2, end - next >= 2 * smallestPart {
                 placeScannedInParallel(next..<end, parallelism: parallelism, smallestPart: smallestPart)
                 next = end
@@ -209,7 +285,11 @@ private struct PlacementPass {
             }
             for index in next..<end {
                 // Unfinished when it stops: `Placement.init` checks the deadline after each pass.
-                if ConversionDeadline.shouldStop(index) { return }
+                if ConversionDeadline.shouldStop(index) {
+                    next = index
+                    complete = false
+                    return
+                }
                 let (uid32, natural) = queue[index]
                 let uid = Int(uid32)
                 begin(body: UInt32(truncatingIfNeeded: uid), level: Int(natural))
@@ -224,6 +304,7 @@ private struct PlacementPass {
             }
             next = end
         }
+        complete = true
     }
 
     /// With a bound: moves the body to the table if its height at its natural level passes
@@ -332,5 +413,39 @@ private struct PlacementPass {
             queued += 1
         }
         bodyHeight = max(bodyHeight, Int(slot.level) + leaf)
+    }
+}
+
+/// The breadth-first pass of `Placement` run part way and taken further on demand: what it has
+/// placed is final (the first reference to reach an entry holds its body and gives it its
+/// number; the first of a tie group reached is the bare one), so a reader that meets only
+/// entries it has reached reads what the whole placement says. An entry it has not reached
+/// has `bodyHolder` `unplaced` and number 0 (a tied scalar among them still carries `$id`),
+/// which a writer writes as `{"$ref": 0}` or `"$id": 0` (`KeyedValueAtPath`, "Partly
+/// placed"). Without a bound; `depth` is what the pass has reached, not the document's.
+final class GrowingPlacement {
+    private var pass: PlacementPass
+    private let numbers: NumberWrapping
+    /// Whether the pass has placed the whole document (not before the first placement).
+    private(set) var complete = false
+
+    init(archive: KeyedArchive, view: BinaryPlistView, numbers: NumberWrapping) {
+        pass = PlacementPass(archive: archive, view: view, numbers: numbers, accounts: true, envelope: !archive.isPlainRoot)
+        self.numbers = numbers
+        pass.numberedEntries = []
+        pass.bodyBudget = 0
+        pass.start()
+    }
+
+    deinit { pass.finish() }
+
+    /// The placement once the pass has scanned its first `bodies` queued bodies (or all), its
+    /// scans split as `parallelism` allows.
+    func placement(scanning bodies: Int, parallelism: Parallelism) throws(CodecError) -> Placement {
+        pass.bodyBudget = bodies
+        pass.advance(bound: nil, parallelism: parallelism)
+        try ConversionDeadline.check()
+        complete = pass.complete
+        return Placement(partOf: pass, numbers: numbers)
     }
 }

@@ -9,11 +9,11 @@ struct ReadableWriter {
     let shape: ReadableShape
     var out: JSONOutput
     /// Where bodies stand (`Placement.bodyHolder`) and which entries carry `$id`.
-    let bodyHolder: [UInt32]
-    let carriesID: [Bool]
+    private(set) var bodyHolder: [UInt32]
+    private(set) var carriesID: [Bool]
     /// `Placement.writtenIDs`: the number each `$id` and `$ref` writes.
-    let writtenIDs: [UInt32]
-    let placement: Placement
+    private(set) var writtenIDs: [UInt32]
+    private(set) var placement: Placement
     private var emitted: [Bool]
     /// The object whose body is being written (`Placement.topBody` between `$top` values).
     var body = Placement.topBody
@@ -44,6 +44,15 @@ struct ReadableWriter {
         writtenIDs = placement.writtenIDs
         self.emitted = emitted ?? Array(repeating: false, count: archive.objectCount)
         keyTexts = KeyTextCache(references: view.objectCount)
+    }
+
+    /// Writes by `placement` from here on (`KeyedValueAtPath`, whose partial placement grows
+    /// between walks; `Placement.none` while it grows, so that its tables are not shared).
+    mutating func place(by placement: Placement) {
+        self.placement = placement
+        bodyHolder = placement.bodyHolder
+        carriesID = placement.carriesID
+        writtenIDs = placement.writtenIDs
     }
 
     mutating func writeDocument() {

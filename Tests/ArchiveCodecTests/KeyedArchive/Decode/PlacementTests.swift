@@ -195,6 +195,57 @@ final class PlacementTests: XCTestCase {
         }
     }
 
+    /// A placement grown part way (`GrowingPlacement`) says of every entry it has reached what
+    /// the whole placement says (where its body stands, its number, whether it carries `$id`:
+    /// a tie settled), numbers no other entry, keeps the entries by number, and once complete
+    /// is the whole placement; its scans split in parts or not.
+    func testAGrowingPlacementSaysWhatTheWholeOneSaysOfWhatItReached() throws {
+        let parts = Parallelism(width: 3, smallestPart: 1) { jobs, job in
+            for index in (0..<jobs).reversed() { job(index) }
+        }
+        var inputs: [[UInt8]] = Fixtures.names().compactMap { name in
+            guard let bytes = try? Fixtures.bytes(name), (try? KeyedArchive(parsing: bytes)) != nil else { return nil }
+            return bytes
+        }
+        var generator = TestRandom(for: self)
+        for _ in 0..<60 { inputs.append(try buildArchive(randomGraph(count: Int.random(in: 1...60, using: &generator), using: &generator))) }
+        inputs.append(try leagueArchive(teams: 30))
+        var partial = 0
+        for bytes in inputs {
+            let archive = try KeyedArchive(parsing: bytes)
+            try archive.plist.withView { (view) throws(CodecError) in
+                let whole = try Placement(archive: archive, view: view, numbers: .nonFinite, bound: nil)
+                for parallelism in [Parallelism.serial, parts] {
+                    let growing = GrowingPlacement(archive: archive, view: view, numbers: .nonFinite)
+                    var bodies = 0
+                    while !growing.complete {
+                        let placement = try growing.placement(scanning: bodies, parallelism: parallelism)
+                        let numbered = placement.entriesByID ?? []
+                        XCTAssertEqual(numbered.count, placement.writtenIDs.filter { $0 > 0 }.count)
+                        for (index, uid) in numbered.enumerated() { XCTAssertEqual(placement.writtenIDs[Int(uid)], UInt32(index + 1)) }
+                        for uid in 0..<archive.objectCount {
+                            guard placement.bodyHolder[uid] != Placement.unplaced else {
+                                XCTAssertEqual(placement.writtenIDs[uid], 0)
+                                continue
+                            }
+                            XCTAssertEqual(placement.bodyHolder[uid], whole.bodyHolder[uid])
+                            XCTAssertEqual(placement.writtenIDs[uid], whole.writtenIDs[uid])
+                            XCTAssertEqual(placement.carriesID[uid], whole.carriesID[uid])
+                        }
+                        if !growing.complete { partial += 1 }
+                        bodies = bodies * 2 + 1
+                    }
+                    let complete = try growing.placement(scanning: .max, parallelism: parallelism)
+                    XCTAssertEqual(complete.bodyHolder, whole.bodyHolder)
+                    XCTAssertEqual(complete.writtenIDs, whole.writtenIDs)
+                    XCTAssertEqual(complete.carriesID, whole.carriesID)
+                    XCTAssertEqual(complete.depth, whole.depth)
+                }
+            }
+        }
+        XCTAssertGreaterThan(partial, 100)
+    }
+
     /// Under `maxDepth`, every archive either nests no deeper and converts back to the same
     /// graph, in binary and XML, or is refused with a bound that does fit.
     func testBoundedNestingIsLosslessForEveryShape() throws {
