@@ -111,7 +111,10 @@ struct Placement: Sendable {
         let count = archive.objectCount
         return Placement(
             bodyHolder: Array(repeating: Placement.unplaced, count: count), carriesID: archive.carriesID, table: [], depth: 0,
-            writtenIDs: (0..<count).map { UInt32(truncatingIfNeeded: $0 + 1) }, envelope: !archive.isPlainRoot, numbers: numbers, accounts: true)
+            writtenIDs: [UInt32](unsafeUninitializedCapacity: count) { ids, initialized in
+                for uid in 0..<count { ids[uid] = UInt32(truncatingIfNeeded: uid &+ 1) }
+                initialized = count
+            }, envelope: !archive.isPlainRoot, numbers: numbers, accounts: true)
     }
 
     /// No placement: empty tables, held by a writer that is not writing (`ReadableWriter.place(by:)`).
