@@ -498,6 +498,22 @@ final class ArchiveToolTests: XCTestCase {
         XCTAssertEqual(try run(["summary"], stdout: out).status, 64)
     }
 
+    /// `get` finds a value before the archive is placed: from a chain too deep for a 1 MiB
+    /// stack to decode whole, a value near its head is answered, and the chain's rest (as
+    /// deep as the whole) exits 3 as a decode does.
+    func testGetAnswersAValueThatFitsFromAnArchiveTooDeepToDecode() throws {
+        let chain = scratch.appendingPathComponent("chain.bplist")
+        try Data(chainArchive(count: 20_000)).write(to: chain)
+        let out = scratch.appendingPathComponent("out")
+        XCTAssertEqual(try run(["decode", "--stack-mib", "1", chain.path], stdout: out).status, 3)
+        let value = try run(["get", "--stack-mib", "1", chain.path, ".next.next.$class"], stdout: out)
+        XCTAssertEqual(value.status, 0, value.stderr)
+        XCTAssertEqual(String(decoding: try Data(contentsOf: out), as: UTF8.self), "\"Node\"\n")
+        let rest = try run(["get", "--stack-mib", "1", chain.path, ".next"], stdout: out)
+        XCTAssertEqual(rest.status, 3, rest.stderr)
+        XCTAssertTrue(rest.stderr.contains("--stack-mib"), rest.stderr)
+    }
+
     /// A keyed archive of a linked list of `count` nodes, as deep as it is long.
     private func chainArchive(count: Int) -> [UInt8] {
         var plist = TestPlistBuilder()

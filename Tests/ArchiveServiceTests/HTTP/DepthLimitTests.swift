@@ -66,6 +66,20 @@ final class DepthLimitTests: XCTestCase {
         XCTAssertTrue(try server.get("/metrics").text.contains("archive_rejections_total{reason=\"too_deep\"} 1\n"))
     }
 
+    /// `?path=` finds a value before the archive is placed: one that fits the stack is answered
+    /// from an archive too deep to decode whole; one as deep as the whole is refused as the
+    /// whole archive is.
+    func testAValueThatFitsIsAnsweredFromAnArchiveTooDeepToDecode() throws {
+        let server = try TestServer { $0.stackSize = 512 << 10 }
+        defer { server.stop() }
+        let limit = server.server.depthLimit
+        let deep = TestArchives.linkedList(count: try longestChain(withinDepth: limit, tail: .nil) * 2)
+        let value = try server.post("/v1/decode?path=.next.next.%24class", deep)
+        XCTAssertEqual(value.status, 200, value.text)
+        XCTAssertEqual(value.text, "\"Node\"\n")
+        assertTooDeep(try server.post("/v1/decode?path=.next", deep), depth: try depth(deep), limit: limit)
+    }
+
     /// Indented output grows with the square of the depth, so `pretty=1` is capped well below the stack
     /// limit while compact output of the same archive converts.
     func testPrettyOutputIsCappedForDeepArchives() throws {

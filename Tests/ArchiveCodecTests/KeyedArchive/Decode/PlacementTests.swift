@@ -165,12 +165,13 @@ final class PlacementTests: XCTestCase {
         }
     }
 
-    /// Bodies scanned in parallel parts (jobs run in reverse, every queue split) are placed
-    /// exactly as one pass places them.
-    func testPlacementInPartsIsTheSerialOne() throws {
-        let parts = Parallelism(width: 3, smallestPart: 1) { jobs, job in
-            for index in (0..<jobs).reversed() { job(index) }
-        }
+    /// Jobs of three, run in reverse, every queue split.
+    private static let reversedParts = Parallelism(width: 3, smallestPart: 1) { jobs, job in
+        for index in (0..<jobs).reversed() { job(index) }
+    }
+
+    /// Every keyed fixture, 60 random graphs and a league save.
+    private func placementInputs() throws -> [[UInt8]] {
         var inputs: [[UInt8]] = Fixtures.names().compactMap { name in
             guard let bytes = try? Fixtures.bytes(name), (try? KeyedArchive(parsing: bytes)) != nil else { return nil }
             return bytes
@@ -178,6 +179,14 @@ final class PlacementTests: XCTestCase {
         var generator = TestRandom(for: self)
         for _ in 0..<60 { inputs.append(try buildArchive(randomGraph(count: Int.random(in: 1...60, using: &generator), using: &generator))) }
         inputs.append(try leagueArchive(teams: 30))
+        return inputs
+    }
+
+    /// Bodies scanned in parallel parts (jobs run in reverse, every queue split) are placed
+    /// exactly as one pass places them.
+    func testPlacementInPartsIsTheSerialOne() throws {
+        let parts = Self.reversedParts
+        let inputs = try placementInputs()
         for bytes in inputs {
             let archive = try KeyedArchive(parsing: bytes)
             let (serial, split) = try archive.plist.withView { (view) throws(CodecError) in
@@ -200,16 +209,8 @@ final class PlacementTests: XCTestCase {
     /// a tie settled), numbers no other entry, keeps the entries by number, and once complete
     /// is the whole placement; its scans split in parts or not.
     func testAGrowingPlacementSaysWhatTheWholeOneSaysOfWhatItReached() throws {
-        let parts = Parallelism(width: 3, smallestPart: 1) { jobs, job in
-            for index in (0..<jobs).reversed() { job(index) }
-        }
-        var inputs: [[UInt8]] = Fixtures.names().compactMap { name in
-            guard let bytes = try? Fixtures.bytes(name), (try? KeyedArchive(parsing: bytes)) != nil else { return nil }
-            return bytes
-        }
-        var generator = TestRandom(for: self)
-        for _ in 0..<60 { inputs.append(try buildArchive(randomGraph(count: Int.random(in: 1...60, using: &generator), using: &generator))) }
-        inputs.append(try leagueArchive(teams: 30))
+        let parts = Self.reversedParts
+        let inputs = try placementInputs()
         var partial = 0
         for bytes in inputs {
             let archive = try KeyedArchive(parsing: bytes)
