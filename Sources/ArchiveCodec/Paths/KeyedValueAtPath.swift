@@ -72,6 +72,9 @@ struct KeyedValueAtPath {
     /// Whether the walk stopped where a placement (more of one) would let it go on: an answer
     /// with identity unplaced, an entry the partial placement has not reached.
     private(set) var wantsPlacement = false
+    /// The bodies measured so far for the answers of this walk and the ones `regrow` took it
+    /// on to (`subtreeHeight`): a caller stops growing the placement past a share of them.
+    private(set) var measuredBodies = 0
     private let isUnplaced: Bool
     private var bodyHolder: [UInt32]
     private var carriesID: [Bool]
@@ -422,6 +425,7 @@ struct KeyedValueAtPath {
         var whole = Set<Int32>()
         var height = 0
         var visited = 0
+        defer { measuredBodies += visited }
         while let (body, level) = pending.popLast() {
             visited += 1
             guard visited <= objectCount else { return nil }
@@ -546,7 +550,8 @@ extension Archive {
     /// first unplaced; then, while the walk wants more, with the placement grown to twice as
     /// many bodies each time (`GrowingPlacement`, from 1,024), up to a quarter of the
     /// archive's entries: at most that share of a whole placement's scanning is spent before
-    /// the caller's, with a walk per step (each as long as the path and its answer). Nothing written nests deeper than
+    /// the caller's, with a walk per step (each as long as the path and its answer; the
+    /// answers' bodies measured in all the walks held to the same share). Nothing written nests deeper than
     /// `depthLimit`. Nil where it gives up: the caller plans, checks the depth and asks
     /// `readableValueDocument`. So a value that fits is answered from an archive whose whole
     /// view would be refused as too deep. `parallelism`: how the placement's scans may be
@@ -557,11 +562,16 @@ extension Archive {
         guard !path.steps.isEmpty, let archive = keyedArchive else { return nil }
         let text = try archive.plist.withView { (view) throws(CodecError) -> [UInt8]? in
             var wantsPlacement: Bool
+            // The answer's bodies measured in every walk, held to the same share as the
+            // placement's: an answer measured again and again in full (a large one that meets
+            // an unreached entry at its end each time) stops the growing.
+            var measured: Int
             do {
                 let unplaced = Placement.unplaced(archive: archive, numbers: numbers)
                 var walk = KeyedValueAtPath(archive: archive, view: view, placement: unplaced, mode: .unplaced(depthLimit: depthLimit), hold: hold)
                 if let text = try walk.valueText(at: path) { return text }
                 wantsPlacement = walk.wantsPlacement
+                measured = walk.measuredBodies
             }
             let growing = GrowingPlacement(archive: archive, view: view, numbers: numbers)
             var bodies = 1_024
@@ -578,7 +588,7 @@ extension Archive {
                 }
                 if let text = try grown!.valueText(at: path) { return text }
                 wantsPlacement = grown!.wantsPlacement
-                guard bodies < archive.objectCount / 4 else { break }
+                guard bodies < archive.objectCount / 4, measured + grown!.measuredBodies < archive.objectCount / 4 else { break }
                 bodies *= 2
             }
             return nil
