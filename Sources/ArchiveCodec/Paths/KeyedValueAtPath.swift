@@ -72,9 +72,16 @@ struct KeyedValueAtPath {
     /// Whether the walk stopped where a placement (more of one) would let it go on: an answer
     /// with identity unplaced, an entry the partial placement has not reached.
     private(set) var wantsPlacement = false
-    /// The bodies measured so far for the answers of this walk and the ones `regrow` took it
-    /// on to (`subtreeHeight`): a caller stops growing the placement past a share of them.
-    private(set) var measuredBodies = 0
+    /// The references measured so far (every part before it is written, the answer's bodies),
+    /// in this walk and the ones `regrow` took it on to, against `referenceBudget`: past it the
+    /// walk gives up and is `exhausted`, and its caller grows no more. A part or answer larger
+    /// than the budget is so never written before the placement, and a large one met again at
+    /// every step is not measured at every step past the budget.
+    private(set) var measuredReferences = 0
+    private let referenceBudget: Int
+    private(set) var exhausted = false
+    /// Whether the part being measured refers to an entry the partial placement has not reached.
+    private var meetsUnreached = false
     private let isUnplaced: Bool
     private var bodyHolder: [UInt32]
     private var carriesID: [Bool]
@@ -99,7 +106,8 @@ struct KeyedValueAtPath {
     private var failure: CodecError?
 
     /// `mode` says what `placement` is.
-    init(archive: KeyedArchive, view: BinaryPlistView, placement: Placement, mode: Mode = .placed, hold: ((Int) -> Bool)?) {
+    init(archive: KeyedArchive, view: BinaryPlistView, placement: Placement, mode: Mode = .placed, referenceBudget: Int = .max, hold: ((Int) -> Bool)?) {
+        self.referenceBudget = referenceBudget
         writer = ReadableWriter(archive: archive, view: view, placement: placement, out: JSONOutput(pretty: false))
         self.mode = mode
         switch mode {
@@ -229,7 +237,13 @@ struct KeyedValueAtPath {
         guard parts[part] == nil else { return true }
         try ConversionDeadline.check()
         if let depthLimit {
+            meetsUnreached = false
             let height = measuredHeight(of: part)
+            if exhausted { return false }
+            if meetsUnreached {
+                wantsPlacement = true
+                return false
+            }
             guard height <= depthLimit else { return false }
             partHeights[part] = height
         }
@@ -336,6 +350,7 @@ struct KeyedValueAtPath {
         scanner!.slots.removeAll(keepingCapacity: true)
         var height = scanner!.scanTop(envelope: envelope)
         let slots = scanner!.slots
+        guard spend(slots.count + 1) else { return height }
         for slot in slots {
             let uid = Int(slot.uid)
             // Without the envelope the root's body is the part (`stubDepth` 1).
@@ -356,8 +371,19 @@ struct KeyedValueAtPath {
         scanner!.slots.removeAll(keepingCapacity: true)
         var height = scanner!.scan(uid, carriesID: carriesID[uid])
         let slots = scanner!.slots
+        guard spend(slots.count + 1) else { return height }
         for slot in slots { height = max(height, slotHeight(slot)) }
         return height
+    }
+
+    /// Counts `references` measured against `referenceBudget`; false past it (`exhausted`).
+    private mutating func spend(_ references: Int) -> Bool {
+        measuredReferences += references
+        guard measuredReferences <= referenceBudget else {
+            exhausted = true
+            return false
+        }
+        return true
     }
 
     /// The most a reference of a part reaches: a stub or `{"$ref": n}` (one bracket), or a
@@ -365,6 +391,8 @@ struct KeyedValueAtPath {
     private mutating func slotHeight(_ slot: BodyScanner.Slot) -> Int {
         let uid = Int(slot.uid)
         let form = forms[uid]
+        // Written `{"$ref":0}` (or with `"$id":0`) by a partial placement that has not reached it.
+        if case .partlyPlaced = mode, carriesID[uid], bodyHolder[uid] == Placement.unplaced { meetsUnreached = true }
         guard form.isScalar else { return Int(slot.level) + 1 }
         return Int(slot.level) + scanner!.scalarLeafHeight(uid, form: form, carriesID: true, keyContext: slot.keyContext)
     }
@@ -425,7 +453,6 @@ struct KeyedValueAtPath {
         var whole = Set<Int32>()
         var height = 0
         var visited = 0
-        defer { measuredBodies += visited }
         while let (body, level) = pending.popLast() {
             visited += 1
             guard visited <= objectCount else { return nil }
@@ -433,6 +460,7 @@ struct KeyedValueAtPath {
             scanner!.slots.removeAll(keepingCapacity: true)
             height = max(height, level + scanner!.scan(Int(body), carriesID: carriesID[Int(body)]))
             let slots = scanner!.slots
+            guard spend(slots.count + 1) else { return nil }
             for slot in slots {
                 let child = Int(slot.uid)
                 let form = forms[child]
@@ -551,7 +579,9 @@ extension Archive {
     /// many bodies each time (`GrowingPlacement`, from 1,024), up to a quarter of the
     /// archive's entries: at most that share of a whole placement's scanning is spent before
     /// the caller's, with a walk per step (each as long as the path and its answer; the
-    /// answers' bodies measured in all the walks held to the same share). Nothing written nests deeper than
+    /// references measured in all the walks, every part before it is written and the answer's
+    /// bodies, held to the same share, at least 65,536: a part or answer larger than that is
+    /// left to the placed walk, which writes it once). Nothing written nests deeper than
     /// `depthLimit`. Nil where it gives up: the caller plans, checks the depth and asks
     /// `readableValueDocument`. So a value that fits is answered from an archive whose whole
     /// view would be refused as too deep. `parallelism`: how the placement's scans may be
@@ -561,17 +591,19 @@ extension Archive {
     ) throws(CodecError) -> JSONDocument? {
         guard !path.steps.isEmpty, let archive = keyedArchive else { return nil }
         let text = try archive.plist.withView { (view) throws(CodecError) -> [UInt8]? in
+            // The references measured in all the walks (every part before it is written, the
+            // answers' bodies) are held to the same share as the placement's.
+            let budget = max(archive.objectCount / 4, 65_536)
             var wantsPlacement: Bool
-            // The answer's bodies measured in every walk, held to the same share as the
-            // placement's: an answer measured again and again in full (a large one that meets
-            // an unreached entry at its end each time) stops the growing.
             var measured: Int
             do {
                 let unplaced = Placement.unplaced(archive: archive, numbers: numbers)
-                var walk = KeyedValueAtPath(archive: archive, view: view, placement: unplaced, mode: .unplaced(depthLimit: depthLimit), hold: hold)
+                var walk = KeyedValueAtPath(
+                    archive: archive, view: view, placement: unplaced, mode: .unplaced(depthLimit: depthLimit), referenceBudget: budget, hold: hold)
                 if let text = try walk.valueText(at: path) { return text }
+                guard !walk.exhausted else { return nil }
                 wantsPlacement = walk.wantsPlacement
-                measured = walk.measuredBodies
+                measured = walk.measuredReferences
             }
             let growing = GrowingPlacement(archive: archive, view: view, numbers: numbers)
             var bodies = 1_024
@@ -582,13 +614,15 @@ extension Archive {
                 grown?.releasePlacement()
                 let placement = try growing.placement(scanning: bodies, parallelism: parallelism)
                 if grown == nil {
-                    grown = KeyedValueAtPath(archive: archive, view: view, placement: placement, mode: .partlyPlaced(depthLimit: depthLimit), hold: hold)
+                    grown = KeyedValueAtPath(
+                        archive: archive, view: view, placement: placement, mode: .partlyPlaced(depthLimit: depthLimit), referenceBudget: budget - measured,
+                        hold: hold)
                 } else {
                     grown!.regrow(placement)
                 }
                 if let text = try grown!.valueText(at: path) { return text }
                 wantsPlacement = grown!.wantsPlacement
-                guard bodies < archive.objectCount / 4, measured + grown!.measuredBodies < archive.objectCount / 4 else { break }
+                guard bodies < archive.objectCount / 4, !grown!.exhausted else { break }
                 bodies *= 2
             }
             return nil

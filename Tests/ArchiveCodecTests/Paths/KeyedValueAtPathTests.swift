@@ -166,6 +166,22 @@ final class KeyedValueAtPathTests: XCTestCase {
         XCTAssertEqual(early, wholeAnswer(whole, tail))
     }
 
+    /// Before the placement every part is measured before it is written, and the references
+    /// measured in all the walks are held to a quarter of the archive's (at least 65,536): a
+    /// part larger than that is left to the placed walk, which writes it once.
+    func testAPartLargerThanTheBudgetIsLeftToThePlacement() throws {
+        for (count, answered) in [(1_000, true), (70_000, false)] {
+            let elements = (0..<count).map { #"{"$class":"Box","n":\#($0)}"# }
+            let json = #"{"$class":"Root","list":["# + elements.joined(separator: ",") + "]}"
+            let archive = try Archive(parsing: try JSONDocument(parsing: Array(json.utf8)).archive(format: .binary))
+            let path = try ReadablePath(parsing: ".list[5].n")
+            let early = try earlyAnswer(archive, path, "\(count)")
+            XCTAssertEqual(early.map { String(decoding: $0, as: UTF8.self) }, answered ? "5" : nil, "\(count)")
+            let plan = try archive.plan(view: .readable, pretty: false)
+            XCTAssertEqual(try aloneAnswer(archive, plan, path, "\(count)").map { String(decoding: $0, as: UTF8.self) }, "5")
+        }
+    }
+
     /// The walk's memory is asked of `hold` as it grows, and a refusal stops it.
     func testTheWalkAsksItsMemoryBeforeHoldingIt() throws {
         let bytes = try Fixtures.bytes("goios_arrays.bin")
