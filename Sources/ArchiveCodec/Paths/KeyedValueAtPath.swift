@@ -60,13 +60,28 @@ struct KeyedValueAtPath {
         case unplaced(depthLimit: Int)
         /// A `GrowingPlacement`'s.
         case partlyPlaced(depthLimit: Int)
+
+        /// Before the placement, the deepest JSON the writer may write; nil when placed.
+        var depthLimit: Int? {
+            switch self {
+            case .placed: nil
+            case .unplaced(let limit), .partlyPlaced(let limit): limit
+            }
+        }
+
+        var isUnplaced: Bool {
+            if case .unplaced = self { return true }
+            return false
+        }
     }
+
+    private var depthLimit: Int? { mode.depthLimit }
+    private var isUnplaced: Bool { mode.isUnplaced }
 
     private let mode: Mode
     private var writer: ReadableWriter
-    /// Before the placement: the mode's limit, the scanner that measures what is written first,
-    /// and each part's nesting.
-    private let depthLimit: Int?
+    /// Before the placement: the scanner that measures what is written first, and each part's
+    /// nesting.
     private var scanner: BodyScanner?
     private var partHeights: [Int: Int] = [:]
     /// Whether the walk stopped where a placement (more of one) would let it go on: an answer
@@ -82,7 +97,6 @@ struct KeyedValueAtPath {
     private(set) var exhausted = false
     /// Whether the part being measured refers to an entry the partial placement has not reached.
     private var meetsUnreached = false
-    private let isUnplaced: Bool
     private var bodyHolder: [UInt32]
     private var carriesID: [Bool]
     private let forms: [ObjectForm]
@@ -110,12 +124,7 @@ struct KeyedValueAtPath {
         self.referenceBudget = referenceBudget
         writer = ReadableWriter(archive: archive, view: view, placement: placement, out: JSONOutput(pretty: false))
         self.mode = mode
-        switch mode {
-        case .placed: (depthLimit, isUnplaced) = (nil, false)
-        case .unplaced(let limit): (depthLimit, isUnplaced) = (limit, true)
-        case .partlyPlaced(let limit): (depthLimit, isUnplaced) = (limit, false)
-        }
-        if depthLimit != nil { scanner = BodyScanner(archive: archive, view: view, numbers: placement.numbers, accounts: placement.accounts) }
+        if mode.depthLimit != nil { scanner = BodyScanner(archive: archive, view: view, numbers: placement.numbers, accounts: placement.accounts) }
         bodyHolder = placement.bodyHolder
         entriesByID = placement.entriesByID
         carriesID = placement.carriesID
@@ -406,7 +415,6 @@ struct KeyedValueAtPath {
     private mutating func answerFits(_ value: JSONDocument.Value, in part: Int) throws(CodecError) -> Bool {
         let document = parts[part]!.document
         let range = document.sourceRange(of: value)
-        let stub = Array("{\"\(ReadableWriter.stubKey)\":".utf8)
         let identity = Array("\"\(MappingKeys.identity)\":".utf8)
         let reference = Array("{\"\(MappingKeys.reference)\":".utf8)
         let isUnplaced = isUnplaced
@@ -418,14 +426,7 @@ struct KeyedValueAtPath {
                 guard source[index] == UInt8(ascii: "{") || source[index] == UInt8(ascii: ",") else { continue }
                 let rest = UnsafeBufferPointer(rebasing: source[index..<range.upperBound])
                 if isUnplaced, rest.dropFirst().starts(with: identity) || rest.starts(with: reference) { return true }
-                guard rest.starts(with: stub) else { continue }
-                var end = index + stub.count
-                var entry = 0
-                while end < range.upperBound, let digit = source[end].asciiDigitValue {
-                    entry = entry * 10 + digit
-                    end += 1
-                }
-                stubs.append(entry)
+                if let (entry, _) = Self.stub(in: rest) { stubs.append(entry) }
             }
             return false
         }
@@ -492,29 +493,38 @@ struct KeyedValueAtPath {
         return height
     }
 
+    /// The opening of a stub's text, `{"$stub":`.
+    private static let stubOpening = Array("{\"\(ReadableWriter.stubKey)\":".utf8)
+
+    /// The entry of the stub `text` begins with, and the stub's length (its closing brace
+    /// included), or nil when it begins with none.
+    private static func stub(in text: UnsafeBufferPointer<UInt8>) -> (entry: Int, length: Int)? {
+        guard text.starts(with: stubOpening) else { return nil }
+        var end = stubOpening.count
+        var entry = 0
+        while end < text.count, let digit = text[end].asciiDigitValue {
+            entry = entry * 10 + digit
+            end += 1
+        }
+        return (entry, end + 1)
+    }
+
     /// `value`'s text with each stub replaced by its body written in full. A stub's text is
     /// found as `{"$stub":`, which no string's text holds (a quote inside a string is escaped).
     /// The text is held as it grows (`HeldText`).
     private mutating func wholeText(of value: JSONDocument.Value, in document: JSONDocument) throws(CodecError) -> [UInt8] {
-        let stub = Array("{\"\(ReadableWriter.stubKey)\":".utf8)
         let range = document.sourceRange(of: value)
         let result = HeldText(hold: hold, held: held)
         var start = range.lowerBound
         var index = range.lowerBound
         let source = document.source
-        while index + stub.count <= range.upperBound {
-            guard source[index] == stub[0], source[index..<(index + stub.count)].elementsEqual(stub) else {
+        while index < range.upperBound {
+            let found = source[index] != Self.stubOpening[0] ? nil : source.withUnsafeBufferPointer { Self.stub(in: UnsafeBufferPointer(rebasing: $0[index..<range.upperBound])) }
+            guard let (entry, length) = found else {
                 index += 1
                 continue
             }
-            var end = index + stub.count
-            var entry = 0
-            while end < range.upperBound, let digit = source[end].asciiDigitValue {
-                entry = entry * 10 + digit
-                end += 1
-            }
-            // The stub's closing brace.
-            end += 1
+            let end = index + length
             source[start..<index].withUnsafeBufferPointer { result.append($0) }
             _ = try write(into: result, cap: limit - result.bytes.count, isWhole: true) { writer in
                 writer.stubDepth = Int.max

@@ -158,23 +158,13 @@ enum Conversion {
     /// gives up (what it held given back), and the decode plans as for any path.
     private static func answerBeforePlacement(at path: ReadablePath, of archive: Archive, _ options: DecodeOptions, _ job: Job) throws(CodecError) -> HTTPResponse? {
         let held = DecodedTextReservation(job.reservation)
-        let document: JSONDocument
-        do throws(CodecError) {
-            guard
-                let value = try archive.valueDocumentBeforePlacement(
-                    at: path, numbers: options.numbers, depthLimit: job.limits.decode.nestingLimit(pretty: options.pretty), hold: held.hold)
-            else {
-                _ = held.hold(0)
-                return nil
-            }
-            document = value
-        } catch {
-            guard let refusal = held.refusal(path: job.path) else { throw error }
-            return refusal
+        let reply = try pathReply(held, options, job) { () throws(CodecError) in
+            try archive.valueDocumentBeforePlacement(
+                at: path, numbers: options.numbers, depthLimit: job.limits.decode.nestingLimit(pretty: options.pretty), hold: held.hold
+            ).map { ($0, ReadablePath(steps: [])) }
         }
-        return try pathAnswer(try replyBuffer(job), job) { sink throws(JSONDocument.PathFailure) in
-            try document.writeValue(at: ReadablePath(steps: []), pretty: options.pretty, to: sink)
-        }
+        if reply == nil { _ = held.hold(0) }
+        return reply
     }
 
     /// `?path=`: the value alone where the codec can write it so (`Archive.readableValueDocument`,
@@ -184,21 +174,32 @@ enum Conversion {
     /// answered; a path that leads nowhere is `422 path-not-found`, naming how far it got.
     private static func answerValue(at path: ReadablePath, of archive: Archive, _ options: DecodeOptions, plan: WritePlan, _ job: Job) throws(CodecError) -> HTTPResponse {
         let held = DecodedTextReservation(job.reservation)
-        let document: JSONDocument
-        var rest = path
-        do throws(CodecError) {
+        let reply = try pathReply(held, options, job) { () throws(CodecError) -> (JSONDocument, ReadablePath)? in
             if options.view == .readable, let value = try archive.readableValueDocument(at: path, plan: plan, hold: held.hold) {
-                document = value
-                rest = ReadablePath(steps: [])
-            } else {
-                document = try wholeDocument(of: archive, view: options.view, plan: plan, held)
+                return (value, ReadablePath(steps: []))
             }
+            return (try wholeDocument(of: archive, view: options.view, plan: plan, held), path)
+        }
+        // The whole document always answers.
+        return reply!
+    }
+
+    /// The reply to `?path=` from the document `find` makes and the path left to follow in
+    /// it (its text held in `held`: a refusal of the budget is answered as one), or nil when
+    /// `find` finds none.
+    private static func pathReply(
+        _ held: DecodedTextReservation, _ options: DecodeOptions, _ job: Job, finding find: () throws(CodecError) -> (JSONDocument, ReadablePath)?
+    ) throws(CodecError) -> HTTPResponse? {
+        let found: (document: JSONDocument, rest: ReadablePath)?
+        do throws(CodecError) {
+            found = try find()
         } catch {
             guard let refusal = held.refusal(path: job.path) else { throw error }
             return refusal
         }
+        guard let found else { return nil }
         return try pathAnswer(try replyBuffer(job), job) { sink throws(JSONDocument.PathFailure) in
-            try document.writeValue(at: rest, pretty: options.pretty, to: sink)
+            try found.document.writeValue(at: found.rest, pretty: options.pretty, to: sink)
         }
     }
 

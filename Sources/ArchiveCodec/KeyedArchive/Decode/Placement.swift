@@ -90,14 +90,7 @@ struct Placement: Sendable {
                     found: fits, limit: bound, remedy: .nestingBound(fits))
             }
         }
-        bodyHolder = pass.bodyHolder
-        carriesID = pass.carriesID
-        writtenIDs = pass.writtenIDs
-        table = pass.table
-        depth = pass.depth
-        envelope = pass.envelope
-        self.numbers = numbers
-        accounts = pass.accounts
+        self.init(of: pass, numbers: numbers)
     }
 
     /// A placement made without the breadth-first pass, for writing bodies one at a time
@@ -120,11 +113,12 @@ struct Placement: Sendable {
     /// No placement: empty tables, held by a writer that is not writing (`ReadableWriter.place(by:)`).
     static let none = Placement(bodyHolder: [], carriesID: [], table: [], depth: 0, writtenIDs: [], envelope: false, numbers: .nonFinite, accounts: true)
 
-    /// What `pass` has placed so far (`GrowingPlacement`).
-    fileprivate init(partOf pass: PlacementPass, numbers: NumberWrapping) {
+    /// What `pass` has placed (all of it, or so far: `GrowingPlacement`), with the entries by
+    /// number when it kept them.
+    fileprivate init(of pass: PlacementPass, numbers: NumberWrapping) {
         self.init(
-            bodyHolder: pass.bodyHolder, carriesID: pass.carriesID, table: [], depth: pass.depth, writtenIDs: pass.writtenIDs, envelope: pass.envelope,
-            numbers: numbers, accounts: true)
+            bodyHolder: pass.bodyHolder, carriesID: pass.carriesID, table: pass.table, depth: pass.depth, writtenIDs: pass.writtenIDs,
+            envelope: pass.envelope, numbers: numbers, accounts: pass.accounts)
         entriesByID = pass.numberedEntries
     }
 
@@ -449,6 +443,6 @@ final class GrowingPlacement {
         pass.advance(bound: nil, parallelism: parallelism)
         try ConversionDeadline.check()
         complete = pass.complete
-        return Placement(partOf: pass, numbers: numbers)
+        return Placement(of: pass, numbers: numbers)
     }
 }
