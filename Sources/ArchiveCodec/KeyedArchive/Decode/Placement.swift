@@ -90,7 +90,14 @@ struct Placement: Sendable {
                     found: fits, limit: bound, remedy: .nestingBound(fits))
             }
         }
-        self.init(of: pass, numbers: numbers)
+        bodyHolder = pass.bodyHolder
+        carriesID = pass.carriesID
+        writtenIDs = pass.writtenIDs
+        table = pass.table
+        depth = pass.depth
+        envelope = pass.envelope
+        self.numbers = numbers
+        accounts = pass.accounts
     }
 
     /// A placement made without the breadth-first pass, for writing bodies one at a time
@@ -113,8 +120,7 @@ struct Placement: Sendable {
     /// No placement: empty tables, held by a writer that is not writing (`ReadableWriter.place(by:)`).
     static let none = Placement(bodyHolder: [], carriesID: [], table: [], depth: 0, writtenIDs: [], envelope: false, numbers: .nonFinite, accounts: true)
 
-    /// What `pass` has placed (all of it, or so far: `GrowingPlacement`), with the entries by
-    /// number when it kept them.
+    /// What `pass` has placed so far (`GrowingPlacement`), with the entries by number.
     fileprivate init(of pass: PlacementPass, numbers: NumberWrapping) {
         self.init(
             bodyHolder: pass.bodyHolder, carriesID: pass.carriesID, table: pass.table, depth: pass.depth, writtenIDs: pass.writtenIDs,
