@@ -189,6 +189,16 @@ struct JSONOutput {
 
     mutating func closeObject() { close(UInt8(ascii: "}")) }
 
+    /// Opens an object given as its compact JSON text so far: `{` and whole members
+    /// (`{"$class":"Note","$classes":[…]`), the object left open for more members. For
+    /// compact output only, as `member(prepared:)`.
+    mutating func openObject(prepared text: UnsafeBufferPointer<UInt8>) {
+        beginValue()
+        append(text)
+        depth += 1
+        needsComma = true
+    }
+
     mutating func openArray() {
         beginValue()
         append(UInt8(ascii: "["))

@@ -13,7 +13,8 @@ protocol TypedStreamJSONSink {
     mutating func openArray()
     mutating func closeArray()
     mutating func key(_ literal: StaticString)
-    mutating func key(bytes: ArraySlice<UInt8>)
+    /// A group's key: the type string, shared string `string` of `stream`.
+    mutating func groupKey(_ string: Int, of stream: TypedStream)
     /// A data key (a dictionary's): its text, `$$…` when it begins with `$`.
     mutating func dataKey(_ bytes: ArraySlice<UInt8>)
     mutating func null()
@@ -39,6 +40,9 @@ protocol TypedStreamJSONSink {
     /// `[[name, version], …]`: class `index` of `stream` and its superclasses (only the class
     /// for a sink that follows the nesting only, `followsNestingOnly`).
     mutating func classChain(_ index: Int, of stream: TypedStream)
+    /// `{"$class": name, "$classes": chain`: an object of class `index` in the generic form up
+    /// to its `$id` or `$groups`, the object left open.
+    mutating func objectHead(_ index: Int, of stream: TypedStream)
     /// Value `index` of the stream is about to be written (or taken by a readable form's
     /// container without text of its own), and has been (its object entered, if it is one).
     mutating func willWrite(value index: Int)
@@ -66,6 +70,14 @@ extension TypedStreamJSONSink {
         closeArray()
     }
 
+    mutating func objectHead(_ index: Int, of stream: TypedStream) {
+        openObject()
+        key(MappingKeys.className)
+        text(stream.name(ofClass: index))
+        key(MappingKeys.classes)
+        classChain(index, of: stream)
+    }
+
     mutating func willWrite(value index: Int) {}
     mutating func didWrite(value index: Int) {}
 }
@@ -87,7 +99,7 @@ struct TypedStreamJSONMeasure: TypedStreamJSONSink {
     mutating func openArray() { open() }
     mutating func closeArray() { level -= 1 }
     mutating func key(_ literal: StaticString) {}
-    mutating func key(bytes: ArraySlice<UInt8>) {}
+    mutating func groupKey(_ string: Int, of stream: TypedStream) {}
     mutating func dataKey(_ bytes: ArraySlice<UInt8>) {}
     mutating func null() {}
     mutating func bool(_ value: Bool) {}
@@ -114,18 +126,23 @@ struct TypedStreamJSONMeasure: TypedStreamJSONSink {
 struct TypedStreamJSONText: TypedStreamJSONSink {
     var out: JSONOutput
     let numbers: NumberWrapping
-    /// Per class, the compact text of its chain once written twice (`classChain`): every
-    /// object of a class spells the same `$classes`, then copied. Only in compact output
-    /// (indented text depends on the depth) and for chains of at most `largestPreparedChain`
-    /// bytes; a class written once (as most of a small payload's are) is only noted. Each
-    /// text kept was written out, so the cache holds less than the output, and an entry per
-    /// class (made at the first chain written).
-    private var preparedChains: [PreparedChain?] = []
-    private static let largestPreparedChain = 256
+    /// Per class, the compact text of its generic object's head once written twice
+    /// (`objectHead`), the chain (`classChain`) its tail from `chainStart`: every object of a
+    /// class spells the same `{"$class": …, "$classes": …`, then copied. Only in compact
+    /// output (indented text depends on the depth) and for heads of at most
+    /// `largestPreparedHead` bytes; a class written once (as most of a small payload's are) is
+    /// only noted. Each text kept was written out, so the cache holds less than the output,
+    /// and an entry per class (made at the first head or chain written).
+    private var preparedHeads: [PreparedHead?] = []
+    private static let largestPreparedHead = 320
+    /// Group keys' text by type string (`groupKey`): a stream spells a few type strings
+    /// thousands of times. Made at the first group key, so that a stream without one (a
+    /// nested payload in a readable form) makes none.
+    private var groupKeys: KeyTextCache?
 
-    private enum PreparedChain {
+    private enum PreparedHead {
         case writtenOnce, tooLong
-        case text([UInt8])
+        case text([UInt8], chainStart: Int)
     }
 
     init(out: JSONOutput, numbers: NumberWrapping) {
@@ -133,21 +150,47 @@ struct TypedStreamJSONText: TypedStreamJSONSink {
         self.numbers = numbers
     }
 
+    mutating func objectHead(_ index: Int, of stream: TypedStream) {
+        if !out.pretty, case .text(let text, _) = prepared(index, of: stream) {
+            text.withUnsafeBufferPointer { out.openObject(prepared: $0) }
+            return
+        }
+        out.openObject()
+        out.key(MappingKeys.className)
+        stream.name(ofClass: index).withUnsafeBufferPointer { out.string(utf8: $0) }
+        out.key(MappingKeys.classes)
+        Self.writeChain(index, of: stream, into: &out)
+    }
+
     mutating func classChain(_ index: Int, of stream: TypedStream) {
-        guard !out.pretty else { return Self.writeChain(index, of: stream, into: &out) }
-        if preparedChains.isEmpty { preparedChains = Array(repeating: nil, count: stream.classes.count) }
-        switch preparedChains[index] {
-        case .text(let text)?: out.encoded(text)
-        case .tooLong?: Self.writeChain(index, of: stream, into: &out)
+        if !out.pretty, case .text(let text, let chainStart) = prepared(index, of: stream) {
+            text.withUnsafeBufferPointer { out.scalar(json: UnsafeBufferPointer(rebasing: $0[chainStart...])) }
+            return
+        }
+        Self.writeChain(index, of: stream, into: &out)
+    }
+
+    /// Class `index`'s head as kept: noted at its first use (the caller writes it afresh),
+    /// made at its second. Compact output only.
+    private mutating func prepared(_ index: Int, of stream: TypedStream) -> PreparedHead? {
+        if preparedHeads.isEmpty { preparedHeads = Array(repeating: nil, count: stream.classes.count) }
+        switch preparedHeads[index] {
         case nil:
-            preparedChains[index] = .writtenOnce
-            Self.writeChain(index, of: stream, into: &out)
+            preparedHeads[index] = .writtenOnce
+            return nil
         case .writtenOnce?:
             var scratch = JSONOutput(pretty: false)
+            scratch.openObject()
+            scratch.key(MappingKeys.className)
+            stream.name(ofClass: index).withUnsafeBufferPointer { scratch.string(utf8: $0) }
+            scratch.key(MappingKeys.classes)
+            let chainStart = scratch.textCount
             Self.writeChain(index, of: stream, into: &scratch)
             let text = scratch.finish()
-            preparedChains[index] = text.count <= Self.largestPreparedChain ? .text(text) : .tooLong
-            out.encoded(text)
+            preparedHeads[index] = text.count <= Self.largestPreparedHead ? .text(text, chainStart: chainStart) : .tooLong
+            return preparedHeads[index]
+        case let kept?:
+            return kept
         }
     }
 
@@ -170,7 +213,12 @@ struct TypedStreamJSONText: TypedStreamJSONSink {
     mutating func openArray() { out.openArray() }
     mutating func closeArray() { out.closeArray() }
     mutating func key(_ literal: StaticString) { out.key(literal) }
-    mutating func key(bytes: ArraySlice<UInt8>) { bytes.withUnsafeBufferPointer { out.key(utf8: $0) } }
+    mutating func groupKey(_ string: Int, of stream: TypedStream) {
+        if groupKeys == nil { groupKeys = KeyTextCache(references: stream.sharedStrings.count) }
+        if let slot = groupKeys!.slot(of: string) { return groupKeys!.write(slot, to: &out) }
+        stream.sharedString(string).withUnsafeBufferPointer { out.key(utf8: $0) }
+        groupKeys!.keep(out.lastKeyText, for: string)
+    }
     mutating func dataKey(_ bytes: ArraySlice<UInt8>) {
         bytes.withUnsafeBufferPointer { out.key(utf8: $0, prefix: $0.first == MappingKeys.marker ? MappingKeys.marker : nil) }
     }

@@ -86,7 +86,7 @@ struct TypedStreamJSONWriter {
                     continue
                 }
                 sink.openObject()
-                sink.key(bytes: stream.encoding(ofGroup: group))
+                sink.groupKey(Int(stream.string(ofGroup: group)), of: stream)
                 if stream.values(ofGroup: group).count != 1 { sink.openArray() }
             case .endOfGroup(let group):
                 if container {
@@ -164,11 +164,7 @@ struct TypedStreamJSONWriter {
                 walk.enter(object: object)
                 return OpenObject(object: object, form: form)
             }
-            sink.openObject()
-            sink.key(MappingKeys.className)
-            sink.text(stream.name(ofClass: classIndex))
-            sink.key(MappingKeys.classes)
-            writeChain(classIndex, into: &sink)
+            sink.objectHead(classIndex, of: stream)
             if shared[object] {
                 sink.key(MappingKeys.identity)
                 sink.mappingInteger(Int64(object))

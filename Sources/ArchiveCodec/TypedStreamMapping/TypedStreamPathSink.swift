@@ -102,7 +102,7 @@ struct TypedStreamPathSink: TypedStreamJSONSink {
     }
 
     mutating func key(_ literal: StaticString) { setKey(String(describing: literal)) }
-    mutating func key(bytes: ArraySlice<UInt8>) { setKey(String(decoding: bytes, as: UTF8.self)) }
+    mutating func groupKey(_ string: Int, of stream: TypedStream) { setKey(String(decoding: stream.sharedString(string), as: UTF8.self)) }
 
     /// A dictionary's key: a key that is a target names its member.
     mutating func dataKey(_ bytes: ArraySlice<UInt8>) {

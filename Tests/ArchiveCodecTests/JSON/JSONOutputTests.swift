@@ -33,6 +33,60 @@ final class JSONOutputTests: XCTestCase {
         }
     }
 
+    /// An object opened from its prepared head takes members, commas and its close as one
+    /// opened by `openObject` and written member by member, in an array and after a key.
+    func testAnObjectOpenedFromPreparedTextGoesOnAsOneWrittenAfresh() {
+        let head = Array(#"{"$class":"Note","$classes":[["Note",2]]"#.utf8)
+        func write(prepared: Bool) -> String {
+            var out = JSONOutput(pretty: false)
+            out.openArray()
+            out.int(1)
+            for _ in 0..<2 {
+                if prepared {
+                    head.withUnsafeBufferPointer { out.openObject(prepared: $0) }
+                } else {
+                    out.openObject()
+                    out.key("$class")
+                    out.string("Note")
+                    out.key("$classes")
+                    out.openArray()
+                    out.openArray()
+                    out.string("Note")
+                    out.int(2)
+                    out.closeArray()
+                    out.closeArray()
+                }
+                out.key("$groups")
+                out.openObject()
+                out.key("x")
+                if prepared {
+                    head.withUnsafeBufferPointer { out.openObject(prepared: $0) }
+                } else {
+                    out.openObject()
+                    out.key("$class")
+                    out.string("Note")
+                    out.key("$classes")
+                    out.openArray()
+                    out.openArray()
+                    out.string("Note")
+                    out.int(2)
+                    out.closeArray()
+                    out.closeArray()
+                }
+                out.closeObject()
+                out.closeObject()
+                out.closeObject()
+            }
+            out.closeArray()
+            return String(decoding: out.finish(), as: UTF8.self)
+        }
+        XCTAssertEqual(write(prepared: true), write(prepared: false))
+        XCTAssertEqual(
+            write(prepared: true),
+            #"[1,{"$class":"Note","$classes":[["Note",2]],"$groups":{"x":{"$class":"Note","$classes":[["Note",2]]}}},{"$class":"Note","$classes":[["Note",2]],"$groups":{"x":{"$class":"Note","$classes":[["Note",2]]}}}]"#
+        )
+    }
+
     /// Integers at every digit-count boundary, and the extremes, read as `String` writes them.
     func testIntegersAtEveryDigitBoundary() {
         var values: [UInt64] = [0, 1, 9, UInt64.max, UInt64.max - 1]

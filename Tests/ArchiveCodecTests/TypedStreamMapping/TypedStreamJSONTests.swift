@@ -1,3 +1,4 @@
+import Foundation
 import TestSupport
 import XCTest
 
@@ -90,6 +91,48 @@ final class TypedStreamJSONTests: XCTestCase {
         ] {
             XCTAssertTrue(text(document).contains(fragment), "\(fragment) in \(text(document))")
         }
+    }
+
+    /// Group keys come from the writer's key cache and a class's object head and chain from
+    /// its prepared text once a type string or class returns: the compact text must say what
+    /// the indented text (written afresh every time) says, for more type strings than the
+    /// cache has slots, keys that need escaping, classes met once, twice and often, chains
+    /// too long to keep, and class values after their class's head was kept.
+    func testKeptKeysAndObjectHeadsSayWhatFreshTextSays() throws {
+        var builder = TypedStreamBuilder(byteOrder: .little)
+        let root = try builder.defineClass("NSObject")
+        var classes = [try builder.defineClass("Once", superclass: root), try builder.defineClass("Twice", version: 2, superclass: root)]
+        var long = root
+        for link in 0..<12 { long = try builder.defineClass("Link\(link)With\"Quote", version: Int64(link), superclass: long) }
+        classes.append(long)
+        for index in 0..<20 { classes.append(try builder.defineClass("Often\(index)", version: Int64(index), superclass: root)) }
+        let uses = [1, 2, 6] + Array(repeating: 5, count: 20)
+        for round in 0..<6 {
+            for (position, classIndex) in classes.enumerated() where round < uses[position] {
+                try builder.beginGroup("@")
+                _ = try builder.beginObject(class: classIndex)
+                for type in 0..<40 {
+                    let name = (round + type + position) % 300
+                    try builder.beginGroup(name % 3 == 0 ? "{S\"\\\(name)=i}#" : "{Name\(name)=i}#")
+                    try builder.beginComposite()
+                    try builder.integer(Int64(name))
+                    try builder.end()
+                    try builder.classReference(classes[(position + type) % classes.count])
+                    try builder.end()
+                }
+                try builder.endObject()
+                try builder.end()
+            }
+        }
+        let bytes = try TypedStreamWriter.write(builder.finish())
+        let compact = try json(bytes)
+        let indented = try json(bytes, pretty: true)
+        let fromCompact = try JSONSerialization.jsonObject(with: Data(compact)) as? NSDictionary
+        let fromIndented = try JSONSerialization.jsonObject(with: Data(indented)) as? NSDictionary
+        XCTAssertNotNil(fromCompact)
+        XCTAssertEqual(fromCompact, fromIndented)
+        XCTAssertEqual(try encode(compact), bytes)
+        XCTAssertTrue(text(compact).contains("\"{S\\\"\\\\3=i}#\":[[3],"), text(compact).prefix(400) + "…")
     }
 
     /// A float NaN keeps its bits through the JSON's double, a signalling one included (the

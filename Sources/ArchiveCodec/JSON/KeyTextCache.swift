@@ -1,16 +1,18 @@
-/// The JSON text of object keys (quoted, escaped, a leading `$` doubled, then the colon)
-/// by plist reference, for `ReadableWriter`. The instances of a keyed archive share a few
-/// key objects (every player's `name` key is one string object), so most keys are copied
-/// from here, a fixed-size copy, instead of being decoded and escaped again.
+/// The JSON text of object keys (quoted, escaped, a leading `$` doubled, then the colon) by
+/// a number the writer gives each key's source: a plist reference for `ReadableWriter`, a
+/// type string's shared-string index for the typedstream writer. A document repeats a few
+/// keys many times (every player's `name` key is one string object; every note's group of
+/// an integer and a long is one type string), so most keys are copied from here, a
+/// fixed-size copy, instead of being decoded and escaped again.
 ///
-/// Direct-mapped: a reference has one slot, and a key whose slot another took is written
-/// afresh and takes it back, so memory stays fixed whatever the archive. Texts longer than
+/// Direct-mapped: a number has one slot, and a key whose slot another took is written
+/// afresh and takes it back, so memory stays fixed whatever the document. Texts longer than
 /// `longest` bytes are not kept.
 ///
-/// At most `maximumSlots` slots, fewer for an archive of fewer objects (a slot per object
-/// then, rounded up to a power of two): the tables are made and cleared for every archive
-/// written, and a small one (a nested payload's NSColor, a few objects) would otherwise
-/// pay for 16 KB of them.
+/// At most `maximumSlots` slots, fewer for a document of fewer key sources (a slot per
+/// source then, rounded up to a power of two): the tables are made and cleared for every
+/// document written, and a small one (a nested payload's NSColor, a few objects) would
+/// otherwise pay for 16 KB of them.
 struct KeyTextCache {
     private static let maximumSlots = 256
     private static let longest = 63
@@ -23,7 +25,8 @@ struct KeyTextCache {
     private var lengths: [UInt8]
     private var texts: [UInt8]
 
-    /// A cache for the references below `references` (a plist's object count).
+    /// A cache for the numbers below `references` (a plist's object count, a stream's shared
+    /// strings).
     init(references: Int) {
         var slots = 1
         while slots < Self.maximumSlots, slots < references { slots <<= 1 }
