@@ -22,7 +22,11 @@ struct TypedStreamWalk {
     }
 
     let stream: TypedStream
-    private var runs: [Run]
+    /// The runs around the innermost, outermost (the stream's) first.
+    private var outer: [Run] = []
+    /// The innermost run, kept apart from `outer`: a step moves a field of it, where moving an
+    /// array element made the runtime check the array's uniqueness at every step.
+    private var current: Run
 
     /// A run of groups (the stream's, an object's) or of values (a group's, a composite's).
     private struct Run {
@@ -36,46 +40,49 @@ struct TypedStreamWalk {
 
     init(_ stream: TypedStream) {
         self.stream = stream
-        runs = [Run(next: stream.topLevelGroups.lowerBound, end: stream.topLevelGroups.upperBound, kind: .stream, owner: 0)]
+        current = Run(next: stream.topLevelGroups.lowerBound, end: stream.topLevelGroups.upperBound, kind: .stream, owner: 0)
     }
-
-    /// How deep the walk is: open objects, groups and composites.
-    var depth: Int { runs.count - 1 }
 
     /// Inlined into the walk's callers: it runs at every step, and the call itself cost a
     /// fifth of it.
     @inline(__always)
     mutating func next() -> Step? {
-        while let top = runs.indices.last {
-            let run = runs[top]
-            guard run.next < run.end else {
-                runs.removeLast()
-                switch run.kind {
-                case .stream: return nil
-                case .object: return .endOfObject(run.owner)
-                case .group: return .endOfGroup(run.owner)
-                case .composite: return .endOfComposite(run.owner)
-                }
+        guard current.next < current.end else {
+            // The stream's run has no parent: once it is done, every step is nil.
+            guard let parent = outer.popLast() else { return nil }
+            let done = current
+            current = parent
+            switch done.kind {
+            case .stream: return nil
+            case .object: return .endOfObject(done.owner)
+            case .group: return .endOfGroup(done.owner)
+            case .composite: return .endOfComposite(done.owner)
             }
-            runs[top].next += 1
-            guard run.kind == .stream || run.kind == .object else { return .value(run.next) }
-            let values = stream.values(ofGroup: run.next)
-            runs.append(Run(next: values.lowerBound, end: values.upperBound, kind: .group, owner: run.next))
-            return .group(run.next)
         }
-        return nil
+        let index = current.next
+        current.next += 1
+        guard current.kind == .stream || current.kind == .object else { return .value(index) }
+        let values = stream.values(ofGroup: index)
+        enter(Run(next: values.lowerBound, end: values.upperBound, kind: .group, owner: index))
+        return .group(index)
     }
 
     /// Walks the groups of object `index` next (the object of the `.value` just given).
     mutating func enter(object index: Int) {
         let object = stream.objects[index]
-        runs.append(Run(next: Int(object.firstGroup), end: Int(object.firstGroup) + Int(object.groupCount), kind: .object, owner: index))
+        enter(Run(next: Int(object.firstGroup), end: Int(object.firstGroup) + Int(object.groupCount), kind: .object, owner: index))
     }
 
     /// Walks the children of composite value `index` (a struct, pointer or array of other than
     /// bytes, the `.value` just given) next.
     mutating func enter(childrenOf index: Int) {
         let first = Int(stream.values[index].payload)
-        runs.append(Run(next: first, end: first + Int(stream.types[stream.values[index].type].count), kind: .composite, owner: index))
+        enter(Run(next: first, end: first + Int(stream.types[stream.values[index].type].count), kind: .composite, owner: index))
+    }
+
+    @inline(__always)
+    private mutating func enter(_ run: Run) {
+        outer.append(current)
+        current = run
     }
 }

@@ -136,18 +136,19 @@ struct TypedStreamJSONText: TypedStreamJSONSink {
     private var preparedHeads: [PreparedHead?] = []
     private static let largestPreparedHead = 320
     /// Group keys' text by type string (`groupKey`): a stream spells a few type strings
-    /// thousands of times. Made at the first group key, so that a stream without one (a
-    /// nested payload in a readable form) makes none.
-    private var groupKeys: KeyTextCache?
+    /// thousands of times.
+    private var groupKeys: KeyTextCache
 
     private enum PreparedHead {
         case writtenOnce, tooLong
         case text([UInt8], chainStart: Int)
     }
 
-    init(out: JSONOutput, numbers: NumberWrapping) {
+    /// `sharedStrings`: the stream's shared-string count (type strings are among them).
+    init(out: JSONOutput, numbers: NumberWrapping, sharedStrings: Int) {
         self.out = out
         self.numbers = numbers
+        groupKeys = KeyTextCache(references: sharedStrings)
     }
 
     mutating func objectHead(_ index: Int, of stream: TypedStream) {
@@ -214,10 +215,9 @@ struct TypedStreamJSONText: TypedStreamJSONSink {
     mutating func closeArray() { out.closeArray() }
     mutating func key(_ literal: StaticString) { out.key(literal) }
     mutating func groupKey(_ string: Int, of stream: TypedStream) {
-        if groupKeys == nil { groupKeys = KeyTextCache(references: stream.sharedStrings.count) }
-        if let slot = groupKeys!.slot(of: string) { return groupKeys!.write(slot, to: &out) }
+        if let slot = groupKeys.slot(of: string) { return groupKeys.write(slot, to: &out) }
         stream.sharedString(string).withUnsafeBufferPointer { out.key(utf8: $0) }
-        groupKeys!.keep(out.lastKeyText, for: string)
+        groupKeys.keep(out.lastKeyText, for: string)
     }
     mutating func dataKey(_ bytes: ArraySlice<UInt8>) {
         bytes.withUnsafeBufferPointer { out.key(utf8: $0, prefix: $0.first == MappingKeys.marker ? MappingKeys.marker : nil) }
