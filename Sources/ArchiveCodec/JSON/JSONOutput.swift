@@ -465,21 +465,29 @@ struct JSONOutput {
     /// more per real (a game save's ratings, most reals people type). Why it is the same
     /// text: `description` writes the shortest decimal that reads back as `value`. Below
     /// 10^12 a double's spacing is under 10^-3, and below 2^31 under 10^-6, so at most one
-    /// decimal of each length up to those reads back as it; the first length that does is the
-    /// shortest. And `magnitude * 10^decimals` stays below 2^52, where the product and the
-    /// distance to that decimal's digits together stay under half a unit: rounding the product
-    /// gives those digits.
-    /// Nil otherwise (and for −0.0); the caller then uses `description`.
+    /// decimal of each length up to those reads back as it. And `magnitude * 10^decimals`
+    /// stays below 2^52, where the product and the distance to that decimal's digits together
+    /// stay under half a unit: rounding the product gives those digits.
+    ///
+    /// So one product at the most decimals allowed answers for every length: a shorter
+    /// decimal that reads back is, padded with zeros, a longest one that reads back (the same
+    /// number: the divisions are correctly rounded, so they agree), and it is the only one;
+    /// its trailing zeros dropped, it is the shortest. Nil otherwise (and for −0.0); the
+    /// caller then uses `description`.
     static func shortDecimal(_ value: Double) -> (digits: UInt64, decimals: Int)? {
         let magnitude = value.magnitude
         guard magnitude < 1e12, magnitude >= 0.001 || value == 0, value.sign == .plus || value != 0 else { return nil }
-        var scale = 1.0
-        for decimals in 0...(magnitude < 2_147_483_648 ? 6 : 3) {
-            let scaled = (magnitude * scale).rounded()
-            if scaled / scale == magnitude { return (UInt64(scaled), decimals) }
-            scale *= 10
+        let small = magnitude < 2_147_483_648
+        let scale = small ? 1e6 : 1e3
+        let scaled = (magnitude * scale).rounded()
+        guard scaled / scale == magnitude else { return nil }
+        var digits = UInt64(scaled)
+        var decimals = small ? 6 : 3
+        while decimals > 0, digits % 10 == 0 {
+            digits /= 10
+            decimals -= 1
         }
-        return nil
+        return (digits, decimals)
     }
 
     /// `digits / 10^decimals` in fixed point with at least one decimal: 50.0, 0.05, 12.125.
@@ -512,8 +520,17 @@ struct JSONOutput {
             return
         }
         if capacity - count < 20 { grow(toHold: 20) }
+        // The digit count, `bound` the least number of one digit more: started past the
+        // lengths a larger value cannot have, so that a long number takes a few steps.
         var length = 2
         var bound: UInt64 = 100
+        if value >= 10_000_000_000 {
+            length = 11
+            bound = 100_000_000_000
+        } else if value >= 100_000 {
+            length = 6
+            bound = 1_000_000
+        }
         while length < 20 && value >= bound {
             length += 1
             bound &*= 10
