@@ -358,32 +358,66 @@ struct TypedStreamJSONEncoder {
         var groups = JSONDocument.Cursor.none
         var members = document.children(of: value)
         while let (key, member) = document.nextMember(&members) {
-            if document.stringEquals(key, MappingKeys.classes) {
+            switch Self.bodyKey(key, in: document) {
+            case .classes:
                 chain = member
-            } else if document.stringEquals(key, MappingKeys.className) {
+            case .className:
                 name = member
-            } else if document.stringEquals(key, MappingKeys.identity) {
+            case .identity:
                 guard document.kind(member) == .number, case .signed(let number) = document.number(member) else {
                     throw document.invalid("$id is an integer no other object has", at: member)
                 }
                 try checkNewIdentity(number, at: member)
                 id = number
-            } else if document.stringEquals(key, MappingKeys.groups) {
+            case .groups:
                 guard document.kind(member) == .array else { throw document.invalid("$groups is an array of groups", at: member) }
                 groups = document.children(of: member)
-            } else {
+            case nil:
                 throw document.invalid("an object's body has $class, $classes, $id and $groups only", at: key)
             }
         }
         guard let chain else { throw document.invalid("an object's body needs $classes", at: value) }
         let index = try classIndex(chain)
-        if let name, document.kind(name) != .string || !document.withString(name, { $0.elementsEqual(builder.stream.name(ofClass: index)) }) {
+        if let name,
+            document.kind(name) != .string
+                || !Self.text(name, in: document, equals: builder.stream.sharedStrings[Int(builder.stream.classes[index].name)], of: builder.stream.storage)
+        {
             throw document.invalid("$class is not the first class of $classes", at: name)
         }
         var object = 0
         _ = try place(value) { (b) throws(CodecError) in object = try b.beginObject(class: index) }
         if let id { objects[id] = object }
         return .groups(groups, object: true)
+    }
+
+    /// The keys of an object's body.
+    private enum BodyKey {
+        case className, classes, identity, groups
+    }
+
+    /// Which key of an object's body `key` is, its text read once (nil: none of them).
+    /// Static, as the other helpers of the hot path: a method's closure copied the encoder.
+    private static func bodyKey(_ key: Value, in document: JSONDocument) -> BodyKey? {
+        guard document.kind(key) == .string else { return nil }
+        return document.withString(key) { text -> BodyKey? in
+            switch text.count {
+            case 3 where JSONText.text(text, equals: MappingKeys.identity): .identity
+            case 6 where JSONText.text(text, equals: MappingKeys.className): .className
+            case 7 where JSONText.text(text, equals: MappingKeys.groups): .groups
+            case 8 where JSONText.text(text, equals: MappingKeys.classes): .classes
+            default: nil
+            }
+        }
+    }
+
+    /// Whether string `value` holds the bytes of `span` of `storage`, compared in place.
+    private static func text(_ value: Value, in document: JSONDocument, equals span: TypedStream.Span, of storage: [UInt8]) -> Bool {
+        document.withString(value) { text in
+            text.count == Int(span.count)
+                && storage.withUnsafeBufferPointer { storage in
+                    text.isEmpty || ByteStringTable.bytesEqual(text.baseAddress!, storage.baseAddress! + Int(span.start), count: text.count)
+                }
+        }
     }
 
     /// The class of chain `[[name, version], …]`, defined (root first) where new; a chain
