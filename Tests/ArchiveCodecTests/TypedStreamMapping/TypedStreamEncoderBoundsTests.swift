@@ -32,6 +32,27 @@ final class TypedStreamEncoderBoundsTests: XCTestCase {
         return usage.ru_maxrss * 1024
     }
 
+    /// An object's body holds its four keys only, each spelled exactly, and `$class` names the
+    /// chain's first class, byte for byte.
+    func testAnObjectBodyIsReadByItsKeysExactly() throws {
+        func body(_ members: String) -> String { #"{"$typedstream":[{"@":{"# + members + #"}}]}"# }
+        let chain = #""$classes":[["Note",1],["NSObject",0]],"$groups":[{"i":5}]"#
+        XCTAssertFalse(try encode(body(#""$class":"Note","# + chain)).isEmpty)
+        XCTAssertFalse(try encode(body(#""$id":7,"# + chain)).isEmpty)
+        XCTAssertFalse(try encode(body(chain)).isEmpty)
+        // A key of neither the generic body nor a readable form (whose refusal comes first).
+        for wrong in [#""Note""#, #""$clas""#, #""$classez""#, #""$groupz""#, #""$ids""#, #""$i""#] {
+            XCTAssertThrowsError(try encode(body(wrong + #":1,"# + chain)), wrong) { error in
+                XCTAssertEqual((error as? CodecError)?.kind, .invalidDocument, "\(error)")
+            }
+        }
+        for name in [#""Not""#, #""Notes""#, #""NotE""#, #""NSObject""#, "5", #""Note ""#] {
+            assertRefused(body(#""$class":"# + name + "," + chain), "$class is not the first class of $classes")
+        }
+        XCTAssertFalse(try encode(body(#""$class":"Note","# + chain)).isEmpty)
+        assertRefused(body(#""$groups":[]"#), "needs $classes")
+    }
+
     func testDeclaredCountsAreCheckedBeforeAnythingIsReserved() {
         // 39 bytes declaring 100,000,000 values (1.2 GB of value slots), and the same inside a
         // struct, a pointer and an array of arrays.
