@@ -136,19 +136,23 @@ struct TypedStreamJSONText: TypedStreamJSONSink {
     private var preparedHeads: [PreparedHead?] = []
     private static let largestPreparedHead = 320
     /// Group keys' text by type string (`groupKey`): a stream spells a few type strings
-    /// thousands of times.
-    private var groupKeys: KeyTextCache
+    /// thousands of times. None for a stream of fewer than `groupsBeforeKeyCache` groups (a
+    /// nested payload's), whose few keys cost less written afresh than the cache's tables.
+    private var groupKeys: KeyTextCache?
+    private static let groupsBeforeKeyCache = 64
 
     private enum PreparedHead {
         case writtenOnce, tooLong
         case text([UInt8], chainStart: Int)
     }
 
-    /// `sharedStrings`: the stream's shared-string count (type strings are among them).
-    init(out: JSONOutput, numbers: NumberWrapping, sharedStrings: Int) {
+    /// For a stream of `groups` groups and `sharedStrings` shared strings (its counts, not
+    /// the stream: an initialiser's argument is its own copy, which a stream's tables made at
+    /// every payload).
+    init(out: JSONOutput, numbers: NumberWrapping, groups: Int, sharedStrings: Int) {
         self.out = out
         self.numbers = numbers
-        groupKeys = KeyTextCache(references: sharedStrings)
+        if groups >= Self.groupsBeforeKeyCache { groupKeys = KeyTextCache(references: sharedStrings) }
     }
 
     mutating func objectHead(_ index: Int, of stream: TypedStream) {
@@ -215,9 +219,9 @@ struct TypedStreamJSONText: TypedStreamJSONSink {
     mutating func closeArray() { out.closeArray() }
     mutating func key(_ literal: StaticString) { out.key(literal) }
     mutating func groupKey(_ string: Int, of stream: TypedStream) {
-        if let slot = groupKeys.slot(of: string) { return groupKeys.write(slot, to: &out) }
+        if let slot = groupKeys?.slot(of: string) { return groupKeys!.write(slot, to: &out) }
         stream.sharedString(string).withUnsafeBufferPointer { out.key(utf8: $0) }
-        groupKeys.keep(out.lastKeyText, for: string)
+        groupKeys?.keep(out.lastKeyText, for: string)
     }
     mutating func dataKey(_ bytes: ArraySlice<UInt8>) {
         bytes.withUnsafeBufferPointer { out.key(utf8: $0, prefix: $0.first == MappingKeys.marker ? MappingKeys.marker : nil) }

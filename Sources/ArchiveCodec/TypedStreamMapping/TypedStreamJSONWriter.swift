@@ -50,7 +50,7 @@ struct TypedStreamJSONWriter {
 
     /// Writes the document into `out`; stops descending once `out` passes its limit.
     func write(into out: inout JSONOutput) {
-        var text = TypedStreamJSONText(out: out, numbers: numbers, sharedStrings: stream.sharedStrings.count)
+        var text = TypedStreamJSONText(out: out, numbers: numbers, groups: stream.groups.count, sharedStrings: stream.sharedStrings.count)
         walk(into: &text)
         out = text.out
     }
