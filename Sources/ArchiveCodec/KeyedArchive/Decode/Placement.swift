@@ -66,7 +66,10 @@ struct Placement: Sendable {
     /// `bound`: the deepest nesting the client accepts (nil: no bound). Throws
     /// `depthBoundTooSmall` when some body cannot fit under it even in the table.
     /// `parallelism`: how scanning bodies may be split (the result is the same for every choice).
-    init(archive: KeyedArchive, view: BinaryPlistView, numbers: NumberWrapping, bound: Int?, parallelism: Parallelism = .serial) throws(CodecError) {
+    /// `archive` is borrowed here and in the pass: an initialiser's argument is otherwise a copy
+    /// of the archive (its tables retained and released), three per placement where only the
+    /// scanner keeps one.
+    init(archive: borrowing KeyedArchive, view: BinaryPlistView, numbers: NumberWrapping, bound: Int?, parallelism: Parallelism = .serial) throws(CodecError) {
         var pass = PlacementPass(archive: archive, view: view, numbers: numbers, accounts: true, envelope: !archive.isPlainRoot)
         pass.place(bound: nil, parallelism: parallelism)
         try ConversionDeadline.check()
@@ -204,8 +207,8 @@ private struct PlacementPass {
     private var queue = UnsafeMutableBufferPointer<(uid: Int32, level: Int32)>(start: nil, count: 0)
     private var queued = 0
 
-    init(archive: KeyedArchive, view: BinaryPlistView, numbers: NumberWrapping, accounts: Bool, envelope: Bool) {
-        scanner = BodyScanner(archive: archive, view: view, numbers: numbers, accounts: accounts)
+    init(archive: borrowing KeyedArchive, view: BinaryPlistView, numbers: NumberWrapping, accounts: Bool, envelope: Bool) {
+        scanner = BodyScanner(archive: copy archive, view: view, numbers: numbers, accounts: accounts)
         objectCount = archive.objectCount
         self.envelope = envelope
         self.accounts = accounts
@@ -432,7 +435,7 @@ final class GrowingPlacement {
     /// Whether the pass has placed the whole document (not before the first placement).
     private(set) var complete = false
 
-    init(archive: KeyedArchive, view: BinaryPlistView, numbers: NumberWrapping) {
+    init(archive: borrowing KeyedArchive, view: BinaryPlistView, numbers: NumberWrapping) {
         pass = PlacementPass(archive: archive, view: view, numbers: numbers, accounts: true, envelope: !archive.isPlainRoot)
         self.numbers = numbers
         pass.numberedEntries = []
