@@ -520,17 +520,8 @@ struct JSONOutput {
             return
         }
         if capacity - count < 20 { grow(toHold: 20) }
-        // The digit count, `bound` the least number of one digit more: started past the
-        // lengths a larger value cannot have, so that a long number takes a few steps.
         var length = 2
         var bound: UInt64 = 100
-        if value >= 10_000_000_000 {
-            length = 11
-            bound = 100_000_000_000
-        } else if value >= 100_000 {
-            length = 6
-            bound = 1_000_000
-        }
         while length < 20 && value >= bound {
             length += 1
             bound &*= 10

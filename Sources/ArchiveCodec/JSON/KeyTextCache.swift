@@ -10,10 +10,9 @@
 /// `longest` bytes are not kept.
 ///
 /// At most `maximumSlots` slots, fewer for a document of fewer key sources (a slot per
-/// source then, rounded up to a power of two), made at the first key kept: the tables are
-/// made for every document written, and a small one (a nested payload's NSColor, a few
-/// objects; a typedstream in a readable form, which has no group keys) would otherwise pay
-/// for 16 KB of them, or for tables it never uses.
+/// source then, rounded up to a power of two): the tables are made and cleared for every
+/// document written, and a small one (a nested payload's NSColor, a few objects) would
+/// otherwise pay for 16 KB of them.
 struct KeyTextCache {
     private static let maximumSlots = 256
     private static let longest = 63
@@ -21,10 +20,10 @@ struct KeyTextCache {
     private static let stride = 64
     /// Slots minus one: a reference's slot is its low bits.
     private let mask: Int
-    /// The reference whose text each slot holds (−1: none); empty until a key is kept.
-    private var refs: [Int] = []
-    private var lengths: [UInt8] = []
-    private var texts: [UInt8] = []
+    /// The reference whose text each slot holds (−1: none).
+    private var refs: [Int]
+    private var lengths: [UInt8]
+    private var texts: [UInt8]
 
     /// A cache for the numbers below `references` (a plist's object count, a stream's shared
     /// strings).
@@ -32,12 +31,15 @@ struct KeyTextCache {
         var slots = 1
         while slots < Self.maximumSlots, slots < references { slots <<= 1 }
         mask = slots - 1
+        refs = [Int](repeating: -1, count: slots)
+        lengths = [UInt8](repeating: 0, count: slots)
+        texts = [UInt8](repeating: 0, count: slots * Self.stride)
     }
 
     @inline(__always)
     func slot(of ref: Int) -> Int? {
         let slot = ref & mask
-        return slot < refs.count && refs[slot] == ref ? slot : nil
+        return refs[slot] == ref ? slot : nil
     }
 
     /// Writes the text kept in `slot` as a key of `out`.
@@ -50,11 +52,6 @@ struct KeyTextCache {
 
     mutating func keep(_ text: UnsafeBufferPointer<UInt8>, for ref: Int) {
         guard text.count <= Self.longest, let source = text.baseAddress else { return }
-        if refs.isEmpty {
-            refs = [Int](repeating: -1, count: mask + 1)
-            lengths = [UInt8](repeating: 0, count: mask + 1)
-            texts = [UInt8](repeating: 0, count: (mask + 1) * Self.stride)
-        }
         let slot = ref & mask
         refs[slot] = ref
         lengths[slot] = UInt8(text.count)

@@ -395,19 +395,24 @@ struct TypedStreamJSONEncoder {
         case className, classes, identity, groups
     }
 
-    /// Which key of an object's body `key` is, its text read once (nil: none of them).
-    /// Static, as the other helpers of the hot path: a method's closure copied the encoder.
+    /// Which key of an object's body `key` is (nil: none of them): a key without escapes is
+    /// compared with the one key of its length only, its length read from its handle. Static,
+    /// as the other helpers of the hot path: a method's closure copied the encoder.
     private static func bodyKey(_ key: Value, in document: JSONDocument) -> BodyKey? {
-        guard document.kind(key) == .string else { return nil }
-        return document.withString(key) { text -> BodyKey? in
-            switch text.count {
-            case 3 where JSONText.text(text, equals: MappingKeys.identity): .identity
-            case 6 where JSONText.text(text, equals: MappingKeys.className): .className
-            case 7 where JSONText.text(text, equals: MappingKeys.groups): .groups
-            case 8 where JSONText.text(text, equals: MappingKeys.classes): .classes
-            default: nil
+        guard key.payload & Value.escapedBit != 0 else {
+            // The text between the quotes.
+            switch Int(key.payload) - 2 {
+            case 3: return document.stringEquals(key, MappingKeys.identity) ? .identity : nil
+            case 6: return document.stringEquals(key, MappingKeys.className) ? .className : nil
+            case 7: return document.stringEquals(key, MappingKeys.groups) ? .groups : nil
+            case 8: return document.stringEquals(key, MappingKeys.classes) ? .classes : nil
+            default: return nil
             }
         }
+        if document.stringEquals(key, MappingKeys.identity) { return .identity }
+        if document.stringEquals(key, MappingKeys.className) { return .className }
+        if document.stringEquals(key, MappingKeys.groups) { return .groups }
+        return document.stringEquals(key, MappingKeys.classes) ? .classes : nil
     }
 
     /// Whether string `value` holds the bytes of `span` of `storage`, compared in place.

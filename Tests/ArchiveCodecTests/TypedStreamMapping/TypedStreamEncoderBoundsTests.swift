@@ -46,10 +46,12 @@ final class TypedStreamEncoderBoundsTests: XCTestCase {
                 XCTAssertEqual((error as? CodecError)?.kind, .invalidDocument, "\(error)")
             }
         }
-        for name in [#""Not""#, #""Notes""#, #""NotE""#, #""NSObject""#, "5", #""Note ""#] {
+        for name in [#""Not""#, #""Notes""#, #""NotE""#, #""NSObject""#, "5", #""\u004eote ""#] {
             assertRefused(body(#""$class":"# + name + "," + chain), "$class is not the first class of $classes")
         }
-        XCTAssertFalse(try encode(body(#""$class":"Note","# + chain)).isEmpty)
+        // Names and keys spelled with escapes are the same names and keys.
+        XCTAssertFalse(try encode(body(#""$class":"\u004eote","# + chain)).isEmpty)
+        XCTAssertFalse(try encode(body(#""\u0024class":"Note","\u0024id":3,"\u0024classes":[["Note",1],["NSObject",0]],"$group\u0073":[{"i":5}]"#)).isEmpty)
         assertRefused(body(#""$groups":[]"#), "needs $classes")
     }
 
