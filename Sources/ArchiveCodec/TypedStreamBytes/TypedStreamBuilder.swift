@@ -15,8 +15,28 @@
 /// when the struct begins, so each run is contiguous though it holds composites of its own.
 /// An object's groups are kept aside until the object ends and then appended together.
 struct TypedStreamBuilder {
+    /// The model so far. While building, its `values` may end in slots not yet reserved
+    /// (`reservedValues`); `finish` drops them.
     private(set) var stream: TypedStream
-    private var frames: [Frame] = [Frame(kind: .stream)]
+    /// The innermost open thing, held apart from `outer` so that placing a value, which
+    /// touches only it, costs no array access (a bounds check, and a uniqueness check on every
+    /// write).
+    private var top = Frame(kind: .stream)
+    /// What is open around `top`, outermost first: the first `outerCount` entries, pushed when
+    /// something opens inside and read back when that closes. Entries past those are left for
+    /// reuse, so that closing writes nothing to the array.
+    ///
+    /// The stream's or object's frame is pushed when it opens, and stays the last entry while
+    /// its groups are read: a group, the most frequent thing to open and close, is opened
+    /// without a push (what is around it is there already) and closed by reading that entry
+    /// back. So while a stream or object is innermost its frame is both `top` and the last entry.
+    private var outer: [Frame] = [Frame(kind: .stream)]
+    private var outerCount = 1
+    /// The slots reserved so far. While building, `stream.values` holds them and up to
+    /// `valuesAhead` more, appended in one step ahead of need, so that a run is reserved without
+    /// a write per slot; `finish` drops the slots past the reserved ones.
+    private var reservedValues = 0
+    private static let valuesAhead = 512
     /// The most frames open at once so far (`TypedStream.deepestOpen`).
     private var deepestOpen = 1
     /// Groups of the stream and of the open objects, innermost last: the first `pendingCount`
@@ -110,15 +130,14 @@ struct TypedStreamBuilder {
 
     /// The innermost open thing.
     var innermost: Frame.Kind {
-        @inline(__always) get { frames[frames.count - 1].kind }
+        @inline(__always) get { top.kind }
     }
 
     /// The type node of the next value, nil if no value goes here (no group or composite is
     /// innermost, or it is full).
     var expectedType: UInt32? {
         @inline(__always) get {
-            let frame = frames[frames.count - 1]
-            return frame.kind.rawValue >= Frame.Kind.group.rawValue && frame.next < frame.end ? frame.type : nil
+            top.kind.rawValue >= Frame.Kind.group.rawValue && top.next < top.end ? top.type : nil
         }
     }
 
@@ -130,18 +149,16 @@ struct TypedStreamBuilder {
     /// How many values the innermost group or composite still takes (0 when neither is innermost).
     var slotsLeft: Int {
         @inline(__always) get {
-            let frame = frames[frames.count - 1]
-            return frame.kind.rawValue >= Frame.Kind.group.rawValue ? Int(frame.end - frame.next) : 0
+            top.kind.rawValue >= Frame.Kind.group.rawValue ? Int(top.end - top.next) : 0
         }
     }
 
     /// Stores `value` in the next slot, whose type the caller read from `expectedType`.
     @inline(__always)
     mutating func place(_ value: TypedStream.Value) {
-        let top = frames.count - 1
-        stream.values[Int(frames[top].next)] = value
-        frames[top].next += 1
-        if !frames[top].repeats { frames[top].type = stream.types.next(after: frames[top].type) }
+        stream.values[Int(top.next)] = value
+        top.next += 1
+        if !top.repeats { top.type = stream.types.next(after: top.type) }
     }
 
     /// Appends a new shared string holding `span` of the storage (as a stream defines one,
@@ -186,8 +203,8 @@ struct TypedStreamBuilder {
         let group = TypedStream.Group(type: type, firstValue: first)
         if pendingCount < pendingGroups.count { pendingGroups[pendingCount] = group } else { pendingGroups.append(group) }
         pendingCount += 1
-        frames.append(Frame(kind: .group, next: first, end: first + count, type: TypeTable.firstChild(of: type)))
-        noteDepth()
+        top = Frame(kind: .group, next: first, end: first + count, type: TypeTable.firstChild(of: type))
+        noteDepth(outerCount + 1)
     }
 
     /// Closes the innermost group or composite when it is full, and says whether it did (a
@@ -195,9 +212,8 @@ struct TypedStreamBuilder {
     /// group or composite that is not full, or an object, stays open).
     @inline(__always)
     mutating func closeIfFull() -> Bool {
-        let frame = frames[frames.count - 1]
-        guard frame.kind.rawValue >= Frame.Kind.group.rawValue, frame.next == frame.end else { return false }
-        frames.removeLast()
+        guard top.kind.rawValue >= Frame.Kind.group.rawValue, top.next == top.end else { return false }
+        closeTop()
         return true
     }
 
@@ -212,19 +228,18 @@ struct TypedStreamBuilder {
         }
         let first = try reserve(node.count, at: offset)
         place(TypedStream.Value(type: type, payload: UInt64(first)))
-        frames.append(
-            Frame(kind: .composite, next: first, end: first + node.count, type: TypeTable.firstChild(of: type), repeats: node.code == TypeCode.arrayOpen))
-        noteDepth()
+        push(top)
+        top = Frame(kind: .composite, next: first, end: first + node.count, type: TypeTable.firstChild(of: type), repeats: node.code == TypeCode.arrayOpen)
+        noteDepth(outerCount + 1)
     }
 
     /// Closes the innermost group or composite, which must be full.
     mutating func close(at offset: Int? = nil) throws(CodecError) {
-        let frame = frames[frames.count - 1]
-        guard frame.kind == .group || frame.kind == .composite else { throw Self.misplaced("the end of a group", offset: offset, innermost: innermost, expected: expectedCode) }
-        guard frame.next == frame.end else {
-            throw CodecError(.invalidDocument, "a group or composite closed with \(frame.end - frame.next) of its values missing", byteOffset: offset)
+        guard top.kind == .group || top.kind == .composite else { throw Self.misplaced("the end of a group", offset: offset, innermost: innermost, expected: expectedCode) }
+        guard top.next == top.end else {
+            throw CodecError(.invalidDocument, "a group or composite closed with \(top.end - top.next) of its values missing", byteOffset: offset)
         }
-        frames.removeLast()
+        closeTop()
     }
 
     /// Places a new object at the next slot (an `@` slot) and opens it for its groups; its
@@ -233,10 +248,12 @@ struct TypedStreamBuilder {
     mutating func beginObject(classIndex: UInt32 = 0, at offset: Int? = nil) throws(CodecError) -> UInt32 {
         guard let type = expectedType, stream.types[type].code == TypeCode.object else { throw Self.misplaced("an object", offset: offset, innermost: innermost, expected: expectedCode) }
         let index = UInt32(stream.objects.count)
-        stream.objects.append(TypedStream.Object(classIndex: classIndex, firstGroup: 0, groupCount: 0, value: frames[frames.count - 1].next))
+        stream.objects.append(TypedStream.Object(classIndex: classIndex, firstGroup: 0, groupCount: 0, value: top.next))
         place(TypedStream.Value(type: type, payload: UInt64(index)))
-        frames.append(Frame(kind: .object, firstPending: UInt32(pendingCount), object: index))
-        noteDepth()
+        push(top)
+        top = Frame(kind: .object, firstPending: UInt32(pendingCount), object: index)
+        push(top)
+        noteDepth(outerCount)
         return index
     }
 
@@ -246,49 +263,71 @@ struct TypedStreamBuilder {
 
     /// Ends the innermost object: its groups become one run of `groups`.
     mutating func endObject(at offset: Int? = nil) throws(CodecError) {
-        let frame = frames[frames.count - 1]
-        guard frame.kind == .object else { throw Self.misplaced("the end of an object", offset: offset, innermost: innermost, expected: expectedCode) }
-        let (first, count) = moveGroups(from: Int(frame.firstPending))
-        stream.objects[Int(frame.object)].firstGroup = first
-        stream.objects[Int(frame.object)].groupCount = count
-        frames.removeLast()
+        guard top.kind == .object else { throw Self.misplaced("the end of an object", offset: offset, innermost: innermost, expected: expectedCode) }
+        let (first, count) = moveGroups(from: Int(top.firstPending))
+        stream.objects[Int(top.object)].firstGroup = first
+        stream.objects[Int(top.object)].groupCount = count
+        leaveObject()
     }
 
     /// The model, when nothing but the stream is open.
     mutating func finish() throws(CodecError) -> TypedStream {
-        guard frames.count == 1 else {
-            throw CodecError(.invalidDocument, "the stream ends with \(frames.count - 1) of its objects, groups or composites still open")
+        guard top.kind == .stream else {
+            let open = top.kind == .object ? outerCount - 1 : outerCount
+            throw CodecError(.invalidDocument, "the stream ends with \(open) of its objects, groups or composites still open")
         }
+        stream.values.removeLast(stream.values.count - reservedValues)
         let (first, count) = moveGroups(from: 0)
         stream.topLevelGroups = Int(first)..<(Int(first) + Int(count))
         stream.deepestOpen = deepestOpen
         return stream
     }
 
+    /// Pushes `frame` on `outer`.
     @inline(__always)
-    private mutating func noteDepth() {
-        if frames.count > deepestOpen { deepestOpen = frames.count }
+    private mutating func push(_ frame: Frame) {
+        if outerCount < outer.count { outer[outerCount] = frame } else { outer.append(frame) }
+        outerCount += 1
+    }
+
+    /// Closes the group or composite `top`: the frame around it is innermost again (a group's
+    /// stream or object is `outer`'s last entry, and stays there).
+    @inline(__always)
+    private mutating func closeTop() {
+        let around = outerCount - 1
+        if top.kind == .composite { outerCount = around }
+        top = outer[around]
+    }
+
+    /// Closes the object `top`: the group or composite holding it is innermost again.
+    @inline(__always)
+    private mutating func leaveObject() {
+        outerCount -= 2
+        top = outer[outerCount]
+    }
+
+    @inline(__always)
+    private mutating func noteDepth(_ open: Int) {
+        if open > deepestOpen { deepestOpen = open }
     }
 
     // MARK: Closing at a break (a reader's salvage)
 
     /// The slot the next value goes in (meaningful where `expectedType` is not nil).
-    var nextSlot: UInt32 { frames[frames.count - 1].next }
+    var nextSlot: UInt32 { top.next }
 
     /// The innermost object, when an object is innermost.
     var innermostObject: UInt32? {
-        let frame = frames[frames.count - 1]
-        return frame.kind == .object ? frame.object : nil
+        top.kind == .object ? top.object : nil
     }
 
     /// Takes back the object `beginObject` just placed and opened, before any group of it (a
     /// reader that could not read its class): its slot is the next one again.
     mutating func abandonObject() {
-        frames.removeLast()
+        leaveObject()
         stream.objects.removeLast()
-        let top = frames.count - 1
-        frames[top].next -= 1
-        frames[top].type = stream.values[Int(frames[top].next)].type
+        top.next -= 1
+        top.type = stream.values[Int(top.next)].type
     }
 
     /// Records where a salvaged read stopped (`TypedStream.Break`).
@@ -370,26 +409,30 @@ struct TypedStreamBuilder {
     /// group and composite openings, which call it for every run.
     @inline(__always)
     private mutating func reserve(_ count: UInt32, at offset: Int?) throws(CodecError) -> UInt32 {
-        let first = stream.values.count
+        let first = reservedValues
         guard count <= valueLimit - first else {
             throw CodecError(
                 .limitExceeded, "the stream asks for more than \(valueLimit) values: more than its size allows (zero-byte values repeated by a shared type string)",
                 byteOffset: offset, found: first + Int(count), limit: valueLimit)
         }
-        // One append at a time: runs are short (a group's types, a struct's fields), and the
-        // generic bulk append costs more than it saves for them.
-        for _ in 0..<count { stream.values.append(TypedStream.Value(type: 0)) }
+        reservedValues = first + Int(count)
+        if reservedValues > stream.values.count { appendSlots() }
         return UInt32(first)
+    }
+
+    /// Appends unplaced slots up to `reservedValues` and up to `valuesAhead` past it: a bulk
+    /// append per many runs rather than an append per slot. Within the capacity held, never
+    /// past it: slots ahead of need are no reason for the array to grow.
+    private mutating func appendSlots() {
+        let needed = reservedValues - stream.values.count
+        let room = stream.values.capacity - stream.values.count
+        let count = needed <= room ? min(needed + Self.valuesAhead, room) : needed + Self.valuesAhead
+        stream.values.append(contentsOf: repeatElement(TypedStream.Value(type: 0), count: count))
     }
 
     private mutating func moveGroups(from start: Int) -> (UInt32, UInt32) {
         let first = UInt32(stream.groups.count)
-        // An object's few groups one by one; a long run (the stream's) in one copy.
-        if pendingCount - start > 16 {
-            stream.groups.append(contentsOf: pendingGroups[start..<pendingCount])
-        } else {
-            for index in start..<pendingCount { stream.groups.append(pendingGroups[index]) }
-        }
+        pendingGroups.withUnsafeBufferPointer { pending in stream.groups.append(contentsOf: UnsafeBufferPointer(rebasing: pending[start..<pendingCount])) }
         pendingCount = start
         return (first, UInt32(stream.groups.count) - first)
     }

@@ -101,11 +101,19 @@ private struct Reading {
         builder = TypedStreamBuilder(byteOrder: order, systemVersion: system, storage: storage, valueLimit: TypedStreamReader.valueLimit(forSize: buffer.count))
     }
 
+    /// A trip per value, group start and object end. A value's slot is asked for first, as
+    /// most trips read one; whatever a value or an object's end fills is closed at once, so a
+    /// trip never finds a full group or composite open.
     mutating func run() throws(CodecError) {
         var trips = 0
         while true {
             trips &+= 1
             try ConversionDeadline.poll(trips)
+            if let type = builder.expectedType {
+                try readValue(type)
+                while builder.closeIfFull() {}
+                continue
+            }
             switch builder.innermost {
             case .stream:
                 if cursor.isAtEnd { return }
@@ -115,17 +123,12 @@ private struct Reading {
                 if try cursor.peek("the next group or the end of an object (0x86)") == StreamTag.endOfObject {
                     cursor.position += 1
                     try builder.endObject(at: start)
+                    while builder.closeIfFull() {}
                 } else {
                     try readGroupStart()
                 }
             case .group, .composite:
-                if let type = builder.expectedType {
-                    try readValue(type)
-                    // The groups and composites this value filled end here, not a trip each later.
-                    while builder.closeIfFull() {}
-                } else {
-                    try builder.close(at: cursor.position)
-                }
+                try builder.close(at: cursor.position)
             }
         }
     }
