@@ -64,7 +64,8 @@ struct TypedStreamBuilder {
     /// Values are indexed in 32 bits, as a stream of at most 4 GiB needs.
     static let maximumValues = Int(UInt32.max)
 
-    /// What is open, innermost last.
+    /// One open thing: 16 bytes, so that pushing and taking one back is two words each (a
+    /// stream's or object's fields share the words a group's or composite's use).
     struct Frame {
         enum Kind: UInt8 {
             /// The stream itself (always at the bottom): takes groups.
@@ -77,17 +78,31 @@ struct TypedStreamBuilder {
             case composite
         }
         var kind: Kind
+        /// An array: every slot takes the same (element) type.
+        var repeats = false
         /// Group or composite: the next value's slot and the end of its run.
         var next: UInt32 = 0
         var end: UInt32 = 0
         /// Group or composite: the type node of the next value.
         var type: UInt32 = 0
-        /// An array: every slot takes the same (element) type.
-        var repeats = false
+
+        /// An object's frame (the stream's is `Frame(kind: .stream)`).
+        init(object: UInt32, firstPending: UInt32) {
+            self.init(kind: .object, next: firstPending, end: object)
+        }
+
+        init(kind: Kind, next: UInt32 = 0, end: UInt32 = 0, type: UInt32 = 0, repeats: Bool = false) {
+            self.kind = kind
+            self.repeats = repeats
+            self.next = next
+            self.end = end
+            self.type = type
+        }
+
         /// Stream or object: where its groups start in `pendingGroups`.
-        var firstPending: UInt32 = 0
+        var firstPending: UInt32 { next }
         /// Object: which.
-        var object: UInt32 = 0
+        var object: UInt32 { end }
     }
 
     /// A builder for a stream of `byteOrder`, by hand, holding at most `valueLimit` values.
@@ -112,7 +127,7 @@ struct TypedStreamBuilder {
     /// A builder over `storage` (a reader's input, which its spans point into), holding at
     /// most `valueLimit` values.
     ///
-    /// Room is reserved for a value per four bytes and a group per eight, about what streams of
+    /// Room is reserved for a value per four bytes, a group per eight and an object per sixteen, about what streams of
     /// numbers and small objects hold, so the largest tables do not grow by copying: the pages
     /// are virtual until used, and a stream of long strings leaves most of them untouched.
     init(byteOrder: TypedStream.ByteOrder, systemVersion: Int64, storage: [UInt8], valueLimit: Int) {
@@ -121,6 +136,7 @@ struct TypedStreamBuilder {
         stream.values.reserveCapacity(storage.count / 4)
         stream.groups.reserveCapacity(storage.count / 8)
         pendingGroups.reserveCapacity(storage.count / 8)
+        stream.objects.reserveCapacity(storage.count / 16)
     }
 
     // MARK: The primitives a reader drives
@@ -187,17 +203,16 @@ struct TypedStreamBuilder {
     /// Begins a group of type string `string` (a shared string), in the stream or the
     /// innermost object. `offset` is where a reader found the type string, for its errors;
     /// `bytesLeft` is what is left of a reader's input: a group whose values need more is
-    /// refused before anything is reserved for it.
+    /// refused before anything is reserved for it. Inlined, as a reader begins a group per
+    /// value or two; what it refuses is made out of line.
+    @inline(__always)
     mutating func beginGroup(string: UInt32, at offset: Int? = nil, bytesLeft: Int = .max) throws(CodecError) {
-        let kind = innermost
-        guard kind == .stream || kind == .object else { throw Self.misplaced("a group", offset: offset, innermost: innermost, expected: expectedCode) }
+        guard top.kind == .stream || top.kind == .object else { throw Self.misplaced("a group", offset: offset, innermost: innermost, expected: expectedCode) }
         // A type string parsed before (nearly every group's) is found without a call.
         let type: UInt32
         if let known = stream.types.root(ofString: string) { type = known } else { type = try parsedType(string, at: offset) }
         let node = stream.types[type]
-        guard Int(node.minimumBytes) <= bytesLeft else {
-            throw CodecError(.malformedTypedStream, "a group whose values need at least \(node.minimumBytes) bytes, \(bytesLeft) left", byteOffset: offset)
-        }
+        guard Int(node.minimumBytes) <= bytesLeft else { throw Self.tooFewBytes("a group", needing: node.minimumBytes, left: bytesLeft, offset: offset) }
         let count = node.count
         let first = try reserve(count, at: offset)
         let group = TypedStream.Group(type: type, firstValue: first)
@@ -223,9 +238,7 @@ struct TypedStreamBuilder {
     mutating func openComposite(at offset: Int? = nil, bytesLeft: Int = .max) throws(CodecError) {
         guard let type = expectedType else { throw Self.misplaced("a value", offset: offset, innermost: innermost, expected: expectedCode) }
         let node = stream.types[type]
-        guard Int(node.minimumBytes) <= bytesLeft else {
-            throw CodecError(.malformedTypedStream, "a struct, array or pointer whose values need at least \(node.minimumBytes) bytes, \(bytesLeft) left", byteOffset: offset)
-        }
+        guard Int(node.minimumBytes) <= bytesLeft else { throw Self.tooFewBytes("a struct, array or pointer", needing: node.minimumBytes, left: bytesLeft, offset: offset) }
         let first = try reserve(node.count, at: offset)
         place(TypedStream.Value(type: type, payload: UInt64(first)))
         push(top)
@@ -251,7 +264,7 @@ struct TypedStreamBuilder {
         stream.objects.append(TypedStream.Object(classIndex: classIndex, firstGroup: 0, groupCount: 0, value: top.next))
         place(TypedStream.Value(type: type, payload: UInt64(index)))
         push(top)
-        top = Frame(kind: .object, firstPending: UInt32(pendingCount), object: index)
+        top = Frame(object: index, firstPending: UInt32(pendingCount))
         push(top)
         noteDepth(outerCount)
         return index
@@ -410,11 +423,7 @@ struct TypedStreamBuilder {
     @inline(__always)
     private mutating func reserve(_ count: UInt32, at offset: Int?) throws(CodecError) -> UInt32 {
         let first = reservedValues
-        guard count <= valueLimit - first else {
-            throw CodecError(
-                .limitExceeded, "the stream asks for more than \(valueLimit) values: more than its size allows (zero-byte values repeated by a shared type string)",
-                byteOffset: offset, found: first + Int(count), limit: valueLimit)
-        }
+        guard count <= valueLimit - first else { throw Self.tooManyValues(first + Int(count), limit: valueLimit, offset: offset) }
         reservedValues = first + Int(count)
         if reservedValues > stream.values.count { appendSlots() }
         return UInt32(first)
@@ -426,15 +435,34 @@ struct TypedStreamBuilder {
     private mutating func appendSlots() {
         let needed = reservedValues - stream.values.count
         let room = stream.values.capacity - stream.values.count
-        let count = needed <= room ? min(needed + Self.valuesAhead, room) : needed + Self.valuesAhead
-        stream.values.append(contentsOf: repeatElement(TypedStream.Value(type: 0), count: count))
+        var count = needed <= room ? min(needed + Self.valuesAhead, room) : needed + Self.valuesAhead
+        // Copied from a block of unplaced slots: one copy, where repeating a value is a loop.
+        while count > 0 {
+            let step = min(count, Self.valuesAhead)
+            stream.values.append(contentsOf: Self.unplacedSlots[..<step])
+            count -= step
+        }
     }
+
+    private static let unplacedSlots = [TypedStream.Value](repeating: TypedStream.Value(type: 0), count: valuesAhead)
 
     private mutating func moveGroups(from start: Int) -> (UInt32, UInt32) {
         let first = UInt32(stream.groups.count)
         pendingGroups.withUnsafeBufferPointer { pending in stream.groups.append(contentsOf: UnsafeBufferPointer(rebasing: pending[start..<pendingCount])) }
         pendingCount = start
         return (first, UInt32(stream.groups.count) - first)
+    }
+
+    /// A group or composite refused for the bytes its values need, more than are left.
+    private static func tooFewBytes(_ what: String, needing minimum: UInt32, left: Int, offset: Int?) -> CodecError {
+        CodecError(.malformedTypedStream, "\(what) whose values need at least \(minimum) bytes, \(left) left", byteOffset: offset)
+    }
+
+    /// A run refused for taking the model past `limit` values.
+    private static func tooManyValues(_ found: Int, limit: Int, offset: Int?) -> CodecError {
+        CodecError(
+            .limitExceeded, "the stream asks for more than \(limit) values: more than its size allows (zero-byte values repeated by a shared type string)",
+            byteOffset: offset, found: found, limit: limit)
     }
 
     /// `what` refused where the innermost open thing is `innermost` and the next slot's type

@@ -35,14 +35,11 @@ enum TypedStreamReader {
         }
         return try bytes.withUnsafeBufferPointer { (buffer) throws(CodecError) -> TypedStream in
             var reading = try Reading(buffer, storage: bytes)
-            if salvaging {
-                do throws(CodecError) {
-                    try reading.run()
-                } catch let error where error.kind == .malformedTypedStream {
-                    try reading.closeAtBreak(error, inputSize: bytes.count)
-                }
-            } else {
+            // One call of `run`, which its readers are inlined into; any other error goes on.
+            do throws(CodecError) {
                 try reading.run()
+            } catch let error where salvaging && error.kind == .malformedTypedStream {
+                try reading.closeAtBreak(error, inputSize: bytes.count)
             }
             return try reading.builder.finish()
         }
@@ -140,6 +137,8 @@ private struct Reading {
         try builder.beginGroup(string: string!, at: start, bytesLeft: cursor.remaining)
     }
 
+    /// Inlined into `run`, its one caller: a call per value cost more than its work for most.
+    @inline(__always)
     mutating func readValue(_ type: UInt32) throws(CodecError) {
         let start = cursor.position
         let node = builder.stream.types[type]
@@ -170,6 +169,22 @@ private struct Reading {
             default: index = try entity(head: head, at: start, .cString)
             }
             builder.place(TypedStream.Value(type: type, isNil: index == nil, payload: UInt64(index ?? 0)))
+        case TypeCode.object:
+            try readObject(type, at: start)
+        default:
+            if TypeCode.bitWidth(code) != 0 {
+                try readInteger(type, code: code, at: start)
+            } else {
+                try readOtherValue(type, node: node, at: start)
+            }
+        }
+    }
+
+    /// `readValue` for the codes few values have: atoms, selectors, classes, `!`, arrays,
+    /// structs and pointers. Apart, so that `readValue` keeps a small frame.
+    mutating func readOtherValue(_ type: UInt32, node: TypeTable.Node, at start: Int) throws(CodecError) {
+        let code = node.code
+        switch code {
         case TypeCode.atom, TypeCode.selector:
             let head = try cursor.byte("a shared string")
             let index = try sharedString(head: head, at: start, code == TypeCode.atom ? "an atom" : "a selector", nilAllowed: true)
@@ -177,8 +192,6 @@ private struct Reading {
         case TypeCode.classObject:
             let index = try readClass(head: try cursor.byte("a class"), at: start, nilAllowed: true)
             builder.place(TypedStream.Value(type: type, isNil: index == nil, payload: UInt64(index ?? 0)))
-        case TypeCode.object:
-            try readObject(type, at: start)
         case TypeCode.ignored:
             builder.place(TypedStream.Value(type: type))
         case TypeCode.arrayOpen:
@@ -193,12 +206,8 @@ private struct Reading {
             }
             try builder.openComposite(at: start, bytesLeft: cursor.remaining)
         default:
-            if TypeCode.bitWidth(code) != 0 {
-                try readInteger(type, code: code, at: start)
-            } else {
-                // A struct or a pointer: its children follow.
-                try builder.openComposite(at: start, bytesLeft: cursor.remaining)
-            }
+            // A struct or a pointer: its children follow.
+            try builder.openComposite(at: start, bytesLeft: cursor.remaining)
         }
     }
 
