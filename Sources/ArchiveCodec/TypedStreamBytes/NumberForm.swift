@@ -68,6 +68,7 @@ enum NumberForm: UInt8, Sendable {
     /// `real` is whole, within -2147483646...2147483645 and exactly a float (NeXT's writer
     /// compared the value with its conversion to int through float), `.real` otherwise and
     /// for -0.0, whose sign an integer would lose.
+    @inline(__always)
     static func canonical(real: Double) -> NumberForm {
         // The range first (NaN fails it), so that the conversion below cannot trap.
         guard real >= -2_147_483_646, real <= 2_147_483_645 else { return .real }

@@ -127,7 +127,7 @@ struct TypedStreamBuilder {
     /// A builder over `storage` (a reader's input, which its spans point into), holding at
     /// most `valueLimit` values.
     ///
-    /// Room is reserved for a value per four bytes, a group per eight and an object per sixteen, about what streams of
+    /// Room is reserved for a value per four bytes and a group per eight, about what streams of
     /// numbers and small objects hold, so the largest tables do not grow by copying: the pages
     /// are virtual until used, and a stream of long strings leaves most of them untouched.
     init(byteOrder: TypedStream.ByteOrder, systemVersion: Int64, storage: [UInt8], valueLimit: Int) {
@@ -136,7 +136,6 @@ struct TypedStreamBuilder {
         stream.values.reserveCapacity(storage.count / 4)
         stream.groups.reserveCapacity(storage.count / 8)
         pendingGroups.reserveCapacity(storage.count / 8)
-        stream.objects.reserveCapacity(storage.count / 16)
     }
 
     // MARK: The primitives a reader drives
@@ -255,9 +254,8 @@ struct TypedStreamBuilder {
         closeTop()
     }
 
-    /// Places a new object at the next slot (an `@` slot) and opens it for its groups; its
-    /// class is `classIndex`, or set later (`setClass`) when a reader reads it after the
-    /// object's number.
+    /// Places a new object of class `classIndex` at the next slot (an `@` slot) and opens it
+    /// for its groups.
     mutating func beginObject(classIndex: UInt32 = 0, at offset: Int? = nil) throws(CodecError) -> UInt32 {
         guard let type = expectedType, stream.types[type].code == TypeCode.object else { throw Self.misplaced("an object", offset: offset, innermost: innermost, expected: expectedCode) }
         let index = UInt32(stream.objects.count)
@@ -268,10 +266,6 @@ struct TypedStreamBuilder {
         push(top)
         noteDepth(outerCount)
         return index
-    }
-
-    mutating func setClass(ofObject index: UInt32, to classIndex: UInt32) {
-        stream.objects[Int(index)].classIndex = classIndex
     }
 
     /// Ends the innermost object: its groups become one run of `groups`.
@@ -334,13 +328,10 @@ struct TypedStreamBuilder {
         top.kind == .object ? top.object : nil
     }
 
-    /// Takes back the object `beginObject` just placed and opened, before any group of it (a
-    /// reader that could not read its class): its slot is the next one again.
-    mutating func abandonObject() {
-        leaveObject()
-        stream.objects.removeLast()
-        top.next -= 1
-        top.type = stream.values[Int(top.next)].type
+    /// Counts an object at the next slot that a reader numbered but could not begin (its class
+    /// could not be read) as open there, for `deepestOpen`: the depth `beginObject` reaches.
+    mutating func noteObjectNotBegun() {
+        noteDepth(outerCount + 2)
     }
 
     /// Records where a salvaged read stopped (`TypedStream.Break`).

@@ -52,9 +52,9 @@ private struct Reading {
     var builder: TypedStreamBuilder
     /// The stream's object table: objects, classes and C strings numbered together in order.
     var entities: [Entity] = []
-    /// The object whose class is being read (it is numbered before its class): a salvage
-    /// that stops there takes the object back (`closeAtBreak`).
-    var classless: UInt32?
+    /// Whether an object's class is being read: the object is numbered, not yet begun (a
+    /// salvage that stops there counts it as open for the depth, as if begun: `closeAtBreak`).
+    var classless = false
 
     struct Entity {
         var kind: Kind
@@ -258,14 +258,14 @@ private struct Reading {
         case StreamTag.null:
             builder.place(TypedStream.Value(type: type, isNil: true))
         case StreamTag.new:
-            // The object is numbered before its class, as NeXT's reader numbers it.
-            let object = try builder.beginObject(at: start)
-            entities.append(Entity(kind: .object, index: object))
-            classless = object
+            // The object is numbered before its class, as NeXT's reader numbers it, and begun
+            // once its class is read (so with its class, not set after).
+            entities.append(Entity(kind: .object, index: UInt32(builder.stream.objects.count)))
+            classless = true
             let classStart = cursor.position
             let classIndex = try readClass(head: try cursor.byte("an object's class"), at: classStart, nilAllowed: false)!
-            builder.setClass(ofObject: object, to: classIndex)
-            classless = nil
+            classless = false
+            _ = try builder.beginObject(classIndex: classIndex, at: start)
         default:
             let index = try entity(head: head, at: start, .object)
             builder.place(TypedStream.Value(type: type, payload: UInt64(index)))
@@ -343,9 +343,9 @@ extension Reading {
     /// stream, where a group or an object's end was being read), nil values in the slots left
     /// after it, every open object ended. Linear in what is open: each slot is filled once.
     mutating func closeAtBreak(_ error: CodecError, inputSize: Int) throws(CodecError) {
-        if classless != nil {
-            builder.abandonObject()
-            classless = nil
+        if classless {
+            builder.noteObjectNotBegun()
+            classless = false
         }
         let offset = min(error.byteOffset ?? cursor.position, inputSize)
         var place = TypedStream.Break.Place.endOfStream
