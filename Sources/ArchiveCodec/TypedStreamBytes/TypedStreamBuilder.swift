@@ -36,7 +36,7 @@ struct TypedStreamBuilder {
     /// `valuesAhead` more, appended in one step ahead of need, so that a run is reserved without
     /// a write per slot; `finish` drops the slots past the reserved ones.
     private var reservedValues = 0
-    private static let valuesAhead = 512
+    private static let valuesAhead = 128
     /// The most frames open at once so far (`TypedStream.deepestOpen`).
     private var deepestOpen = 1
     /// Groups of the stream and of the open objects, innermost last: the first `pendingCount`
@@ -426,7 +426,10 @@ struct TypedStreamBuilder {
     private mutating func appendSlots() {
         let needed = reservedValues - stream.values.count
         let room = stream.values.capacity - stream.values.count
-        var count = needed <= room ? min(needed + Self.valuesAhead, room) : needed + Self.valuesAhead
+        // As many ahead as an eighth of those held, up to `valuesAhead`: a small stream (a
+        // nested payload) fills few.
+        let ahead = min(Self.valuesAhead, 16 + stream.values.count / 8)
+        var count = needed <= room ? min(needed + ahead, room) : needed + ahead
         // Copied from a block of unplaced slots: one copy, where repeating a value is a loop.
         while count > 0 {
             let step = min(count, Self.valuesAhead)
