@@ -57,6 +57,7 @@ enum NumberForm: UInt8, Sendable {
     /// The spelling Apple's writer gives integer `value`: one byte from -110 to 127; two from
     /// -32767 (NeXT's writer kept -32768 for four bytes, except in a `short`, `short` true)
     /// to 32767; four within 32 bits; eight past them.
+    @inline(__always)
     static func canonical(_ value: Int64, short: Bool = false) -> NumberForm {
         if (StreamTag.firstReference...127).contains(value) { return .byte }
         if (-32767...32767).contains(value) || (short && value == -32768) { return .int16 }
@@ -67,6 +68,7 @@ enum NumberForm: UInt8, Sendable {
     /// `real` is whole, within -2147483646...2147483645 and exactly a float (NeXT's writer
     /// compared the value with its conversion to int through float), `.real` otherwise and
     /// for -0.0, whose sign an integer would lose.
+    @inline(__always)
     static func canonical(real: Double) -> NumberForm {
         // The range first (NaN fails it), so that the conversion below cannot trap.
         guard real >= -2_147_483_646, real <= 2_147_483_645 else { return .real }

@@ -15,8 +15,28 @@
 /// when the struct begins, so each run is contiguous though it holds composites of its own.
 /// An object's groups are kept aside until the object ends and then appended together.
 struct TypedStreamBuilder {
+    /// The model so far. While building, its `values` may end in slots not yet reserved
+    /// (`reservedValues`); `finish` drops them.
     private(set) var stream: TypedStream
-    private var frames: [Frame] = [Frame(kind: .stream)]
+    /// The innermost open thing, held apart from `outer` so that placing a value, which
+    /// touches only it, costs no array access (a bounds check, and a uniqueness check on every
+    /// write).
+    private var top = Frame(kind: .stream)
+    /// What is open around `top`, outermost first: the first `outerCount` entries, pushed when
+    /// something opens inside and read back when that closes. Entries past those are left for
+    /// reuse, so that closing writes nothing to the array.
+    ///
+    /// The stream's or object's frame is pushed when it opens, and stays the last entry while
+    /// its groups are read: a group, the most frequent thing to open and close, is opened
+    /// without a push (what is around it is there already) and closed by reading that entry
+    /// back. So while a stream or object is innermost its frame is both `top` and the last entry.
+    private var outer: [Frame] = [Frame(kind: .stream)]
+    private var outerCount = 1
+    /// The slots reserved so far. While building, `stream.values` holds them and up to
+    /// `valuesAhead` more, appended in one step ahead of need, so that a run is reserved without
+    /// a write per slot; `finish` drops the slots past the reserved ones.
+    private var reservedValues = 0
+    private static let valuesAhead = 128
     /// The most frames open at once so far (`TypedStream.deepestOpen`).
     private var deepestOpen = 1
     /// Groups of the stream and of the open objects, innermost last: the first `pendingCount`
@@ -44,7 +64,8 @@ struct TypedStreamBuilder {
     /// Values are indexed in 32 bits, as a stream of at most 4 GiB needs.
     static let maximumValues = Int(UInt32.max)
 
-    /// What is open, innermost last.
+    /// One open thing: 16 bytes, so that pushing and taking one back is two words each (a
+    /// stream's or object's fields share the words a group's or composite's use).
     struct Frame {
         enum Kind: UInt8 {
             /// The stream itself (always at the bottom): takes groups.
@@ -57,17 +78,31 @@ struct TypedStreamBuilder {
             case composite
         }
         var kind: Kind
+        /// An array: every slot takes the same (element) type.
+        var repeats = false
         /// Group or composite: the next value's slot and the end of its run.
         var next: UInt32 = 0
         var end: UInt32 = 0
         /// Group or composite: the type node of the next value.
         var type: UInt32 = 0
-        /// An array: every slot takes the same (element) type.
-        var repeats = false
+
+        /// An object's frame (the stream's is `Frame(kind: .stream)`).
+        init(object: UInt32, firstPending: UInt32) {
+            self.init(kind: .object, next: firstPending, end: object)
+        }
+
+        init(kind: Kind, next: UInt32 = 0, end: UInt32 = 0, type: UInt32 = 0, repeats: Bool = false) {
+            self.kind = kind
+            self.repeats = repeats
+            self.next = next
+            self.end = end
+            self.type = type
+        }
+
         /// Stream or object: where its groups start in `pendingGroups`.
-        var firstPending: UInt32 = 0
+        var firstPending: UInt32 { next }
         /// Object: which.
-        var object: UInt32 = 0
+        var object: UInt32 { end }
     }
 
     /// A builder for a stream of `byteOrder`, by hand, holding at most `valueLimit` values.
@@ -110,15 +145,14 @@ struct TypedStreamBuilder {
 
     /// The innermost open thing.
     var innermost: Frame.Kind {
-        @inline(__always) get { frames[frames.count - 1].kind }
+        @inline(__always) get { top.kind }
     }
 
     /// The type node of the next value, nil if no value goes here (no group or composite is
     /// innermost, or it is full).
     var expectedType: UInt32? {
         @inline(__always) get {
-            let frame = frames[frames.count - 1]
-            return frame.kind.rawValue >= Frame.Kind.group.rawValue && frame.next < frame.end ? frame.type : nil
+            top.kind.rawValue >= Frame.Kind.group.rawValue && top.next < top.end ? top.type : nil
         }
     }
 
@@ -130,18 +164,16 @@ struct TypedStreamBuilder {
     /// How many values the innermost group or composite still takes (0 when neither is innermost).
     var slotsLeft: Int {
         @inline(__always) get {
-            let frame = frames[frames.count - 1]
-            return frame.kind.rawValue >= Frame.Kind.group.rawValue ? Int(frame.end - frame.next) : 0
+            top.kind.rawValue >= Frame.Kind.group.rawValue ? Int(top.end - top.next) : 0
         }
     }
 
     /// Stores `value` in the next slot, whose type the caller read from `expectedType`.
     @inline(__always)
     mutating func place(_ value: TypedStream.Value) {
-        let top = frames.count - 1
-        stream.values[Int(frames[top].next)] = value
-        frames[top].next += 1
-        if !frames[top].repeats { frames[top].type = stream.types.next(after: frames[top].type) }
+        stream.values[Int(top.next)] = value
+        top.next += 1
+        if !top.repeats { top.type = stream.types.next(after: top.type) }
     }
 
     /// Appends a new shared string holding `span` of the storage (as a stream defines one,
@@ -170,24 +202,23 @@ struct TypedStreamBuilder {
     /// Begins a group of type string `string` (a shared string), in the stream or the
     /// innermost object. `offset` is where a reader found the type string, for its errors;
     /// `bytesLeft` is what is left of a reader's input: a group whose values need more is
-    /// refused before anything is reserved for it.
+    /// refused before anything is reserved for it. Inlined, as a reader begins a group per
+    /// value or two; what it refuses is made out of line.
+    @inline(__always)
     mutating func beginGroup(string: UInt32, at offset: Int? = nil, bytesLeft: Int = .max) throws(CodecError) {
-        let kind = innermost
-        guard kind == .stream || kind == .object else { throw Self.misplaced("a group", offset: offset, innermost: innermost, expected: expectedCode) }
+        guard top.kind == .stream || top.kind == .object else { throw Self.misplaced("a group", offset: offset, innermost: innermost, expected: expectedCode) }
         // A type string parsed before (nearly every group's) is found without a call.
         let type: UInt32
         if let known = stream.types.root(ofString: string) { type = known } else { type = try parsedType(string, at: offset) }
         let node = stream.types[type]
-        guard Int(node.minimumBytes) <= bytesLeft else {
-            throw CodecError(.malformedTypedStream, "a group whose values need at least \(node.minimumBytes) bytes, \(bytesLeft) left", byteOffset: offset)
-        }
+        guard Int(node.minimumBytes) <= bytesLeft else { throw Self.tooFewBytes("a group", needing: node.minimumBytes, left: bytesLeft, offset: offset) }
         let count = node.count
         let first = try reserve(count, at: offset)
         let group = TypedStream.Group(type: type, firstValue: first)
         if pendingCount < pendingGroups.count { pendingGroups[pendingCount] = group } else { pendingGroups.append(group) }
         pendingCount += 1
-        frames.append(Frame(kind: .group, next: first, end: first + count, type: TypeTable.firstChild(of: type)))
-        noteDepth()
+        top = Frame(kind: .group, next: first, end: first + count, type: TypeTable.firstChild(of: type))
+        noteDepth(outerCount + 1)
     }
 
     /// Closes the innermost group or composite when it is full, and says whether it did (a
@@ -195,9 +226,8 @@ struct TypedStreamBuilder {
     /// group or composite that is not full, or an object, stays open).
     @inline(__always)
     mutating func closeIfFull() -> Bool {
-        let frame = frames[frames.count - 1]
-        guard frame.kind.rawValue >= Frame.Kind.group.rawValue, frame.next == frame.end else { return false }
-        frames.removeLast()
+        guard top.kind.rawValue >= Frame.Kind.group.rawValue, top.next == top.end else { return false }
+        closeTop()
         return true
     }
 
@@ -207,88 +237,101 @@ struct TypedStreamBuilder {
     mutating func openComposite(at offset: Int? = nil, bytesLeft: Int = .max) throws(CodecError) {
         guard let type = expectedType else { throw Self.misplaced("a value", offset: offset, innermost: innermost, expected: expectedCode) }
         let node = stream.types[type]
-        guard Int(node.minimumBytes) <= bytesLeft else {
-            throw CodecError(.malformedTypedStream, "a struct, array or pointer whose values need at least \(node.minimumBytes) bytes, \(bytesLeft) left", byteOffset: offset)
-        }
+        guard Int(node.minimumBytes) <= bytesLeft else { throw Self.tooFewBytes("a struct, array or pointer", needing: node.minimumBytes, left: bytesLeft, offset: offset) }
         let first = try reserve(node.count, at: offset)
         place(TypedStream.Value(type: type, payload: UInt64(first)))
-        frames.append(
-            Frame(kind: .composite, next: first, end: first + node.count, type: TypeTable.firstChild(of: type), repeats: node.code == TypeCode.arrayOpen))
-        noteDepth()
+        push(top)
+        top = Frame(kind: .composite, next: first, end: first + node.count, type: TypeTable.firstChild(of: type), repeats: node.code == TypeCode.arrayOpen)
+        noteDepth(outerCount + 1)
     }
 
     /// Closes the innermost group or composite, which must be full.
     mutating func close(at offset: Int? = nil) throws(CodecError) {
-        let frame = frames[frames.count - 1]
-        guard frame.kind == .group || frame.kind == .composite else { throw Self.misplaced("the end of a group", offset: offset, innermost: innermost, expected: expectedCode) }
-        guard frame.next == frame.end else {
-            throw CodecError(.invalidDocument, "a group or composite closed with \(frame.end - frame.next) of its values missing", byteOffset: offset)
+        guard top.kind == .group || top.kind == .composite else { throw Self.misplaced("the end of a group", offset: offset, innermost: innermost, expected: expectedCode) }
+        guard top.next == top.end else {
+            throw CodecError(.invalidDocument, "a group or composite closed with \(top.end - top.next) of its values missing", byteOffset: offset)
         }
-        frames.removeLast()
+        closeTop()
     }
 
-    /// Places a new object at the next slot (an `@` slot) and opens it for its groups; its
-    /// class is `classIndex`, or set later (`setClass`) when a reader reads it after the
-    /// object's number.
+    /// Places a new object of class `classIndex` at the next slot (an `@` slot) and opens it
+    /// for its groups.
     mutating func beginObject(classIndex: UInt32 = 0, at offset: Int? = nil) throws(CodecError) -> UInt32 {
         guard let type = expectedType, stream.types[type].code == TypeCode.object else { throw Self.misplaced("an object", offset: offset, innermost: innermost, expected: expectedCode) }
         let index = UInt32(stream.objects.count)
-        stream.objects.append(TypedStream.Object(classIndex: classIndex, firstGroup: 0, groupCount: 0, value: frames[frames.count - 1].next))
+        stream.objects.append(TypedStream.Object(classIndex: classIndex, firstGroup: 0, groupCount: 0, value: top.next))
         place(TypedStream.Value(type: type, payload: UInt64(index)))
-        frames.append(Frame(kind: .object, firstPending: UInt32(pendingCount), object: index))
-        noteDepth()
+        push(top)
+        top = Frame(object: index, firstPending: UInt32(pendingCount))
+        push(top)
+        noteDepth(outerCount)
         return index
-    }
-
-    mutating func setClass(ofObject index: UInt32, to classIndex: UInt32) {
-        stream.objects[Int(index)].classIndex = classIndex
     }
 
     /// Ends the innermost object: its groups become one run of `groups`.
     mutating func endObject(at offset: Int? = nil) throws(CodecError) {
-        let frame = frames[frames.count - 1]
-        guard frame.kind == .object else { throw Self.misplaced("the end of an object", offset: offset, innermost: innermost, expected: expectedCode) }
-        let (first, count) = moveGroups(from: Int(frame.firstPending))
-        stream.objects[Int(frame.object)].firstGroup = first
-        stream.objects[Int(frame.object)].groupCount = count
-        frames.removeLast()
+        guard top.kind == .object else { throw Self.misplaced("the end of an object", offset: offset, innermost: innermost, expected: expectedCode) }
+        let (first, count) = moveGroups(from: Int(top.firstPending))
+        stream.objects[Int(top.object)].firstGroup = first
+        stream.objects[Int(top.object)].groupCount = count
+        leaveObject()
     }
 
     /// The model, when nothing but the stream is open.
     mutating func finish() throws(CodecError) -> TypedStream {
-        guard frames.count == 1 else {
-            throw CodecError(.invalidDocument, "the stream ends with \(frames.count - 1) of its objects, groups or composites still open")
+        guard top.kind == .stream else {
+            let open = top.kind == .object ? outerCount - 1 : outerCount
+            throw CodecError(.invalidDocument, "the stream ends with \(open) of its objects, groups or composites still open")
         }
+        stream.values.removeLast(stream.values.count - reservedValues)
         let (first, count) = moveGroups(from: 0)
         stream.topLevelGroups = Int(first)..<(Int(first) + Int(count))
         stream.deepestOpen = deepestOpen
         return stream
     }
 
+    /// Pushes `frame` on `outer`.
     @inline(__always)
-    private mutating func noteDepth() {
-        if frames.count > deepestOpen { deepestOpen = frames.count }
+    private mutating func push(_ frame: Frame) {
+        if outerCount < outer.count { outer[outerCount] = frame } else { outer.append(frame) }
+        outerCount += 1
+    }
+
+    /// Closes the group or composite `top`: the frame around it is innermost again (a group's
+    /// stream or object is `outer`'s last entry, and stays there).
+    @inline(__always)
+    private mutating func closeTop() {
+        let around = outerCount - 1
+        if top.kind == .composite { outerCount = around }
+        top = outer[around]
+    }
+
+    /// Closes the object `top`: the group or composite holding it is innermost again.
+    @inline(__always)
+    private mutating func leaveObject() {
+        outerCount -= 2
+        top = outer[outerCount]
+    }
+
+    @inline(__always)
+    private mutating func noteDepth(_ open: Int) {
+        if open > deepestOpen { deepestOpen = open }
     }
 
     // MARK: Closing at a break (a reader's salvage)
 
     /// The slot the next value goes in (meaningful where `expectedType` is not nil).
-    var nextSlot: UInt32 { frames[frames.count - 1].next }
+    var nextSlot: UInt32 { top.next }
 
     /// The innermost object, when an object is innermost.
     var innermostObject: UInt32? {
-        let frame = frames[frames.count - 1]
-        return frame.kind == .object ? frame.object : nil
+        top.kind == .object ? top.object : nil
     }
 
-    /// Takes back the object `beginObject` just placed and opened, before any group of it (a
-    /// reader that could not read its class): its slot is the next one again.
-    mutating func abandonObject() {
-        frames.removeLast()
-        stream.objects.removeLast()
-        let top = frames.count - 1
-        frames[top].next -= 1
-        frames[top].type = stream.values[Int(frames[top].next)].type
+    /// Counts an object at the next slot that a reader numbered but could not begin (its class
+    /// could not be read) as open there, for `deepestOpen`: the depth `beginObject` reaches.
+    mutating func noteObjectNotBegun() {
+        noteDepth(outerCount + 2)
     }
 
     /// Records where a salvaged read stopped (`TypedStream.Break`).
@@ -370,28 +413,50 @@ struct TypedStreamBuilder {
     /// group and composite openings, which call it for every run.
     @inline(__always)
     private mutating func reserve(_ count: UInt32, at offset: Int?) throws(CodecError) -> UInt32 {
-        let first = stream.values.count
-        guard count <= valueLimit - first else {
-            throw CodecError(
-                .limitExceeded, "the stream asks for more than \(valueLimit) values: more than its size allows (zero-byte values repeated by a shared type string)",
-                byteOffset: offset, found: first + Int(count), limit: valueLimit)
-        }
-        // One append at a time: runs are short (a group's types, a struct's fields), and the
-        // generic bulk append costs more than it saves for them.
-        for _ in 0..<count { stream.values.append(TypedStream.Value(type: 0)) }
+        let first = reservedValues
+        guard count <= valueLimit - first else { throw Self.tooManyValues(first + Int(count), limit: valueLimit, offset: offset) }
+        reservedValues = first + Int(count)
+        if reservedValues > stream.values.count { appendSlots() }
         return UInt32(first)
     }
 
+    /// Appends unplaced slots up to `reservedValues` and up to `valuesAhead` past it: a bulk
+    /// append per many runs rather than an append per slot. Within the capacity held, never
+    /// past it: slots ahead of need are no reason for the array to grow.
+    private mutating func appendSlots() {
+        let needed = reservedValues - stream.values.count
+        let room = stream.values.capacity - stream.values.count
+        // As many ahead as an eighth of those held, up to `valuesAhead`: a small stream (a
+        // nested payload) fills few.
+        let ahead = min(Self.valuesAhead, 16 + stream.values.count / 8)
+        var count = needed <= room ? min(needed + ahead, room) : needed + ahead
+        // Copied from a block of unplaced slots: one copy, where repeating a value is a loop.
+        while count > 0 {
+            let step = min(count, Self.valuesAhead)
+            stream.values.append(contentsOf: Self.unplacedSlots[..<step])
+            count -= step
+        }
+    }
+
+    private static let unplacedSlots = [TypedStream.Value](repeating: TypedStream.Value(type: 0), count: valuesAhead)
+
     private mutating func moveGroups(from start: Int) -> (UInt32, UInt32) {
         let first = UInt32(stream.groups.count)
-        // An object's few groups one by one; a long run (the stream's) in one copy.
-        if pendingCount - start > 16 {
-            stream.groups.append(contentsOf: pendingGroups[start..<pendingCount])
-        } else {
-            for index in start..<pendingCount { stream.groups.append(pendingGroups[index]) }
-        }
+        pendingGroups.withUnsafeBufferPointer { pending in stream.groups.append(contentsOf: UnsafeBufferPointer(rebasing: pending[start..<pendingCount])) }
         pendingCount = start
         return (first, UInt32(stream.groups.count) - first)
+    }
+
+    /// A group or composite refused for the bytes its values need, more than are left.
+    private static func tooFewBytes(_ what: String, needing minimum: UInt32, left: Int, offset: Int?) -> CodecError {
+        CodecError(.malformedTypedStream, "\(what) whose values need at least \(minimum) bytes, \(left) left", byteOffset: offset)
+    }
+
+    /// A run refused for taking the model past `limit` values.
+    private static func tooManyValues(_ found: Int, limit: Int, offset: Int?) -> CodecError {
+        CodecError(
+            .limitExceeded, "the stream asks for more than \(limit) values: more than its size allows (zero-byte values repeated by a shared type string)",
+            byteOffset: offset, found: found, limit: limit)
     }
 
     /// `what` refused where the innermost open thing is `innermost` and the next slot's type

@@ -64,11 +64,21 @@ struct TypedStreamCursor {
 
     /// A structural integer (see the type's comment) whose first byte `head` was read at `start`.
     ///
-    /// Inlined for its common case: a head outside the tags (`StreamTag.reserved`) is the
-    /// number itself (-110...127), and one byte is how Apple's writer spells such a number.
+    /// Inlined for its common cases: a head outside the tags (`StreamTag.reserved`) is the
+    /// number itself (-110...127), and one byte is how Apple's writer spells such a number;
+    /// a 2-byte number past that range (but -32768, which Apple's writer spells in 4) is how
+    /// it spells the reference numbers of a table past its first 238 entries.
     @inline(__always)
     mutating func structuralInteger(head: UInt8, at start: Int, _ what: @autoclosure () -> String) throws(CodecError) -> Int64 {
         if !StreamTag.reserved.contains(head) { return Int64(Int8(bitPattern: head)) }
+        if head == StreamTag.int16, remaining >= 2 {
+            let raw = UnsafeRawPointer(bytes.baseAddress!).loadUnaligned(fromByteOffset: position, as: UInt16.self)
+            let value = Int64(Int16(bitPattern: bigEndian ? UInt16(bigEndian: raw) : UInt16(littleEndian: raw)))
+            if value < StreamTag.firstReference || value > 127, value != -32768 {
+                position += 2
+                return value
+            }
+        }
         return try taggedStructuralInteger(head: head, at: start, what())
     }
 

@@ -35,14 +35,11 @@ enum TypedStreamReader {
         }
         return try bytes.withUnsafeBufferPointer { (buffer) throws(CodecError) -> TypedStream in
             var reading = try Reading(buffer, storage: bytes)
-            if salvaging {
-                do throws(CodecError) {
-                    try reading.run()
-                } catch let error where error.kind == .malformedTypedStream {
-                    try reading.closeAtBreak(error, inputSize: bytes.count)
-                }
-            } else {
+            // One call of `run`, which its readers are inlined into; any other error goes on.
+            do throws(CodecError) {
                 try reading.run()
+            } catch let error where salvaging && error.kind == .malformedTypedStream {
+                try reading.closeAtBreak(error, inputSize: bytes.count)
             }
             return try reading.builder.finish()
         }
@@ -55,9 +52,9 @@ private struct Reading {
     var builder: TypedStreamBuilder
     /// The stream's object table: objects, classes and C strings numbered together in order.
     var entities: [Entity] = []
-    /// The object whose class is being read (it is numbered before its class): a salvage
-    /// that stops there takes the object back (`closeAtBreak`).
-    var classless: UInt32?
+    /// Whether an object's class is being read: the object is numbered, not yet begun (a
+    /// salvage that stops there counts it as open for the depth, as if begun: `closeAtBreak`).
+    var classless = false
 
     struct Entity {
         var kind: Kind
@@ -101,11 +98,19 @@ private struct Reading {
         builder = TypedStreamBuilder(byteOrder: order, systemVersion: system, storage: storage, valueLimit: TypedStreamReader.valueLimit(forSize: buffer.count))
     }
 
+    /// A trip per value, group start and object end. A value's slot is asked for first, as
+    /// most trips read one; whatever a value or an object's end fills is closed at once, so a
+    /// trip never finds a full group or composite open.
     mutating func run() throws(CodecError) {
         var trips = 0
         while true {
             trips &+= 1
             try ConversionDeadline.poll(trips)
+            if let type = builder.expectedType {
+                try readValue(type)
+                while builder.closeIfFull() {}
+                continue
+            }
             switch builder.innermost {
             case .stream:
                 if cursor.isAtEnd { return }
@@ -115,17 +120,12 @@ private struct Reading {
                 if try cursor.peek("the next group or the end of an object (0x86)") == StreamTag.endOfObject {
                     cursor.position += 1
                     try builder.endObject(at: start)
+                    while builder.closeIfFull() {}
                 } else {
                     try readGroupStart()
                 }
             case .group, .composite:
-                if let type = builder.expectedType {
-                    try readValue(type)
-                    // The groups and composites this value filled end here, not a trip each later.
-                    while builder.closeIfFull() {}
-                } else {
-                    try builder.close(at: cursor.position)
-                }
+                try builder.close(at: cursor.position)
             }
         }
     }
@@ -137,6 +137,8 @@ private struct Reading {
         try builder.beginGroup(string: string!, at: start, bytesLeft: cursor.remaining)
     }
 
+    /// Inlined into `run`, its one caller: a call per value cost more than its work for most.
+    @inline(__always)
     mutating func readValue(_ type: UInt32) throws(CodecError) {
         let start = cursor.position
         let node = builder.stream.types[type]
@@ -167,6 +169,22 @@ private struct Reading {
             default: index = try entity(head: head, at: start, .cString)
             }
             builder.place(TypedStream.Value(type: type, isNil: index == nil, payload: UInt64(index ?? 0)))
+        case TypeCode.object:
+            try readObject(type, at: start)
+        default:
+            if TypeCode.bitWidth(code) != 0 {
+                try readInteger(type, code: code, at: start)
+            } else {
+                try readOtherValue(type, node: node, at: start)
+            }
+        }
+    }
+
+    /// `readValue` for the codes few values have: atoms, selectors, classes, `!`, arrays,
+    /// structs and pointers. Apart, so that `readValue` keeps a small frame.
+    mutating func readOtherValue(_ type: UInt32, node: TypeTable.Node, at start: Int) throws(CodecError) {
+        let code = node.code
+        switch code {
         case TypeCode.atom, TypeCode.selector:
             let head = try cursor.byte("a shared string")
             let index = try sharedString(head: head, at: start, code == TypeCode.atom ? "an atom" : "a selector", nilAllowed: true)
@@ -174,8 +192,6 @@ private struct Reading {
         case TypeCode.classObject:
             let index = try readClass(head: try cursor.byte("a class"), at: start, nilAllowed: true)
             builder.place(TypedStream.Value(type: type, isNil: index == nil, payload: UInt64(index ?? 0)))
-        case TypeCode.object:
-            try readObject(type, at: start)
         case TypeCode.ignored:
             builder.place(TypedStream.Value(type: type))
         case TypeCode.arrayOpen:
@@ -190,12 +206,8 @@ private struct Reading {
             }
             try builder.openComposite(at: start, bytesLeft: cursor.remaining)
         default:
-            if TypeCode.bitWidth(code) != 0 {
-                try readInteger(type, code: code, at: start)
-            } else {
-                // A struct or a pointer: its children follow.
-                try builder.openComposite(at: start, bytesLeft: cursor.remaining)
-            }
+            // A struct or a pointer: its children follow.
+            try builder.openComposite(at: start, bytesLeft: cursor.remaining)
         }
     }
 
@@ -246,14 +258,14 @@ private struct Reading {
         case StreamTag.null:
             builder.place(TypedStream.Value(type: type, isNil: true))
         case StreamTag.new:
-            // The object is numbered before its class, as NeXT's reader numbers it.
-            let object = try builder.beginObject(at: start)
-            entities.append(Entity(kind: .object, index: object))
-            classless = object
+            // The object is numbered before its class, as NeXT's reader numbers it, and begun
+            // once its class is read (so with its class, not set after).
+            entities.append(Entity(kind: .object, index: UInt32(builder.stream.objects.count)))
+            classless = true
             let classStart = cursor.position
             let classIndex = try readClass(head: try cursor.byte("an object's class"), at: classStart, nilAllowed: false)!
-            builder.setClass(ofObject: object, to: classIndex)
-            classless = nil
+            classless = false
+            _ = try builder.beginObject(classIndex: classIndex, at: start)
         default:
             let index = try entity(head: head, at: start, .object)
             builder.place(TypedStream.Value(type: type, payload: UInt64(index)))
@@ -331,9 +343,9 @@ extension Reading {
     /// stream, where a group or an object's end was being read), nil values in the slots left
     /// after it, every open object ended. Linear in what is open: each slot is filled once.
     mutating func closeAtBreak(_ error: CodecError, inputSize: Int) throws(CodecError) {
-        if classless != nil {
-            builder.abandonObject()
-            classless = nil
+        if classless {
+            builder.noteObjectNotBegun()
+            classless = false
         }
         let offset = min(error.byteOffset ?? cursor.position, inputSize)
         var place = TypedStream.Break.Place.endOfStream
