@@ -511,6 +511,13 @@ struct JSONOutput {
         }
     }
 
+    /// 10^0 … 10^19, for `appendDecimal`'s digit count.
+    private static let powersOfTen: [UInt64] = [
+        1, 10, 100, 1_000, 10_000, 100_000, 1_000_000, 10_000_000, 100_000_000, 1_000_000_000, 10_000_000_000, 100_000_000_000,
+        1_000_000_000_000, 10_000_000_000_000, 100_000_000_000_000, 1_000_000_000_000_000, 10_000_000_000_000_000,
+        100_000_000_000_000_000, 1_000_000_000_000_000_000, 10_000_000_000_000_000_000
+    ]
+
     /// Out of line: `int` sits on the writers' recursive path (`$ref`), and this keeps its
     /// scratch out of their frames.
     @inline(never)
@@ -520,12 +527,11 @@ struct JSONOutput {
             return
         }
         if capacity - count < 20 { grow(toHold: 20) }
-        var length = 2
-        var bound: UInt64 = 100
-        while length < 20 && value >= bound {
-            length += 1
-            bound &*= 10
-        }
+        // The digit count from the bit length: `bits × log10(2)` (1233 / 4096) is the count of
+        // a number of that many bits, or one more when the value reaches the next power of ten.
+        let bits = 64 - value.leadingZeroBitCount
+        let estimate = (bits &* 1233) &>> 12
+        let length = value >= Self.powersOfTen[estimate] ? estimate + 1 : estimate
         // Two digits per division, from the end.
         let pairs: StaticString =
             "00010203040506070809101112131415161718192021222324252627282930313233343536373839404142434445464748495051525354555657585960616263646566676869707172737475767778798081828384858687888990919293949596979899"

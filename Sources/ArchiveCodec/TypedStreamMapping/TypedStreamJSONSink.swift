@@ -131,8 +131,9 @@ struct TypedStreamJSONText: TypedStreamJSONSink {
     /// class spells the same `{"$class": …, "$classes": …`, then copied. Only in compact
     /// output (indented text depends on the depth) and for heads of at most
     /// `largestPreparedHead` bytes; a class written once (as most of a small payload's are) is
-    /// only noted. Each text kept was written out, so the cache holds less than the output,
-    /// and an entry per class (made at the first head or chain written).
+    /// only noted. Only an object's head is kept (a `#` value, which writes the chain alone,
+    /// uses a head kept before and keeps none): each text kept was written out whole, so the
+    /// cache holds less than the output, and an entry per class (made at the first head).
     private var preparedHeads: [PreparedHead?] = []
     private static let largestPreparedHead = 320
     /// Group keys' text by type string (`groupKey`): a stream spells a few type strings
@@ -156,7 +157,7 @@ struct TypedStreamJSONText: TypedStreamJSONSink {
     }
 
     mutating func objectHead(_ index: Int, of stream: TypedStream) {
-        if !out.pretty, case .text(let text, _) = prepared(index, of: stream) {
+        if !out.pretty, case .text(let text, _) = preparedHead(index, of: stream) {
             text.withUnsafeBufferPointer { out.openObject(prepared: $0) }
             return
         }
@@ -168,16 +169,16 @@ struct TypedStreamJSONText: TypedStreamJSONSink {
     }
 
     mutating func classChain(_ index: Int, of stream: TypedStream) {
-        if !out.pretty, case .text(let text, let chainStart) = prepared(index, of: stream) {
+        if !out.pretty, index < preparedHeads.count, case .text(let text, let chainStart)? = preparedHeads[index] {
             text.withUnsafeBufferPointer { out.scalar(json: UnsafeBufferPointer(rebasing: $0[chainStart...])) }
             return
         }
         Self.writeChain(index, of: stream, into: &out)
     }
 
-    /// Class `index`'s head as kept: noted at its first use (the caller writes it afresh),
+    /// Class `index`'s head as kept: noted at its first object (the caller writes it afresh),
     /// made at its second. Compact output only.
-    private mutating func prepared(_ index: Int, of stream: TypedStream) -> PreparedHead? {
+    private mutating func preparedHead(_ index: Int, of stream: TypedStream) -> PreparedHead? {
         if preparedHeads.isEmpty { preparedHeads = Array(repeating: nil, count: stream.classes.count) }
         switch preparedHeads[index] {
         case nil:
