@@ -37,42 +37,29 @@ final class JSONOutputTests: XCTestCase {
     /// opened by `openObject` and written member by member, in an array and after a key.
     func testAnObjectOpenedFromPreparedTextGoesOnAsOneWrittenAfresh() {
         let head = Array(#"{"$class":"Note","$classes":[["Note",2]]"#.utf8)
+        func openHead(_ out: inout JSONOutput, prepared: Bool) {
+            guard !prepared else { return head.withUnsafeBufferPointer { out.openObject(prepared: $0) } }
+            out.openObject()
+            out.key("$class")
+            out.string("Note")
+            out.key("$classes")
+            out.openArray()
+            out.openArray()
+            out.string("Note")
+            out.int(2)
+            out.closeArray()
+            out.closeArray()
+        }
         func write(prepared: Bool) -> String {
             var out = JSONOutput(pretty: false)
             out.openArray()
             out.int(1)
             for _ in 0..<2 {
-                if prepared {
-                    head.withUnsafeBufferPointer { out.openObject(prepared: $0) }
-                } else {
-                    out.openObject()
-                    out.key("$class")
-                    out.string("Note")
-                    out.key("$classes")
-                    out.openArray()
-                    out.openArray()
-                    out.string("Note")
-                    out.int(2)
-                    out.closeArray()
-                    out.closeArray()
-                }
+                openHead(&out, prepared: prepared)
                 out.key("$groups")
                 out.openObject()
                 out.key("x")
-                if prepared {
-                    head.withUnsafeBufferPointer { out.openObject(prepared: $0) }
-                } else {
-                    out.openObject()
-                    out.key("$class")
-                    out.string("Note")
-                    out.key("$classes")
-                    out.openArray()
-                    out.openArray()
-                    out.string("Note")
-                    out.int(2)
-                    out.closeArray()
-                    out.closeArray()
-                }
+                openHead(&out, prepared: prepared)
                 out.closeObject()
                 out.closeObject()
                 out.closeObject()
