@@ -161,11 +161,7 @@ struct TypedStreamJSONText: TypedStreamJSONSink {
             text.withUnsafeBufferPointer { out.openObject(prepared: $0) }
             return
         }
-        out.openObject()
-        out.key(MappingKeys.className)
-        stream.name(ofClass: index).withUnsafeBufferPointer { out.string(utf8: $0) }
-        out.key(MappingKeys.classes)
-        Self.writeChain(index, of: stream, into: &out)
+        Self.writeHead(index, of: stream, into: &out)
     }
 
     mutating func classChain(_ index: Int, of stream: TypedStream) {
@@ -186,18 +182,26 @@ struct TypedStreamJSONText: TypedStreamJSONSink {
             return nil
         case .writtenOnce?:
             var scratch = JSONOutput(pretty: false)
-            scratch.openObject()
-            scratch.key(MappingKeys.className)
-            stream.name(ofClass: index).withUnsafeBufferPointer { scratch.string(utf8: $0) }
-            scratch.key(MappingKeys.classes)
-            let chainStart = scratch.textCount
-            Self.writeChain(index, of: stream, into: &scratch)
+            let chainStart = Self.writeHead(index, of: stream, into: &scratch)
             let text = scratch.finish()
             preparedHeads[index] = text.count <= Self.largestPreparedHead ? .text(text, chainStart: chainStart) : .tooLong
             return preparedHeads[index]
         case let kept?:
             return kept
         }
+    }
+
+    /// The head's text as the sink's other calls write it; returns where its chain begins in
+    /// the text. Static, as `writeChain`.
+    @discardableResult
+    private static func writeHead(_ index: Int, of stream: TypedStream, into out: inout JSONOutput) -> Int {
+        out.openObject()
+        out.key(MappingKeys.className)
+        stream.name(ofClass: index).withUnsafeBufferPointer { out.string(utf8: $0) }
+        out.key(MappingKeys.classes)
+        let chainStart = out.textCount
+        writeChain(index, of: stream, into: &out)
+        return chainStart
     }
 
     /// The chain's text as the sink's other calls write it. Static: a method of the sink
