@@ -112,6 +112,13 @@ struct TypedStream: Sendable {
     /// The bytes of `span`.
     func bytes(_ span: Span) -> ArraySlice<UInt8> { storage[span.range] }
 
+    /// Lends the bytes of `span` to `body` in place: no slice of `storage` is made (a slice
+    /// retains and releases the stream's bytes, and the writer lends a string per value).
+    @inline(__always)
+    func withBytes<Result>(_ span: Span, _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
+        storage.withUnsafeBufferPointer { body(UnsafeBufferPointer(rebasing: $0[span.range])) }
+    }
+
     /// The bytes of shared string `index`.
     func sharedString(_ index: Int) -> ArraySlice<UInt8> { storage[sharedStrings[index].range] }
 
@@ -159,6 +166,30 @@ struct TypedStream: Sendable {
         guard !value.isNil, types[value.type].code == TypeCode.object else { return nil }
         let object = Int(truncatingIfNeeded: value.payload)
         return objects[object].value != UInt32(index) ? object : nil
+    }
+
+    /// Per object, whether some value refers back to it (`backReference`): what gives an
+    /// object its `$id`. One pass over the values; the `@` type nodes are marked first (a
+    /// stream has few nodes and many values), so each value costs a load and two compares.
+    func objectsReferredBack() -> [Bool] {
+        var referred = [Bool](repeating: false, count: objects.count)
+        let isObjectNode = types.nodes.map { $0.code == TypeCode.object }
+        isObjectNode.withUnsafeBufferPointer { isObjectNode in
+            values.withUnsafeBufferPointer { values in
+                objects.withUnsafeBufferPointer { objects in
+                    referred.withUnsafeMutableBufferPointer { referred in
+                        for index in values.indices {
+                            let value = values[index]
+                            guard isObjectNode[Int(value.type)], !value.isNil else { continue }
+                            let object = Int(truncatingIfNeeded: value.payload)
+                            guard object < objects.count else { continue }  // never, for a stream read or built
+                            if objects[object].value != UInt32(truncatingIfNeeded: index) { referred[object] = true }
+                        }
+                    }
+                }
+            }
+        }
+        return referred
     }
 
     /// The name of class `index`.

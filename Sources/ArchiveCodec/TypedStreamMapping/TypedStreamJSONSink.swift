@@ -30,7 +30,8 @@ protocol TypedStreamJSONSink {
     /// Seconds since 2001 as `$date` holds them (`JSONOutput.mappedTime`).
     mutating func time(_ seconds: Double)
     mutating func string(_ literal: StaticString)
-    mutating func text(_ bytes: ArraySlice<UInt8>)
+    /// UTF-8 text as a JSON string (`text(_:)` of a slice lends it here).
+    mutating func text(_ bytes: UnsafeBufferPointer<UInt8>)
     /// A colour's hex (`ColorHex.Spelling`) as a JSON string.
     mutating func colorHex(_ spelling: ColorHex.Spelling)
     mutating func data(_ bytes: ArraySlice<UInt8>)
@@ -58,6 +59,7 @@ protocol TypedStreamJSONSink {
 
 extension TypedStreamJSONSink {
     static var followsNestingOnly: Bool { false }
+    mutating func text(_ bytes: ArraySlice<UInt8>) { bytes.withUnsafeBufferPointer { text($0) } }
 
     mutating func classChain(_ index: Int, of stream: TypedStream) {
         openArray()
@@ -109,7 +111,7 @@ struct TypedStreamJSONMeasure: TypedStreamJSONSink {
     mutating func real(_ value: Double) { leaf(wrapped: numbers.wraps(value)) }
     mutating func time(_ seconds: Double) { leaf(wrapped: numbers.wrapsTime(seconds)) }
     mutating func string(_ literal: StaticString) {}
-    mutating func text(_ bytes: ArraySlice<UInt8>) {}
+    mutating func text(_ bytes: UnsafeBufferPointer<UInt8>) {}
     mutating func colorHex(_ spelling: ColorHex.Spelling) {}
     mutating func data(_ bytes: ArraySlice<UInt8>) { deepest = max(deepest, level + 1) }
     mutating func base64(_ bytes: ArraySlice<UInt8>) {}
@@ -239,7 +241,7 @@ struct TypedStreamJSONText: TypedStreamJSONSink {
     mutating func real(_ value: Double) { out.mappedReal(value, numbers) }
     mutating func time(_ seconds: Double) { out.mappedTime(seconds, numbers) }
     mutating func string(_ literal: StaticString) { out.string(literal) }
-    mutating func text(_ bytes: ArraySlice<UInt8>) { bytes.withUnsafeBufferPointer { out.string(utf8: $0) } }
+    mutating func text(_ bytes: UnsafeBufferPointer<UInt8>) { out.string(utf8: bytes) }
     mutating func colorHex(_ spelling: ColorHex.Spelling) { out.hexString(packed: spelling.digits, digitCount: spelling.digitCount) }
     mutating func data(_ bytes: ArraySlice<UInt8>) {
         out.openObject()

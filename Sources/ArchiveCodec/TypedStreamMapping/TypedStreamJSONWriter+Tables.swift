@@ -16,11 +16,7 @@ extension TypedStreamJSONWriter {
         let sharedStringIsText: [Bool]
 
         init(_ stream: TypedStream) {
-            var shared = [Bool](repeating: false, count: stream.objects.count)
-            for index in stream.values.indices {
-                if let object = stream.backReference(index) { shared[object] = true }
-            }
-            self.shared = shared
+            shared = stream.objectsReferredBack()
             readableClasses = stream.classes.indices.map { ReadableClass.of($0, in: stream) }
             sharedStringIsText = stream.sharedStrings.map { span in
                 stream.storage.withUnsafeBufferPointer { UTF8Encoding.firstInvalidOffset(UnsafeBufferPointer(rebasing: $0[span.range])) == nil }

@@ -141,7 +141,7 @@ struct TypedStreamJSONWriter {
         case .unsigned(let value): sink.unsigned(value)
         case .float(let bits): sink.real(FloatWidening.double(bits))
         case .double(let bits): sink.real(Double(bitPattern: bits))
-        case .byteString(let span): writeText(span.map { stream.bytes($0) }, into: &sink)
+        case .byteString(let span): writeText(span, into: &sink)
         case .byteArray(let span): sink.data(stream.bytes(span))
         case .cString(let string): writeSharedText(string.map { Int(stream.cStrings[$0]) }, into: &sink)
         case .atom(let string), .selector(let string): writeSharedText(string.map { Int($0) }, into: &sink)
@@ -192,14 +192,19 @@ struct TypedStreamJSONWriter {
     /// (`sharedStringIsText`); nil is `null`.
     func writeSharedText<Sink: TypedStreamJSONSink>(_ index: Int?, into sink: inout Sink) {
         guard let index else { return sink.null() }
-        let bytes = stream.sharedString(index)
-        if sharedStringIsText[index] { sink.text(bytes) } else { sink.data(bytes) }
+        let span = stream.sharedStrings[index]
+        guard sharedStringIsText[index] else { return sink.data(stream.bytes(span)) }
+        stream.withBytes(span) { sink.text($0) }
     }
 
-    /// A string as text when it is UTF-8, else `{"$data": base64}`; nil is `null`.
-    func writeText<Sink: TypedStreamJSONSink>(_ bytes: ArraySlice<UInt8>?, into sink: inout Sink) {
-        guard let bytes else { return sink.null() }
-        let valid = bytes.withUnsafeBufferPointer { UTF8Encoding.firstInvalidOffset($0) == nil }
-        if valid { sink.text(bytes) } else { sink.data(bytes) }
+    /// The bytes of `span` as text when they are UTF-8, else `{"$data": base64}`; nil is `null`.
+    func writeText<Sink: TypedStreamJSONSink>(_ span: TypedStream.Span?, into sink: inout Sink) {
+        guard let span else { return sink.null() }
+        let valid = stream.withBytes(span) { bytes in
+            guard UTF8Encoding.firstInvalidOffset(bytes) == nil else { return false }
+            sink.text(bytes)
+            return true
+        }
+        if !valid { sink.data(stream.bytes(span)) }
     }
 }

@@ -122,7 +122,7 @@ struct TypedStreamPathSink: TypedStreamJSONSink {
     mutating func real(_ value: Double) { scalar() }
     mutating func time(_ seconds: Double) { scalar() }
     mutating func string(_ literal: StaticString) { scalar() }
-    mutating func text(_ bytes: ArraySlice<UInt8>) { scalar() }
+    mutating func text(_ bytes: UnsafeBufferPointer<UInt8>) { scalar() }
     mutating func colorHex(_ spelling: ColorHex.Spelling) { scalar() }
     mutating func data(_ bytes: ArraySlice<UInt8>) { scalar() }
     mutating func base64(_ bytes: ArraySlice<UInt8>) { scalar() }

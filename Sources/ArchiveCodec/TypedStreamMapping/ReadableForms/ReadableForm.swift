@@ -18,11 +18,15 @@
 /// `role(ofGroup:)` gives it.
 enum ReadableForm {
     /// NSString, NSMutableString: one `+` group of UTF-8 text.
-    case string(ReadableClass, text: ArraySlice<UInt8>)
+    ///
+    /// The leaf forms hold spans of the stream's storage, not slices of it: a form is made and
+    /// dropped for every object the writer meets, and a slice would retain and release the
+    /// stream's bytes each time.
+    case string(ReadableClass, text: TypedStream.Span)
     /// NSNumber: a `*` group naming the type, then one value of that type (value `value`).
     case number(type: UInt8, value: Int)
     /// NSData, NSMutableData: `i` count, then `[Nc]` of as many bytes.
-    case data(ReadableClass, bytes: ArraySlice<UInt8>)
+    case data(ReadableClass, bytes: TypedStream.Span)
     /// NSDate: one `d` group (value `value`), seconds since 2001.
     case date(value: Int)
     /// NSColor: a `c` group naming the space, then a group of its float components.
@@ -43,7 +47,7 @@ enum ReadableForm {
     /// first use. `roles` has one entry per group of the object.
     case attributedString(ReadableClass, roles: [GroupRole])
     /// NSValue: a `*` group naming the type `type`, then a group of that one type.
-    case value(type: ArraySlice<UInt8>)
+    case value(type: TypedStream.Span)
     /// NSURL: `c` 1 when a base URL's `@` group follows, 0 when not; then the string's `@` group.
     case url(hasBase: Bool)
 
@@ -114,7 +118,7 @@ enum ReadableForm {
             return .data(readableClass, bytes: bytes)
         case .fontVersion21, .fontVersion30:
             guard groups.count == 3 + ReadableFont.flagCount, let list = layout.countedBytes(0),
-                let name = ReadableFont.name(in: list, version: readableClass.chain[0].version), let size = layout.single(2, TypeCode.float),
+                let name = ReadableFont.name(in: stream.bytes(list), version: readableClass.chain[0].version), let size = layout.single(2, TypeCode.float),
                 (3..<groups.count).allSatisfy({ layout.single($0, TypeCode.char) != nil })
             else { return nil }
             return .font(readableClass, name: name, size: size, flags: (groups.lowerBound + 3)..<groups.upperBound)
@@ -129,7 +133,7 @@ enum ReadableForm {
                 guard let key = layout.newObject(position), !shared[key],
                     case .string(.string, let text)? = of(key, in: stream, readableClasses: readableClasses, shared: shared)
                 else { return false }
-                return texts.insert(text).inserted
+                return texts.insert(stream.bytes(text)).inserted
             }
             return .dictionary(readableClass, stringKeys: stringKeys)
         case .date:
@@ -141,7 +145,7 @@ enum ReadableForm {
             guard let space = ReadableColor.space(number), let components = layout.values(1, repeatElement(TypeCode.float, count: space.components)) else { return nil }
             return .color(space: number, components: components)
         case .value:
-            guard groups.count == 2, let type = layout.cString(0), let values = layout.values(1, type), values.count == 1
+            guard groups.count == 2, let type = layout.cString(0), let values = layout.values(1, stream.bytes(type)), values.count == 1
             else { return nil }
             return .value(type: type)
         case .url:
@@ -180,10 +184,11 @@ private struct GroupLayout {
 
     func typeString(_ position: Int) -> ArraySlice<UInt8> { stream.encoding(ofGroup: groups.lowerBound + position) }
 
-    /// The one value of a group whose type string is `type`.
+    /// The one value of a group whose type string is `type`. Compares in place: every form
+    /// asks it of most of its groups.
     func single(_ position: Int, _ type: UInt8) -> Int? {
-        let string = typeString(position)
-        guard string.count == 1, string.first == type else { return nil }
+        let string = stream.sharedStrings[Int(stream.string(ofGroup: groups.lowerBound + position))]
+        guard string.count == 1, stream.storage[Int(string.start)] == type else { return nil }
         return stream.values(ofGroup: groups.lowerBound + position).lowerBound
     }
 
@@ -194,11 +199,11 @@ private struct GroupLayout {
     }
 
     /// The bytes of an `i` count group and the `[nc]` group after it, n the count.
-    func countedBytes(_ position: Int) -> ArraySlice<UInt8>? {
+    func countedBytes(_ position: Int) -> TypedStream.Span? {
         guard let count = count(position), isByteArray(position + 1, count: count),
             case .byteArray(let span) = stream.content(of: stream.values(ofGroup: groups.lowerBound + position + 1).lowerBound)
         else { return nil }
-        return stream.bytes(span)
+        return span
     }
 
     /// An `I` group's count.
@@ -230,22 +235,22 @@ private struct GroupLayout {
     }
 
     /// A `*` group's C string, when not nil.
-    func cString(_ position: Int) -> ArraySlice<UInt8>? {
+    func cString(_ position: Int) -> TypedStream.Span? {
         guard let value = single(position, TypeCode.cString), case .cString(let string?) = stream.content(of: value) else { return nil }
-        return stream.sharedString(Int(stream.cStrings[string]))
+        return stream.sharedStrings[Int(stream.cStrings[string])]
     }
 
     /// A `+` group's bytes, when not nil and UTF-8.
-    func byteString(_ position: Int) -> ArraySlice<UInt8>? {
+    func byteString(_ position: Int) -> TypedStream.Span? {
         guard let value = single(position, TypeCode.byteString), case .byteString(let span?) = stream.content(of: value) else { return nil }
-        let text = stream.bytes(span)
-        return text.withUnsafeBufferPointer { UTF8Encoding.firstInvalidOffset($0) == nil } ? text : nil
+        let valid = stream.storage.withUnsafeBufferPointer { UTF8Encoding.firstInvalidOffset(UnsafeBufferPointer(rebasing: $0[span.range])) == nil }
+        return valid ? span : nil
     }
 
     /// A `*` group's C string when it is one character.
     func cStringType(_ position: Int) -> UInt8? {
         guard let text = cString(position), text.count == 1 else { return nil }
-        return text.first
+        return stream.storage[Int(text.start)]
     }
 
     /// Whether the group is one `@` value.

@@ -9,12 +9,22 @@ extension TypedStreamJSONWriter {
     func beginReadable<Sink: TypedStreamJSONSink>(_ form: ReadableForm, of object: Int, into sink: inout Sink) -> Bool {
         switch form {
         case .string(let readableClass, let text):
-            writeLeaf(readableClass, bare: .string, key: MappingKeys.string, object, into: &sink, bareForm: { $0.text(text) }, content: { $0.text(text) })
+            // Written here, not through `writeLeaf`: a closure that reads the stream would
+            // copy the writer at every string.
+            guard isWrapped(readableClass, default: .string, object) else {
+                stream.withBytes(text) { sink.text($0) }
+                return false
+            }
+            writeHead(readableClass, default: .string, object, into: &sink)
+            sink.key(MappingKeys.string)
+            stream.withBytes(text) { sink.text($0) }
+            sink.closeObject()
             return false
         case .number(let type, let value):
             writeNumber(type: type, value: value, object: object, into: &sink)
             return false
-        case .data(let readableClass, let bytes):
+        case .data(let readableClass, let span):
+            let bytes = stream.bytes(span)
             guard bytes.withUnsafeBufferPointer(DataText.isText) else {
                 guard let kind = bytes.withUnsafeBufferPointer(DataForm.readableKind) else {
                     writeLeaf(readableClass, bare: .data, key: MappingKeys.data, object, into: &sink, bareForm: { $0.data(bytes) }, content: { $0.base64(bytes) })
@@ -90,7 +100,7 @@ extension TypedStreamJSONWriter {
         case .value(let type):
             writeHead(.value, default: nil, object, into: &sink)
             sink.key(MappingKeys.type)
-            sink.text(type)
+            sink.text(stream.bytes(type))
             return true
         case .url, .namedColor:
             writeHead(readableClassOf(object), default: nil, object, into: &sink)
