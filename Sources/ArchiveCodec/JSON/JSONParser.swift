@@ -55,9 +55,8 @@ struct JSONParser {
         // of the source, whatever its values.
         let words = source.count / 64 + 1
         var failure: CodecError?
-        let scalarEnds = [UInt64](unsafeUninitializedCapacity: words) { buffer, initialized in
-            buffer.initialize(repeating: 0)
-            initialized = words
+        var scalarEnds = [UInt64](filledWith: 0, count: words)
+        scalarEnds.withUnsafeMutableBufferPointer { buffer in
             do throws(CodecError) {
                 try parser.parse(markingScalarsIn: buffer.baseAddress!)
             } catch {

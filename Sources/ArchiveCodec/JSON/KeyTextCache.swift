@@ -31,9 +31,9 @@ struct KeyTextCache {
         var slots = 1
         while slots < Self.maximumSlots, slots < references { slots <<= 1 }
         mask = slots - 1
-        refs = [Int](repeating: -1, count: slots)
-        lengths = [UInt8](repeating: 0, count: slots)
-        texts = [UInt8](repeating: 0, count: slots * Self.stride)
+        refs = [Int](filledWith: -1, count: slots)
+        lengths = [UInt8](filledWith: 0, count: slots)
+        texts = [UInt8](filledWith: 0, count: slots * Self.stride)
     }
 
     @inline(__always)

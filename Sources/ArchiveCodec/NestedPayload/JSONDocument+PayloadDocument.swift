@@ -63,7 +63,7 @@ extension JSONDocument {
         let words = count / 64 + 1
         let first = start >> 6
         let shift = UInt64(start & 63)
-        var result = [UInt64](repeating: 0, count: words)
+        var result = [UInt64](filledWith: 0, count: words)
         for index in 0..<words where first + index < bitmap.count {
             var word = bitmap[first + index] &>> shift
             if shift != 0, first + index + 1 < bitmap.count { word |= bitmap[first + index + 1] &<< (64 - shift) }

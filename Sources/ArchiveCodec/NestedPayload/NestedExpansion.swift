@@ -180,7 +180,7 @@ public struct NestedExpansion: Sendable {
                 out += part.text[range]
                 return flush(false)
             }
-            let indent = [UInt8](repeating: 0x20, count: 2 * part.base)
+            let indent = [UInt8](filledWith: 0x20, count: 2 * part.base)
             var start = range.lowerBound
             while let newline = part.text[start..<range.upperBound].firstIndex(of: 0x0A) {
                 out += part.text[start...newline]

@@ -258,7 +258,7 @@ struct KeyedValueAtPath {
         }
         if !isUnplaced, entriesByID == nil, entryOfID.isEmpty {
             let writtenIDs = writer.writtenIDs
-            entryOfID = Array(repeating: 0, count: (writtenIDs.max().map(Int.init) ?? 0) + 1)
+            entryOfID = Array(filledWith: 0, count: (writtenIDs.max().map(Int.init) ?? 0) + 1)
             for (entry, id) in writtenIDs.enumerated() where id > 0 && Int(id) < entryOfID.count { entryOfID[Int(id)] = Int32(entry) }
         }
         // Past what the whole document may be the walk gives up: the output stops there.

@@ -25,7 +25,7 @@ public struct PlainPropertyList: Sendable {
     /// with a depth that means nothing: its callers check the deadline after.
     func readableDepth(numbers: NumberWrapping, accounts: Bool = true) -> Int {
         plist.withView { view in
-            var height = [Int32](repeating: -1, count: view.objectCount)
+            var height = [Int32](filledWith: -1, count: view.objectCount)
             var stack: [(ref: Int, next: Int)] = [(plist.topObject, 0)]
             var trips = 0
             while let (ref, next) = stack.last {

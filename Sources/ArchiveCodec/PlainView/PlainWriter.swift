@@ -72,9 +72,9 @@ struct PlainWriter {
         self.within = within
         self.scope = scope
         let count = identities.entries.count
-        numbers = Array(repeating: 0, count: count)
-        written = Array(repeating: false, count: count)
-        expanding = Array(repeating: false, count: count)
+        numbers = Array(filledWith: 0, count: count)
+        written = Array(filledWith: false, count: count)
+        expanding = Array(filledWith: false, count: count)
     }
 
     /// Writes the whole document; stops early (leaving the text unfinished) when the output

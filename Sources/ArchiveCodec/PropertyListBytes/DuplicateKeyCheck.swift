@@ -12,7 +12,7 @@ extension BinaryPlistView {
     /// So the work is proportional to the distinct key objects' bytes plus the keys, however
     /// many dictionaries share long keys.
     func checkDuplicateKeys() throws(CodecError) {
-        var classOfKey = [Int32](repeating: -1, count: objectCount)
+        var classOfKey = [Int32](filledWith: -1, count: objectCount)
         var classesByHash: [Int: [(ref: Int, textClass: Int)]] = [:]
         var seen = Set<Int>()
         try ConversionDeadline.forEachBlock(of: 0..<objectCount) { (block) throws(CodecError) in

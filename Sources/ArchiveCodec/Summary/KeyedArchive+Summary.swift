@@ -117,7 +117,7 @@ struct KeyedValueWalk {
     init(objectCount: Int, plist: BinaryPlist, references: Int) {
         edgeStart.reserveCapacity(objectCount + 1)
         targets.reserveCapacity(references)
-        parents = [Int32](repeating: KeyedSummaryPaths.unreached, count: objectCount)
+        parents = [Int32](filledWith: KeyedSummaryPaths.unreached, count: objectCount)
         read = Bitmap(count: plist.objectCount)
         values = LargestPlistValues(documentSize: plist.bytes.count)
     }

@@ -16,8 +16,8 @@ extension PlainPropertyList {
         var values = LargestPlistValues(documentSize: plist.bytes.count)
         plist.withView { view in
             // Per object reached: the container it was first reached from, and where in it.
-            var parent = [Int32](repeating: -1, count: view.objectCount)
-            var position = [Int32](repeating: 0, count: view.objectCount)
+            var parent = [Int32](filledWith: -1, count: view.objectCount)
+            var position = [Int32](filledWith: 0, count: view.objectCount)
             var reached = Bitmap(count: view.objectCount)
             var pending = [plist.topObject]
             reached.insert(plist.topObject)

@@ -10,10 +10,10 @@ enum ReferenceCycles {
         let count = edgeStart.count - 1
         guard count > 0 else { return [] }
         let unvisited = Int32(-1)
-        var order = [Int32](repeating: unvisited, count: count)
-        var lowest = [Int32](repeating: 0, count: count)
-        var onStack = [Bool](repeating: false, count: count)
-        var cyclic = [Bool](repeating: false, count: count)
+        var order = [Int32](filledWith: unvisited, count: count)
+        var lowest = [Int32](filledWith: 0, count: count)
+        var onStack = [Bool](filledWith: false, count: count)
+        var cyclic = [Bool](filledWith: false, count: count)
         // The component stack, and the walk's stack of (node, next edge).
         var members: [Int32] = []
         var walk: [(node: Int32, edge: Int32)] = []

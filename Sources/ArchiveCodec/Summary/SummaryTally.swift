@@ -41,8 +41,8 @@ struct SummaryTally {
     /// The last answers of `keyRecord` and `kindIndex`, direct-mapped by a hash of the packed
     /// key: instances of one class repeat the same few keys and kinds, so most lookups end
     /// here instead of hashing (a slot another took is looked up again).
-    private var recentKeys = [(packed: Int, record: Int)](repeating: (-1, 0), count: Self.recentSlots)
-    private var recentKinds = [(slot: Int, index: Int)](repeating: (-1, 0), count: Self.recentSlots)
+    private var recentKeys = [(packed: Int, record: Int)](filledWith: (-1, 0), count: Self.recentSlots)
+    private var recentKinds = [(slot: Int, index: Int)](filledWith: (-1, 0), count: Self.recentSlots)
     private static let recentSlots = 1 << 10
     private var plainKeysNotListed = 0
 
@@ -131,11 +131,11 @@ struct SummaryTally {
     /// The classes, keys and kinds counted, named and ordered into `summary` (whose
     /// `classes` and `dictionaryKeys` it sets).
     func finish(into summary: inout ArchiveSummary) {
-        var kindsOfKey = [[(kind: Int, count: Int)]](repeating: [], count: keys.count)
+        var kindsOfKey = [[(kind: Int, count: Int)]](filledWith: [], count: keys.count)
         for (slot, count) in kindTotals {
             kindsOfKey[slot % Self.keysInAll].append((slot / Self.keysInAll, count))
         }
-        var keysOfOwner = [[Int]](repeating: [], count: classes.count + 1)
+        var keysOfOwner = [[Int]](filledWith: [], count: classes.count + 1)
         for (index, record) in keys.enumerated() { keysOfOwner[record.owner + 1].append(index) }
         func kindName(_ kind: Int) -> String {
             kind < SummaryKind.allCases.count ? SummaryKind.allCases[kind].name : classes[kind - SummaryKind.allCases.count].name

@@ -98,7 +98,7 @@ struct TypedStreamValueWalk {
 
     init(stream: TypedStream, objectCount: Int) {
         self.stream = stream
-        references = [Int](repeating: 0, count: objectCount)
+        references = [Int](filledWith: 0, count: objectCount)
         read = Bitmap(count: stream.sharedStrings.count)
         strings = LargestValues(comparing: 2 * stream.storage.count)
         data = LargestValues(comparing: 2 * stream.storage.count)

@@ -6,7 +6,7 @@ package enum Base64 {
         "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
 
     private static let decodeTable: [UInt8] = {
-        var table = [UInt8](repeating: 0xFF, count: 256)
+        var table = [UInt8](filledWith: 0xFF, count: 256)
         for (index, char) in alphabet.enumerated() { table[Int(char)] = UInt8(index) }
         return table
     }()
@@ -79,9 +79,11 @@ package enum Base64 {
     /// The bytes of `text`, or the offset of its first bad character.
     static func decode(_ text: UnsafeBufferPointer<UInt8>) -> (bytes: [UInt8], bad: Int?) {
         var bad: Int?
-        let bytes = [UInt8](unsafeUninitializedCapacity: text.count / 4 * 3) { buffer, count in
-            (count, bad) = decode(text, to: buffer.baseAddress)
+        var written = 0
+        var bytes = [UInt8](count: text.count / 4 * 3, placeholder: 0) { buffer in
+            (written, bad) = decode(text, to: buffer.baseAddress)
         }
+        bytes.removeLast(bytes.count - written)
         return (bytes, bad)
     }
 

@@ -3,7 +3,7 @@ struct Bitmap {
     private var words: [UInt64]
 
     init(count: Int) {
-        words = [UInt64](repeating: 0, count: (count + 63) / 64)
+        words = [UInt64](filledWith: 0, count: (count + 63) / 64)
     }
 
     @inline(__always)

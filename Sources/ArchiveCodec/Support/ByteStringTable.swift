@@ -98,8 +98,8 @@ struct ByteStringTable {
         let oldSlots = slots
         let oldHashes = hashes
         let capacity = max(64, oldSlots.count * 2)
-        slots = Array(repeating: 0, count: capacity)
-        hashes = Array(repeating: 0, count: capacity)
+        slots = Array(filledWith: 0, count: capacity)
+        hashes = Array(filledWith: 0, count: capacity)
         let mask = slots.count - 1
         for (position, slot) in oldSlots.enumerated() where slot != 0 {
             var index = Int(truncatingIfNeeded: oldHashes[position]) & mask

@@ -61,7 +61,7 @@ struct OffsetTable: Sendable {
 
     private mutating func grow() {
         let old = slots
-        slots = Array(repeating: 0, count: max(64, 2 * old.count))
+        slots = Array(filledWith: 0, count: max(64, 2 * old.count))
         for entry in old where entry != 0 { place(entry) }
     }
 }

@@ -50,9 +50,9 @@ struct ScalarTable {
     private mutating func grow() {
         let (oldTags, oldBits, oldValues) = (tags, bits, values)
         let capacity = max(64, 2 * oldTags.count)
-        tags = Array(repeating: 0, count: capacity)
-        bits = Array(repeating: 0, count: capacity)
-        values = Array(repeating: 0, count: capacity)
+        tags = Array(filledWith: 0, count: capacity)
+        bits = Array(filledWith: 0, count: capacity)
+        values = Array(filledWith: 0, count: capacity)
         for slot in oldTags.indices where oldTags[slot] != 0 {
             place(tag: oldTags[slot], bits: oldBits[slot], value: oldValues[slot])
         }

@@ -172,7 +172,7 @@ struct TypedStream: Sendable {
     /// object its `$id`. One pass over the values; the `@` type nodes are marked first (a
     /// stream has few nodes and many values), so each value costs a load and two compares.
     func objectsReferredBack() -> [Bool] {
-        var referred = [Bool](repeating: false, count: objects.count)
+        var referred = [Bool](filledWith: false, count: objects.count)
         let isObjectNode = types.nodes.map { $0.code == TypeCode.object }
         isObjectNode.withUnsafeBufferPointer { isObjectNode in
             values.withUnsafeBufferPointer { values in

@@ -438,7 +438,7 @@ struct TypedStreamBuilder {
         }
     }
 
-    private static let unplacedSlots = [TypedStream.Value](repeating: TypedStream.Value(type: 0), count: valuesAhead)
+    private static let unplacedSlots = [TypedStream.Value](filledWith: TypedStream.Value(type: 0), count: valuesAhead)
 
     private mutating func moveGroups(from start: Int) -> (UInt32, UInt32) {
         let first = UInt32(stream.groups.count)

@@ -32,8 +32,8 @@ private struct Writing {
     init(_ stream: TypedStream) {
         self.stream = stream
         walk = TypedStreamWalk(stream)
-        stringNumbers = Array(repeating: -1, count: stream.sharedStrings.count)
-        entityNumbers = Array(repeating: -1, count: stream.objects.count + stream.classes.count + stream.cStrings.count)
+        stringNumbers = Array(filledWith: -1, count: stream.sharedStrings.count)
+        entityNumbers = Array(filledWith: -1, count: stream.objects.count + stream.classes.count + stream.cStrings.count)
         // Strings are written as often as they are referenced; most streams are this size.
         output.reserveCapacity(stream.storage.count + 64)
     }

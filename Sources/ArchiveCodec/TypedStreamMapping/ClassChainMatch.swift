@@ -15,8 +15,8 @@ struct ClassChainMatch {
 
     /// A match for a left stream of `leftClasses` classes.
     init(leftClasses: Int) {
-        partner = [Int32](repeating: -1, count: leftClasses)
-        verdict = [Bool](repeating: false, count: leftClasses)
+        partner = [Int32](filledWith: -1, count: leftClasses)
+        verdict = [Bool](filledWith: false, count: leftClasses)
     }
 
     private func known(_ a: Int, _ b: Int) -> Bool? {

@@ -177,7 +177,7 @@ struct TypedStreamJSONText: TypedStreamJSONSink {
     /// Class `index`'s head as kept: noted at its first object (the caller writes it afresh),
     /// made at its second. Compact output only.
     private mutating func preparedHead(_ index: Int, of stream: TypedStream) -> PreparedHead? {
-        if preparedHeads.isEmpty { preparedHeads = Array(repeating: nil, count: stream.classes.count) }
+        if preparedHeads.isEmpty { preparedHeads = Array(filledWith: nil, count: stream.classes.count) }
         switch preparedHeads[index] {
         case nil:
             preparedHeads[index] = .writtenOnce

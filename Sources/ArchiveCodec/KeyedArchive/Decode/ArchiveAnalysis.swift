@@ -31,12 +31,12 @@ struct ArchiveAnalysis {
         try readEnvelope(top)
         // Every entry of these is written by the classifier job of its range: fresh memory
         // costs its page faults where it is first written, so there, in parallel, and once.
-        forms = Self.unfilled(objectCount)
-        classOf = Self.unfilled(objectCount)
-        lists = Self.unfilled(objectCount)
-        entryOffsets = Self.unfilled(objectCount)
+        forms = Self.unfilled(objectCount, placeholder: ObjectForm.null)
+        classOf = Self.unfilled(objectCount, placeholder: 0)
+        lists = Self.unfilled(objectCount, placeholder: 0)
+        entryOffsets = Self.unfilled(objectCount, placeholder: 0)
         // Counted into from every job: zero before any starts.
-        referenceCounts = Array(repeating: 0, count: objectCount)
+        referenceCounts = Array(filledWith: 0, count: objectCount)
         try classifyObjects(parallelism)
         // The passes below are linear and cannot stop part way: the deadline is checked
         // between them.
@@ -91,10 +91,11 @@ struct ArchiveAnalysis {
         }
     }
 
-    /// An array of `count` elements left as the allocator gave them, for a pass that writes
-    /// each before anything reads it (trivial element types only).
-    static func unfilled<Element: BitwiseCopyable>(_ count: Int) -> [Element] {
-        [Element](unsafeUninitializedCapacity: count) { _, initialized in initialized = count }
+    /// An array of `count` elements for a pass that writes each before anything reads it
+    /// (trivial element types only): left as the allocator gave them when large, filled with
+    /// `placeholder` when small (`Array.init(count:placeholder:writing:)`).
+    static func unfilled<Element: BitwiseCopyable>(_ count: Int, placeholder: Element) -> [Element] {
+        [Element](count: count, placeholder: placeholder) { _ in }
     }
 
     private func notArchive(_ message: String, at ref: Int? = nil) -> CodecError {

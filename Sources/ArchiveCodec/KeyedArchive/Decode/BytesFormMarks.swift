@@ -87,7 +87,7 @@ struct BytesFormMarks: Sendable {
         guard owners.contains(where: { $0 != nil }) else { return }
         // The form each key object names, by key reference (instances share their key strings):
         // 64 slots, as `ObjectClassifier` remembers the keys it knows.
-        var keyForms = [(ref: Int, owner: BytesForm.Owner?, form: BytesForm?, index: Int)](repeating: (-1, nil, nil, 0), count: 64)
+        var keyForms = [(ref: Int, owner: BytesForm.Owner?, form: BytesForm?, index: Int)](filledWith: (-1, nil, nil, 0), count: 64)
         var labelling = Labelling()
         for uid in 0..<analysis.objectCount where analysis.classOf[uid] >= 0 {
             guard let owner = owners[Int(analysis.classOf[uid])] else { continue }

@@ -35,7 +35,7 @@ struct ObjectClassifier {
     /// once per job, however many instances use it.
     private var infoOfClass: [Int32]
     /// `knownKey`'s answers by key reference (64 slots).
-    private var knownKeys = [(ref: Int, key: KnownKey)](repeating: (-1, .other), count: 64)
+    private var knownKeys = [(ref: Int, key: KnownKey)](filledWith: (-1, .other), count: 64)
     /// Work list of `countReferences`, kept between calls (it runs once per value).
     private var pendingRefs: [Int] = []
     /// The names of each `$classes` and `$classhints` array read, by its plist reference. Class
@@ -51,7 +51,7 @@ struct ObjectClassifier {
         self.classKeys = classKeys
         self.tables = tables
         self.counts = counts
-        infoOfClass = [Int32](repeating: -1, count: objectCount)
+        infoOfClass = [Int32](filledWith: -1, count: objectCount)
     }
 
     /// Counts the references `$top` (at `topRef`) makes.
@@ -391,7 +391,7 @@ struct ObjectClassifier {
     /// For an ordered set's keys `NS.object.0` … `NS.object.N-1` (each a UID, each index
     /// once), the value refs in index order; nil for any other shape.
     func orderedSetIndices(_ keys: [(key: Int, value: Int)]) -> [Int]? {
-        var ordered = [Int](repeating: -1, count: keys.count)
+        var ordered = [Int](filledWith: -1, count: keys.count)
         for (key, value) in keys {
             // "NS.object." and at most 19 digits: a longer key cannot name an index, and is
             // not decoded (entries may share one dictionary with a huge key).

@@ -113,10 +113,9 @@ struct Placement: Sendable {
     static func unplaced(archive: KeyedArchive, numbers: NumberWrapping) -> Placement {
         let count = archive.objectCount
         return Placement(
-            bodyHolder: Array(repeating: Placement.unplaced, count: count), carriesID: archive.carriesID, table: [], depth: 0,
-            writtenIDs: [UInt32](unsafeUninitializedCapacity: count) { ids, initialized in
+            bodyHolder: Array(filledWith: Placement.unplaced, count: count), carriesID: archive.carriesID, table: [], depth: 0,
+            writtenIDs: [UInt32](count: count, placeholder: 0) { ids in
                 for uid in 0..<count { ids[uid] = UInt32(truncatingIfNeeded: uid &+ 1) }
-                initialized = count
             }, envelope: !archive.isPlainRoot, numbers: numbers, accounts: true)
     }
 
@@ -237,7 +236,7 @@ private struct PlacementPass {
     mutating func start() {
         let count = objectCount
         table = []
-        writtenIDs = [UInt32](repeating: 0, count: count)
+        writtenIDs = [UInt32](filledWith: 0, count: count)
         carriesID = scanner.archive.carriesID
         settledTies.removeAll()
         lastID = 0
@@ -245,7 +244,7 @@ private struct PlacementPass {
         nextBody = -1
         queue = .allocate(capacity: count + 1)
         queued = 0
-        bodyHolder = [UInt32](repeating: Placement.unplaced, count: count)
+        bodyHolder = [UInt32](filledWith: Placement.unplaced, count: count)
     }
 
     mutating func finish() {

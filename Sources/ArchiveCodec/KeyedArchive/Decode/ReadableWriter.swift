@@ -42,7 +42,7 @@ struct ReadableWriter {
         bodyHolder = placement.bodyHolder
         carriesID = placement.carriesID
         writtenIDs = placement.writtenIDs
-        self.emitted = emitted ?? Array(repeating: false, count: archive.objectCount)
+        self.emitted = emitted ?? Array(filledWith: false, count: archive.objectCount)
         keyTexts = KeyTextCache(references: view.objectCount)
     }
 

@@ -48,8 +48,8 @@ enum ScalarIdentity {
         }
         // Per scalar (by its index in `scalars`): the first scalar with its value, and the
         // most referenced one (the first of them on a tie).
-        var leader = [Int32](repeating: -1, count: scalars.uids.count)
-        var best = [Int32](repeating: -1, count: scalars.uids.count)
+        var leader = [Int32](filledWith: -1, count: scalars.uids.count)
+        var best = [Int32](filledWith: -1, count: scalars.uids.count)
         let partitions = parallelism.ranges(of: count).count
         leader.withUnsafeMutableBufferPointer { leader in
             best.withUnsafeMutableBufferPointer { best in
@@ -60,7 +60,7 @@ enum ScalarIdentity {
                 }
             }
         }
-        var flags = [Bool](repeating: false, count: count)
+        var flags = [Bool](filledWith: false, count: count)
         for uid in 1..<max(count, 1) where !forms[uid].isScalar {
             flags[uid] = referenceCounts[uid] >= 2
         }
@@ -72,7 +72,7 @@ enum ScalarIdentity {
             flags[Int(uid)] = true
             guard referenceCounts[Int(uid)] == referenceCounts[Int(scalars.uids[canonical])] else { continue }
             // As referenced as the canonical one: a tie, settled by placement.
-            if tieGroups.isEmpty { tieGroups = [Int32](repeating: -1, count: count) }
+            if tieGroups.isEmpty { tieGroups = [Int32](filledWith: -1, count: count) }
             let groupID = scalars.uids[group]
             tieGroups[Int(uid)] = groupID
             tieGroups[Int(scalars.uids[canonical])] = groupID

@@ -55,7 +55,7 @@ enum ValueObjectForms {
     /// exactly those names, each once.
     private static func values(of names: [StaticString], in keys: [(key: Int, value: Int)], _ view: BinaryPlistView) -> [Int]? {
         guard keys.count == names.count else { return nil }
-        var found = [Int](repeating: -1, count: names.count)
+        var found = [Int](filledWith: -1, count: names.count)
         for (key, value) in keys {
             guard let slot = names.firstIndex(where: { view.isString(key, equalTo: $0) }), found[slot] < 0 else { return nil }
             found[slot] = value

@@ -168,7 +168,7 @@ struct BrokenToken: Sendable {
     /// `value` as the 16 lowercase hex digits a nonce is written with.
     static func spelled(_ value: UInt64) -> [UInt8] {
         let hex = Array(String(value, radix: 16).utf8)
-        return [UInt8](repeating: UInt8(ascii: "0"), count: 16 - hex.count) + hex
+        return [UInt8](filledWith: UInt8(ascii: "0"), count: 16 - hex.count) + hex
     }
 
     private static func lowercaseHexValue(_ byte: UInt8) -> UInt8? {

@@ -83,7 +83,7 @@ struct KeyedGraphDamage {
         objectsRef = objects
         topRef = top
         objectCount = view.header(of: objects).count
-        brokenEntries = [Int32](repeating: -1, count: objectCount)
+        brokenEntries = [Int32](filledWith: -1, count: objectCount)
         walked = Bitmap(count: view.objectCount)
         findBrokenEntries()
         breakDictionariesWithBrokenKeys()
@@ -263,11 +263,11 @@ struct KeyedGraphDamage {
         }
         guard !users.isEmpty else { return }
         // Users by key entry (counting sort: linear).
-        var starts = [Int](repeating: 0, count: objectCount + 1)
+        var starts = [Int](filledWith: 0, count: objectCount + 1)
         for user in users { starts[Int(user.key) + 1] += 1 }
         for index in 0..<objectCount { starts[index + 1] += starts[index] }
         var next = starts
-        var byKey = [Int32](repeating: 0, count: users.count)
+        var byKey = [Int32](filledWith: 0, count: users.count)
         for user in users {
             byKey[next[Int(user.key)]] = user.dictionary
             next[Int(user.key)] += 1

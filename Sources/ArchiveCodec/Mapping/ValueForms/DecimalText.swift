@@ -23,7 +23,7 @@ struct DecimalText: Equatable {
     static let maximumTextLength = 200
 
     /// Foundation's NaN: no mantissa, negative.
-    static let notANumber = DecimalText(words: [UInt16](repeating: 0, count: 8), exponent: 0, negative: true)
+    static let notANumber = DecimalText(words: [UInt16](filledWith: 0, count: 8), exponent: 0, negative: true)
 
     var isNaN: Bool { negative && words.allSatisfy { $0 == 0 } }
 
@@ -90,7 +90,7 @@ struct DecimalText: Equatable {
         var index = 0
         let negative = bytes.first == UInt8(ascii: "-")
         if negative { index = 1 }
-        var words = [UInt16](repeating: 0, count: 8)
+        var words = [UInt16](filledWith: 0, count: 8)
         var digitCount = 0
         var fractionDigits = 0
         func isDigit(_ byte: UInt8) -> Bool { byte >= 0x30 && byte <= 0x39 }

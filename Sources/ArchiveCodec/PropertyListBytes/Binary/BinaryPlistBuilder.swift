@@ -58,7 +58,7 @@ struct BinaryPlistBuilder: PlistBuilding {
         (kind.rawValue + 1) << 1 | (isUnsigned ? 1 : 0)
     }
 
-    private static let zeros = [UInt8](repeating: 0, count: 4096)
+    private static let zeros = [UInt8](filledWith: 0, count: 4096)
 
     /// Offsets and references are 32-bit while building.
     static let maximumSize = Int(UInt32.max) - 1

@@ -46,7 +46,7 @@ enum BinaryPlistSalvage {
         let areaEnd = bytes.count - 32
         var marks: [Int: Mark] = [:]
         // The input's table entries, those outside the object area marked.
-        var offsets = [Int](repeating: areaEnd, count: objectCount)
+        var offsets = [Int](filledWith: areaEnd, count: objectCount)
         for ref in 0..<objectCount {
             let entry = tableStart + ref * entrySize
             let position = BinaryPlist.readBigEndian(bytes, at: entry, size: entrySize)
@@ -77,7 +77,7 @@ enum BinaryPlistSalvage {
             for position in entries {
                 for shift in stride(from: 56, through: 0, by: -8) { file.append(UInt8(truncatingIfNeeded: position >> shift)) }
             }
-            file += [UInt8](repeating: 0, count: 6) + [8, UInt8(refSize)]
+            file += [UInt8](filledWith: 0, count: 6) + [8, UInt8(refSize)]
             for value in [entries.count, top, table] {
                 for shift in stride(from: 56, through: 0, by: -8) { file.append(UInt8(truncatingIfNeeded: value >> shift)) }
             }

@@ -209,10 +209,10 @@ struct BinaryPlistView {
     /// child container's when it is done), so no child is read twice.
     func checkAcyclicAndMeasure(from top: Int) throws(CodecError) -> Int {
         // Per object: 0 = unseen, 1 = on the path, 2 = done.
-        var state = [UInt8](repeating: 0, count: objectCount)
+        var state = [UInt8](filledWith: 0, count: objectCount)
         // Filled for containers when they are done; other values are height 0, one value.
-        var height = [UInt32](repeating: 0, count: objectCount)
-        var expanded = [UInt32](repeating: 1, count: objectCount)
+        var height = [UInt32](filledWith: 0, count: objectCount)
+        var expanded = [UInt32](filledWith: 1, count: objectCount)
         let limit = min(BinaryPlist.expansionLimit(objectCount: objectCount), Int(UInt32.max))
         // Each frame keeps its object's header; dictionary keys are strings (validated), so
         // only values are walked, and each key counts as one value in the expansion.

@@ -8,7 +8,7 @@ enum BinaryPlistWriter {
         var out: [UInt8] = []
         out.reserveCapacity(min(tree.text.count + count * 8 + tree.children.count * refSize + 64, 1 << 30))
         out.append(contentsOf: "bplist00".utf8)
-        var offsets = [Int](repeating: 0, count: count)
+        var offsets = [Int](filledWith: 0, count: count)
         tree.text.withUnsafeBufferPointer { text in
             tree.children.withUnsafeBufferPointer { children in
                 for index in 0..<count {

@@ -31,7 +31,7 @@ struct ShortStringCache {
     init(expectingValues values: Int) {
         slotBits = 4
         while slotBits < 9 && 16 << slotBits < values { slotBits += 1 }
-        slots = [Slot](repeating: Slot(), count: 1 << slotBits)
+        slots = [Slot](filledWith: Slot(), count: 1 << slotBits)
     }
 
     /// The text zero-padded to four words, and its slot. `text.count <= longest`, and there

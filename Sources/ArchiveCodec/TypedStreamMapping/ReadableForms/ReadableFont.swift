@@ -21,7 +21,7 @@ enum ReadableFont {
             text += bigEndian ? bytes : bytes.reversed()
         }
         var list = littleEndian(6) + littleEndian(UInt32(text.count)) + text
-        list += [UInt8](repeating: 0, count: (4 - text.count % 4) % 4)
+        list += [UInt8](filledWith: 0, count: (4 - text.count % 4) % 4)
         return list
     }
 

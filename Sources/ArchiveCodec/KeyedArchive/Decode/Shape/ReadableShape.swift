@@ -220,7 +220,7 @@ struct ReadableShape {
     static func orderedSetValues(_ list: ChildList, _ view: BinaryPlistView) -> [Int] {
         guard list.walk == .ordered else { return [] }
         let header = PlistObjectHeader(kind: .dict, marker: 0, start: list.first, count: list.count + 1)
-        var values = [Int](repeating: 0, count: max(header.count - 1, 0))
+        var values = [Int](filledWith: 0, count: max(header.count - 1, 0))
         for index in 0..<header.count {
             var scalars: [UInt32] = []
             ScalarIdentity.forEachScalar(view, view.header(of: view.childRef(header, index))) { scalars.append($0) }

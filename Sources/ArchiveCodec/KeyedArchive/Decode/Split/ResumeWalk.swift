@@ -41,7 +41,7 @@ struct ResumeWalk {
         let forms = archive.forms
         let carriesID = placement.carriesID
         let bodyHolder = placement.bodyHolder
-        var emitted = [Bool](repeating: false, count: archive.objectCount)
+        var emitted = [Bool](filledWith: false, count: archive.objectCount)
         // The innermost open frame is `current` (while `depth > 0`); `stack` holds the
         // `depth - 1` frames around it, outermost first.
         var stack: [Frame] = []
