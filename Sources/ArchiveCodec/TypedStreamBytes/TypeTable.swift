@@ -44,6 +44,12 @@ struct TypeTable {
         @inline(__always) get { nodes[Int(node)] }
     }
 
+    /// Room for `nodes` nodes and as many type strings before the tables grow.
+    mutating func reserveCapacity(nodes count: Int) {
+        nodes.reserveCapacity(count)
+        roots.reserveCapacity(count)
+    }
+
     /// The root node of shared string `string` if it was parsed before.
     @inline(__always)
     func root(ofString string: UInt32) -> UInt32? {

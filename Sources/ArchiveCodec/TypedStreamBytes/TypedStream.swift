@@ -169,18 +169,17 @@ struct TypedStream: Sendable {
     }
 
     /// Per object, whether some value refers back to it (`backReference`): what gives an
-    /// object its `$id`. One pass over the values; the `@` type nodes are marked first (a
-    /// stream has few nodes and many values), so each value costs a load and two compares.
+    /// object its `$id`. One pass over the values, through their buffers (no bounds check or
+    /// sharing check per value).
     func objectsReferredBack() -> [Bool] {
         var referred = [Bool](filledWith: false, count: objects.count)
-        let isObjectNode = types.nodes.map { $0.code == TypeCode.object }
-        isObjectNode.withUnsafeBufferPointer { isObjectNode in
+        types.nodes.withUnsafeBufferPointer { nodes in
             values.withUnsafeBufferPointer { values in
                 objects.withUnsafeBufferPointer { objects in
                     referred.withUnsafeMutableBufferPointer { referred in
                         for index in values.indices {
                             let value = values[index]
-                            guard isObjectNode[Int(value.type)], !value.isNil else { continue }
+                            guard nodes[Int(value.type)].code == TypeCode.object, !value.isNil else { continue }
                             let object = Int(truncatingIfNeeded: value.payload)
                             guard object < objects.count else { continue }  // never, for a stream read or built
                             if objects[object].value != UInt32(truncatingIfNeeded: index) { referred[object] = true }

@@ -136,7 +136,17 @@ struct TypedStreamBuilder {
         stream.values.reserveCapacity(storage.count / 4)
         stream.groups.reserveCapacity(storage.count / 8)
         pendingGroups.reserveCapacity(storage.count / 8)
+        // The smaller tables every stream fills: room for a small stream's (a nested payload's)
+        // at once, as a table grown from empty is allocated and copied at 1, 2, 4, 8… entries.
+        let small = Swift.min(storage.count / 4, Self.smallTable)
+        stream.objects.reserveCapacity(small)
+        stream.classes.reserveCapacity(small)
+        stream.sharedStrings.reserveCapacity(small)
+        stream.types.reserveCapacity(nodes: small)
     }
+
+    /// Entries reserved in the smaller tables of a stream read (`init(byteOrder:systemVersion:storage:valueLimit:)`).
+    static let smallTable = 16
 
     // MARK: The primitives a reader drives
 

@@ -81,11 +81,11 @@ private struct Reading {
         }
         let signatureLength = try cursor.byte("the signature's length")
         let signatureStart = try cursor.skip(Int(signatureLength), of: "the signature", startedAt: 1)
-        let signature = Array(buffer[signatureStart..<cursor.position])
+        let signature = buffer[signatureStart..<cursor.position]
         let order: TypedStream.ByteOrder
         switch signature {
-        case TypedStreamHeader.littleEndianSignature: order = .little
-        case TypedStreamHeader.bigEndianSignature: order = .big
+        case _ where signature.elementsEqual(TypedStreamHeader.littleEndianSignature): order = .little
+        case _ where signature.elementsEqual(TypedStreamHeader.bigEndianSignature): order = .big
         default: throw cursor.fail("not a typedstream: the signature is neither \"streamtyped\" nor \"typedstream\"", at: 1)
         }
         cursor.bigEndian = order == .big
@@ -96,6 +96,7 @@ private struct Reading {
         }
         self.cursor = cursor
         builder = TypedStreamBuilder(byteOrder: order, systemVersion: system, storage: storage, valueLimit: TypedStreamReader.valueLimit(forSize: buffer.count))
+        entities.reserveCapacity(Swift.min(buffer.count / 4, TypedStreamBuilder.smallTable))
     }
 
     /// A trip per value, group start and object end. A value's slot is asked for first, as
