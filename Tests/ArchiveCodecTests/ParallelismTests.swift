@@ -19,6 +19,23 @@ final class ParallelismTests: XCTestCase {
         XCTAssertEqual(sums.reduce(0, +), 45)
     }
 
+    /// Cuts kept as one range (no bounds array) and cuts kept as bounds read the same.
+    func testCutsCoverTheCountInOrder() {
+        XCTAssertEqual(Array(Cuts([0, 5])), [0..<5])
+        XCTAssertEqual(Array(Cuts(whole: 3..<9)), [3..<9])
+        XCTAssertEqual(Array(Cuts([0, 3, 3, 7])), [0..<3, 3..<3, 3..<7])
+        for count in [0, 1, 2, 7, 100] {
+            for parallelism in [Parallelism.serial, lastFirst] {
+                for cuts in [parallelism.ranges(of: count), parallelism.chunks(of: count), parallelism.ranges(of: count) { $0 * 3 }] {
+                    XCTAssertGreaterThanOrEqual(cuts.count, 1)
+                    XCTAssertEqual(cuts.first?.lowerBound, 0)
+                    XCTAssertEqual(cuts.last?.upperBound, count)
+                    XCTAssertEqual(zip(cuts.dropLast(), cuts.dropFirst()).filter { $0.upperBound != $1.lowerBound }.count, 0)
+                }
+            }
+        }
+    }
+
     func testTheFirstErrorInJobOrderWinsAndSuccessesAreDiscarded() {
         let ranges = lastFirst.ranges(of: 8)
         var discarded: [Int] = []

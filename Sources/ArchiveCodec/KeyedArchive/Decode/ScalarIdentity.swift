@@ -39,12 +39,15 @@ enum ScalarIdentity {
         let parts = parallelism.map(parallelism.chunks(of: count)) { range in
             hashed(range, view: view, objectsHeader: objectsHeader, forms: forms, sharedObjects: sharedObjects)
         }
-        var scalars = Scalars()
-        scalars.uids.reserveCapacity(parts.reduce(0) { $0 + $1.uids.count })
-        scalars.hashes.reserveCapacity(scalars.uids.capacity)
-        for part in parts {
-            scalars.uids += part.uids
-            scalars.hashes += part.hashes
+        // One part (a serial pass, as every small archive's) is the whole: taken as it is.
+        var scalars = parts.count == 1 ? parts[0] : Scalars()
+        if parts.count > 1 {
+            scalars.uids.reserveCapacity(parts.reduce(0) { $0 + $1.uids.count })
+            scalars.hashes.reserveCapacity(scalars.uids.capacity)
+            for part in parts {
+                scalars.uids += part.uids
+                scalars.hashes += part.hashes
+            }
         }
         // Per scalar (by its index in `scalars`): the first scalar with its value, and the
         // most referenced one (the first of them on a tie).
@@ -53,7 +56,7 @@ enum ScalarIdentity {
         let partitions = parallelism.ranges(of: count).count
         leader.withUnsafeMutableBufferPointer { leader in
             best.withUnsafeMutableBufferPointer { best in
-                _ = parallelism.map(Cuts(Array(0...partitions))) { part in
+                _ = parallelism.map(partitions == 1 ? Cuts(whole: 0..<1) : Cuts(Array(0...partitions))) { part in
                     group(
                         partition: part.lowerBound, of: partitions, scalars: scalars, view: view, objectsHeader: objectsHeader,
                         forms: forms, referenceCounts: referenceCounts, sharedObjects: sharedObjects, leader: leader, best: best)
@@ -88,6 +91,10 @@ enum ScalarIdentity {
         _ range: Range<Int>, view: BinaryPlistView, objectsHeader: PlistObjectHeader, forms: [ObjectForm], sharedObjects: Bitmap
     ) -> Scalars {
         var part = Scalars()
+        // Room for a small archive's scalars at once (a table grown from empty is allocated
+        // and copied at 1, 2, 4, 8… entries); a larger range's grow from there.
+        part.uids.reserveCapacity(Swift.min(range.count, 64))
+        part.hashes.reserveCapacity(Swift.min(range.count, 64))
         var hashedAt = ScalarTable()
         for uid in range where forms[uid].isScalar {
             let ref = view.childRef(objectsHeader, uid)
