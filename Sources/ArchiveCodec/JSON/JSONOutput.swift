@@ -491,25 +491,32 @@ struct JSONOutput {
     }
 
     /// `digits / 10^decimals` in fixed point with at least one decimal: 50.0, 0.05, 12.125.
+    /// The digits are spelled once, right-aligned in a scratch with zeros before them up to
+    /// one integer digit, then copied out in two pieces around the point.
     private mutating func appendFixedPoint(_ digits: UInt64, decimals: Int) {
-        var divisor: UInt64 = 1
-        for _ in 0..<decimals { divisor &*= 10 }
-        appendDecimal(digits / divisor)
-        append(UInt8(ascii: "."))
-        guard decimals > 0 else {
-            append(UInt8(ascii: "0"))
-            return
-        }
-        var fraction = digits % divisor
-        var text: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) = (0x30, 0x30, 0x30, 0x30, 0x30, 0x30)
-        withUnsafeMutableBytes(of: &text) { bytes in
-            for index in stride(from: decimals - 1, through: 0, by: -1) {
-                bytes[index] = UInt8(truncatingIfNeeded: fraction % 10) &+ 0x30
-                fraction /= 10
+        if capacity - count < Self.fixedPointRoom { grow(toHold: Self.fixedPointRoom) }
+        var scratch: (UInt64, UInt64, UInt64) = (0x3030_3030_3030_3030, 0x3030_3030_3030_3030, 0x3030_3030_3030_3030)
+        withUnsafeMutableBytes(of: &scratch) { raw in
+            let text = raw.baseAddress!.assumingMemoryBound(to: UInt8.self)
+            let end = text + raw.count
+            let written = Self.writeDigits(digits, endingAt: end)
+            // At least one integer digit: the zeros already there stand before the digits.
+            let width = Swift.max(written, decimals + 1)
+            let integerDigits = width - decimals
+            (base + count).update(from: end - width, count: integerDigits)
+            base[count + integerDigits] = UInt8(ascii: ".")
+            if decimals == 0 {
+                base[count + integerDigits + 1] = UInt8(ascii: "0")
+                count += integerDigits + 2
+            } else {
+                (base + count + integerDigits + 1).update(from: end - decimals, count: decimals)
+                count += width + 1
             }
-            append(UnsafeBufferPointer(start: bytes.baseAddress!.assumingMemoryBound(to: UInt8.self), count: decimals))
         }
     }
+
+    /// The most `appendFixedPoint` writes: 20 digits, a point and a zero.
+    private static let fixedPointRoom = 22
 
     /// 10^0 … 10^19, for `appendDecimal`'s digit count.
     private static let powersOfTen: [UInt64] = [
@@ -532,27 +539,36 @@ struct JSONOutput {
         let bits = 64 - value.leadingZeroBitCount
         let estimate = (bits &* 1233) &>> 12
         let length = value >= Self.powersOfTen[estimate] ? estimate + 1 : estimate
-        // Two digits per division, from the end.
+        _ = Self.writeDigits(value, endingAt: base + count + length)
+        count += length
+    }
+
+    /// Spells `value` in decimal in the bytes before `end`, two digits per division, from the
+    /// end; returns how many it wrote (1 to 20). The one home of the digit pairs.
+    @inline(__always)
+    private static func writeDigits(_ value: UInt64, endingAt end: UnsafeMutablePointer<UInt8>) -> Int {
         let pairs: StaticString =
             "00010203040506070809101112131415161718192021222324252627282930313233343536373839404142434445464748495051525354555657585960616263646566676869707172737475767778798081828384858687888990919293949596979899"
-        pairs.withUTF8Buffer { pairs in
+        return pairs.withUTF8Buffer { pairs in
             var rest = value
-            var position = count + length
+            var position = end
             while rest >= 100 {
                 let pair = Int(truncatingIfNeeded: rest % 100) &* 2
                 rest /= 100
                 position -= 2
-                base[position] = pairs[pair]
-                base[position + 1] = pairs[pair + 1]
+                position[0] = pairs[pair]
+                position[1] = pairs[pair + 1]
             }
             if rest >= 10 {
-                base[position - 2] = pairs[Int(truncatingIfNeeded: rest) &* 2]
-                base[position - 1] = pairs[Int(truncatingIfNeeded: rest) &* 2 + 1]
+                position -= 2
+                position[0] = pairs[Int(truncatingIfNeeded: rest) &* 2]
+                position[1] = pairs[Int(truncatingIfNeeded: rest) &* 2 + 1]
             } else {
-                base[position - 1] = UInt8(truncatingIfNeeded: rest) &+ 0x30
+                position -= 1
+                position[0] = UInt8(truncatingIfNeeded: rest) &+ 0x30
             }
+            return end - position
         }
-        count += length
     }
 
     private mutating func appendQuoted(_ text: UnsafeBufferPointer<UInt8>) {
