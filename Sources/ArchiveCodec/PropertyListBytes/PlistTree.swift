@@ -61,6 +61,14 @@ struct PlistTree: PlistBuilding {
         text[Int(node.start)..<(Int(node.start) + Int(node.count))]
     }
 
+    /// Room for a small document's tables at once, `values` nodes and children and `bytes`
+    /// of text (a table grown from empty is allocated and copied at 1, 2, 4, 8… entries).
+    mutating func reserveSmall(values: Int, bytes: Int) {
+        nodes.reserveCapacity(values)
+        children.reserveCapacity(values)
+        text.reserveCapacity(bytes)
+    }
+
     mutating func reserve(values: Int, bytes: Int) {
         // Capped near 1 GiB each: a reservation is address space the system must agree to lend.
         nodes.reserveCapacity(min(values, 1 << 26))

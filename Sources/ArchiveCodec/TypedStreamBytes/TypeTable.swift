@@ -98,6 +98,10 @@ struct TypeTable {
         var children: UInt32
     }
 
+    /// The parse's stack, kept between the type strings of a stream (a stream parses a few,
+    /// and a stack made for each was an allocation each).
+    private var openScratch: [Open] = []
+
     private mutating func parse(_ text: UnsafeBufferPointer<UInt8>, string: UInt32, at offset: Int?) throws(CodecError) {
         func fail(_ message: String) -> CodecError {
             CodecError(.malformedTypedStream, "type encoding \(Self.quoted(text)): \(message)", byteOffset: offset)
@@ -109,7 +113,13 @@ struct TypeTable {
                 .limitExceeded, "type encoding \(Self.quoted(text)): the stream's type strings would hold more than \(Self.maximumNodes) types", byteOffset: offset,
                 found: nodes.count + text.count + 1, limit: Self.maximumNodes)
         }
-        var stack = [Open(node: nodes.count, children: 0)]
+        var stack = openScratch
+        openScratch = []
+        defer {
+            stack.removeAll(keepingCapacity: true)
+            openScratch = stack
+        }
+        stack.append(Open(node: nodes.count, children: 0))
         nodes.append(Node(code: TypeCode.sequence, count: 0, size: 0, minimumBytes: 0, string: string, start: 0, end: 0))
         var position = 0
         while let top = stack.last {

@@ -45,7 +45,9 @@ final class ConversionDeadlineTests: XCTestCase {
 
     /// Runs `work` whole (it must succeed), then under deadlines of nothing, a quarter and a
     /// half of that time: each must throw `timedOut`, and stop within a quarter of the whole
-    /// time after its deadline (plus a little for the machine's noise). Under AddressSanitizer
+    /// time after its deadline (plus a tenth of a second for the machine's noise: the suite
+    /// runs tests side by side, and on two loaded cores a nested decode stopped 5 ms past a
+    /// slack of 50 ms). Under AddressSanitizer
     /// repeated runs slow down as its quarantine grows (a raw view deadlined at half of 0.70 s
     /// ended at 0.59 s): three eighths there, which still fails a pass that never polls.
     private func assertStops(_ name: String, _ work: () throws(CodecError) -> Void) {
@@ -63,7 +65,7 @@ final class ConversionDeadlineTests: XCTestCase {
                 }
             }
             XCTAssertEqual(error?.kind, .timedOut, "\(name) at \(fraction) of \(whole) s: \(String(describing: error))")
-            XCTAssertLessThan(stopped, whole * (fraction + Self.allowance) + 0.05, "\(name) at \(fraction) of \(whole) s ran on")
+            XCTAssertLessThan(stopped, whole * (fraction + Self.allowance) + 0.1, "\(name) at \(fraction) of \(whole) s ran on")
         }
     }
 
