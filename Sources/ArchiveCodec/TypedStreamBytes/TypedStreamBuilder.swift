@@ -122,6 +122,7 @@ struct TypedStreamBuilder {
         stream.groups.reserveCapacity(groups)
         pendingGroups.reserveCapacity(groups)
         stream.storage.reserveCapacity(storageBytes)
+        reserveSmallTables(Swift.min(values, Self.smallTable))
     }
 
     /// A builder over `storage` (a reader's input, which its spans point into), holding at
@@ -136,16 +137,20 @@ struct TypedStreamBuilder {
         stream.values.reserveCapacity(storage.count / 4)
         stream.groups.reserveCapacity(storage.count / 8)
         pendingGroups.reserveCapacity(storage.count / 8)
-        // The smaller tables every stream fills: room for a small stream's (a nested payload's)
-        // at once, as a table grown from empty is allocated and copied at 1, 2, 4, 8… entries.
-        let small = Swift.min(storage.count / 4, Self.smallTable)
-        stream.objects.reserveCapacity(small)
-        stream.classes.reserveCapacity(small)
-        stream.sharedStrings.reserveCapacity(small)
-        stream.types.reserveCapacity(nodes: small)
+        reserveSmallTables(Swift.min(storage.count / 4, Self.smallTable))
     }
 
-    /// Entries reserved in the smaller tables of a stream read (`init(byteOrder:systemVersion:storage:valueLimit:)`).
+    /// The smaller tables every stream fills: room for a small stream's (a nested payload's)
+    /// at once, `count` entries each, as a table grown from empty is allocated and copied at
+    /// 1, 2, 4, 8… entries; a larger stream's grow from there.
+    private mutating func reserveSmallTables(_ count: Int) {
+        stream.objects.reserveCapacity(count)
+        stream.classes.reserveCapacity(count)
+        stream.sharedStrings.reserveCapacity(count)
+        stream.types.reserveCapacity(nodes: count)
+    }
+
+    /// Entries reserved in each of the smaller tables (`reserveSmallTables`) at most.
     static let smallTable = 16
 
     // MARK: The primitives a reader drives
