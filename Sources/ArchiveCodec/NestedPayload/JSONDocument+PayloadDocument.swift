@@ -26,8 +26,11 @@ extension JSONDocument {
         var inner: [Container] = []
         inner.reserveCapacity(last - first + 1)
         var values = 1
-        // Ends of the containers open around the one being read, innermost last.
+        // Ends of the containers open around the one being read, innermost last (room for a
+        // small payload's nesting at once: a stack grown from empty is allocated and copied
+        // at 1, 2, 4, 8… entries).
         var open: [UInt32] = []
+        open.reserveCapacity(Swift.min(last - first + 1, 16))
         var depth = 0
         for index in first...last {
             let entry = containers[index]
@@ -39,8 +42,10 @@ extension JSONDocument {
             values += Int(entry.count)
             inner.append(Container(end: entry.end - shift, count: entry.count, descendants: entry.descendants))
         }
+        // The source alone, not `self`: a closure that reads `self` holds a copy of the document.
+        let source = self.source
         let rebase = { (value: Value) -> Value in
-            let byte = self.source[Int(value.offset)]
+            let byte = source[Int(value.offset)]
             let isContainer = byte == UInt8(ascii: "{") || byte == UInt8(ascii: "[")
             return Value(offset: value.offset - shift, payload: isContainer ? value.payload - base : value.payload)
         }
