@@ -156,8 +156,9 @@ struct TypedStreamJSONWriter {
             }
             let classIndex = Int(stream.objects[object].classIndex)
             // An object a salvage ended early keeps the generic form: a readable one would pass
-            // off the part read as the whole.
-            if stream.broken?.openObjects.contains(UInt32(object)) != true,
+            // off the part read as the whole. An object of no readable class is not asked
+            // about its groups (most objects of an app's own classes).
+            if readableClasses[classIndex] != nil, stream.broken?.openObjects.contains(UInt32(object)) != true,
                 let form = ReadableForm.of(object, in: stream, readableClasses: readableClasses, shared: shared)
             {
                 guard beginReadable(form, of: object, into: &sink) else { return nil }
