@@ -139,6 +139,12 @@ struct Cuts: RandomAccessCollection {
         self.whole = whole
     }
 
+    /// `count` ranges of one element each, `0..<1`, `1..<2`, …: one job per part when the
+    /// parts are numbered rather than cut from a range. One of them keeps no array.
+    init(units count: Int) {
+        self = count == 1 ? Cuts(whole: 0..<1) : Cuts(Array(0...count))
+    }
+
     var startIndex: Int { 0 }
     var endIndex: Int { bounds.isEmpty ? 1 : bounds.count - 1 }
 

@@ -22,6 +22,8 @@ final class ParallelismTests: XCTestCase {
     /// Cuts kept as one range (no bounds array) and cuts kept as bounds read the same.
     func testCutsCoverTheCountInOrder() {
         XCTAssertEqual(Array(Cuts([0, 5])), [0..<5])
+        XCTAssertEqual(Array(Cuts(units: 1)), [0..<1])
+        XCTAssertEqual(Array(Cuts(units: 3)), [0..<1, 1..<2, 2..<3])
         XCTAssertEqual(Array(Cuts(whole: 3..<9)), [3..<9])
         XCTAssertEqual(Array(Cuts([0, 3, 3, 7])), [0..<3, 3..<3, 3..<7])
         for count in [0, 1, 2, 7, 100] {

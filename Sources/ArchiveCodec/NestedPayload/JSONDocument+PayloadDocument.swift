@@ -26,11 +26,10 @@ extension JSONDocument {
         var inner: [Container] = []
         inner.reserveCapacity(last - first + 1)
         var values = 1
-        // Ends of the containers open around the one being read, innermost last (room for a
-        // small payload's nesting at once: a stack grown from empty is allocated and copied
-        // at 1, 2, 4, 8… entries).
+        // Ends of the containers open around the one being read, innermost last (a small
+        // payload's nesting at once, `SmallDocument`).
         var open: [UInt32] = []
-        open.reserveCapacity(Swift.min(last - first + 1, 16))
+        open.reserveCapacity(Swift.min(last - first + 1, SmallDocument.nesting))
         var depth = 0
         for index in first...last {
             let entry = containers[index]

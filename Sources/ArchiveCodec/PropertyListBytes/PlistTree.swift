@@ -61,8 +61,8 @@ struct PlistTree: PlistBuilding {
         text[Int(node.start)..<(Int(node.start) + Int(node.count))]
     }
 
-    /// Room for a small document's tables at once, `values` nodes and children and `bytes`
-    /// of text (a table grown from empty is allocated and copied at 1, 2, 4, 8… entries).
+    /// Room for a small document's tables at once (`SmallDocument`), `values` nodes and
+    /// children and `bytes` of text.
     mutating func reserveSmall(values: Int, bytes: Int) {
         nodes.reserveCapacity(values)
         children.reserveCapacity(values)

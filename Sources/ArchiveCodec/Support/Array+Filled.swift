@@ -21,10 +21,17 @@ extension Array {
         #if DEBUG
         self.init(repeating: value, count: count)
         #else
+        self.init(reservingAndFilling: value, count: count)
+        #endif
+    }
+
+    /// An optimised build's `init(filledWith:count:)`, in every build (so that the tests,
+    /// built unoptimised, run the way release builds take).
+    @inline(__always)
+    init(reservingAndFilling value: Element, count: Int) {
         self.init()
         reserveCapacity(count)
         append(contentsOf: repeatElement(value, count: count))
-        #endif
     }
 }
 

@@ -122,7 +122,7 @@ struct TypedStreamBuilder {
         stream.groups.reserveCapacity(groups)
         pendingGroups.reserveCapacity(groups)
         stream.storage.reserveCapacity(storageBytes)
-        reserveSmallTables(Swift.min(values, Self.smallTable))
+        reserveSmallTables(Swift.min(values, SmallDocument.things))
     }
 
     /// A builder over `storage` (a reader's input, which its spans point into), holding at
@@ -137,21 +137,16 @@ struct TypedStreamBuilder {
         stream.values.reserveCapacity(storage.count / 4)
         stream.groups.reserveCapacity(storage.count / 8)
         pendingGroups.reserveCapacity(storage.count / 8)
-        reserveSmallTables(Swift.min(storage.count / 4, Self.smallTable))
+        reserveSmallTables(Swift.min(storage.count / 4, SmallDocument.things))
     }
 
-    /// The smaller tables every stream fills: room for a small stream's (a nested payload's)
-    /// at once, `count` entries each, as a table grown from empty is allocated and copied at
-    /// 1, 2, 4, 8… entries; a larger stream's grow from there.
+    /// The smaller tables every stream fills, `count` entries each (`SmallDocument`).
     private mutating func reserveSmallTables(_ count: Int) {
         stream.objects.reserveCapacity(count)
         stream.classes.reserveCapacity(count)
         stream.sharedStrings.reserveCapacity(count)
         stream.types.reserveCapacity(nodes: count)
     }
-
-    /// Entries reserved in each of the smaller tables (`reserveSmallTables`) at most.
-    static let smallTable = 16
 
     // MARK: The primitives a reader drives
 

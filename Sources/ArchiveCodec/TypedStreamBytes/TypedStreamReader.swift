@@ -96,7 +96,7 @@ private struct Reading {
         }
         self.cursor = cursor
         builder = TypedStreamBuilder(byteOrder: order, systemVersion: system, storage: storage, valueLimit: TypedStreamReader.valueLimit(forSize: buffer.count))
-        entities.reserveCapacity(Swift.min(buffer.count / 4, TypedStreamBuilder.smallTable))
+        entities.reserveCapacity(Swift.min(buffer.count / 4, SmallDocument.things))
     }
 
     /// A trip per value, group start and object end. A value's slot is asked for first, as

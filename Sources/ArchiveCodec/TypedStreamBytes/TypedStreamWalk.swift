@@ -41,9 +41,9 @@ struct TypedStreamWalk {
     init(_ stream: TypedStream) {
         self.stream = stream
         current = Run(next: stream.topLevelGroups.lowerBound, end: stream.topLevelGroups.upperBound, kind: .stream, owner: 0)
-        // Room for a small stream's nesting at once (a stack grown from empty is allocated
-        // and copied at 1, 2, 4, 8… runs): the builder noted the most runs open at once.
-        outer.reserveCapacity(Swift.min(stream.deepestOpen, 16))
+        // A small stream's nesting at once (`SmallDocument`): the builder noted the most runs
+        // open at once.
+        outer.reserveCapacity(Swift.min(stream.deepestOpen, SmallDocument.nesting))
     }
 
     /// Inlined into the walk's callers: it runs at every step, and the call itself cost a

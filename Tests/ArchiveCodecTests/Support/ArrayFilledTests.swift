@@ -12,6 +12,18 @@ final class ArrayFilledTests: XCTestCase {
         XCTAssertGreaterThanOrEqual([UInt8](filledWith: 0, count: 10).capacity, 10)
     }
 
+    /// The reserved fill optimised builds take (a debug build, the tests', takes
+    /// `Array(repeating:)`): the same elements, the count reserved at once.
+    func testReservedFillIsRepeating() {
+        for count in [0, 1, 7, 64, 1_000, 70_000] {
+            let filled = [Int32](reservingAndFilling: -1, count: count)
+            XCTAssertEqual(filled, [Int32](repeating: -1, count: count), "count \(count)")
+            XCTAssertGreaterThanOrEqual(filled.capacity, count)
+            XCTAssertEqual([Bool](reservingAndFilling: true, count: count), [Bool](repeating: true, count: count), "count \(count)")
+            XCTAssertEqual([[Int]](reservingAndFilling: [3], count: count), [[Int]](repeating: [3], count: count), "count \(count)")
+        }
+    }
+
     /// Small and large (from 4,096 bytes, allocated uninitialized) alike: every element is the
     /// one the body wrote, and the count is the one asked for.
     func testWritingGivesWhatTheBodyWrote() {

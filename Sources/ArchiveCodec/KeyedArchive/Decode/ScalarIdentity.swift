@@ -56,7 +56,7 @@ enum ScalarIdentity {
         let partitions = parallelism.ranges(of: count).count
         leader.withUnsafeMutableBufferPointer { leader in
             best.withUnsafeMutableBufferPointer { best in
-                _ = parallelism.map(partitions == 1 ? Cuts(whole: 0..<1) : Cuts(Array(0...partitions))) { part in
+                _ = parallelism.map(Cuts(units: partitions)) { part in
                     group(
                         partition: part.lowerBound, of: partitions, scalars: scalars, view: view, objectsHeader: objectsHeader,
                         forms: forms, referenceCounts: referenceCounts, sharedObjects: sharedObjects, leader: leader, best: best)
@@ -91,10 +91,9 @@ enum ScalarIdentity {
         _ range: Range<Int>, view: BinaryPlistView, objectsHeader: PlistObjectHeader, forms: [ObjectForm], sharedObjects: Bitmap
     ) -> Scalars {
         var part = Scalars()
-        // Room for a small archive's scalars at once (a table grown from empty is allocated
-        // and copied at 1, 2, 4, 8… entries); a larger range's grow from there.
-        part.uids.reserveCapacity(Swift.min(range.count, 64))
-        part.hashes.reserveCapacity(Swift.min(range.count, 64))
+        // A small archive's scalars at once (`SmallDocument`).
+        part.uids.reserveCapacity(Swift.min(range.count, SmallDocument.values))
+        part.hashes.reserveCapacity(Swift.min(range.count, SmallDocument.values))
         var hashedAt = ScalarTable()
         for uid in range where forms[uid].isScalar {
             let ref = view.childRef(objectsHeader, uid)

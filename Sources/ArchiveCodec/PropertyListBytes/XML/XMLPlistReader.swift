@@ -53,7 +53,7 @@ struct XMLPlistReader {
             // UIDs up to a sixteenth of the bytes index the direct table, 4 bytes each.
             reader.tree.expectUIDs(below: buffer.count / 16)
             // An element takes 4 bytes or more (`<a/>`); a small document's tables at once.
-            reader.tree.reserveSmall(values: Swift.min(buffer.count / 4, 64), bytes: Swift.min(buffer.count, 1_024))
+            reader.tree.reserveSmall(values: Swift.min(buffer.count / 4, SmallDocument.values), bytes: Swift.min(buffer.count, SmallDocument.textBytes))
             let root = try reader.readDocument()
             return (reader.tree, root, reader.broken)
         }

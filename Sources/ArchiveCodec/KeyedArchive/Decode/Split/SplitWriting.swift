@@ -19,7 +19,7 @@ extension KeyedArchive {
         let limit = Self.maximumOutputSize(forInputSize: plist.bytes.count)
         let buffered = min(limit, buffering ?? Self.secondHalfBuffer(forInputSize: plist.bytes.count))
         let parts = plist.withView { view in
-            parallelism.map(Cuts([0, 1, 2])) { job -> (out: JSONOutput, checkpoint: ResumeWalk.Checkpoint?) in
+            parallelism.map(Cuts(units: 2)) { job -> (out: JSONOutput, checkpoint: ResumeWalk.Checkpoint?) in
                 if job.lowerBound == 0 {
                     var out = JSONOutput(pretty: false, reserve: min(plist.bytes.count, limit), sink: sink)
                     out.limit = limit
