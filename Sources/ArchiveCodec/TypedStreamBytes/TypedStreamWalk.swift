@@ -22,8 +22,13 @@ struct TypedStreamWalk {
     }
 
     let stream: TypedStream
-    /// The runs around the innermost, outermost (the stream's) first.
+    /// The runs around `held` and the innermost, outermost (the stream's) first.
     private var outer: [Run] = []
+    /// The run around the innermost, when it is not in `outer`: a run entered is held here
+    /// and goes to `outer` only when another is entered inside it, so that a group entered
+    /// and left (the walk's commonest pair) touches no array — each change of `outer` made the
+    /// runtime check its uniqueness.
+    private var held: Run?
     /// The innermost run, kept apart from `outer`: a step moves a field of it, where moving an
     /// array element made the runtime check the array's uniqueness at every step.
     private var current: Run
@@ -52,9 +57,14 @@ struct TypedStreamWalk {
     mutating func next() -> Step? {
         guard current.next < current.end else {
             // The stream's run has no parent: once it is done, every step is nil.
-            guard let parent = outer.popLast() else { return nil }
             let done = current
-            current = parent
+            if let parent = held {
+                current = parent
+                held = nil
+            } else {
+                guard let parent = outer.popLast() else { return nil }
+                current = parent
+            }
             switch done.kind {
             case .stream: return nil
             case .object: return .endOfObject(done.owner)
@@ -85,7 +95,8 @@ struct TypedStreamWalk {
 
     @inline(__always)
     private mutating func enter(_ run: Run) {
-        outer.append(current)
+        if let parent = held { outer.append(parent) }
+        held = current
         current = run
     }
 }

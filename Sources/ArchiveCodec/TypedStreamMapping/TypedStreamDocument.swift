@@ -24,8 +24,17 @@ public struct TypedStreamDocument: Sendable {
         tables = TypedStreamJSONWriter.Tables(stream)
         inputSize = bytes.count
         for name in stream.classes.lazy.map(\.name) where !tables.sharedStringIsText[Int(name)] { throw Self.notText(stream.sharedString(Int(name))) }
-        for group in stream.groups.indices where !tables.sharedStringIsText[Int(stream.string(ofGroup: group))] {
-            throw Self.notText(stream.encoding(ofGroup: group))
+        // Each type string once, not once per group (a stream's groups share a few): every
+        // group's is one the type table parsed. Where one is not text, the groups are looked
+        // through for the first that has it (a salvage may stop on a group whose type string
+        // was parsed and is then no group's).
+        let typeStringsAreText = stream.sharedStrings.indices.allSatisfy { string in
+            stream.types.root(ofString: UInt32(string)) == nil || tables.sharedStringIsText[string]
+        }
+        if !typeStringsAreText {
+            for group in stream.groups.indices where !tables.sharedStringIsText[Int(stream.string(ofGroup: group))] {
+                throw Self.notText(stream.encoding(ofGroup: group))
+            }
         }
     }
 

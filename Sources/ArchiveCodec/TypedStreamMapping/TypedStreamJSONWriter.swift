@@ -72,6 +72,8 @@ struct TypedStreamJSONWriter {
         sink.openArray()
         var walk = TypedStreamWalk(stream)
         var open: [OpenObject] = []
+        // The group roles of the attributed strings open (`ReadableForm.attributedString`).
+        var roles: [ReadableForm.GroupRole] = []
         // A salvaged stream's mark and the slots it left (`TypedStream.Break`), asked at each
         // step only when there is one.
         let salvaged = stream.broken != nil
@@ -82,7 +84,7 @@ struct TypedStreamJSONWriter {
             switch step {
             case .group(let group):
                 if container {
-                    beginGroup(group, of: &open[open.count - 1], into: &sink)
+                    beginGroup(group, of: &open[open.count - 1], roles: roles, into: &sink)
                     continue
                 }
                 sink.openObject()
@@ -106,13 +108,14 @@ struct TypedStreamJSONWriter {
                     sink.didWrite(value: index)
                     continue
                 }
-                if let entered = writeValue(index, walk: &walk, into: &sink) { open.append(entered) }
+                if let entered = writeValue(index, walk: &walk, roles: &roles, into: &sink) { open.append(entered) }
                 sink.didWrite(value: index)
             case .endOfComposite(let index):
                 if stream.code(of: index) != TypeCode.pointer { sink.closeArray() }
             case .endOfObject:
                 let object = open.removeLast()
                 if let form = object.form {
+                    if case .attributedString(_, let table) = form { roles.removeSubrange(table) }
                     endContainer(form, of: object.object, into: &sink)
                     continue
                 }
@@ -135,7 +138,7 @@ struct TypedStreamJSONWriter {
 
     /// Writes value `index`; when it is an object the walk must go into (the generic form, or
     /// a readable container), enters it and returns it as the innermost open object.
-    func writeValue<Sink: TypedStreamJSONSink>(_ index: Int, walk: inout TypedStreamWalk, into sink: inout Sink) -> OpenObject? {
+    func writeValue<Sink: TypedStreamJSONSink>(_ index: Int, walk: inout TypedStreamWalk, roles: inout [ReadableForm.GroupRole], into sink: inout Sink) -> OpenObject? {
         switch stream.content(of: index) {
         case .signed(let value): sink.integer(value)
         case .unsigned(let value): sink.unsigned(value)
@@ -159,7 +162,7 @@ struct TypedStreamJSONWriter {
             // off the part read as the whole. An object of no readable class is not asked
             // about its groups (most objects of an app's own classes).
             if readableClasses[classIndex] != nil, stream.broken?.openObjects.contains(UInt32(object)) != true,
-                let form = ReadableForm.of(object, in: stream, readableClasses: readableClasses, shared: shared)
+                let form = ReadableForm.of(object, in: stream, readableClasses: readableClasses, shared: shared, roles: &roles)
             {
                 guard beginReadable(form, of: object, into: &sink) else { return nil }
                 walk.enter(object: object)

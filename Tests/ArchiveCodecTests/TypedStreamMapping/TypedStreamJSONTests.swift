@@ -199,6 +199,37 @@ final class TypedStreamJSONTests: XCTestCase {
         }
     }
 
+    /// A type string that is not UTF-8 (a struct's name may hold any bytes) is refused too,
+    /// wherever its group stands among others, and named in the refusal; the same stream with
+    /// the name in UTF-8 is read.
+    func testATypeStringThatIsNotUTF8IsRefused() throws {
+        for (name, readable) in [([UInt8]([0x50, 0xFF]), false), (Array("P\u{e9}".utf8), true)] {
+            var builder = TypedStreamBuilder(byteOrder: .little)
+            for _ in 0..<3 {
+                try builder.beginGroup("i")
+                try builder.integer(7)
+                try builder.end()
+            }
+            try builder.beginGroup(encoding: [UInt8(ascii: "{")] + name + Array("=i}".utf8))
+            try builder.beginComposite()
+            try builder.integer(1)
+            try builder.end()
+            try builder.end()
+            try builder.beginGroup("i")
+            try builder.integer(8)
+            try builder.end()
+            let bytes = try TypedStreamWriter.write(builder.finish())
+            guard !readable else {
+                XCTAssertNoThrow(try Archive(parsing: bytes))
+                continue
+            }
+            XCTAssertThrowsError(try Archive(parsing: bytes)) { error in
+                XCTAssertEqual((error as? CodecError)?.kind, .malformedTypedStream)
+                XCTAssertTrue("\(error)".contains("not UTF-8 (6 bytes)"), "\(error)")
+            }
+        }
+    }
+
     func testJSONThatIsNoStreamIsRefusedWithItsPath() throws {
         for (document, needle) in [
             (#"{"$typedstream":[{"i":"five"}]}"#, "integer"), (#"{"$typedstream":[{"@":{"$ref":4}}]}"#, "$ref"),

@@ -15,7 +15,12 @@
 /// Leaf forms (strings, numbers, data, dates, colours) are written whole from the model;
 /// container forms (arrays, sets, dictionaries, attributed strings, values, URLs) are written
 /// while the walk goes through the object's groups, each group playing the role
-/// `role(ofGroup:)` gives it.
+/// `role(ofGroup:roles:)` gives it.
+///
+/// Every case holds plain values (spans of the stream, indices, ranges), nothing counted: a
+/// form is made for every object of a readable class and copied as the walk enters and
+/// leaves it, which for a form holding a string or an array cost a retain, a release and an
+/// outlined copy and destroy each time (2 % of a typedstream's decode).
 enum ReadableForm {
     /// NSString, NSMutableString: one `+` group of UTF-8 text.
     ///
@@ -33,8 +38,9 @@ enum ReadableForm {
     case color(space: Int64, components: Range<Int>)
     /// A named NSColor: `c` 6, then one `@@@` group (catalog, name, colour).
     case namedColor
-    /// NSFont (`ReadableFont`): its name, the `f` size value `size`, the groups of its flags.
-    case font(ReadableClass, name: String, size: Int, flags: Range<Int>)
+    /// NSFont (`ReadableFont`): the property list naming it (`nameList`, which
+    /// `ReadableFont.name(in:version:)` reads), the `f` size value `size`, the groups of its flags.
+    case font(ReadableClass, nameList: TypedStream.Span, size: Int, flags: Range<Int>)
     /// NSArray, NSMutableArray: `i` count, then that many `@` groups; NSSet, NSMutableSet the
     /// same with an `I` count.
     case array(ReadableClass)
@@ -44,8 +50,9 @@ enum ReadableForm {
     case dictionary(ReadableClass, stringKeys: Bool)
     /// NSAttributedString, NSMutableAttributedString: the string's `@` group, then per run an
     /// `iI` group (attribute number, UTF-16 length), the attributes' `@` group after a number's
-    /// first use. `roles` has one entry per group of the object.
-    case attributedString(ReadableClass, roles: [GroupRole])
+    /// first use. `roles` is where the writer's role table holds one entry per group of the
+    /// object (`of(_:in:readableClasses:shared:roles:)` appends them).
+    case attributedString(ReadableClass, roles: Range<Int>)
     /// NSValue: a `*` group naming the type `type`, then a group of that one type.
     case value(type: TypedStream.Span)
     /// NSURL: `c` 1 when a base URL's `@` group follows, 0 when not; then the string's `@` group.
@@ -86,12 +93,13 @@ enum ReadableForm {
         }
     }
 
-    /// The role of the group at `position` among its object's groups (container forms).
-    func role(ofGroup position: Int) -> GroupRole {
+    /// The role of the group at `position` among its object's groups (container forms);
+    /// `roles` is the role table the form was made with.
+    func role(ofGroup position: Int, roles: [GroupRole]) -> GroupRole {
         switch self {
         case .array: position == 0 ? .count : .element
         case .dictionary: position == 0 ? .count : position % 2 == 1 ? .key : .value
-        case .attributedString(_, let roles): roles[position]
+        case .attributedString(_, let table): roles[table.lowerBound + position]
         case .value: position == 0 ? .count : .member(.value)
         case .url(let hasBase): position == 0 ? .count : position == 1 && hasBase ? .member(.base) : .member(.relative)
         case .namedColor: position == 0 ? .count : .member(.named)
@@ -101,8 +109,9 @@ enum ReadableForm {
 
     /// The form of object `object`, or nil for the generic form. `readableClasses[c]` is class
     /// `c`'s readable class (`ReadableClass.of`); `shared[o]` says whether object `o` is
-    /// referred back to.
-    static func of(_ object: Int, in stream: TypedStream, readableClasses: [ReadableClass?], shared: [Bool]) -> ReadableForm? {
+    /// referred back to. An attributed string's group roles are appended to `roles` (nothing
+    /// else is, and nothing when the form is nil); the caller drops them when the object ends.
+    static func of(_ object: Int, in stream: TypedStream, readableClasses: [ReadableClass?], shared: [Bool], roles: inout [GroupRole]) -> ReadableForm? {
         guard let readableClass = readableClasses[Int(stream.objects[object].classIndex)] else { return nil }
         let groups = stream.objects[object].groups
         let layout = GroupLayout(stream: stream, groups: groups)
@@ -118,10 +127,10 @@ enum ReadableForm {
             return .data(readableClass, bytes: bytes)
         case .fontVersion21, .fontVersion30:
             guard groups.count == 3 + ReadableFont.flagCount, let list = layout.countedBytes(0),
-                let name = ReadableFont.name(in: stream.bytes(list), version: readableClass.chain[0].version), let size = layout.single(2, TypeCode.float),
+                ReadableFont.name(in: stream.bytes(list), version: readableClass.chain[0].version) != nil, let size = layout.single(2, TypeCode.float),
                 (3..<groups.count).allSatisfy({ layout.single($0, TypeCode.char) != nil })
             else { return nil }
-            return .font(readableClass, name: name, size: size, flags: (groups.lowerBound + 3)..<groups.upperBound)
+            return .font(readableClass, nameList: list, size: size, flags: (groups.lowerBound + 3)..<groups.upperBound)
         case .array, .mutableArray, .set, .mutableSet:
             let counted = readableClass == .set || readableClass == .mutableSet ? layout.unsignedCount(0) : layout.count(0)
             guard let count = counted, groups.count == 1 + count, (1..<groups.count).allSatisfy(layout.isObjectGroup) else { return nil }
@@ -129,12 +138,15 @@ enum ReadableForm {
         case .dictionary, .mutableDictionary:
             guard let count = layout.count(0), groups.count == 1 + 2 * count, (1..<groups.count).allSatisfy(layout.isObjectGroup) else { return nil }
             var texts = Set<ArraySlice<UInt8>>()
+            // A key that is an attributed string appends roles no form keeps: dropped after.
+            let kept = roles.count
             let stringKeys = stride(from: 1, to: groups.count, by: 2).allSatisfy { position in
                 guard let key = layout.newObject(position), !shared[key],
-                    case .string(.string, let text)? = of(key, in: stream, readableClasses: readableClasses, shared: shared)
+                    case .string(.string, let text)? = of(key, in: stream, readableClasses: readableClasses, shared: shared, roles: &roles)
                 else { return false }
                 return texts.insert(stream.bytes(text)).inserted
             }
+            roles.removeSubrange(kept...)
             return .dictionary(readableClass, stringKeys: stringKeys)
         case .date:
             guard groups.count == 1, let value = layout.single(0, TypeCode.double) else { return nil }
@@ -155,23 +167,30 @@ enum ReadableForm {
             return .url(hasBase: flag == 1)
         case .attributedString, .mutableAttributedString:
             guard groups.count >= 1, layout.isObjectGroup(0) else { return nil }
-            var roles: [GroupRole] = [.text]
+            let first = roles.count
+            roles.append(.text)
             var introducedBy: [Int] = []  // per attribute number - 1: the run that introduced it
             var position = 1
             while position < groups.count {
-                guard let (number, length) = layout.run(position), number >= 1 else { return nil }
-                let run = roles.count - 1 - introducedBy.count
+                let run = roles.count - first - 1 - introducedBy.count
+                guard let (number, length) = layout.run(position), number >= 1 else {
+                    roles.removeSubrange(first...)
+                    return nil
+                }
                 if number <= Int64(introducedBy.count) {
                     roles.append(.run(length: length, attributesOf: introducedBy[Int(number) - 1]))
                     position += 1
                 } else {
-                    guard number == Int64(introducedBy.count) + 1, position + 1 < groups.count, layout.isObjectGroup(position + 1) else { return nil }
+                    guard number == Int64(introducedBy.count) + 1, position + 1 < groups.count, layout.isObjectGroup(position + 1) else {
+                        roles.removeSubrange(first...)
+                        return nil
+                    }
                     introducedBy.append(run)
                     roles += [.run(length: length, attributesOf: nil), .attributes]
                     position += 2
                 }
             }
-            return .attributedString(readableClass, roles: roles)
+            return .attributedString(readableClass, roles: first..<roles.count)
         }
     }
 }

@@ -84,8 +84,8 @@ extension TypedStreamJSONWriter {
             }
             sink.closeObject()
             return false
-        case .font(let readableClass, let name, let size, let flags):
-            writeFont(readableClass, name: name, size: size, flags: flags, object: object, into: &sink)
+        case .font(let readableClass, let nameList, let size, let flags):
+            writeFont(readableClass, nameList: nameList, size: size, flags: flags, object: object, into: &sink)
             return false
         case .array(let readableClass):
             if readableClass == .set || readableClass == .mutableSet {
@@ -125,10 +125,11 @@ extension TypedStreamJSONWriter {
         }
     }
 
-    /// Group `group` of container `open` begins: sets its role, writes what opens it.
-    func beginGroup<Sink: TypedStreamJSONSink>(_ group: Int, of open: inout OpenObject, into sink: inout Sink) {
+    /// Group `group` of container `open` begins: sets its role (`roles`: the walk's role
+    /// table), writes what opens it.
+    func beginGroup<Sink: TypedStreamJSONSink>(_ group: Int, of open: inout OpenObject, roles: [ReadableForm.GroupRole], into sink: inout Sink) {
         guard let form = open.form else { return }
-        open.role = form.role(ofGroup: group - stream.objects[open.object].groups.lowerBound)
+        open.role = form.role(ofGroup: group - stream.objects[open.object].groups.lowerBound, roles: roles)
         switch open.role {
         case .key: if case .dictionary(_, stringKeys: false) = form { sink.openArray() }
         case .text: sink.key(MappingKeys.string)
@@ -249,8 +250,10 @@ extension TypedStreamJSONWriter {
 
     /// An NSFont: `{"$class": "NSFont", "$version": v, "$name": …, "$size": …, "$flags": […]}`.
     private func writeFont<Sink: TypedStreamJSONSink>(
-        _ readableClass: ReadableClass, name: String, size: Int, flags: Range<Int>, object: Int, into sink: inout Sink
+        _ readableClass: ReadableClass, nameList: TypedStream.Span, size: Int, flags: Range<Int>, object: Int, into sink: inout Sink
     ) {
+        // `ReadableForm.of` read the name from the list before it made the form.
+        let name = ReadableFont.name(in: stream.bytes(nameList), version: readableClass.chain[0].version) ?? ""
         writeHead(readableClass, default: nil, object, into: &sink)
         sink.key(MappingKeys.version)
         sink.mappingInteger(readableClass.chain[0].version)
