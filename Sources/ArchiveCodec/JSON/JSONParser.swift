@@ -37,9 +37,7 @@ struct JSONParser {
     /// and freed when the parse ends: a key is written in place, where an array's element
     /// write checked the array's uniqueness at every key. An object's keys are dropped when
     /// it closes by lowering the count.
-    private var keys: UnsafeMutablePointer<Key>
-    private var keyCapacity: Int
-    private var keyCount = 0
+    private var keys = InPlaceStack<Key>(capacity: 16)
     /// Unescaped text of the open objects' keys that hold escapes, innermost last.
     private var keyText: [UInt8] = []
     /// The object whose member named `notedKey` is being read, if one is.
@@ -71,8 +69,6 @@ struct JSONParser {
     private init(source: UnsafeBufferPointer<UInt8>, notingKey: StaticString) {
         self.source = source
         notedKey = notingKey
-        keyCapacity = 16
-        keys = .allocate(capacity: keyCapacity)
     }
 
     private static func fail(_ message: String, at offset: Int) -> CodecError {
@@ -105,8 +101,10 @@ struct JSONParser {
     /// (`JSONDocument.scalarEnds`).
     private mutating func parse(markingScalarsIn ends: UnsafeMutablePointer<UInt64>) throws(CodecError) {
         let source = source
-        // The ancestors of `open`; at the top level `open` is a stand-in that is no object.
-        var stack: [Open] = []
+        // The ancestors of `open`, outermost first; at the top level `open` is a stand-in that
+        // is no object.
+        var stack = InPlaceStack<Open>(capacity: 16)
+        defer { stack.deallocate() }
         var open = Open(container: 0, start: 0, isObject: false, firstKey: 0, firstKeyText: 0, count: 0)
         var valueCount = 0
         // A container takes at least two bytes; typical documents hold one per 30 or more.
@@ -156,15 +154,15 @@ struct JSONParser {
                 index.mappingKeySpans.append(0)
                 note(Value(offset: UInt32(position), payload: UInt32(container)))
                 if payload && isObject { index.payloads.append(Value(offset: UInt32(position), payload: UInt32(container))) }
-                stack.append(open)
-                open = Open(container: container, start: UInt32(position), isObject: isObject, firstKey: keyCount, firstKeyText: keyText.count, count: 0)
+                stack.push(open)
+                open = Open(container: container, start: UInt32(position), isObject: isObject, firstKey: keys.count, firstKeyText: keyText.count, count: 0)
                 index.depth = max(index.depth, stack.count)
                 position = Self.skippingWhitespace(source, from: position + 1)
                 let closer = isObject ? UInt8(ascii: "}") : UInt8(ascii: "]")
                 if position < source.count && source[position] == closer {
                     position += 1
                     try close(open, at: position)
-                    open = stack.removeLast()
+                    open = stack.pop()
                 } else {
                     continue
                 }
@@ -195,7 +193,7 @@ struct JSONParser {
                 }
                 position += 1
                 try close(open, at: position)
-                open = stack.removeLast()
+                open = stack.pop()
             }
         }
     }
@@ -218,12 +216,12 @@ struct JSONParser {
             end: UInt32(end), count: open.count, descendants: UInt32(index.containers.count - container - 1))
         guard open.isObject else { return }
         defer {
-            keyCount = open.firstKey
+            keys.truncate(to: open.firstKey)
             // Most objects have no escaped keys: their text is left alone.
             if keyText.count > open.firstKeyText { keyText.removeLast(keyText.count - open.firstKeyText) }
         }
         let source = source
-        let own = UnsafeBufferPointer(start: keys + open.firstKey, count: keyCount - open.firstKey)
+        let own = keys.elements(open.firstKey..<keys.count)
         let repeated = keyText.withUnsafeBufferPointer { scratch in Self.firstRepeated(own, source: source, scratch: scratch) }
         if let repeated {
             let key = own[repeated]
@@ -277,12 +275,12 @@ struct JSONParser {
         let value = try Self.skipString(source, at: quote)
         guard value.payload & Value.escapedBit != 0 else {
             let count = Int(value.payload) - 2
-            push(Key(value: value, start: 0, count: UInt32(count)))
+            keys.push(Key(value: value, start: 0, count: UInt32(count)))
             return Self.keyRead(value, text: UnsafeBufferPointer(rebasing: source[(quote + 1)..<(quote + 1 + count)]), notedKey: notedKey)
         }
         let start = keyText.count
         JSONText.unescape(source, from: quote + 1, into: &keyText)
-        push(Key(value: value, start: UInt32(start), count: UInt32(keyText.count - start)))
+        keys.push(Key(value: value, start: UInt32(start), count: UInt32(keyText.count - start)))
         let notedKey = notedKey
         return keyText.withUnsafeBufferPointer { Self.keyRead(value, text: UnsafeBufferPointer(rebasing: $0[start...]), notedKey: notedKey) }
     }
@@ -295,23 +293,6 @@ struct JSONParser {
             isMapping && (text.count == 5 || text.count == 6)
             && (JSONText.text(text, equals: MappingKeys.data) || JSONText.text(text, equals: MappingKeys.bytes))
         return KeyRead(value: value, isNoted: JSONText.text(text, equals: notedKey), isMapping: isMapping, holdsPayload: holdsPayload)
-    }
-
-    /// Adds `key` after the first `keyCount` keys.
-    @inline(__always)
-    private mutating func push(_ key: Key) {
-        if keyCount == keyCapacity { growKeys() }
-        (keys + keyCount).initialize(to: key)
-        keyCount += 1
-    }
-
-    @inline(never)
-    private mutating func growKeys() {
-        let larger = UnsafeMutablePointer<Key>.allocate(capacity: 2 * keyCapacity)
-        larger.moveInitialize(from: keys, count: keyCount)
-        keys.deallocate()
-        keys = larger
-        keyCapacity *= 2
     }
 
     /// The text of `key`: between its quotes in `source`, or in `scratch` (`keyText`).
