@@ -17,36 +17,75 @@ package struct KeyedArchive: Sendable {
     let objectsRef: Int
     let objectCount: Int
 
-    /// Per `$objects` entry.
-    let forms: [ObjectForm]
-    /// Index in `classInfos` of each class instance's class (−1 otherwise).
-    let classOf: [Int32]
-    /// How many UID references (from `$top` and from objects, `$class` excluded) point at it.
-    let referenceCounts: [UInt32]
-    /// Whether the entry needs `$id`: shared or cyclic objects, and scalars that are not the
-    /// one object standing for their value (see `ScalarIdentity`).
-    let carriesID: [Bool]
-    /// Per entry, the group of equal scalars referenced equally often that it belongs to (−1:
-    /// none; empty when no value has such a tie): `carriesID` marks them all, and placement
-    /// writes the first one it reaches of each group bare (see `ScalarIdentity`).
-    let tieGroups: [Int32]
-    /// Per collection entry (forms array, set, and both dictionary forms), the plist
-    /// references of its lists, found once while classifying: `NS.objects` in the low 32
-    /// bits, `NS.keys` (dictionaries) in the high ones. Zero for other entries.
-    let lists: [UInt64]
-    /// Per entry, where its object starts in the file: read once while classifying, so the
-    /// writers reach an object in one step instead of through `$objects` and the offset
-    /// table (two more dependent memory reads per reference).
-    let entryOffsets: [UInt32]
-    /// The class entries instances use, each read once.
-    let classInfos: [ClassInfo]
-    /// The data objects whose bytes the readable view writes in a readable form.
-    let bytesForms: BytesFormMarks
-    /// The attributed strings the readable view writes as text in runs.
-    let attributedRuns: AttributedRunFolds
+    /// The per-entry tables (`Tables`), in one object: the readable view's writers, shape
+    /// and scanners each keep a copy of the archive, and a copy retains this one reference
+    /// rather than the dozen arrays it holds (a keyed document was copied six times or more
+    /// on its way to JSON, and every nested payload with it). Read through the accessors
+    /// below, which lend each table in place.
+    private let tables: Tables
 
-    /// The plist objects that are the key `$class`.
-    let classKeys: ClassKeyRefs
+    var forms: [ObjectForm] { _read { yield tables.forms } }
+    var classOf: [Int32] { _read { yield tables.classOf } }
+    var referenceCounts: [UInt32] { _read { yield tables.referenceCounts } }
+    var carriesID: [Bool] { _read { yield tables.carriesID } }
+    var tieGroups: [Int32] { _read { yield tables.tieGroups } }
+    var lists: [UInt64] { _read { yield tables.lists } }
+    var entryOffsets: [UInt32] { _read { yield tables.entryOffsets } }
+    var classInfos: [ClassInfo] { _read { yield tables.classInfos } }
+    var bytesForms: BytesFormMarks { _read { yield tables.bytesForms } }
+    var attributedRuns: AttributedRunFolds { _read { yield tables.attributedRuns } }
+    var classKeys: ClassKeyRefs { _read { yield tables.classKeys } }
+
+    /// What `KeyedArchive` holds per entry, and its marks.
+    final class Tables: Sendable {
+        /// Per `$objects` entry.
+        let forms: [ObjectForm]
+        /// Index in `classInfos` of each class instance's class (−1 otherwise).
+        let classOf: [Int32]
+        /// How many UID references (from `$top` and from objects, `$class` excluded) point at it.
+        let referenceCounts: [UInt32]
+        /// Whether the entry needs `$id`: shared or cyclic objects, and scalars that are not the
+        /// one object standing for their value (see `ScalarIdentity`).
+        let carriesID: [Bool]
+        /// Per entry, the group of equal scalars referenced equally often that it belongs to (−1:
+        /// none; empty when no value has such a tie): `carriesID` marks them all, and placement
+        /// writes the first one it reaches of each group bare (see `ScalarIdentity`).
+        let tieGroups: [Int32]
+        /// Per collection entry (forms array, set, and both dictionary forms), the plist
+        /// references of its lists, found once while classifying: `NS.objects` in the low 32
+        /// bits, `NS.keys` (dictionaries) in the high ones. Zero for other entries.
+        let lists: [UInt64]
+        /// Per entry, where its object starts in the file: read once while classifying, so the
+        /// writers reach an object in one step instead of through `$objects` and the offset
+        /// table (two more dependent memory reads per reference).
+        let entryOffsets: [UInt32]
+        /// The class entries instances use, each read once.
+        let classInfos: [ClassInfo]
+        /// The data objects whose bytes the readable view writes in a readable form.
+        let bytesForms: BytesFormMarks
+        /// The attributed strings the readable view writes as text in runs.
+        let attributedRuns: AttributedRunFolds
+
+        /// The plist objects that are the key `$class`.
+        let classKeys: ClassKeyRefs
+
+        init(
+            forms: [ObjectForm], classOf: [Int32], referenceCounts: [UInt32], carriesID: [Bool], tieGroups: [Int32], lists: [UInt64], entryOffsets: [UInt32], classInfos: [ClassInfo],
+            bytesForms: BytesFormMarks, attributedRuns: AttributedRunFolds, classKeys: ClassKeyRefs
+        ) {
+            self.forms = forms
+            self.classOf = classOf
+            self.referenceCounts = referenceCounts
+            self.carriesID = carriesID
+            self.tieGroups = tieGroups
+            self.lists = lists
+            self.entryOffsets = entryOffsets
+            self.classInfos = classInfos
+            self.bytesForms = bytesForms
+            self.attributedRuns = attributedRuns
+            self.classKeys = classKeys
+        }
+    }
 
     /// A class entry as the readable view writes it. A class (instances share one, and the
     /// writer reaches it for every instance: a reference costs one retain, not three).
@@ -136,23 +175,16 @@ package struct KeyedArchive: Sendable {
                 throw format == .xml ? error.droppingByteOffset() : error
             }
         }
-        self.bytesForms = bytesForms
-        self.attributedRuns = attributedRuns
         archiverRef = analysis.archiverRef
         versionRef = analysis.versionRef
         topRef = analysis.topRef
         objectsRef = analysis.objectsRef
         objectCount = analysis.objectCount
-        forms = analysis.forms
-        classOf = analysis.classOf
-        referenceCounts = analysis.referenceCounts
-        carriesID = analysis.carriesID
-        tieGroups = analysis.tieGroups
-        lists = analysis.lists
-        entryOffsets = analysis.entryOffsets
-        classInfos = analysis.classInfos
+        tables = Tables(
+            forms: analysis.forms, classOf: analysis.classOf, referenceCounts: analysis.referenceCounts, carriesID: analysis.carriesID,
+            tieGroups: analysis.tieGroups, lists: analysis.lists, entryOffsets: analysis.entryOffsets, classInfos: analysis.classInfos,
+            bytesForms: bytesForms, attributedRuns: attributedRuns, classKeys: analysis.classKeys)
         isPlainRoot = analysis.isPlainRoot
-        classKeys = analysis.classKeys
     }
 
     static func firstIndex(of needle: [UInt8], in bytes: [UInt8]) -> Int? {
