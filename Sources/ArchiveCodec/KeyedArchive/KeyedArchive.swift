@@ -169,7 +169,9 @@ package struct KeyedArchive: Sendable {
                 let analysis = try ArchiveAnalysis(
                     view: view, top: parsed.topObject, classKeys: parsed.classKeys, sharedObjects: parsed.sharedObjects, parallelism: parallelism,
                     placeholders: placeholders)
-                return (analysis, BytesFormMarks(view: view, analysis: analysis), AttributedRunFolds(view: view, analysis: analysis))
+                // The marks first: a tuple that read the analysis after taking it would take a copy.
+                let (marks, runs) = (BytesFormMarks(view: view, analysis: analysis), AttributedRunFolds(view: view, analysis: analysis))
+                return (analysis, marks, runs)
             } catch {
                 // Offsets found past the XML reader point into the binary plist it was turned into.
                 throw format == .xml ? error.droppingByteOffset() : error

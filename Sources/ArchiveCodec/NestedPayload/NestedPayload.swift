@@ -63,6 +63,8 @@ enum NestedPayload {
     /// into a no: each is decided by bytes the shorter one holds).
     static func document(_ bytes: [UInt8], prefixChecked: Bool = false) -> (archive: Archive, kind: Kind)? {
         guard prefixChecked || mightBeDocument(bytes.prefix(64)), let archive = try? Archive(parsing: bytes) else { return nil }
-        return (archive, Kind(format: type(of: archive.document), byteForm: archive.sourceFormat))
+        // The kind first: a tuple that read the archive after taking it would take a copy.
+        let kind = Kind(format: type(of: archive.document), byteForm: archive.sourceFormat)
+        return (archive, kind)
     }
 }

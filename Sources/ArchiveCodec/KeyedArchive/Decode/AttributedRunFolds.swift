@@ -93,21 +93,25 @@ final class AttributedRunFolds: Sendable {
     /// The index in `folds` of the fold whose array or data entry `uid` is, if any.
     func index(ofPart uid: Int) -> Int? { indexOfPart[uid] }
 
-    init(view: BinaryPlistView, analysis: ArchiveAnalysis) {
+    /// `analysis` is borrowed (an argument an initialiser owns is a copy of every table it
+    /// holds); the reader keeps a copy only for an archive with an attributed string's class.
+    init(view: BinaryPlistView, analysis: borrowing ArchiveAnalysis) {
         var (folds, indexOfUID, indexOfPart) = ([Fold](), [Int: Int](), [Int: Int]())
-        let owners = analysis.classInfos.map { $0.bytesFormOwner == .attributedString }
-        var reader = Reader(view: view, analysis: analysis)
-        if owners.contains(true) {
+        var (measured, decoded) = (0, 0)
+        if analysis.classInfos.contains(where: { $0.bytesFormOwner == .attributedString }) {
+            let owners = analysis.classInfos.map { $0.bytesFormOwner == .attributedString }
+            var reader = Reader(view: view, analysis: copy analysis)
             for uid in 0..<analysis.objectCount where analysis.forms[uid] == .generic && owners[Int(analysis.classOf[uid])] {
                 guard let fold = reader.fold(uid) else { continue }
                 indexOfUID[uid] = folds.count
                 if fold.array >= 0 { (indexOfPart[fold.array], indexOfPart[fold.info]) = (folds.count, folds.count) }
                 folds.append(fold)
             }
+            (measured, decoded) = (reader.measured, reader.decodedRuns)
         }
         (self.folds, self.indexOfUID, self.indexOfPart) = (folds, indexOfUID, indexOfPart)
-        measuredTexts = reader.measured
-        decodedRuns = reader.decodedRuns
+        measuredTexts = measured
+        decodedRuns = decoded
     }
 
     /// The checks of one instance, reading the classified archive.

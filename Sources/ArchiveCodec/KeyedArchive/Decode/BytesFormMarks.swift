@@ -82,9 +82,11 @@ struct BytesFormMarks: Sendable {
         return Mark(packed: packed)
     }
 
-    init(view: BinaryPlistView, analysis: ArchiveAnalysis) {
+    /// `analysis` is borrowed: an argument an initialiser owns is a copy of every table it holds.
+    init(view: BinaryPlistView, analysis: borrowing ArchiveAnalysis) {
+        // Most archives have no class that holds such bytes: they make no table of owners.
+        guard analysis.classInfos.contains(where: { $0.bytesFormOwner != nil }) else { return }
         let owners = analysis.classInfos.map(\.bytesFormOwner)
-        guard owners.contains(where: { $0 != nil }) else { return }
         // The form each key object names, by key reference (instances share their key strings):
         // 64 slots, as `ObjectClassifier` remembers the keys it knows.
         var keyForms = [(ref: Int, owner: BytesForm.Owner?, form: BytesForm?, index: Int)](filledWith: (-1, nil, nil, 0), count: 64)
