@@ -31,12 +31,10 @@ struct JSONParser {
         var count: UInt32
     }
 
-    /// Keys of the objects open now, innermost last (each `Open` knows where its own begin):
-    /// the first `keyCount` of `keyCapacity` entries. A buffer of the parse's own, grown by
-    /// doubling as an array's append would (so it holds at most twice the keys open at once)
-    /// and freed when the parse ends: a key is written in place, where an array's element
-    /// write checked the array's uniqueness at every key. An object's keys are dropped when
-    /// it closes by lowering the count.
+    /// Keys of the objects open now, innermost last (each `Open` knows where its own begin),
+    /// on a stack of the parse's own (`InPlaceStack`, freed when the parse ends): a key is
+    /// written in place, where an array's element write checked the array's uniqueness at
+    /// every key. An object's keys are dropped when it closes.
     private var keys = InPlaceStack<Key>(capacity: 16)
     /// Unescaped text of the open objects' keys that hold escapes, innermost last.
     private var keyText: [UInt8] = []
