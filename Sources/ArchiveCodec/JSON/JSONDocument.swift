@@ -296,6 +296,15 @@ public struct JSONDocument: Sendable {
         }
     }
 
+    /// `withString` for a caller that changes `state` with the text: the state is lent along
+    /// with it, so that `body` need not capture anything (a closure that reached the document
+    /// through a copy of it retained and released its bytes at every string).
+    func withString<State, Result, Failure: Error>(
+        _ value: Value, updating state: inout State, _ body: (UnsafeBufferPointer<UInt8>, inout State) throws(Failure) -> Result
+    ) throws(Failure) -> Result {
+        try withString(value) { (text) throws(Failure) -> Result in try body(text, &state) }
+    }
+
     func stringValue(_ value: Value) -> String { withString(value) { String(decoding: $0, as: UTF8.self) } }
 
     // MARK: Locations

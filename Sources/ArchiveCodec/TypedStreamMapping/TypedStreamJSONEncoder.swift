@@ -230,11 +230,7 @@ struct TypedStreamJSONEncoder {
         guard let (key, value) = document.onlyMember(group) else {
             throw document.invalid("a group is an object of one member, its type string: {\"i\": 5}, {\"@\": {…}}", at: group)
         }
-        let document = document
-        try located(key) { (builder) throws(CodecError) in
-            let string = try document.withString(key) { (text) throws(CodecError) -> UInt32 in try builder.intern(text) }
-            try builder.beginGroup(string: string)
-        }
+        try withText(key, at: key) { (text, builder) throws(CodecError) in try builder.beginGroup(string: try builder.intern(text)) }
         if builder.slotsLeft == 1 { return ValueRun(single: value) }
         guard document.kind(value) == .array, document.count(value) == builder.slotsLeft else {
             throw document.invalid("a group of \(builder.slotsLeft) types holds an array of as many values", at: value)
@@ -284,18 +280,14 @@ struct TypedStreamJSONEncoder {
         case TypeCode.byteString:
             if kind == .string {
                 // Text is read where it stands in the document, not copied out first.
-                let document = document
-                return try place(value) { (b) throws(CodecError) in
-                    try document.withString(value) { (bytes) throws(CodecError) in try b.byteString(text: bytes) }
-                }
+                try withText(value, at: value) { (bytes, b) throws(CodecError) in try b.byteString(text: bytes) }
+                return nil
             }
             let bytes = try textBytes(value)
             return try place(value) { (b) throws(CodecError) in try b.byteString(bytes) }
         case TypeCode.cString:
             if kind == .string {
-                let document = document
-                var string: UInt32 = 0
-                try located(value) { (b) throws(CodecError) in string = try document.withString(value) { (bytes) throws(CodecError) in try b.intern(bytes) } }
+                let string = try withText(value, at: value) { (bytes, b) throws(CodecError) in try b.intern(bytes) }
                 return try placeCString(interned: string, at: value)
             }
             guard let bytes = try textBytes(value) else { return try place(value) { (b) throws(CodecError) in _ = try b.cString(nil) } }
@@ -544,10 +536,8 @@ struct TypedStreamJSONEncoder {
             let signed = TypeCode.isSignedInteger(builder.stream.types[type].code)
             return try place(value) { (b) throws(CodecError) in signed ? try b.integer(truth ? 1 : 0) : try b.unsigned(truth ? 1 : 0) }
         case .byteString(let text, let skip, let value):
-            let document = document
-            return try place(value) { (b) throws(CodecError) in
-                try document.withString(text) { (bytes) throws(CodecError) in try b.byteString(text: UnsafeBufferPointer(rebasing: bytes[skip...])) }
-            }
+            try withText(text, at: value) { (bytes, b) throws(CodecError) in try b.byteString(text: UnsafeBufferPointer(rebasing: bytes[skip...])) }
+            return nil
         case .cString(let bytes, let value): return try placeCString(bytes, at: value)
         case .byteArray(let bytes, let value): return try place(value) { (b) throws(CodecError) in try b.byteArray(bytes) }
         case .entries(let entries): return .entries(entries, next: 0)
@@ -575,6 +565,18 @@ struct TypedStreamJSONEncoder {
     private mutating func located(_ value: Value, _ body: (inout TypedStreamBuilder) throws(CodecError) -> Void) throws(CodecError) {
         do {
             try body(&builder)
+        } catch {
+            throw document.invalid(error.message, at: value)
+        }
+    }
+
+    /// `located` for a builder call given the text of string `text` (unescaped, where it
+    /// stands in the document when it holds no escape).
+    private mutating func withText<Result>(
+        _ text: Value, at value: Value, _ body: (UnsafeBufferPointer<UInt8>, inout TypedStreamBuilder) throws(CodecError) -> Result
+    ) throws(CodecError) -> Result {
+        do {
+            return try document.withString(text, updating: &builder, body)
         } catch {
             throw document.invalid(error.message, at: value)
         }

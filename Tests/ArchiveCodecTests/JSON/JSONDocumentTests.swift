@@ -33,6 +33,21 @@ final class JSONDocumentTests: XCTestCase {
     /// counted them (past 254 members it reads them all): a mapping key at any position,
     /// written with an escape or not, counts as if it came first, and one the mapping does
     /// not know, or a wrapper beside data keys, is refused wherever it sits.
+    /// The text lent with a state to change (`withString(_:updating:_:)`) is the text
+    /// `withString` lends, escapes undone, and the changes stay.
+    func testTextLentWithAStateIsTheString() throws {
+        let document = try JSONDocument(parsing: Array(#"["plain", "t\u00e9\n", ""]"#.utf8))
+        var seen: [[UInt8]] = []
+        for value in document.elements(of: document.root) {
+            let count = document.withString(value, updating: &seen) { (text, seen) -> Int in
+                seen.append(Array(text))
+                return text.count
+            }
+            XCTAssertEqual(count, document.withString(value) { $0.count })
+        }
+        XCTAssertEqual(seen, [Array("plain".utf8), Array("t\u{e9}\n".utf8), []])
+    }
+
     func testMappingKeysCountAtAnyPosition() throws {
         let data = (0..<400).map { "\"d\($0)\":\($0)" }
         func object(_ extra: String, at position: Int, count: Int = 400) -> String {
