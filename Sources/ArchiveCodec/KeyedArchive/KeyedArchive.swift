@@ -69,21 +69,19 @@ package struct KeyedArchive: Sendable {
         /// The plist objects that are the key `$class`.
         let classKeys: ClassKeyRefs
 
-        init(
-            forms: [ObjectForm], classOf: [Int32], referenceCounts: [UInt32], carriesID: [Bool], tieGroups: [Int32], lists: [UInt64], entryOffsets: [UInt32], classInfos: [ClassInfo],
-            bytesForms: BytesFormMarks, attributedRuns: AttributedRunFolds, classKeys: ClassKeyRefs
-        ) {
-            self.forms = forms
-            self.classOf = classOf
-            self.referenceCounts = referenceCounts
-            self.carriesID = carriesID
-            self.tieGroups = tieGroups
-            self.lists = lists
-            self.entryOffsets = entryOffsets
-            self.classInfos = classInfos
+        /// The tables `analysis` found, and the marks read from it.
+        init(_ analysis: borrowing ArchiveAnalysis, bytesForms: BytesFormMarks, attributedRuns: AttributedRunFolds) {
+            forms = analysis.forms
+            classOf = analysis.classOf
+            referenceCounts = analysis.referenceCounts
+            carriesID = analysis.carriesID
+            tieGroups = analysis.tieGroups
+            lists = analysis.lists
+            entryOffsets = analysis.entryOffsets
+            classInfos = analysis.classInfos
+            classKeys = analysis.classKeys
             self.bytesForms = bytesForms
             self.attributedRuns = attributedRuns
-            self.classKeys = classKeys
         }
     }
 
@@ -182,10 +180,7 @@ package struct KeyedArchive: Sendable {
         topRef = analysis.topRef
         objectsRef = analysis.objectsRef
         objectCount = analysis.objectCount
-        tables = Tables(
-            forms: analysis.forms, classOf: analysis.classOf, referenceCounts: analysis.referenceCounts, carriesID: analysis.carriesID,
-            tieGroups: analysis.tieGroups, lists: analysis.lists, entryOffsets: analysis.entryOffsets, classInfos: analysis.classInfos,
-            bytesForms: bytesForms, attributedRuns: attributedRuns, classKeys: analysis.classKeys)
+        tables = Tables(analysis, bytesForms: bytesForms, attributedRuns: attributedRuns)
         isPlainRoot = analysis.isPlainRoot
     }
 
