@@ -13,12 +13,15 @@ enum Route: String, Sendable, CaseIterable {
     case page
 
     init?(path: String) {
-        if PageAssets.paths.contains(path) {
+        // The exact paths first, a few comparisons, before the page's files are hashed for:
+        // no page file has an endpoint's path (they are `/` and `/ui/…`).
+        if let route = Self.allCases.first(where: { $0.path == path }) {
+            self = route
+        } else if PageAssets.paths.contains(path) {
             self = .page
-            return
+        } else {
+            return nil
         }
-        guard let route = Self.allCases.first(where: { $0.path == path }) else { return nil }
-        self = route
     }
 
     /// The route's exact path (for `.page`, the page's own; its files are at `PageAssets.paths`).

@@ -12,6 +12,14 @@ final class Metrics: @unchecked Sendable {
         var counts = [UInt64](repeating: 0, count: Metrics.latencyBuckets.count)
         var sum = 0.0
         var count: UInt64 = 0
+
+        mutating func add(_ seconds: Double) {
+            if let bucket = Metrics.latencyBuckets.firstIndex(where: { seconds <= $0 }) {
+                counts[bucket] += 1
+            }
+            sum += seconds
+            count += 1
+        }
     }
 
     private struct RouteStatus: Hashable {
@@ -61,13 +69,8 @@ final class Metrics: @unchecked Sendable {
         defer { mutex.unlock() }
         if finishesConversion { conversionsInFlight -= 1 }
         requests[RouteStatus(route: route, status: status), default: 0] += 1
-        var histogram = latency.removeValue(forKey: route) ?? Histogram()
-        if let bucket = Self.latencyBuckets.firstIndex(where: { seconds <= $0 }) {
-            histogram.counts[bucket] += 1
-        }
-        histogram.sum += seconds
-        histogram.count += 1
-        latency[route] = histogram
+        // Counted in place: the route is looked up once and the histogram never copied.
+        latency[route, default: Histogram()].add(seconds)
         if let rejection { rejections[rejection, default: 0] += 1 }
         if salvagedBreaks > 0 {
             salvagedDecodes += 1

@@ -119,6 +119,9 @@ package struct GuardMachine<Admission: BodyAdmission> {
     ) -> [Action] {
         if requestOutstanding { return [] }
         var actions: [Action] = []
+        // Room for what a head's step takes (arm, pass, disarm or arm again) at once, not
+        // grown from one by copying: this runs for every request.
+        actions.reserveCapacity(4)
         if scanned == 0 {
             // CR and LF bytes before a request line are dropped (RFC 9112 §2.2).
             let window = peek(min(available, Self.blankLineWindow))

@@ -78,9 +78,13 @@ package struct RequestHead: Equatable, Sendable {
     /// `EVHTTP_URI_NONCONFORMANT`): a target it refuses (a bad authority such as `http://[x/`
     /// or `http://host:port/`, a bad scheme) would otherwise get libevent's own HTML 400.
     package static func libeventReadsTarget(_ target: String) -> Bool {
-        guard let uri = evhttp_uri_parse_with_flags(target, UInt32(EVHTTP_URI_NONCONFORMANT)) else { return false }
-        evhttp_uri_free(uri)
-        return true
+        // `withCString`, not the implicit conversion of a String argument, which copies the
+        // text into a new array on every request.
+        target.withCString { text in
+            guard let uri = evhttp_uri_parse_with_flags(text, UInt32(EVHTTP_URI_NONCONFORMANT)) else { return false }
+            evhttp_uri_free(uri)
+            return true
+        }
     }
 
     /// Where a resumed search must start after `scanned` bytes were searched without an end:
@@ -298,19 +302,25 @@ package struct RequestHead: Equatable, Sendable {
         return String([digits[Int(byte >> 4)], digits[Int(byte & 0xF)]])
     }
 
+    /// A `tchar` of RFC 9110 §5.6.2.
     private static func isTokenByte(_ byte: UInt8) -> Bool {
         switch byte {
-        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+            UInt8(ascii: "!"), UInt8(ascii: "#"), UInt8(ascii: "$"), UInt8(ascii: "%"), UInt8(ascii: "&"), UInt8(ascii: "'"),
+            UInt8(ascii: "*"), UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "^"), UInt8(ascii: "_"),
+            UInt8(ascii: "`"), UInt8(ascii: "|"), UInt8(ascii: "~"):
             return true
         default:
-            return "!#$%&'*+-.^_`|~".utf8.contains(byte)
+            return false
         }
     }
 
+    /// `HTTP/1.0` or `HTTP/1.1`, compared byte by byte.
     private static func isVersion(_ text: Slice<UnsafeRawBufferPointer>) -> Bool {
         guard text.count == 8 else { return false }
         let at = text.startIndex
-        return text[at..<(at + 5)].elementsEqual("HTTP/".utf8) && text[at + 5] == UInt8(ascii: "1")
+        return text[at] == UInt8(ascii: "H") && text[at + 1] == UInt8(ascii: "T") && text[at + 2] == UInt8(ascii: "T")
+            && text[at + 3] == UInt8(ascii: "P") && text[at + 4] == UInt8(ascii: "/") && text[at + 5] == UInt8(ascii: "1")
             && text[at + 6] == UInt8(ascii: ".") && (text[at + 7] == UInt8(ascii: "0") || text[at + 7] == UInt8(ascii: "1"))
     }
 
@@ -321,6 +331,8 @@ package struct RequestHead: Equatable, Sendable {
     package static func path(ofTarget target: String) -> String {
         // Read as bytes: a target is ASCII (`parse` refuses any other byte in it).
         let path = target[..<(target.utf8.firstIndex { $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") } ?? target.endIndex)]
+        // Most targets are in origin form: no scheme to look for.
+        if path.utf8.first == UInt8(ascii: "/") { return String(path) }
         let schemeLength: Int
         if path.utf8.startsWithIgnoringASCIICase("http://") {
             schemeLength = 7

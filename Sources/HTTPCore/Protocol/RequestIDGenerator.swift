@@ -15,6 +15,21 @@ package struct RequestIDGenerator {
 
     package mutating func next() -> String {
         count &+= 1
-        return prefix + String(count, radix: 16)
+        // Written into one new string: `prefix + String(count, radix: 16)` made two.
+        let digits = (UInt64.bitWidth - count.leadingZeroBitCount + 3) / 4
+        var prefix = prefix
+        return prefix.withUTF8 { prefix in
+            String(unsafeUninitializedCapacity: prefix.count + digits) { text in
+                _ = text.initialize(fromContentsOf: prefix)
+                var value = count
+                for index in stride(from: prefix.count + digits - 1, through: prefix.count, by: -1) {
+                    text[index] = Self.hexDigits[Int(value & 0xF)]
+                    value >>= 4
+                }
+                return prefix.count + digits
+            }
+        }
     }
+
+    private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
 }

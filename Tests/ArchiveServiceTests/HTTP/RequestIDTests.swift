@@ -32,6 +32,16 @@ final class RequestIDTests: XCTestCase {
         XCTAssertTrue(ids.allSatisfy { RequestID.accepted($0) == $0 })
     }
 
+    func testGeneratedIdsAreTheProcessLoopAndCountInHex() {
+        var generator = RequestIDGenerator(loop: 7)
+        let ids = (0..<5_000).map { _ in generator.next() }
+        let prefix = String(ids[0].prefix(12))
+        XCTAssertTrue(prefix.allSatisfy { "0123456789abcdef".contains($0) }, prefix)
+        for (index, id) in ids.enumerated() {
+            XCTAssertEqual(id, "\(prefix)-7-\(String(index + 1, radix: 16))")
+        }
+    }
+
     func testRepliesCarryTheIdAndAccessLinesNameIt() throws {
         let log = CapturedLog()
         let server = try TestServer(logger: Logger(label: "test") { _ in log.handler }) { $0.maxBodySize = 1 << 20 }
