@@ -1,26 +1,22 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// Appends JSON text to a byte buffer: separators, optional indentation, exact escaping.
 ///
 /// The caller opens and closes containers and writes keys and values in document order;
 /// `JSONOutput` decides where commas and (when `pretty`) newlines go. It keeps no stack, so
 /// a document of any depth costs O(1) state here.
 ///
-/// The text is written through a pointer into memory `storage` owns, not into an array:
-/// an array append asks the runtime whether the buffer is uniquely referenced every time,
-/// and the writers append for every token of the text. Invariant: a `JSONOutput` is moved
-/// from owner to owner, never written through two copies (copies share `storage`, and a
-/// copy that grew it would leave the other's pointer stale).
+/// The text is written into `OutputBytes`, not into an array. Invariant (as for
+/// `OutputBytes`): a `JSONOutput` is moved from owner to owner, never written through two
+/// copies.
 struct JSONOutput {
-    private var base: UnsafeMutablePointer<UInt8>
-    private var capacity: Int
-    /// Bytes in the buffer (written and not yet handed to the sink).
-    private var count = 0
-    private let storage: TextStorage
+    /// The text in the buffer (written and not yet handed to the sink).
+    private var bytes: OutputBytes
+    private var base: UnsafeMutablePointer<UInt8> { bytes.base }
+    private var capacity: Int { bytes.capacity }
+    /// Bytes in the buffer.
+    private var count: Int {
+        get { bytes.count }
+        set { bytes.count = newValue }
+    }
     let pretty: Bool
     private var depth = 0
     private var needsComma = false
@@ -71,9 +67,7 @@ struct JSONOutput {
         self.sink = sink
         let drained = Self.drainSize + Self.drainSize / 4
         let wanted = sink == nil ? reserve : reserve > 0 ? Swift.min(reserve, drained) : drained
-        capacity = Swift.min(Swift.max(wanted, 64), 1 << 28)
-        storage = TextStorage(capacity: capacity)
-        base = storage.base
+        bytes = OutputBytes(capacity: Swift.min(Swift.max(wanted, 64), 1 << 28))
     }
 
     /// The writers' check between values: whether the text has passed `limit` (they then
@@ -130,36 +124,25 @@ struct JSONOutput {
         if let stoppedAt { count = stoppedAt }
         if pretty { append(0x0A) }
         if let sink { drain(into: sink) }
-        defer { withExtendedLifetime(storage) {} }
-        return try body(UnsafeBufferPointer(start: base, count: count))
+        return try bytes.withBytes(body)
     }
 
     // MARK: - Bytes
 
     @inline(__always)
     private mutating func append(_ byte: UInt8) {
-        if count == capacity { grow(toHold: 1) }
-        base[count] = byte
-        count += 1
+        bytes.append(byte)
     }
 
     @inline(__always)
     private mutating func append(_ text: UnsafeBufferPointer<UInt8>) {
-        guard let source = text.baseAddress else { return }
-        if capacity - count < text.count { grow(toHold: text.count) }
-        (base + count).update(from: source, count: text.count)
-        count += text.count
+        bytes.append(text)
     }
 
-    /// Room for `needed` more bytes: at least double the capacity (appends stay amortised
-    /// constant time); `realloc` moves large buffers by remapping pages, not copying them.
-    @inline(never)
+    /// Room for `needed` more bytes (`OutputBytes.grow`).
+    @inline(__always)
     private mutating func grow(toHold needed: Int) {
-        let (wanted, overflow) = count.addingReportingOverflow(needed)
-        precondition(!overflow, "JSON text size overflows")
-        capacity = Swift.max(wanted, capacity * 2)
-        storage.resize(to: capacity)
-        base = storage.base
+        bytes.grow(toHold: needed)
     }
 
     @inline(__always)
@@ -679,24 +662,4 @@ struct JSONOutput {
         if capacity - count < 4 { grow(toHold: 4) }
         count += UTF8Encoding.write(scalar: scalar, to: base + count)
     }
-}
-
-/// The memory behind a `JSONOutput`, freed with the last copy of it.
-private final class TextStorage {
-    private(set) var base: UnsafeMutablePointer<UInt8>
-
-    init(capacity: Int) {
-        base = Self.checked(malloc(capacity), capacity)
-    }
-
-    func resize(to capacity: Int) {
-        base = Self.checked(realloc(base, capacity), capacity)
-    }
-
-    private static func checked(_ memory: UnsafeMutableRawPointer?, _ capacity: Int) -> UnsafeMutablePointer<UInt8> {
-        guard let memory else { fatalError("out of memory for \(capacity) bytes of JSON text") }
-        return memory.bindMemory(to: UInt8.self, capacity: capacity)
-    }
-
-    deinit { free(base) }
 }

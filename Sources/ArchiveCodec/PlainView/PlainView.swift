@@ -163,13 +163,13 @@ extension Archive {
 
     /// The plain view as text, with the default plan (no nested payloads).
     public func plainJSON(pretty: Bool) throws(CodecError) -> [UInt8] {
-        let text = OutputBytes()
+        let text = CollectedText()
         try writePlainJSON(pretty: pretty, plan: plainViewPlan()) { text.bytes.append(contentsOf: $0) }
         return text.bytes
     }
 }
 
 /// Text collected from a sink.
-private final class OutputBytes {
+private final class CollectedText {
     var bytes: [UInt8] = []
 }

@@ -13,13 +13,15 @@ enum TypedStreamWriter {
     static func write(_ stream: TypedStream) throws(CodecError) -> [UInt8] {
         var writing = Writing(stream)
         try writing.run()
-        return writing.output
+        return writing.output.withBytes { Array($0) }
     }
 }
 
 private struct Writing {
     let stream: TypedStream
-    var output: [UInt8] = []
+    /// The stream's bytes (`OutputBytes`: written through a pointer, where an array checked
+    /// its sharing at every append).
+    var output: OutputBytes
     /// Per shared string, and per object-table entry (a slot each for the objects, then the
     /// classes, then the C strings): the number it was written under, or -1 while it has not
     /// been.
@@ -35,14 +37,14 @@ private struct Writing {
         stringNumbers = Array(filledWith: -1, count: stream.sharedStrings.count)
         entityNumbers = Array(filledWith: -1, count: stream.objects.count + stream.classes.count + stream.cStrings.count)
         // Strings are written as often as they are referenced; most streams are this size.
-        output.reserveCapacity(stream.storage.count + 64)
+        output = OutputBytes(capacity: stream.storage.count + 64)
     }
 
     mutating func run() throws(CodecError) {
         output.append(TypedStreamHeader.streamerVersion)
         let signature = stream.byteOrder.signature
         output.append(UInt8(signature.count))
-        output += signature
+        signature.withUnsafeBufferPointer { output.append($0) }
         writeInteger(stream.systemVersion, form: NumberForm.canonical(stream.systemVersion))
         var trips = 0
         while let step = walk.next() {
@@ -72,7 +74,7 @@ private struct Writing {
             guard !value.isNil else { return output.append(StreamTag.null) }
             let span = TypedStream.Span(packed: value.payload)
             writeInteger(Int64(span.count), form: NumberForm.canonical(Int64(span.count)))
-            output += stream.storage[span.range]
+            appendStorage(span.range)
         case TypeCode.cString:
             guard !value.isNil else { return output.append(StreamTag.null) }
             let index = Int(value.payload)
@@ -96,7 +98,7 @@ private struct Writing {
         case TypeCode.ignored:
             break
         case TypeCode.arrayOpen where stream.types.isByteArray(value.type):
-            output += stream.storage[TypedStream.Span(packed: value.payload).range]
+            appendStorage(TypedStream.Span(packed: value.payload).range)
         case TypeCode.arrayOpen, TypeCode.structOpen, TypeCode.pointer:
             walk.enter(childrenOf: index)
         default:
@@ -154,7 +156,12 @@ private struct Writing {
         let span = stream.sharedStrings[Int(index)]
         output.append(StreamTag.new)
         writeInteger(Int64(span.count), form: NumberForm.canonical(Int64(span.count)))
-        output += stream.storage[span.range]
+        appendStorage(span.range)
+    }
+
+    /// Bytes `range` of the stream's storage, as they are.
+    mutating func appendStorage(_ range: Range<Int>) {
+        stream.storage.withUnsafeBufferPointer { output.append(UnsafeBufferPointer(rebasing: $0[range])) }
     }
 
     /// `value` in `form`, an integer spelling that holds it.
@@ -178,9 +185,10 @@ private struct Writing {
     /// word is laid out in that order (in big-endian, shifted so that its low `size` bytes come
     /// first) and its first `size` bytes copied.
     mutating func appendFixed(_ bits: UInt64, size: Int) {
-        var word = stream.byteOrder == .big ? (bits << UInt64(64 - 8 * size)).bigEndian : bits.littleEndian
-        withUnsafeMutablePointer(to: &word) { word in
-            word.withMemoryRebound(to: UInt8.self, capacity: 8) { output.append(contentsOf: UnsafeBufferPointer(start: $0, count: size)) }
-        }
+        let word = stream.byteOrder == .big ? (bits << UInt64(64 - 8 * size)).bigEndian : bits.littleEndian
+        // All eight bytes are stored, `size` of them kept: one store, no copy of a length.
+        output.room(for: 8)
+        UnsafeMutableRawPointer(output.end).storeBytes(of: word, as: UInt64.self)
+        output.count += size
     }
 }
