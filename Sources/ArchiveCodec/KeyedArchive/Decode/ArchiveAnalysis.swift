@@ -190,7 +190,12 @@ struct ArchiveAnalysis {
                 }
             }
         }
-        // Classes in the order the jobs met them: the first job's indices stay as they are.
+        // Classes in the order the jobs met them: the first job's indices stay as they are,
+        // so one job's classes are taken as they come (no table of them for a small archive).
+        if jobs.count == 1, classInfos.isEmpty {
+            for (_, info) in jobs[0].classes { classInfos.append(info) }
+            return
+        }
         var indexOfClass: [Int: Int32] = [:]
         for (number, job) in jobs.enumerated() {
             var renumbered: [Int32] = []

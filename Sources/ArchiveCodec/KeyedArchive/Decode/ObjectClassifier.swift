@@ -191,26 +191,37 @@ struct ObjectClassifier {
     private mutating func readClass(_ classUID: Int, user: Int) throws(CodecError) -> KeyedArchive.ClassInfo {
         let ref = view.childRef(objectsHeader, classUID)
         let header = view.header(of: ref)
-        guard header.kind == .dict, let nameRef = view.value(in: header, forKey: ArchiverKeys.className), Self.isNonEmptyString(view.header(of: nameRef))
-        else {
+        // The keys read in one pass (each is one of three, compared once): the first member
+        // of each name is the one read, as a lookup by key would find it.
+        var nameRef: Int?
+        var chainRef: Int?
+        var hintsRef: Int?
+        var otherKey: Int?
+        if header.kind == .dict {
+            for index in 0..<header.count {
+                let key = view.childRef(header, index)
+                if view.isString(key, equalTo: ArchiverKeys.className) {
+                    if nameRef == nil { nameRef = view.childRef(header, header.count + index) }
+                } else if view.isString(key, equalTo: MappingKeys.classes) {
+                    if chainRef == nil { chainRef = view.childRef(header, header.count + index) }
+                } else if view.isString(key, equalTo: MappingKeys.classHints) {
+                    if hintsRef == nil { hintsRef = view.childRef(header, header.count + index) }
+                } else if otherKey == nil {
+                    otherKey = key
+                }
+            }
+        }
+        guard header.kind == .dict, let nameRef, Self.isNonEmptyString(view.header(of: nameRef)) else {
             throw invalid("$class of object \(user) points at entry \(classUID), which is not a class ($classname missing, empty or not a string)", uid: user)
         }
         // The readable view has a place for these three keys only; anything else in a class
         // dictionary would be dropped, so it is refused (the raw view shows such archives).
-        for index in 0..<header.count {
-            let key = view.childRef(header, index)
-            guard
-                view.isString(key, equalTo: ArchiverKeys.className) || view.isString(key, equalTo: MappingKeys.classes)
-                    || view.isString(key, equalTo: MappingKeys.classHints)
-            else {
-                throw invalid(
-                    "class entry \(classUID) holds the key \(stringValue(key).map { "\"\(TextExcerpt.quote($0))\"" } ?? "(not text)"); a class has only $classname, $classes and $classhints",
-                    uid: classUID,
-                    remedy: .rawView)
-            }
+        if let key = otherKey {
+            throw invalid(
+                "class entry \(classUID) holds the key \(stringValue(key).map { "\"\(TextExcerpt.quote($0))\"" } ?? "(not text)"); a class has only $classname, $classes and $classhints",
+                uid: classUID,
+                remedy: .rawView)
         }
-        let chainRef = view.value(in: header, forKey: MappingKeys.classes)
-        let hintsRef = view.value(in: header, forKey: MappingKeys.classHints)
         let cacheKey = ClassInfoCache.key(name: nameRef, chain: chainRef, hints: hintsRef, in: view)
         if let cacheKey, let known = ClassInfoCache.shared.info(for: cacheKey) { return known }
         var chain: NameList?
