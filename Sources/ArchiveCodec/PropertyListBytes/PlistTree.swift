@@ -26,7 +26,7 @@ struct PlistTree: PlistBuilding {
 
     private var stringTable = ByteStringTable()
     private var dataTable = ByteStringTable()
-    private var scalarTable: [ScalarKey: UInt32] = [:]
+    private var scalarTable = ScalarTable()
     /// Node of each UID value in the direct table (`UInt32.max` = none yet). UIDs are the
     /// most frequent scalar by far; an array lookup saves hashing each one. The value indexes
     /// the table and the input chooses it (`CF$UID`, a plain plist's `{"$uid": n}`), so a
@@ -42,12 +42,6 @@ struct PlistTree: PlistBuilding {
     /// A new UID below it goes straight to the direct table: `directUIDBound`, or 0 once a UID
     /// below `directUIDLimit` was hashed (then `otherUID` asks the hash table first).
     private var freshUIDBound: UInt64 = 1024
-
-    private struct ScalarKey: Hashable {
-        var kind: PlistKind
-        var bits: UInt64
-        var isUnsigned: Bool
-    }
 
     /// Node counts, text and children are 32-bit; inputs are bounded far below that by the
     /// body limit, but a hostile document must still fail cleanly rather than wrap.
@@ -149,10 +143,10 @@ struct PlistTree: PlistBuilding {
     }
 
     private mutating func internScalar(_ kind: PlistKind, _ bits: UInt64, isUnsigned: Bool = false) throws(CodecError) -> UInt32 {
-        let key = ScalarKey(kind: kind, bits: bits, isUnsigned: isUnsigned)
-        if let existing = scalarTable[key] { return existing }
+        let tag = kind.scalarTag(isUnsigned: isUnsigned)
+        if let existing = scalarTable.find(tag: tag, bits: bits) { return existing }
         let index = try append(Node(bits: bits, start: 0, count: 0, kind: kind, isUnsigned: isUnsigned))
-        scalarTable[key] = index
+        scalarTable.insert(tag: tag, bits: bits, value: index)
         return index
     }
 
@@ -197,7 +191,7 @@ struct PlistTree: PlistBuilding {
             if value < Self.directUIDLimit { freshUIDBound = 0 }
             return try internScalar(.uid, value)
         }
-        if freshUIDBound == 0, let known = scalarTable[ScalarKey(kind: .uid, bits: value, isUnsigned: false)] { return known }
+        if freshUIDBound == 0, let known = scalarTable.find(tag: PlistKind.uid.scalarTag(isUnsigned: false), bits: value) { return known }
         if slot >= uidNodes.count {
             uidNodes += repeatElement(UInt32.max, count: max(slot + 1, 2 * uidNodes.count) - uidNodes.count)
         }

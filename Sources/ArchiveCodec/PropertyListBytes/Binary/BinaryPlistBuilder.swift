@@ -53,11 +53,6 @@ struct BinaryPlistBuilder: PlistBuilding {
     /// UTF-16 big-endian bytes of the string being interned, when it is not ASCII.
     private var utf16: [UInt8] = []
 
-    /// `ScalarTable` tag of a scalar: its kind, and for integers whether it is unsigned.
-    private static func tag(_ kind: PlistKind, isUnsigned: Bool) -> UInt8 {
-        (kind.rawValue + 1) << 1 | (isUnsigned ? 1 : 0)
-    }
-
     private static let zeros = [UInt8](filledWith: 0, count: 4096)
 
     /// Offsets and references are 32-bit while building.
@@ -239,7 +234,7 @@ struct BinaryPlistBuilder: PlistBuilding {
     // MARK: Scalars
 
     private mutating func internScalar(_ kind: PlistKind, _ bits: UInt64, isUnsigned: Bool = false) throws(CodecError) -> UInt32 {
-        let tag = Self.tag(kind, isUnsigned: isUnsigned)
+        let tag = kind.scalarTag(isUnsigned: isUnsigned)
         if let existing = scalars.find(tag: tag, bits: bits) { return existing }
         let index = try begin()
         switch kind {
@@ -296,7 +291,7 @@ struct BinaryPlistBuilder: PlistBuilding {
     private mutating func otherUID(_ value: UInt64) throws(CodecError) -> UInt32 {
         if value >= directUIDBound { raiseDirectUIDBound(to: 2 * offsets.count + 1024) }
         let direct = value < directUIDBound
-        if !direct || freshUIDBound == 0, let existing = scalars.find(tag: Self.tag(.uid, isUnsigned: false), bits: value) {
+        if !direct || freshUIDBound == 0, let existing = scalars.find(tag: PlistKind.uid.scalarTag(isUnsigned: false), bits: value) {
             return existing
         }
         let index = try writeUID(value)
@@ -304,7 +299,7 @@ struct BinaryPlistBuilder: PlistBuilding {
             uidObjects.store(index, at: Int(value), filling: UInt32.max)
         } else {
             if value < Self.directUIDLimit { freshUIDBound = 0 }
-            scalars.insert(tag: Self.tag(.uid, isUnsigned: false), bits: value, value: index)
+            scalars.insert(tag: PlistKind.uid.scalarTag(isUnsigned: false), bits: value, value: index)
         }
         return index
     }
