@@ -39,8 +39,10 @@ struct TypedStreamJSONEncoder {
     /// its frame ends (frames end innermost first), so the list holds what the open forms
     /// still have to do, and no form makes a list of its own.
     private var pendingSteps: [ReadableBuildStep] = []
-    /// The class of each readable form's chain, once defined.
-    private var readableClasses: [ReadableClass: Int] = [:]
+    /// The class of each readable form's chain once defined, by the readable class's raw
+    /// value (−1: not yet): a table of a few entries, where a dictionary hashed the class at
+    /// every readable object.
+    private var readableClasses = [Int](filledWith: -1, count: ReadableClass.caseCount)
 
     private struct ClassKey: Hashable {
         var name: UInt32
@@ -163,6 +165,9 @@ struct TypedStreamJSONEncoder {
     private init(document: JSONDocument, builder: TypedStreamBuilder) {
         self.document = document
         self.builder = builder
+        // A stream defines a few classes: room for them at once (`SmallDocument`), not grown
+        // from one (a nested payload's stream has an encoder of its own).
+        classes.reserveCapacity(SmallDocument.things)
     }
 
     private mutating func encodeGroups(_ top: JSONDocument.Cursor) throws(CodecError) {
@@ -510,12 +515,10 @@ struct TypedStreamJSONEncoder {
     private mutating func perform(_ step: ReadableBuildStep) throws(CodecError) -> Frame? {
         switch step {
         case .beginObject(let readableClass, let id, let value):
-            let index: Int
-            if let known = readableClasses[readableClass] {
-                index = known
-            } else {
-                index = try classIndex(readableClass.chain.map { (Array($0.name.utf8), $0.version) }, at: value)
-                readableClasses[readableClass] = index
+            var index = readableClasses[readableClass.rawValue]
+            if index < 0 {
+                index = try classIndex(readableClass.byteChain, at: value)
+                readableClasses[readableClass.rawValue] = index
             }
             if let id { try checkNewIdentity(id.number, at: id.at) }
             var object = 0

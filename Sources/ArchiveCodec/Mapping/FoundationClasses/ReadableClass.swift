@@ -27,11 +27,18 @@ enum ReadableClass: Int, CaseIterable {
     /// class of every stream, and a nested typedstream is one stream per payload).
     private static let chains: [[(name: String, version: Int64)]] = cases.map(\.definedChain)
 
+    /// The chain with each name as UTF-8 bytes (made once: a stream's encoder defines the
+    /// chain of each readable class it meets from these).
+    var byteChain: [(name: [UInt8], version: Int64)] { Self.byteChains[rawValue] }
+
     /// Every case's chain as UTF-8 bytes, by raw value, for comparing with a stream's names.
     private static let byteChains: [[(name: [UInt8], version: Int64)]] = chains.map { chain in chain.map { (Array($0.name.utf8), $0.version) } }
 
     /// `allCases`, made once (the synthesized one builds its array at every call).
     private static let cases = allCases
+
+    /// How many readable classes there are (raw values are `0..<caseCount`).
+    static let caseCount = cases.count
 
     private var definedChain: [(name: String, version: Int64)] {
         switch self {
