@@ -11,7 +11,6 @@ struct JSONOutput {
     /// The text in the buffer (written and not yet handed to the sink).
     private var bytes: OutputBytes
     private var base: UnsafeMutablePointer<UInt8> { bytes.base }
-    private var capacity: Int { bytes.capacity }
     /// Bytes in the buffer.
     private var count: Int {
         get { bytes.count }
@@ -139,12 +138,6 @@ struct JSONOutput {
         bytes.append(text)
     }
 
-    /// Room for `needed` more bytes (`OutputBytes.grow`).
-    @inline(__always)
-    private mutating func grow(toHold needed: Int) {
-        bytes.grow(toHold: needed)
-    }
-
     @inline(__always)
     private mutating func beginValue() {
         if afterKey {
@@ -244,7 +237,7 @@ struct JSONOutput {
     @inline(__always)
     mutating func key(prepared text: UnsafePointer<UInt8>, count length: Int, readable: Int) {
         beginValue()
-        if capacity - count < 64 { grow(toHold: 64) }
+        bytes.room(for: 64)
         if length <= 16 {
             UnsafeMutableRawPointer(base + count).copyMemory(from: text, byteCount: 16)
         } else if readable >= 64 {
@@ -427,7 +420,7 @@ struct JSONOutput {
         beginValue()
         append(UInt8(ascii: "\""))
         let length = Base64.encodedCount(data.count)
-        if capacity - count < length { grow(toHold: length) }
+        bytes.room(for: length)
         Base64.encode(data, to: base + count)
         count += length
         append(UInt8(ascii: "\""))
@@ -477,7 +470,7 @@ struct JSONOutput {
     /// The digits are spelled once, right-aligned in a scratch with zeros before them up to
     /// one integer digit, then copied out in two pieces around the point.
     private mutating func appendFixedPoint(_ digits: UInt64, decimals: Int) {
-        if capacity - count < Self.fixedPointRoom { grow(toHold: Self.fixedPointRoom) }
+        bytes.room(for: Self.fixedPointRoom)
         var scratch: (UInt64, UInt64, UInt64) = (0x3030_3030_3030_3030, 0x3030_3030_3030_3030, 0x3030_3030_3030_3030)
         withUnsafeMutableBytes(of: &scratch) { raw in
             let text = raw.baseAddress!.assumingMemoryBound(to: UInt8.self)
@@ -516,7 +509,7 @@ struct JSONOutput {
             append(UInt8(truncatingIfNeeded: value) &+ 0x30)
             return
         }
-        if capacity - count < 20 { grow(toHold: 20) }
+        bytes.room(for: 20)
         // The digit count from the bit length: `bits × log10(2)` (1233 / 4096) is the count of
         // a number of that many bits, or one more when the value reaches the next power of ten.
         let bits = 64 - value.leadingZeroBitCount
@@ -659,7 +652,7 @@ struct JSONOutput {
     }
 
     private mutating func appendScalar(_ scalar: UInt32) {
-        if capacity - count < 4 { grow(toHold: 4) }
+        bytes.room(for: 4)
         count += UTF8Encoding.write(scalar: scalar, to: base + count)
     }
 }

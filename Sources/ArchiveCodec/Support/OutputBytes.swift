@@ -57,7 +57,7 @@ struct OutputBytes {
     }
 
     @inline(never)
-    mutating func grow(toHold needed: Int) {
+    private mutating func grow(toHold needed: Int) {
         let (wanted, overflow) = count.addingReportingOverflow(needed)
         precondition(!overflow, "output size overflows")
         capacity = Swift.max(wanted, capacity * 2)
