@@ -27,11 +27,6 @@ protocol PlistBuilding {
 }
 
 extension PlistBuilding {
-    mutating func dict(pairs: UnsafeBufferPointer<UInt32>) throws(CodecError) -> UInt32 {
-        let count = pairs.count / 2
-        return try dict(keys: (0..<count).map { pairs[2 * $0] }, values: (0..<count).map { pairs[2 * $0 + 1] })
-    }
-
     mutating func string(bytes: [UInt8]) throws(CodecError) -> UInt32 {
         try bytes.withUnsafeBufferPointer { (buffer) throws(CodecError) -> UInt32 in try string(buffer) }
     }

@@ -216,4 +216,22 @@ struct PlistTree: PlistBuilding {
         children.append(contentsOf: values)
         return try append(Node(bits: 0, start: start, count: UInt32(truncatingIfNeeded: keys.count), kind: .dict))
     }
+
+    /// The same from (key, value) pairs laid out one after the other: keys, then values, go
+    /// straight to `children`, with no array of either made first.
+    mutating func dict(pairs: UnsafeBufferPointer<UInt32>) throws(CodecError) -> UInt32 {
+        precondition(pairs.count % 2 == 0)
+        let start = UInt32(truncatingIfNeeded: children.count)
+        var index = 0
+        while index < pairs.count {
+            children.append(pairs[index])
+            index += 2
+        }
+        index = 1
+        while index < pairs.count {
+            children.append(pairs[index])
+            index += 2
+        }
+        return try append(Node(bits: 0, start: start, count: UInt32(truncatingIfNeeded: pairs.count / 2), kind: .dict))
+    }
 }

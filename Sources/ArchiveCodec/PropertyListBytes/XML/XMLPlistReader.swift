@@ -147,8 +147,8 @@ struct XMLPlistReader {
                 var produced: UInt32
                 var isKey = false
                 if tag.closing {
-                    guard let frame = stack.last, tag.name == (frame.kind == .array ? "array" : "dict") else {
-                        throw fail("unexpected closing tag </\(TextExcerpt.quote(tag.name))>", at: tagOffset)
+                    guard let frame = stack.last, tag.element == (frame.kind == .array ? .array : .dict) else {
+                        throw fail("unexpected closing tag </\(TextExcerpt.quote(name(of: tag)))>", at: tagOffset)
                     }
                     // Taken off only once it is closed: a salvage closes it at the break otherwise.
                     produced = try finish(frame, pending: pending[frame.mark...], at: tagOffset)
@@ -156,45 +156,57 @@ struct XMLPlistReader {
                     pending.removeSubrange(frame.mark...)
                     valueStart = frame.offset
                 } else {
-                    switch tag.name {
-                    case "array", "dict":
+                    // Each element's content is read into a local before it is parsed: a
+                    // method of `self` called with an argument that reads on would be handed
+                    // a copy of the whole reader.
+                    switch tag.element {
+                    case .array, .dict:
                         if tag.selfClosing {
                             produced =
-                                tag.name == "array"
+                                tag.element == .array
                                 ? try tree.array(EmptyCollection())
                                 : try tree.dict(keys: EmptyCollection(), values: EmptyCollection())
                         } else {
                             guard stack.count < Self.maximumNesting else {
                                 throw CodecError(.limitExceeded, "XML nesting deeper than \(Self.maximumNesting)", byteOffset: tagOffset, found: stack.count + 1, limit: Self.maximumNesting)
                             }
-                            stack.append(Frame(kind: tag.name == "array" ? .array : .dict, mark: pending.count, expectKey: true, offset: tagOffset))
+                            stack.append(Frame(kind: tag.element == .array ? .array : .dict, mark: pending.count, expectKey: true, offset: tagOffset))
                             continue
                         }
-                    case "key":
+                    case .key:
                         isKey = true
-                        produced = try tree.string(bytes: readText(tag))
-                    case "string":
-                        produced = try tree.string(bytes: readText(tag))
-                    case "true", "false":
-                        if !tag.selfClosing { try expectClose(tag.name) }
-                        produced = try tree.bool(tag.name == "true")
-                    case "integer":
-                        produced = try tree.integer(parseInteger(readText(tag), at: tagOffset))
-                    case "real":
-                        produced = try tree.real(parseReal(readText(tag), at: tagOffset))
-                    case "date":
                         let content = try readText(tag)
-                        guard let time = DateText.parse(content.trimmedXMLSpace()) else {
-                            throw fail("invalid <date> \(String(decoding: content, as: UTF8.self).prefix(40))", at: tagOffset)
+                        produced = try string(content)
+                    case .string:
+                        let content = try readText(tag)
+                        produced = try string(content)
+                    case .true, .false:
+                        if !tag.selfClosing { try expectClose(tag) }
+                        produced = try tree.bool(tag.element == .true)
+                    case .integer:
+                        let content = try readText(tag)
+                        let value = try withBytes(content) { (bytes) throws(CodecError) in try Self.parseInteger(bytes, at: tagOffset) }
+                        produced = try tree.integer(value)
+                    case .real:
+                        let content = try readText(tag)
+                        let value = try withBytes(content) { (bytes) throws(CodecError) in try Self.parseReal(bytes, at: tagOffset) }
+                        produced = try tree.real(value)
+                    case .date:
+                        let content = try readText(tag)
+                        let time = withBytes(content) { DateText.parse(Self.trimmingXMLSpace($0)) }
+                        guard let time else {
+                            let shown = withBytes(content) { String(decoding: $0, as: UTF8.self).prefix(40) }
+                            throw fail("invalid <date> \(shown)", at: tagOffset)
                         }
                         produced = try tree.date(time)
-                    case "data":
-                        let content = try readText(tag).filter { $0 > 0x20 }
-                        let (decoded, bad) = content.withUnsafeBufferPointer { Base64.decode($0) }
+                    case .data:
+                        let content = try readText(tag)
+                        let base64 = withBytes(content) { $0.filter { $0 > 0x20 } }
+                        let (decoded, bad) = base64.withUnsafeBufferPointer { Base64.decode($0) }
                         guard bad == nil else { throw fail("invalid base64 in <data>", at: tagOffset) }
                         produced = try decoded.withUnsafeBufferPointer { (buffer) throws(CodecError) -> UInt32 in try tree.data(buffer) }
-                    default:
-                        throw fail("unknown element <\(TextExcerpt.quote(tag.name))>", at: tagOffset)
+                    case .plist, .other:
+                        throw fail("unknown element <\(TextExcerpt.quote(name(of: tag)))>", at: tagOffset)
                     }
                 }
                 guard var frame = stack.last else {
@@ -287,19 +299,8 @@ struct XMLPlistReader {
     private mutating func finish(_ frame: Frame, pending: ArraySlice<UInt32>, at offset: Int) throws(CodecError) -> UInt32 {
         if frame.kind == .array { return try tree.array(pending) }
         guard frame.expectKey, pending.count % 2 == 0 else { throw fail("<dict> ends after a <key> without a value", at: offset) }
-        let count = pending.count / 2
-        var keys: [UInt32] = []
-        var values: [UInt32] = []
-        keys.reserveCapacity(count)
-        values.reserveCapacity(count)
-        var index = pending.startIndex
-        while index < pending.endIndex {
-            keys.append(pending[index])
-            values.append(pending[index + 1])
-            index += 2
-        }
-        if count == 1, tree.bytes(tree.node(keys[0])).elementsEqual("CF$UID".utf8) {
-            let value = tree.node(values[0])
+        if pending.count == 2, tree.bytes(tree.node(pending[pending.startIndex])).elementsEqual("CF$UID".utf8) {
+            let value = tree.node(pending[pending.startIndex + 1])
             if value.kind == .int {
                 guard !value.isUnsigned, Int64(bitPattern: value.bits) >= 0, value.bits <= UInt64(UInt32.max) else {
                     throw fail("CF$UID value out of range", at: frame.offset)
@@ -307,88 +308,185 @@ struct XMLPlistReader {
                 return try tree.uid(value.bits)
             }
         }
-        return try tree.dict(keys: keys, values: values)
+        return try pending.withUnsafeBufferPointer { (pairs) throws(CodecError) -> UInt32 in try tree.dict(pairs: pairs) }
     }
 
     // MARK: Lexing
 
+    /// The elements a property list is made of, told apart by their names' bytes (a name
+    /// is ASCII: `isNameByte`); `other` is any other name.
+    private enum Element {
+        case array, dict, key, string, `true`, `false`, integer, real, date, data, plist, other
+
+        /// Told by the name's bytes read as one little-endian word (no name here is longer
+        /// than 7 bytes; a longer one is `other`).
+        init(name: UnsafeBufferPointer<UInt8>) {
+            guard name.count < 8 else {
+                self = .other
+                return
+            }
+            var word: UInt64 = 0
+            var index = name.count
+            while index > 0 {
+                index -= 1
+                word = word &<< 8 | UInt64(name[index])
+            }
+            switch word {
+            case 0x79_656B: self = .key
+            case 0x7463_6964: self = .dict
+            case 0x6174_6164: self = .data
+            case 0x6574_6164: self = .date
+            case 0x6C61_6572: self = .real
+            case 0x6575_7274: self = .true
+            case 0x79_6172_7261: self = .array
+            case 0x65_736C_6166: self = .false
+            case 0x74_7369_6C70: self = .plist
+            case 0x676E_6972_7473: self = .string
+            case 0x72_6567_6574_6E69: self = .integer
+            default: self = .other
+            }
+        }
+    }
+
+    /// A tag just read; its name is `nameStart..<nameEnd` of the text, for messages.
     private struct Tag {
-        var name: String
+        var element: Element
+        var nameStart: Int
+        var nameEnd: Int
         var closing: Bool
         var selfClosing: Bool
     }
 
+    private func name(of tag: Tag) -> String {
+        String(decoding: UnsafeBufferPointer(rebasing: text[tag.nameStart..<tag.nameEnd]), as: UTF8.self)
+    }
+
+    /// Reads the tag at the cursor. Works on locals and moves the cursor once, at the end (a
+    /// tag is read for every value and every closing).
     private mutating func readTag() throws(CodecError) -> Tag {
+        let text = text
+        let count = text.count
         let start = position
-        guard position < text.count, text[position] == UInt8(ascii: "<") else { throw fail("expected an element") }
-        position += 1
-        var closing = false
-        if position < text.count && text[position] == UInt8(ascii: "/") {
-            closing = true
-            position += 1
-        }
-        let nameStart = position
-        while position < text.count, isNameByte(text[position]) { position += 1 }
-        guard position > nameStart else { throw fail("malformed tag", at: start) }
-        let name = String(decoding: UnsafeBufferPointer(rebasing: text[nameStart..<position]), as: UTF8.self)
+        guard start < count, text[start] == UInt8(ascii: "<") else { throw fail("expected an element") }
+        var at = start + 1
+        let closing = at < count && text[at] == UInt8(ascii: "/")
+        if closing { at += 1 }
+        let nameStart = at
+        while at < count, Self.isNameByte(text[at]) { at += 1 }
+        guard at > nameStart else { throw fail("malformed tag", at: start) }
+        var tag = Tag(element: Element(name: UnsafeBufferPointer(rebasing: text[nameStart..<at])), nameStart: nameStart, nameEnd: at, closing: closing, selfClosing: false)
         // Attributes are skipped (only <plist version="1.0"> has any); quotes are honoured.
         var quote: UInt8 = 0
-        while position < text.count {
-            let byte = text[position]
+        while at < count {
+            let byte = text[at]
             if quote != 0 {
                 if byte == quote { quote = 0 }
-            } else if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'") {
-                quote = byte
             } else if byte == UInt8(ascii: ">") {
                 break
+            } else if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'") {
+                quote = byte
             } else if byte == UInt8(ascii: "<") {
                 // No markup inside a tag: `<key<x/>` is not an empty key.
-                throw fail("unterminated tag <\(TextExcerpt.quote(name))", at: start)
+                throw fail("unterminated tag <\(TextExcerpt.quote(name(of: tag)))", at: start)
             }
-            position += 1
+            at += 1
         }
-        guard position < text.count else { throw fail("unterminated tag <\(TextExcerpt.quote(name))", at: start) }
-        let selfClosing = text[position - 1] == UInt8(ascii: "/") && !closing
-        position += 1
-        return Tag(name: name, closing: closing, selfClosing: selfClosing)
+        guard at < count else { throw fail("unterminated tag <\(TextExcerpt.quote(name(of: tag)))", at: start) }
+        tag.selfClosing = text[at - 1] == UInt8(ascii: "/") && !closing
+        position = at + 1
+        return tag
     }
 
-    private func isNameByte(_ byte: UInt8) -> Bool {
-        (byte >= 0x61 && byte <= 0x7A) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x30 && byte <= 0x39)
-            || byte == UInt8(ascii: "_") || byte == UInt8(ascii: "-") || byte == UInt8(ascii: ":") || byte == UInt8(ascii: ".")
+    /// ASCII letters and digits, `_`, `-`, `:` and `.`: one bit per byte value, in two words.
+    @inline(__always)
+    private static func isNameByte(_ byte: UInt8) -> Bool {
+        // Bits 0x2D, 0x2E, 0x30–0x3A; then 0x41–0x5A, 0x5F, 0x61–0x7A less 0x40.
+        let low: UInt64 = 0x07FF_6000_0000_0000
+        let high: UInt64 = 0x07FF_FFFE_87FF_FFFE
+        let word = byte < 64 ? low : byte < 128 ? high : 0
+        return (word >> UInt64(byte & 63)) & 1 != 0
     }
 
-    private mutating func expectClose(_ name: String) throws(CodecError) {
+    /// Reads the closing tag of `open`, an element of the property list's own (not `other`).
+    private mutating func expectClose(_ open: Tag) throws(CodecError) {
         let offset = position
         let tag = try readTag()
-        guard tag.closing, tag.name == name else { throw fail("expected </\(TextExcerpt.quote(name))>", at: offset) }
+        guard tag.closing, tag.element == open.element else { throw fail("expected </\(TextExcerpt.quote(name(of: open)))>", at: offset) }
+    }
+
+    /// Where an element's character data is once read: a range of the text, when it holds no
+    /// reference, CDATA section or comment (nearly always: no copy), or in `scratch`, decoded.
+    private enum Content {
+        case text(Range<Int>)
+        case scratch
     }
 
     /// Reads character data up to the element's closing tag, decoding entity and character
     /// references and CDATA sections.
-    private mutating func readText(_ tag: Tag) throws(CodecError) -> [UInt8] {
+    private mutating func readText(_ tag: Tag) throws(CodecError) -> Content {
+        if tag.selfClosing { return .text(position..<position) }
+        let start = position
+        let stop = firstMarkup(from: position)
+        if stop < text.count, text[stop] == UInt8(ascii: "<"),
+            stop + 1 == text.count || text[stop + 1] != UInt8(ascii: "!") || !(starts(with: "<![CDATA[", at: stop) || starts(with: "<!--", at: stop))
+        {
+            position = stop
+            try expectClose(tag)
+            return .text(start..<stop)
+        }
         scratch.removeAll(keepingCapacity: true)
-        if tag.selfClosing { return [] }
         while true {
-            guard position < text.count else { throw fail("unterminated <\(TextExcerpt.quote(tag.name))>") }
-            let byte = text[position]
-            if byte == UInt8(ascii: "&") {
+            let stop = firstMarkup(from: position)
+            scratch.append(contentsOf: UnsafeBufferPointer(rebasing: text[position..<stop]))
+            position = stop
+            guard position < text.count else { throw fail("unterminated <\(TextExcerpt.quote(name(of: tag)))>") }
+            if text[position] == UInt8(ascii: "&") {
                 try readReference()
-            } else if byte == UInt8(ascii: "<") {
-                if starts(with: "<![CDATA[") {
-                    guard let end = find("]]>") else { throw fail("unterminated CDATA section") }
-                    scratch.append(contentsOf: UnsafeBufferPointer(rebasing: text[(position + 9)..<end]))
-                    position = end + 3
-                } else if starts(with: "<!--") {
-                    try skipComment()
-                } else {
-                    try expectClose(tag.name)
-                    return scratch
-                }
+            } else if starts(with: "<![CDATA[") {
+                guard let end = find("]]>") else { throw fail("unterminated CDATA section") }
+                scratch.append(contentsOf: UnsafeBufferPointer(rebasing: text[(position + 9)..<end]))
+                position = end + 3
+            } else if starts(with: "<!--") {
+                try skipComment()
             } else {
-                scratch.append(byte)
-                position += 1
+                try expectClose(tag)
+                return .scratch
             }
+        }
+    }
+
+    /// The first `<` or `&` at or after `start` (or the end of the text), eight bytes a step
+    /// while eight remain.
+    private func firstMarkup(from start: Int) -> Int {
+        var position = start
+        let count = text.count
+        let raw = UnsafeRawPointer(text.baseAddress!)
+        while position + 8 <= count {
+            let word = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: position, as: UInt64.self))
+            let marks = JSONText.bytesEqual(word, UInt8(ascii: "<")) | JSONText.bytesEqual(word, UInt8(ascii: "&"))
+            if marks != 0 { return position + marks.trailingZeroBitCount / 8 }
+            position += 8
+        }
+        while position < count, text[position] != UInt8(ascii: "<"), text[position] != UInt8(ascii: "&") { position += 1 }
+        return position
+    }
+
+    /// The text of a string element, interned.
+    private mutating func string(_ content: Content) throws(CodecError) -> UInt32 {
+        switch content {
+        case .text(let range):
+            return try tree.string(UnsafeBufferPointer(rebasing: text[range]))
+        case .scratch:
+            let bytes = scratch
+            return try bytes.withUnsafeBufferPointer { (buffer) throws(CodecError) -> UInt32 in try tree.string(buffer) }
+        }
+    }
+
+    /// `body` of an element's character data.
+    private func withBytes<Result, Failure>(_ content: Content, _ body: (UnsafeBufferPointer<UInt8>) throws(Failure) -> Result) throws(Failure) -> Result {
+        switch content {
+        case .text(let range): return try body(UnsafeBufferPointer(rebasing: text[range]))
+        case .scratch: return try scratch.withUnsafeBufferPointer { (buffer) throws(Failure) -> Result in try body(buffer) }
         }
     }
 
@@ -419,47 +517,81 @@ struct XMLPlistReader {
         }
     }
 
-    private func parseInteger(_ content: [UInt8], at offset: Int) throws(CodecError) -> PlistInteger {
-        let textValue = String(decoding: content.trimmedXMLSpace(), as: UTF8.self)
+    /// An `<integer>`: decimal (signed, or unsigned above `Int64.max`) or `0x` hexadecimal,
+    /// between XML whitespace. Up to 18 decimal digits, nearly every integer, are read here;
+    /// anything else as Swift's integer parsing reads it.
+    private static func parseInteger(_ content: UnsafeBufferPointer<UInt8>, at offset: Int) throws(CodecError) -> PlistInteger {
+        let trimmed = Self.trimmingXMLSpace(content)
+        if let value = Self.shortDecimal(trimmed) { return PlistInteger(signed: value) }
+        let textValue = String(decoding: trimmed, as: UTF8.self)
         if let value = Int64(textValue) { return PlistInteger(signed: value) }
         if let value = UInt64(textValue) { return PlistInteger(unsigned: value) }
         if textValue.hasPrefix("0x"), let value = UInt64(textValue.dropFirst(2), radix: 16) {
             return PlistInteger(unsigned: value)
         }
-        throw fail("invalid <integer> \(textValue.prefix(40))", at: offset)
+        throw CodecError(.malformedPlist, "invalid <integer> \(textValue.prefix(40))", byteOffset: offset)
     }
 
-    private func parseReal(_ content: [UInt8], at offset: Int) throws(CodecError) -> Double {
-        let textValue = String(decoding: content.trimmedXMLSpace(), as: UTF8.self)
+    /// `[+-]?[0-9]{1,18}`, which `Int64` holds whatever the digits; nil for anything else.
+    private static func shortDecimal(_ text: UnsafeBufferPointer<UInt8>) -> Int64? {
+        var index = 0
+        let negative = text.first == UInt8(ascii: "-")
+        if negative || text.first == UInt8(ascii: "+") { index = 1 }
+        guard (1...18).contains(text.count - index) else { return nil }
+        var value: Int64 = 0
+        while index < text.count {
+            let digit = text[index] &- UInt8(ascii: "0")
+            guard digit < 10 else { return nil }
+            value = value &* 10 &+ Int64(digit)
+            index += 1
+        }
+        return negative ? -value : value
+    }
+
+    private static func parseReal(_ content: UnsafeBufferPointer<UInt8>, at offset: Int) throws(CodecError) -> Double {
+        let textValue = String(decoding: Self.trimmingXMLSpace(content), as: UTF8.self)
         switch textValue.lowercased() {
         case "nan": return .nan
         case "inf", "+inf", "infinity", "+infinity": return .infinity
         case "-inf", "-infinity": return -.infinity
         default:
             guard let value = Double(textValue), !textValue.isEmpty else {
-                throw fail("invalid <real> \(textValue.prefix(40))", at: offset)
+                throw CodecError(.malformedPlist, "invalid <real> \(textValue.prefix(40))", byteOffset: offset)
             }
             return value
         }
     }
 
+    /// `bytes` without leading and trailing XML whitespace.
+    private static func trimmingXMLSpace(_ bytes: UnsafeBufferPointer<UInt8>) -> UnsafeBufferPointer<UInt8> {
+        func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 }
+        var start = 0
+        var end = bytes.count
+        while start < end && isSpace(bytes[start]) { start += 1 }
+        while end > start && isSpace(bytes[end - 1]) { end -= 1 }
+        return UnsafeBufferPointer(rebasing: bytes[start..<end])
+    }
+
     // MARK: Cursor helpers
 
     private mutating func skipWhitespace() {
-        while position < text.count, text[position] == 0x20 || text[position] == 0x0A || text[position] == 0x0D || text[position] == 0x09 {
-            position += 1
-        }
+        let text = text
+        var at = position
+        while at < text.count, text[at] == 0x20 || text[at] == 0x0A || text[at] == 0x0D || text[at] == 0x09 { at += 1 }
+        position = at
     }
 
     private mutating func skipWhitespaceAndComments() throws(CodecError) {
         while true {
             skipWhitespace()
-            guard starts(with: "<!--") else { return }
+            guard position + 1 < text.count, text[position + 1] == UInt8(ascii: "!"), starts(with: "<!--") else { return }
             try skipComment()
         }
     }
 
-    private func starts(with literal: StaticString) -> Bool {
+    private func starts(with literal: StaticString) -> Bool { starts(with: literal, at: position) }
+
+    private func starts(with literal: StaticString, at position: Int) -> Bool {
         literal.withUTF8Buffer { prefix in
             guard text.count - position >= prefix.count else { return false }
             for index in 0..<prefix.count where text[position + index] != prefix[index] { return false }
@@ -484,17 +616,5 @@ struct XMLPlistReader {
             }
             return nil
         }
-    }
-}
-
-extension [UInt8] {
-    /// The bytes without leading and trailing XML whitespace.
-    func trimmedXMLSpace() -> ArraySlice<UInt8> {
-        func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 }
-        var start = 0
-        var end = count
-        while start < end && isSpace(self[start]) { start += 1 }
-        while end > start && isSpace(self[end - 1]) { end -= 1 }
-        return self[start..<end]
     }
 }

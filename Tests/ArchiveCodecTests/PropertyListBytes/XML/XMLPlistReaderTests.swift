@@ -192,6 +192,46 @@ final class XMLPlistReaderTests: XCTestCase {
             .array([.int(42), .int(42), .int(42)]))
     }
 
+    func testIntegersEitherSideOfTheShortDecimalPath() throws {
+        // Up to 18 digits (after a sign) are read by the reader itself, more by Swift's parser:
+        // the values must not show where the line is.
+        let texts = [
+            "999999999999999999", "-999999999999999999", "+999999999999999999", "1000000000000000000", "-1000000000000000000",
+            "0000000000000000001", "00000000000000000000000000042", "\n123456789012345678\t"
+        ]
+        let xml = plist("<array>" + texts.map { "<integer>\($0)</integer>" }.joined() + "</array>")
+        XCTAssertEqual(
+            try read(xml),
+            .array([
+                .int(999_999_999_999_999_999), .int(-999_999_999_999_999_999), .int(999_999_999_999_999_999),
+                .int(1_000_000_000_000_000_000), .int(-1_000_000_000_000_000_000), .int(1), .int(42), .int(123_456_789_012_345_678)
+            ]))
+        for text in ["-", "+", "+-1", "1 2", "12a"] {
+            XCTAssertThrowsError(try read(plist("<integer>\(text)</integer>")), text)
+        }
+    }
+
+    func testTextIsTheSameWhereverItsFirstReferenceStands() throws {
+        // Plain text is taken where it stands until the first reference, CDATA section or
+        // comment; from there it is decoded: both ways give one string.
+        let xml = plist(
+            """
+            <array>
+            <string>0123456789abcdef&amp;0123456789</string>
+            <string>0123456789abcdef<![CDATA[<b>]]>tail</string>
+            <string>0123456789abcdef<!-- note -->tail</string>
+            <string>&amp;0123456789abcdef</string>
+            <string>0123456789abcdef</string>
+            </array>
+            """)
+        XCTAssertEqual(
+            try read(xml),
+            .array([
+                .string("0123456789abcdef&0123456789"), .string("0123456789abcdef<b>tail"), .string("0123456789abcdeftail"),
+                .string("&0123456789abcdef"), .string("0123456789abcdef")
+            ]))
+    }
+
     func testRealsIncludingExponentsAndNonFiniteSpellings() throws {
         let texts = [
             "1.5", "-0.0", "1e3", "1E-3", "2.5e+10", ".5", "5.", "3", " 3.25 ",
