@@ -21,17 +21,32 @@ public enum InputKind: Equatable, Sendable {
     case unknown
 
     public init(of bytes: some Collection<UInt8>) {
-        let head = Array(bytes.prefix(64))
-        if head.starts(with: [0x1F, 0x8B]) {
+        // The first 64 bytes, copied to the stack: asked of every data value a nested decode
+        // meets, where an array per value was most of the cost.
+        self = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 64) { buffer in
+            var count = 0
+            for byte in bytes.prefix(64) {
+                buffer[count] = byte
+                count += 1
+            }
+            return InputKind(head: UnsafeBufferPointer(rebasing: buffer[0..<count]))
+        }
+    }
+
+    private init(head: UnsafeBufferPointer<UInt8>) {
+        func starts(with prefix: StaticString) -> Bool {
+            head.count >= prefix.utf8CodeUnitCount && ByteStringTable.bytesEqual(head.baseAddress!, prefix.utf8Start, count: prefix.utf8CodeUnitCount)
+        }
+        if head.count >= 2, head[0] == 0x1F, head[1] == 0x8B {
             self = .gzip
         } else if head.count >= 2, head[0] == 0x78, (UInt16(head[0]) << 8 | UInt16(head[1])) % 31 == 0 {
             self = .zlib
-        } else if head.starts(with: "bplist0".utf8) {
+        } else if starts(with: "bplist0") {
             self = .binaryPropertyList
         } else if TypedStreamDocument.starts(head) {
             self = .typedStream
-        } else if head.starts(with: [0xEF, 0xBB, 0xBF]) {
-            let rest = InputKind(of: head.dropFirst(3))
+        } else if head.count >= 3, head[0] == 0xEF, head[1] == 0xBB, head[2] == 0xBF {
+            let rest = InputKind(head: UnsafeBufferPointer(rebasing: head[3...]))
             self = rest == .json ? .jsonWithByteOrderMark : rest
         } else if let first = head.first(where: { $0 != 0x20 && $0 != 0x0A && $0 != 0x0D && $0 != 0x09 }) {
             switch first {

@@ -9,6 +9,10 @@ public struct TypedStreamDocument: Sendable {
     /// Whether `bytes` begin as a typedstream does (streamer version 4, the signature in either
     /// byte order); the reader then decides whether the rest is one.
     static func starts(_ bytes: [UInt8]) -> Bool {
+        bytes.withUnsafeBufferPointer { starts($0) }
+    }
+
+    static func starts(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         guard bytes.count >= 13, bytes[0] == TypedStreamHeader.streamerVersion, bytes[1] == 11 else { return false }
         let signature = bytes[2..<13]
         return signature.elementsEqual(TypedStreamHeader.littleEndianSignature) || signature.elementsEqual(TypedStreamHeader.bigEndianSignature)
