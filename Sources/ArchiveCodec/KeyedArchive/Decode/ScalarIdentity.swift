@@ -172,16 +172,12 @@ enum ScalarIdentity {
             if header.kind == .asciiString {
                 content = ByteStringTable.hash(view.payload(header))
             } else {
-                var ascii: [UInt8] = []
-                var isASCII = true
-                forEachScalar(view, header) { scalar in
-                    if scalar < 0x80 { ascii.append(UInt8(scalar)) } else { isASCII = false }
+                // The scalars' bytes are laid out in scratch memory, four at most per UTF-16 unit
+                // (an array grown by each scalar's bytes cost a non-ASCII string 200 a scalar).
+                content = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 4 * header.count + 1) { scratch in
+                    let (count, isASCII) = scalarBytes(view, header, to: scratch.baseAddress!)
+                    return ByteStringTable.hash(UnsafeBufferPointer(rebasing: scratch[0..<count])) ^ (isASCII ? 0 : 0x5555)
                 }
-                if !isASCII {
-                    ascii.removeAll()
-                    forEachScalar(view, header) { scalar in withUnsafeBytes(of: scalar.littleEndian) { ascii.append(contentsOf: $0) } }
-                }
-                content = ascii.withUnsafeBufferPointer { ByteStringTable.hash($0) } ^ (isASCII ? 0 : 0x5555)
             }
         case .data:
             content = ByteStringTable.hash(view.payload(header))
@@ -220,6 +216,25 @@ enum ScalarIdentity {
         default:
             return false
         }
+    }
+
+    /// Writes the scalars of UTF-16 string `header` at `out`, which has room for four bytes a
+    /// unit: one byte each when every scalar is ASCII (the bytes an ASCII string holds), else
+    /// four each, little-endian.
+    private static func scalarBytes(_ view: BinaryPlistView, _ header: PlistObjectHeader, to out: UnsafeMutablePointer<UInt8>) -> (count: Int, isASCII: Bool) {
+        let bytes = view.payload(header)
+        var index = 0
+        while index < header.count, bytes[2 * index] == 0, bytes[2 * index + 1] < 0x80 {
+            out[index] = bytes[2 * index + 1]
+            index += 1
+        }
+        if index == header.count { return (index, true) }
+        var count = 0
+        forEachScalar(view, header) { scalar in
+            UnsafeMutableRawPointer(out + count).storeBytes(of: scalar.littleEndian, as: UInt32.self)
+            count += 4
+        }
+        return (count, false)
     }
 
     static func forEachScalar(_ view: BinaryPlistView, _ header: PlistObjectHeader, _ body: (UInt32) -> Void) {

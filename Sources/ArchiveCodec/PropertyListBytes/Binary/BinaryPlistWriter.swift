@@ -123,13 +123,44 @@ enum BinaryPlistWriter {
         return true
     }
 
-    /// The UTF-16 code units of valid UTF-8 text, big-endian, as binary plists store them.
+    /// The UTF-16 code units of valid UTF-8 text, big-endian, as binary plists store them
+    /// (a sequence that is not valid UTF-8 would be U+FFFD). Decoded straight into `out`, which
+    /// grows once by the most the text can take: two bytes of UTF-16 per byte of UTF-8 (an
+    /// ASCII byte gives two; longer sequences give as many or fewer).
     static func appendUTF16BigEndian(_ utf8: UnsafeBufferPointer<UInt8>, to out: inout [UInt8]) {
-        for scalar in String(decoding: utf8, as: UTF8.self).unicodeScalars {
-            for unit in scalar.utf16 {
-                out.append(UInt8(unit >> 8))
-                out.append(UInt8(truncatingIfNeeded: unit))
+        let start = out.count
+        let room = 2 * utf8.count
+        out.append(contentsOf: repeatElement(0, count: room))
+        let written = out.withUnsafeMutableBufferPointer { buffer -> Int in
+            let units = buffer.baseAddress! + start
+            var written = 0
+            func put(_ unit: UInt32) {
+                units[written] = UInt8(truncatingIfNeeded: unit >> 8)
+                units[written + 1] = UInt8(truncatingIfNeeded: unit)
+                written += 2
             }
+            var index = 0
+            while index < utf8.count {
+                let lead = UInt32(utf8[index])
+                guard let length = UTF8Encoding.validSequenceLength(utf8, at: index) else {
+                    put(0xFFFD)
+                    index += 1
+                    continue
+                }
+                func next(_ offset: Int) -> UInt32 { UInt32(utf8[index + offset] & 0x3F) }
+                switch length {
+                case 1: put(lead)
+                case 2: put((lead & 0x1F) << 6 | next(1))
+                case 3: put((lead & 0x0F) << 12 | next(1) << 6 | next(2))
+                default:
+                    let scalar = (lead & 0x07) << 18 | next(1) << 12 | next(2) << 6 | next(3)
+                    put(0xD800 + ((scalar - 0x10000) >> 10))
+                    put(0xDC00 + (scalar & 0x3FF))
+                }
+                index += length
+            }
+            return written
         }
+        out.removeLast(room - written)
     }
 }
