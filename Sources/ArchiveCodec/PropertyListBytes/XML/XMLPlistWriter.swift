@@ -10,78 +10,68 @@ enum XMLPlistWriter {
 
     /// `limit`: the most bytes to write; past it, `limitExceeded` (checked per value).
     static func write(_ tree: PlistTree, root: UInt32, limit: Int = Int.max) throws(CodecError) -> [UInt8] {
-        var out: [UInt8] = []
-        out.reserveCapacity(min(tree.text.count * 2 + tree.nodes.count * 24 + 256, 1 << 30, limit))
-        append(
-            "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<!DOCTYPE plist PUBLIC \"-//Apple//DTD PLIST 1.0//EN\" \"http://www.apple.com/DTDs/PropertyList-1.0.dtd\">\n<plist version=\"1.0\">\n",
-            to: &out)
+        var text = Text(reserve: min(tree.text.count * 2 + tree.nodes.count * 24 + 256, 1 << 30, limit))
+        text.append(
+            "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<!DOCTYPE plist PUBLIC \"-//Apple//DTD PLIST 1.0//EN\" \"http://www.apple.com/DTDs/PropertyList-1.0.dtd\">\n<plist version=\"1.0\">\n")
         // Each frame: a container node and the next child position to write.
         var stack: [(node: UInt32, next: Int)] = []
         var written = 0
-        // One tab per level, as Apple writes, up to `maximumIndent`: deeper lines keep that
-        // indentation, since tabs per level would grow the output with the square of the
-        // depth (200,000 levels would need 40 GB). Whitespace between elements means nothing.
-        func indent(_ depth: Int) {
-            for _ in 0..<min(depth, Self.maximumIndent) { out.append(0x09) }
-        }
         func writeScalarOrOpen(_ index: UInt32, depth: Int, key: UInt32?) throws(CodecError) {
             written &+= 1
             try ConversionDeadline.poll(written)
-            guard out.count <= limit else {
+            guard text.count <= limit else {
                 throw CodecError(.limitExceeded, "the XML archive would be larger than \(limit) bytes for this JSON document: it asks for far more objects than its size suggests", limit: limit)
             }
+            text.flushIfFull()
             let node = tree.node(index)
-            indent(depth)
+            text.indent(depth)
             if let key {
-                append("<key>", to: &out)
-                appendEscaped(tree.bytes(tree.node(key)), to: &out)
-                append("</key>\n", to: &out)
-                indent(depth)
+                text.append("<key>")
+                text.appendEscaped(tree, tree.node(key))
+                text.append("</key>\n")
+                text.indent(depth)
             }
             switch node.kind {
             case .bool:
-                append(node.bits == 0 ? "<false/>\n" : "<true/>\n", to: &out)
+                text.append(node.bits == 0 ? "<false/>\n" : "<true/>\n")
             case .int:
-                append("<integer>", to: &out)
-                let text = node.isUnsigned ? String(node.bits) : String(Int64(bitPattern: node.bits))
-                out.append(contentsOf: text.utf8)
-                append("</integer>\n", to: &out)
+                text.append("<integer>")
+                text.appendInteger(node.bits, negative: !node.isUnsigned && Int64(bitPattern: node.bits) < 0)
+                text.append("</integer>\n")
             case .real:
-                append("<real>", to: &out)
-                try appendReal(Double(bitPattern: node.bits), to: &out)
-                append("</real>\n", to: &out)
+                text.append("<real>")
+                try text.appendReal(Double(bitPattern: node.bits))
+                text.append("</real>\n")
             case .date:
-                append("<date>", to: &out)
+                text.append("<date>")
                 let time = Double(bitPattern: node.bits)
-                guard time.isFinite, let text = DateText.format(time.rounded(.down), fractionDigits: 0) else {
+                guard time.isFinite, let date = DateText.format(time.rounded(.down), fractionDigits: 0) else {
                     throw CodecError(.invalidDocument, "the plist date \(time) (seconds since 2001) is outside the years an XML plist can write (1…9999); ask for a binary archive")
                 }
-                text.withUnsafeBufferPointer { out.append(contentsOf: $0) }
-                append("</date>\n", to: &out)
+                date.withUnsafeBufferPointer { text.append($0) }
+                text.append("</date>\n")
             case .data:
-                append("<data>", to: &out)
-                tree.text.withUnsafeBufferPointer { text in
-                    Base64.encode(UnsafeBufferPointer(rebasing: text[Int(node.start)..<Int(node.start + node.count)]), into: &out)
-                }
-                append("</data>\n", to: &out)
+                text.append("<data>")
+                text.appendBase64(tree, node)
+                text.append("</data>\n")
             case .asciiString, .utf16String:
-                append("<string>", to: &out)
-                appendEscaped(tree.bytes(node), to: &out)
-                append("</string>\n", to: &out)
+                text.append("<string>")
+                text.appendEscaped(tree, node)
+                text.append("</string>\n")
             case .uid:
                 // What Apple's reader (and ours) takes back: CF$UID holds 32 bits.
                 guard node.bits <= UInt64(UInt32.max) else {
                     throw CodecError(.invalidDocument, "the UID \(node.bits) is larger than an XML plist can write (CF$UID holds 32 bits); ask for a binary property list")
                 }
-                append("<dict>\n", to: &out)
-                indent(depth + 1)
-                append("<key>CF$UID</key>\n", to: &out)
-                indent(depth + 1)
-                append("<integer>", to: &out)
-                out.append(contentsOf: String(node.bits).utf8)
-                append("</integer>\n", to: &out)
-                indent(depth)
-                append("</dict>\n", to: &out)
+                text.append("<dict>\n")
+                text.indent(depth + 1)
+                text.append("<key>CF$UID</key>\n")
+                text.indent(depth + 1)
+                text.append("<integer>")
+                text.appendInteger(node.bits, negative: false)
+                text.append("</integer>\n")
+                text.indent(depth)
+                text.append("</dict>\n")
             case .array, .dict:
                 if node.kind == .dict, node.count == 1, tree.bytes(tree.node(tree.child(node, 0))).elementsEqual("CF$UID".utf8),
                     tree.node(tree.child(node, 1)).kind == .int
@@ -89,9 +79,9 @@ enum XMLPlistWriter {
                     throw CodecError(.invalidDocument, "a dictionary whose only key is CF$UID, with an integer, reads back from XML as a UID; ask for a binary archive")
                 }
                 if node.count == 0 {
-                    append(node.kind == .array ? "<array/>\n" : "<dict/>\n", to: &out)
+                    text.append(node.kind == .array ? "<array/>\n" : "<dict/>\n")
                 } else {
-                    append(node.kind == .array ? "<array>\n" : "<dict>\n", to: &out)
+                    text.append(node.kind == .array ? "<array>\n" : "<dict>\n")
                     stack.append((index, 0))
                 }
             }
@@ -102,8 +92,8 @@ enum XMLPlistWriter {
             let depth = stack.count
             if frame.next == Int(node.count) {
                 stack.removeLast()
-                indent(depth - 1)
-                append(node.kind == .array ? "</array>\n" : "</dict>\n", to: &out)
+                text.indent(depth - 1)
+                text.append(node.kind == .array ? "</array>\n" : "</dict>\n")
                 continue
             }
             stack[stack.count - 1].next += 1
@@ -114,36 +104,129 @@ enum XMLPlistWriter {
                 try writeScalarOrOpen(tree.child(node, Int(node.count) + frame.next), depth: depth, key: key)
             }
         }
-        append("</plist>\n", to: &out)
-        return out
+        text.append("</plist>\n")
+        return text.finish()
     }
 
-    private static func append(_ literal: StaticString, to out: inout [UInt8]) {
-        literal.withUTF8Buffer { out.append(contentsOf: $0) }
-    }
+    /// The XML text: written through a pointer into a chunk (`OutputBytes`), which goes to the
+    /// output array a chunk at a time, so that the array is appended to once per chunk rather
+    /// than once per tag (an array's append checks its buffer and costs about a hundred
+    /// instructions however few bytes it adds). A run of text longer than a chunk goes to the
+    /// array directly: the chunk never holds much more than `chunkSize`.
+    private struct Text {
+        private var out: [UInt8] = []
+        private var chunk = OutputBytes(capacity: Text.chunkSize + 1024)
+        static let chunkSize = 1 << 16
 
-    private static func appendReal(_ value: Double, to out: inout [UInt8]) throws(CodecError) {
-        if value.isNaN {
-            // XML writes every NaN as "nan", which reads back as the usual quiet NaN.
-            guard value.bitPattern == NonFiniteReal.canonicalNaN else {
-                throw CodecError(.invalidDocument, "the NaN with bits \(NonFiniteReal.text(value).dropFirst(4)) cannot be written in XML (it reads back as the usual NaN); ask for a binary archive")
-            }
-            append("nan", to: &out)
-        } else if value.isInfinite {
-            append(value < 0 ? "-infinity" : "+infinity", to: &out)
-        } else {
-            out.append(contentsOf: value.description.utf8)
+        init(reserve: Int) { out.reserveCapacity(reserve) }
+
+        /// Bytes written so far.
+        var count: Int { out.count + chunk.count }
+
+        /// Hands the chunk to the array once it holds `chunkSize` bytes (asked once a value).
+        mutating func flushIfFull() {
+            if chunk.count >= Self.chunkSize { flush() }
         }
-    }
 
-    private static func appendEscaped(_ text: ArraySlice<UInt8>, to out: inout [UInt8]) {
-        for byte in text {
-            switch byte {
-            case UInt8(ascii: "&"): append("&amp;", to: &out)
-            case UInt8(ascii: "<"): append("&lt;", to: &out)
-            case UInt8(ascii: ">"): append("&gt;", to: &out)
-            case 0x0D: append("&#13;", to: &out)
-            default: out.append(byte)
+        private mutating func flush() {
+            chunk.withBytes { out.append(contentsOf: $0) }
+            chunk.count = 0
+        }
+
+        mutating func finish() -> [UInt8] {
+            flush()
+            return out
+        }
+
+        mutating func append(_ literal: StaticString) {
+            chunk.append(UnsafeBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount))
+        }
+
+        mutating func append(_ bytes: UnsafeBufferPointer<UInt8>) {
+            guard bytes.count > Self.chunkSize else { return chunk.append(bytes) }
+            flush()
+            out.append(contentsOf: bytes)
+        }
+
+        /// One tab per level, as Apple writes, up to `maximumIndent`: deeper lines keep that
+        /// indentation, since tabs per level would grow the output with the square of the
+        /// depth (200,000 levels would need 40 GB). Whitespace between elements means nothing.
+        mutating func indent(_ depth: Int) {
+            let tabs = min(depth, XMLPlistWriter.maximumIndent)
+            chunk.room(for: tabs)
+            chunk.end.update(repeating: 0x09, count: tabs)
+            chunk.count += tabs
+        }
+
+        /// The text of string node `node`, escaped; runs without a byte to escape go whole.
+        mutating func appendEscaped(_ tree: PlistTree, _ node: PlistTree.Node) {
+            tree.text.withUnsafeBufferPointer { text in
+                var run = Int(node.start)
+                let end = run + Int(node.count)
+                for index in run..<end {
+                    let escape: StaticString
+                    switch text[index] {
+                    case UInt8(ascii: "&"): escape = "&amp;"
+                    case UInt8(ascii: "<"): escape = "&lt;"
+                    case UInt8(ascii: ">"): escape = "&gt;"
+                    case 0x0D: escape = "&#13;"
+                    default: continue
+                    }
+                    append(UnsafeBufferPointer(rebasing: text[run..<index]))
+                    append(escape)
+                    run = index + 1
+                }
+                append(UnsafeBufferPointer(rebasing: text[run..<end]))
+            }
+        }
+
+        /// The base64 text of data node `node`.
+        mutating func appendBase64(_ tree: PlistTree, _ node: PlistTree.Node) {
+            tree.text.withUnsafeBufferPointer { text in
+                let bytes = UnsafeBufferPointer(rebasing: text[Int(node.start)..<Int(node.start + node.count)])
+                let length = Base64.encodedCount(bytes.count)
+                guard length > Self.chunkSize else {
+                    chunk.room(for: length)
+                    Base64.encode(bytes, to: chunk.end)
+                    chunk.count += length
+                    return
+                }
+                flush()
+                Base64.encode(bytes, into: &out)
+            }
+        }
+
+        /// The decimal digits of `bits` (a negative `Int64` when `negative`).
+        mutating func appendInteger(_ bits: UInt64, negative: Bool) {
+            chunk.room(for: 20)
+            var value = negative ? (~bits &+ 1) : bits
+            var digits = 0
+            repeat {
+                chunk.end[digits] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: value % 10)
+                digits += 1
+                value /= 10
+            } while value != 0
+            if negative {
+                chunk.end[digits] = UInt8(ascii: "-")
+                digits += 1
+            }
+            var written = UnsafeMutableBufferPointer(start: chunk.end, count: digits)
+            written.reverse()
+            chunk.count += digits
+        }
+
+        mutating func appendReal(_ value: Double) throws(CodecError) {
+            if value.isNaN {
+                // XML writes every NaN as "nan", which reads back as the usual quiet NaN.
+                guard value.bitPattern == NonFiniteReal.canonicalNaN else {
+                    throw CodecError(.invalidDocument, "the NaN with bits \(NonFiniteReal.text(value).dropFirst(4)) cannot be written in XML (it reads back as the usual NaN); ask for a binary archive")
+                }
+                append("nan")
+            } else if value.isInfinite {
+                append(value < 0 ? "-infinity" : "+infinity")
+            } else {
+                var description = value.description
+                description.withUTF8 { append($0) }
             }
         }
     }
