@@ -219,7 +219,8 @@ enum XMLPlistWriter {
             if value.isNaN {
                 // XML writes every NaN as "nan", which reads back as the usual quiet NaN.
                 guard value.bitPattern == NonFiniteReal.canonicalNaN else {
-                    throw CodecError(.invalidDocument, "the NaN with bits \(NonFiniteReal.text(value).dropFirst(4)) cannot be written in XML (it reads back as the usual NaN); ask for a binary archive")
+                    let bits = NonFiniteReal.text(value).dropFirst(4)
+                    throw CodecError(.invalidDocument, "the NaN with bits \(bits) cannot be written in XML (it reads back as the usual NaN); ask for a binary archive")
                 }
                 append("nan")
             } else if value.isInfinite {
