@@ -38,6 +38,10 @@ STAT_KEYS = ["yards", "touchdowns", "tackles", "interceptions", "fumbles", "rati
 RECORD_KINDS = ["pass", "run", "punt", "kick", "penalty", "turnover", "timeout"]
 SYLLABLES = ["ka", "lo", "mi", "ra", "to", "ven", "dar", "bel", "sor", "qui", "zan", "per",
              "ix", "ul", "mon", "ta", "gre", "wil", "ston", "ford"]
+# --text cjk: names of Japanese and Chinese syllables with accented letters and emoji, stored as
+# UTF-16 strings, as archives written in those languages hold them.
+CJK_SYLLABLES = ["東", "京", "大", "阪", "名", "古", "屋", "札", "幌", "福", "岡", "横", "浜", "神",
+                 "戸", "さ", "く", "ら", "é", "😀"]
 PLAYERS_PER_TEAM = 40
 GAMES_PER_TEAM = 4          # games generated per team added (each game has 2 teams)
 RECORDS_PER_GAME = 30
@@ -105,7 +109,7 @@ class Archive:
                 "$top": {"root": root}, "$objects": self.objects}
 
 
-def build(n_teams, seed, shape="game"):
+def build(n_teams, seed, shape="game", text="latin"):
     """shape "game": the save described above. "league": the same classes with many small
     shared objects and full-precision reals: 40 games per team (each referenced from two
     schedules and the league's list) of one record each, 8 players per team, reals with all
@@ -122,7 +126,8 @@ def build(n_teams, seed, shape="game"):
         return value if league_shape else round(value, digits)
 
     def name(parts):
-        return "".join(rng.choice(SYLLABLES) for _ in range(parts)).capitalize()
+        syllables = CJK_SYLLABLES if text == "cjk" else SYLLABLES
+        return "".join(rng.choice(syllables) for _ in range(parts)).capitalize()
 
     league = a.reserve()
     teams = [a.reserve() for _ in range(n_teams)]
@@ -328,6 +333,8 @@ def main():
     p.add_argument("--teams", type=int, help="exact team count (overrides --size-mb)")
     p.add_argument("--shape", choices=["game", "league"], default="game",
                    help="game: the save above; league: many small shared games, full-precision reals")
+    p.add_argument("--text", choices=["latin", "cjk"], default="latin",
+                   help="latin: ASCII names; cjk: names in CJK syllables, accents and emoji (UTF-16 strings)")
     args = p.parse_args()
 
     started = time.monotonic()
@@ -335,7 +342,7 @@ def main():
 
     def rendered(n):
         buf = _Buffer()
-        render(build(n, args.seed, args.shape), args.format, buf)
+        render(build(n, args.seed, args.shape, args.text), args.format, buf)
         return buf
 
     if args.teams:
