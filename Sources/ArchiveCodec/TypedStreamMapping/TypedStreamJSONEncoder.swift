@@ -38,7 +38,7 @@ struct TypedStreamJSONEncoder {
     /// frame runs its own run of them, which the frames above it follow. A run is dropped when
     /// its frame ends (frames end innermost first), so the list holds what the open forms
     /// still have to do, and no form makes a list of its own.
-    private var pendingSteps: [ReadableBuildStep] = []
+    private var pendingSteps = ReadableSteps()
     /// The class of each readable form's chain once defined, by the readable class's raw
     /// value (−1: not yet): a table of a few entries, where a dictionary hashed the class at
     /// every readable object.
@@ -56,11 +56,11 @@ struct TypedStreamJSONEncoder {
     private enum Frame {
         case groups(JSONDocument.Cursor, object: Bool)
         case values(ValueRun)
-        /// A readable form's builder calls (`ReadableBuildStep`), `pendingSteps[start..<end]`,
-        /// the one at `next` to run next.
-        case steps(start: Int, next: Int, end: Int)
-        /// A readable container's entries, lowered one at a time.
-        case entries(ReadableEntries, next: Int)
+        /// A readable form's builder calls (`ReadableBuildStep`), `pendingSteps` from `start`
+        /// (where the list stood when they were appended) to `end`, the one at `next` to run next.
+        case steps(start: ReadableSteps.Mark, next: Int, end: Int)
+        /// A readable container's entries (`pendingSteps.entries[index]`), lowered one at a time.
+        case entries(index: Int, next: Int)
     }
 
     /// Values read one at a time: an array's elements through its cursor, or one value alone (a
@@ -206,7 +206,7 @@ struct TypedStreamJSONEncoder {
                     guard next < end else {
                         // The frames above this one have ended and dropped their runs: its run is last.
                         assert(pendingSteps.count == end)
-                        pendingSteps.removeLast(end - start)
+                        pendingSteps.truncate(to: start)
                         break
                     }
                     let step = pendingSteps[next]
@@ -219,12 +219,13 @@ struct TypedStreamJSONEncoder {
                     trips &+= 1
                     try ConversionDeadline.poll(trips)
                 }
-            case .entries(let entries, let next):
+            case .entries(let index, let next):
+                let entries = pendingSteps.entries[index]
                 guard next < entries.count else { continue }
-                stack.append(.entries(entries, next: next + 1))
-                let start = pendingSteps.count
+                stack.append(.entries(index: index, next: next + 1))
+                let start = pendingSteps.mark
                 try ReadableFormLowering(document: document).steps(forEntry: next, of: entries, into: &pendingSteps)
-                stack.append(.steps(start: start, next: start, end: pendingSteps.count))
+                stack.append(.steps(start: start, next: start.steps, end: pendingSteps.count))
             }
         }
     }
@@ -258,8 +259,8 @@ struct TypedStreamJSONEncoder {
                 }
                 return try place(value) { (b) throws(CodecError) in try b.object(object) }
             }
-            let start = pendingSteps.count
-            if try ReadableFormLowering(document: document).steps(for: value, into: &pendingSteps) { return .steps(start: start, next: start, end: pendingSteps.count) }
+            let start = pendingSteps.mark
+            if try ReadableFormLowering(document: document).steps(for: value, into: &pendingSteps) { return .steps(start: start, next: start.steps, end: pendingSteps.count) }
             return try beginObject(value)
         case TypeCode.classObject:
             if kind == .null { return try place(value) { (b) throws(CodecError) in try b.classReference(nil) } }
@@ -526,7 +527,12 @@ struct TypedStreamJSONEncoder {
             if let id { objects[id.number] = object }
             return nil
         case .endObject(let value): return try place(value) { (b) throws(CodecError) in try b.endObject() }
-        case .group(let type, let value): return try place(value) { (b) throws(CodecError) in try b.beginGroup(type) }
+        case .group(let type, let value):
+            // The pool is read through a reference of its own while the builder is lent.
+            let pool = pendingSteps.bytes
+            return try place(value) { (b) throws(CodecError) in
+                try pool.withUnsafeBufferPointer { (bytes) throws(CodecError) in try b.beginGroup(string: try b.intern(UnsafeBufferPointer(rebasing: bytes[type]))) }
+            }
         case .end(let value): return try place(value) { (b) throws(CodecError) in try b.end() }
         case .value(let value): return try encodeValue(value)
         case .integer(let integer, let value): return try place(value) { (b) throws(CodecError) in try b.integer(integer) }
@@ -541,9 +547,17 @@ struct TypedStreamJSONEncoder {
         case .byteString(let text, let skip, let value):
             try withText(text, at: value) { (bytes, b) throws(CodecError) in try b.byteString(text: UnsafeBufferPointer(rebasing: bytes[skip...])) }
             return nil
-        case .cString(let bytes, let value): return try placeCString(bytes, at: value)
-        case .byteArray(let bytes, let value): return try place(value) { (b) throws(CodecError) in try b.byteArray(bytes) }
-        case .entries(let entries): return .entries(entries, next: 0)
+        case .cString(let text, let value):
+            let pool = pendingSteps.bytes
+            var string: UInt32 = 0
+            try located(value) { (b) throws(CodecError) in
+                string = try pool.withUnsafeBufferPointer { (bytes) throws(CodecError) in try b.intern(UnsafeBufferPointer(rebasing: bytes[text])) }
+            }
+            return try placeCString(interned: string, at: value)
+        case .byteArray(let range, let value):
+            let array = Array(pendingSteps.bytes[range])
+            return try place(value) { (b) throws(CodecError) in try b.byteArray(array) }
+        case .entries(let index): return .entries(index: index, next: 0)
         }
     }
 

@@ -1,7 +1,10 @@
 /// One `TypedStreamBuilder` call that a readable form stands for, located at the JSON value it
 /// comes from (a refusal names that value). `ReadableFormLowering` turns a readable form into a
-/// flat list of them; `TypedStreamJSONEncoder` runs the list, and each `.value` goes back
-/// through the encoder's own dispatch, so forms nest without recursion.
+/// flat list of them (`ReadableSteps`); `TypedStreamJSONEncoder` runs the list, and each `.value`
+/// goes back through the encoder's own dispatch, so forms nest without recursion.
+///
+/// Plain data: what a step names that has a size of its own (a type string, a C string's
+/// text, a byte array, a container's entries) is kept in its list, and the step holds where.
 enum ReadableBuildStep {
     typealias Value = JSONDocument.Value
 
@@ -9,8 +12,9 @@ enum ReadableBuildStep {
     /// it is written.
     case beginObject(ReadableClass, id: (number: Int64, at: Value)?, at: Value)
     case endObject(at: Value)
-    /// A group of the type string; `end` closes it once its values are placed.
-    case group(String, at: Value)
+    /// A group of the type string `type` (bytes of the list's pool); `end` closes it once its
+    /// values are placed.
+    case group(type: Range<Int>, at: Value)
     case end(at: Value)
     /// Any JSON value, for the slot the builder expects (an `@` value in any form, a number).
     case value(Value)
@@ -25,15 +29,75 @@ enum ReadableBuildStep {
     /// A `+` value: the text of JSON string `text` from its byte `skip` on (1 drops the first
     /// `$` of a `$$…` key), read from the document where it stands when the step runs.
     case byteString(text: Value, skip: Int, at: Value)
-    /// A `*` value's text (a reference to an earlier C string of the same text, as in the
-    /// generic form).
-    case cString([UInt8], at: Value)
-    /// A `[Nc]` value's bytes.
-    case byteArray([UInt8], at: Value)
-    /// The entries of an array, set or dictionary, lowered one at a time when their turn comes
-    /// (`ReadableFormLowering.steps(forEntry:of:)`): a form of a million entries never holds
-    /// a million entries' steps at once.
-    case entries(ReadableEntries)
+    /// A `*` value's text, bytes of the list's pool (a reference to an earlier C string of the
+    /// same text, as in the generic form).
+    case cString(Range<Int>, at: Value)
+    /// A `[Nc]` value's bytes, bytes of the list's pool.
+    case byteArray(Range<Int>, at: Value)
+    /// The entries of an array, set or dictionary (the list's `entries[index]`), lowered one
+    /// at a time when their turn comes (`ReadableFormLowering.steps(forEntry:of:)`): a form of
+    /// a million entries never holds a million entries' steps at once.
+    case entries(index: Int)
+}
+
+/// A list of `ReadableBuildStep`s with what they name: the bytes of their type strings, C
+/// strings and byte arrays, and their containers' entries. Kept beside the steps so that a step
+/// is plain data, read from the list without retains and releases (a step that held a `String`
+/// or an array was copied and destroyed through the enum's outlined value witnesses at every
+/// read). The encoder keeps one list for every form open at once and drops a form's steps,
+/// bytes and entries together once the form is done (`truncate(to:)`).
+struct ReadableSteps {
+    private(set) var steps: [ReadableBuildStep] = []
+    /// The bytes the steps name, each step's at its range.
+    private(set) var bytes: [UInt8] = []
+    private(set) var entries: [ReadableEntries] = []
+
+    /// Where the list stands, for `truncate(to:)`.
+    struct Mark {
+        let steps: Int
+        let bytes: Int
+        let entries: Int
+    }
+
+    var mark: Mark { Mark(steps: steps.count, bytes: bytes.count, entries: entries.count) }
+    var count: Int { steps.count }
+    subscript(index: Int) -> ReadableBuildStep { steps[index] }
+
+    /// Drops what was appended since `mark`.
+    mutating func truncate(to mark: Mark) {
+        steps.removeLast(steps.count - mark.steps)
+        bytes.removeLast(bytes.count - mark.bytes)
+        entries.removeLast(entries.count - mark.entries)
+    }
+
+    mutating func append(_ step: ReadableBuildStep) { steps.append(step) }
+
+    mutating func group(_ type: StaticString, at value: JSONDocument.Value) {
+        steps.append(.group(type: keep(UnsafeBufferPointer(start: type.utf8Start, count: type.utf8CodeUnitCount)), at: value))
+    }
+
+    mutating func group(_ type: some Collection<UInt8>, at value: JSONDocument.Value) {
+        steps.append(.group(type: keep(type), at: value))
+    }
+
+    mutating func cString(_ text: some Collection<UInt8>, at value: JSONDocument.Value) {
+        steps.append(.cString(keep(text), at: value))
+    }
+
+    mutating func byteArray(_ bytes: [UInt8], at value: JSONDocument.Value) {
+        steps.append(.byteArray(keep(bytes), at: value))
+    }
+
+    mutating func entries(_ list: ReadableEntries) {
+        entries.append(list)
+        steps.append(.entries(index: entries.count - 1))
+    }
+
+    private mutating func keep(_ text: some Collection<UInt8>) -> Range<Int> {
+        let start = bytes.count
+        bytes.append(contentsOf: text)
+        return start..<bytes.count
+    }
 }
 
 /// The entries of a readable container form, each an `@` group (a dictionary's entry two), in

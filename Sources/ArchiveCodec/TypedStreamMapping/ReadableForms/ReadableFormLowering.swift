@@ -23,7 +23,7 @@ struct ReadableFormLowering {
     /// nothing, when `value` is a generic body (it has `$classes` or `$groups`). `value` is not
     /// null and not `{"$ref": n}`. Steps are appended to the caller's list, not returned as
     /// lists of their own: the encoder keeps one list for every form open at once.
-    func steps(for value: Value, into steps: inout [Step]) throws(CodecError) -> Bool {
+    func steps(for value: Value, into steps: inout ReadableSteps) throws(CodecError) -> Bool {
         switch document.kind(value) {
         case .string: stringSteps(.string, id: nil, text: value, at: value, into: &steps)
         case .number, .bool: try numberSteps(id: nil, number: value, type: nil, at: value, into: &steps)
@@ -94,7 +94,7 @@ struct ReadableFormLowering {
         }
     }
 
-    private func objectSteps(_ value: Value, into steps: inout [Step]) throws(CodecError) -> Bool {
+    private func objectSteps(_ value: Value, into steps: inout ReadableSteps) throws(CodecError) -> Bool {
         var members = Members()
         var cursor = document.children(of: value)  // members are walked in place
         while let (key, member) = document.nextMember(&cursor) {
@@ -192,7 +192,7 @@ struct ReadableFormLowering {
             }
             steps.append(.beginObject(.color, id: id, at: value))
             group("c", .integer(ReadableColor.named, at: body), at: body, into: &steps)
-            steps.append(.group("@@@", at: body))
+            steps.group("@@@", at: body)
             for part in document.elements(of: body) { steps.append(.value(part)) }
             steps.append(.end(at: body))
             steps.append(.endObject(at: value))
@@ -228,22 +228,29 @@ struct ReadableFormLowering {
     // MARK: The forms
 
     /// A group of one value.
-    private func group(_ type: String, _ step: Step, at value: Value, into steps: inout [Step]) {
-        steps.append(.group(type, at: value))
+    private func group(_ type: StaticString, _ step: Step, at value: Value, into steps: inout ReadableSteps) {
+        steps.group(type, at: value)
+        steps.append(step)
+        steps.append(.end(at: value))
+    }
+
+    /// A group of one value, of a type string made here.
+    private func group(_ type: some Collection<UInt8>, _ step: Step, at value: Value, into steps: inout ReadableSteps) {
+        steps.group(type, at: value)
         steps.append(step)
         steps.append(.end(at: value))
     }
 
     /// NSString, NSMutableString: `{"+": text}`, the text of JSON string `text` from its byte
     /// `skip` on.
-    private func stringSteps(_ readableClass: ReadableClass, id: (number: Int64, at: Value)?, text: Value, skip: Int = 0, at value: Value, into steps: inout [Step]) {
+    private func stringSteps(_ readableClass: ReadableClass, id: (number: Int64, at: Value)?, text: Value, skip: Int = 0, at value: Value, into steps: inout ReadableSteps) {
         steps.append(.beginObject(readableClass, id: id, at: value))
         group("+", .byteString(text: text, skip: skip, at: value), at: value, into: &steps)
         steps.append(.endObject(at: value))
     }
 
     /// NSNumber: `{"*": type}`, then the value at that type.
-    private func numberSteps(id: (number: Int64, at: Value)?, number: Value, type: Value?, at value: Value, into steps: inout [Step]) throws(CodecError) {
+    private func numberSteps(id: (number: Int64, at: Value)?, number: Value, type: Value?, at value: Value, into steps: inout ReadableSteps) throws(CodecError) {
         let kind = document.kind(number)
         guard
             let implied = ReadableNumber.impliedType(
@@ -259,24 +266,26 @@ struct ReadableFormLowering {
         }
         let valueStep: Step = kind == .bool ? .truth(document.bool(number), at: number) : .value(number)
         steps.append(.beginObject(.number, id: id, at: value))
-        group("*", .cString([code], at: type ?? value), at: value, into: &steps)
-        group(String(decoding: CollectionOfOne(code), as: UTF8.self), valueStep, at: value, into: &steps)
+        steps.group("*", at: value)
+        steps.cString(CollectionOfOne(code), at: type ?? value)
+        steps.append(.end(at: value))
+        group(CollectionOfOne(code), valueStep, at: value, into: &steps)
         steps.append(.endObject(at: value))
     }
 
     /// NSArray, NSMutableArray: `{"i": count}`, then an `@` group per element; NSSet,
     /// NSMutableSet the same with `{"I": count}`.
-    private func arraySteps(_ readableClass: ReadableClass, id: (number: Int64, at: Value)?, elements: [Value], at value: Value, into steps: inout [Step]) {
+    private func arraySteps(_ readableClass: ReadableClass, id: (number: Int64, at: Value)?, elements: [Value], at value: Value, into steps: inout ReadableSteps) {
         let isSet = readableClass == .set || readableClass == .mutableSet
         let count: Step = isSet ? .unsigned(UInt64(elements.count), at: value) : .integer(Int64(elements.count), at: value)
         steps.append(.beginObject(readableClass, id: id, at: value))
         group(isSet ? "I" : "i", count, at: value, into: &steps)
-        steps.append(.entries(.elements(elements)))
+        steps.entries(.elements(elements))
         steps.append(.endObject(at: value))
     }
 
     /// Appends the steps of entry `index` of `entries`: its `@` group, or a dictionary entry's two.
-    func steps(forEntry index: Int, of entries: ReadableEntries, into steps: inout [Step]) throws(CodecError) {
+    func steps(forEntry index: Int, of entries: ReadableEntries, into steps: inout ReadableSteps) throws(CodecError) {
         switch entries {
         case .elements(let elements):
             group("@", .value(elements[index]), at: elements[index], into: &steps)
@@ -291,7 +300,7 @@ struct ReadableFormLowering {
         case .stringKeyed(let keyed):
             let (key, member) = keyed[index]
             let skip = document.withString(key) { $0.count >= 2 && $0[0] == MappingKeys.marker && $0[1] == MappingKeys.marker ? 1 : 0 }
-            steps.append(.group("@", at: key))
+            steps.group("@", at: key)
             stringSteps(.string, id: nil, text: key, skip: skip, at: key, into: &steps)
             steps.append(.end(at: key))
             group("@", .value(member), at: member, into: &steps)
@@ -300,30 +309,32 @@ struct ReadableFormLowering {
 
     /// NSDictionary from `$dict`'s `[key, value]` pairs: `{"i": count}`, then an `@` group
     /// per key and per value.
-    private func pairSteps(_ readableClass: ReadableClass, id: (number: Int64, at: Value)?, pairs: Value, at value: Value, into steps: inout [Step]) throws(CodecError) {
+    private func pairSteps(_ readableClass: ReadableClass, id: (number: Int64, at: Value)?, pairs: Value, at value: Value, into steps: inout ReadableSteps) throws(CodecError) {
         guard document.kind(pairs) == .array else { throw document.invalid("$dict is an array of [key, value] pairs", at: pairs) }
         let entries = document.elements(of: pairs)
         steps.append(.beginObject(readableClass, id: id, at: value))
         group("i", .integer(Int64(entries.count), at: pairs), at: pairs, into: &steps)
-        steps.append(.entries(.pairs(entries)))
+        steps.entries(.pairs(entries))
         steps.append(.endObject(at: value))
     }
 
     /// NSDictionary from data keys: each key a new NSString (`$$…` is the key `$…`).
     private func stringKeyedSteps(
-        _ readableClass: ReadableClass, id: (number: Int64, at: Value)?, entries: [(key: Value, value: Value)], at value: Value, into steps: inout [Step]
+        _ readableClass: ReadableClass, id: (number: Int64, at: Value)?, entries: [(key: Value, value: Value)], at value: Value, into steps: inout ReadableSteps
     ) {
         steps.append(.beginObject(readableClass, id: id, at: value))
         group("i", .integer(Int64(entries.count), at: value), at: value, into: &steps)
-        steps.append(.entries(.stringKeyed(entries)))
+        steps.entries(.stringKeyed(entries))
         steps.append(.endObject(at: value))
     }
 
     /// NSData, NSMutableData: `{"i": n}`, then `{"[nc]": bytes}`.
-    private func dataSteps(_ readableClass: ReadableClass, id: (number: Int64, at: Value)?, bytes: [UInt8], body: Value, at value: Value, into steps: inout [Step]) {
+    private func dataSteps(_ readableClass: ReadableClass, id: (number: Int64, at: Value)?, bytes: [UInt8], body: Value, at value: Value, into steps: inout ReadableSteps) {
         steps.append(.beginObject(readableClass, id: id, at: value))
         group("i", .integer(Int64(bytes.count), at: body), at: body, into: &steps)
-        group("[\(bytes.count)c]", .byteArray(bytes, at: body), at: body, into: &steps)
+        steps.group("[\(bytes.count)c]".utf8, at: body)
+        steps.byteArray(bytes, at: body)
+        steps.append(.end(at: body))
         steps.append(.endObject(at: value))
     }
 
@@ -331,7 +342,7 @@ struct ReadableFormLowering {
     /// `{"iI": [number, length]}`, followed by `{"@": attributes}` when the run brings new
     /// attributes (numbered 1, 2, … in order) and not when `$attributesOf` names an earlier run.
     private func attributedStringSteps(
-        _ readableClass: ReadableClass, id: (number: Int64, at: Value)?, string: Value, runs: Value, at value: Value, into steps: inout [Step]
+        _ readableClass: ReadableClass, id: (number: Int64, at: Value)?, string: Value, runs: Value, at value: Value, into steps: inout ReadableSteps
     ) throws(CodecError) {
         guard document.kind(runs) == .array else { throw document.invalid("$runs is an array of {\"$length\": n, \"$attributes\": …} runs", at: runs) }
         steps.append(.beginObject(readableClass, id: id, at: value))
@@ -370,7 +381,7 @@ struct ReadableFormLowering {
                 number = introduced
                 numbers.append(number)
             }
-            steps.append(.group("iI", at: run))
+            steps.group("iI", at: run)
             steps.append(.integer(number, at: run))
             steps.append(.value(length))
             steps.append(.end(at: run))
@@ -382,7 +393,7 @@ struct ReadableFormLowering {
     /// NSColor: `{"c": space}`, then `{"ff…": components}`, a float per component. A `$hex`
     /// beside an RGB space's components only reads them: it must be their hex (`ColorHex`).
     private func colorSteps(
-        id: (number: Int64, at: Value)?, space: Value?, components: Value, hex: Value?, at value: Value, into steps: inout [Step]
+        id: (number: Int64, at: Value)?, space: Value?, components: Value, hex: Value?, at value: Value, into steps: inout ReadableSteps
     ) throws(CodecError) {
         let names = ReadableColor.spaces.map(\.name).joined(separator: ", ")
         guard let space, document.kind(space) == .string, let number = ReadableColor.number(named: document.stringValue(space)) else {
@@ -395,7 +406,7 @@ struct ReadableFormLowering {
         if let hex { try checkHex(hex, space: number, components: components) }
         steps.append(.beginObject(.color, id: id, at: value))
         group("c", .integer(number, at: space), at: space, into: &steps)
-        steps.append(.group(String(repeating: "f", count: count), at: components))
+        steps.group(repeatElement(UInt8(ascii: "f"), count: count), at: components)
         var cursor = document.children(of: components)
         while let component = document.nextElement(&cursor) { steps.append(.value(component)) }
         steps.append(.end(at: components))
@@ -434,7 +445,7 @@ struct ReadableFormLowering {
 
     /// NSFont: `{"i": n}`, `{"[nc]": name list}` (`ReadableFont`), `{"f": size}`, a `{"c": flag}`
     /// per flag.
-    private func fontSteps(id: (number: Int64, at: Value)?, name: Value, companions: Companions, at value: Value, into steps: inout [Step]) throws(CodecError) {
+    private func fontSteps(id: (number: Int64, at: Value)?, name: Value, companions: Companions, at value: Value, into steps: inout ReadableSteps) throws(CodecError) {
         guard document.kind(name) == .string else { throw document.invalid("an NSFont's $name is text", at: name) }
         var readableClass = ReadableClass.fontVersion30
         if let version = companions.version {
@@ -451,7 +462,9 @@ struct ReadableFormLowering {
         let list = ReadableFont.nameList(document.stringValue(name), version: readableClass.chain[0].version)
         steps.append(.beginObject(readableClass, id: id, at: value))
         group("i", .integer(Int64(list.count), at: name), at: name, into: &steps)
-        group("[\(list.count)c]", .byteArray(list, at: name), at: name, into: &steps)
+        steps.group("[\(list.count)c]".utf8, at: name)
+        steps.byteArray(list, at: name)
+        steps.append(.end(at: name))
         group("f", .value(size), at: size, into: &steps)
         var cursor = document.children(of: flags)
         while let flag = document.nextElement(&cursor) { group("c", .value(flag), at: flag, into: &steps) }
@@ -459,12 +472,14 @@ struct ReadableFormLowering {
     }
 
     /// NSValue: `{"*": type}`, then `{type: value}`.
-    private func valueSteps(id: (number: Int64, at: Value)?, type: Value?, value content: Value, at value: Value, into steps: inout [Step]) throws(CodecError) {
+    private func valueSteps(id: (number: Int64, at: Value)?, type: Value?, value content: Value, at value: Value, into steps: inout ReadableSteps) throws(CodecError) {
         guard let type, document.kind(type) == .string else { throw document.invalid("an NSValue's $type is its type encoding, such as \"{CGSize=dd}\"", at: type ?? value) }
         let text = document.stringValue(type)
         steps.append(.beginObject(.value, id: id, at: value))
-        group("*", .cString(Array(text.utf8), at: type), at: type, into: &steps)
-        steps.append(.group(text, at: type))
+        steps.group("*", at: type)
+        steps.cString(text.utf8, at: type)
+        steps.append(.end(at: type))
+        steps.group(text.utf8, at: type)
         steps.append(.value(content))
         steps.append(.end(at: content))
         steps.append(.endObject(at: value))
