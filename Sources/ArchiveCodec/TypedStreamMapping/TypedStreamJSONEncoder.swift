@@ -23,8 +23,11 @@ struct TypedStreamJSONEncoder {
     let document: JSONDocument
     private var builder: TypedStreamBuilder
     /// Per class defined: its name (a shared string), version and superclass (-1: none), so a
-    /// chain is found link by link from its root, in time linear in the chain.
-    private var classes: [ClassKey: Int] = [:]
+    /// chain is found link by link from its root, in time linear in the chain. Found through
+    /// `classTable` by a hash of the three, seeded as the shared strings' are (no input can make
+    /// them collide), where a `Dictionary` ran each link's key through `Hasher` twice.
+    private var classKeys: [(key: ClassKey, index: Int)] = []
+    private var classTable = ByteStringTable()
     private var objects: [Int64: Int] = [:]
     /// Per shared string: the C string of its text + 1, 0 when none was made (`placeCString`).
     private var cStringOfString: [UInt32] = []
@@ -44,10 +47,16 @@ struct TypedStreamJSONEncoder {
     /// every readable object.
     private var readableClasses = [Int](filledWith: -1, count: ReadableClass.caseCount)
 
-    private struct ClassKey: Hashable {
+    private struct ClassKey: Equatable {
         var name: UInt32
         var version: Int64
         var superclass: Int
+
+        /// The three as three words, hashed as bytes (`ByteStringTable.hash`).
+        var hash: UInt64 {
+            var words = (UInt64(name), UInt64(bitPattern: version), UInt64(bitPattern: Int64(superclass)))
+            return withUnsafeBytes(of: &words) { raw in raw.withMemoryRebound(to: UInt8.self) { ByteStringTable.hash($0) } }
+        }
     }
 
     /// What is being read, innermost last: a list of groups (the stream's, an object's) or of
@@ -167,7 +176,7 @@ struct TypedStreamJSONEncoder {
         self.builder = builder
         // A stream defines a few classes: room for them at once (`SmallDocument`), not grown
         // from one (a nested payload's stream has an encoder of its own).
-        classes.reserveCapacity(SmallDocument.things)
+        classKeys.reserveCapacity(SmallDocument.things)
     }
 
     private mutating func encodeGroups(_ top: JSONDocument.Cursor) throws(CodecError) {
@@ -473,17 +482,25 @@ struct TypedStreamJSONEncoder {
             var name: UInt32 = 0
             try located(value) { (b) throws(CodecError) in name = try b.intern(link.name) }
             let key = ClassKey(name: name, version: link.version, superclass: superclass ?? -1)
-            if let known = classes[key] {
+            let hash = key.hash
+            if let known = knownClass(key, hash: hash) {
                 superclass = known
                 continue
             }
             let parent = superclass
             var defined = 0
             try located(value) { (b) throws(CodecError) in defined = try b.defineClass(name: link.name, version: link.version, superclass: parent) }
-            classes[key] = defined
+            let entry = UInt32(classKeys.count)
+            classKeys.append((key, defined))
+            _ = classTable.findOrInsert(hash: hash, equals: { _ in false }, newValue: { entry })
             superclass = defined
         }
         return superclass!
+    }
+
+    /// The class defined for `key` (whose hash is `hash`), if one was.
+    private func knownClass(_ key: ClassKey, hash: UInt64) -> Int? {
+        classTable.find(hash: hash) { classKeys[Int($0)].key == key }.map { classKeys[Int($0)].index }
     }
 
     /// Refuses `$id` `number` when another object has it.
