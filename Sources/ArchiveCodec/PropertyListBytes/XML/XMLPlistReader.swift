@@ -408,7 +408,17 @@ struct XMLPlistReader {
     }
 
     /// Reads the closing tag of `open`, an element of the property list's own (not `other`).
+    /// The usual spelling, `</name>` right at the cursor, is compared as it stands; any other
+    /// goes through `readTag` (spaces before `>`, a mismatch and its refusal).
     private mutating func expectClose(_ open: Tag) throws(CodecError) {
+        let nameCount = open.nameEnd - open.nameStart
+        let end = position + nameCount + 3
+        if end <= text.count, text[position] == UInt8(ascii: "<"), text[position + 1] == UInt8(ascii: "/"), text[end - 1] == UInt8(ascii: ">"),
+            ByteStringTable.bytesEqual(text.baseAddress! + position + 2, text.baseAddress! + open.nameStart, count: nameCount)
+        {
+            position = end
+            return
+        }
         let offset = position
         let tag = try readTag()
         guard tag.closing, tag.element == open.element else { throw fail("expected </\(TextExcerpt.quote(name(of: open)))>", at: offset) }
