@@ -510,19 +510,26 @@ struct JSONOutput {
             return
         }
         bytes.room(for: 20)
-        // The digit count from the bit length: `bits × log10(2)` (1233 / 4096) is the count of
-        // a number of that many bits, or one more when the value reaches the next power of ten.
-        let bits = 64 - value.leadingZeroBitCount
-        let estimate = (bits &* 1233) &>> 12
-        let length = value >= Self.powersOfTen[estimate] ? estimate + 1 : estimate
+        let length = Self.decimalLength(value)
         _ = Self.writeDigits(value, endingAt: base + count + length)
         count += length
+    }
+
+    /// How many decimal digits `value` takes (one for 0), from its bit length: `bits × log10(2)`
+    /// (1233 / 4096) is the count of a number of that many bits, or one more when the value
+    /// reaches the next power of ten.
+    @inline(__always)
+    static func decimalLength(_ value: UInt64) -> Int {
+        guard value >= 10 else { return 1 }
+        let bits = 64 - value.leadingZeroBitCount
+        let estimate = (bits &* 1233) &>> 12
+        return value >= Self.powersOfTen[estimate] ? estimate + 1 : estimate
     }
 
     /// Spells `value` in decimal in the bytes before `end`, two digits per division, from the
     /// end; returns how many it wrote (1 to 20). The one home of the digit pairs.
     @inline(__always)
-    private static func writeDigits(_ value: UInt64, endingAt end: UnsafeMutablePointer<UInt8>) -> Int {
+    static func writeDigits(_ value: UInt64, endingAt end: UnsafeMutablePointer<UInt8>) -> Int {
         let pairs: StaticString =
             "00010203040506070809101112131415161718192021222324252627282930313233343536373839404142434445464748495051525354555657585960616263646566676869707172737475767778798081828384858687888990919293949596979899"
         return pairs.withUTF8Buffer { pairs in

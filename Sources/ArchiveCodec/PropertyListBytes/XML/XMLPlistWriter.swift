@@ -196,23 +196,15 @@ enum XMLPlistWriter {
             }
         }
 
-        /// The decimal digits of `bits` (a negative `Int64` when `negative`).
+        /// The decimal digits of `bits` (a negative `Int64` when `negative`), spelled by
+        /// `JSONOutput.writeDigits`, the one home of the digit pairs.
         mutating func appendInteger(_ bits: UInt64, negative: Bool) {
-            chunk.room(for: 20)
-            var value = negative ? (~bits &+ 1) : bits
-            var digits = 0
-            repeat {
-                chunk.end[digits] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: value % 10)
-                digits += 1
-                value /= 10
-            } while value != 0
-            if negative {
-                chunk.end[digits] = UInt8(ascii: "-")
-                digits += 1
-            }
-            var written = UnsafeMutableBufferPointer(start: chunk.end, count: digits)
-            written.reverse()
-            chunk.count += digits
+            let value = negative ? (~bits &+ 1) : bits
+            let length = JSONOutput.decimalLength(value)
+            chunk.room(for: length + 1)
+            if negative { chunk.append(UInt8(ascii: "-")) }
+            _ = JSONOutput.writeDigits(value, endingAt: chunk.end + length)
+            chunk.count += length
         }
 
         mutating func appendReal(_ value: Double) throws(CodecError) {
