@@ -149,6 +149,7 @@ public struct JSONDocument: Sendable {
         return byte == UInt8(ascii: "{") || byte == UInt8(ascii: "[")
     }
 
+    @inline(__always)
     func kind(_ value: Value) -> Kind {
         switch source[Int(value.offset)] {
         case UInt8(ascii: "{"): .object

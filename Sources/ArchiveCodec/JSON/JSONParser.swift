@@ -23,6 +23,11 @@ struct JSONParser {
     private let source: UnsafeBufferPointer<UInt8>
     private let notedKey: StaticString
     private var index = Index()
+    /// The index's containers and their mapping-key spans while the parse runs, in buffers of
+    /// the parse's own (`InPlaceStack`): an array's append and element write asked the runtime
+    /// whether the array was shared, three times a container. Made arrays once, at the end.
+    private var containers: InPlaceStack<JSONDocument.Container>
+    private var mappingKeySpans: InPlaceStack<UInt8>
     /// A key of an open object: `count` bytes of text, between its quotes in the source or,
     /// for a key with escapes, in `keyText` from `start` (unescaped once, when read).
     private struct Key {
@@ -46,7 +51,11 @@ struct JSONParser {
     /// Validates `source` and indexes its containers, listing the members named `notingKey`.
     static func index(of source: UnsafeBufferPointer<UInt8>, notingKey: StaticString) throws(CodecError) -> Index {
         var parser = JSONParser(source: source, notingKey: notingKey)
-        defer { parser.keys.deallocate() }
+        defer {
+            parser.keys.deallocate()
+            parser.containers.deallocate()
+            parser.mappingKeySpans.deallocate()
+        }
         // One bit per source byte, all of it allocated and cleared before the parse: an eighth
         // of the source, whatever its values.
         let words = source.count / 64 + 1
@@ -61,12 +70,19 @@ struct JSONParser {
         }
         if let failure { throw failure }
         parser.index.scalarEnds = scalarEnds
+        parser.index.containers = Array(parser.containers.elements(0..<parser.containers.count))
+        parser.index.mappingKeySpans = Array(parser.mappingKeySpans.elements(0..<parser.mappingKeySpans.count))
         return parser.index
     }
 
     private init(source: UnsafeBufferPointer<UInt8>, notingKey: StaticString) {
         self.source = source
         notedKey = notingKey
+        // A container takes at least two bytes; typical documents hold one per 15 to 40.
+        // The buffers grow by doubling past this first guess.
+        let guess = min(source.count / 16 + 16, 1 << 26)
+        containers = InPlaceStack(capacity: guess)
+        mappingKeySpans = InPlaceStack(capacity: guess)
     }
 
     private static func fail(_ message: String, at offset: Int) -> CodecError {
@@ -105,10 +121,6 @@ struct JSONParser {
         defer { stack.deallocate() }
         var open = Open(container: 0, start: 0, isObject: false, firstKey: 0, firstKeyText: 0, count: 0)
         var valueCount = 0
-        // A container takes at least two bytes; typical documents hold one per 30 or more.
-        // Reserved pages cost no memory until written.
-        index.containers.reserveCapacity(min(source.count / 32 + 16, 1 << 26))
-        index.mappingKeySpans.reserveCapacity(min(source.count / 32 + 16, 1 << 26))
         var position = Self.skippingWhitespace(source, from: 0)
         guard position < source.count else { throw Self.fail("empty JSON document", at: position) }
         // Parse one value per turn; after it, consume separators and closers.
@@ -126,7 +138,7 @@ struct JSONParser {
                 if key.isMapping {
                     notingPayload = key.holdsPayload
                     let span = Int(open.count) + 1
-                    index.mappingKeySpans[open.container] = UInt8(min(span, JSONDocument.unboundedSpan))
+                    mappingKeySpans.base[open.container] = UInt8(min(span, JSONDocument.unboundedSpan))
                 }
                 position = Self.skippingWhitespace(source, from: position)
                 guard position < source.count, source[position] == UInt8(ascii: ":") else {
@@ -144,12 +156,12 @@ struct JSONParser {
                 guard stack.count < JSONDocument.maximumNesting else {
                     throw CodecError(.limitExceeded, "JSON nesting deeper than \(JSONDocument.maximumNesting)", byteOffset: position, found: stack.count + 1, limit: JSONDocument.maximumNesting)
                 }
-                let container = index.containers.count
+                let container = containers.count
                 // The clock is read at every `pollInterval`th container: between two, the parse
                 // meets at most that many containers and the scalars of their text.
                 try ConversionDeadline.poll(container)
-                index.containers.append(JSONDocument.Container(end: 0, count: 0, descendants: 0))
-                index.mappingKeySpans.append(0)
+                containers.push(JSONDocument.Container(end: 0, count: 0, descendants: 0))
+                mappingKeySpans.push(0)
                 note(Value(offset: UInt32(position), payload: UInt32(container)))
                 if payload && isObject { index.payloads.append(Value(offset: UInt32(position), payload: UInt32(container))) }
                 stack.push(open)
@@ -210,8 +222,8 @@ struct JSONParser {
     /// that repeats a key.
     private mutating func close(_ open: Open, at end: Int) throws(CodecError) {
         let container = open.container
-        index.containers[container] = JSONDocument.Container(
-            end: UInt32(end), count: open.count, descendants: UInt32(index.containers.count - container - 1))
+        containers.base[container] = JSONDocument.Container(
+            end: UInt32(end), count: open.count, descendants: UInt32(containers.count - container - 1))
         guard open.isObject else { return }
         defer {
             keys.truncate(to: open.firstKey)

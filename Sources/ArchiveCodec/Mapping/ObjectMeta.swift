@@ -101,10 +101,19 @@ extension JSONDocument {
     }
 
     /// Whether `value` is a string holding exactly `literal` (asked for nearly every
-    /// member: compared in place).
+    /// member: compared in place). A string without escapes is its source text between the
+    /// quotes, whose length its handle holds: most keys that differ are told apart by it
+    /// before a byte is read.
     func stringEquals(_ value: Value, _ literal: StaticString) -> Bool {
         guard kind(value) == .string else { return false }
-        return withString(value) { JSONText.text($0, equals: literal) }
+        guard value.payload & Value.escapedBit == 0, literal.hasPointerRepresentation else {
+            return withString(value) { JSONText.text($0, equals: literal) }
+        }
+        let count = Int(value.payload) - 2
+        guard count == literal.utf8CodeUnitCount else { return false }
+        return source.withUnsafeBufferPointer { source in
+            count == 0 || ByteStringTable.bytesEqual(source.baseAddress! + Int(value.offset) + 1, literal.utf8Start, count: count)
+        }
     }
 
     /// Whether member key `key` is a data key (see `MappingKeys.isMappingKey`).

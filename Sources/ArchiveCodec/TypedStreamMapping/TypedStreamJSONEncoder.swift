@@ -180,9 +180,14 @@ struct TypedStreamJSONEncoder {
     }
 
     private mutating func encodeGroups(_ top: JSONDocument.Cursor) throws(CodecError) {
-        var stack: [Frame] = [.groups(top, object: false)]
+        // Frames are pushed and popped several times a group: a stack of the walk's own
+        // (`InPlaceStack`), where an array asked the runtime whether it was shared each time.
+        var stack = InPlaceStack<Frame>(capacity: 64)
+        defer { stack.deallocate() }
+        stack.push(.groups(top, object: false))
         var trips = 0
-        while let frame = stack.popLast() {
+        while !stack.isEmpty {
+            let frame = stack.pop()
             trips &+= 1
             try ConversionDeadline.poll(trips)
             switch frame {
@@ -191,8 +196,8 @@ struct TypedStreamJSONEncoder {
                     if object { try builder.endObject() }
                     continue
                 }
-                stack.append(.groups(groups, object: object))
-                stack.append(.values(try beginGroup(group)))
+                stack.push(.groups(groups, object: object))
+                stack.push(.values(try beginGroup(group)))
             case .values(var values):
                 // Values that open nothing are placed in this loop; the frame goes back on the
                 // stack only under one that opens an object or a composite.
@@ -202,8 +207,8 @@ struct TypedStreamJSONEncoder {
                         break
                     }
                     if let opened = try encodeValue(value) {
-                        stack.append(.values(values))
-                        stack.append(opened)
+                        stack.push(.values(values))
+                        stack.push(opened)
                         break
                     }
                     trips &+= 1
@@ -221,8 +226,8 @@ struct TypedStreamJSONEncoder {
                     let step = pendingSteps[next]
                     next += 1
                     if let opened = try perform(step) {
-                        stack.append(.steps(start: start, next: next, end: end))
-                        stack.append(opened)
+                        stack.push(.steps(start: start, next: next, end: end))
+                        stack.push(opened)
                         break
                     }
                     trips &+= 1
@@ -231,10 +236,10 @@ struct TypedStreamJSONEncoder {
             case .entries(let index, let next):
                 let entries = pendingSteps.entries[index]
                 guard next < entries.count else { continue }
-                stack.append(.entries(index: index, next: next + 1))
+                stack.push(.entries(index: index, next: next + 1))
                 let start = pendingSteps.mark
                 try ReadableFormLowering(document: document).steps(forEntry: next, of: entries, into: &pendingSteps)
-                stack.append(.steps(start: start, next: start.steps, end: pendingSteps.count))
+                stack.push(.steps(start: start, next: start.steps, end: pendingSteps.count))
             }
         }
     }

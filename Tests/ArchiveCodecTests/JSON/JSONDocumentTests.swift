@@ -68,6 +68,15 @@ final class JSONDocumentTests: XCTestCase {
         }
     }
 
+    /// `stringEquals` compares the text a string stands for, whether or not it is spelled
+    /// with escapes, and is false for every value that is no string.
+    func testStringEqualsComparesTheTextNotItsSpelling() throws {
+        let document = try JSONDocument(parsing: Array(#"["$class", "$cl\u0061ss", "", "$clas", "$classes", "$clasS", 6, null, {"$class": 1}, ["$class"], "\u0024class"]"#.utf8))
+        let elements = document.elements(of: document.root)
+        XCTAssertEqual(elements.map { document.stringEquals($0, "$class") }, [true, true, false, false, false, false, false, false, false, false, true])
+        XCTAssertEqual(elements.map { document.stringEquals($0, "") }, [false, false, true, false, false, false, false, false, false, false, false])
+    }
+
     /// Decimals of up to 15 digits without exponent are read by one division; every real
     /// must read as `Double(String)` reads it, bit for bit: each digit count and point
     /// position, signs, zeros, the 15/16-digit boundary, exponents (the other path).
