@@ -47,19 +47,27 @@ struct ByteStringTable {
         return hash
     }
 
-    /// Whether `count` bytes at `first` and `second` are equal, a word at a time.
+    /// Whether `count` bytes at `first` and `second` are equal, a word at a time; the bytes
+    /// past the last whole word are compared as one more word (or two halves, or two
+    /// quarters) that overlaps what was compared already, never read beyond `count`: keys
+    /// and names are mostly shorter than a word, and a loop over their bytes cost more than
+    /// the rest of a comparison.
     @inline(__always)
     static func bytesEqual(_ first: UnsafeRawPointer, _ second: UnsafeRawPointer, count: Int) -> Bool {
-        var index = 0
-        while index + 8 <= count {
-            guard first.loadUnaligned(fromByteOffset: index, as: UInt64.self) == second.loadUnaligned(fromByteOffset: index, as: UInt64.self) else { return false }
-            index += 8
+        func equal<Word: FixedWidthInteger>(at offset: Int, as _: Word.Type) -> Bool {
+            first.loadUnaligned(fromByteOffset: offset, as: Word.self) == second.loadUnaligned(fromByteOffset: offset, as: Word.self)
         }
-        while index < count {
-            guard first.load(fromByteOffset: index, as: UInt8.self) == second.load(fromByteOffset: index, as: UInt8.self) else { return false }
-            index += 1
+        if count >= 8 {
+            var index = 0
+            while index + 8 <= count {
+                guard equal(at: index, as: UInt64.self) else { return false }
+                index += 8
+            }
+            return index == count || equal(at: count - 8, as: UInt64.self)
         }
-        return true
+        if count >= 4 { return equal(at: 0, as: UInt32.self) && equal(at: count - 4, as: UInt32.self) }
+        if count >= 2 { return equal(at: 0, as: UInt16.self) && equal(at: count - 2, as: UInt16.self) }
+        return count == 0 || equal(at: 0, as: UInt8.self)
     }
 
     /// The value stored for a string equal to `key`, nil when none is. `equals(value)`

@@ -36,6 +36,20 @@ struct ReadableFormLowering {
 
     // MARK: The object form
 
+    /// Whether the object `value` opens as the generic form does: `$classes` or `$groups`
+    /// first, or after `$class` (the decoder writes every generic body so). The walk of
+    /// `objectSteps` stops at such a key with the same outcome, having read nothing before
+    /// it that could fail; this tells it by two keys' lengths and bytes, where the walk
+    /// read every key into a `FormKey` and sorted its members into lists.
+    private func startsGeneric(_ value: Value) -> Bool {
+        func isGeneric(_ key: Value) -> Bool { document.stringEquals(key, MappingKeys.classes) || document.stringEquals(key, MappingKeys.groups) }
+        var cursor = document.children(of: value)
+        guard let first = document.nextMember(&cursor) else { return false }
+        if isGeneric(first.key) { return true }
+        guard document.stringEquals(first.key, MappingKeys.className), let second = document.nextMember(&cursor) else { return false }
+        return isGeneric(second.key)
+    }
+
     /// The members of a readable form's object, sorted out.
     private struct Members {
         var className: Value?
@@ -94,7 +108,10 @@ struct ReadableFormLowering {
         }
     }
 
+    /// Lowers the object form `value`; false when it is the generic form (a key of it met
+    /// before any error), which the encoder reads itself.
     private func objectSteps(_ value: Value, into steps: inout ReadableSteps) throws(CodecError) -> Bool {
+        if startsGeneric(value) { return false }
         var members = Members()
         var cursor = document.children(of: value)  // members are walked in place
         while let (key, member) = document.nextMember(&cursor) {
