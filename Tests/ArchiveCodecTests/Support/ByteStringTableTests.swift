@@ -39,7 +39,9 @@ final class ByteStringTableTests: XCTestCase {
             let found = text.withUnsafeBufferPointer { buffer in
                 table.findOrInsert(
                     hash: ByteStringTable.hash(buffer),
-                    equals: { candidate in texts[Int(candidate)].withUnsafeBufferPointer { $0.count == buffer.count && ByteStringTable.bytesEqual($0.baseAddress!, buffer.baseAddress!, count: buffer.count) } },
+                    equals: { candidate in
+                        texts[Int(candidate)].withUnsafeBufferPointer { $0.count == buffer.count && ByteStringTable.bytesEqual($0.baseAddress!, buffer.baseAddress!, count: buffer.count) }
+                    },
                     newValue: { UInt32(index) })
             }
             XCTAssertEqual(found, UInt32(index))
@@ -48,8 +50,13 @@ final class ByteStringTableTests: XCTestCase {
             let found = text.withUnsafeBufferPointer { buffer in
                 table.findOrInsert(
                     hash: ByteStringTable.hash(buffer),
-                    equals: { candidate in texts[Int(candidate)].withUnsafeBufferPointer { $0.count == buffer.count && ByteStringTable.bytesEqual($0.baseAddress!, buffer.baseAddress!, count: buffer.count) } },
-                    newValue: { XCTFail("\(index) inserted twice"); return 0 })
+                    equals: { candidate in
+                        texts[Int(candidate)].withUnsafeBufferPointer { $0.count == buffer.count && ByteStringTable.bytesEqual($0.baseAddress!, buffer.baseAddress!, count: buffer.count) }
+                    },
+                    newValue: {
+                        XCTFail("\(index) inserted twice")
+                        return 0
+                    })
             }
             XCTAssertEqual(found, UInt32(index))
         }
