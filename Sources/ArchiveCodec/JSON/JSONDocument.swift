@@ -199,7 +199,10 @@ public struct JSONDocument: Sendable {
         return (key, step(&cursor))
     }
 
-    /// The value after the separators at the cursor; the cursor moves past it.
+    /// The value after the separators at the cursor; the cursor moves past it. Inlined: every
+    /// walk of a document steps from value to value, and the call cost a short step about a
+    /// fifth of its instructions (keyed encode −2 %).
+    @inline(__always)
     private func step(_ cursor: inout Cursor) -> Value {
         source.withUnsafeBufferPointer { source in
             var position = cursor.position
