@@ -75,7 +75,7 @@ public struct JSONDocument: Sendable {
     public static let maximumNesting = 500_000
 
     let source: [UInt8]
-    let containers: [Container]
+    let containers: FrozenTable<Container>
     /// Deepest container nesting in the document (a scalar document has depth 0).
     public var depth: Int { notes.depth }
     /// Values in the document, member keys not counted. What encoding it holds in memory grows
@@ -95,7 +95,7 @@ public struct JSONDocument: Sendable {
     /// with a single `$` (the archive mapping's keys, which `meta(of:)` reads), so that no
     /// member after them need be looked at; `unboundedSpan` when that is so many or more.
     /// An archive's objects put those keys first: the span is 1 or 2 for most.
-    let mappingKeySpans: [UInt8]
+    let mappingKeySpans: FrozenTable<UInt8>
     static let unboundedSpan = 255
 
     /// One bit per source byte, set at the last byte of every scalar and key (a string's
@@ -144,6 +144,7 @@ public struct JSONDocument: Sendable {
         return nextElement(&cursor)!
     }
 
+    @inline(__always)
     func isContainer(_ value: Value) -> Bool {
         let byte = source[Int(value.offset)]
         return byte == UInt8(ascii: "{") || byte == UInt8(ascii: "[")
@@ -162,6 +163,7 @@ public struct JSONDocument: Sendable {
     }
 
     /// Elements of an array, members of an object; 0 for scalars.
+    @inline(__always)
     func count(_ value: Value) -> Int {
         isContainer(value) ? Int(containers[value.container].count) : 0
     }
@@ -178,6 +180,7 @@ public struct JSONDocument: Sendable {
     // MARK: Walking containers
 
     /// A cursor before the first child of container `value`.
+    @inline(__always)
     func children(of value: Value) -> Cursor {
         guard isContainer(value) else { return .none }
         let entry = containers[value.container]
@@ -185,6 +188,7 @@ public struct JSONDocument: Sendable {
     }
 
     /// The next element of an array (or the next key or value of an object, one at a time).
+    @inline(__always)
     func nextElement(_ cursor: inout Cursor) -> Value? {
         guard cursor.remaining > 0 else { return nil }
         cursor.remaining -= 1
@@ -192,6 +196,7 @@ public struct JSONDocument: Sendable {
     }
 
     /// The next (key, value) member of an object.
+    @inline(__always)
     func nextMember(_ cursor: inout Cursor) -> (key: Value, value: Value)? {
         guard cursor.remaining > 0 else { return nil }
         cursor.remaining -= 1

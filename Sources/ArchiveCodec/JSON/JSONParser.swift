@@ -8,24 +8,33 @@ struct JSONParser {
 
     /// What parsing leaves behind.
     struct Index {
-        var containers: [JSONDocument.Container] = []
+        var containers: FrozenTable<JSONDocument.Container>
+        var depth: Int
+        var valueCount: Int
+        var noted: [(object: Value, value: Value)]
+        /// Per container: see `JSONDocument.mappingKeySpans`.
+        var mappingKeySpans: FrozenTable<UInt8>
+        /// Objects that are the value of a `$data` or `$bytes` member: see `JSONDocument.nestedPayloads`.
+        var payloads: [Value]
+        /// See `JSONDocument.scalarEnds`.
+        var scalarEnds: [UInt64]
+    }
+
+    /// What the parse notes beside its index as it goes.
+    private struct Found {
         var depth = 0
         var valueCount = 0
         var noted: [(object: Value, value: Value)] = []
-        /// Per container: see `JSONDocument.mappingKeySpans`.
-        var mappingKeySpans: [UInt8] = []
-        /// Objects that are the value of a `$data` or `$bytes` member: see `JSONDocument.nestedPayloads`.
         var payloads: [Value] = []
-        /// See `JSONDocument.scalarEnds`.
-        var scalarEnds: [UInt64] = []
     }
 
     private let source: UnsafeBufferPointer<UInt8>
     private let notedKey: StaticString
-    private var index = Index()
+    private var found = Found()
     /// The index's containers and their mapping-key spans while the parse runs, in buffers of
     /// the parse's own (`InPlaceStack`): an array's append and element write asked the runtime
-    /// whether the array was shared, three times a container. Made arrays once, at the end.
+    /// whether the array was shared, three times a container. The index keeps the buffers
+    /// (`FrozenTable`).
     private var containers: InPlaceStack<JSONDocument.Container>
     private var mappingKeySpans: InPlaceStack<UInt8>
     /// A key of an open object: `count` bytes of text, between its quotes in the source or,
@@ -51,10 +60,13 @@ struct JSONParser {
     /// Validates `source` and indexes its containers, listing the members named `notingKey`.
     static func index(of source: UnsafeBufferPointer<UInt8>, notingKey: StaticString) throws(CodecError) -> Index {
         var parser = JSONParser(source: source, notingKey: notingKey)
+        var handedOver = false
         defer {
             parser.keys.deallocate()
-            parser.containers.deallocate()
-            parser.mappingKeySpans.deallocate()
+            if !handedOver {
+                parser.containers.deallocate()
+                parser.mappingKeySpans.deallocate()
+            }
         }
         // One bit per source byte, all of it allocated and cleared before the parse: an eighth
         // of the source, whatever its values.
@@ -69,10 +81,11 @@ struct JSONParser {
             }
         }
         if let failure { throw failure }
-        parser.index.scalarEnds = scalarEnds
-        parser.index.containers = Array(parser.containers.elements(0..<parser.containers.count))
-        parser.index.mappingKeySpans = Array(parser.mappingKeySpans.elements(0..<parser.mappingKeySpans.count))
-        return parser.index
+        handedOver = true
+        return Index(
+            containers: FrozenTable(adopting: parser.containers), depth: parser.found.depth, valueCount: parser.found.valueCount,
+            noted: parser.found.noted, mappingKeySpans: FrozenTable(adopting: parser.mappingKeySpans), payloads: parser.found.payloads,
+            scalarEnds: scalarEnds)
     }
 
     private init(source: UnsafeBufferPointer<UInt8>, notingKey: StaticString) {
@@ -163,10 +176,10 @@ struct JSONParser {
                 containers.push(JSONDocument.Container(end: 0, count: 0, descendants: 0))
                 mappingKeySpans.push(0)
                 note(Value(offset: UInt32(position), payload: UInt32(container)))
-                if payload && isObject { index.payloads.append(Value(offset: UInt32(position), payload: UInt32(container))) }
+                if payload && isObject { found.payloads.append(Value(offset: UInt32(position), payload: UInt32(container))) }
                 stack.push(open)
                 open = Open(container: container, start: UInt32(position), isObject: isObject, firstKey: keys.count, firstKeyText: keyText.count, count: 0)
-                index.depth = max(index.depth, stack.count)
+                found.depth = max(found.depth, stack.count)
                 position = Self.skippingWhitespace(source, from: position + 1)
                 let closer = isObject ? UInt8(ascii: "}") : UInt8(ascii: "]")
                 if position < source.count && source[position] == closer {
@@ -187,7 +200,7 @@ struct JSONParser {
                 position = Self.skippingWhitespace(source, from: position)
                 guard !stack.isEmpty else {
                     guard position == source.count else { throw Self.fail("unexpected content after the JSON value", at: position) }
-                    index.valueCount = valueCount
+                    found.valueCount = valueCount
                     return
                 }
                 guard position < source.count else { throw Self.fail("unexpected end of JSON inside a container", at: position) }
@@ -322,7 +335,7 @@ struct JSONParser {
     private mutating func note(_ value: Value) {
         guard let object = noting else { return }
         noting = nil
-        index.noted.append((object, value))
+        found.noted.append((object, value))
     }
 
     /// Checks the scalar (string, number, literal) at `start`; returns it.

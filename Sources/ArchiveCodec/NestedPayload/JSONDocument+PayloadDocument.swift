@@ -23,8 +23,8 @@ extension JSONDocument {
         let last = first + Int(containers[first].descendants)
         let shift = UInt32(start)
         let base = UInt32(first)
-        var inner: [Container] = []
-        inner.reserveCapacity(last - first + 1)
+        // Filled in a buffer the document then keeps (`FrozenTable`).
+        var inner = InPlaceStack<Container>(capacity: last - first + 1)
         var values = 1
         // Ends of the containers open around the one being read, innermost last (a small
         // payload's nesting at once, `SmallDocument`).
@@ -39,7 +39,7 @@ extension JSONDocument {
             open.append(entry.end)
             depth = max(depth, open.count)
             values += Int(entry.count)
-            inner.append(Container(end: entry.end - shift, count: entry.count, descendants: entry.descendants))
+            inner.push(Container(end: entry.end - shift, count: entry.count, descendants: entry.descendants))
         }
         // The source alone, not `self`: a closure that reads `self` holds a copy of the document.
         let source = self.source
@@ -56,9 +56,9 @@ extension JSONDocument {
         // The value itself is no member's value in its own document: payloads after its start.
         let payloads = Self.positions(of: outerPayloads.count, from: start + 1, to: end) { Int(outerPayloads[$0].offset) }.map { rebase(outerPayloads[$0]) }
         return JSONDocument(
-            source: Array(source[start..<end]), containers: inner,
+            source: Array(source[start..<end]), containers: FrozenTable(adopting: inner),
             notes: JSONNotes(members: members, payloads: payloads, payloadNesting: payloadNesting, depth: depth, valueCount: values),
-            mappingKeySpans: Array(mappingKeySpans[first...last]), scalarEnds: Self.bits(of: scalarEnds, from: start, count: end - start))
+            mappingKeySpans: FrozenTable(mappingKeySpans[first...last]), scalarEnds: Self.bits(of: scalarEnds, from: start, count: end - start))
     }
 
     /// Bits `start..<(start + count)` of `bitmap` (bit `i & 63` of word `i >> 6`) as a bitmap of
@@ -94,7 +94,7 @@ extension JSONDocument {
         return lower..<max(lower, firstAtOrAfter(end))
     }
 
-    private init(source: [UInt8], containers: [Container], notes: JSONNotes, mappingKeySpans: [UInt8], scalarEnds: [UInt64]) {
+    private init(source: [UInt8], containers: FrozenTable<Container>, notes: JSONNotes, mappingKeySpans: FrozenTable<UInt8>, scalarEnds: [UInt64]) {
         self.source = source
         self.containers = containers
         self.notes = notes

@@ -4,8 +4,9 @@
 /// container). Grown by doubling, as an array's append would, so it holds at most twice the
 /// most it held at once.
 ///
-/// Not counted: the owner frees it (`deallocate()`) when its pass ends, and a copy shares
-/// the buffer, so the pass keeps one copy only.
+/// Not counted: the owner frees it (`deallocate()`) when its pass ends, or hands its buffer
+/// to a `FrozenTable` that keeps what the pass wrote; a copy shares the buffer, so the pass
+/// keeps one copy only.
 struct InPlaceStack<Element: BitwiseCopyable> {
     /// The elements, bottom first: the first `count` of `capacity`.
     private(set) var base: UnsafeMutablePointer<Element>

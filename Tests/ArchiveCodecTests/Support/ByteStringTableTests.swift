@@ -31,35 +31,29 @@ final class ByteStringTableTests: XCTestCase {
         }
     }
 
-    /// Texts found through the table are the ones inserted, whatever their lengths.
+    /// Texts found through the table are the ones inserted, whatever their lengths: asked
+    /// again, each finds its own value and inserts nothing.
     func testFindsWhatWasInserted() {
         let texts = (0..<300).map { index in Array("key \(index) ".utf8) + [UInt8](repeating: UInt8(index % 7), count: index % 19) }
         var table = ByteStringTable()
-        for (index, text) in texts.enumerated() {
-            let found = text.withUnsafeBufferPointer { buffer in
-                table.findOrInsert(
-                    hash: ByteStringTable.hash(buffer),
-                    equals: { candidate in
-                        texts[Int(candidate)].withUnsafeBufferPointer { $0.count == buffer.count && ByteStringTable.bytesEqual($0.baseAddress!, buffer.baseAddress!, count: buffer.count) }
-                    },
-                    newValue: { UInt32(index) })
-            }
-            XCTAssertEqual(found, UInt32(index))
-        }
-        for (index, text) in texts.enumerated() {
-            let found = text.withUnsafeBufferPointer { buffer in
+        var inserted = 0
+        func find(_ index: Int) -> UInt32 {
+            texts[index].withUnsafeBufferPointer { buffer in
                 table.findOrInsert(
                     hash: ByteStringTable.hash(buffer),
                     equals: { candidate in
                         texts[Int(candidate)].withUnsafeBufferPointer { $0.count == buffer.count && ByteStringTable.bytesEqual($0.baseAddress!, buffer.baseAddress!, count: buffer.count) }
                     },
                     newValue: {
-                        XCTFail("\(index) inserted twice")
-                        return 0
+                        inserted += 1
+                        return UInt32(index)
                     })
             }
-            XCTAssertEqual(found, UInt32(index))
         }
+        for index in texts.indices { XCTAssertEqual(find(index), UInt32(index)) }
+        XCTAssertEqual(inserted, texts.count)
+        for index in texts.indices { XCTAssertEqual(find(index), UInt32(index)) }
+        XCTAssertEqual(inserted, texts.count, "a text found was inserted again")
         XCTAssertEqual(table.count, texts.count)
     }
 }
