@@ -113,6 +113,17 @@ struct TypeTable {
                 .limitExceeded, "type encoding \(Self.quoted(text)): the stream's type strings would hold more than \(Self.maximumNodes) types", byteOffset: offset,
                 found: nodes.count + text.count + 1, limit: Self.maximumNodes)
         }
+        // Most type strings are scalars only ("@", "i", "+", "iq"): their root and nodes are laid
+        // down at once, as the loop below lays them (a stream read or built per nested payload
+        // parses its type strings afresh).
+        if let minimum = Self.scalarsMinimumBytes(text) {
+            nodes.append(Node(code: TypeCode.sequence, count: UInt32(text.count), size: UInt32(text.count + 1), minimumBytes: minimum, string: string, start: 0, end: UInt32(text.count)))
+            for position in text.indices {
+                let code = text[position]
+                nodes.append(Node(code: code, count: 0, size: 1, minimumBytes: code == TypeCode.ignored ? 0 : 1, string: string, start: UInt32(position), end: UInt32(position + 1)))
+            }
+            return
+        }
         var stack = openScratch
         openScratch = []
         defer {
@@ -183,6 +194,17 @@ struct TypeTable {
             stack.append(Open(node: nodes.count, children: 0))
             nodes.append(Node(code: code, count: count, size: 0, minimumBytes: 0, string: string, start: start, end: 0))
         }
+    }
+
+    /// The fewest stream bytes the types of `text` take when every one is a scalar (one byte
+    /// each, none for `!`); nil when any is not.
+    private static func scalarsMinimumBytes(_ text: UnsafeBufferPointer<UInt8>) -> UInt32? {
+        var minimum: UInt32 = 0
+        for code in text {
+            guard TypeCode.isScalar(code) else { return nil }
+            if code != TypeCode.ignored { minimum += 1 }
+        }
+        return minimum
     }
 
     /// Completes the innermost composite: its size, text end, field count and byte minimum.
