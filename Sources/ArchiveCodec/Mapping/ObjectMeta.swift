@@ -106,14 +106,11 @@ extension JSONDocument {
     /// before a byte is read.
     func stringEquals(_ value: Value, _ literal: StaticString) -> Bool {
         guard kind(value) == .string else { return false }
-        guard value.payload & Value.escapedBit == 0, literal.hasPointerRepresentation else {
-            return withString(value) { JSONText.text($0, equals: literal) }
-        }
+        guard value.payload & Value.escapedBit == 0 else { return withString(value) { JSONText.text($0, equals: literal) } }
         let count = Int(value.payload) - 2
         guard count == literal.utf8CodeUnitCount else { return false }
-        return source.withUnsafeBufferPointer { source in
-            count == 0 || ByteStringTable.bytesEqual(source.baseAddress! + Int(value.offset) + 1, literal.utf8Start, count: count)
-        }
+        let start = Int(value.offset) + 1
+        return source.withUnsafeBufferPointer { JSONText.text(UnsafeBufferPointer(rebasing: $0[start..<(start + count)]), equals: literal) }
     }
 
     /// Whether member key `key` is a data key (see `MappingKeys.isMappingKey`).

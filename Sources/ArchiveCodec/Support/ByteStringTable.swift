@@ -23,28 +23,40 @@ struct ByteStringTable {
             index += 8
         }
         // The last 0–7 bytes: as the text's last eight (overlapping words already mixed in; the
-        // length is in the seed) or, in a shorter text, as one load of 4, 2 and 1 bytes each.
+        // length is in the seed) or, in a shorter text, as one word of them (`word`).
         var tail: UInt64 = 0
         let rest = count - index
         if rest > 0 && count >= 8 {
             tail = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self))
         } else if rest > 0 {
-            var shift: UInt64 = 0
-            if rest & 4 != 0 {
-                tail = UInt64(UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: index, as: UInt32.self)))
-                index += 4
-                shift = 32
-            }
-            if rest & 2 != 0 {
-                tail |= UInt64(UInt16(littleEndian: raw.loadUnaligned(fromByteOffset: index, as: UInt16.self))) &<< shift
-                index += 2
-                shift += 16
-            }
-            if rest & 1 != 0 { tail |= UInt64(raw.load(fromByteOffset: index, as: UInt8.self)) &<< shift }
+            tail = UInt64(littleEndian: word(raw + index, count: rest))
         }
         hash = (hash ^ tail) &* 0x94D0_49BB_1331_11EB
         hash ^= hash >> 29
         return hash
+    }
+
+    /// The `count` (at most 8) bytes at `bytes` as one word, zero-padded, laid out as a copy
+    /// into the word's memory lays them out; loaded in at most three pieces (4, 2 and 1 bytes:
+    /// a copy of a few bytes called `memcpy`), nothing past them read. The word of a short
+    /// text for a hash or a cache key.
+    @inline(__always)
+    static func word(_ bytes: UnsafeRawPointer, count: Int) -> UInt64 {
+        if count == 8 { return bytes.loadUnaligned(as: UInt64.self) }
+        var word: UInt64 = 0
+        withUnsafeMutableBytes(of: &word) { room in
+            var offset = 0
+            if count & 4 != 0 {
+                room.storeBytes(of: bytes.loadUnaligned(as: UInt32.self), as: UInt32.self)
+                offset = 4
+            }
+            if count & 2 != 0 {
+                room.storeBytes(of: bytes.loadUnaligned(fromByteOffset: offset, as: UInt16.self), toByteOffset: offset, as: UInt16.self)
+                offset += 2
+            }
+            if count & 1 != 0 { room[offset] = bytes.load(fromByteOffset: offset, as: UInt8.self) }
+        }
+        return word
     }
 
     /// Whether `count` bytes at `first` and `second` are equal, a word at a time; the bytes

@@ -43,7 +43,7 @@ struct ShortStringCache {
             if text.count <= 8 {
                 // Most texts: one word, loaded in at most three pieces (a copy of a few bytes
                 // called `memcpy`, which cost more than the rest of a lookup).
-                words.0 = Self.word(UnsafeRawPointer(source), count: text.count)
+                words.0 = ByteStringTable.word(UnsafeRawPointer(source), count: text.count)
             } else {
                 withUnsafeMutableBytes(of: &words) { $0.baseAddress!.copyMemory(from: source, byteCount: text.count) }
             }
@@ -51,27 +51,6 @@ struct ShortStringCache {
         var mixed = words.0 ^ (words.1 &* 0x9E37_79B9_7F4A_7C15) ^ words.2 ^ (words.3 &* 0xC2B2_AE3D_27D4_EB4F)
         mixed = mixed &* 0xBF58_476D_1CE4_E5B9
         return (words, Int(truncatingIfNeeded: mixed &>> (64 - slotBits)))
-    }
-
-    /// The `count` (at most 8) bytes at `bytes` as one word, zero-padded, laid out as a copy
-    /// into the word's memory lays them out; nothing past them is read.
-    @inline(__always)
-    private static func word(_ bytes: UnsafeRawPointer, count: Int) -> UInt64 {
-        if count == 8 { return bytes.loadUnaligned(as: UInt64.self) }
-        var word: UInt64 = 0
-        withUnsafeMutableBytes(of: &word) { room in
-            var offset = 0
-            if count & 4 != 0 {
-                room.storeBytes(of: bytes.loadUnaligned(as: UInt32.self), as: UInt32.self)
-                offset = 4
-            }
-            if count & 2 != 0 {
-                room.storeBytes(of: bytes.loadUnaligned(fromByteOffset: offset, as: UInt16.self), toByteOffset: offset, as: UInt16.self)
-                offset += 2
-            }
-            if count & 1 != 0 { room[offset] = bytes.load(fromByteOffset: offset, as: UInt8.self) }
-        }
-        return word
     }
 
     /// The slot `text` would take (for tests). `text.count <= longest`, and there are slots.
