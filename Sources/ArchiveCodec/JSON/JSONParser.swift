@@ -238,6 +238,12 @@ struct JSONParser {
         containers.base[container] = JSONDocument.Container(
             end: UInt32(end), count: open.count, descendants: UInt32(containers.count - container - 1))
         guard open.isObject else { return }
+        // An object of one member (a typedstream's every group, a `{"$ref": n}`) repeats no
+        // key: its key is dropped without the search below, which cost it twice its closing.
+        if keys.count - open.firstKey <= 1, keyText.count == open.firstKeyText {
+            keys.truncate(to: open.firstKey)
+            return
+        }
         defer {
             keys.truncate(to: open.firstKey)
             // Most objects have no escaped keys: their text is left alone.

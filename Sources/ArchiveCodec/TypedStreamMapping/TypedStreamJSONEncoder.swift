@@ -78,6 +78,7 @@ struct TypedStreamJSONEncoder {
         var cursor = JSONDocument.Cursor.none
         var single: Value?
 
+        @inline(__always)
         mutating func next(in document: JSONDocument) -> Value? {
             if let value = single {
                 single = nil
@@ -263,11 +264,13 @@ struct TypedStreamJSONEncoder {
     private mutating func encodeValue(_ value: Value) throws(CodecError) -> Frame? {
         guard let type = builder.expectedType else { throw document.invalid("no value goes here", at: value) }
         let code = builder.stream.types[type].code
+        // A wrapper (`{"$ref": n}`, `{"$real": …}`, `{"$integer": …}`) is an object: a value of
+        // another kind is not looked into for one.
         let kind = document.kind(value)
         switch code {
         case TypeCode.object:
             if kind == .null { return try place(value) { (b) throws(CodecError) in try b.object(nil) } }
-            if let reference = document.singleMember(value, named: MappingKeys.reference) {
+            if kind == .object, let reference = document.singleMember(value, named: MappingKeys.reference) {
                 guard document.kind(reference.value) == .number, case .signed(let id) = document.number(reference.value), let object = objects[id] else {
                     throw document.invalid("$ref names no object made before it", at: reference.value)
                 }
@@ -282,7 +285,7 @@ struct TypedStreamJSONEncoder {
             return try place(value) { (b) throws(CodecError) in try b.classReference(index) }
         case TypeCode.float, TypeCode.double:
             let real: Double
-            if let wrapped = document.singleMember(value, named: MappingKeys.real) {
+            if kind == .object, let wrapped = document.singleMember(value, named: MappingKeys.real) {
                 real = try document.wrappedReal(wrapped.value)
             } else {
                 guard kind == .number else { throw document.invalid("a '\(TypeTable.character(code))' value is a number", at: value) }
@@ -338,7 +341,7 @@ struct TypedStreamJSONEncoder {
             _ = try place(value) { (b) throws(CodecError) in try b.beginComposite() }
             return .values(ValueRun(single: value))
         default:
-            if let wrapped = document.singleMember(value, named: MappingKeys.integer) {
+            if kind == .object, let wrapped = document.singleMember(value, named: MappingKeys.integer) {
                 let integer = try document.exactInteger(wrapped.value)
                 return try placeInteger(integer.isUnsigned ? .unsigned(integer.bits) : .signed(Int64(bitPattern: integer.bits)), code: code, at: value)
             }

@@ -74,7 +74,7 @@ struct BinaryPlist: @unchecked Sendable {
         guard length >= 8 + 32 else {
             throw CodecError(.malformedPlist, "binary plist is truncated: \(length) bytes, the header and trailer alone take 40", byteOffset: length)
         }
-        guard bytes[0..<6].elementsEqual("bplist".utf8) else {
+        guard bytes.withUnsafeBufferPointer({ JSONText.text(UnsafeBufferPointer(rebasing: $0[0..<6]), equals: "bplist") }) else {
             throw CodecError(.malformedPlist, "missing bplist header", byteOffset: 0)
         }
         let trailer = length - 32

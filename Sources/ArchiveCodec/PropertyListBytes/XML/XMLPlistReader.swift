@@ -270,7 +270,7 @@ struct XMLPlistReader {
         // A UID (`<dict><key>CF$UID</key>` and its integer) that broke before its value is
         // the mark itself too: dropped, an empty dictionary would stand where a UID did.
         if let innermost = stack.last, innermost.kind == .dict, !innermost.expectKey, pending.count == innermost.mark + 1,
-            tree.bytes(tree.node(pending[innermost.mark])).elementsEqual("CF$UID".utf8)
+            tree.bytes(tree.node(pending[innermost.mark]), equal: "CF$UID")
         {
             offset = innermost.offset
             pending.removeSubrange(innermost.mark...)
@@ -299,7 +299,7 @@ struct XMLPlistReader {
     private mutating func finish(_ frame: Frame, pending: ArraySlice<UInt32>, at offset: Int) throws(CodecError) -> UInt32 {
         if frame.kind == .array { return try tree.array(pending) }
         guard frame.expectKey, pending.count % 2 == 0 else { throw fail("<dict> ends after a <key> without a value", at: offset) }
-        if pending.count == 2, tree.bytes(tree.node(pending[pending.startIndex])).elementsEqual("CF$UID".utf8) {
+        if pending.count == 2, tree.bytes(tree.node(pending[pending.startIndex]), equal: "CF$UID") {
             let value = tree.node(pending[pending.startIndex + 1])
             if value.kind == .int {
                 guard !value.isUnsigned, Int64(bitPattern: value.bits) >= 0, value.bits <= UInt64(UInt32.max) else {

@@ -73,7 +73,7 @@ enum XMLPlistWriter {
                 text.indent(depth)
                 text.append("</dict>\n")
             case .array, .dict:
-                if node.kind == .dict, node.count == 1, tree.bytes(tree.node(tree.child(node, 0))).elementsEqual("CF$UID".utf8),
+                if node.kind == .dict, node.count == 1, tree.bytes(tree.node(tree.child(node, 0)), equal: "CF$UID"),
                     tree.node(tree.child(node, 1)).kind == .int
                 {
                     throw CodecError(.invalidDocument, "a dictionary whose only key is CF$UID, with an integer, reads back from XML as a UID; ask for a binary archive")

@@ -1,0 +1,78 @@
+import XCTest
+
+@testable import ArchiveCodec
+
+final class JSONNumberTests: XCTestCase {
+    /// `readDigits` reads eight bytes at a time where eight remain: for runs of every length
+    /// up to past three words, ended by every kind of byte that is no digit (and by the end
+    /// of the text), at every distance from the end, it finds where the run ends and its
+    /// value as a digit-at-a-time loop does.
+    func testReadDigitsMatchesADigitAtATimeRead() {
+        // Bytes next to the digits in ASCII and past it, and those whose high nibble is 3.
+        let enders: [UInt8?] = [nil, 0x2F, 0x3A, 0x3F, 0x2E, 0x65, 0x20, 0x00, 0x7D, 0x80, 0xF9, 0xFA, 0xFF, 0x13]
+        for count in 0...27 {
+            for ender in enders {
+                for trailing in 0..<10 {
+                    let digits = (0..<count).map { UInt8(0x30 + (7 &* $0 &+ count) % 10) }
+                    var text: [UInt8] = [UInt8(ascii: "[")] + digits
+                    if let ender { text.append(ender) }
+                    text += [UInt8](repeating: UInt8(ascii: "9"), count: ender == nil ? 0 : trailing)
+                    var expected: UInt64 = 0
+                    for digit in digits { expected = expected &* 10 &+ UInt64(digit - 0x30) }
+                    var value: UInt64 = 0
+                    let end = text.withUnsafeBufferPointer { JSONNumber.readDigits($0, from: 1, into: &value) }
+                    XCTAssertEqual(end, 1 + count, "\(count) digits, ender \(String(describing: ender)), \(trailing) after")
+                    XCTAssertEqual(value, expected, "\(count) digits, ender \(String(describing: ender)), \(trailing) after")
+                }
+            }
+        }
+    }
+
+    /// Digits add to the value already read (a fraction's to its integer's).
+    func testReadDigitsContinuesTheValueGiven() {
+        let text = Array("123456789012;".utf8)
+        var value: UInt64 = 42
+        let end = text.withUnsafeBufferPointer { JSONNumber.readDigits($0, from: 0, into: &value) }
+        XCTAssertEqual(end, 12)
+        XCTAssertEqual(value, 42_123_456_789_012)
+    }
+
+    /// Numbers of every length read as Swift's own parsers read them, in a document or at its
+    /// end: integers signed and unsigned, decimals, exponents; refusals stay refusals.
+    func testReadMatchesSwiftsParsers() throws {
+        var texts: [String] = []
+        for length in 1...22 {
+            // No leading zero: the first digit is 1 to 9.
+            let digits = (0..<length).map { String($0 == 0 ? 1 + length % 9 : (3 &* $0 &+ length) % 10) }.joined()
+            texts += [digits, "-" + digits, digits + ".5", "-0." + digits, digits + "e3", digits + "." + digits]
+        }
+        texts += ["0", "-0", "0.0", "18446744073709551615", "9223372036854775807", "-9223372036854775808", "12345678.25", "1.5E-3"]
+        for text in texts {
+            for suffix in ["", ",", "]", " "] {
+                let bytes = Array((text + suffix).utf8)
+                let isInteger = !text.contains(".") && !text.contains("e") && !text.contains("E")
+                if isInteger, Int64(text) == nil, UInt64(text) == nil {
+                    XCTAssertThrowsError(try bytes.withUnsafeBufferPointer { (source) throws(CodecError) in try JSONNumber.read(source, at: 0) }, text)
+                    continue
+                }
+                let read = try bytes.withUnsafeBufferPointer { (source) throws(CodecError) in try JSONNumber.read(source, at: 0) }
+                XCTAssertEqual(read.end, text.utf8.count, text)
+                if isInteger, let signed = Int64(text) {
+                    XCTAssertEqual(read.number, .signed(signed), text)
+                } else if isInteger, let unsigned = UInt64(text) {
+                    XCTAssertEqual(read.number, .unsigned(unsigned), text)
+                } else {
+                    XCTAssertEqual(read.number, .real(Double(text)!), text)
+                }
+            }
+        }
+        // A leading zero ends the number: what follows is the parser's to refuse.
+        let zero = try Array("01".utf8).withUnsafeBufferPointer { (source) throws(CodecError) in try JSONNumber.read(source, at: 0) }
+        XCTAssertEqual(zero.number, .signed(0))
+        XCTAssertEqual(zero.end, 1)
+        for refused in ["-", "-a", "1.", "1.e5", "1e", "1e+", "18446744073709551616", "-9223372036854775809", "1e400"] {
+            let bytes = Array(refused.utf8)
+            XCTAssertThrowsError(try bytes.withUnsafeBufferPointer { (source) throws(CodecError) in try JSONNumber.read(source, at: 0) }, refused)
+        }
+    }
+}
