@@ -11,6 +11,19 @@ package enum Base64 {
         return table
     }()
 
+    /// Per place in a group of four characters (256 entries each): each character's six bits
+    /// shifted to where that place puts them in the group's 24 bits, or all bits set for a
+    /// character outside the alphabet (bit 31 flags it). 4 KB, made once.
+    private static let placedDigits: [UInt32] = [UInt32](unsafeUninitializedCapacity: 1024) { table, count in
+        for place in 0..<4 {
+            for character in 0..<256 {
+                let digit = decodeTable[character]
+                table.initializeElement(at: place << 8 | character, to: digit == 0xFF ? UInt32.max : UInt32(digit) << (18 - 6 * place))
+            }
+        }
+        count = 1024
+    }
+
     /// The base64 text of `bytes`, for text written outside a document (archive-tool's
     /// `fileBase64`, a file name's bytes).
     package static func text(_ bytes: [UInt8]) -> String {
@@ -49,6 +62,23 @@ package enum Base64 {
             var index = 0
             var at = UnsafeMutableRawPointer(out)
             let count = data.count
+            // Six bytes at a time while eight can be loaded: their 48 bits, four pairs of
+            // characters, one eight-byte store.
+            if let bytes = data.baseAddress {
+                let raw = UnsafeRawPointer(bytes)
+                let table = pairs.baseAddress!
+                while index + 8 <= count {
+                    let word = UInt64(bigEndian: raw.loadUnaligned(fromByteOffset: index, as: UInt64.self))
+                    let text =
+                        UInt64(table[Int(truncatingIfNeeded: word &>> 52)])
+                        | UInt64(table[Int(truncatingIfNeeded: word &>> 40 & 0xFFF)]) &<< 16
+                        | UInt64(table[Int(truncatingIfNeeded: word &>> 28 & 0xFFF)]) &<< 32
+                        | UInt64(table[Int(truncatingIfNeeded: word &>> 16 & 0xFFF)]) &<< 48
+                    at.storeBytes(of: text.littleEndian, as: UInt64.self)
+                    at += 8
+                    index += 6
+                }
+            }
             while index + 3 <= count {
                 let value = Int(data[index]) << 16 | Int(data[index + 1]) << 8 | Int(data[index + 2])
                 let text = UInt32(pairs[value >> 12]) | UInt32(pairs[value & 0xFFF]) << 16
@@ -96,22 +126,30 @@ package enum Base64 {
         guard count > 0, let out else { return (0, nil) }
         let padding = text[count - 1] != UInt8(ascii: "=") ? 0 : text[count - 2] != UInt8(ascii: "=") ? 1 : 2
         return decodeTable.withUnsafeBufferPointer { table -> (count: Int, bad: Int?) in
-            // Every group but the last has four digits: one check of the four table values
-            // (0xFF for a character outside the alphabet) finds any bad one.
             var index = 0
             var written = 0
-            while index + 4 < count {
-                let digits = (table[Int(text[index])], table[Int(text[index + 1])], table[Int(text[index + 2])], table[Int(text[index + 3])])
-                guard (digits.0 | digits.1 | digits.2 | digits.3) & 0x80 == 0 else {
-                    return (0, (0..<4).first { table[Int(text[index + $0])] == 0xFF }! + index)
+            // Every group before the last has four digits: its four characters loaded at once,
+            // each looked up with its bits already in place (`placedDigits`), one check of the
+            // four finding any bad one (the first of them is then found as before), and its three bytes stored
+            // as one four-byte word (the byte past them is the next group's, rewritten then;
+            // the last group's slot is still ahead, so the word stays in `out`).
+            let characters = UnsafeRawPointer(text.baseAddress!)
+            let bytesOut = UnsafeMutableRawPointer(out)
+            let broken = placedDigits.withUnsafeBufferPointer { (placedDigits) -> Int? in
+                let placed = placedDigits.baseAddress!
+                while index + 4 < count {
+                    let four = UInt32(littleEndian: characters.loadUnaligned(fromByteOffset: index, as: UInt32.self))
+                    let value =
+                        placed[Int(truncatingIfNeeded: four & 0xFF)] | placed[256 | Int(truncatingIfNeeded: four &>> 8 & 0xFF)]
+                        | placed[512 | Int(truncatingIfNeeded: four &>> 16 & 0xFF)] | placed[768 | Int(truncatingIfNeeded: four &>> 24)]
+                    guard value & 0x8000_0000 == 0 else { return index }
+                    (bytesOut + written).storeBytes(of: (value &<< 8).bigEndian, as: UInt32.self)
+                    written += 3
+                    index += 4
                 }
-                let value = UInt32(digits.0) << 18 | UInt32(digits.1) << 12 | UInt32(digits.2) << 6 | UInt32(digits.3)
-                out[written] = UInt8(truncatingIfNeeded: value >> 16)
-                out[written + 1] = UInt8(truncatingIfNeeded: value >> 8)
-                out[written + 2] = UInt8(truncatingIfNeeded: value)
-                written += 3
-                index += 4
+                return nil
             }
+            if let broken { return (0, (0..<4).first { table[Int(text[broken + $0])] == 0xFF }! + broken) }
             var value: UInt32 = 0
             for offset in 0..<4 {
                 if offset >= 4 - padding {
