@@ -222,8 +222,11 @@ struct ObjectClassifier {
                 uid: classUID,
                 remedy: .rawView)
         }
-        let cacheKey = ClassInfoCache.key(name: nameRef, chain: chainRef, hints: hintsRef, in: view)
-        if let cacheKey, let known = ClassInfoCache.shared.info(for: cacheKey) { return known }
+        let cacheKey: ClassInfoCache.Key?
+        switch ClassInfoCache.shared.lookUp(name: nameRef, chain: chainRef, hints: hintsRef, in: view) {
+        case .known(let info): return info
+        case .unknown(let key): cacheKey = key
+        }
         var chain: NameList?
         if let chainRef {
             guard let names = stringArray(chainRef) else {

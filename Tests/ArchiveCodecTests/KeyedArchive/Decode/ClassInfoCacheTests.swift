@@ -45,6 +45,32 @@ final class ClassInfoCacheTests: XCTestCase {
         XCTAssertNil(try key(String(repeating: "x", count: ClassInfoCache.maximumKeyBytes), chain: nil))
     }
 
+    /// A lookup misses with the key `key` gives, and hits once its info is kept under it; an
+    /// entry kept again under an equal key replaces its info and counts once.
+    func testLookUpFindsWhatWasKept() throws {
+        var tree = PlistTree()
+        let entry = try classEntry("Team", chain: ["Team", "NSObject"], in: &tree)
+        let plist = try BinaryPlist(bytes: BinaryPlistWriter.write(tree, root: entry))
+        let cache = ClassInfoCache()
+        let team = KeyedArchive.ClassInfo(name: "Team", chain: ["Team", "NSObject"], hints: nil, chainOwner: nil)
+        let other = KeyedArchive.ClassInfo(name: "Other", chain: nil, hints: nil, chainOwner: nil)
+        try plist.withView { view in
+            let header = view.header(of: plist.topObject)
+            let (name, chain) = (view.value(in: header, forKey: "$classname")!, view.value(in: header, forKey: "$classes"))
+            guard case .unknown(let missed) = cache.lookUp(name: name, chain: chain, hints: nil, in: view) else { return XCTFail("a hit in an empty cache") }
+            let key = try XCTUnwrap(missed)
+            XCTAssertEqual(key, ClassInfoCache.key(name: name, chain: chain, hints: nil, in: view))
+            cache.keep(other, for: ClassInfoCache.Key(bytes: key.bytes + [0]))
+            cache.keep(team, for: key)
+            guard case .known(let found) = cache.lookUp(name: name, chain: chain, hints: nil, in: view) else { return XCTFail("a miss after keep") }
+            XCTAssertEqual(found.name, "Team")
+            cache.keep(other, for: ClassInfoCache.Key(bytes: key.bytes))
+            XCTAssertEqual(cache.count, 2)
+            guard case .known(let replaced) = cache.lookUp(name: name, chain: chain, hints: nil, in: view) else { return XCTFail("a miss after keep") }
+            XCTAssertEqual(replaced.name, "Other")
+        }
+    }
+
     func testWhatIsKeptIsBounded() throws {
         let cache = ClassInfoCache()
         let info = KeyedArchive.ClassInfo(name: "Team", chain: nil, hints: nil, chainOwner: nil)
