@@ -57,6 +57,9 @@ extension PlainPropertyList: PropertyListDocumentFormat {
 
     static func build<Tree: PlistBuilding>(_ document: JSONDocument, root: JSONDocument.Value, into tree: Tree) throws(CodecError) -> (root: UInt32, tree: Tree) {
         var encoder = PlainPlistEncoder(document: document, tree: tree)
+        // A plist value per JSON value, and a string per key: room for them at once (a
+        // nested payload's tree grew from empty, reallocated on the way).
+        encoder.tree.reserve(values: 2 * document.valueCount, bytes: document.source.count)
         let top = try encoder.encode(root)
         return (top, encoder.tree)
     }

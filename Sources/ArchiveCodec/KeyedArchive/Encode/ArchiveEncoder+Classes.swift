@@ -25,17 +25,26 @@ extension ArchiveEncoder {
     mutating func classEntry(name: String, chain: [String]?, hints: [String]?) throws(CodecError) -> Int {
         let key = ClassKey(name: name, chain: chain, hints: hints)
         if let uid = classUIDs[key] { return uid }
-        var keys = [try tree.string(static: ArchiverKeys.className)]
-        var values = [try tree.string(name)]
+        // Room for the three keys and their values at once, and for each list's names: a
+        // nested payload's archive defines its classes afresh, and arrays grown by appending
+        // were allocated again on the way.
+        var keys: [UInt32] = []
+        var values: [UInt32] = []
+        keys.reserveCapacity(3)
+        values.reserveCapacity(3)
+        keys.append(try tree.string(static: ArchiverKeys.className))
+        values.append(try tree.string(name))
         if let chain {
             keys.append(try tree.string(static: MappingKeys.classes))
             var names: [UInt32] = []
+            names.reserveCapacity(chain.count)
             for item in chain { names.append(try tree.string(item)) }
             values.append(try tree.array(names))
         }
         if let hints {
             keys.append(try tree.string(static: MappingKeys.classHints))
             var names: [UInt32] = []
+            names.reserveCapacity(hints.count)
             for item in hints { names.append(try tree.string(item)) }
             values.append(try tree.array(names))
         }

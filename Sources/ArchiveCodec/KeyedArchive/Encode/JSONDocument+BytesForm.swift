@@ -10,7 +10,9 @@ extension JSONDocument {
         var hex: (key: Value, value: Value)?
         var terminated: (key: Value, value: Value)?
         var space: (key: Value, value: Value)?
-        var others: [Value] = []
+        // The first key that is none of the form's: all a refusal names, so no list of them
+        // is made (every data value is asked, most with a key of another kind, `$data`).
+        var firstOther: Value?
         // Asked of every data value (a nested payload's wrapper too): its members are walked,
         // not gathered into an array.
         var members = children(of: object)
@@ -31,8 +33,8 @@ extension JSONDocument {
                     terminated = (key, value)
                 } else if stringEquals(key, BytesForm.spaceKey) {
                     space = (key, value)
-                } else {
-                    others.append(key)
+                } else if firstOther == nil {
+                    firstOther = key
                 }
                 continue
             }
@@ -40,8 +42,8 @@ extension JSONDocument {
             content = (form, value)
         }
         guard let content else { return nil }
-        let stray = content.form == .components ? others : others + [hex?.key, terminated?.key, space?.key].compactMap { $0 }
-        if let key = stray.first {
+        let stray = content.form == .components ? firstOther : firstOther ?? hex?.key ?? terminated?.key ?? space?.key
+        if let key = stray {
             let allowed =
                 content.form == .components ? "$components takes $hex, $space and $nulTerminated beside it" : "\(content.form.contentKey) stands alone"
             throw invalid("\(allowed): not \(TextExcerpt.quote(stringValue(key)))", at: key)
@@ -66,6 +68,7 @@ extension JSONDocument {
     private func componentBytes(_ value: Value, hex: Value?, terminated: Value?) throws(CodecError) -> [UInt8] {
         guard kind(value) == .array, count(value) > 0 else { throw invalid("$components takes an array of one or more numbers", at: value) }
         var components: [Double] = []
+        components.reserveCapacity(count(value))
         for element in elements(of: value) {
             let component: Double
             switch kind(element) {

@@ -82,6 +82,7 @@ struct BinaryPlistBuilder: PlistBuilding {
         // Estimates, capped: a reservation is address space the system must agree to lend,
         // and past 1 GiB growing by doubling costs little next to the work.
         offsets.reserveCapacity(min(values, 1 << 28))
+        interned.reserveCapacity(min(values, 1 << 26))
         raiseDirectUIDBound(to: values)
         recentStrings = ShortStringCache(expectingValues: values)
         // An object takes a marker byte and a 4-byte reference from its container, at least.
