@@ -142,6 +142,8 @@ struct TypedStreamBuilder {
 
     /// The smaller tables every stream fills, `count` entries each (`SmallDocument`).
     private mutating func reserveSmallTables(_ count: Int) {
+        // What is open around the innermost thing: an object opens two frames here.
+        outer.reserveCapacity(SmallDocument.nesting)
         stream.objects.reserveCapacity(count)
         stream.classes.reserveCapacity(count)
         stream.sharedStrings.reserveCapacity(count)

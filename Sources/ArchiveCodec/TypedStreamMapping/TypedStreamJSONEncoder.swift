@@ -41,7 +41,7 @@ struct TypedStreamJSONEncoder {
     /// frame runs its own run of them, which the frames above it follow. A run is dropped when
     /// its frame ends (frames end innermost first), so the list holds what the open forms
     /// still have to do, and no form makes a list of its own.
-    private var pendingSteps = ReadableSteps()
+    private var pendingSteps = ReadableSteps.reserved()
     /// The class of each readable form's chain once defined, by the readable class's raw
     /// value (−1: not yet): a table of a few entries, where a dictionary hashed the class at
     /// every readable object.

@@ -61,6 +61,15 @@ struct ReadableSteps {
 
     var mark: Mark { Mark(steps: steps.count, bytes: bytes.count, entries: entries.count) }
     var count: Int { steps.count }
+
+    /// An empty list with room for the steps and bytes of a few forms open at once (a nested
+    /// payload's encoder makes a list of its own, which grew from empty, reallocated on the way).
+    static func reserved() -> ReadableSteps {
+        var list = ReadableSteps()
+        list.steps.reserveCapacity(SmallDocument.values)
+        list.bytes.reserveCapacity(SmallDocument.values)
+        return list
+    }
     subscript(index: Int) -> ReadableBuildStep { steps[index] }
 
     /// Drops what was appended since `mark`.
