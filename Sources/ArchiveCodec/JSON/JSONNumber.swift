@@ -25,7 +25,8 @@ enum JSONNumber: Equatable {
     /// The integer at `start` when it is one that `readInFull` would return at once: an
     /// optional `-`, then `0` or 1 to 18 digits without a leading zero, not followed by a
     /// point or an exponent. Nil for anything else, which `readInFull` then reads (or
-    /// refuses) itself: this only spares the common case its checks, one test per digit.
+    /// refuses) itself: this only spares the common case its checks (the digits read by
+    /// `readDigits`, a word at a time).
     @inline(__always)
     private static func shortInteger(_ source: UnsafeBufferPointer<UInt8>, at start: Int) -> (value: Int64, end: Int)? {
         let bytes = source.baseAddress!

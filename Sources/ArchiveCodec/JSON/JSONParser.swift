@@ -268,7 +268,7 @@ struct JSONParser {
         func text(_ position: Int) -> UnsafeBufferPointer<UInt8> { Self.text(of: keys[position], source: source, scratch: scratch) }
         if keys.count <= 12 {
             for second in keys.indices {
-                for first in 0..<second where keys[first].count == keys[second].count && same(text(first), text(second)) {
+                for first in 0..<second where keys[first].count == keys[second].count && ByteStringTable.equal(text(first), text(second)) {
                     return second
                 }
             }
@@ -278,7 +278,7 @@ struct JSONParser {
         for position in keys.indices {
             let found = table.findOrInsert(
                 hash: ByteStringTable.hash(text(position)),
-                equals: { same(text(Int($0)), text(position)) },
+                equals: { ByteStringTable.equal(text(Int($0)), text(position)) },
                 newValue: { UInt32(position) })
             if found != UInt32(position) { return position }
         }
@@ -331,10 +331,6 @@ struct JSONParser {
         }
         let content = Int(key.value.offset) + 1
         return UnsafeBufferPointer(rebasing: source[content..<(content + Int(key.count))])
-    }
-
-    private static func same(_ first: UnsafeBufferPointer<UInt8>, _ second: UnsafeBufferPointer<UInt8>) -> Bool {
-        first.count == second.count && (first.isEmpty || ByteStringTable.bytesEqual(first.baseAddress!, second.baseAddress!, count: first.count))
     }
 
     /// Lists `value` if it is the value of a noted member.

@@ -82,6 +82,12 @@ struct ByteStringTable {
         return count == 0 || equal(at: 0, as: UInt8.self)
     }
 
+    /// Whether two byte strings are equal: their lengths, then their bytes (`bytesEqual`).
+    @inline(__always)
+    static func equal(_ first: UnsafeBufferPointer<UInt8>, _ second: UnsafeBufferPointer<UInt8>) -> Bool {
+        first.count == second.count && (first.isEmpty || bytesEqual(first.baseAddress!, second.baseAddress!, count: first.count))
+    }
+
     /// The value stored for a string equal to `key`, nil when none is. `equals(value)`
     /// compares `key` with the string a stored value stands for.
     func find(hash: UInt64, equals: (UInt32) -> Bool) -> UInt32? {

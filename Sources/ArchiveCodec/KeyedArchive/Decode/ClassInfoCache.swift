@@ -39,8 +39,7 @@ final class ClassInfoCache: Sendable {
         }
 
         static func same(_ key: UnsafeBufferPointer<UInt8>, _ other: [UInt8]) -> Bool {
-            key.count == other.count
-                && other.withUnsafeBufferPointer { other in key.isEmpty || ByteStringTable.bytesEqual(key.baseAddress!, other.baseAddress!, count: key.count) }
+            other.withUnsafeBufferPointer { ByteStringTable.equal(key, $0) }
         }
     }
 
