@@ -156,6 +156,7 @@ struct JSONOutput {
         }
     }
 
+    @inline(__always)
     mutating func openObject() {
         beginValue()
         append(UInt8(ascii: "{"))
@@ -175,6 +176,7 @@ struct JSONOutput {
         needsComma = true
     }
 
+    @inline(__always)
     mutating func openArray() {
         beginValue()
         append(UInt8(ascii: "["))

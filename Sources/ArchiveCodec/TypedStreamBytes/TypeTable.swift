@@ -34,9 +34,9 @@ struct TypeTable {
 
     private(set) var nodes: [Node] = []
 
-    /// At most 2^28 − 1 nodes, so that a value's record holds its node in 28 bits
-    /// (`TypedStream.Value`): type strings of a quarter of a billion types are no stream's.
-    static let maximumNodes = (1 << 28) - 1
+    /// At most 2^27 − 1 nodes, so that a value's record holds its node in 27 bits
+    /// (`TypedStream.Value`): type strings of a hundred million types are no stream's.
+    static let maximumNodes = (1 << 27) - 1
     /// Per shared string index: its root node + 1, or 0 while it has not been parsed.
     private var roots: [UInt32] = []
 

@@ -74,25 +74,23 @@ struct TypedStream: Sendable {
         }
     }
 
-    /// A type string and its values: 8 bytes. Its values are `values(ofGroup:)`, as many as
-    /// its type string has types.
+    /// A type string and its values: 4 bytes, the first value's slot. The type string's root
+    /// is the node before the first value's type (its first child; every type string holds at
+    /// least one type, so every group has a first value), so it is not stored: groups are
+    /// about a value each in most streams, and a second word per group was a sixth of a model.
     struct Group: Equatable, Sendable {
-        /// The type string's parsed root in `types`, whose children are the values' types in
-        /// order, whose `count` is theirs, and whose `string` is the shared string spelling them.
-        var type: UInt32
         var firstValue: UInt32
     }
 
-    /// An object: its class and its contents, the groups up to its end-of-object mark.
+    /// An object: its class and its contents, the groups up to its end-of-object mark. The
+    /// `@` value where it first occurs in stream order, which the stream spells in full (class
+    /// and groups), is the one marked `Value.isFirstOccurrence`; every other value holding the
+    /// object is a back-reference to it.
     struct Object: Equatable, Sendable {
         /// Its class, an index in `classes` (every object has one).
         var classIndex: UInt32
         var firstGroup: UInt32
         var groupCount: UInt32
-        /// The `@` value where the object first occurs in stream order, which the stream
-        /// spells in full (class and groups); every other value holding the object is a
-        /// back-reference to it.
-        var value: UInt32
 
         var groups: Range<Int> { Int(firstGroup)..<(Int(firstGroup) + Int(groupCount)) }
     }
@@ -125,14 +123,22 @@ struct TypedStream: Sendable {
     /// The type string of group `index`.
     func encoding(ofGroup index: Int) -> ArraySlice<UInt8> { sharedString(Int(string(ofGroup: index))) }
 
+    /// The parsed root of group `index`'s type string (`Group`): the node before its first
+    /// value's type, as a root's first child is the node after it (`TypeTable`). Inlined, as
+    /// the accessors below: a writer asks them of every group.
+    @inline(__always)
+    func type(ofGroup index: Int) -> UInt32 { values[Int(groups[index].firstValue)].type - 1 }
+
     /// The values of group `index`.
+    @inline(__always)
     func values(ofGroup index: Int) -> Range<Int> {
-        let group = groups[index]
-        return Int(group.firstValue)..<(Int(group.firstValue) + Int(types[group.type].count))
+        let first = Int(groups[index].firstValue)
+        return first..<(first + Int(types[values[first].type - 1].count))
     }
 
     /// The shared string spelling group `index`'s types.
-    func string(ofGroup index: Int) -> UInt32 { types[groups[index].type].string }
+    @inline(__always)
+    func string(ofGroup index: Int) -> UInt32 { types[values[Int(groups[index].firstValue)].type].string }
 
     /// The type node of value `index`.
     func type(of index: Int) -> TypeTable.Node { types[values[index].type] }
@@ -164,8 +170,7 @@ struct TypedStream: Sendable {
     func backReference(_ index: Int) -> Int? {
         let value = values[index]
         guard !value.isNil, types[value.type].code == TypeCode.object else { return nil }
-        let object = Int(truncatingIfNeeded: value.payload)
-        return objects[object].value != UInt32(index) ? object : nil
+        return value.isFirstOccurrence ? nil : Int(truncatingIfNeeded: value.payload)
     }
 
     /// Per object, whether some value refers back to it (`backReference`): what gives an
@@ -175,15 +180,12 @@ struct TypedStream: Sendable {
         var referred = [Bool](filledWith: false, count: objects.count)
         types.nodes.withUnsafeBufferPointer { nodes in
             values.withUnsafeBufferPointer { values in
-                objects.withUnsafeBufferPointer { objects in
-                    referred.withUnsafeMutableBufferPointer { referred in
-                        for index in values.indices {
-                            let value = values[index]
-                            guard nodes[Int(value.type)].code == TypeCode.object, !value.isNil else { continue }
-                            let object = Int(truncatingIfNeeded: value.payload)
-                            guard object < objects.count else { continue }  // never, for a stream read or built
-                            if objects[object].value != UInt32(truncatingIfNeeded: index) { referred[object] = true }
-                        }
+                referred.withUnsafeMutableBufferPointer { referred in
+                    for value in values {
+                        guard nodes[Int(value.type)].code == TypeCode.object, !value.isNil, !value.isFirstOccurrence else { continue }
+                        let object = Int(truncatingIfNeeded: value.payload)
+                        guard object < referred.count else { continue }  // never, for a stream read or built
+                        referred[object] = true
                     }
                 }
             }

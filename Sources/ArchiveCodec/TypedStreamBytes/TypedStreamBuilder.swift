@@ -226,7 +226,7 @@ struct TypedStreamBuilder {
         guard Int(node.minimumBytes) <= bytesLeft else { throw Self.tooFewBytes("a group", needing: node.minimumBytes, left: bytesLeft, offset: offset) }
         let count = node.count
         let first = try reserve(count, at: offset)
-        let group = TypedStream.Group(type: type, firstValue: first)
+        let group = TypedStream.Group(firstValue: first)
         if pendingCount < pendingGroups.count { pendingGroups[pendingCount] = group } else { pendingGroups.append(group) }
         pendingCount += 1
         top = Frame(kind: .group, next: first, end: first + count, type: TypeTable.firstChild(of: type))
@@ -271,8 +271,8 @@ struct TypedStreamBuilder {
     mutating func beginObject(classIndex: UInt32 = 0, at offset: Int? = nil) throws(CodecError) -> UInt32 {
         guard let type = expectedType, stream.types[type].code == TypeCode.object else { throw Self.misplaced("an object", offset: offset, innermost: innermost, expected: expectedCode) }
         let index = UInt32(stream.objects.count)
-        stream.objects.append(TypedStream.Object(classIndex: classIndex, firstGroup: 0, groupCount: 0, value: top.next))
-        place(TypedStream.Value(type: type, payload: UInt64(index)))
+        stream.objects.append(TypedStream.Object(classIndex: classIndex, firstGroup: 0, groupCount: 0))
+        place(TypedStream.Value(type: type, firstOccurrenceOf: index))
         push(top)
         top = Frame(object: index, firstPending: UInt32(pendingCount))
         push(top)

@@ -50,15 +50,31 @@ enum TypedStreamReader {
 private struct Reading {
     var cursor: TypedStreamCursor
     var builder: TypedStreamBuilder
-    /// The stream's object table: objects, classes and C strings numbered together in order.
+    /// The stream's object table: objects, classes and C strings numbered together in order,
+    /// each entry its kind and its index in its own table packed in one word (4 bytes an
+    /// entry, where a kind byte beside an index took 8: a stream of small objects numbers
+    /// about one entry per 20 bytes, and the table lives until the read ends).
     var entities: [Entity] = []
     /// Whether an object's class is being read: the object is numbered, not yet begun (a
     /// salvage that stops there counts it as open for the depth, as if begun: `closeAtBreak`).
     var classless = false
 
+    /// An entry of the object table: the kind in the top two bits, the index below.
     struct Entity {
-        var kind: Kind
-        var index: UInt32
+        private var packed: UInt32
+
+        /// The most entries the table numbers: indices fit in the 30 bits below the kind.
+        /// Each entry takes at least two bytes of the stream, so only a stream past 2 GiB can
+        /// reach it.
+        static let limit = 1 << 30
+
+        init(kind: Kind, index: UInt32) {
+            packed = UInt32(kind.rawValue) << 30 | index
+        }
+
+        var kind: Kind { Kind(rawValue: UInt8(packed >> 30))! }
+        var index: UInt32 { packed & (1 << 30 - 1) }
+
         enum Kind: UInt8 {
             case object, classObject, cString
             var name: String {
@@ -69,6 +85,16 @@ private struct Reading {
                 }
             }
         }
+    }
+
+    /// Numbers a new object, class or C string (`Entity.limit`: past it the stream is refused
+    /// as over a limit, not as malformed).
+    @inline(__always)
+    mutating func number(_ kind: Entity.Kind, index: UInt32, at start: Int) throws(CodecError) {
+        guard entities.count < Entity.limit else {
+            throw CodecError(.limitExceeded, "a typedstream numbering more than \(Entity.limit) objects, classes and C strings", byteOffset: start, limit: Entity.limit)
+        }
+        entities.append(Entity(kind: kind, index: index))
     }
 
     /// Reads the header.
@@ -166,7 +192,7 @@ private struct Reading {
                 let textStart = cursor.position
                 let text = try sharedString(head: try cursor.byte("a C string's text"), at: textStart, "a C string's text")!
                 index = builder.appendCString(text)
-                entities.append(Entity(kind: .cString, index: index!))
+                try number(.cString, index: index!, at: start)
             default: index = try entity(head: head, at: start, .cString)
             }
             builder.place(TypedStream.Value(type: type, isNil: index == nil, payload: UInt64(index ?? 0)))
@@ -261,7 +287,7 @@ private struct Reading {
         case StreamTag.new:
             // The object is numbered before its class, as NeXT's reader numbers it, and begun
             // once its class is read (so with its class, not set after).
-            entities.append(Entity(kind: .object, index: UInt32(builder.stream.objects.count)))
+            try number(.object, index: UInt32(builder.stream.objects.count), at: start)
             classless = true
             let classStart = cursor.position
             let classIndex = try readClass(head: try cursor.byte("an object's class"), at: classStart, nilAllowed: false)!
@@ -291,7 +317,7 @@ private struct Reading {
                 let versionStart = cursor.position
                 let version = try cursor.structuralInteger(head: try cursor.byte("a class version"), at: versionStart, "a class version")
                 let index = builder.appendClass(name: name, version: version)
-                entities.append(Entity(kind: .classObject, index: index))
+                try number(.classObject, index: index, at: nameStart)
                 if let last { builder.setSuperclass(of: last, to: index) }
                 last = index
                 headStart = cursor.position

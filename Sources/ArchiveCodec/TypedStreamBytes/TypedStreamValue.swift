@@ -14,15 +14,16 @@ extension TypedStream {
     /// - `!`: nothing.
     ///
     /// Stored as three 32-bit words (a 64-bit field would pad the record to 16 bytes, and
-    /// values are most of a model): the type node in the low 28 bits of the first with `isNil`
-    /// and `form` above it (`TypeTable.maximumNodes` keeps node indices within 28 bits), the
-    /// payload's halves in the others.
+    /// values are most of a model): the type node in the low 27 bits of the first with
+    /// `isFirstOccurrence`, `isNil` and `form` above it (`TypeTable.maximumNodes` keeps node
+    /// indices within 27 bits), the payload's halves in the others.
     struct Value: Equatable, Sendable {
         private var tagged: UInt32
         private var low: UInt32
         private var high: UInt32
 
-        private static let typeMask: UInt32 = (1 << 28) - 1
+        private static let typeMask: UInt32 = (1 << 27) - 1
+        private static let firstOccurrenceBit: UInt32 = 1 << 27
         private static let nilBit: UInt32 = 1 << 28
         private static let formShift: UInt32 = 29
 
@@ -32,6 +33,13 @@ extension TypedStream {
             high = UInt32(truncatingIfNeeded: payload >> 32)
         }
 
+        /// An `@` value where object `object` first occurs in stream order, which spells the
+        /// object in full (its class and groups follow it in the stream).
+        init(type: UInt32, firstOccurrenceOf object: UInt32) {
+            self.init(type: type, payload: UInt64(object))
+            tagged |= Self.firstOccurrenceBit
+        }
+
         /// A node of `TypedStream.types`.
         var type: UInt32 { tagged & Self.typeMask }
         /// How the stream spells an integer or real when not as Apple's writer would
@@ -39,6 +47,9 @@ extension TypedStream {
         var form: NumberForm { NumberForm(rawValue: UInt8(tagged >> Self.formShift)) ?? .canonical }
         /// nil (`0x85`) for a `+ * % : # @` value.
         var isNil: Bool { tagged & Self.nilBit != 0 }
+        /// An `@` value that is its object's first occurrence (`init(type:firstOccurrenceOf:)`);
+        /// false for every other value, so an `@` value not nil and not this is a back-reference.
+        var isFirstOccurrence: Bool { tagged & Self.firstOccurrenceBit != 0 }
         var payload: UInt64 { UInt64(high) << 32 | UInt64(low) }
     }
 

@@ -9,8 +9,9 @@
 /// skip what it does not want.
 struct TypedStreamWalk {
     enum Step: Equatable {
-        /// Group `index` begins; its values follow.
-        case group(Int)
+        /// Group `index` begins; its `values` values follow (given here, as a writer wants
+        /// the count and the walk has it).
+        case group(Int, values: Int)
         /// Value `index`.
         case value(Int)
         /// The values of group `index` are done.
@@ -77,7 +78,7 @@ struct TypedStreamWalk {
         guard current.kind == .stream || current.kind == .object else { return .value(index) }
         let values = stream.values(ofGroup: index)
         enter(Run(next: values.lowerBound, end: values.upperBound, kind: .group, owner: index))
-        return .group(index)
+        return .group(index, values: values.count)
     }
 
     /// Walks the groups of object `index` next (the object of the `.value` just given).

@@ -51,7 +51,7 @@ private struct Writing {
             trips &+= 1
             try ConversionDeadline.poll(trips)
             switch step {
-            case .group(let index): writeSharedString(stream.string(ofGroup: index))
+            case .group(let index, _): writeSharedString(stream.string(ofGroup: index))
             case .value(let index): try writeValue(index)
             case .endOfObject: output.append(StreamTag.endOfObject)
             case .endOfGroup, .endOfComposite: break

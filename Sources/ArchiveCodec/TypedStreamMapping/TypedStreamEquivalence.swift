@@ -73,7 +73,7 @@ enum TypedStreamEquivalence {
         var classes = ClassChainMatch(leftClasses: left.classes.count)
         while let step = walk.next() {
             switch step {
-            case .group(let group):
+            case .group(let group, _):
                 let first = left.values(ofGroup: group).lowerBound
                 if group < right.groups.count, !sameGroupType(left, right, group) {
                     let words = "type \(DocumentPath.quoted(text(left.encoding(ofGroup: group)))) ≠ \(DocumentPath.quoted(text(right.encoding(ofGroup: group))))"

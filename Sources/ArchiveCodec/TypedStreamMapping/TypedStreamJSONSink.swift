@@ -220,9 +220,10 @@ struct TypedStreamJSONText: TypedStreamJSONSink {
     }
 
     mutating func isStopped() -> Bool { out.reachedLimit() }
-    mutating func openObject() { out.openObject() }
+    // Inlined into the walk: a group opens an object, and the call cost more than the work.
+    @inline(__always) mutating func openObject() { out.openObject() }
     mutating func closeObject() { out.closeObject() }
-    mutating func openArray() { out.openArray() }
+    @inline(__always) mutating func openArray() { out.openArray() }
     mutating func closeArray() { out.closeArray() }
     mutating func key(_ literal: StaticString) { out.key(literal) }
     mutating func groupKey(_ string: Int, of stream: TypedStream) {

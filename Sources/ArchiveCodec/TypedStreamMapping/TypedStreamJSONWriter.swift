@@ -82,14 +82,14 @@ struct TypedStreamJSONWriter {
             // The innermost object's flag alone: `open.last` would copy its form each step.
             let container = !open.isEmpty && open[open.count - 1].isReadable
             switch step {
-            case .group(let group):
+            case .group(let group, let values):
                 if container {
-                    beginGroup(group, of: &open[open.count - 1], roles: roles, into: &sink)
+                    beginGroup(group, values: values, of: &open[open.count - 1], roles: roles, into: &sink)
                     continue
                 }
                 sink.openObject()
                 sink.groupKey(Int(stream.string(ofGroup: group)), of: stream)
-                if stream.values(ofGroup: group).count != 1 { sink.openArray() }
+                if values != 1 { sink.openArray() }
             case .endOfGroup(let group):
                 if container {
                     endGroup(group, of: open[open.count - 1], into: &sink)
@@ -153,7 +153,7 @@ struct TypedStreamJSONWriter {
         case .ignored: sink.null()
         case .object(nil): sink.null()
         case .object(let object?):
-            if stream.objects[object].value != UInt32(index) {
+            if !stream.values[index].isFirstOccurrence {
                 sink.reference(object)
                 return nil
             }

@@ -146,7 +146,10 @@ final class TypedStreamBuilderTests: XCTestCase {
         let inside = stream.values(ofGroup: object.groups.lowerBound).lowerBound
         XCTAssertEqual(stream.content(of: inside), .object(0), "the object holds itself")
         XCTAssertTrue(stream.isBackReference(inside))
-        XCTAssertFalse(stream.isBackReference(Int(object.value)))
+        let occurrences = stream.values.indices.filter { stream.values[$0].isFirstOccurrence }
+        XCTAssertEqual(occurrences.map { stream.content(of: $0) }, [.object(0)], "one value spells the object: its first occurrence")
+        XCTAssertFalse(stream.isBackReference(occurrences[0]))
+        XCTAssertLessThan(occurrences[0], inside, "the object's first occurrence comes before the value inside it")
         XCTAssertTrue(stream.isBackReference(stream.values.count - 1), "the last top-level group refers back")
         let composite = stream.values(ofGroup: stream.topLevelGroups.upperBound - 2)
         XCTAssertEqual(String(decoding: stream.encoding(of: composite.lowerBound + 1), as: UTF8.self), "{P=ii}")

@@ -56,7 +56,7 @@ private struct Renderer {
             switch step {
             case .value(let index) where broken == .value(UInt32(index)), .endOfObject(let index) where broken == .endOfObject(UInt32(index)):
                 return lines.append("broken")
-            case .group(let index):
+            case .group(let index, _):
                 lines.append("group " + stream.values(ofGroup: index).map { TypedStreamEventText.quoted(stream.encoding(of: $0)) }.joined(separator: " "))
             case .value(let index): value(index)
             case .endOfGroup: lines.append("end group")

@@ -30,7 +30,7 @@ private struct Replay {
     mutating func run() throws(CodecError) {
         while let step = walk.next() {
             switch step {
-            case .group(let index): try builder.beginGroup(encoding: Array(stream.encoding(ofGroup: index)))
+            case .group(let index, _): try builder.beginGroup(encoding: Array(stream.encoding(ofGroup: index)))
             case .value(let index): try value(index)
             case .endOfObject: try builder.endObject()
             case .endOfGroup, .endOfComposite: try builder.end()

@@ -127,7 +127,7 @@ extension TypedStreamJSONWriter {
 
     /// Group `group` of container `open` begins: sets its role (`roles`: the walk's role
     /// table), writes what opens it.
-    func beginGroup<Sink: TypedStreamJSONSink>(_ group: Int, of open: inout OpenObject, roles: [ReadableForm.GroupRole], into sink: inout Sink) {
+    func beginGroup<Sink: TypedStreamJSONSink>(_ group: Int, values: Int, of open: inout OpenObject, roles: [ReadableForm.GroupRole], into sink: inout Sink) {
         guard let form = open.form else { return }
         open.role = form.role(ofGroup: group - stream.objects[open.object].groups.lowerBound, roles: roles)
         switch open.role {
@@ -143,7 +143,7 @@ extension TypedStreamJSONWriter {
             }
         case .member(let member):
             sink.key(member.key)
-            if stream.values(ofGroup: group).count != 1 { sink.openArray() }
+            if values != 1 { sink.openArray() }
         case .count, .element, .value, .attributes: break
         }
     }
