@@ -62,16 +62,6 @@ struct TypedStream: Sendable {
 
         var range: Range<Int> { Int(start)..<(Int(start) + Int(count)) }
 
-        /// A span packed in a value's 64-bit payload, and back.
-        var packed: UInt64 { UInt64(start) << 32 | UInt64(count) }
-        init(start: UInt32, count: UInt32) {
-            self.start = start
-            self.count = count
-        }
-        init(packed: UInt64) {
-            start = UInt32(truncatingIfNeeded: packed >> 32)
-            count = UInt32(truncatingIfNeeded: packed)
-        }
     }
 
     /// A type string and its values: 4 bytes, the first value's slot. The type string's root
@@ -170,7 +160,7 @@ struct TypedStream: Sendable {
     func backReference(_ index: Int) -> Int? {
         let value = values[index]
         guard !value.isNil, types[value.type].code == TypeCode.object else { return nil }
-        return value.isFirstOccurrence ? nil : Int(truncatingIfNeeded: value.payload)
+        return value.isFirstOccurrence ? nil : value.index
     }
 
     /// Per object, whether some value refers back to it (`backReference`): what gives an
@@ -183,7 +173,7 @@ struct TypedStream: Sendable {
                 referred.withUnsafeMutableBufferPointer { referred in
                     for value in values {
                         guard nodes[Int(value.type)].code == TypeCode.object, !value.isNil, !value.isFirstOccurrence else { continue }
-                        let object = Int(truncatingIfNeeded: value.payload)
+                        let object = value.index
                         guard object < referred.count else { continue }  // never, for a stream read or built
                         referred[object] = true
                     }

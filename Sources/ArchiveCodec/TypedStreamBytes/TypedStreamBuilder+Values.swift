@@ -97,13 +97,13 @@ extension TypedStreamBuilder {
     mutating func byteString(_ bytes: [UInt8]?) throws(CodecError) {
         let type = try expect(TypeCode.byteString)
         guard let bytes else { return place(TypedStream.Value(type: type, isNil: true)) }
-        place(TypedStream.Value(type: type, payload: try appendStorage(bytes).packed))
+        try bytes.withUnsafeBufferPointer { (bytes) throws(CodecError) in place(TypedStream.Value(type: type, word: try appendSpelledString(bytes))) }
     }
 
     /// A `+` value of `bytes` held elsewhere (a JSON document's text), copied into the storage.
     mutating func byteString(text bytes: UnsafeBufferPointer<UInt8>) throws(CodecError) {
         let type = try expect(TypeCode.byteString)
-        place(TypedStream.Value(type: type, payload: try appendStorage(bytes).packed))
+        place(TypedStream.Value(type: type, word: try appendSpelledString(bytes)))
     }
 
     /// A `[Nc]` or `[NC]` value: exactly N bytes.
@@ -112,7 +112,7 @@ extension TypedStreamBuilder {
         let node = stream.types[type]
         guard stream.types.isByteArray(type) else { throw Self.mismatch(node.code, "bytes") }
         guard bytes.count == node.count else { throw CodecError(.invalidDocument, "\(bytes.count) bytes for an array of \(node.count)") }
-        place(TypedStream.Value(type: type, payload: try appendStorage(bytes).packed))
+        place(TypedStream.Value(type: type, word: try appendStorage(bytes).start))
     }
 
     /// A `!` value (no bytes).
@@ -178,7 +178,7 @@ extension TypedStreamBuilder {
 
     private mutating func placeReference(_ code: UInt8, _ index: Int?) throws(CodecError) {
         let type = try expect(code)
-        place(TypedStream.Value(type: type, isNil: index == nil, payload: UInt64(index ?? 0)))
+        place(TypedStream.Value(type: type, isNil: index == nil, word: UInt32(index ?? 0)))
     }
 
     private mutating func placeInteger(_ value: Int64, type: UInt32, form: NumberForm) throws(CodecError) {
@@ -196,7 +196,9 @@ extension TypedStreamBuilder {
             guard form == .canonical || form.holds(value) else { throw CodecError(.invalidDocument, "\(value) cannot be spelled as \(form)") }
         }
         let canonical = NumberForm.canonical(value, short: width == 16)
-        place(TypedStream.Value(type: type, form: form == canonical ? .canonical : form, payload: UInt64(bitPattern: value)))
+        // A 64-bit integer is kept spelled in the storage, as a stream read keeps it.
+        let word = width == 64 ? try appendSpelled(integer: value, form: form == .canonical ? canonical : form) : UInt32(truncatingIfNeeded: value)
+        place(TypedStream.Value(type: type, form: form == canonical ? .canonical : form, word: word))
     }
 
     private mutating func placeReal(bits: UInt64, real: Double, code: UInt8, form: NumberForm) throws(CodecError) {
@@ -208,6 +210,13 @@ extension TypedStreamBuilder {
             }
         }
         let canonical = NumberForm.canonical(real: real)
-        place(TypedStream.Value(type: type, form: form == canonical ? .canonical : form, payload: bits))
+        // A double is kept spelled in the storage, as a stream read keeps it; a float's bits
+        // fit the value's word.
+        var word = UInt32(truncatingIfNeeded: bits)
+        if code == TypeCode.double {
+            let spelled = form == .canonical ? canonical : form
+            word = spelled == .real ? try appendSpelled(doubleBits: bits) : try appendSpelled(integer: Int64(real), form: spelled)
+        }
+        place(TypedStream.Value(type: type, form: form == canonical ? .canonical : form, word: word))
     }
 }

@@ -16,7 +16,8 @@
 /// An object's groups are kept aside until the object ends and then appended together.
 struct TypedStreamBuilder {
     /// The model so far. While building, its `values` may end in slots not yet reserved
-    /// (`reservedValues`); `finish` drops them.
+    /// (`reservedValues`) and its `storage` in bytes not yet written (`storageCount`);
+    /// `finish` drops them.
     private(set) var stream: TypedStream
     /// The innermost open thing, held apart from `outer` so that placing a value, which
     /// touches only it, costs no array access (a bounds check, and a uniqueness check on every
@@ -32,6 +33,10 @@ struct TypedStreamBuilder {
     /// back. So while a stream or object is innermost its frame is both `top` and the last entry.
     private var outer: [Frame] = [Frame(kind: .stream)]
     private var outerCount = 1
+    /// The storage's bytes written so far: `stream.storage` holds them and up to
+    /// `storageAhead` zero bytes past them while building (`writeStorage`); `finish` drops
+    /// the bytes past them. A reader's builder starts with its input's count.
+    private var storageCount = 0
     /// The slots reserved so far. While building, `stream.values` holds them and up to
     /// `valuesAhead` more, appended in one step ahead of need, so that a run is reserved without
     /// a write per slot; `finish` drops the slots past the reserved ones.
@@ -133,6 +138,7 @@ struct TypedStreamBuilder {
     /// are virtual until used, and a stream of long strings leaves most of them untouched.
     init(byteOrder: TypedStream.ByteOrder, systemVersion: Int64, storage: [UInt8], valueLimit: Int) {
         stream = TypedStream(byteOrder: byteOrder, systemVersion: systemVersion, storage: storage)
+        storageCount = storage.count
         self.valueLimit = min(valueLimit, Self.maximumValues)
         stream.values.reserveCapacity(storage.count / 4)
         stream.groups.reserveCapacity(storage.count / 8)
@@ -251,7 +257,7 @@ struct TypedStreamBuilder {
         let node = stream.types[type]
         guard Int(node.minimumBytes) <= bytesLeft else { throw Self.tooFewBytes("a struct, array or pointer", needing: node.minimumBytes, left: bytesLeft, offset: offset) }
         let first = try reserve(node.count, at: offset)
-        place(TypedStream.Value(type: type, payload: UInt64(first)))
+        place(TypedStream.Value(type: type, word: UInt32(first)))
         push(top)
         top = Frame(kind: .composite, next: first, end: first + node.count, type: TypeTable.firstChild(of: type), repeats: node.code == TypeCode.arrayOpen)
         noteDepth(outerCount + 1)
@@ -296,6 +302,7 @@ struct TypedStreamBuilder {
             throw CodecError(.invalidDocument, "the stream ends with \(open) of its objects, groups or composites still open")
         }
         stream.values.removeLast(stream.values.count - reservedValues)
+        stream.storage.removeLast(stream.storage.count - storageCount)
         let (first, count) = moveGroups(from: 0)
         stream.topLevelGroups = Int(first)..<(Int(first) + Int(count))
         stream.deepestOpen = deepestOpen
@@ -378,36 +385,90 @@ struct TypedStreamBuilder {
                 guard let base = bytes.baseAddress else { return true }
                 return stream.storage.withUnsafeBufferPointer { ByteStringTable.bytesEqual($0.baseAddress! + Int(span.start), base, count: bytes.count) }
             },
-            newValue: {
-                let start = stream.storage.count
-                stream.storage.append(contentsOf: bytes)
-                return appendSharedString(TypedStream.Span(start: UInt32(start), count: UInt32(bytes.count)))
-            })
+            newValue: { appendSharedString(TypedStream.Span(start: copyToStorage(bytes), count: UInt32(bytes.count))) })
         if cached { recentlyInterned.keep(bytes, object: string) }
         return string
     }
 
     /// Copies `bytes` to the end of the storage; refuses to grow the storage past 4 GiB.
     mutating func appendStorage(_ bytes: [UInt8]) throws(CodecError) -> TypedStream.Span {
-        try checkRoom(for: bytes.count)
-        let start = stream.storage.count
-        stream.storage += bytes
-        return TypedStream.Span(start: UInt32(start), count: UInt32(bytes.count))
+        try bytes.withUnsafeBufferPointer { (bytes) throws(CodecError) in try appendStorage(bytes) }
     }
 
     /// `appendStorage` for bytes held elsewhere (a JSON document's text).
     mutating func appendStorage(_ bytes: UnsafeBufferPointer<UInt8>) throws(CodecError) -> TypedStream.Span {
         try checkRoom(for: bytes.count)
-        let start = stream.storage.count
-        stream.storage.append(contentsOf: bytes)
-        return TypedStream.Span(start: UInt32(start), count: UInt32(bytes.count))
+        return TypedStream.Span(start: copyToStorage(bytes), count: UInt32(bytes.count))
     }
+
+    /// Appends integer `value` spelled in `form` (an integer spelling that holds it) to the
+    /// storage, in the stream's byte order; returns where it starts: a 64-bit value's `word`.
+    mutating func appendSpelled(integer value: Int64, form: NumberForm) throws(CodecError) -> UInt32 {
+        try checkRoom(for: NumberSpelling.maximumBytes)
+        let bigEndian = stream.byteOrder == .big
+        return writeStorage(room: NumberSpelling.maximumBytes) { NumberSpelling.writeInteger(value, form: form, bigEndian: bigEndian, to: $0) }
+    }
+
+    /// Appends a double's `bits` spelled as a real (`.real`) to the storage; returns where
+    /// it starts.
+    mutating func appendSpelled(doubleBits bits: UInt64) throws(CodecError) -> UInt32 {
+        try checkRoom(for: NumberSpelling.maximumBytes)
+        let bigEndian = stream.byteOrder == .big
+        return writeStorage(room: NumberSpelling.maximumBytes) { NumberSpelling.writeReal(bits: bits, size: 8, bigEndian: bigEndian, to: $0) }
+    }
+
+    /// Appends a `+` value's spelling, its length as Apple's writer spells a length and then
+    /// `bytes`; returns where it starts: the value's `word`.
+    mutating func appendSpelledString(_ bytes: UnsafeBufferPointer<UInt8>) throws(CodecError) -> UInt32 {
+        try checkRoom(for: bytes.count + NumberSpelling.maximumBytes)
+        let length = Int64(bytes.count)
+        let bigEndian = stream.byteOrder == .big
+        return writeStorage(room: bytes.count + NumberSpelling.maximumBytes) { out in
+            let spelled = NumberSpelling.writeInteger(length, form: NumberForm.canonical(length), bigEndian: bigEndian, to: out)
+            if let source = bytes.baseAddress { (out + spelled).update(from: source, count: bytes.count) }
+            return spelled + bytes.count
+        }
+    }
+
+    /// Copies `bytes` to the end of the storage (`checkRoom` passed); returns where they start.
+    private mutating func copyToStorage(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt32 {
+        writeStorage(room: bytes.count) { out in
+            if let source = bytes.baseAddress { out.update(from: source, count: bytes.count) }
+            return bytes.count
+        }
+    }
+
+    /// The one way the builder adds to the storage: `write` writes at the end (with room for
+    /// `room` bytes) and returns how many it wrote; returns where they start.
+    ///
+    /// The storage array holds zero bytes ahead of `storageCount`, appended in blocks within
+    /// its capacity (as value slots are, `appendSlots`): a few bytes written per value (a
+    /// number's spelling, a short string) cost a write through a pointer rather than an
+    /// array append each. `finish` drops the bytes ahead.
+    @inline(__always)
+    private mutating func writeStorage(room: Int, _ write: (UnsafeMutablePointer<UInt8>) -> Int) -> UInt32 {
+        let start = storageCount
+        if stream.storage.count - start < room { addStorageAhead(room) }
+        let written = stream.storage.withUnsafeMutableBufferPointer { write($0.baseAddress! + start) }
+        storageCount = start + written
+        return UInt32(start)
+    }
+
+    /// Appends zero bytes so that `needed` fit past `storageCount`, and some ahead
+    /// (`Array.appendAhead`).
+    @inline(never)
+    private mutating func addStorageAhead(_ needed: Int) {
+        stream.storage.appendAhead(storageCount + needed - stream.storage.count, copying: Self.zeros)
+    }
+
+    private static let storageAhead = 4096
+    private static let zeros = [UInt8](filledWith: 0, count: storageAhead)
 
     /// Refuses `count` more bytes of storage past 4 GiB (spans are 32-bit). Inlined, as
     /// `expectedType` is.
     @inline(__always)
     private func checkRoom(for count: Int) throws(CodecError) {
-        guard count < Int(UInt32.max) - stream.storage.count else { throw CodecError(.limitExceeded, "a typedstream's strings take at most 4 GiB", limit: Int(UInt32.max)) }
+        guard count < Int(UInt32.max) - storageCount else { throw CodecError(.limitExceeded, "a typedstream's strings take at most 4 GiB", limit: Int(UInt32.max)) }
     }
 
     // MARK: Internals
@@ -432,22 +493,10 @@ struct TypedStreamBuilder {
         return UInt32(first)
     }
 
-    /// Appends unplaced slots up to `reservedValues` and up to `valuesAhead` past it: a bulk
-    /// append per many runs rather than an append per slot. Within the capacity held, never
-    /// past it: slots ahead of need are no reason for the array to grow.
+    /// Appends unplaced slots up to `reservedValues`, and some ahead (`Array.appendAhead`): a
+    /// bulk append per many runs rather than an append per slot.
     private mutating func appendSlots() {
-        let needed = reservedValues - stream.values.count
-        let room = stream.values.capacity - stream.values.count
-        // As many ahead as an eighth of those held, up to `valuesAhead`: a small stream (a
-        // nested payload) fills few.
-        let ahead = min(Self.valuesAhead, 16 + stream.values.count / 8)
-        var count = needed <= room ? min(needed + ahead, room) : needed + ahead
-        // Copied from a block of unplaced slots: one copy, where repeating a value is a loop.
-        while count > 0 {
-            let step = min(count, Self.valuesAhead)
-            stream.values.append(contentsOf: Self.unplacedSlots[..<step])
-            count -= step
-        }
+        stream.values.appendAhead(reservedValues - stream.values.count, copying: Self.unplacedSlots)
     }
 
     private static let unplacedSlots = [TypedStream.Value](filledWith: TypedStream.Value(type: 0), count: valuesAhead)

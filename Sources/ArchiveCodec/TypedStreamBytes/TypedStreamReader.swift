@@ -172,17 +172,18 @@ private struct Reading {
         let code = node.code
         switch code {
         case TypeCode.char:
-            builder.place(TypedStream.Value(type: type, payload: UInt64(bitPattern: Int64(Int8(bitPattern: try cursor.byte("a 'c'"))))))
+            builder.place(TypedStream.Value(type: type, word: UInt32(bitPattern: Int32(Int8(bitPattern: try cursor.byte("a 'c'"))))))
         case TypeCode.unsignedChar, TypeCode.bool:
-            builder.place(TypedStream.Value(type: type, payload: UInt64(try cursor.byte("a '\(TypeTable.character(code))'"))))
+            builder.place(TypedStream.Value(type: type, word: UInt32(try cursor.byte("a '\(TypeTable.character(code))'"))))
         case TypeCode.float, TypeCode.double:
             try readReal(type, isDouble: code == TypeCode.double, at: start)
         case TypeCode.byteString:
             let head = try cursor.byte("a '+' string")
             if head == StreamTag.null { return builder.place(TypedStream.Value(type: type, isNil: true)) }
             let count = try cursor.length(head: head, at: start, of: "a '+' string")
-            let span = TypedStream.Span(start: UInt32(try cursor.skip(count, of: "a '+' string", startedAt: start)), count: UInt32(count))
-            builder.place(TypedStream.Value(type: type, payload: span.packed))
+            _ = try cursor.skip(count, of: "a '+' string", startedAt: start)
+            // The value is its spelling: the length's head is at `start` (`Value.word`).
+            builder.place(TypedStream.Value(type: type, word: UInt32(start)))
         case TypeCode.cString:
             let head = try cursor.byte("a '*' string")
             let index: UInt32?
@@ -195,7 +196,7 @@ private struct Reading {
                 try number(.cString, index: index!, at: start)
             default: index = try entity(head: head, at: start, .cString)
             }
-            builder.place(TypedStream.Value(type: type, isNil: index == nil, payload: UInt64(index ?? 0)))
+            builder.place(TypedStream.Value(type: type, isNil: index == nil, word: index ?? 0))
         case TypeCode.object:
             try readObject(type, at: start)
         default:
@@ -215,16 +216,16 @@ private struct Reading {
         case TypeCode.atom, TypeCode.selector:
             let head = try cursor.byte("a shared string")
             let index = try sharedString(head: head, at: start, code == TypeCode.atom ? "an atom" : "a selector", nilAllowed: true)
-            builder.place(TypedStream.Value(type: type, isNil: index == nil, payload: UInt64(index ?? 0)))
+            builder.place(TypedStream.Value(type: type, isNil: index == nil, word: index ?? 0))
         case TypeCode.classObject:
             let index = try readClass(head: try cursor.byte("a class"), at: start, nilAllowed: true)
-            builder.place(TypedStream.Value(type: type, isNil: index == nil, payload: UInt64(index ?? 0)))
+            builder.place(TypedStream.Value(type: type, isNil: index == nil, word: index ?? 0))
         case TypeCode.ignored:
             builder.place(TypedStream.Value(type: type))
         case TypeCode.arrayOpen:
             if builder.stream.types.isByteArray(type) {
                 let first = try cursor.skip(Int(node.count), of: "an array of \(node.count) bytes", startedAt: start)
-                builder.place(TypedStream.Value(type: type, payload: TypedStream.Span(start: UInt32(first), count: node.count).packed))
+                builder.place(TypedStream.Value(type: type, word: UInt32(first)))
                 return
             }
             let needed = UInt64(node.count) * UInt64(builder.stream.types[TypeTable.firstChild(of: type)].minimumBytes)
@@ -247,7 +248,9 @@ private struct Reading {
             throw cursor.fail("\(value) does not fit the \(width)-bit type '\(TypeTable.character(code))'", at: start)
         }
         let canonical = NumberForm.canonical(value, short: width == 16)
-        builder.place(TypedStream.Value(type: type, form: form == canonical ? .canonical : form, payload: UInt64(bitPattern: value)))
+        // A 64-bit integer is its spelling at `start`; a narrower one's bits fit the word.
+        let word = width == 64 ? UInt32(start) : UInt32(truncatingIfNeeded: value)
+        builder.place(TypedStream.Value(type: type, form: form == canonical ? .canonical : form, word: word))
     }
 
     mutating func readReal(_ type: UInt32, isDouble: Bool, at start: Int) throws(CodecError) {
@@ -276,7 +279,9 @@ private struct Reading {
             }
             form = integerForm
         }
-        builder.place(TypedStream.Value(type: type, form: form == NumberForm.canonical(real: real) ? .canonical : form, payload: bits))
+        // A double is its spelling at `start`; a float's bits fit the word.
+        let word = isDouble ? UInt32(start) : UInt32(truncatingIfNeeded: bits)
+        builder.place(TypedStream.Value(type: type, form: form == NumberForm.canonical(real: real) ? .canonical : form, word: word))
     }
 
     mutating func readObject(_ type: UInt32, at start: Int) throws(CodecError) {
@@ -295,7 +300,7 @@ private struct Reading {
             _ = try builder.beginObject(classIndex: classIndex, at: start)
         default:
             let index = try entity(head: head, at: start, .object)
-            builder.place(TypedStream.Value(type: type, payload: UInt64(index)))
+            builder.place(TypedStream.Value(type: type, word: index))
         }
     }
 

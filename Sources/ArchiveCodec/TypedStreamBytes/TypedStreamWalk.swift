@@ -90,7 +90,7 @@ struct TypedStreamWalk {
     /// Walks the children of composite value `index` (a struct, pointer or array of other than
     /// bytes, the `.value` just given) next.
     mutating func enter(childrenOf index: Int) {
-        let first = Int(stream.values[index].payload)
+        let first = stream.values[index].index
         enter(Run(next: first, end: first + Int(stream.types[stream.values[index].type].count), kind: .composite, owner: index))
     }
 

@@ -64,32 +64,32 @@ private struct Writing {
         let node = stream.types[value.type]
         switch node.code {
         case TypeCode.char, TypeCode.unsignedChar, TypeCode.bool:
-            output.append(UInt8(truncatingIfNeeded: value.payload))
+            output.append(UInt8(truncatingIfNeeded: value.word))
         case TypeCode.float:
-            let real = Float(bitPattern: UInt32(truncatingIfNeeded: value.payload))
-            try writeReal(Double(real), bits: value.payload, size: 4, form: value.form)
+            let real = Float(bitPattern: value.word)
+            try writeReal(Double(real), bits: UInt64(value.word), size: 4, form: value.form)
         case TypeCode.double:
-            try writeReal(Double(bitPattern: value.payload), bits: value.payload, size: 8, form: value.form)
+            // Kept spelled (`TypedStream.Value`): as read, or as the builder spelled it.
+            guard !value.isNil else { return writeInteger(0, form: .byte) }
+            copySpelledNumber(at: value.index)
         case TypeCode.byteString:
             guard !value.isNil else { return output.append(StreamTag.null) }
-            let span = TypedStream.Span(packed: value.payload)
-            writeInteger(Int64(span.count), form: NumberForm.canonical(Int64(span.count)))
-            appendStorage(span.range)
+            appendStorage(stream.spelling(ofString: index))
         case TypeCode.cString:
             guard !value.isNil else { return output.append(StreamTag.null) }
-            let index = Int(value.payload)
+            let index = value.index
             if writeReference(stream.objects.count + stream.classes.count + index) { return }
             output.append(StreamTag.new)
             writeSharedString(stream.cStrings[index])
         case TypeCode.atom, TypeCode.selector:
             guard !value.isNil else { return output.append(StreamTag.null) }
-            writeSharedString(UInt32(value.payload))
+            writeSharedString(value.word)
         case TypeCode.classObject:
             guard !value.isNil else { return output.append(StreamTag.null) }
-            writeClass(Int(value.payload))
+            writeClass(value.index)
         case TypeCode.object:
             guard !value.isNil else { return output.append(StreamTag.null) }
-            let index = Int(value.payload)
+            let index = value.index
             if writeReference(index) { return }
             output.append(StreamTag.new)
             let object = stream.objects[index]
@@ -98,11 +98,14 @@ private struct Writing {
         case TypeCode.ignored:
             break
         case TypeCode.arrayOpen where stream.types.isByteArray(value.type):
-            appendStorage(TypedStream.Span(packed: value.payload).range)
+            appendStorage(value.index..<(value.index + Int(node.count)))
         case TypeCode.arrayOpen, TypeCode.structOpen, TypeCode.pointer:
             walk.enter(childrenOf: index)
+        case _ where TypeCode.bitWidth(node.code) == 64:
+            guard !value.isNil else { return writeInteger(0, form: .byte) }
+            copySpelledNumber(at: value.index)
         default:
-            let integer = Int64(bitPattern: value.payload)
+            let integer = value.signedWord
             let form = value.form == .canonical ? NumberForm.canonical(integer, short: TypeCode.bitWidth(node.code) == 16) : value.form
             guard form.holds(integer) else { throw CodecError(.invalidDocument, "value \(index): \(integer) cannot be spelled as \(form)") }
             writeInteger(integer, form: form)
@@ -112,8 +115,8 @@ private struct Writing {
     mutating func writeReal(_ real: Double, bits: UInt64, size: Int, form recorded: NumberForm) throws(CodecError) {
         let form = recorded == .canonical ? NumberForm.canonical(real: real) : recorded
         if form == .real {
-            output.append(StreamTag.real)
-            appendFixed(bits, size: size)
+            output.room(for: NumberSpelling.maximumBytes)
+            output.count += NumberSpelling.writeReal(bits: bits, size: size, bigEndian: stream.byteOrder == .big, to: output.end)
             return
         }
         guard real.rounded(.towardZero) == real, !(real == 0 && real.sign == .minus), let whole = Int64(exactly: real), form.holds(whole) else {
@@ -159,36 +162,37 @@ private struct Writing {
         appendStorage(span.range)
     }
 
+    /// The `q Q d` spelling at `offset` of the storage (a tag and up to 8 bytes), copied with
+    /// a store or two rather than a call to copy a few bytes.
+    @inline(__always)
+    mutating func copySpelledNumber(at offset: Int) {
+        output.room(for: NumberSpelling.maximumBytes)
+        let out = output.end
+        let count = stream.storage.withUnsafeBufferPointer { storage in
+            let at = storage.baseAddress! + offset
+            out[0] = at[0]
+            let count = NumberSpelling.count(at: at)
+            let from = UnsafeRawPointer(at + 1)
+            let to = UnsafeMutableRawPointer(out + 1)
+            switch count {
+            case 3: to.storeBytes(of: from.loadUnaligned(as: UInt16.self), as: UInt16.self)
+            case 5: to.storeBytes(of: from.loadUnaligned(as: UInt32.self), as: UInt32.self)
+            case 9: to.storeBytes(of: from.loadUnaligned(as: UInt64.self), as: UInt64.self)
+            default: break
+            }
+            return count
+        }
+        output.count += count
+    }
+
     /// Bytes `range` of the stream's storage, as they are.
     mutating func appendStorage(_ range: Range<Int>) {
         stream.storage.withUnsafeBufferPointer { output.append(UnsafeBufferPointer(rebasing: $0[range])) }
     }
 
-    /// `value` in `form`, an integer spelling that holds it.
+    /// `value` in `form`, an integer spelling that holds it (`NumberSpelling`).
     mutating func writeInteger(_ value: Int64, form: NumberForm) {
-        switch form {
-        case .int16:
-            output.append(StreamTag.int16)
-            appendFixed(UInt64(UInt16(truncatingIfNeeded: value)), size: 2)
-        case .int32:
-            output.append(StreamTag.int32)
-            appendFixed(UInt64(UInt32(truncatingIfNeeded: value)), size: 4)
-        case .int64:
-            output.append(StreamTag.int64)
-            appendFixed(UInt64(bitPattern: value), size: 8)
-        default:
-            output.append(UInt8(truncatingIfNeeded: value))
-        }
-    }
-
-    /// The low `size` bytes (1 to 8) of `bits` in the stream's byte order, appended at once: the
-    /// word is laid out in that order (in big-endian, shifted so that its low `size` bytes come
-    /// first) and its first `size` bytes copied.
-    mutating func appendFixed(_ bits: UInt64, size: Int) {
-        let word = stream.byteOrder == .big ? (bits << UInt64(64 - 8 * size)).bigEndian : bits.littleEndian
-        // All eight bytes are stored, `size` of them kept: one store, no copy of a length.
-        output.room(for: 8)
-        UnsafeMutableRawPointer(output.end).storeBytes(of: word, as: UInt64.self)
-        output.count += size
+        output.room(for: NumberSpelling.maximumBytes)
+        output.count += NumberSpelling.writeInteger(value, form: form, bigEndian: stream.byteOrder == .big, to: output.end)
     }
 }

@@ -192,6 +192,43 @@ final class TypedStreamBuilderTests: XCTestCase {
         XCTAssertEqual(try TypedStreamWriter.write(read), bytes)
     }
 
+    /// A `q`, `d` and `+` value is its spelling in the storage (`TypedStream.Value.word`): a
+    /// stream read points into its input, a builder writes the spelling there; both give the
+    /// same contents back, in either byte order.
+    func testWideValuesAreTheirSpellingsInTheStorage() throws {
+        for order in [TypedStream.ByteOrder.little, .big] {
+            var builder = TypedStreamBuilder(byteOrder: order)
+            try builder.beginGroup("qQdd+q+")
+            try builder.integer(-(1 << 40))
+            try builder.unsigned(.max)
+            try builder.double(0.1)
+            try builder.double(-7)  // Apple: the integer -7, one byte
+            try builder.byteString(Array(repeating: 0x61, count: 300))  // a two-byte length
+            try builder.integer(3)
+            try builder.byteString([])
+            try builder.end()
+            let built = try builder.finish()
+            let bytes = try TypedStreamWriter.write(built)
+            let read = try TypedStreamReader.read(bytes)
+            for stream in [built, read] {
+                let contents = (0..<7).map { stream.content(of: $0) }
+                XCTAssertEqual(contents[0], .signed(-(1 << 40)), "\(order)")
+                XCTAssertEqual(contents[1], .unsigned(.max))
+                XCTAssertEqual(contents[2], .double(bits: (0.1).bitPattern))
+                XCTAssertEqual(contents[3], .double(bits: (-7.0).bitPattern))
+                XCTAssertEqual(contents[5], .signed(3))
+                guard case .byteString(let long?) = contents[4], case .byteString(let empty?) = contents[6] else { return XCTFail("\(contents)") }
+                XCTAssertEqual(Array(stream.bytes(long)), Array(repeating: 0x61, count: 300))
+                XCTAssertEqual(empty.count, 0)
+            }
+            // The read stream's words are offsets of the values' first bytes in its input.
+            let firstValue = bytes.count - (9 + 1 + 9 + 1 + 303 + 1 + 1)  // Q.max is -1: one byte
+            XCTAssertEqual(read.values[0].word, UInt32(firstValue))
+            XCTAssertEqual(bytes[Int(read.values[4].word)], 0x81, "a '+' value's word is its length's tag")
+            XCTAssertEqual(try TypedStreamWriter.write(read), bytes)
+        }
+    }
+
     func testEqualStringsAreSharedAndEqualObjectsAreNot() throws {
         var builder = TypedStreamBuilder(byteOrder: .little)
         let root = try builder.defineClass("NSObject")
