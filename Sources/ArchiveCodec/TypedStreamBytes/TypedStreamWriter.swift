@@ -11,9 +11,15 @@
 /// value spelled in a form that cannot hold it is refused (`.invalidDocument`).
 enum TypedStreamWriter {
     static func write(_ stream: TypedStream) throws(CodecError) -> [UInt8] {
+        try write(stream) { Array($0) }
+    }
+
+    /// Writes `stream` and lends its bytes to `body`, in place: a caller that hands them on
+    /// in pieces holds them once, not once more as an array.
+    static func write<Result>(_ stream: TypedStream, lending body: (UnsafeBufferPointer<UInt8>) throws(CodecError) -> Result) throws(CodecError) -> Result {
         var writing = Writing(stream)
         try writing.run()
-        return writing.output.withBytes { Array($0) }
+        return try writing.output.withBytes(body)
     }
 }
 

@@ -64,14 +64,27 @@ extension TypedStreamDocument: DocumentFormat {
     /// The stream's bytes, whatever `format` asks (a typedstream has one byte form).
     static func encode(_ document: JSONDocument, root: JSONDocument.Value, format: PlistFormat, limit: Int) throws(CodecError) -> [UInt8] {
         let bytes = try TypedStreamJSONEncoder.encode(document, root: root)
-        guard bytes.count <= limit else { throw CodecError(.limitExceeded, "the typedstream would be larger than \(limit) bytes", limit: limit) }
+        guard bytes.count <= limit else { throw tooLarge(limit) }
         return bytes
     }
 
-    /// Built whole, then handed to `sink` at once.
+    private static func tooLarge(_ limit: Int) -> CodecError {
+        CodecError(.limitExceeded, "the typedstream would be larger than \(limit) bytes", limit: limit)
+    }
+
+    /// Built whole, then handed to `sink` in pieces of `JSONOutput.drainSize` from the
+    /// writer's own buffer: a sink that copies what it is given (into a pipe to a file) holds
+    /// a piece or a few at a time, not a second copy of the stream.
     static func stream(_ document: JSONDocument, root: JSONDocument.Value, limit: Int, to sink: @escaping (UnsafeBufferPointer<UInt8>) -> Void) throws(CodecError) {
-        let bytes = try encode(document, root: root, format: .binary, limit: limit)
-        bytes.withUnsafeBufferPointer { sink($0) }
+        try TypedStreamJSONEncoder.encode(document, root: root) { (bytes) throws(CodecError) in
+            guard bytes.count <= limit else { throw Self.tooLarge(limit) }
+            var start = 0
+            while start < bytes.count {
+                let end = min(start + JSONOutput.drainSize, bytes.count)
+                sink(UnsafeBufferPointer(rebasing: bytes[start..<end]))
+                start = end
+            }
+        }
     }
 
     /// The builder's values, groups (an object's kept aside until it ends, then moved) and

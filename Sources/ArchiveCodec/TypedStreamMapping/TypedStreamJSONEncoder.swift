@@ -90,6 +90,11 @@ struct TypedStreamJSONEncoder {
 
     /// The bytes of the stream `document` describes; `root` is its `{"$typedstream": …}` object.
     static func encode(_ document: JSONDocument, root: Value) throws(CodecError) -> [UInt8] {
+        try encode(document, root: root) { Array($0) }
+    }
+
+    /// `encode`, its bytes lent to `body` in place (`TypedStreamWriter.write(_:lending:)`).
+    static func encode<Result>(_ document: JSONDocument, root: Value, lending body: (UnsafeBufferPointer<UInt8>) throws(CodecError) -> Result) throws(CodecError) -> Result {
         var byteOrder = TypedStream.ByteOrder.little
         var systemVersion = TypedStreamHeader.currentSystemVersion
         var groups: Value?
@@ -120,9 +125,10 @@ struct TypedStreamJSONEncoder {
         var encoder = TypedStreamJSONEncoder(document: document, builder: builder)
         try encoder.encodeGroups(document.children(of: groups))
         let stream = try encoder.builder.finish()
-        let bytes = try TypedStreamWriter.write(stream)
-        try checkReadable(stream, bytes: bytes, document: document)
-        return bytes
+        return try TypedStreamWriter.write(stream) { (bytes) throws(CodecError) -> Result in
+            try checkReadable(stream, byteCount: bytes.count, document: document)
+            return try body(bytes)
+        }
     }
 
     /// The most values a stream built from `document` can hold: five per JSON value, and one
@@ -149,18 +155,18 @@ struct TypedStreamJSONEncoder {
     /// the document's size (the readable forms, no whitespace; a number may gain a few bytes,
     /// `1` for a double reads back as `1.0`): only a document past half the bound is written
     /// to nowhere to count it.
-    private static func checkReadable(_ stream: TypedStream, bytes: [UInt8], document: JSONDocument) throws(CodecError) {
-        guard bytes.count < Int(UInt32.max) else {
-            throw CodecError(.limitExceeded, "the typedstream would be larger than 4 GiB, which no reader reads", found: bytes.count, limit: Int(UInt32.max) - 1)
+    private static func checkReadable(_ stream: TypedStream, byteCount: Int, document: JSONDocument) throws(CodecError) {
+        guard byteCount < Int(UInt32.max) else {
+            throw CodecError(.limitExceeded, "the typedstream would be larger than 4 GiB, which no reader reads", found: byteCount, limit: Int(UInt32.max) - 1)
         }
-        let values = TypedStreamReader.valueLimit(forSize: bytes.count)
+        let values = TypedStreamReader.valueLimit(forSize: byteCount)
         guard stream.values.count <= values else {
             throw CodecError(
                 .limitExceeded,
-                "the typedstream would hold \(stream.values.count) values in \(bytes.count) bytes, more than a reader accepts (\(values)): values of no bytes repeated by a type string",
+                "the typedstream would hold \(stream.values.count) values in \(byteCount) bytes, more than a reader accepts (\(values)): values of no bytes repeated by a type string",
                 found: stream.values.count, limit: values)
         }
-        let output = KeyedArchive.maximumOutputSize(forInputSize: bytes.count)
+        let output = KeyedArchive.maximumOutputSize(forInputSize: byteCount)
         guard document.source.count > output / 2 else { return }
         var out = JSONOutput(pretty: false, reserve: 0) { _ in }
         out.limit = output
@@ -168,7 +174,7 @@ struct TypedStreamJSONEncoder {
         try out.refuseIfUnfinished(
             CodecError(
                 .limitExceeded,
-                "the \(bytes.count)-byte typedstream would decode to more than \(output) bytes of JSON, past what a decode of its size writes: it repeats long type strings or C strings",
+                "the \(byteCount)-byte typedstream would decode to more than \(output) bytes of JSON, past what a decode of its size writes: it repeats long type strings or C strings",
                 limit: output))
     }
 
