@@ -22,7 +22,8 @@ struct TypedStream: Sendable {
     /// The header's system version (1000 from Mac OS X on; `TypedStreamHeader`).
     var systemVersion: Int64
     /// The bytes that every `Span` of the model points into. A stream read keeps its input
-    /// here (its strings are not copied); a builder appends the bytes it is given.
+    /// here (its strings are not copied); a builder appends the bytes it is given and the
+    /// spellings of its `q Q d +` values (`Value.word`), in `byteOrder`.
     var storage: [UInt8]
     /// The shared-string table, in the order its strings first occur. Two entries may hold
     /// equal bytes (a stream may define a string twice); a builder interns by content.
@@ -123,7 +124,7 @@ struct TypedStream: Sendable {
     @inline(__always)
     func values(ofGroup index: Int) -> Range<Int> {
         let first = Int(groups[index].firstValue)
-        return first..<(first + Int(types[values[first].type - 1].count))
+        return first..<(first + Int(types[type(ofGroup: index)].count))
     }
 
     /// The shared string spelling group `index`'s types.

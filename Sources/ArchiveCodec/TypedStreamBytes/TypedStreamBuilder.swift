@@ -33,9 +33,10 @@ struct TypedStreamBuilder {
     /// back. So while a stream or object is innermost its frame is both `top` and the last entry.
     private var outer: [Frame] = [Frame(kind: .stream)]
     private var outerCount = 1
-    /// The storage's bytes written so far: `stream.storage` holds them and up to
-    /// `storageAhead` zero bytes past them while building (`writeStorage`); `finish` drops
-    /// the bytes past them. A reader's builder starts with its input's count.
+    /// The storage's bytes written so far: `stream.storage` holds them and bytes not yet
+    /// written past them while building (`writeStorage`; a spelling's store may leave a few
+    /// there, which nothing reads); `finish` drops the bytes past them. A reader's builder
+    /// starts with its input's count.
     private var storageCount = 0
     /// The slots reserved so far. While building, `stream.values` holds them and up to
     /// `valuesAhead` more, appended in one step ahead of need, so that a run is reserved without
@@ -441,7 +442,7 @@ struct TypedStreamBuilder {
     /// The one way the builder adds to the storage: `write` writes at the end (with room for
     /// `room` bytes) and returns how many it wrote; returns where they start.
     ///
-    /// The storage array holds zero bytes ahead of `storageCount`, appended in blocks within
+    /// The storage array holds bytes ahead of `storageCount`, appended as zeros in blocks within
     /// its capacity (as value slots are, `appendSlots`): a few bytes written per value (a
     /// number's spelling, a short string) cost a write through a pointer rather than an
     /// array append each. `finish` drops the bytes ahead.

@@ -15,7 +15,8 @@ extension TypedStream {
     ///   `#`: in `classes`; `@`: in `objects` (each unless `isNil`);
     /// - `{…}`, `[N type]` of other types, `^`: the index of the first child value (the
     ///   children are the `count` values from there; a pointer has one, its pointee);
-    /// - `!`, and a value `isNil` (a salvage's absent slots are nil of any type): 0.
+    /// - `!`, and a value `isNil` (a salvage's absent slots are nil of any type): 0, and such
+    ///   a value reads as 0 or no bytes, never from the storage.
     ///
     /// Stored as two 32-bit words (values are most of a model: a third word for the 64-bit
     /// payloads of a few codes was a third of it): the type node in the low 27 bits of the
@@ -111,7 +112,7 @@ extension TypedStream {
         case TypeCode.pointer: return .pointer(value.index)
         case TypeCode.structOpen: return .structure(value.index..<(value.index + Int(node.count)))
         case TypeCode.arrayOpen:
-            if types.isByteArray(value.type) { return .byteArray(Span(start: value.word, count: node.count)) }
+            if types.isByteArray(value.type) { return .byteArray(value.isNil ? Span(start: 0, count: 0) : Span(start: value.word, count: node.count)) }
             return .array(value.index..<(value.index + Int(node.count)))
         default:
             let width = TypeCode.bitWidth(node.code)

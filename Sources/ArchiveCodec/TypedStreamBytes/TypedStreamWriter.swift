@@ -104,6 +104,7 @@ private struct Writing {
         case TypeCode.ignored:
             break
         case TypeCode.arrayOpen where stream.types.isByteArray(value.type):
+            guard !value.isNil else { return }  // a salvage's absent slot: no bytes, as before
             appendStorage(value.index..<(value.index + Int(node.count)))
         case TypeCode.arrayOpen, TypeCode.structOpen, TypeCode.pointer:
             walk.enter(childrenOf: index)

@@ -128,6 +128,27 @@ final class TypedStreamSalvageTests: XCTestCase {
 
     /// iMessage's damaged `attributedBody` (its last string claims 157 bytes where 120 remain):
     /// refused whole, salvaged with its text up to there.
+    /// A slot a break leaves absent is nil whatever its type: a byte array there holds no
+    /// bytes (its value's word is no offset into the storage).
+    func testAnAbsentByteArrayHoldsNoBytes() throws {
+        var builder = TypedStreamBuilder(byteOrder: .little)
+        try builder.beginGroup("i[4c][4c]")
+        try builder.integer(1)
+        try builder.byteArray([1, 2, 3, 4])
+        try builder.byteArray([5, 6, 7, 8])
+        try builder.end()
+        var bytes = try TypedStreamWriter.write(try builder.finish())
+        bytes[bytes.count - 9] = 0x8A  // a reserved tag where the 'i' is
+        let stream = try TypedStreamReader.read(bytes, salvaging: true)
+        let broken = try XCTUnwrap(stream.broken)
+        XCTAssertEqual(broken.place, .value(0))
+        XCTAssertEqual(broken.absentValues, [1, 2])
+        for index in 1...2 {
+            XCTAssertTrue(stream.values[index].isNil)
+            XCTAssertEqual(stream.content(of: index), .byteArray(TypedStream.Span(start: 0, count: 0)))
+        }
+    }
+
     func testTheDamagedMessageKeepsWhatItHolds() throws {
         let bytes = try Fixtures.typedStream("imessage-exporter_attributedBody-ExtraData.bin")
         XCTAssertThrowsError(try Archive(parsing: bytes))
