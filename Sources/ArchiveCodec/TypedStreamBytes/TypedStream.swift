@@ -62,7 +62,6 @@ struct TypedStream: Sendable {
         var count: UInt32
 
         var range: Range<Int> { Int(start)..<(Int(start) + Int(count)) }
-
     }
 
     /// A type string and its values: 4 bytes, the first value's slot. The type string's root
@@ -129,7 +128,7 @@ struct TypedStream: Sendable {
 
     /// The shared string spelling group `index`'s types.
     @inline(__always)
-    func string(ofGroup index: Int) -> UInt32 { types[values[Int(groups[index].firstValue)].type].string }
+    func string(ofGroup index: Int) -> UInt32 { types[type(ofGroup: index)].string }
 
     /// The type node of value `index`.
     func type(of index: Int) -> TypeTable.Node { types[values[index].type] }

@@ -78,12 +78,7 @@ extension TypedStreamDocument: DocumentFormat {
     static func stream(_ document: JSONDocument, root: JSONDocument.Value, limit: Int, to sink: @escaping (UnsafeBufferPointer<UInt8>) -> Void) throws(CodecError) {
         try TypedStreamJSONEncoder.encode(document, root: root) { (bytes) throws(CodecError) in
             guard bytes.count <= limit else { throw Self.tooLarge(limit) }
-            var start = 0
-            while start < bytes.count {
-                let end = min(start + JSONOutput.drainSize, bytes.count)
-                sink(UnsafeBufferPointer(rebasing: bytes[start..<end]))
-                start = end
-            }
+            bytes.forEachPiece(of: JSONOutput.drainSize, sink)
         }
     }
 

@@ -64,12 +64,7 @@ extension KeyedArchive {
                 text += rest[skip...]
                 return text
             }
-            var start = skip
-            while start < rest.count {
-                let end = min(start + JSONOutput.drainSize, rest.count)
-                sink(UnsafeBufferPointer(rebasing: rest[start..<end]))
-                start = end
-            }
+            UnsafeBufferPointer(rebasing: rest[skip...]).forEachPiece(of: JSONOutput.drainSize, sink)
             return []
         }
     }
