@@ -5,11 +5,15 @@
   --kind typedstream   an NSArchiver typedstream (generic form): a "Library" object holding notes,
                        each an object of its own class with an NSString title, integers, a real, a
                        C string and a tag object shared by many notes ($id / $ref).
+  --kind objects       an NSArchiver typedstream of Foundation objects in their readable forms, as
+                       dense in objects as a stream gets (about 11 bytes an object): one NSArray
+                       whose elements are in turn an NSString, an NSNumber (integer), an NSArray
+                       of an NSNumber (real) and an NSString, and an NSDictionary of two entries.
   --kind nested        a plain binary property list whose entries hold nested payloads, as
                        Terminal themes and iMessage edit histories do: an NSColor keyed archive,
                        an attributed-string typedstream and an XML property list per entry.
 
-Usage: scripts/gen/gen_nested_documents.py --kind typedstream|nested --size-mb N [--seed S] --out FILE.json
+Usage: scripts/gen/gen_nested_documents.py --kind typedstream|objects|nested --size-mb N [--seed S] --out FILE.json
 """
 import argparse
 import base64
@@ -87,16 +91,34 @@ def nested(rng, size):
     return {"$propertyList": {"entries": entries}}
 
 
+def objects(rng, size):
+    elements = []
+    written = 0
+    while written < size:
+        index = len(elements)
+        kind = index % 4
+        if kind == 0:
+            elements.append(sentence(rng, rng.randint(1, 4)))
+        elif kind == 1:
+            elements.append(rng.randint(-1_000_000, 1_000_000))
+        elif kind == 2:
+            elements.append([rng.random() * 1000, f"x{index}"])
+        else:
+            elements.append({f"k{index}": "v", "w": rng.randint(0, 99)})
+        written += 27  # about what one element takes, encoded
+    return {"$typedstream": [{"@": elements}]}
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--kind", choices=["typedstream", "nested"], required=True)
+    parser.add_argument("--kind", choices=["typedstream", "objects", "nested"], required=True)
     parser.add_argument("--size-mb", type=float, required=True, help="about this many MB once encoded")
     parser.add_argument("--seed", type=int, default=2020)
     parser.add_argument("--out", required=True)
     args = parser.parse_args()
     rng = random.Random(args.seed)
     size = int(args.size_mb * 1_000_000)
-    document = typedstream(rng, size) if args.kind == "typedstream" else nested(rng, size)
+    document = {"typedstream": typedstream, "objects": objects, "nested": nested}[args.kind](rng, size)
     with open(args.out, "w") as out:
         json.dump(document, out, separators=(",", ":"))
 

@@ -27,7 +27,7 @@ extension TypedStream {
                 continue
             }
             let owner = classIndex[Int(object.classIndex)]
-            for group in object.groups {
+            for group in groups(ofObject: number) {
                 for value in values(ofGroup: group) {
                     tally.noteKey(owner: owner, keyID: Int(string(ofGroup: group)), name: { text(encoding(ofGroup: group)) }, kind: kind(of: value, classIndex: classIndex))
                 }

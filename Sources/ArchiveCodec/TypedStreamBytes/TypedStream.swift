@@ -31,12 +31,13 @@ struct TypedStream: Sendable {
     /// The parsed type strings; every value's `type` is one of its nodes.
     var types = TypeTable()
     /// Every value of the stream. A group's values, and a struct's, array's or pointer's
-    /// children, are contiguous runs.
+    /// children, are contiguous runs, reserved in stream order as each group begins and each
+    /// composite opens; so an object's groups, with everything reserved inside them, are one
+    /// run from its `firstValue` to its `end`, the top-level groups are the whole table, and
+    /// a group is named by its first value (`end(ofGroup:)` finds the next one). No table of
+    /// groups is kept: groups are about a value each in most streams, and such a table was an
+    /// eighth of a model.
     var values: [Value] = []
-    /// Every group: each object's groups are a contiguous run, and so are the top-level ones.
-    var groups: [Group] = []
-    /// The stream's top-level groups, a run of `groups`.
-    var topLevelGroups: Range<Int> = 0..<0
     var objects: [Object] = []
     var classes: [Class] = []
     /// Per C string (a `*` value's string; the stream's object table numbers them): the shared
@@ -64,14 +65,6 @@ struct TypedStream: Sendable {
         var range: Range<Int> { Int(start)..<(Int(start) + Int(count)) }
     }
 
-    /// A type string and its values: 4 bytes, the first value's slot. The type string's root
-    /// is the node before the first value's type (its first child; every type string holds at
-    /// least one type, so every group has a first value), so it is not stored: groups are
-    /// about a value each in most streams, and a second word per group was a sixth of a model.
-    struct Group: Equatable, Sendable {
-        var firstValue: UInt32
-    }
-
     /// An object: its class and its contents, the groups up to its end-of-object mark. The
     /// `@` value where it first occurs in stream order, which the stream spells in full (class
     /// and groups), is the one marked `Value.isFirstOccurrence`; every other value holding the
@@ -79,10 +72,12 @@ struct TypedStream: Sendable {
     struct Object: Equatable, Sendable {
         /// Its class, an index in `classes` (every object has one).
         var classIndex: UInt32
-        var firstGroup: UInt32
-        var groupCount: UInt32
-
-        var groups: Range<Int> { Int(firstGroup)..<(Int(firstGroup) + Int(groupCount)) }
+        /// The first value of its first group (its `end` when it has none).
+        var firstValue: UInt32
+        /// Where the values reserved inside it end: its groups' values, their composites'
+        /// children and the groups of the objects first occurring in them are the run
+        /// `firstValue..<end`.
+        var end: UInt32
     }
 
     /// A class as the stream names it: the name (a shared string), the version it was written
@@ -110,25 +105,116 @@ struct TypedStream: Sendable {
     /// The bytes of shared string `index`.
     func sharedString(_ index: Int) -> ArraySlice<UInt8> { storage[sharedStrings[index].range] }
 
-    /// The type string of group `index`.
-    func encoding(ofGroup index: Int) -> ArraySlice<UInt8> { sharedString(Int(string(ofGroup: index))) }
+    // A group is named by its first value: a type string holds at least one type, so every
+    // group has one. The type string's root is the node before that value's type (a root's
+    // first child is the next node, `TypeTable`), so it is not stored either.
 
-    /// The parsed root of group `index`'s type string (`Group`): the node before its first
-    /// value's type, as a root's first child is the node after it (`TypeTable`). Inlined, as
-    /// the accessors below: a writer asks them of every group.
-    @inline(__always)
-    func type(ofGroup index: Int) -> UInt32 { values[Int(groups[index].firstValue)].type - 1 }
+    /// The type string of the group whose first value is `first`.
+    func encoding(ofGroup first: Int) -> ArraySlice<UInt8> { sharedString(Int(string(ofGroup: first))) }
 
-    /// The values of group `index`.
+    /// The parsed root of the type string of the group whose first value is `first`. Inlined,
+    /// as the accessors below: a writer asks them of every group.
     @inline(__always)
-    func values(ofGroup index: Int) -> Range<Int> {
-        let first = Int(groups[index].firstValue)
-        return first..<(first + Int(types[type(ofGroup: index)].count))
+    func type(ofGroup first: Int) -> UInt32 { values[first].type - 1 }
+
+    /// The values of the group whose first value is `first`.
+    @inline(__always)
+    func values(ofGroup first: Int) -> Range<Int> { first..<(first + Int(types[type(ofGroup: first)].count)) }
+
+    /// The shared string spelling the types of the group whose first value is `first`.
+    @inline(__always)
+    func string(ofGroup first: Int) -> UInt32 { types[type(ofGroup: first)].string }
+
+    /// Where the values reserved inside the group whose first value is `first` end: the
+    /// first value of the group after it in its object or in the stream (or the object's or
+    /// stream's end).
+    ///
+    /// What was reserved last inside the group is inside its last value that holds a run of
+    /// its own: a new object (whose `end` closes everything in it), or a composite, whose
+    /// children are looked through the same way; a group holding neither ends with its
+    /// values. So the groups of an object are found one after another without a table and
+    /// without a stack, each value looked at once at most (the look goes backwards from a
+    /// run's end, through the runs on that last path only).
+    @inline(__always)
+    func end(ofGroup first: Int) -> Int {
+        var start = first
+        var end = first + Int(types[type(ofGroup: first)].count)
+        while let (childStart, childEnd, object) = lastHolder(start..<end) {
+            if let object { return Swift.max(Int(objects[object].end), end) }
+            (start, end) = (childStart, childEnd)
+        }
+        return end
     }
 
-    /// The shared string spelling group `index`'s types.
+    /// The last value of `run` holding a run of its own: a new object's index, or a
+    /// composite's children; nil when none does (a nil value, a salvage's absent slot of any
+    /// type, holds none).
     @inline(__always)
-    func string(ofGroup index: Int) -> UInt32 { types[type(ofGroup: index)].string }
+    private func lastHolder(_ run: Range<Int>) -> (Int, Int, Int?)? {
+        var index = run.upperBound
+        while index > run.lowerBound {
+            index -= 1
+            let value = values[index]
+            guard !value.isNil else { continue }
+            let node = types[value.type]
+            switch node.code {
+            case TypeCode.object where value.isFirstOccurrence: return (0, 0, value.index)
+            case TypeCode.structOpen, TypeCode.pointer: return (value.index, value.index + Int(node.count), nil)
+            case TypeCode.arrayOpen where !types.isByteArray(value.type): return (value.index, value.index + Int(node.count), nil)
+            default: continue
+            }
+        }
+        return nil
+    }
+
+    /// The groups of object `index` in order, each named by its first value.
+    func groups(ofObject index: Int) -> Groups {
+        Groups(stream: self, next: Int(objects[index].firstValue), end: Int(objects[index].end))
+    }
+
+    /// The top-level groups in order, each named by its first value.
+    var topLevelGroups: Groups { Groups(stream: self, next: 0, end: values.count) }
+
+    /// Groups one after another (`end(ofGroup:)`), each named by its first value.
+    struct Groups: Sequence, IteratorProtocol {
+        let stream: TypedStream
+        /// The next group's first value.
+        var upcoming: Int
+        let end: Int
+
+        init(stream: TypedStream, next: Int, end: Int) {
+            self.stream = stream
+            upcoming = next
+            self.end = end
+        }
+
+        mutating func next() -> Int? {
+            guard upcoming < end else { return nil }
+            let first = upcoming
+            upcoming = stream.end(ofGroup: first)
+            return first
+        }
+    }
+
+    /// The first group for which `test` holds, named by its first value, looking at the
+    /// top-level groups and then each object's in the order of `objects` (every group once).
+    func firstGroup(where test: (Int) -> Bool) -> Int? {
+        if let found = topLevelGroups.first(where: test) { return found }
+        for object in objects.indices {
+            if let found = groups(ofObject: object).first(where: test) { return found }
+        }
+        return nil
+    }
+
+    /// How many groups the stream holds (counted: no table of them is kept).
+    var groupCount: Int {
+        var count = 0
+        _ = firstGroup { _ in
+            count += 1
+            return false
+        }
+        return count
+    }
 
     /// The type node of value `index`.
     func type(of index: Int) -> TypeTable.Node { types[values[index].type] }

@@ -12,8 +12,9 @@
 ///   and link only to classes defined before them, so no superclass chain is a cycle.
 ///
 /// Runs are reserved when they open: a group's values when the group begins, a struct's fields
-/// when the struct begins, so each run is contiguous though it holds composites of its own.
-/// An object's groups are kept aside until the object ends and then appended together.
+/// when the struct begins, so each run is contiguous though it holds composites of its own,
+/// and an object's groups, with everything reserved inside them, are the run from where it
+/// begins to where it ends (`TypedStream.Object`).
 struct TypedStreamBuilder {
     /// The model so far. While building, its `values` may end in slots not yet reserved
     /// (`reservedValues`) and its `storage` in bytes not yet written (`storageCount`);
@@ -45,11 +46,6 @@ struct TypedStreamBuilder {
     private static let valuesAhead = 128
     /// The most frames open at once so far (`TypedStream.deepestOpen`).
     private var deepestOpen = 1
-    /// Groups of the stream and of the open objects, innermost last: the first `pendingCount`
-    /// entries. Entries past those are left for reuse, so that ending an object removes
-    /// nothing from the array (a removal per object cost more than moving its groups).
-    private var pendingGroups: [TypedStream.Group] = []
-    private var pendingCount = 0
     /// Shared strings by content, for `intern` (a reader defines each string as the stream
     /// does and never looks here): a table of indices into `stream.sharedStrings`, whose
     /// bytes are the storage's, so that a million distinct strings cost no heap array each.
@@ -93,8 +89,8 @@ struct TypedStreamBuilder {
         var type: UInt32 = 0
 
         /// An object's frame (the stream's is `Frame(kind: .stream)`).
-        init(object: UInt32, firstPending: UInt32) {
-            self.init(kind: .object, next: firstPending, end: object)
+        init(object: UInt32) {
+            self.init(kind: .object, end: object)
         }
 
         init(kind: Kind, next: UInt32 = 0, end: UInt32 = 0, type: UInt32 = 0, repeats: Bool = false) {
@@ -105,8 +101,6 @@ struct TypedStreamBuilder {
             self.type = type
         }
 
-        /// Stream or object: where its groups start in `pendingGroups`.
-        var firstPending: UInt32 { next }
         /// Object: which.
         var object: UInt32 { end }
     }
@@ -117,16 +111,14 @@ struct TypedStreamBuilder {
         self.valueLimit = min(valueLimit, Self.maximumValues)
     }
 
-    /// A builder by hand with room reserved for about `values` values, `groups` groups and
-    /// `storageBytes` bytes of strings, so that its largest tables do not grow by copying: a
+    /// A builder by hand with room reserved for about `values` values and `storageBytes` bytes
+    /// of strings, so that its largest tables do not grow by copying: a
     /// table that doubles holds its old and its new copy at once, and the values of a large
     /// document grew to 1.5 times their size at the copy (as with the reader's reservation, the
     /// pages are virtual until used). Past the reservation the tables grow as usual.
-    init(byteOrder: TypedStream.ByteOrder, systemVersion: Int64, valueLimit: Int, reserving values: Int, groups: Int, storageBytes: Int) {
+    init(byteOrder: TypedStream.ByteOrder, systemVersion: Int64, valueLimit: Int, reserving values: Int, storageBytes: Int) {
         self.init(byteOrder: byteOrder, systemVersion: systemVersion, valueLimit: valueLimit)
         stream.values.reserveCapacity(min(values, self.valueLimit))
-        stream.groups.reserveCapacity(groups)
-        pendingGroups.reserveCapacity(groups)
         stream.storage.reserveCapacity(storageBytes)
         reserveSmallTables(Swift.min(values, SmallDocument.things))
     }
@@ -134,16 +126,14 @@ struct TypedStreamBuilder {
     /// A builder over `storage` (a reader's input, which its spans point into), holding at
     /// most `valueLimit` values.
     ///
-    /// Room is reserved for a value per four bytes and a group per eight, about what streams of
-    /// numbers and small objects hold, so the largest tables do not grow by copying: the pages
+    /// Room is reserved for a value per four bytes, about what streams of numbers and small
+    /// objects hold, so the largest tables do not grow by copying: the pages
     /// are virtual until used, and a stream of long strings leaves most of them untouched.
     init(byteOrder: TypedStream.ByteOrder, systemVersion: Int64, storage: [UInt8], valueLimit: Int) {
         stream = TypedStream(byteOrder: byteOrder, systemVersion: systemVersion, storage: storage)
         storageCount = storage.count
         self.valueLimit = min(valueLimit, Self.maximumValues)
         stream.values.reserveCapacity(storage.count / 4)
-        stream.groups.reserveCapacity(storage.count / 8)
-        pendingGroups.reserveCapacity(storage.count / 8)
         reserveSmallTables(Swift.min(storage.count / 4, SmallDocument.things))
     }
 
@@ -233,9 +223,6 @@ struct TypedStreamBuilder {
         guard Int(node.minimumBytes) <= bytesLeft else { throw Self.tooFewBytes("a group", needing: node.minimumBytes, left: bytesLeft, offset: offset) }
         let count = node.count
         let first = try reserve(count, at: offset)
-        let group = TypedStream.Group(firstValue: first)
-        if pendingCount < pendingGroups.count { pendingGroups[pendingCount] = group } else { pendingGroups.append(group) }
-        pendingCount += 1
         top = Frame(kind: .group, next: first, end: first + count, type: TypeTable.firstChild(of: type))
         noteDepth(outerCount + 1)
     }
@@ -278,21 +265,19 @@ struct TypedStreamBuilder {
     mutating func beginObject(classIndex: UInt32 = 0, at offset: Int? = nil) throws(CodecError) -> UInt32 {
         guard let type = expectedType, stream.types[type].code == TypeCode.object else { throw Self.misplaced("an object", offset: offset, innermost: innermost, expected: expectedCode) }
         let index = UInt32(stream.objects.count)
-        stream.objects.append(TypedStream.Object(classIndex: classIndex, firstGroup: 0, groupCount: 0))
+        stream.objects.append(TypedStream.Object(classIndex: classIndex, firstValue: UInt32(reservedValues), end: 0))
         place(TypedStream.Value(type: type, firstOccurrenceOf: index))
         push(top)
-        top = Frame(object: index, firstPending: UInt32(pendingCount))
+        top = Frame(object: index)
         push(top)
         noteDepth(outerCount)
         return index
     }
 
-    /// Ends the innermost object: its groups become one run of `groups`.
+    /// Ends the innermost object: what was reserved since it began is its run.
     mutating func endObject(at offset: Int? = nil) throws(CodecError) {
         guard top.kind == .object else { throw Self.misplaced("the end of an object", offset: offset, innermost: innermost, expected: expectedCode) }
-        let (first, count) = moveGroups(from: Int(top.firstPending))
-        stream.objects[Int(top.object)].firstGroup = first
-        stream.objects[Int(top.object)].groupCount = count
+        stream.objects[Int(top.object)].end = UInt32(reservedValues)
         leaveObject()
     }
 
@@ -304,8 +289,6 @@ struct TypedStreamBuilder {
         }
         stream.values.removeLast(stream.values.count - reservedValues)
         stream.storage.removeLast(stream.storage.count - storageCount)
-        let (first, count) = moveGroups(from: 0)
-        stream.topLevelGroups = Int(first)..<(Int(first) + Int(count))
         stream.deepestOpen = deepestOpen
         return stream
     }
@@ -501,17 +484,6 @@ struct TypedStreamBuilder {
     }
 
     private static let unplacedSlots = [TypedStream.Value](filledWith: TypedStream.Value(type: 0), count: valuesAhead)
-
-    /// Appended one by one: an object holds a few groups, and `append(contentsOf:)` of a
-    /// buffer took a generic path that cost more than the copies (3 % of a decode).
-    private mutating func moveGroups(from start: Int) -> (UInt32, UInt32) {
-        let first = UInt32(stream.groups.count)
-        pendingGroups.withUnsafeBufferPointer { pending in
-            for index in start..<pendingCount { stream.groups.append(pending[index]) }
-        }
-        pendingCount = start
-        return (first, UInt32(stream.groups.count) - first)
-    }
 
     /// A group or composite refused for the bytes its values need, more than are left.
     private static func tooFewBytes(_ what: String, needing minimum: UInt32, left: Int, offset: Int?) -> CodecError {

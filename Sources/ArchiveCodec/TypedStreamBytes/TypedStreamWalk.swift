@@ -9,12 +9,12 @@
 /// skip what it does not want.
 struct TypedStreamWalk {
     enum Step: Equatable {
-        /// Group `index` begins; its `values` values follow (given here, as a writer wants
-        /// the count and the walk has it).
+        /// The group whose first value is `first` begins (`TypedStream` names a group so); its
+        /// `values` values follow (given here, as a writer wants the count and the walk has it).
         case group(Int, values: Int)
         /// Value `index`.
         case value(Int)
-        /// The values of group `index` are done.
+        /// The values of the group whose first value is this are done.
         case endOfGroup(Int)
         /// The children of composite value `index` are done.
         case endOfComposite(Int)
@@ -37,6 +37,7 @@ struct TypedStreamWalk {
     /// A run of groups (the stream's, an object's) or of values (a group's, a composite's).
     private struct Run {
         enum Kind { case stream, object, group, composite }
+        /// The next value, or the next group's first value.
         var next: Int
         var end: Int
         var kind: Kind
@@ -46,7 +47,7 @@ struct TypedStreamWalk {
 
     init(_ stream: TypedStream) {
         self.stream = stream
-        current = Run(next: stream.topLevelGroups.lowerBound, end: stream.topLevelGroups.upperBound, kind: .stream, owner: 0)
+        current = Run(next: 0, end: stream.values.count, kind: .stream, owner: 0)
         // A small stream's nesting at once (`SmallDocument`): the builder noted the most runs
         // open at once.
         outer.reserveCapacity(Swift.min(stream.deepestOpen, SmallDocument.nesting))
@@ -74,8 +75,13 @@ struct TypedStreamWalk {
             }
         }
         let index = current.next
-        current.next += 1
-        guard current.kind == .stream || current.kind == .object else { return .value(index) }
+        guard current.kind == .stream || current.kind == .object else {
+            current.next = index + 1
+            return .value(index)
+        }
+        // The next group starts past everything reserved inside this one, whether or not the
+        // caller goes into its objects and composites.
+        current.next = stream.end(ofGroup: index)
         let values = stream.values(ofGroup: index)
         enter(Run(next: values.lowerBound, end: values.upperBound, kind: .group, owner: index))
         return .group(index, values: values.count)
@@ -84,7 +90,7 @@ struct TypedStreamWalk {
     /// Walks the groups of object `index` next (the object of the `.value` just given).
     mutating func enter(object index: Int) {
         let object = stream.objects[index]
-        enter(Run(next: Int(object.firstGroup), end: Int(object.firstGroup) + Int(object.groupCount), kind: .object, owner: index))
+        enter(Run(next: Int(object.firstValue), end: Int(object.end), kind: .object, owner: index))
     }
 
     /// Walks the children of composite value `index` (a struct, pointer or array of other than

@@ -36,7 +36,8 @@ public struct TypedStreamDocument: Sendable {
             stream.types.root(ofString: UInt32(string)) == nil || tables.sharedStringIsText[string]
         }
         if !typeStringsAreText {
-            for group in stream.groups.indices where !tables.sharedStringIsText[Int(stream.string(ofGroup: group))] {
+            let (stream, tables) = (stream, tables)
+            if let group = stream.firstGroup(where: { !tables.sharedStringIsText[Int(stream.string(ofGroup: $0))] }) {
                 throw Self.notText(stream.encoding(ofGroup: group))
             }
         }

@@ -22,7 +22,7 @@ enum TypedStreamEquivalence {
         guard let (targets, detail) = firstInStreamOrder(left, right, payloadNesting: payloadNesting) else {
             return DocumentDifference(
                 path: DocumentPath([.mapping(MappingKeys.typedStream)]),
-                detail: "\(left.groups.count) groups of \(left.values.count) values ≠ \(right.groups.count) groups of \(right.values.count)")
+                detail: "\(left.groupCount) groups of \(left.values.count) values ≠ \(right.groupCount) groups of \(right.values.count)")
         }
         var sink = TypedStreamPathSink(targets: targets)
         TypedStreamJSONWriter(stream: left).walk(into: &sink)
@@ -45,11 +45,25 @@ enum TypedStreamEquivalence {
 
     /// The verdict, table by table: every group's type, every value, and the counts.
     private static func isSame(_ left: TypedStream, _ right: TypedStream, payloadNesting: Int) -> Bool {
-        guard left.groups.count == right.groups.count, left.values.count == right.values.count else { return false }
-        for group in left.groups.indices where !sameGroupType(left, right, group) { return false }
+        guard left.values.count == right.values.count, left.objects.count == right.objects.count else { return false }
         var classes = ClassChainMatch(leftClasses: left.classes.count)
         for index in left.values.indices where valueDifference(left, right, index, payloadNesting: payloadNesting, classes: &classes) != nil { return false }
+        // The values match, so each object holds the same values in both: its groups must
+        // start at the same values with the same type strings.
+        guard sameGroups(left, right, left.topLevelGroups, right.topLevelGroups) else { return false }
+        for object in left.objects.indices where !sameGroups(left, right, left.groups(ofObject: object), right.groups(ofObject: object)) { return false }
         return true
+    }
+
+    /// Whether two runs of groups start at the same values with the same type strings.
+    private static func sameGroups(_ left: TypedStream, _ right: TypedStream, _ a: TypedStream.Groups, _ b: TypedStream.Groups) -> Bool {
+        var (a, b) = (a, b)
+        while true {
+            let (x, y) = (a.next(), b.next())
+            guard x == y else { return false }
+            guard let group = x else { return true }
+            guard sameGroupType(left, right, group) else { return false }
+        }
     }
 
     private static func sameGroupType(_ left: TypedStream, _ right: TypedStream, _ group: Int) -> Bool {
@@ -70,14 +84,24 @@ enum TypedStreamEquivalence {
     private static func firstInStreamOrder(_ left: TypedStream, _ right: TypedStream, payloadNesting: Int) -> ([Int], Detail)? {
         var walk = TypedStreamWalk(left)
         var holders: [Int] = []
+        // Where the right stream's groups start (a group is named by its first value).
+        var rightStarts = Bitmap(count: right.values.count)
+        _ = right.firstGroup { group in
+            rightStarts.insert(group)
+            return false
+        }
         var classes = ClassChainMatch(leftClasses: left.classes.count)
         while let step = walk.next() {
             switch step {
             case .group(let group, _):
-                let first = left.values(ofGroup: group).lowerBound
-                if group < right.groups.count, !sameGroupType(left, right, group) {
+                guard group < right.values.count else { break }
+                guard rightStarts.contains(group) else {
+                    let words = "a group of type \(DocumentPath.quoted(text(left.encoding(ofGroup: group)))) against values grouped otherwise"
+                    return (holders + [group], .words(words))
+                }
+                if !sameGroupType(left, right, group) {
                     let words = "type \(DocumentPath.quoted(text(left.encoding(ofGroup: group)))) ≠ \(DocumentPath.quoted(text(right.encoding(ofGroup: group))))"
-                    return (holders + [first], .words(words))
+                    return (holders + [group], .words(words))
                 }
             case .value(let index):
                 if index < right.values.count, let words = valueDifference(left, right, index, payloadNesting: payloadNesting, classes: &classes) {

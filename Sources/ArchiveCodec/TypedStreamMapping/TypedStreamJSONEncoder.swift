@@ -117,12 +117,11 @@ struct TypedStreamJSONEncoder {
             }
         }
         guard let groups else { throw document.invalid("no $typedstream", at: root) }
-        // About a value of the stream per JSON value and a group per container (a group is
-        // `{"type string": …}`); the strings' bytes are at most the document's (a `q` or `d`
+        // About a value of the stream per JSON value; the strings' bytes are at most the document's (a `q` or `d`
         // value's spelling, up to 9 bytes, can pass its text: the storage then grows once).
         let builder = TypedStreamBuilder(
             byteOrder: byteOrder, systemVersion: systemVersion, valueLimit: valueLimit(for: document), reserving: document.valueCount,
-            groups: document.containers.count, storageBytes: document.source.count)
+            storageBytes: document.source.count)
         var encoder = TypedStreamJSONEncoder(document: document, builder: builder)
         try encoder.encodeGroups(document.children(of: groups))
         let stream = try encoder.builder.finish()

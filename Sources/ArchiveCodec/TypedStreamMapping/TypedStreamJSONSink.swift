@@ -139,23 +139,24 @@ struct TypedStreamJSONText: TypedStreamJSONSink {
     private var preparedHeads: [PreparedHead?] = []
     private static let largestPreparedHead = 320
     /// Group keys' text by type string (`groupKey`): a stream spells a few type strings
-    /// thousands of times. None for a stream of fewer than `groupsBeforeKeyCache` groups (a
-    /// nested payload's), whose few keys cost less written afresh than the cache's tables.
+    /// thousands of times. None for a stream of fewer than `valuesBeforeKeyCache` values, so
+    /// as many groups or fewer (a nested payload's), whose few keys cost less written afresh
+    /// than the cache's tables.
     private var groupKeys: KeyTextCache?
-    private static let groupsBeforeKeyCache = 64
+    private static let valuesBeforeKeyCache = 64
 
     private enum PreparedHead {
         case writtenOnce, tooLong
         case text([UInt8], chainStart: Int)
     }
 
-    /// For a stream of `groups` groups and `sharedStrings` shared strings (its counts, not
+    /// For a stream of `values` values and `sharedStrings` shared strings (its counts, not
     /// the stream: an initialiser's argument is its own copy, which a stream's tables made at
     /// every payload).
-    init(out: JSONOutput, numbers: NumberWrapping, groups: Int, sharedStrings: Int) {
+    init(out: JSONOutput, numbers: NumberWrapping, values: Int, sharedStrings: Int) {
         self.out = out
         self.numbers = numbers
-        if groups >= Self.groupsBeforeKeyCache { groupKeys = KeyTextCache(references: sharedStrings) }
+        if values >= Self.valuesBeforeKeyCache { groupKeys = KeyTextCache(references: sharedStrings) }
     }
 
     mutating func objectHead(_ index: Int, of stream: TypedStream) {

@@ -31,6 +31,8 @@ struct TypedStreamJSONWriter {
         var object: Int
         var form: ReadableForm?
         var role: ReadableForm.GroupRole = .element
+        /// How many of its groups have begun: the position of the one begun last, plus one.
+        var groupsBegun = 0
         /// Whether `form` is not nil: the walk asks at every step.
         let isReadable: Bool
 
@@ -50,7 +52,7 @@ struct TypedStreamJSONWriter {
 
     /// Writes the document into `out`; stops descending once `out` passes its limit.
     func write(into out: inout JSONOutput) {
-        var text = TypedStreamJSONText(out: out, numbers: numbers, groups: stream.groups.count, sharedStrings: stream.sharedStrings.count)
+        var text = TypedStreamJSONText(out: out, numbers: numbers, values: stream.values.count, sharedStrings: stream.sharedStrings.count)
         walk(into: &text)
         out = text.out
     }
@@ -74,6 +76,8 @@ struct TypedStreamJSONWriter {
         var open: [OpenObject] = []
         // The group roles of the attributed strings open (`ReadableForm.attributedString`).
         var roles: [ReadableForm.GroupRole] = []
+        // `ReadableForm.of`'s scratch: the groups of the object it is asked about.
+        var starts: [UInt32] = []
         // A salvaged stream's mark and the slots it left (`TypedStream.Break`), asked at each
         // step only when there is one.
         let salvaged = stream.broken != nil
@@ -84,7 +88,7 @@ struct TypedStreamJSONWriter {
             switch step {
             case .group(let group, let values):
                 if container {
-                    beginGroup(group, values: values, of: &open[open.count - 1], roles: roles, into: &sink)
+                    beginGroup(values: values, of: &open[open.count - 1], roles: roles, into: &sink)
                     continue
                 }
                 sink.openObject()
@@ -108,7 +112,7 @@ struct TypedStreamJSONWriter {
                     sink.didWrite(value: index)
                     continue
                 }
-                if let entered = writeValue(index, walk: &walk, roles: &roles, into: &sink) { open.append(entered) }
+                if let entered = writeValue(index, walk: &walk, roles: &roles, starts: &starts, into: &sink) { open.append(entered) }
                 sink.didWrite(value: index)
             case .endOfComposite(let index):
                 if stream.code(of: index) != TypeCode.pointer { sink.closeArray() }
@@ -138,7 +142,9 @@ struct TypedStreamJSONWriter {
 
     /// Writes value `index`; when it is an object the walk must go into (the generic form, or
     /// a readable container), enters it and returns it as the innermost open object.
-    func writeValue<Sink: TypedStreamJSONSink>(_ index: Int, walk: inout TypedStreamWalk, roles: inout [ReadableForm.GroupRole], into sink: inout Sink) -> OpenObject? {
+    func writeValue<Sink: TypedStreamJSONSink>(
+        _ index: Int, walk: inout TypedStreamWalk, roles: inout [ReadableForm.GroupRole], starts: inout [UInt32], into sink: inout Sink
+    ) -> OpenObject? {
         switch stream.content(of: index) {
         case .signed(let value): sink.integer(value)
         case .unsigned(let value): sink.unsigned(value)
@@ -162,7 +168,7 @@ struct TypedStreamJSONWriter {
             // off the part read as the whole. An object of no readable class is not asked
             // about its groups (most objects of an app's own classes).
             if readableClasses[classIndex] != nil, stream.broken?.openObjects.contains(UInt32(object)) != true,
-                let form = ReadableForm.of(object, in: stream, readableClasses: readableClasses, shared: shared, roles: &roles)
+                let form = ReadableForm.of(object, in: stream, readableClasses: readableClasses, shared: shared, roles: &roles, starts: &starts)
             {
                 guard beginReadable(form, of: object, into: &sink) else { return nil }
                 walk.enter(object: object)

@@ -90,7 +90,7 @@ final class TypedStreamSpeedTests: XCTestCase {
     /// The bytes the model's tables hold beyond the input it keeps (their counts, not the
     /// room reserved).
     static func modelBytes(_ stream: TypedStream) -> Int {
-        stream.values.count * MemoryLayout<TypedStream.Value>.stride + stream.groups.count * MemoryLayout<TypedStream.Group>.stride
+        stream.values.count * MemoryLayout<TypedStream.Value>.stride
             + stream.objects.count * MemoryLayout<TypedStream.Object>.stride + stream.classes.count * MemoryLayout<TypedStream.Class>.stride
             + stream.cStrings.count * 4 + stream.sharedStrings.count * MemoryLayout<TypedStream.Span>.stride
             + stream.types.nodes.count * MemoryLayout<TypeTable.Node>.stride

@@ -39,7 +39,8 @@ enum ReadableForm {
     /// A named NSColor: `c` 6, then one `@@@` group (catalog, name, colour).
     case namedColor
     /// NSFont (`ReadableFont`): the property list naming it (`nameList`, which
-    /// `ReadableFont.name(in:version:)` reads), the `f` size value `size`, the groups of its flags.
+    /// `ReadableFont.name(in:version:)` reads), the `f` size value `size`, the values of its
+    /// flags (one `c` group each, so one run).
     case font(ReadableClass, nameList: TypedStream.Span, size: Int, flags: Range<Int>)
     /// NSArray, NSMutableArray: `i` count, then that many `@` groups; NSSet, NSMutableSet the
     /// same with an `I` count.
@@ -111,14 +112,42 @@ enum ReadableForm {
     /// `c`'s readable class (`ReadableClass.of`); `shared[o]` says whether object `o` is
     /// referred back to. An attributed string's group roles are appended to `roles` (nothing
     /// else is, and nothing when the form is nil); the caller drops them when the object ends.
-    static func of(_ object: Int, in stream: TypedStream, readableClasses: [ReadableClass?], shared: [Bool], roles: inout [GroupRole]) -> ReadableForm? {
+    /// `starts` is the caller's scratch, kept between calls: the object's groups' first
+    /// values are found into it (one pass over the object's own values, `TypedStream.end(ofGroup:)`),
+    /// as a form asks for its groups by position.
+    static func of(
+        _ object: Int, in stream: TypedStream, readableClasses: [ReadableClass?], shared: [Bool], roles: inout [GroupRole], starts: inout [UInt32]
+    ) -> ReadableForm? {
         guard let readableClass = readableClasses[Int(stream.objects[object].classIndex)] else { return nil }
-        let groups = stream.objects[object].groups
-        let layout = GroupLayout(stream: stream, groups: groups)
+        if readableClass == .string || readableClass == .mutableString {
+            return soleText(ofObject: object, in: stream).map { .string(readableClass, text: $0) }
+        }
+        // The scratch is written over rather than emptied first (an emptying call per object
+        // cost more than the pass).
+        var count = 0
+        var next = Int(stream.objects[object].firstValue)
+        let end = Int(stream.objects[object].end)
+        while next < end {
+            if count < starts.count { starts[count] = UInt32(next) } else { starts.append(UInt32(next)) }
+            count += 1
+            next = stream.end(ofGroup: next)
+        }
+        // The layout borrows the scratch: holding the array itself made every call copy the
+        // stream's tables into it (a retain and a release of each).
+        return starts.withUnsafeBufferPointer { buffer in
+            form(readableClass, GroupLayout(stream: stream, starts: UnsafeBufferPointer(rebasing: buffer[..<count])), readableClasses: readableClasses, shared: shared, roles: &roles)
+        }
+    }
+
+    /// The form of an object of `readableClass` whose groups `layout` reads (`of`).
+    private static func form(
+        _ readableClass: ReadableClass, _ layout: GroupLayout, readableClasses: [ReadableClass?], shared: [Bool], roles: inout [GroupRole]
+    ) -> ReadableForm? {
+        let stream = layout.stream
+        let groups = 0..<layout.starts.count
         switch readableClass {
         case .string, .mutableString:
-            guard groups.count == 1, let text = layout.byteString(0) else { return nil }
-            return .string(readableClass, text: text)
+            return nil  // answered above
         case .number:
             guard groups.count == 2, let type = layout.cStringType(0), ReadableNumber.isNumberType(type), let value = layout.single(1, type) else { return nil }
             return .number(type: type, value: value)
@@ -130,7 +159,8 @@ enum ReadableForm {
                 ReadableFont.name(in: stream.bytes(list), version: readableClass.chain[0].version) != nil, let size = layout.single(2, TypeCode.float),
                 (3..<groups.count).allSatisfy({ layout.single($0, TypeCode.char) != nil })
             else { return nil }
-            return .font(readableClass, nameList: list, size: size, flags: (groups.lowerBound + 3)..<groups.upperBound)
+            let flags = layout.first(3)
+            return .font(readableClass, nameList: list, size: size, flags: flags..<(flags + ReadableFont.flagCount))
         case .array, .mutableArray, .set, .mutableSet:
             let counted = readableClass == .set || readableClass == .mutableSet ? layout.unsignedCount(0) : layout.count(0)
             guard let count = counted, groups.count == 1 + count, (1..<groups.count).allSatisfy(layout.isObjectGroup) else { return nil }
@@ -138,15 +168,12 @@ enum ReadableForm {
         case .dictionary, .mutableDictionary:
             guard let count = layout.count(0), groups.count == 1 + 2 * count, (1..<groups.count).allSatisfy(layout.isObjectGroup) else { return nil }
             var texts = Set<ArraySlice<UInt8>>()
-            // A key that is an attributed string appends roles no form keeps: dropped after.
-            let kept = roles.count
             let stringKeys = stride(from: 1, to: groups.count, by: 2).allSatisfy { position in
-                guard let key = layout.newObject(position), !shared[key],
-                    case .string(.string, let text)? = of(key, in: stream, readableClasses: readableClasses, shared: shared, roles: &roles)
+                guard let key = layout.newObject(position), !shared[key], readableClasses[Int(stream.objects[key].classIndex)] == .string,
+                    let text = soleText(ofObject: key, in: stream)
                 else { return false }
                 return texts.insert(stream.bytes(text)).inserted
             }
-            roles.removeSubrange(kept...)
             return .dictionary(readableClass, stringKeys: stringKeys)
         case .date:
             guard groups.count == 1, let value = layout.single(0, TypeCode.double) else { return nil }
@@ -195,20 +222,42 @@ enum ReadableForm {
     }
 }
 
+extension ReadableForm {
+    /// The text of an NSString's one group, one `+` value of UTF-8 text (not nil), when
+    /// object `object` holds exactly that: what the string form and a dictionary's string
+    /// keys ask, without finding the groups of anything larger.
+    static func soleText(ofObject object: Int, in stream: TypedStream) -> TypedStream.Span? {
+        let (first, end) = (Int(stream.objects[object].firstValue), Int(stream.objects[object].end))
+        // A `+` group is its one value, which holds no run: it is the object's one group when
+        // the object ends right after it.
+        guard first + 1 == end else { return nil }
+        return GroupLayout.byteString(group: first, in: stream)
+    }
+}
+
 /// Reads the groups of one object by position, for `ReadableForm.of`: each accessor answers
 /// only for a group of exactly the expected type string.
 private struct GroupLayout {
     let stream: TypedStream
-    let groups: Range<Int>
+    /// Each group's first value (`TypedStream` names a group so), in order.
+    let starts: UnsafeBufferPointer<UInt32>
 
-    func typeString(_ position: Int) -> ArraySlice<UInt8> { stream.encoding(ofGroup: groups.lowerBound + position) }
+    /// The first value of group `position` (one the object has).
+    func first(_ position: Int) -> Int { Int(starts[position]) }
+
+    /// Group `position`'s type string; empty past the object's groups (a form checks their
+    /// count after some of its accessors, and a salvaged object may have none).
+    func typeString(_ position: Int) -> ArraySlice<UInt8> { position < starts.count ? stream.encoding(ofGroup: first(position)) : [] }
 
     /// The one value of a group whose type string is `type`. Compares in place: every form
     /// asks it of most of its groups.
-    func single(_ position: Int, _ type: UInt8) -> Int? {
-        let string = stream.sharedStrings[Int(stream.string(ofGroup: groups.lowerBound + position))]
+    func single(_ position: Int, _ type: UInt8) -> Int? { position < starts.count ? Self.single(group: first(position), type, in: stream) : nil }
+
+    /// `single` of the group whose first value is `group`.
+    static func single(group: Int, _ type: UInt8, in stream: TypedStream) -> Int? {
+        let string = stream.sharedStrings[Int(stream.string(ofGroup: group))]
         guard string.count == 1, stream.storage[Int(string.start)] == type else { return nil }
-        return stream.values(ofGroup: groups.lowerBound + position).lowerBound
+        return group
     }
 
     /// An `i` group's count, when it is not negative.
@@ -220,7 +269,7 @@ private struct GroupLayout {
     /// The bytes of an `i` count group and the `[nc]` group after it, n the count.
     func countedBytes(_ position: Int) -> TypedStream.Span? {
         guard let count = count(position), isByteArray(position + 1, count: count),
-            case .byteArray(let span) = stream.content(of: stream.values(ofGroup: groups.lowerBound + position + 1).lowerBound)
+            case .byteArray(let span) = stream.content(of: stream.values(ofGroup: first(position + 1)).lowerBound)
         else { return nil }
         return span
     }
@@ -249,8 +298,8 @@ private struct GroupLayout {
 
     /// The values of a group whose type string is `types`.
     func values(_ position: Int, _ types: some Sequence<UInt8>) -> Range<Int>? {
-        guard typeString(position).elementsEqual(types) else { return nil }
-        return stream.values(ofGroup: groups.lowerBound + position)
+        guard position < starts.count, typeString(position).elementsEqual(types) else { return nil }
+        return stream.values(ofGroup: first(position))
     }
 
     /// A `*` group's C string, when not nil.
@@ -259,9 +308,9 @@ private struct GroupLayout {
         return stream.sharedStrings[Int(stream.cStrings[string])]
     }
 
-    /// A `+` group's bytes, when not nil and UTF-8.
-    func byteString(_ position: Int) -> TypedStream.Span? {
-        guard let value = single(position, TypeCode.byteString), case .byteString(let span?) = stream.content(of: value) else { return nil }
+    /// The bytes of the `+` group whose first value is `group`, when not nil and UTF-8.
+    static func byteString(group: Int, in stream: TypedStream) -> TypedStream.Span? {
+        guard let value = single(group: group, TypeCode.byteString, in: stream), case .byteString(let span?) = stream.content(of: value) else { return nil }
         let valid = stream.storage.withUnsafeBufferPointer { UTF8Encoding.firstInvalidOffset(UnsafeBufferPointer(rebasing: $0[span.range])) == nil }
         return valid ? span : nil
     }
@@ -286,7 +335,7 @@ private struct GroupLayout {
     /// An `iI` group's attribute number and length.
     func run(_ position: Int) -> (Int64, UInt64)? {
         guard typeString(position).elementsEqual("iI".utf8) else { return nil }
-        let values = stream.values(ofGroup: groups.lowerBound + position)
+        let values = stream.values(ofGroup: first(position))
         guard case .signed(let number) = stream.content(of: values.lowerBound),
             case .unsigned(let length) = stream.content(of: values.lowerBound + 1)
         else { return nil }

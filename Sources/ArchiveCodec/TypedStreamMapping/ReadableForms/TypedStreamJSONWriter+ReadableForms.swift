@@ -125,11 +125,12 @@ extension TypedStreamJSONWriter {
         }
     }
 
-    /// Group `group` of container `open` begins: sets its role (`roles`: the walk's role
+    /// The next group of container `open` begins: sets its role (`roles`: the walk's role
     /// table), writes what opens it.
-    func beginGroup<Sink: TypedStreamJSONSink>(_ group: Int, values: Int, of open: inout OpenObject, roles: [ReadableForm.GroupRole], into sink: inout Sink) {
+    func beginGroup<Sink: TypedStreamJSONSink>(values: Int, of open: inout OpenObject, roles: [ReadableForm.GroupRole], into sink: inout Sink) {
         guard let form = open.form else { return }
-        open.role = form.role(ofGroup: group - stream.objects[open.object].groups.lowerBound, roles: roles)
+        open.role = form.role(ofGroup: open.groupsBegun, roles: roles)
+        open.groupsBegun += 1
         switch open.role {
         case .key: if case .dictionary(_, stringKeys: false) = form { sink.openArray() }
         case .text: sink.key(MappingKeys.string)
@@ -171,7 +172,7 @@ extension TypedStreamJSONWriter {
         case .key:
             guard case .dictionary(_, stringKeys: true)? = open.form, case .object(let key?) = stream.content(of: index) else { return true }
             // A new, unshared NSString of UTF-8 text (`ReadableForm`): its one `+` value.
-            let text = stream.values(ofGroup: stream.objects[key].groups.lowerBound).lowerBound
+            let text = Int(stream.objects[key].firstValue)
             if case .byteString(let span?) = stream.content(of: text) { sink.dataKey(stream.bytes(span)) }
             return false
         default: return true
@@ -263,8 +264,8 @@ extension TypedStreamJSONWriter {
         if case .float(let bits) = stream.content(of: size) { sink.real(FloatWidening.double(bits)) }
         sink.key(MappingKeys.flags)
         sink.openArray()
-        for group in flags {
-            if case .signed(let flag) = stream.content(of: stream.values(ofGroup: group).lowerBound) { sink.mappingInteger(flag) }
+        for value in flags {
+            if case .signed(let flag) = stream.content(of: value) { sink.mappingInteger(flag) }
         }
         sink.closeArray()
         sink.closeObject()
