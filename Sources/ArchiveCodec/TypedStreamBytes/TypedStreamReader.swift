@@ -50,51 +50,23 @@ enum TypedStreamReader {
 private struct Reading {
     var cursor: TypedStreamCursor
     var builder: TypedStreamBuilder
-    /// The stream's object table: objects, classes and C strings numbered together in order,
-    /// each entry its kind and its index in its own table packed in one word (4 bytes an
-    /// entry, where a kind byte beside an index took 8: a stream of small objects numbers
-    /// about one entry per 20 bytes, and the table lives until the read ends).
-    var entities: [Entity] = []
+    /// The stream's object table: objects, classes and C strings numbered together in order.
+    var entities = TypedStreamObjectTable()
     /// Whether an object's class is being read: the object is numbered, not yet begun (a
     /// salvage that stops there counts it as open for the depth, as if begun: `closeAtBreak`).
     var classless = false
 
-    /// An entry of the object table: the kind in the top two bits, the index below.
-    struct Entity {
-        private var packed: UInt32
-
-        /// The most entries the table numbers: indices fit in the 30 bits below the kind.
-        /// Each entry takes at least two bytes of the stream, so only a stream past 2 GiB can
-        /// reach it.
-        static let limit = 1 << 30
-
-        init(kind: Kind, index: UInt32) {
-            packed = UInt32(kind.rawValue) << 30 | index
-        }
-
-        var kind: Kind { Kind(rawValue: UInt8(packed >> 30))! }
-        var index: UInt32 { packed & (1 << 30 - 1) }
-
-        enum Kind: UInt8 {
-            case object, classObject, cString
-            var name: String {
-                switch self {
-                case .object: "an object"
-                case .classObject: "a class"
-                case .cString: "a C string"
-                }
-            }
-        }
-    }
-
-    /// Numbers a new object, class or C string (`Entity.limit`: past it the stream is refused
-    /// as over a limit, not as malformed).
+    /// Numbers a new object, class or C string, `index` in its own table
+    /// (`TypedStreamObjectTable.limit`: past it the stream is refused as over a limit, not as
+    /// malformed).
     @inline(__always)
-    mutating func number(_ kind: Entity.Kind, index: UInt32, at start: Int) throws(CodecError) {
-        guard entities.count < Entity.limit else {
-            throw CodecError(.limitExceeded, "a typedstream numbering more than \(Entity.limit) objects, classes and C strings", byteOffset: start, limit: Entity.limit)
+    mutating func number(_ kind: TypedStreamObjectTable.Kind, index: UInt32, at start: Int) throws(CodecError) {
+        let limit = TypedStreamObjectTable.limit
+        guard entities.count < limit else {
+            throw CodecError(.limitExceeded, "a typedstream numbering more than \(limit) objects, classes and C strings", byteOffset: start, limit: limit)
         }
-        entities.append(Entity(kind: kind, index: index))
+        let numbered = entities.append(kind)
+        assert(numbered == index, "the object table numbers each kind as its table grows")
     }
 
     /// Reads the header.
@@ -361,9 +333,9 @@ private struct Reading {
 
     /// The index (in its own table) of the object, class or C string a reference points at.
     @inline(__always)
-    mutating func entity(head: UInt8, at start: Int, _ kind: Entity.Kind) throws(CodecError) -> UInt32 {
+    mutating func entity(head: UInt8, at start: Int, _ kind: TypedStreamObjectTable.Kind) throws(CodecError) -> UInt32 {
         let number = try cursor.reference(head: head, at: start, into: entities.count, of: "the object table, for \(kind.name)")
-        let entity = entities[number]
+        let entity = entities.entry(number)
         guard entity.kind == kind else { throw cursor.fail("a reference to \(entity.kind.name) (entry \(number)) where \(kind.name) was expected", at: start) }
         return entity.index
     }
