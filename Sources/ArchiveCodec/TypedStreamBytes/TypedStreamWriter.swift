@@ -29,19 +29,21 @@ private struct Writing {
     /// its sharing at every append).
     var output: OutputBytes
     /// Per shared string, and per object-table entry (a slot each for the objects, then the
-    /// classes, then the C strings): the number it was written under, or -1 while it has not
-    /// been.
-    var stringNumbers: [Int64]
-    var entityNumbers: [Int64]
-    var nextString: Int64 = 0
-    var nextEntity: Int64 = 0
+    /// classes, then the C strings): the number it was written under, or `unwritten` while it
+    /// has not been. 32 bits: a number is below the count of the model's strings or entries,
+    /// 32-bit indices each; a stream of small objects has an entry per 11 bytes.
+    var stringNumbers: [UInt32]
+    var entityNumbers: [UInt32]
+    var nextString: UInt32 = 0
+    var nextEntity: UInt32 = 0
+    static let unwritten = UInt32.max
     var walk: TypedStreamWalk
 
     init(_ stream: TypedStream) {
         self.stream = stream
         walk = TypedStreamWalk(stream)
-        stringNumbers = Array(filledWith: -1, count: stream.sharedStrings.count)
-        entityNumbers = Array(filledWith: -1, count: stream.objects.count + stream.classes.count + stream.cStrings.count)
+        stringNumbers = Array(filledWith: Self.unwritten, count: stream.sharedStrings.count)
+        entityNumbers = Array(filledWith: Self.unwritten, count: stream.objects.count + stream.classes.count + stream.cStrings.count)
         // Strings are written as often as they are referenced; most streams are this size.
         output = OutputBytes(capacity: stream.storage.count + 64)
     }
@@ -149,8 +151,8 @@ private struct Writing {
     /// true; or numbers the entry now and returns false (the caller writes it in full).
     mutating func writeReference(_ slot: Int) -> Bool {
         let number = entityNumbers[slot]
-        if number >= 0 {
-            writeInteger(number + StreamTag.firstReference, form: NumberForm.canonical(number + StreamTag.firstReference))
+        if number != Self.unwritten {
+            writeReference(number: number)
             return true
         }
         entityNumbers[slot] = nextEntity
@@ -160,13 +162,20 @@ private struct Writing {
 
     mutating func writeSharedString(_ index: UInt32) {
         let number = stringNumbers[Int(index)]
-        if number >= 0 { return writeInteger(number + StreamTag.firstReference, form: NumberForm.canonical(number + StreamTag.firstReference)) }
+        if number != Self.unwritten { return writeReference(number: number) }
         stringNumbers[Int(index)] = nextString
         nextString += 1
         let span = stream.sharedStrings[Int(index)]
         output.append(StreamTag.new)
         writeInteger(Int64(span.count), form: NumberForm.canonical(Int64(span.count)))
         appendStorage(span.range)
+    }
+
+    /// A reference to the string or entry numbered `number`.
+    @inline(__always)
+    mutating func writeReference(number: UInt32) {
+        let reference = Int64(number) + StreamTag.firstReference
+        writeInteger(reference, form: NumberForm.canonical(reference))
     }
 
     /// The `q Q d` spelling at `offset` of the storage (a tag and up to 8 bytes), copied with
