@@ -137,20 +137,31 @@ struct TypedStream: Sendable {
     /// run's end, through the runs on that last path only).
     @inline(__always)
     func end(ofGroup first: Int) -> Int {
-        var start = first
-        var end = first + Int(types[type(ofGroup: first)].count)
-        while let (childStart, childEnd, object) = lastHolder(start..<end) {
-            if let object { return Swift.max(Int(objects[object].end), end) }
-            (start, end) = (childStart, childEnd)
+        var run = first..<(first + Int(types[type(ofGroup: first)].count))
+        while let holder = lastHolder(in: run) {
+            switch holder {
+            case .object(let object):
+                let end = Int(objects[object].end)
+                assert(end >= run.upperBound, "an object's run comes after the run holding it")
+                return end
+            case .children(let children): run = children
+            }
         }
-        return end
+        return run.upperBound
     }
 
-    /// The last value of `run` holding a run of its own: a new object's index, or a
-    /// composite's children; nil when none does (a nil value, a salvage's absent slot of any
-    /// type, holds none).
+    /// A value holding a run of its own (`lastHolder(in:)`).
+    private enum Holder {
+        /// A new object: its groups are reserved inside it, up to its `end`.
+        case object(Int)
+        /// A struct, array or pointer: its children.
+        case children(Range<Int>)
+    }
+
+    /// The last value of `run` holding a run of its own; nil when none does (a nil value, a
+    /// salvage's absent slot of any type, holds none).
     @inline(__always)
-    private func lastHolder(_ run: Range<Int>) -> (Int, Int, Int?)? {
+    private func lastHolder(in run: Range<Int>) -> Holder? {
         var index = run.upperBound
         while index > run.lowerBound {
             index -= 1
@@ -158,9 +169,9 @@ struct TypedStream: Sendable {
             guard !value.isNil else { continue }
             let node = types[value.type]
             switch node.code {
-            case TypeCode.object where value.isFirstOccurrence: return (0, 0, value.index)
-            case TypeCode.structOpen, TypeCode.pointer: return (value.index, value.index + Int(node.count), nil)
-            case TypeCode.arrayOpen where !types.isByteArray(value.type): return (value.index, value.index + Int(node.count), nil)
+            case TypeCode.object where value.isFirstOccurrence: return .object(value.index)
+            case TypeCode.structOpen, TypeCode.pointer: return .children(value.index..<(value.index + Int(node.count)))
+            case TypeCode.arrayOpen where !types.isByteArray(value.type): return .children(value.index..<(value.index + Int(node.count)))
             default: continue
             }
         }
@@ -169,11 +180,11 @@ struct TypedStream: Sendable {
 
     /// The groups of object `index` in order, each named by its first value.
     func groups(ofObject index: Int) -> Groups {
-        Groups(stream: self, next: Int(objects[index].firstValue), end: Int(objects[index].end))
+        Groups(stream: self, first: Int(objects[index].firstValue), end: Int(objects[index].end))
     }
 
     /// The top-level groups in order, each named by its first value.
-    var topLevelGroups: Groups { Groups(stream: self, next: 0, end: values.count) }
+    var topLevelGroups: Groups { Groups(stream: self, first: 0, end: values.count) }
 
     /// Groups one after another (`end(ofGroup:)`), each named by its first value.
     struct Groups: Sequence, IteratorProtocol {
@@ -182,9 +193,9 @@ struct TypedStream: Sendable {
         var upcoming: Int
         let end: Int
 
-        init(stream: TypedStream, next: Int, end: Int) {
+        init(stream: TypedStream, first: Int, end: Int) {
             self.stream = stream
-            upcoming = next
+            upcoming = first
             self.end = end
         }
 
@@ -196,8 +207,27 @@ struct TypedStream: Sendable {
         }
     }
 
-    /// The first group for which `test` holds, named by its first value, looking at the
-    /// top-level groups and then each object's in the order of `objects` (every group once).
+    /// Calls `body` with each group of object `index` in order, named by its first value: as
+    /// `groups(ofObject:)` gives them, without a copy of the stream's tables to iterate with
+    /// (a caller asking this of every object it meets).
+    @inline(__always)
+    func forEachGroup(ofObject index: Int, _ body: (Int) -> Void) {
+        var next = Int(objects[index].firstValue)
+        let end = Int(objects[index].end)
+        while next < end {
+            body(next)
+            next = self.end(ofGroup: next)
+        }
+    }
+
+    /// Calls `body` with every group of the stream, each named by its first value: the
+    /// top-level ones, then each object's in the order of `objects` (every group once).
+    func forEveryGroup(_ body: (Int) -> Void) {
+        for group in topLevelGroups { body(group) }
+        for object in objects.indices { forEachGroup(ofObject: object, body) }
+    }
+
+    /// The first group for which `test` holds, in the order of `forEveryGroup`.
     func firstGroup(where test: (Int) -> Bool) -> Int? {
         if let found = topLevelGroups.first(where: test) { return found }
         for object in objects.indices {
@@ -206,13 +236,10 @@ struct TypedStream: Sendable {
         return nil
     }
 
-    /// How many groups the stream holds (counted: no table of them is kept).
-    var groupCount: Int {
+    /// How many groups the stream holds: counted, a pass over them (no table of them is kept).
+    func countGroups() -> Int {
         var count = 0
-        _ = firstGroup { _ in
-            count += 1
-            return false
-        }
+        forEveryGroup { _ in count += 1 }
         return count
     }
 

@@ -51,7 +51,7 @@ private struct Reading {
     var cursor: TypedStreamCursor
     var builder: TypedStreamBuilder
     /// The stream's object table: objects, classes and C strings numbered together in order.
-    var entities = TypedStreamObjectTable()
+    var objectTable = TypedStreamObjectTable()
     /// Whether an object's class is being read: the object is numbered, not yet begun (a
     /// salvage that stops there counts it as open for the depth, as if begun: `closeAtBreak`).
     var classless = false
@@ -62,10 +62,10 @@ private struct Reading {
     @inline(__always)
     mutating func number(_ kind: TypedStreamObjectTable.Kind, index: UInt32, at start: Int) throws(CodecError) {
         let limit = TypedStreamObjectTable.limit
-        guard entities.count < limit else {
+        guard objectTable.count < limit else {
             throw CodecError(.limitExceeded, "a typedstream numbering more than \(limit) objects, classes and C strings", byteOffset: start, limit: limit)
         }
-        let numbered = entities.append(kind)
+        let numbered = objectTable.append(kind)
         assert(numbered == index, "the object table numbers each kind as its table grows")
     }
 
@@ -94,7 +94,7 @@ private struct Reading {
         }
         self.cursor = cursor
         builder = TypedStreamBuilder(byteOrder: order, systemVersion: system, storage: storage, valueLimit: TypedStreamReader.valueLimit(forSize: buffer.count))
-        entities.reserveCapacity(Swift.min(buffer.count / 4, SmallDocument.things))
+        objectTable.reserveCapacity(Swift.min(buffer.count / 4, SmallDocument.things))
     }
 
     /// A trip per value, group start and object end. A value's slot is asked for first, as
@@ -166,7 +166,7 @@ private struct Reading {
                 let text = try sharedString(head: try cursor.byte("a C string's text"), at: textStart, "a C string's text")!
                 index = builder.appendCString(text)
                 try number(.cString, index: index!, at: start)
-            default: index = try entity(head: head, at: start, .cString)
+            default: index = try tableEntry(head: head, at: start, .cString)
             }
             builder.place(TypedStream.Value(type: type, isNil: index == nil, word: index ?? 0))
         case TypeCode.object:
@@ -271,7 +271,7 @@ private struct Reading {
             classless = false
             _ = try builder.beginObject(classIndex: classIndex, at: start)
         default:
-            let index = try entity(head: head, at: start, .object)
+            let index = try tableEntry(head: head, at: start, .object)
             builder.place(TypedStream.Value(type: type, word: index))
         }
     }
@@ -301,13 +301,13 @@ private struct Reading {
                 head = try cursor.byte("a superclass")
             }
             if head != StreamTag.null {
-                let superclass = try entity(head: head, at: headStart, .classObject)
+                let superclass = try tableEntry(head: head, at: headStart, .classObject)
                 guard superclass < chainStart else { throw cursor.fail("a class chain whose superclass refers back into the chain", at: headStart) }
                 builder.setSuperclass(of: last!, to: superclass)
             }
             return chainStart
         default:
-            return try entity(head: head, at: start, .classObject)
+            return try tableEntry(head: head, at: start, .classObject)
         }
     }
 
@@ -333,9 +333,9 @@ private struct Reading {
 
     /// The index (in its own table) of the object, class or C string a reference points at.
     @inline(__always)
-    mutating func entity(head: UInt8, at start: Int, _ kind: TypedStreamObjectTable.Kind) throws(CodecError) -> UInt32 {
-        let number = try cursor.reference(head: head, at: start, into: entities.count, of: "the object table, for \(kind.name)")
-        let entity = entities.entry(number)
+    mutating func tableEntry(head: UInt8, at start: Int, _ kind: TypedStreamObjectTable.Kind) throws(CodecError) -> UInt32 {
+        let number = try cursor.reference(head: head, at: start, into: objectTable.count, of: "the object table, for \(kind.name)")
+        let entity = objectTable.entry(number)
         guard entity.kind == kind else { throw cursor.fail("a reference to \(entity.kind.name) (entry \(number)) where \(kind.name) was expected", at: start) }
         return entity.index
     }

@@ -152,7 +152,7 @@ private struct Writing {
     mutating func writeReference(_ slot: Int) -> Bool {
         let number = entityNumbers[slot]
         if number != Self.unwritten {
-            writeReference(number: number)
+            writeNumberedReference(number)
             return true
         }
         entityNumbers[slot] = nextEntity
@@ -162,7 +162,7 @@ private struct Writing {
 
     mutating func writeSharedString(_ index: UInt32) {
         let number = stringNumbers[Int(index)]
-        if number != Self.unwritten { return writeReference(number: number) }
+        if number != Self.unwritten { return writeNumberedReference(number) }
         stringNumbers[Int(index)] = nextString
         nextString += 1
         let span = stream.sharedStrings[Int(index)]
@@ -173,7 +173,7 @@ private struct Writing {
 
     /// A reference to the string or entry numbered `number`.
     @inline(__always)
-    mutating func writeReference(number: UInt32) {
+    mutating func writeNumberedReference(_ number: UInt32) {
         let reference = Int64(number) + StreamTag.firstReference
         writeInteger(reference, form: NumberForm.canonical(reference))
     }

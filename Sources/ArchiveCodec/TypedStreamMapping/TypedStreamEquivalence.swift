@@ -22,7 +22,7 @@ enum TypedStreamEquivalence {
         guard let (targets, detail) = firstInStreamOrder(left, right, payloadNesting: payloadNesting) else {
             return DocumentDifference(
                 path: DocumentPath([.mapping(MappingKeys.typedStream)]),
-                detail: "\(left.groupCount) groups of \(left.values.count) values ≠ \(right.groupCount) groups of \(right.values.count)")
+                detail: "\(left.countGroups()) groups of \(left.values.count) values ≠ \(right.countGroups()) groups of \(right.values.count)")
         }
         var sink = TypedStreamPathSink(targets: targets)
         TypedStreamJSONWriter(stream: left).walk(into: &sink)
@@ -86,10 +86,7 @@ enum TypedStreamEquivalence {
         var holders: [Int] = []
         // Where the right stream's groups start (a group is named by its first value).
         var rightStarts = Bitmap(count: right.values.count)
-        _ = right.firstGroup { group in
-            rightStarts.insert(group)
-            return false
-        }
+        right.forEveryGroup { rightStarts.insert($0) }
         var classes = ClassChainMatch(leftClasses: left.classes.count)
         while let step = walk.next() {
             switch step {

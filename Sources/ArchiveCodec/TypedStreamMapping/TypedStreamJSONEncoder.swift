@@ -117,8 +117,9 @@ struct TypedStreamJSONEncoder {
             }
         }
         guard let groups else { throw document.invalid("no $typedstream", at: root) }
-        // About a value of the stream per JSON value; the strings' bytes are at most the document's (a `q` or `d`
-        // value's spelling, up to 9 bytes, can pass its text: the storage then grows once).
+        // About a value of the stream per JSON value; the strings' bytes are at most the
+        // document's (a `q` or `d` value's spelling, up to 9 bytes, can pass its text: the
+        // storage then grows once).
         let builder = TypedStreamBuilder(
             byteOrder: byteOrder, systemVersion: systemVersion, valueLimit: valueLimit(for: document), reserving: document.valueCount,
             storageBytes: document.source.count)

@@ -1,3 +1,4 @@
+import TestSupport
 import XCTest
 
 @testable import ArchiveCodec
@@ -75,7 +76,10 @@ final class TypedStreamGroupsTests: XCTestCase {
         XCTAssertEqual(stream.end(ofGroup: 14), 15, "a back-reference holds nothing")
         XCTAssertEqual(stream.values(ofGroup: 15), 15..<17)
         XCTAssertEqual(String(decoding: stream.encoding(ofGroup: 6), as: UTF8.self), "[2{Q=ii}]")
-        XCTAssertEqual(stream.groupCount, 8)
+        XCTAssertEqual(stream.countGroups(), 8)
+        var every: [Int] = []
+        stream.forEveryGroup { every.append($0) }
+        XCTAssertEqual(every, [0, 1, 14, 15, 17, 5, 6, 13], "the top-level groups, then each object's")
         XCTAssertEqual(stream.firstGroup { stream.encoding(ofGroup: $0).elementsEqual("+".utf8) }, 13)
         XCTAssertNil(stream.firstGroup { _ in false })
     }
@@ -111,6 +115,76 @@ final class TypedStreamGroupsTests: XCTestCase {
         }
         XCTAssertEqual(groups, [0, 1, 5, 6, 13, 14, 15, 17])
         XCTAssertEqual(values.sorted(), Array(0..<18), "every value once")
+    }
+
+    /// Runs that hold nothing after the group's object: an empty struct, an empty array (each
+    /// an empty run where the next would start) and a byte array (no run: its bytes are
+    /// storage).
+    func testEmptyRunsAndByteArraysAfterANewObject() throws {
+        for encoding in ["@{}", "@[0i]", "@[2c]"] {
+            var builder = TypedStreamBuilder(byteOrder: .little)
+            let root = try builder.defineClass("NSObject")
+            try builder.beginGroup(encoding)
+            _ = try builder.beginObject(class: root)
+            try builder.beginGroup("ii")
+            try builder.integer(1)
+            try builder.integer(2)
+            try builder.end()
+            try builder.endObject()
+            if encoding == "@[2c]" {
+                try builder.byteArray([1, 2])
+            } else {
+                try builder.beginComposite()
+                try builder.end()
+            }
+            try builder.end()
+            try builder.beginGroup("i")
+            try builder.integer(3)
+            try builder.end()
+            let stream = try builder.finish()
+            XCTAssertEqual(Array(stream.topLevelGroups), [0, 4], encoding)
+            XCTAssertEqual(stream.end(ofGroup: 0), 4, encoding)
+            XCTAssertEqual(Array(stream.groups(ofObject: 0)), [2], encoding)
+            let read = try TypedStreamReader.read(TypedStreamWriter.write(stream))
+            XCTAssertEqual(Array(read.topLevelGroups), [0, 4], encoding)
+        }
+    }
+
+    /// The order `end(ofGroup:)` relies on, checked on every real stream: walked into
+    /// everything, each group's values and each composite's children start where the runs
+    /// before them end, each object begins where its first group would, and ends at its `end`.
+    func testRealStreamsReserveInStreamOrder() throws {
+        for name in Fixtures.typedStreamNames() {
+            let stream = try TypedStreamReader.read(Fixtures.typedStream(name))
+            var walk = TypedStreamWalk(stream)
+            var reserved = 0
+            while let step = walk.next() {
+                switch step {
+                case .group(let group, let count):
+                    XCTAssertEqual(group, reserved, name)
+                    reserved += count
+                case .value(let index):
+                    switch stream.content(of: index) {
+                    case .object(let object?) where stream.values[index].isFirstOccurrence:
+                        XCTAssertEqual(Int(stream.objects[object].firstValue), reserved, name)
+                        walk.enter(object: object)
+                    case .array(let children), .structure(let children):
+                        XCTAssertEqual(children.lowerBound, reserved, name)
+                        reserved += children.count
+                        walk.enter(childrenOf: index)
+                    case .pointer(let pointee):
+                        XCTAssertEqual(pointee, reserved, name)
+                        reserved += 1
+                        walk.enter(childrenOf: index)
+                    default: break
+                    }
+                case .endOfObject(let object):
+                    XCTAssertEqual(Int(stream.objects[object].end), reserved, name)
+                default: break
+                }
+            }
+            XCTAssertEqual(reserved, stream.values.count, name)
+        }
     }
 
     /// A salvage's absent slots are nil values of any type, and hold no run: a stream cut in

@@ -3,7 +3,7 @@ import XCTest
 @testable import ArchiveCodec
 
 /// The reader's object table: each entry's kind, and its index in its own table (how many of
-/// its kind were numbered before it), across words of the bitmaps.
+/// its kind were numbered before it), across its blocks of 64 entries.
 final class TypedStreamObjectTableTests: XCTestCase {
     func testEachEntryIsItsKindAndItsRankAmongThem() {
         var generator = SystemRandomNumberGenerator()
@@ -27,7 +27,7 @@ final class TypedStreamObjectTableTests: XCTestCase {
         }
     }
 
-    func testOneKindThroughAWholeWordAndPast() {
+    func testOneKindThroughAWholeBlockAndPast() {
         for kind in [TypedStreamObjectTable.Kind.object, .classObject, .cString] {
             var table = TypedStreamObjectTable()
             for index in 0..<130 { XCTAssertEqual(table.append(kind), UInt32(index)) }

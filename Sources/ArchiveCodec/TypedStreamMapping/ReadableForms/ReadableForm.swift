@@ -125,12 +125,9 @@ enum ReadableForm {
         // The scratch is written over rather than emptied first (an emptying call per object
         // cost more than the pass).
         var count = 0
-        var next = Int(stream.objects[object].firstValue)
-        let end = Int(stream.objects[object].end)
-        while next < end {
-            if count < starts.count { starts[count] = UInt32(next) } else { starts.append(UInt32(next)) }
+        stream.forEachGroup(ofObject: object) { group in
+            if count < starts.count { starts[count] = UInt32(group) } else { starts.append(UInt32(group)) }
             count += 1
-            next = stream.end(ofGroup: next)
         }
         // The layout borrows the scratch: holding the array itself made every call copy the
         // stream's tables into it (a retain and a release of each).
@@ -242,7 +239,8 @@ private struct GroupLayout {
     /// Each group's first value (`TypedStream` names a group so), in order.
     let starts: UnsafeBufferPointer<UInt32>
 
-    /// The first value of group `position` (one the object has).
+    /// The first value of group `position`, which must be one the object has (`starts`
+    /// checks it; the accessors below answer nil or empty past them).
     func first(_ position: Int) -> Int { Int(starts[position]) }
 
     /// Group `position`'s type string; empty past the object's groups (a form checks their
