@@ -83,8 +83,11 @@ protocol DocumentFormat: Sendable {
     static func encode(_ document: JSONDocument, root: JSONDocument.Value, format: PlistFormat, limit: Int) throws(CodecError) -> [UInt8]
 
     /// The bytes `encode` makes as binary, handed to `sink` in pieces of about a megabyte where
-    /// the format can be written so (an error can then come after pieces went out).
-    static func stream(_ document: JSONDocument, root: JSONDocument.Value, limit: Int, to sink: @escaping (UnsafeBufferPointer<UInt8>) -> Void) throws(CodecError)
+    /// the format can be written so (an error can then come after pieces went out). The
+    /// document is the format's to let go once it needs it no more; so the format, not the
+    /// caller, makes an `.invalidDocument` refusal the document's `$broken` mark's
+    /// (`JSONDocument.brokenMarkRefusal`), as `JSONDocument.encode` does for `encode`.
+    static func stream(_ document: consuming JSONDocument, root: JSONDocument.Value, limit: Int, to sink: @escaping (UnsafeBufferPointer<UInt8>) -> Void) throws(CodecError)
 
     /// Bytes an encode holds per value of its JSON document while it builds the document's
     /// bytes: what a server reserves for an encode beside the body (docs/benchmarks.md,

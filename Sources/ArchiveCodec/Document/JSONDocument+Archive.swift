@@ -45,16 +45,17 @@ extension JSONDocument {
 
     /// Builds the binary archive as `archive(format: .binary)` does, but hands it to `sink`
     /// in pieces of about a megabyte while it is built, so that it never sits in memory
-    /// whole (a typedstream is built whole, then handed over). References are then 4 bytes wide whatever the object count (the in-memory
-    /// form narrows them). An error can come after pieces went out: what `sink` received
-    /// is then incomplete.
-    public func writeArchive(to sink: @escaping (UnsafeBufferPointer<UInt8>) -> Void) throws(CodecError) {
+    /// whole (a typedstream is built whole, then handed over). References are then 4 bytes
+    /// wide whatever the object count (the in-memory form narrows them). An error can come
+    /// after pieces went out: what `sink` received is then incomplete.
+    ///
+    /// Consuming: the format may let the document go once it has built what it writes (a
+    /// typedstream's model), so a caller that holds no other copy holds its index no longer
+    /// while the bytes are written.
+    public consuming func writeArchive(to sink: @escaping (UnsafeBufferPointer<UInt8>) -> Void) throws(CodecError) {
         let body = body
-        do {
-            try body.format.stream(self, root: body.root, limit: maximumArchiveSize, to: sink)
-        } catch let error where error.kind == .invalidDocument {
-            throw brokenMarkRefusal() ?? error
-        }
+        let limit = maximumArchiveSize
+        try body.format.stream(self, root: body.root, limit: limit, to: sink)
     }
 
     /// Bytes an encode of this document holds while it builds the bytes, beside the document

@@ -74,9 +74,10 @@ extension TypedStreamDocument: DocumentFormat {
 
     /// Built whole, then handed to `sink` in pieces of `JSONOutput.drainSize` from the
     /// writer's own buffer: a sink that copies what it is given (into a pipe to a file) holds
-    /// a piece or a few at a time, not a second copy of the stream.
-    static func stream(_ document: JSONDocument, root: JSONDocument.Value, limit: Int, to sink: @escaping (UnsafeBufferPointer<UInt8>) -> Void) throws(CodecError) {
-        try TypedStreamJSONEncoder.encode(document, root: root) { (bytes) throws(CodecError) in
+    /// a piece or a few at a time, not a second copy of the stream. The document goes before
+    /// the stream is written (`TypedStreamJSONEncoder.encode(releasing:root:lending:)`).
+    static func stream(_ document: consuming JSONDocument, root: JSONDocument.Value, limit: Int, to sink: @escaping (UnsafeBufferPointer<UInt8>) -> Void) throws(CodecError) {
+        try TypedStreamJSONEncoder.encode(releasing: document, root: root) { (bytes) throws(CodecError) in
             guard bytes.count <= limit else { throw Self.tooLarge(limit) }
             bytes.forEachPiece(of: JSONOutput.drainSize, sink)
         }

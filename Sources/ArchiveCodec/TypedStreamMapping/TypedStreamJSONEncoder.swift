@@ -95,6 +95,31 @@ struct TypedStreamJSONEncoder {
 
     /// `encode`, its bytes lent to `body` in place (`TypedStreamWriter.write(_:lending:)`).
     static func encode<Result>(_ document: JSONDocument, root: Value, lending body: (UnsafeBufferPointer<UInt8>) throws(CodecError) -> Result) throws(CodecError) -> Result {
+        try write(build(document, root: root), documentSize: document.source.count, lending: body)
+    }
+
+    /// `encode(_:root:lending:)` for a caller that gives the document up: it is let go once the
+    /// model is built, before the stream is written (the JSON's index is most of what an encode
+    /// holds beside its model and its stream). An `.invalidDocument` refusal of the build is
+    /// made the document's `$broken` mark's here (`JSONDocument.brokenMarkRefusal`); the
+    /// writer's own refusals need not be, as a mark stands where no stream's value can and is
+    /// refused while the model is built.
+    static func encode<Result>(
+        releasing document: consuming JSONDocument, root: Value, lending body: (UnsafeBufferPointer<UInt8>) throws(CodecError) -> Result
+    ) throws(CodecError) -> Result {
+        let documentSize = document.source.count
+        let stream: TypedStream
+        do {
+            stream = try build(document, root: root)
+        } catch let error where error.kind == .invalidDocument {
+            throw document.brokenMarkRefusal() ?? error
+        }
+        _ = consume document
+        return try write(stream, documentSize: documentSize, lending: body)
+    }
+
+    /// The model of the stream `document` describes.
+    private static func build(_ document: JSONDocument, root: Value) throws(CodecError) -> TypedStream {
         var byteOrder = TypedStream.ByteOrder.little
         var systemVersion = TypedStreamHeader.currentSystemVersion
         var groups: Value?
@@ -125,9 +150,16 @@ struct TypedStreamJSONEncoder {
             storageBytes: document.source.count)
         var encoder = TypedStreamJSONEncoder(document: document, builder: builder)
         try encoder.encodeGroups(document.children(of: groups))
-        let stream = try encoder.builder.finish()
-        return try TypedStreamWriter.write(stream) { (bytes) throws(CodecError) -> Result in
-            try checkReadable(stream, byteCount: bytes.count, document: document)
+        return try encoder.builder.finish()
+    }
+
+    /// Writes `stream`, built from a document of `documentSize` bytes, and lends its bytes to
+    /// `body` once they pass `checkReadable`.
+    private static func write<Result>(
+        _ stream: TypedStream, documentSize: Int, lending body: (UnsafeBufferPointer<UInt8>) throws(CodecError) -> Result
+    ) throws(CodecError) -> Result {
+        try TypedStreamWriter.write(stream) { (bytes) throws(CodecError) -> Result in
+            try checkReadable(stream, byteCount: bytes.count, documentSize: documentSize)
             return try body(bytes)
         }
     }
@@ -156,7 +188,7 @@ struct TypedStreamJSONEncoder {
     /// the document's size (the readable forms, no whitespace; a number may gain a few bytes,
     /// `1` for a double reads back as `1.0`): only a document past half the bound is written
     /// to nowhere to count it.
-    private static func checkReadable(_ stream: TypedStream, byteCount: Int, document: JSONDocument) throws(CodecError) {
+    private static func checkReadable(_ stream: TypedStream, byteCount: Int, documentSize: Int) throws(CodecError) {
         guard byteCount < Int(UInt32.max) else {
             throw CodecError(.limitExceeded, "the typedstream would be larger than 4 GiB, which no reader reads", found: byteCount, limit: Int(UInt32.max) - 1)
         }
@@ -168,7 +200,7 @@ struct TypedStreamJSONEncoder {
                 found: stream.values.count, limit: values)
         }
         let output = KeyedArchive.maximumOutputSize(forInputSize: byteCount)
-        guard document.source.count > output / 2 else { return }
+        guard documentSize > output / 2 else { return }
         var out = JSONOutput(pretty: false, reserve: 0) { _ in }
         out.limit = output
         TypedStreamJSONWriter(stream: stream).write(into: &out)

@@ -109,7 +109,8 @@ struct Encode: ParsableCommand {
         var failure: CodecError?
         do throws(CodecError) {
             defer { pipe.close() }
-            try document.writeArchive { pipe.push(Array($0)) }
+            // The document is given up: a typedstream lets its index go before writing.
+            try (consume document).writeArchive { pipe.push(Array($0)) }
         } catch {
             failure = error
         }

@@ -73,9 +73,20 @@ final class TypedStreamSalvageTests: XCTestCase {
                     XCTAssertEqual(error.remedy, .dropBroken)
                     XCTAssertTrue(error.jsonPath?.hasPrefix("$.$typedstream") ?? false, "\(error)")
                 }
+                // Written in pieces, the document given up before the stream is written: the
+                // same refusal, made while the document was still held.
+                XCTAssertThrowsError(try document.writeArchive { _ in }, "\(name) cut at \(length)") { error in
+                    let error = error as! CodecError
+                    XCTAssertEqual(error.kind, .invalidDocument)
+                    XCTAssertEqual(error.remedy, .dropBroken)
+                    XCTAssertTrue(error.jsonPath?.hasPrefix("$.$typedstream") ?? false, "\(error)")
+                }
                 let dropped = try document.droppingBroken()
                 XCTAssertFalse(String(decoding: dropped.source, as: UTF8.self).contains("$broken"))
                 let written = try dropped.archive(format: .binary)
+                var pieces: [UInt8] = []
+                try dropped.writeArchive { pieces += $0 }
+                XCTAssertEqual(pieces, written, "\(name) cut at \(length)")
                 let again = try Archive(parsing: written)
                 XCTAssertEqual(again.breaks, 0)
                 // What was left out stays out: decoding the written stream and encoding it again gives the same bytes.

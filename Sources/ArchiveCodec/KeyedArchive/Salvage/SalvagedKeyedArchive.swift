@@ -70,7 +70,7 @@ struct SalvagedKeyedArchive: DocumentFormat {
         try KeyedArchive.encode(document, root: root, format: format, limit: limit)
     }
 
-    static func stream(_ document: JSONDocument, root: JSONDocument.Value, limit: Int, to sink: @escaping (UnsafeBufferPointer<UInt8>) -> Void) throws(CodecError) {
+    static func stream(_ document: consuming JSONDocument, root: JSONDocument.Value, limit: Int, to sink: @escaping (UnsafeBufferPointer<UInt8>) -> Void) throws(CodecError) {
         try KeyedArchive.stream(document, root: root, limit: limit, to: sink)
     }
 }
