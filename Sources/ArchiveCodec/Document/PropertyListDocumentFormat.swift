@@ -26,13 +26,13 @@ extension PropertyListDocumentFormat {
 
     static func stream(_ document: consuming JSONDocument, root: JSONDocument.Value, limit: Int, to sink: @escaping (UnsafeBufferPointer<UInt8>) -> Void) throws(CodecError) {
         // Written as it is built: the document is needed to the end.
-        let built: (UInt32, BinaryPlistBuilder)
+        let built: (root: UInt32, tree: BinaryPlistBuilder)
         do {
             built = try build(document, root: root, into: BinaryPlistBuilder(sink: sink, limit: limit))
         } catch let error where error.kind == .invalidDocument {
             throw document.brokenMarkRefusal() ?? error
         }
-        _ = built.1.finish(root: built.0)
+        _ = built.tree.finish(root: built.root)
     }
 
     /// An encode holds about this much per JSON value: the document's index, the object table

@@ -83,7 +83,8 @@ extension TypedStreamDocument: DocumentFormat {
         }
     }
 
-    /// The builder's values and objects as their arrays grow, and the stream it writes. The densest shape is a readable
+    /// The builder's values and objects as their arrays grow, and the stream it writes. The
+    /// densest shape is a readable
     /// NSDictionary, five stream values per JSON value: measured at about 250 bytes a value on
     /// one of a million and of two million keys (docs/benchmarks.md, "Memory of the service").
     static var encodingBytesPerValue: Int { 300 }

@@ -90,15 +90,11 @@ struct TypedStreamJSONEncoder {
 
     /// The bytes of the stream `document` describes; `root` is its `{"$typedstream": …}` object.
     static func encode(_ document: JSONDocument, root: Value) throws(CodecError) -> [UInt8] {
-        try encode(document, root: root) { Array($0) }
+        try write(build(document, root: root), documentSize: document.source.count) { Array($0) }
     }
 
-    /// `encode`, its bytes lent to `body` in place (`TypedStreamWriter.write(_:lending:)`).
-    static func encode<Result>(_ document: JSONDocument, root: Value, lending body: (UnsafeBufferPointer<UInt8>) throws(CodecError) -> Result) throws(CodecError) -> Result {
-        try write(build(document, root: root), documentSize: document.source.count, lending: body)
-    }
-
-    /// `encode(_:root:lending:)` for a caller that gives the document up: it is let go once the
+    /// `encode(_:root:)` for a caller that gives the document up, the bytes lent to `body` in
+    /// place (`TypedStreamWriter.write(_:lending:)`): the document is let go once the
     /// model is built, before the stream is written (the JSON's index is most of what an encode
     /// holds beside its model and its stream). An `.invalidDocument` refusal of the build is
     /// made the document's `$broken` mark's here (`JSONDocument.brokenMarkRefusal`); the
