@@ -1,7 +1,8 @@
-/// Proves cheaply that a dictionary's key references are distinct: each key sets one bit
-/// of two 64-bit masks, chosen by two different hashes; if either mask never saw a bit set
-/// twice, no two keys are equal. Only dictionaries failing both (few, at 6 keys ~5 %) are
-/// sorted and compared.
+/// Proves cheaply that a dictionary's keys are distinct. A key is noted as an `Int` that equal
+/// keys share (a keyed archive's key reference, or a hash of a typedstream key's text); each
+/// sets one bit of two 64-bit masks, chosen by two different hashes of it; if either mask never
+/// saw a bit set twice, no two keys are equal. Only dictionaries failing both (few, at 6 keys
+/// ~5 %) are looked at again, the caller putting their keys in a set.
 struct DistinctKeyCheck {
     private var first: UInt64 = 0
     private var second: UInt64 = 0

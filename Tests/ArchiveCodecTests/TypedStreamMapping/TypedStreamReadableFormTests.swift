@@ -322,6 +322,27 @@ final class TypedStreamReadableFormTests: XCTestCase {
         )
     }
 
+    /// Dictionaries of enough keys that the cheap check cannot rule repeats out: distinct keys
+    /// are an object's members, one repeat (first and last key, or two in the middle) makes pairs.
+    func testLargeDictionariesAreObjectsOnlyWithoutARepeatedKey() throws {
+        let distinct = (0..<300).map { "key \($0)" }
+        for (keys, isObject) in [(distinct, true), (distinct + ["key 0"], false), (distinct[..<150] + ["key 7"] + distinct[150...], false)] {
+            let bytes = try stream { b, c in
+                try object(&b, try c.of(&b, .dictionary)) { b in
+                    try group(&b, "i") { try $0.integer(Int64(keys.count)) }
+                    for (index, key) in keys.enumerated() {
+                        try group(&b, "@") { b in try string(&b, &c, Array(key.utf8)) }
+                        try group(&b, "@") { b in try number(&b, &c, "q") { try $0.integer(Int64(index)) } }
+                    }
+                }
+            }
+            let json = String(decoding: try RoundTrip.json(bytes), as: UTF8.self)
+            XCTAssertEqual(json.contains(#""$dict":[["key 0",0],"#), !isObject, "\(keys.count) keys")
+            XCTAssertEqual(json.contains(#""key 0":0,"key 1":1,"#), isObject, "\(keys.count) keys")
+            XCTAssertEqual(try RoundTrip.encode(Array(json.utf8)), bytes)
+        }
+    }
+
     func testCollectionsWhoseCountsDisagreeStayGeneric() throws {
         for readable in [ReadableClass.array, .dictionary] {
             let bytes = try stream { b, c in

@@ -164,13 +164,23 @@ enum ReadableForm {
             return .array(readableClass)
         case .dictionary, .mutableDictionary:
             guard let count = layout.count(0), groups.count == 1 + 2 * count, (1..<groups.count).allSatisfy(layout.isObjectGroup) else { return nil }
-            var texts = Set<ArraySlice<UInt8>>()
-            let stringKeys = stride(from: 1, to: groups.count, by: 2).allSatisfy { position in
-                guard let key = layout.newObject(position), !shared[key], readableClasses[Int(stream.objects[key].classIndex)] == .string,
-                    let text = soleText(ofObject: key, in: stream)
-                else { return false }
-                return texts.insert(stream.bytes(text)).inserted
+            // The keys' texts, when every key is a string of its own (not referred back to).
+            func keyText(_ position: Int) -> TypedStream.Span? {
+                guard let key = layout.newObject(position), !shared[key], readableClasses[Int(stream.objects[key].classIndex)] == .string
+                else { return nil }
+                return soleText(ofObject: key, in: stream)
             }
+            // Repeats are ruled out by the masks of the texts' hashes, and looked for in a set
+            // only when the masks cannot rule them out (a set per dictionary cost more than the
+            // rest of a small dictionary's form).
+            var distinct = DistinctKeyCheck()
+            for position in stride(from: 1, to: groups.count, by: 2) {
+                guard let text = keyText(position) else { return .dictionary(readableClass, stringKeys: false) }
+                distinct.note(Int(truncatingIfNeeded: stream.withBytes(text, ByteStringTable.hash)))
+            }
+            guard distinct.mayRepeat else { return .dictionary(readableClass, stringKeys: true) }
+            var texts = Set<ArraySlice<UInt8>>(minimumCapacity: count)
+            let stringKeys = stride(from: 1, to: groups.count, by: 2).allSatisfy { texts.insert(stream.bytes(keyText($0)!)).inserted }
             return .dictionary(readableClass, stringKeys: stringKeys)
         case .date:
             guard groups.count == 1, let value = layout.single(0, TypeCode.double) else { return nil }
