@@ -19,7 +19,32 @@ enum JSONNumber: Equatable {
     @inline(__always)
     static func end(_ source: UnsafeBufferPointer<UInt8>, at start: Int) throws(CodecError) -> Int {
         if let short = shortInteger(source, at: start) { return short.end }
+        if let plain = plainDecimalEnd(source, at: start) { return plain }
         return try readInFull(source, at: start).end
+    }
+
+    /// Where the number at `start` ends when it is a decimal that `read` accepts whatever its
+    /// digits: an optional `-`, `0` or 1 to 308 digits without a leading zero, a point and at
+    /// least one digit, no exponent. It is then below 10^308, inside a double's range, so `end`
+    /// need not convert it (a full-precision real, 16 digits or more, is converted by
+    /// `Double(String)` at over a thousand instructions). Nil for anything else.
+    @inline(__always)
+    private static func plainDecimalEnd(_ source: UnsafeBufferPointer<UInt8>, at start: Int) -> Int? {
+        let bytes = source.baseAddress!
+        var position = start
+        if bytes[position] == UInt8(ascii: "-") { position += 1 }
+        var ignored: UInt64 = 0
+        let first = position
+        position = readDigits(source, from: position, into: &ignored)
+        let integerDigits = position - first
+        guard integerDigits > 0, integerDigits <= 308, integerDigits == 1 || bytes[first] != 0x30,
+            position < source.count, bytes[position] == UInt8(ascii: ".")
+        else { return nil }
+        position += 1
+        let fraction = position
+        position = readDigits(source, from: position, into: &ignored)
+        guard position > fraction, position == source.count || !isExponentMark(bytes[position]) else { return nil }
+        return position
     }
 
     /// The integer at `start` when it is one that `readInFull` would return at once: an

@@ -75,4 +75,29 @@ final class JSONNumberTests: XCTestCase {
             XCTAssertThrowsError(try bytes.withUnsafeBufferPointer { (source) throws(CodecError) in try JSONNumber.read(source, at: 0) }, refused)
         }
     }
+    /// `end` ends every number where `read` does and refuses what `read` refuses, the long
+    /// decimals it checks without converting among them (a 309-digit integer part can pass a
+    /// double's range).
+    func testEndAgreesWithRead() {
+        var texts = ["0", "-0", "0.5", "-0.25", "00.5", "01", "1.", "-.5", "1.e5", "1.5e3", "1.5E-3", "1e400", "-", "1.5.5"]
+        for length in [1, 15, 16, 17, 18, 19, 25, 300, 307, 308, 309, 310] {
+            let nines = String(repeating: "9", count: length)
+            let one = "1" + String(repeating: "0", count: length - 1)
+            texts += [nines + ".5", "-" + nines + ".5", one + ".5", "0." + nines, "1." + nines, nines + "." + nines + "e-2", nines]
+        }
+        for text in texts {
+            for suffix in ["", ",", "]", " ", "e", "x"] {
+                let bytes = Array((text + suffix).utf8)
+                bytes.withUnsafeBufferPointer { source in
+                    let read = Result { () throws(CodecError) in try JSONNumber.read(source, at: 0) }
+                    let end = Result { () throws(CodecError) in try JSONNumber.end(source, at: 0) }
+                    switch (read, end) {
+                    case (.success(let read), .success(let end)): XCTAssertEqual(read.end, end, text + suffix)
+                    case (.failure(let read), .failure(let end)): XCTAssertEqual(read.message, end.message, text + suffix)
+                    default: XCTFail("\(text + suffix): read \(read), end \(end)")
+                    }
+                }
+            }
+        }
+    }
 }
