@@ -333,14 +333,9 @@ struct JSONOutput {
             needsComma = true
             return
         }
-        var text = value.description
-        var hasMarker = false
-        for unit in text.utf8 where unit == UInt8(ascii: ".") || unit == UInt8(ascii: "e") {
-            hasMarker = true
-            break
-        }
-        if !hasMarker { text += ".0" }
-        text.withUTF8 { append($0) }
+        let spelling = RealSpelling(value)
+        spelling.withBytes { append($0) }
+        if !spelling.hasMarker { appendLiteral(".0") }
         needsComma = true
     }
 

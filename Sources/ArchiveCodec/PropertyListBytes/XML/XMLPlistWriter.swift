@@ -218,8 +218,7 @@ enum XMLPlistWriter {
             } else if value.isInfinite {
                 append(value < 0 ? "-infinity" : "+infinity")
             } else {
-                var description = value.description
-                description.withUTF8 { append($0) }
+                RealSpelling(value).withBytes { append($0) }
             }
         }
     }
