@@ -593,6 +593,10 @@ struct TypedStreamJSONEncoder {
             return try place(value) { (b) throws(CodecError) in
                 try pool.withUnsafeBufferPointer { (bytes) throws(CodecError) in try b.beginGroup(string: try b.intern(UnsafeBufferPointer(rebasing: bytes[type]))) }
             }
+        case .literalGroup(let type, let value):
+            return try place(value) { (b) throws(CodecError) in
+                try b.beginGroup(string: try b.intern(UnsafeBufferPointer(start: type.utf8Start, count: type.utf8CodeUnitCount)))
+            }
         case .end(let value): return try place(value) { (b) throws(CodecError) in try b.end() }
         case .value(let value): return try encodeValue(value)
         case .integer(let integer, let value): return try place(value) { (b) throws(CodecError) in try b.integer(integer) }

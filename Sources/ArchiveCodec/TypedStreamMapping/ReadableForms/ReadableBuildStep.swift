@@ -15,6 +15,9 @@ enum ReadableBuildStep {
     /// A group of the type string `type` (bytes of the list's pool); `end` closes it once its
     /// values are placed.
     case group(type: Range<Int>, at: Value)
+    /// A group of a type string the lowering spells as a literal (`@`, `i`, `*`, …): named in
+    /// place, not copied into the pool (most groups are of one of a few such strings).
+    case literalGroup(type: StaticString, at: Value)
     case end(at: Value)
     /// Any JSON value, for the slot the builder expects (an `@` value in any form, a number).
     case value(Value)
@@ -46,10 +49,18 @@ enum ReadableBuildStep {
 /// or an array was copied and destroyed through the enum's outlined value witnesses at every
 /// read). The encoder keeps one list for every form open at once and drops a form's steps,
 /// bytes and entries together once the form is done (`truncate(to:)`).
+///
+/// The steps and the bytes are written over rather than removed: slots past `count` (and bytes
+/// past `byteCount`) are stale, kept for the next form (a removal of a form's few steps cost
+/// more than writing them; both are plain data, which holds nothing). Entries hold arrays, so
+/// they are removed.
 struct ReadableSteps {
-    private(set) var steps: [ReadableBuildStep] = []
-    /// The bytes the steps name, each step's at its range.
+    /// The steps: `steps[..<count]`, the slots after them stale.
+    private var steps: [ReadableBuildStep] = []
+    private(set) var count = 0
+    /// The bytes the steps name, each step's at its range: `bytes[..<byteCount]`, the rest stale.
     private(set) var bytes: [UInt8] = []
+    private var byteCount = 0
     private(set) var entries: [ReadableEntries] = []
 
     /// Where the list stands, for `truncate(to:)`.
@@ -59,8 +70,7 @@ struct ReadableSteps {
         let entries: Int
     }
 
-    var mark: Mark { Mark(steps: steps.count, bytes: bytes.count, entries: entries.count) }
-    var count: Int { steps.count }
+    var mark: Mark { Mark(steps: count, bytes: byteCount, entries: entries.count) }
 
     /// An empty list with room for the steps and bytes of a few forms open at once (a nested
     /// payload's encoder makes a list of its own, which grew from empty, reallocated on the way).
@@ -70,42 +80,59 @@ struct ReadableSteps {
         list.bytes.reserveCapacity(SmallDocument.values)
         return list
     }
-    subscript(index: Int) -> ReadableBuildStep { steps[index] }
+
+    subscript(index: Int) -> ReadableBuildStep {
+        assert(index < count, "a step past the list's end")
+        return steps[index]
+    }
 
     /// Drops what was appended since `mark`.
     mutating func truncate(to mark: Mark) {
-        steps.removeLast(steps.count - mark.steps)
-        bytes.removeLast(bytes.count - mark.bytes)
-        entries.removeLast(entries.count - mark.entries)
+        count = mark.steps
+        byteCount = mark.bytes
+        if entries.count > mark.entries { entries.removeLast(entries.count - mark.entries) }
     }
 
-    mutating func append(_ step: ReadableBuildStep) { steps.append(step) }
+    mutating func append(_ step: ReadableBuildStep) {
+        if count < steps.count { steps[count] = step } else { steps.append(step) }
+        count += 1
+    }
 
     mutating func group(_ type: StaticString, at value: JSONDocument.Value) {
-        steps.append(.group(type: keep(UnsafeBufferPointer(start: type.utf8Start, count: type.utf8CodeUnitCount)), at: value))
+        append(.literalGroup(type: type, at: value))
     }
 
     mutating func group(_ type: some Collection<UInt8>, at value: JSONDocument.Value) {
-        steps.append(.group(type: keep(type), at: value))
+        append(.group(type: keep(type), at: value))
     }
 
     mutating func cString(_ text: some Collection<UInt8>, at value: JSONDocument.Value) {
-        steps.append(.cString(keep(text), at: value))
+        append(.cString(keep(text), at: value))
     }
 
     mutating func byteArray(_ bytes: [UInt8], at value: JSONDocument.Value) {
-        steps.append(.byteArray(keep(bytes), at: value))
+        append(.byteArray(keep(bytes), at: value))
     }
 
     mutating func entries(_ list: ReadableEntries) {
         entries.append(list)
-        steps.append(.entries(index: entries.count - 1))
+        append(.entries(index: entries.count - 1))
     }
 
+    /// Puts `text` in the pool: over stale bytes when they have room for it, else after the
+    /// live ones (the stale ones dropped first), copied whole either way (a byte array can be
+    /// megabytes).
     private mutating func keep(_ text: some Collection<UInt8>) -> Range<Int> {
-        let start = bytes.count
-        bytes.append(contentsOf: text)
-        return start..<bytes.count
+        let start = byteCount
+        let count = text.count
+        if count <= bytes.count - start {
+            bytes.withUnsafeMutableBufferPointer { pool in _ = UnsafeMutableBufferPointer(rebasing: pool[start..<start + count]).update(fromContentsOf: text) }
+        } else {
+            bytes.removeLast(bytes.count - start)
+            bytes.append(contentsOf: text)
+        }
+        byteCount = start + count
+        return start..<byteCount
     }
 }
 
