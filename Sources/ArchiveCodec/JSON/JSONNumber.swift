@@ -109,8 +109,11 @@ enum JSONNumber: Equatable {
             let fractionDigits = position - first
             guard fractionDigits > 0 else { throw fail("invalid number: digits must follow '.'") }
             isReal = true
-            if integerDigits + fractionDigits <= 15, position == source.count || !Self.isExponentMark(source[position]) {
-                let value = Self.shortDecimal(mantissa: mantissa, fractionDigits: fractionDigits)
+            if integerDigits + fractionDigits <= 19, position == source.count || !Self.isExponentMark(source[position]) {
+                let value =
+                    integerDigits + fractionDigits <= 15
+                    ? Self.shortDecimal(mantissa: mantissa, fractionDigits: fractionDigits)
+                    : Self.exactDecimal(mantissa: mantissa, fractionDigits: fractionDigits)
                 return (.real(negative ? -value : value), position)
             }
         }
@@ -214,5 +217,43 @@ enum JSONNumber: Equatable {
     @inline(__always)
     private static func shortDecimal(mantissa: UInt64, fractionDigits: Int) -> Double {
         Double(mantissa) / exactPowersOfTen[fractionDigits]
+    }
+
+    /// Powers of ten a `UInt64` holds, 10^0 … 10^19.
+    private static let integerPowersOfTen: [UInt64] = (0...19).map { exponent in (0..<exponent).reduce(1) { value, _ in value * 10 } }
+
+    /// The double nearest `mantissa / 10^fractionDigits` (a tie to the even one), for any
+    /// `mantissa` and `fractionDigits` in 1 … 19: a decimal of 16 to 19 digits without
+    /// exponent, as a full-precision real is written (`0.7254901960784313`), which
+    /// `shortDecimal` cannot take (its digits pass 2^53) and `Double(String)` converts in over a
+    /// thousand instructions. Exact by integer arithmetic: the quotient of `mantissa · 2^shift`
+    /// by the power of ten is taken to 54 or 55 bits (one 128-by-64-bit division), its top 53
+    /// bits are the double's significand, the next bit and whether anything is left below it
+    /// round it, and `2^-shift` scales it back. The result is at least 10^-19 and below 2^64,
+    /// so always a normal double.
+    static func exactDecimal(mantissa: UInt64, fractionDigits: Int) -> Double {
+        guard mantissa != 0 else { return 0 }
+        let divisor = integerPowersOfTen[fractionDigits]
+        let mantissaBits = UInt64.bitWidth - mantissa.leadingZeroBitCount
+        let divisorBits = UInt64.bitWidth - divisor.leadingZeroBitCount
+        // mantissa · 2^shift / divisor lies in (2^53, 2^55): its floor has 54 or 55 bits.
+        let shift = 54 + divisorBits - mantissaBits
+        let quotient: UInt64
+        let remainder: UInt64
+        if shift >= 0 {
+            // mantissa · 2^shift has 54 + divisorBits ≤ 118 bits; the quotient fits 64 bits.
+            let high = shift > 64 ? mantissa << (shift - 64) : mantissa >> (64 - shift)
+            let low = mantissa << shift
+            (quotient, remainder) = divisor.dividingFullWidth((high: high, low: low))
+        } else {
+            // divisor · 2^-shift has mantissaBits − 54 ≤ 10 bits.
+            (quotient, remainder) = mantissa.quotientAndRemainder(dividingBy: divisor << -shift)
+        }
+        let extra = quotient >> 54  // 1 for a quotient of 55 bits
+        var significand = quotient >> (extra + 1)
+        let roundBit = (quotient >> extra) & 1
+        let sticky = remainder != 0 || quotient & extra != 0
+        if roundBit == 1 && (sticky || significand & 1 == 1) { significand += 1 }
+        return Double(sign: .plus, exponent: Int(extra) + 1 - shift, significand: Double(significand))
     }
 }

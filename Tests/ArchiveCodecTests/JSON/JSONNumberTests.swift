@@ -100,4 +100,48 @@ final class JSONNumberTests: XCTestCase {
             }
         }
     }
+    /// Decimals of 16 to 19 digits without exponent read as `Double(String)` reads them: random
+    /// digits with the point anywhere, leading zeros after it, and ties between two doubles
+    /// (an odd integer past 2^53, a half past 2^52), which go to the even one.
+    func testLongDecimalsReadAsSwiftReadsThem() throws {
+        var generator = SystemRandomNumberGenerator()
+        var texts: [String] = []
+        for _ in 0..<60_000 {
+            let count = Int.random(in: 16...19, using: &generator)
+            var digits = (0..<count).map { _ in String(Int.random(in: 0...9, using: &generator)) }.joined()
+            if Bool.random(using: &generator) { digits = String(repeating: "0", count: Int.random(in: 1...6, using: &generator)) + digits.dropFirst(6) }
+            let point = Int.random(in: 1..<digits.count, using: &generator)
+            var integer = String(digits.prefix(point))
+            while integer.count > 1, integer.first == "0" { integer.removeFirst() }
+            texts.append(integer + "." + digits.dropFirst(point))
+        }
+        for odd in stride(from: UInt64(1) << 53 + 1, to: UInt64(1) << 53 + 400, by: 2) { texts += ["\(odd).0", "\(odd).00", "\(odd - 2).9"] }
+        for whole in stride(from: UInt64(1) << 52, to: UInt64(1) << 52 + 200, by: 1) { texts += ["\(whole).5", "\(whole).50", "\(whole).49"] }
+        texts += ["0.0000000000000000", "0.1000000000000000001", "9999999999999999999.9", "0.9999999999999999999", "1.0000000000000000001"]
+        for text in texts {
+            for sign in ["", "-"] {
+                let bytes = Array((sign + text).utf8)
+                let read = try bytes.withUnsafeBufferPointer { (source) throws(CodecError) in try JSONNumber.read(source, at: 0) }
+                XCTAssertEqual(read.end, bytes.count, sign + text)
+                guard case .real(let value) = read.number else { return XCTFail("\(sign + text): \(read.number)") }
+                XCTAssertEqual(value.bitPattern, Double(sign + text)!.bitPattern, sign + text)
+            }
+        }
+    }
+
+    /// `exactDecimal` against `Double(String)` for mantissas of every bit length and every
+    /// power of ten it divides by.
+    func testExactDecimalOverEveryDivisor() {
+        var generator = SystemRandomNumberGenerator()
+        for fractionDigits in 1...19 {
+            for _ in 0..<2_000 {
+                let mantissa = generator.next() >> UInt64.random(in: 0...63, using: &generator)
+                let value = JSONNumber.exactDecimal(mantissa: mantissa, fractionDigits: fractionDigits)
+                var digits = String(mantissa)
+                if digits.count <= fractionDigits { digits = String(repeating: "0", count: fractionDigits - digits.count + 1) + digits }
+                digits.insert(".", at: digits.index(digits.endIndex, offsetBy: -fractionDigits))
+                XCTAssertEqual(value.bitPattern, Double(digits)!.bitPattern, "\(mantissa) / 10^\(fractionDigits)")
+            }
+        }
+    }
 }
