@@ -253,6 +253,30 @@ final class XMLPlistReaderTests: XCTestCase {
         XCTAssertEqual(bits, Double.nan.bitPattern)
     }
 
+    /// Reals read as `Double(String)` reads their text, bit for bit, whether their text is a JSON
+    /// number (read without a `String`) or not: signed zeros, integers past 2^64, leading
+    /// zeros, full-precision decimals.
+    func testRealsReadAsDoubleReadsTheirText() throws {
+        var texts = [
+            "0", "-0", "0.0", "-0.0", "4", "-17", "0.72549019607843135", "0.7254901960784313", "18446744073709551615",
+            "18446744073709551616", "-9223372036854775808", "123456789012345678901234", "01.5", "-01", "1e400", "-1e400", "1e-400",
+            "9007199254740993", "9007199254740993.0", "4503599627370496.5", "1.7976931348623157e308"
+        ]
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<3_000 {
+            let value = Double(bitPattern: generator.next())
+            if value.isFinite { texts.append(value.description) }
+            let digits = (0..<Int.random(in: 1...20, using: &generator)).map { _ in String(Int.random(in: 0...9, using: &generator)) }.joined()
+            texts.append(digits.count > 1 ? digits.prefix(1) + "." + digits.dropFirst() : digits)
+        }
+        let xml = plist("<array>" + texts.map { "<real>\($0)</real>" }.joined() + "</array>")
+        guard case .array(let values) = try read(xml) else { return XCTFail() }
+        for (text, value) in zip(texts, values) {
+            guard case .realBits(let bits) = value else { return XCTFail("\(text): \(value)") }
+            XCTAssertEqual(bits, Double(text)!.bitPattern, text)
+        }
+    }
+
     func testBooleans() throws {
         XCTAssertEqual(
             try read(plist("<array><true/><false/><true></true><false></false><true /></array>")),
