@@ -42,6 +42,8 @@ struct TypedStreamJSONEncoder {
     /// its frame ends (frames end innermost first), so the list holds what the open forms
     /// still have to do, and no form makes a list of its own.
     private var pendingSteps = ReadableSteps.reserved()
+    /// The shared strings of the literal type strings the steps name (`.literalGroup`).
+    private var literalStrings = LiteralStringCache()
     /// The class of each readable form's chain once defined, by the readable class's raw
     /// value (−1: not yet): a table of a few entries, where a dictionary hashed the class at
     /// every readable object.
@@ -594,9 +596,17 @@ struct TypedStreamJSONEncoder {
                 try pool.withUnsafeBufferPointer { (bytes) throws(CodecError) in try b.beginGroup(string: try b.intern(UnsafeBufferPointer(rebasing: bytes[type]))) }
             }
         case .literalGroup(let type, let value):
-            return try place(value) { (b) throws(CodecError) in
-                try b.beginGroup(string: try b.intern(UnsafeBufferPointer(start: type.utf8Start, count: type.utf8CodeUnitCount)))
+            var string: UInt32
+            if let known = literalStrings.string(for: type) {
+                string = known
+            } else {
+                string = 0
+                try located(value) { (b) throws(CodecError) in
+                    string = try b.intern(UnsafeBufferPointer(start: type.utf8Start, count: type.utf8CodeUnitCount))
+                }
+                literalStrings.keep(string, for: type)
             }
+            return try place(value) { (b) throws(CodecError) in try b.beginGroup(string: string) }
         case .end(let value): return try place(value) { (b) throws(CodecError) in try b.end() }
         case .value(let value): return try encodeValue(value)
         case .integer(let integer, let value): return try place(value) { (b) throws(CodecError) in try b.integer(integer) }
