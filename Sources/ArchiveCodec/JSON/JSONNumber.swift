@@ -26,8 +26,8 @@ enum JSONNumber: Equatable {
     /// Where the number at `start` ends when it is a decimal that `read` accepts whatever its
     /// digits: an optional `-`, `0` or 1 to 308 digits without a leading zero, a point and at
     /// least one digit, no exponent. It is then below 10^308, inside a double's range, so `end`
-    /// need not convert it (a full-precision real, 16 digits or more, is converted by
-    /// `Double(String)` at over a thousand instructions). Nil for anything else.
+    /// need not convert it (`read` converts it when its value is asked: a real of 16 to 19
+    /// digits by `exactDecimal`, a longer one by `Double(String)`). Nil for anything else.
     @inline(__always)
     private static func plainDecimalEnd(_ source: UnsafeBufferPointer<UInt8>, at start: Int) -> Int? {
         let bytes = source.baseAddress!
@@ -229,8 +229,8 @@ enum JSONNumber: Equatable {
     /// thousand instructions. Exact by integer arithmetic: the quotient of `mantissa · 2^shift`
     /// by the power of ten is taken to 54 or 55 bits (one 128-by-64-bit division), its top 53
     /// bits are the double's significand, the next bit and whether anything is left below it
-    /// round it, and `2^-shift` scales it back. The result is at least 10^-19 and below 2^64,
-    /// so always a normal double.
+    /// round it, and `2^-shift` scales it back. For a mantissa other than 0 the result is at
+    /// least 10^-19 and below 2^64, so always a normal double.
     static func exactDecimal(mantissa: UInt64, fractionDigits: Int) -> Double {
         guard mantissa != 0 else { return 0 }
         let divisor = integerPowersOfTen[fractionDigits]

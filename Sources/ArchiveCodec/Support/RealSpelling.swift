@@ -25,7 +25,7 @@ struct RealSpelling: TextOutputStream {
     }
 
     mutating func _writeASCII(_ buffer: UnsafeBufferPointer<UInt8>) {
-        precondition(count + buffer.count <= MemoryLayout.size(ofValue: room), "a double's spelling is at most 24 bytes")
+        precondition(count + buffer.count <= MemoryLayout.size(ofValue: room), "a double's spelling fits the 32 bytes of room")
         let at = count
         withUnsafeMutableBytes(of: &room) { room in
             UnsafeMutableRawBufferPointer(rebasing: room[at...]).copyMemory(from: UnsafeRawBufferPointer(buffer))

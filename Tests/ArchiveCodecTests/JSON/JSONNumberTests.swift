@@ -1,3 +1,4 @@
+import TestSupport
 import XCTest
 
 @testable import ArchiveCodec
@@ -104,7 +105,7 @@ final class JSONNumberTests: XCTestCase {
     /// digits with the point anywhere, leading zeros after it, and ties between two doubles
     /// (an odd integer past 2^53, a half past 2^52), which go to the even one.
     func testLongDecimalsReadAsSwiftReadsThem() throws {
-        var generator = SystemRandomNumberGenerator()
+        var generator = TestRandom(for: self)
         var texts: [String] = []
         for _ in 0..<60_000 {
             let count = Int.random(in: 16...19, using: &generator)
@@ -132,7 +133,7 @@ final class JSONNumberTests: XCTestCase {
     /// `exactDecimal` against `Double(String)` for mantissas of every bit length and every
     /// power of ten it divides by.
     func testExactDecimalOverEveryDivisor() {
-        var generator = SystemRandomNumberGenerator()
+        var generator = TestRandom(for: self)
         for fractionDigits in 1...19 {
             for _ in 0..<2_000 {
                 let mantissa = generator.next() >> UInt64.random(in: 0...63, using: &generator)

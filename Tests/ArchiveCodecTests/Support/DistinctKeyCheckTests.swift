@@ -1,3 +1,4 @@
+import TestSupport
 import XCTest
 
 @testable import ArchiveCodec
@@ -6,7 +7,7 @@ import XCTest
 /// distinct keys out.
 final class DistinctKeyCheckTests: XCTestCase {
     func testARepeatedKeyIsNeverRuledOut() {
-        var generator = SystemRandomNumberGenerator()
+        var generator = TestRandom(for: self)
         for count in 2...40 {
             for _ in 0..<50 {
                 var keys = (0..<count - 1).map { _ in Int.random(in: .min ... .max, using: &generator) }
@@ -26,6 +27,18 @@ final class DistinctKeyCheckTests: XCTestCase {
             for count in 1...6 {
                 var check = DistinctKeyCheck()
                 for key in start..<start + count { check.note(key) }
+                total += 1
+                if !check.mayRepeat { ruledOut += 1 }
+            }
+        }
+        // And as a typedstream dictionary notes its keys: hashes of their texts.
+        for start in 0..<1_000 {
+            for count in 1...6 {
+                var check = DistinctKeyCheck()
+                for key in start..<start + count {
+                    let text = Array("key \(key)".utf8)
+                    check.note(Int(truncatingIfNeeded: text.withUnsafeBufferPointer(ByteStringTable.hash)))
+                }
                 total += 1
                 if !check.mayRepeat { ruledOut += 1 }
             }

@@ -1,3 +1,4 @@
+import TestSupport
 import XCTest
 
 @testable import ArchiveCodec
@@ -10,7 +11,7 @@ final class RealSpellingTests: XCTestCase {
             0, -0.0, 1, -1, 0.1, 1.5, 100, 1e16, 1e-7, 123_456_789.123_456_78, -2.2250738585072014e-308, .leastNonzeroMagnitude,
             -.leastNonzeroMagnitude, .greatestFiniteMagnitude, -.greatestFiniteMagnitude, .leastNormalMagnitude, .pi, .infinity, -.infinity
         ]
-        var generator = SystemRandomNumberGenerator()
+        var generator = TestRandom(for: self)
         for _ in 0..<20_000 { values.append(Double(bitPattern: generator.next())) }
         for _ in 0..<2_000 { values.append(Double.random(in: -1e6...1e6, using: &generator)) }
         for value in values where !value.isNaN {

@@ -578,7 +578,7 @@ struct XMLPlistReader {
     /// every finite real (`0.72549019607843135`, `63.212`, `4`): JSON's grammar is a part of
     /// what `Double(String)` reads, and `JSONNumber.read` gives the same double for it without
     /// making a `String` (a full-precision real, `JSONNumber.exactDecimal`, costs a tenth of
-    /// `Double(String)`). Nil for any other text (`.5`, `1E+2`, `nan`, a number past a
+    /// `Double(String)`). Nil for any other text (`.5`, `+1.5`, `nan`, a number past a
     /// double's range), which `parseReal` reads as before.
     private static func jsonSpelledReal(_ text: UnsafeBufferPointer<UInt8>) -> Double? {
         guard !text.isEmpty, let read = try? JSONNumber.read(text, at: 0), read.end == text.count else { return nil }

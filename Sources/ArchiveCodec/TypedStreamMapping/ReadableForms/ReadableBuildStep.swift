@@ -58,7 +58,8 @@ struct ReadableSteps {
     /// The steps: `steps[..<count]`, the slots after them stale.
     private var steps: [ReadableBuildStep] = []
     private(set) var count = 0
-    /// The bytes the steps name, each step's at its range: `bytes[..<byteCount]`, the rest stale.
+    /// The bytes the steps name, each step's at its range: `bytes[..<byteCount]`, the rest
+    /// stale. Read only at a live step's range, never whole.
     private(set) var bytes: [UInt8] = []
     private var byteCount = 0
     private(set) var entries: [ReadableEntries] = []
@@ -86,8 +87,10 @@ struct ReadableSteps {
         return steps[index]
     }
 
-    /// Drops what was appended since `mark`.
+    /// Drops what was appended since `mark`, which must be a mark of this list not already
+    /// dropped (a later one would bring stale steps back).
     mutating func truncate(to mark: Mark) {
+        precondition(mark.steps <= count && mark.bytes <= byteCount && mark.entries <= entries.count, "a mark past the list's end")
         count = mark.steps
         byteCount = mark.bytes
         if entries.count > mark.entries { entries.removeLast(entries.count - mark.entries) }
@@ -127,14 +130,14 @@ struct ReadableSteps {
     /// megabytes).
     private mutating func keep(_ text: some Collection<UInt8>) -> Range<Int> {
         let start = byteCount
-        let count = text.count
-        if count <= bytes.count - start {
-            bytes.withUnsafeMutableBufferPointer { pool in _ = UnsafeMutableBufferPointer(rebasing: pool[start..<start + count]).update(fromContentsOf: text) }
+        let length = text.count
+        if length <= bytes.count - start {
+            bytes.withUnsafeMutableBufferPointer { pool in _ = UnsafeMutableBufferPointer(rebasing: pool[start..<start + length]).update(fromContentsOf: text) }
         } else {
             bytes.removeLast(bytes.count - start)
             bytes.append(contentsOf: text)
         }
-        byteCount = start + count
+        byteCount = start + length
         return start..<byteCount
     }
 }

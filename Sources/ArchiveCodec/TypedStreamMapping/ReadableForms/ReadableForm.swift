@@ -164,7 +164,7 @@ enum ReadableForm {
             return .array(readableClass)
         case .dictionary, .mutableDictionary:
             guard let count = layout.count(0), groups.count == 1 + 2 * count, (1..<groups.count).allSatisfy(layout.isObjectGroup) else { return nil }
-            // The keys' texts, when every key is a string of its own (not referred back to).
+            // A key's text, when the key is a string of its own (not referred back to).
             func keyText(_ position: Int) -> TypedStream.Span? {
                 guard let key = layout.newObject(position), !shared[key], readableClasses[Int(stream.objects[key].classIndex)] == .string
                 else { return nil }
