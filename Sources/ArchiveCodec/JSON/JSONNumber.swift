@@ -219,9 +219,6 @@ enum JSONNumber: Equatable {
         Double(mantissa) / exactPowersOfTen[fractionDigits]
     }
 
-    /// Powers of ten a `UInt64` holds, 10^0 … 10^19.
-    private static let integerPowersOfTen: [UInt64] = (0...19).map { exponent in (0..<exponent).reduce(1) { value, _ in value * 10 } }
-
     /// The double nearest `mantissa / 10^fractionDigits` (a tie to the even one), for any
     /// `mantissa` and `fractionDigits` in 1 … 19: a decimal of 16 to 19 digits without
     /// exponent, as a full-precision real is written (`0.7254901960784313`), which
@@ -233,7 +230,7 @@ enum JSONNumber: Equatable {
     /// least 10^-19 and below 2^64, so always a normal double.
     static func exactDecimal(mantissa: UInt64, fractionDigits: Int) -> Double {
         guard mantissa != 0 else { return 0 }
-        let divisor = integerPowersOfTen[fractionDigits]
+        let divisor = PowersOfTen.integers[fractionDigits]
         let mantissaBits = UInt64.bitWidth - mantissa.leadingZeroBitCount
         let divisorBits = UInt64.bitWidth - divisor.leadingZeroBitCount
         // mantissa · 2^shift / divisor lies in (2^53, 2^55): its floor has 54 or 55 bits.

@@ -491,13 +491,6 @@ struct JSONOutput {
     /// The most `appendFixedPoint` writes: 20 digits, a point and a zero.
     private static let fixedPointRoom = 22
 
-    /// 10^0 … 10^19, for `appendDecimal`'s digit count.
-    private static let powersOfTen: [UInt64] = [
-        1, 10, 100, 1_000, 10_000, 100_000, 1_000_000, 10_000_000, 100_000_000, 1_000_000_000, 10_000_000_000, 100_000_000_000,
-        1_000_000_000_000, 10_000_000_000_000, 100_000_000_000_000, 1_000_000_000_000_000, 10_000_000_000_000_000,
-        100_000_000_000_000_000, 1_000_000_000_000_000_000, 10_000_000_000_000_000_000
-    ]
-
     /// Out of line: `int` sits on the writers' recursive path (`$ref`), and this keeps its
     /// scratch out of their frames.
     @inline(never)
@@ -520,7 +513,7 @@ struct JSONOutput {
         guard value >= 10 else { return 1 }
         let bits = 64 - value.leadingZeroBitCount
         let estimate = (bits &* 1233) &>> 12
-        return value >= Self.powersOfTen[estimate] ? estimate + 1 : estimate
+        return value >= PowersOfTen.integers[estimate] ? estimate + 1 : estimate
     }
 
     /// Spells `value` in decimal in the bytes before `end`, two digits per division, from the
